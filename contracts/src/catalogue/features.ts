@@ -1,0 +1,41 @@
+import type { FeatureDef } from './types';
+
+/** Feature switches used by endpoints and events; a parent always precedes its children. */
+export const features: FeatureDef[] = [
+  { key: 'cash', parent: null, label: 'Cash management' },
+  { key: 'communication', parent: null, label: 'Communication' },
+  { key: 'communication.messages', parent: 'communication', label: 'Messages and channels' },
+  { key: 'displays', parent: null, label: 'Team displays' },
+  { key: 'displays.gamification', parent: 'displays', label: 'Recognition and gamification' },
+  { key: 'employee_area', parent: null, label: 'Employee area' },
+  { key: 'equipment', parent: null, label: 'Equipment and assets' },
+  { key: 'equipment.maintenance', parent: 'equipment', label: 'Preventive maintenance' },
+  { key: 'insights', parent: null, label: 'Reports and insights' },
+  { key: 'insights.recommendations', parent: 'insights', label: 'Recommendations' },
+  { key: 'inventory', parent: null, label: 'Inventory' },
+  { key: 'inventory.transfers', parent: 'inventory', label: 'Stock transfers' },
+  { key: 'inventory.usage_recipes', parent: 'inventory', label: 'Usage recipes' },
+  { key: 'inventory.waste', parent: 'inventory', label: 'Waste tracking' },
+  { key: 'notifications', parent: null, label: 'Notifications' },
+  { key: 'operations', parent: null, label: 'Forms, checklists and compliance' },
+  { key: 'operations.audits', parent: 'operations', label: 'Audits' },
+  { key: 'operations.corrective_actions', parent: 'operations', label: 'Corrective actions' },
+  { key: 'operations.sensors', parent: 'operations', label: 'Sensors' },
+  { key: 'people', parent: null, label: 'People and HR' },
+  { key: 'people.certifications', parent: 'people', label: 'Certifications' },
+  { key: 'people.documents', parent: 'people', label: 'Employee documents' },
+  { key: 'purchasing', parent: null, label: 'Purchasing and ordering' },
+  { key: 'purchasing.invoice_matching', parent: 'purchasing', label: 'Supplier invoice matching' },
+  { key: 'purchasing.suggested_orders', parent: 'purchasing', label: 'Suggested orders' },
+  { key: 'sales', parent: null, label: 'Sales' },
+  { key: 'sales.invoices', parent: 'sales', label: 'Customer invoices' },
+  { key: 'sales.online_orders', parent: 'sales', label: 'Online sales orders' },
+  { key: 'scheduling', parent: null, label: 'Scheduling' },
+  { key: 'scheduling.forecasting', parent: 'scheduling', label: 'Forecasting' },
+  { key: 'scheduling.open_shifts', parent: 'scheduling', label: 'Open shifts' },
+  { key: 'scheduling.shift_swaps', parent: 'scheduling', label: 'Shift swaps' },
+  { key: 'time', parent: null, label: 'Time and attendance' },
+  { key: 'time.time_off', parent: 'time', label: 'Time off' },
+];
+
+export const featureKeys: string[] = features.map((f) => f.key);

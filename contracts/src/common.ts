@@ -1,0 +1,50 @@
+import { z } from './zod';
+
+/** RFC 9457 problem details as the API returns them. */
+export const FieldError = z.object({ path: z.string(), message: z.string() }).openapi('FieldError');
+
+export const Problem = z
+  .object({
+    type: z.string().openapi({ example: 'https://errors.example.com/validation_error' }),
+    title: z.string(),
+    status: z.number().int(),
+    code: z.string(),
+    detail: z.string().optional(),
+    requestId: z.string(),
+    errors: z.array(FieldError).optional(),
+  })
+  .openapi('Problem');
+
+export const listEnvelope = <T extends z.ZodType>(item: T) =>
+  z.object({
+    data: z.array(item),
+    nextCursor: z.string().nullable(),
+    hasMore: z.boolean(),
+  });
+
+/** `limit` default 50, max 200 (our reading of the spec's unstated page size). */
+export const PAGE_LIMIT_DEFAULT = 50;
+export const PAGE_LIMIT_MAX = 200;
+
+export const ListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(PAGE_LIMIT_MAX).default(PAGE_LIMIT_DEFAULT),
+  cursor: z.string().min(1).optional(),
+});
+
+export const Timestamp = z.iso.datetime({ offset: true }).openapi({ example: '2026-11-21T09:30:00Z' });
+
+export const IdParam = z.object({ id: z.string().min(1).max(64) });
+export const ExternalIdParam = z.object({ externalId: z.string().min(1).max(200) });
+
+export const EventEnvelope = z
+  .object({
+    id: z.string(),
+    type: z.string(),
+    createdAt: z.string(),
+    apiVersion: z.literal('v1'),
+    actor: z.object({ type: z.enum(['user', 'integration', 'system', 'employee']), id: z.string().nullable() }),
+    locationId: z.string().nullable(),
+    data: z.object({ object: z.record(z.string(), z.unknown()), previous: z.record(z.string(), z.unknown()).optional() }),
+  })
+  .openapi('Event');
+export type EventEnvelope = z.infer<typeof EventEnvelope>;

@@ -1,0 +1,17 @@
+import { type OperationSchemas } from './operation-types';
+import { identityOperations } from './identity';
+import { organizationOperations } from './organization';
+
+export const operations = {
+  ...identityOperations,
+  ...organizationOperations,
+};
+
+export type Operations = typeof operations;
+export type OperationKey = keyof Operations & string;
+
+export function operationSchemas(key: string): OperationSchemas | undefined {
+  return (operations as Record<string, OperationSchemas>)[key];
+}
+
+export { type OperationSchemas } from './operation-types';

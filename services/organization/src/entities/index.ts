@@ -1,0 +1,3 @@
+export * from './location';
+export * from './org-unit';
+export * from './department';

@@ -1,0 +1,4 @@
+import { runStandalone } from '@bop/shared';
+import { organizationService } from './index';
+
+void runStandalone(organizationService);

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** Settings every service reads from the environment. */
+export const baseConfigSchema = z.object({
+  NODE_ENV: z.string().default('production'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  HOST: z.string().default('127.0.0.1'),
+  DATABASE_URL: z.string().url().optional(),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(5),
+  DB_DEBUG: bool.default(false),
+  ERRORS_BASE_URL: z.string().url().default('https://errors.bop.dev'),
+  /** the gateway's public key (SPKI PEM, or base64 of it) that signs internal tokens */
+  INTERNAL_JWT_PUBLIC_KEY: z.string().optional(),
+  REQUEST_BODY_LIMIT: z.string().default('10mb'),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+});
+
+export type BaseConfig = z.infer<typeof baseConfigSchema>;
+export { bool as boolFromEnv };
+
+export class ConfigError extends Error {}
+
+/** Parses env with a zod schema and fails with every wrong variable named. */
+export function loadConfig<S extends z.ZodType>(schema: S, env: Record<string, string | undefined> = process.env): z.infer<S> {
+  const clean: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== '') clean[k] = v;
+  const parsed = schema.safeParse(clean);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,76 @@
+import { MikroORM, type EntitySchema, type Options } from '@mikro-orm/core';
+import { PostgreSqlDriver, type EntityManager } from '@mikro-orm/postgresql';
+import { Migrator, Migration } from '@mikro-orm/migrations';
+import type { MigrationObject } from '@mikro-orm/core';
+import { serviceTable } from '@bop/contracts';
+import { defineOutbox } from './outbox';
+
+export { Migration };
+export type { EntityManager };
+export type MigrationEntry = MigrationObject;
+
+export interface OrmOptions {
+  schema: string;
+  clientUrl: string;
+  entities: EntitySchema<any, any>[];
+  migrations: MigrationEntry[];
+  poolMax?: number;
+  debug?: boolean;
+}
+
+export type Orm = MikroORM<PostgreSqlDriver>;
+
+/** One MikroORM per service schema; other schemas are ignored so one service's diff never touches another's tables. */
+export async function createOrm(opts: OrmOptions): Promise<Orm> {
+  const otherSchemas = [...Object.values(serviceTable).map((s) => s.schema), 'gateway', 'bus', 'public'].filter(
+    (s) => s !== opts.schema,
+  );
+  const config: Options<PostgreSqlDriver> = {
+    driver: PostgreSqlDriver,
+    clientUrl: opts.clientUrl,
+    schema: opts.schema,
+    entities: [...opts.entities, defineOutbox(opts.schema)],
+    discovery: { warnWhenNoEntities: false },
+    pool: { min: 0, max: opts.poolMax ?? 5, idleTimeoutMillis: 10_000 },
+    driverOptions: { connection: { application_name: `bop-${opts.schema}` } },
+    forceUtcTimezone: true,
+    allowGlobalContext: false,
+    debug: opts.debug ?? false,
+    ensureDatabase: false,
+    migrations: {
+      tableName: 'mikro_orm_migrations',
+      migrationsList: opts.migrations,
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+      silent: true,
+    },
+    schemaGenerator: { ignoreSchema: otherSchemas },
+    extensions: [Migrator],
+  };
+  const orm = await MikroORM.init<PostgreSqlDriver>(config);
+  return orm;
+}
+
+/** Runs pending migrations under an advisory lock, so replicas starting together migrate once. */
+export async function migrate(orm: Orm, schema: string): Promise<string[]> {
+  const knex = orm.em.getConnection().getKnex();
+  const conn = await knex.client.acquireConnection();
+  try {
+    await conn.query(`select pg_advisory_lock(hashtext($1))`, [`migrate:${schema}`]);
+    try {
+      await conn.query(`create schema if not exists "${schema}"`);
+      const done = await orm.getMigrator().up();
+      return done.map((m) => m.name);
+    } finally {
+      await conn.query(`select pg_advisory_unlock(hashtext($1))`, [`migrate:${schema}`]);
+    }
+  } finally {
+    await knex.client.releaseConnection(conn);
+  }
+}
+
+export async function pendingMigrations(orm: Orm): Promise<string[]> {
+  const pending = await orm.getMigrator().getPendingMigrations();
+  return pending.map((m) => m.name);
+}

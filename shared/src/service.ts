@@ -1,0 +1,312 @@
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import express, { type Request, type Response, type NextFunction } from 'express';
+import pinoHttp from 'pino-http';
+import { z } from 'zod';
+import type { EntitySchema } from '@mikro-orm/core';
+import {
+  findEndpoint,
+  operationSchemas,
+  serviceTable,
+  RouteTable,
+  isRouteMatch,
+  type AreaService,
+  type EndpointRow,
+  type HttpMethod,
+} from '@bop/contracts';
+import { baseConfigSchema, loadConfig, type BaseConfig } from './config';
+import { createLogger, type Logger } from './logger';
+import { createOrm, migrate, pendingMigrations, type MigrationEntry, type Orm } from './db';
+import { ApiError, BadRequest, NotFound, Unauthorized, ValidationError, VersionMismatch } from './errors';
+import { PROBLEM_CONTENT_TYPE, problemBody } from './problem';
+import { INTERNAL_TOKEN_HEADER, InternalTokenVerifier, reachFor, type Principal } from './auth';
+import { zodFieldErrors } from './validation';
+import type { InternalRouteDef, RouteContext, RouteDef, RouteResult } from './routes';
+import { newId } from './ids';
+
+export interface ServiceRuntime<C = BaseConfig> {
+  name: AreaService;
+  schema: string;
+  config: C;
+  orm: Orm;
+  log: Logger;
+}
+
+export interface ServiceDefinition<S extends z.ZodObject = z.ZodObject> {
+  name: AreaService;
+  /** settings of this service on top of the kit's (validated from env) */
+  configSchema?: S;
+  entities: EntitySchema<any, any>[];
+  migrations: MigrationEntry[];
+  routes: (svc: ServiceRuntime<BaseConfig & z.output<S>>) => RouteDef[];
+  internalRoutes?: (svc: ServiceRuntime<BaseConfig & z.output<S>>) => InternalRouteDef[];
+  /** event consumers (the bus comes with the event backbone) */
+  consumers?: never[];
+  onStart?: (svc: ServiceRuntime<BaseConfig & z.output<S>>) => Promise<void>;
+  onStop?: (svc: ServiceRuntime<BaseConfig & z.output<S>>) => Promise<void>;
+}
+
+/** Declares a service; `startService` runs it. Checks every route is a catalogue row this service owns. */
+export function createService<S extends z.ZodObject = z.ZodObject>(def: ServiceDefinition<S>): ServiceDefinition<S> {
+  return def;
+}
+
+export interface StartOptions {
+  env?: Record<string, string | undefined>;
+  port?: number;
+  host?: string;
+  databaseUrl?: string;
+  internalPublicKeyPem?: string;
+  logger?: Logger;
+  /** run migrations on start (default true) */
+  migrate?: boolean;
+}
+
+export interface RunningService<C = BaseConfig> {
+  name: AreaService;
+  url: string;
+  port: number;
+  runtime: ServiceRuntime<C>;
+  served: string[];
+  ready(): Promise<{ ok: boolean; pending: string[]; error?: string }>;
+  close(): Promise<void>;
+}
+
+interface Compiled {
+  def: RouteDef;
+  row: EndpointRow | null;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  status?: number;
+}
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+function compileRoutes(name: AreaService, routes: RouteDef[], internal: InternalRouteDef[]): { table: RouteTable<Compiled>; served: string[] } {
+  const table = new RouteTable<Compiled>();
+  const served: string[] = [];
+  for (const def of routes) {
+    const row = findEndpoint(def.key);
+    if (!row) throw new Error(`${name}: route ${def.key} is not in the endpoint catalogue`);
+    if (row.service !== name) throw new Error(`${name}: route ${def.key} belongs to ${row.service}`);
+    const schemas = operationSchemas(def.key) ?? {};
+    table.add(row.method, row.path, { def, row, ...schemas });
+    served.push(def.key);
+  }
+  for (const def of internal) {
+    const [method, path] = def.key.split(' ');
+    if (!path.startsWith('/internal/')) throw new Error(`${name}: internal route ${def.key} must live under /internal/`);
+    table.add(method as HttpMethod, path, { def, row: null, body: def.schemas.body, query: def.schemas.query });
+  }
+  return { table, served };
+}
+
+function parseIfMatch(header: string | undefined): number | '*' | null | 'invalid' {
+  if (header === undefined) return null;
+  const first = header.split(',')[0].trim();
+  if (first === '*') return '*';
+  const m = /^(?:W\/)?"?(\d+)"?$/.exec(first);
+  return m ? Number(m[1]) : 'invalid';
+}
+
+export async function startService<S extends z.ZodObject>(def: ServiceDefinition<S>, opts: StartOptions = {}): Promise<RunningService<BaseConfig & z.output<S>>> {
+  const env = { ...process.env, ...(opts.env ?? {}) };
+  if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
+  if (opts.internalPublicKeyPem) env.INTERNAL_JWT_PUBLIC_KEY = opts.internalPublicKeyPem;
+  const schema = baseConfigSchema.extend(def.configSchema?.shape ?? {});
+  const config = loadConfig(schema, env) as BaseConfig & z.output<S>;
+  if (!config.DATABASE_URL) throw new Error(`${def.name}: DATABASE_URL is required`);
+  if (!config.INTERNAL_JWT_PUBLIC_KEY) throw new Error(`${def.name}: INTERNAL_JWT_PUBLIC_KEY is required`);
+  const log = opts.logger ?? createLogger(def.name, config.LOG_LEVEL);
+  const schemaName = serviceTable[def.name].schema;
+  const orm = await createOrm({
+    schema: schemaName,
+    clientUrl: config.DATABASE_URL,
+    entities: def.entities,
+    migrations: def.migrations,
+    poolMax: config.DB_POOL_MAX,
+    debug: config.DB_DEBUG,
+  });
+  if (opts.migrate !== false) {
+    const ran = await migrate(orm, schemaName);
+    if (ran.length > 0) log.info({ migrations: ran }, 'migrations applied');
+  }
+  const runtime: ServiceRuntime<BaseConfig & z.output<S>> = { name: def.name, schema: schemaName, config, orm, log };
+  const verifier = await InternalTokenVerifier.fromPem(config.INTERNAL_JWT_PUBLIC_KEY);
+  const { table, served } = compileRoutes(def.name, def.routes(runtime), def.internalRoutes?.(runtime) ?? []);
+
+  const ready = async () => {
+    try {
+      await orm.em.getConnection().execute('select 1');
+      const pending = await pendingMigrations(orm);
+      return { ok: pending.length === 0, pending };
+    } catch (err) {
+      return { ok: false, pending: [], error: (err as Error).message };
+    }
+  };
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const incoming = req.headers['x-request-id'];
+    const id = typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : newId('request');
+    (req as any).id = id;
+    res.setHeader('X-Request-Id', id);
+    next();
+  });
+  app.use(
+    pinoHttp({
+      logger: log,
+      genReqId: (req) => (req as any).id,
+      customProps: (req) => ({ requestId: (req as any).id }),
+      autoLogging: { ignore: (req) => req.url === '/health' || req.url === '/ready' },
+      serializers: { req: (req) => ({ method: req.method, url: req.url }), res: (res) => ({ statusCode: res.statusCode }) },
+    }),
+  );
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok', service: def.name });
+  });
+  app.get('/ready', async (_req, res) => {
+    const r = await ready();
+    res.status(r.ok ? 200 : 503).json({ status: r.ok ? 'ready' : 'not_ready', service: def.name, ...r });
+  });
+  app.use(express.json({ limit: config.REQUEST_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
+  app.use(async (req: Request, res: Response) => {
+    const token = req.headers[INTERNAL_TOKEN_HEADER];
+    const principal = typeof token === 'string' ? await verifier.verify(token) : null;
+    if (!principal) throw new Unauthorized('Services accept only requests carrying a valid internal token.');
+    if (req.path === '/internal/routes' && req.method === 'GET') {
+      res.json({ service: def.name, served });
+      return;
+    }
+    const match = table.match(req.method, req.path);
+    if (!isRouteMatch(match)) throw new NotFound('endpoint');
+    const compiled = match.value;
+    const ctx = buildContext(req, principal, compiled, match.params, orm, log);
+    const result: RouteResult = await compiled.def.handler(ctx);
+    send(res, result, compiled.status);
+  });
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    renderError(err, req, res, config.ERRORS_BASE_URL, log);
+  });
+
+  const server = http.createServer(app);
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  const sockets = new Set<Socket>();
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  const host = opts.host ?? config.HOST;
+  const port = opts.port ?? Number(env.PORT ?? serviceTable[def.name].port);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const actualPort = (server.address() as AddressInfo).port;
+  if (def.onStart) await def.onStart(runtime);
+  log.info({ port: actualPort, served: served.length }, `${def.name} listening`);
+
+  let closing: Promise<void> | null = null;
+  const close = () =>
+    (closing ??= (async () => {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          for (const s of sockets) s.destroy();
+        }, config.SHUTDOWN_GRACE_MS);
+        timer.unref();
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      if (def.onStop) await def.onStop(runtime);
+      await orm.close(true);
+    })());
+
+  return { name: def.name, url: `http://${host}:${actualPort}`, port: actualPort, runtime, served, ready, close };
+}
+
+function buildContext(req: Request, principal: Principal, compiled: Compiled, rawParams: Record<string, string>, orm: Orm, log: Logger): RouteContext {
+  const params = compiled.params ? parseOrThrow(compiled.params, rawParams, 'params') : rawParams;
+  const query = compiled.query ? parseOrThrow(compiled.query, req.query, 'query') : req.query;
+  let body: unknown = undefined;
+  if (compiled.body) {
+    const raw = req.body === undefined ? {} : req.body;
+    if (req.body === undefined && Number(req.headers['content-length'] ?? 0) > 0) {
+      throw new BadRequest('Send the body as JSON with Content-Type: application/json.');
+    }
+    body = parseOrThrow(compiled.body, raw, 'body');
+  }
+  const ifMatch = parseIfMatch(req.headers['if-match'] as string | undefined);
+  const row = compiled.row;
+  const permission = row && typeof row.people === 'object' ? row.people.permission : null;
+  return {
+    requestId: (req as any).id,
+    principal,
+    row,
+    params,
+    query,
+    body,
+    em: orm.em.fork(),
+    log: (req as any).log ?? log,
+    headers: req.headers,
+    reach() {
+      const reach = reachFor(principal, permission);
+      if (!reach) throw new ApiError('forbidden', `You lack the permission ${permission}.`);
+      return reach;
+    },
+    checkVersion(current: number) {
+      if (ifMatch === null || ifMatch === '*') return;
+      if (ifMatch === 'invalid' || ifMatch !== current) throw new VersionMismatch(current);
+    },
+  };
+}
+
+function parseOrThrow(schema: z.ZodType, value: unknown, part: 'params' | 'query' | 'body'): any {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const errors = zodFieldErrors(parsed.error);
+  if (part === 'body') throw new ValidationError(errors);
+  if (part === 'params') throw new NotFound('record');
+  throw new BadRequest('The query parameters are not valid.', errors);
+}
+
+function send(res: Response, result: RouteResult, defaultStatus?: number): void {
+  const status = result.status ?? defaultStatus ?? 200;
+  if (result.headers) for (const [k, v] of Object.entries(result.headers)) res.setHeader(k, v);
+  const body = result.body as { version?: unknown } | undefined;
+  if (body && typeof body === 'object' && typeof body.version === 'number') res.setHeader('ETag', `"${body.version}"`);
+  if (status === 204 || result.body === undefined) {
+    res.status(status).end();
+    return;
+  }
+  res.status(status).json(result.body);
+}
+
+/** Maps anything thrown to RFC 9457 problem details; unknown errors are logged and become 500. */
+export function renderError(err: unknown, req: Request, res: Response, errorsBase: string, log: Logger): void {
+  let apiError: ApiError;
+  if (err instanceof ApiError) apiError = err;
+  else if (isBodyParserError(err)) {
+    apiError =
+      err.type === 'entity.too.large'
+        ? new ApiError('payload_too_large', `The request body is larger than the limit (${err.limit} bytes).`)
+        : new BadRequest(err.type === 'entity.parse.failed' ? 'The body is not valid JSON.' : `The body could not be read (${err.type}).`);
+  } else {
+    ((req as any).log ?? log).error({ err }, 'unhandled error');
+    apiError = new ApiError('internal_error', 'Something went wrong on our side; retry with backoff and quote the requestId.');
+  }
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const requestId = (req as any).id ?? newId('request');
+  if (apiError.headers) for (const [k, v] of Object.entries(apiError.headers)) res.setHeader(k, v);
+  res.status(apiError.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problemBody(apiError, requestId, errorsBase)));
+}
+
+function isBodyParserError(err: unknown): err is { type: string; limit?: number } {
+  return typeof err === 'object' && err !== null && typeof (err as { type?: unknown }).type === 'string' && 'expose' in err;
+}
