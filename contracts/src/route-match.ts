@@ -85,8 +85,6 @@ export class RouteTable<T> {
         const suffix = `:${p.verb}`;
         if (!raw.endsWith(suffix) || raw.length === suffix.length) continue;
         value = raw.slice(0, -suffix.length);
-      } else if (raw.includes(':')) {
-        continue;
       }
       let decoded: string;
       try {

@@ -72,7 +72,7 @@ export const SessionInfo = z
     roles: z.array(z.object({ id: z.string(), key: z.string().nullable(), name: z.string() })),
     permissions: z.record(z.string(), z.array(Reach)),
     assignments: User.shape.assignments,
-    twoFactorRequired: z.boolean(),
+    mfaEnrollmentRequired: z.boolean(),
     session: z.object({ id: z.string(), expiresAt: Timestamp, idleExpiresAt: Timestamp }).nullable(),
   })
   .openapi('Session');

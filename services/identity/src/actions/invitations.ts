@@ -1,0 +1,103 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode } from '@mikro-orm/core';
+import { Conflict, decodeCursor, newId, NotFound, toPage, Unauthorized, type ListPage } from '@bop/shared';
+import { Invitation, User } from '../entities';
+import { invitationStatus } from '../domain/invitations';
+import { randomToken, sha256 } from '../lib/secrets';
+import { invitationView, type InvitationView, type UserView } from './views';
+import { emit, type Actor } from './events';
+import { companySettings } from './access';
+import { sendEmail } from './email';
+import { checkAssignments, insertUser, userViewOf, type AssignmentInput } from './users';
+
+export async function listInvitations(em: EntityManager, q: { status?: InvitationView['status']; limit: number; cursor?: string }): Promise<ListPage<InvitationView>> {
+  const after = decodeCursor(q.cursor);
+  const now = new Date();
+  const where: Record<string, unknown> = after ? { id: { $gt: after } } : {};
+  if (q.status === 'pending') Object.assign(where, { status: 'pending', expiresAt: { $gt: now } });
+  else if (q.status === 'expired') Object.assign(where, { status: 'pending', expiresAt: { $lte: now } });
+  else if (q.status) where.status = q.status;
+  const rows = await em.find(Invitation, where, { orderBy: { id: 'asc' }, limit: q.limit + 1 });
+  return toPage(rows, q.limit, (i) => invitationView(i, now));
+}
+
+/** POST /invitations: pending, with an email carrying the acceptance token (stored hashed). */
+export async function createInvitation(
+  em: EntityManager,
+  input: { email: string; name?: string; assignments: AssignmentInput[]; employeeId?: string },
+  validDays: number,
+  actor: Actor,
+): Promise<InvitationView> {
+  return em.transactional(async (tem) => {
+    const email = input.email.trim().toLowerCase();
+    if (await tem.findOne(User, { email, status: 'active' })) throw new Conflict(`An active user with email ${email} exists.`);
+    const now = new Date();
+    if (await tem.findOne(Invitation, { email, status: 'pending', expiresAt: { $gt: now } })) {
+      throw new Conflict(`A pending invitation for ${email} exists; revoke it to send a new one.`);
+    }
+    await checkAssignments(tem, input.assignments, 'assignments');
+    const token = randomToken('inv_');
+    const expiresAt = new Date(now.getTime() + validDays * 86_400_000);
+    const inv = tem.create(Invitation, {
+      id: newId('invitation'),
+      email,
+      name: input.name ?? null,
+      assignments: input.assignments.map((a) => ({ roleId: a.roleId, reach: a.reach })),
+      employeeId: input.employeeId ?? null,
+      status: 'pending',
+      tokenHash: sha256(token),
+      expiresAt,
+      invitedBy: actor?.userId ?? actor?.id ?? null,
+      acceptedUserId: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const company = (await companySettings(tem)).name;
+    sendEmail(tem, {
+      to: email,
+      subject: `You are invited to ${company}`,
+      body: [
+        `Hello${input.name ? ` ${input.name}` : ''},`,
+        '',
+        `You have been invited to join ${company}.`,
+        `Your invitation token: ${token}`,
+        `It is valid until ${expiresAt.toISOString()}.`,
+      ].join('\n'),
+    });
+    const view = invitationView(inv, now);
+    emit(tem, 'invitation.created', { type: 'invitation', id: inv.id }, view, actor);
+    return view;
+  });
+}
+
+/** DELETE /invitations/{id}: only a pending invitation can be revoked. */
+export async function revokeInvitation(em: EntityManager, id: string, actor: Actor): Promise<InvitationView> {
+  return em.transactional(async (tem) => {
+    const inv = await tem.findOne(Invitation, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!inv) throw new NotFound('invitation', id);
+    const now = new Date();
+    const status = invitationStatus(inv.status, inv.expiresAt, now);
+    if (status === 'revoked') return invitationView(inv, now);
+    if (status !== 'pending') throw new Conflict(`The invitation is ${status}.`);
+    inv.status = 'revoked';
+    inv.updatedAt = now;
+    const view = invitationView(inv, now);
+    emit(tem, 'invitation.revoked', { type: 'invitation', id: inv.id }, view, actor, { status: 'pending' });
+    return view;
+  });
+}
+
+/** The invitee accepts (web sign-up): the user is created active with the invited assignments. */
+export async function acceptInvitation(em: EntityManager, input: { token: string; password: string; name?: string }): Promise<UserView> {
+  return em.transactional(async (tem) => {
+    const inv = await tem.findOne(Invitation, { tokenHash: sha256(input.token) }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const now = new Date();
+    if (!inv || invitationStatus(inv.status, inv.expiresAt, now) !== 'pending') throw new Unauthorized('The invitation is not valid any more.');
+    const user = await insertUser(tem, { email: inv.email, name: input.name ?? inv.name, password: input.password, employeeId: inv.employeeId, assignments: inv.assignments }, null);
+    inv.status = 'accepted';
+    inv.acceptedUserId = user.id;
+    inv.updatedAt = now;
+    emit(tem, 'invitation.accepted', { type: 'invitation', id: inv.id }, invitationView(inv, now), null, { status: 'pending' });
+    return userViewOf(tem, user);
+  });
+}

@@ -1,0 +1,35 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { NotFound } from '@bop/shared';
+import { User } from './entities';
+import { listFeatures, setFeature } from './actions/features';
+import { createAdmin } from './actions/bootstrap';
+import { createPersonalKey as createKeyFor } from './actions/api-keys';
+import { acceptInvitation } from './actions/invitations';
+import { userViews } from './actions/users';
+
+/**
+ * The ops CLI's entry points. Each takes any EntityManager (forked here, so the global one is fine)
+ * and runs the same actions as the routes; events are recorded with the system actor.
+ */
+export const identityAdmin = {
+  listFeatures: (em: EntityManager) => listFeatures(em.fork()),
+
+  setFeature: (em: EntityManager, key: string, enabled: boolean) => setFeature(em.fork(), key, enabled, null),
+
+  createAdmin: (em: EntityManager, input: { email: string; password: string; name?: string }) => createAdmin(em.fork(), input),
+
+  async createPersonalKey(em: EntityManager, input: { email: string; name: string; expiresAt?: string }): Promise<{ key: string; id: string }> {
+    const fork = em.fork();
+    const user = await fork.findOne(User, { email: input.email.trim().toLowerCase() });
+    if (!user) throw new NotFound('user with email', input.email);
+    const { key, id } = await createKeyFor(fork, { userId: user.id, name: input.name, expiresAt: input.expiresAt }, null);
+    return { key, id };
+  },
+
+  async listUsers(em: EntityManager) {
+    const fork = em.fork();
+    return userViews(fork, await fork.find(User, {}, { orderBy: { id: 'asc' } }));
+  },
+
+  acceptInvitation: (em: EntityManager, input: { token: string; password: string; name?: string }) => acceptInvitation(em.fork(), input),
+};

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import type { BaseConfig } from '@bop/shared';
+import { PASSWORD_MIN_LENGTH } from './domain/passwords';
+
+/** Identity's settings on top of the kit's (read from the environment). */
+export const configSchema = z.object({
+  /** the owner created on the first start, when no user exists */
+  BOOTSTRAP_ADMIN_EMAIL: z.email().default('admin@example.com'),
+  /** that owner's password; unset → a strong one is generated and printed once */
+  BOOTSTRAP_ADMIN_PASSWORD: z.string().min(PASSWORD_MIN_LENGTH).optional(),
+  SESSION_IDLE_MINUTES: z.coerce.number().positive().default(30),
+  SESSION_ABSOLUTE_HOURS: z.coerce.number().positive().default(12),
+  SIGN_IN_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(10),
+  SIGN_IN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
+  INVITATION_VALID_DAYS: z.coerce.number().positive().default(7),
+  MFA_ISSUER: z.string().min(1).max(100).default('BOP'),
+  /** validity of the `mfaToken` of a 401 `mfa_required` */
+  MFA_CHALLENGE_MINUTES: z.coerce.number().positive().default(5),
+});
+
+export type IdentityConfig = BaseConfig & z.output<typeof configSchema>;

@@ -1,0 +1,24 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
+export const ApiKey = defineEntity({
+  name: 'ApiKey',
+  schema: 'identity',
+  tableName: 'api_keys',
+  properties: {
+    id: p.string().primary(),
+    kind: p.string().$type<'personal' | 'integration'>(),
+    userId: p.string().nullable(),
+    integrationId: p.string().nullable(),
+    name: p.string(),
+    prefix: p.string(),
+    /** sha256 of the key; the key itself is never stored */
+    keyHash: p.string(),
+    scopes: p.json<string[]>().nullable(),
+    createdAt: p.datetime(),
+    expiresAt: p.datetime().nullable(),
+    lastUsedAt: p.datetime().nullable(),
+    /** refused from this moment on (may lie in the future during a rotation grace period) */
+    revokedAt: p.datetime().nullable(),
+  },
+});
+export type ApiKey = InferEntity<typeof ApiKey>;

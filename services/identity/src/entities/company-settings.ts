@@ -1,0 +1,21 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
+/** The single row of company settings (id 1). */
+export const CompanySettings = defineEntity({
+  name: 'CompanySettings',
+  schema: 'identity',
+  tableName: 'company_settings',
+  properties: {
+    id: p.integer().primary(),
+    name: p.string(),
+    defaultCurrency: p.string(),
+    weekStart: p.string(),
+    payPeriodFrequency: p.string(),
+    payPeriodAnchorDate: p.date(),
+    purchaseOrderApprovalThreshold: p.decimal('string'),
+    requireTwoFactor: p.boolean(),
+    version: p.integer(),
+    updatedAt: p.datetime(),
+  },
+});
+export type CompanySettings = InferEntity<typeof CompanySettings>;

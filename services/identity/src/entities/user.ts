@@ -1,0 +1,29 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
+export const User = defineEntity({
+  name: 'User',
+  schema: 'identity',
+  tableName: 'users',
+  properties: {
+    id: p.string().primary(),
+    email: p.string(),
+    name: p.string().nullable(),
+    locale: p.string(),
+    status: p.string().$type<'active' | 'deactivated'>(),
+    passwordHash: p.text().nullable(),
+    employeeId: p.string().nullable(),
+    /** confirmed TOTP secret (base32) */
+    totpSecret: p.string().nullable(),
+    /** secret of an enrolment not yet confirmed */
+    totpPendingSecret: p.string().nullable(),
+    /** last accepted TOTP time step, so a code is not accepted twice */
+    totpLastStep: p.integer().nullable(),
+    mfaEnrolledAt: p.datetime().nullable(),
+    lastSignInAt: p.datetime().nullable(),
+    deactivatedAt: p.datetime().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+    version: p.integer(),
+  },
+});
+export type User = InferEntity<typeof User>;
