@@ -31,7 +31,8 @@ export async function createOrm(opts: OrmOptions): Promise<Orm> {
     schema: opts.schema,
     entities: [...opts.entities, defineOutbox(opts.schema)],
     discovery: { warnWhenNoEntities: false },
-    pool: { min: 0, max: opts.poolMax ?? 5, idleTimeoutMillis: 10_000 },
+    // at least 2: `migrate` holds one connection for its advisory lock while the migrator uses another
+    pool: { min: 0, max: Math.max(2, opts.poolMax ?? 5), idleTimeoutMillis: 10_000 },
     driverOptions: { connection: { application_name: `bop-${opts.schema}` } },
     forceUtcTimezone: true,
     allowGlobalContext: false,

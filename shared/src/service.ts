@@ -161,7 +161,8 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
       logger: log,
       genReqId: (req) => (req as any).id,
       customProps: (req) => ({ requestId: (req as any).id }),
-      autoLogging: { ignore: (req) => req.url === '/health' || req.url === '/ready' },
+      // health probes and the gateway's polling of internal GETs would drown the request log
+      autoLogging: { ignore: (req) => req.method === 'GET' && (req.url === '/health' || req.url === '/ready' || req.url?.startsWith('/internal/') === true) },
       serializers: { req: (req) => ({ method: req.method, url: req.url }), res: (res) => ({ statusCode: res.statusCode }) },
     }),
   );

@@ -3,6 +3,7 @@ import { NotFound } from '@bop/shared';
 import { User } from './entities';
 import { listFeatures, setFeature } from './actions/features';
 import { createAdmin } from './actions/bootstrap';
+import { syncBuiltInRoles } from './actions/roles';
 import { createPersonalKey as createKeyFor } from './actions/api-keys';
 import { acceptInvitation } from './actions/invitations';
 import { userViews } from './actions/users';
@@ -16,7 +17,12 @@ export const identityAdmin = {
 
   setFeature: (em: EntityManager, key: string, enabled: boolean) => setFeature(em.fork(), key, enabled, null),
 
-  createAdmin: (em: EntityManager, input: { email: string; password: string; name?: string }) => createAdmin(em.fork(), input),
+  /** works before the service ever started: the built-in roles are synced first (idempotent) */
+  async createAdmin(em: EntityManager, input: { email: string; password: string; name?: string }) {
+    const fork = em.fork();
+    await fork.transactional((tem) => syncBuiltInRoles(tem));
+    return createAdmin(fork, input);
+  },
 
   async createPersonalKey(em: EntityManager, input: { email: string; name: string; expiresAt?: string }): Promise<{ key: string; id: string }> {
     const fork = em.fork();

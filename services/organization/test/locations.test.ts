@@ -1,5 +1,5 @@
 import { organizationService } from '../src';
-import { person, integration, startTestService, type TestService } from '../../../test/harness';
+import { http, person, integration, startTestService, testKeys, type TestService } from '../../../test/harness';
 import { newLocation, newLocationBody, newOrgUnit, outboxRows } from './fixtures';
 
 let t: TestService;
@@ -59,16 +59,14 @@ describe('POST /locations', () => {
   });
 
   it('answers 400 bad_request for malformed JSON', async () => {
-    const { http, testKeys, person: p } = await import('../../../test/harness');
     const { signer } = await testKeys();
-    const res = await http(t.svc.url, 'POST', '/locations', { rawBody: '{"name": ', headers: { 'x-internal-token': await signer.sign(p()) } });
+    const res = await http(t.svc.url, 'POST', '/locations', { rawBody: '{"name": ', headers: { 'x-internal-token': await signer.sign(person()) } });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('bad_request');
     expect(res.body.requestId).toBe(res.headers.get('x-request-id'));
   });
 
   it('refuses requests without a valid internal token', async () => {
-    const { http } = await import('../../../test/harness');
     const res = await http(t.svc.url, 'GET', '/locations');
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('unauthorized');

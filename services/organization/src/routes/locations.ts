@@ -84,8 +84,8 @@ function updateLocation(em: EntityManager, location: Location, fields: LocationF
 export const locationRoutes = (): RouteDef[] => [
   route('GET /locations', async (ctx) => {
     const { limit, cursor, status, orgUnitId, updatedSince } = ctx.query;
-    const parents = await loadParents(ctx.em);
-    const reach = locationReachFilter(ctx.reach(), parents);
+    const reachSet = ctx.reach();
+    const reach = reachSet.everyone ? null : locationReachFilter(reachSet, await loadParents(ctx.em));
     const where: FilterQuery<Location> = {};
     const after = decodeCursor(cursor);
     if (after) where.id = { $gt: after };

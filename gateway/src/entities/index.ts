@@ -1,0 +1,1 @@
+export { IdempotencyRecord } from './idempotency-record';

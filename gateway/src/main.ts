@@ -1,0 +1,40 @@
+import { serviceTable, type AreaService } from '@bop/contracts';
+import { createLogger } from '@bop/shared';
+import { startGateway } from './index';
+
+/** Standalone gateway (distributed mode): settings from env, SERVICE_URL_<NAME> per service, graceful stop. */
+async function main(): Promise<void> {
+  const log = createLogger('gateway');
+  const env = process.env;
+  const databaseUrl = env.DATABASE_URL;
+  const key = env.INTERNAL_JWT_PRIVATE_KEY;
+  if (!databaseUrl || !key) {
+    log.fatal('DATABASE_URL and INTERNAL_JWT_PRIVATE_KEY (PKCS#8 PEM, or base64 of it) are required');
+    process.exit(1);
+  }
+  const serviceUrls: Partial<Record<AreaService, string>> = {};
+  for (const name of Object.keys(serviceTable) as AreaService[]) {
+    const url = env[`SERVICE_URL_${name.toUpperCase()}`];
+    if (url) serviceUrls[name] = url;
+  }
+  try {
+    const gw = await startGateway({ env, databaseUrl, internalPrivateKeyPem: key, serviceUrls, logger: log });
+    const stop = (signal: string) => {
+      log.info({ signal }, 'shutting down');
+      gw.close().then(
+        () => process.exit(0),
+        (err) => {
+          log.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  } catch (err) {
+    log.fatal({ err }, 'gateway failed to start');
+    process.exit(1);
+  }
+}
+
+void main();

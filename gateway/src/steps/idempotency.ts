@@ -1,0 +1,199 @@
+import { createHash } from 'node:crypto';
+import type { Response } from 'express';
+import { ApiError, BadRequest, Conflict, type Logger, type Orm } from '@bop/shared';
+import type { GatewayRequest } from '../context';
+import { clientIp } from './rate-limit';
+
+const MAX_KEY_LENGTH = 255;
+/** answer headers worth replaying */
+const KEPT_HEADERS = ['content-type', 'location', 'etag'];
+const T = '"gateway"."idempotency_keys"';
+
+interface StoredRecord {
+  method: string;
+  path: string;
+  body_hash: string;
+  state: 'in_progress' | 'completed';
+  status: number | null;
+  headers: Record<string, string> | null;
+  body: Buffer | null;
+}
+
+/**
+ * `Idempotency-Key` records in the gateway's own schema: claimed atomically before the request is
+ * passed on, completed with the answer (5xx answers release the key so the client can retry),
+ * ignored once expired and purged periodically.
+ */
+export class IdempotencyStore {
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly orm: Orm,
+    private readonly ttlSeconds: number,
+    /** an in-progress claim older than this belongs to a gateway that died: it may be taken over */
+    private readonly staleClaimSeconds: number,
+    private readonly log: Logger,
+  ) {}
+
+  private exec<T = any>(sql: string, params: unknown[]): Promise<T[]> {
+    return this.orm.em.getConnection().execute(sql, params as any[], 'all') as Promise<T[]>;
+  }
+
+  /** Claims the key for this request, or returns what already holds it. */
+  async claim(scope: string, key: string, method: string, path: string, bodyHash: string): Promise<{ claimed: true } | { claimed: false; record: StoredRecord }> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const won = await this.exec(
+        `insert into ${T} as k ("scope", "key", "method", "path", "body_hash", "state", "created_at", "expires_at")
+         values (?, ?, ?, ?, ?, 'in_progress', now(), now() + make_interval(secs => ?))
+         on conflict ("scope", "key") do update set
+           "method" = excluded."method", "path" = excluded."path", "body_hash" = excluded."body_hash", "state" = 'in_progress',
+           "status" = null, "headers" = null, "body" = null, "created_at" = excluded."created_at", "expires_at" = excluded."expires_at"
+         where k."expires_at" <= now() or (k."state" = 'in_progress' and k."created_at" < now() - make_interval(secs => ?))
+         returning "scope"`,
+        [scope, key, method, path, bodyHash, this.ttlSeconds, this.staleClaimSeconds],
+      );
+      if (won.length > 0) return { claimed: true };
+      const rows = await this.exec<StoredRecord>(
+        `select "method", "path", "body_hash", "state", "status", "headers", "body" from ${T} where "scope" = ? and "key" = ? and "expires_at" > now()`,
+        [scope, key],
+      );
+      if (rows.length > 0) return { claimed: false, record: rows[0] };
+      // released (or expired) between the two statements: try again
+    }
+    throw new ApiError('service_unavailable', 'The Idempotency-Key could not be claimed; retry.');
+  }
+
+  async complete(scope: string, key: string, status: number, headers: Record<string, string>, body: Buffer): Promise<void> {
+    await this.exec(`update ${T} set "state" = 'completed', "status" = ?, "headers" = ?::jsonb, "body" = ? where "scope" = ? and "key" = ?`, [
+      status,
+      JSON.stringify(headers),
+      body,
+      scope,
+      key,
+    ]);
+  }
+
+  async release(scope: string, key: string): Promise<void> {
+    await this.exec(`delete from ${T} where "scope" = ? and "key" = ? and "state" = 'in_progress'`, [scope, key]);
+  }
+
+  async purge(): Promise<number> {
+    const rows = await this.exec(`delete from ${T} where "expires_at" <= now() returning "key"`, []);
+    return rows.length;
+  }
+
+  start(everyMs = 10 * 60_000): void {
+    this.timer = setInterval(() => {
+      this.purge().then(
+        (n) => n > 0 && this.log.info({ purged: n }, 'expired idempotency keys purged'),
+        (err) => this.log.warn({ err }, 'idempotency purge failed'),
+      );
+    }, everyMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}
+
+/** `10mb`, `512kb`, `1048576` → bytes. */
+export function parseByteSize(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(text.trim());
+  if (!m) throw new Error(`not a size: ${text}`);
+  const unit = (m[2] ?? 'b').toLowerCase();
+  const factor = unit === 'gb' ? 1024 ** 3 : unit === 'mb' ? 1024 ** 2 : unit === 'kb' ? 1024 : 1;
+  return Math.floor(Number(m[1]) * factor);
+}
+
+/** Reads the whole request body once (the gateway hashes it and sends the same bytes on). */
+export function readBody(req: GatewayRequest, limit: number): Promise<Buffer> {
+  const tooLarge = () => new ApiError('payload_too_large', `The request body is larger than the limit (${limit} bytes).`, undefined, undefined, { Connection: 'close' });
+  if (Number(req.headers['content-length'] ?? 0) > limit) return Promise.reject(tooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.off('data', onData);
+        req.pause();
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks, size)));
+    req.once('error', reject);
+    req.once('aborted', () => reject(new BadRequest('The request body was not sent completely.')));
+  });
+}
+
+/** The idempotency key of a POST, or null when none was sent. */
+export function idempotencyKeyOf(req: GatewayRequest): string | null {
+  if (req.method !== 'POST') return null;
+  const raw = req.headers['idempotency-key'];
+  if (raw === undefined) return null;
+  const key = Array.isArray(raw) ? raw[0] : raw;
+  if (key.length === 0 || key.length > MAX_KEY_LENGTH) throw new BadRequest(`The Idempotency-Key header must be 1 to ${MAX_KEY_LENGTH} characters.`);
+  return key;
+}
+
+export interface IdempotencyDeps {
+  store: IdempotencyStore;
+  bodyLimit: number;
+  trustProxy: boolean | number | string;
+  log: Logger;
+}
+
+/**
+ * Step 7: a POST with `Idempotency-Key` is answered from the record when one exists for this caller
+ * (same request → the stored status and body with `Idempotent-Replayed: true`; another request or one
+ * still running → 409 `conflict`); otherwise the key is claimed and `forward` runs with the answer
+ * captured. Returns after the response is sent or forwarding has begun.
+ */
+export async function idempotent(deps: IdempotencyDeps, key: string, req: GatewayRequest, res: Response, forward: () => Promise<void>): Promise<void> {
+  const body = await readBody(req, deps.bodyLimit);
+  req.gw.body = body;
+  const scope = req.gw.auth ? req.gw.auth.principal.id : `ip:${clientIp(req, deps.trustProxy)}`;
+  const hash = createHash('sha256').update(body).digest('hex');
+  const path = req.originalUrl;
+  const got = await deps.store.claim(scope, key, req.method, path, hash);
+  if (!got.claimed) {
+    const rec = got.record;
+    if (rec.method !== req.method || rec.path !== path || rec.body_hash !== hash) {
+      throw new Conflict('This Idempotency-Key was used with a different request (method, path or body).');
+    }
+    if (rec.state !== 'completed' || rec.status === null) {
+      throw new Conflict('A request with this Idempotency-Key is still being processed; retry later.');
+    }
+    for (const [k, v] of Object.entries(rec.headers ?? {})) res.setHeader(k, v);
+    res.setHeader('Idempotent-Replayed', 'true');
+    res.status(rec.status).end(rec.body ?? Buffer.alloc(0));
+    return;
+  }
+  req.gw.idempotency = { scope, key };
+  req.gw.onAnswer = async (status, headers, answer) => {
+    try {
+      if (status >= 500) {
+        await deps.store.release(scope, key);
+        return;
+      }
+      const kept: Record<string, string> = {};
+      for (const h of KEPT_HEADERS) {
+        const v = headers[h];
+        if (typeof v === 'string') kept[h] = v;
+      }
+      await deps.store.complete(scope, key, status, kept, answer);
+    } catch (err) {
+      deps.log.error({ err, requestId: req.id }, 'idempotency record not stored');
+      await deps.store.release(scope, key).catch(() => undefined);
+    }
+  };
+  req.gw.onNoAnswer = async () => {
+    await deps.store.release(scope, key).catch((err) => deps.log.error({ err, requestId: req.id }, 'idempotency key not released'));
+  };
+  await forward();
+}

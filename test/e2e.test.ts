@@ -1,0 +1,124 @@
+/**
+ * End to end: starts the all-in-one runtime as `npm start` does (embedded Postgres, every service,
+ * the gateway) in a child process and drives it over HTTP. Needs the build (`npm test` builds first).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { http } from './harness';
+
+const root = path.resolve(__dirname, '..');
+let child: ChildProcess;
+let base: string;
+let output = '';
+let dataDir: string;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitReady(url: string, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      const res = await fetch(`${url}/api/ready`);
+      if (res.status === 200) return;
+    } catch {
+      // not up yet
+    }
+    if (child.exitCode !== null) throw new Error(`runtime exited with ${child.exitCode}:\n${output}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`not ready within ${ms} ms:\n${output}`);
+}
+
+beforeAll(async () => {
+  if (!fs.existsSync(path.join(root, 'runtime/dist/start.js'))) throw new Error('build first: npm run build');
+  dataDir = path.join(os.tmpdir(), `bop-e2e-${process.pid}-${Date.now()}`);
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o755 });
+  const port = await freePort();
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(await freePort()),
+    SERVICE_PORTS: 'auto',
+    BOOTSTRAP_ADMIN_EMAIL: 'owner@example.com',
+    BOOTSTRAP_ADMIN_PASSWORD: undefined,
+    LOG_LEVEL: 'warn',
+  };
+  delete env.DATABASE_URL; // the embedded default, as on a fresh machine
+  child = spawn(process.execPath, [path.join(root, 'runtime/dist/start.js')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.on('data', (d) => (output += String(d)));
+  child.stderr?.on('data', (d) => (output += String(d)));
+  base = `http://127.0.0.1:${port}`;
+  await waitReady(base, 90_000);
+}, 120_000);
+
+afterAll(async () => {
+  if (child && child.exitCode === null) {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+}, 60_000);
+
+describe('npm start (embedded default)', () => {
+  it('prints the base URL and a generated owner password once, and serves the API', async () => {
+    expect(output).toContain(`${base}/api/v1`);
+    const match = /password[^\n]*?:\s*(\S+)/i.exec(output);
+    expect(match).not.toBeNull();
+    const password = match![1];
+
+    expect((await http(base, 'GET', '/api/health')).status).toBe(200);
+
+    const signIn = await http(base, 'POST', '/api/v1/auth/sign-in', { body: { email: 'owner@example.com', password } });
+    expect(signIn.status).toBe(200);
+    const session = signIn.body.token as string;
+
+    const key = await http(base, 'POST', '/api/v1/auth/api-keys', { body: { name: 'e2e' }, headers: { authorization: `Bearer ${session}` } });
+    expect(key.status).toBe(201);
+    expect(key.body.key).toMatch(/^pk_live_/);
+    const auth = { authorization: `Bearer ${key.body.key}` };
+
+    const created = await http(base, 'POST', '/api/v1/locations', {
+      body: { name: 'E2E store', timezone: 'Europe/Paris', businessDayCutoff: '03:00', externalId: 'E2E-1' },
+      headers: { ...auth, 'Idempotency-Key': 'e2e-create-1' },
+    });
+    expect(created.status).toBe(201);
+    const replay = await http(base, 'POST', '/api/v1/locations', {
+      body: { name: 'E2E store', timezone: 'Europe/Paris', businessDayCutoff: '03:00', externalId: 'E2E-1' },
+      headers: { ...auth, 'Idempotency-Key': 'e2e-create-1' },
+    });
+    expect(replay.status).toBe(201);
+    expect(replay.body).toEqual(created.body);
+
+    const list = await http(base, 'GET', '/api/v1/locations', { headers: auth });
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((l: { id: string }) => l.id)).toEqual([created.body.id]);
+    expect(list.headers.get('ratelimit-limit')).toBe('600');
+
+    const me = await http(base, 'GET', '/api/v1/me', { headers: auth });
+    expect(me.status).toBe(200);
+
+    const openapi = await http(base, 'GET', '/api/v1/openapi.json');
+    expect(openapi.status).toBe(200);
+    expect(openapi.body.openapi).toMatch(/^3\.1/);
+    expect(Object.keys(openapi.body.paths)).toContain('/locations');
+
+    const missing = await http(base, 'GET', '/api/v1/nothing-here', { headers: auth });
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('not_found');
+    expect(missing.body.requestId).toBe(missing.headers.get('x-request-id'));
+  });
+});

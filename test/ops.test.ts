@@ -1,0 +1,75 @@
+/** The ops CLI as a real process (needs the build: `npm test` builds first). */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { freshDatabase, type TestDatabase } from './harness';
+
+const run = promisify(execFile);
+const cli = path.resolve(__dirname, '..', 'runtime', 'dist', 'ops.js');
+let db: TestDatabase;
+
+async function ops(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { env: { ...process.env, DATABASE_URL: db.url, PORT: '1', LOG_LEVEL: 'silent', ...env } });
+    return { code: 0, out: stdout + stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, out: e.stdout + e.stderr };
+  }
+}
+
+beforeAll(async () => {
+  db = await freshDatabase();
+});
+afterAll(async () => {
+  await db?.drop();
+});
+
+describe('ops CLI', () => {
+  it('prints the version', async () => {
+    const r = await ops(['version']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^bop \d+\.\d+\.\d+/);
+  });
+
+  it('creates an admin, then a personal key for them', async () => {
+    const admin = await ops(['users', 'create-admin', '--email', 'ops@example.com', '--password', 'a-long-password-123']);
+    expect(admin.code).toBe(0);
+    expect(admin.out).toContain('created owner ops@example.com');
+    const dup = await ops(['users', 'create-admin', '--email', 'ops@example.com', '--password', 'a-long-password-123']);
+    expect(dup.code).toBe(1);
+    const key = await ops(['keys', 'create', '--email', 'ops@example.com', '--name', 'bridge']);
+    expect(key.code).toBe(0);
+    expect(key.out.trim()).toMatch(/^pk_live_\S+$/);
+  });
+
+  it('lists, disables and enables feature switches', async () => {
+    expect((await ops(['features', 'disable', 'scheduling'])).code).toBe(0);
+    const list = await ops(['features', 'list']);
+    expect(list.out).toMatch(/^off\s+scheduling$/m);
+    expect(list.out).toMatch(/^off\s+scheduling\.forecasting/m);
+    expect((await ops(['features', 'enable', 'scheduling'])).code).toBe(0);
+    expect((await ops(['features', 'list'])).out).toMatch(/^on\s+scheduling$/m);
+    expect((await ops(['features', 'disable', 'no.such.feature'])).code).toBe(1);
+  });
+
+  it('doctor exits 1 and says what is wrong (pending migrations, unreachable database)', async () => {
+    const pending = await ops(['doctor']);
+    expect(pending.out).toContain('database reachable');
+    expect(pending.out).toMatch(/FAIL\s+organization: 1 migration\(s\) pending/);
+    expect(pending.code).toBe(1);
+    expect((await ops(['migrate'])).code).toBe(0);
+    const good = await ops(['doctor']);
+    expect(good.out).toContain('all good');
+    expect(good.code).toBe(0);
+    const bad = await ops(['doctor'], { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' });
+    expect(bad.code).toBe(1);
+    expect(bad.out).toMatch(/FAIL\s+database/);
+  });
+
+  it('refuses unknown commands with usage', async () => {
+    const r = await ops(['frobnicate']);
+    expect(r.code).toBe(2);
+    expect(r.out).toContain('usage');
+  });
+});
