@@ -10,27 +10,15 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Pool } from 'undici';
-import { generateInternalKeyPair, InternalTokenSigner, type Principal } from '@bop/shared';
+import { freePort, generateInternalKeyPair, InternalTokenSigner, type Principal } from '@bop/shared';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 6);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const root = path.resolve(__dirname, '..', '..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 interface Result {
   rps: number;

@@ -4,9 +4,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '@bop/shared';
 import { http } from './harness';
 
 const root = path.resolve(__dirname, '..');
@@ -14,17 +14,6 @@ let child: ChildProcess;
 let base: string;
 let output = '';
 let dataDir: string;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitReady(url: string, ms: number): Promise<void> {
   const until = Date.now() + ms;

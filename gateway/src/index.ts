@@ -1,8 +1,6 @@
-import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import type { AreaService } from '@bop/contracts';
-import { createLogger, createOrm, InternalTokenSigner, loadConfig, migrate, type Logger } from '@bop/shared';
+import { createLogger, createOrm, InternalTokenSigner, listenHttp, loadConfig, migrate, urlHost, type HttpListener, type Logger } from '@bop/shared';
 import { gatewayConfigSchema, type GatewayConfig } from './config';
 import { createApp } from './app';
 import { IdempotencyRecord } from './entities';
@@ -114,21 +112,11 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     proxy,
     docs,
   });
-  const server = http.createServer(handler);
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  const sockets = new Set<Socket>();
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
   const host = opts.host ?? config.HOST;
   const port = opts.port ?? config.PORT;
+  let listener: HttpListener;
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => resolve());
-    });
+    listener = await listenHttp(handler, port, host);
   } catch (err) {
     upstreams.stop();
     features.stop();
@@ -138,7 +126,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     await orm.close(true);
     throw err;
   }
-  const actualPort = (server.address() as AddressInfo).port;
+  const actualPort = listener.port;
   log.info(
     { port: actualPort, services: [...upstreams.urls.keys()], served: upstreams.servedKeys().size, rateLimitStore: limits.store, featuresKnown: features.loaded },
     'gateway listening',
@@ -150,22 +138,14 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       upstreams.stop();
       features.stop();
       idempotency.stop();
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          for (const s of sockets) s.destroy();
-        }, config.SHUTDOWN_GRACE_MS);
-        timer.unref();
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
+      await listener.close(config.SHUTDOWN_GRACE_MS);
       proxy.close();
       if (redis) await redis.quit().catch(() => redis!.disconnect());
       await orm.close(true);
     })());
 
-  const urlHost = host.includes(':') ? `[${host}]` : host;
   return {
-    url: `http://${urlHost}:${actualPort}`,
+    url: `http://${urlHost(host)}:${actualPort}`,
     port: actualPort,
     config,
     refresh: async () => {

@@ -1,5 +1,5 @@
 import { serviceTable, type AreaService } from '@bop/contracts';
-import { createLogger } from '@bop/shared';
+import { createLogger, runUntilSignal } from '@bop/shared';
 import { startGateway } from './index';
 
 /** Standalone gateway (distributed mode): settings from env, SERVICE_URL_<NAME> per service, graceful stop. */
@@ -17,24 +17,7 @@ async function main(): Promise<void> {
     const url = env[`SERVICE_URL_${name.toUpperCase()}`];
     if (url) serviceUrls[name] = url;
   }
-  try {
-    const gw = await startGateway({ env, databaseUrl, internalPrivateKeyPem: key, serviceUrls, logger: log });
-    const stop = (signal: string) => {
-      log.info({ signal }, 'shutting down');
-      gw.close().then(
-        () => process.exit(0),
-        (err) => {
-          log.error({ err }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
-    };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
-  } catch (err) {
-    log.fatal({ err }, 'gateway failed to start');
-    process.exit(1);
-  }
+  await runUntilSignal('gateway', log, () => startGateway({ env, databaseUrl, internalPrivateKeyPem: key, serviceUrls, logger: log }));
 }
 
 void main();

@@ -17,7 +17,7 @@ function ensureDir(dir: string): void {
   if (isRoot()) fs.chmodSync(dir, 0o755);
 }
 
-function pidAlive(pid: number): boolean {
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -39,7 +39,7 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
   const pidFile = path.join(pgDir, 'postmaster.pid');
   if (fs.existsSync(pidFile)) {
     const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
-    if (Number.isFinite(pid) && pidAlive(pid)) {
+    if (Number.isFinite(pid) && processAlive(pid)) {
       throw new Error(`the embedded Postgres in ${pgDir} is already running (pid ${pid}); is another instance started?`);
     }
     fs.rmSync(pidFile);

@@ -12,7 +12,7 @@ import { serviceTable } from '@bop/contracts';
 import { identityAdmin, identityService } from '@svc/identity';
 import { serviceDefinitions } from './services';
 import { loadRuntimeConfig } from './config';
-import { startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres';
+import { processAlive, startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres';
 
 const log = createLogger('ops', process.env.LOG_LEVEL ?? 'warn');
 
@@ -48,7 +48,7 @@ async function withDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
   const runtimeFile = path.join(path.resolve(config.DATA_DIR), 'runtime.json');
   if (fs.existsSync(runtimeFile)) {
     const state = JSON.parse(fs.readFileSync(runtimeFile, 'utf8')) as { pid: number; databaseUrl: string };
-    if (isAlive(state.pid)) return fn(state.databaseUrl);
+    if (processAlive(state.pid)) return fn(state.databaseUrl);
   }
   let db: EmbeddedDb | null = null;
   try {
@@ -56,15 +56,6 @@ async function withDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
     return await fn(db.url);
   } finally {
     await db?.stop();
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 

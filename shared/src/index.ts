@@ -12,3 +12,4 @@ export * from './db';
 export * from './outbox';
 export * from './service';
 export * from './standalone';
+export * from './http-server';

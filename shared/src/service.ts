@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import express, { type Request, type Response, type NextFunction } from 'express';
 import pinoHttp from 'pino-http';
 import { z } from 'zod';
@@ -23,6 +21,7 @@ import { INTERNAL_TOKEN_HEADER, InternalTokenVerifier, reachFor, type Principal 
 import { zodFieldErrors } from './validation';
 import type { InternalRouteDef, RouteContext, RouteDef, RouteResult } from './routes';
 import { newId } from './ids';
+import { listenHttp, urlHost, type HttpListener } from './http-server';
 
 export interface ServiceRuntime<C = BaseConfig> {
   name: AreaService;
@@ -193,40 +192,28 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     renderError(err, req, res, config.ERRORS_BASE_URL, log);
   });
 
-  const server = http.createServer(app);
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  const sockets = new Set<Socket>();
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
   const host = opts.host ?? config.HOST;
-  const port = opts.port ?? Number(env.PORT ?? serviceTable[def.name].port);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
-  const actualPort = (server.address() as AddressInfo).port;
-  if (def.onStart) await def.onStart(runtime);
+  let listener: HttpListener | null = null;
+  try {
+    listener = await listenHttp(app, opts.port ?? Number(env.PORT ?? serviceTable[def.name].port), host);
+    if (def.onStart) await def.onStart(runtime);
+  } catch (err) {
+    await listener?.close(0);
+    await orm.close(true);
+    throw err;
+  }
+  const actualPort = listener.port;
   log.info({ port: actualPort, served: served.length }, `${def.name} listening`);
 
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          for (const s of sockets) s.destroy();
-        }, config.SHUTDOWN_GRACE_MS);
-        timer.unref();
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
+      await listener!.close(config.SHUTDOWN_GRACE_MS);
       if (def.onStop) await def.onStop(runtime);
       await orm.close(true);
     })());
 
-  return { name: def.name, url: `http://${host}:${actualPort}`, port: actualPort, runtime, served, ready, close };
+  return { name: def.name, url: `http://${urlHost(host)}:${actualPort}`, port: actualPort, runtime, served, ready, close };
 }
 
 function buildContext(req: Request, principal: Principal, compiled: Compiled, rawParams: Record<string, string>, orm: Orm, log: Logger): RouteContext {

@@ -1,26 +1,38 @@
 import type { z } from 'zod';
 import { startService, type ServiceDefinition } from './service';
-import { createLogger } from './logger';
+import { createLogger, type Logger } from './logger';
 
-/** Runs one service as its own process (distributed mode): config from env, graceful stop on SIGTERM/SIGINT. */
-export async function runStandalone<S extends z.ZodObject>(def: ServiceDefinition<S>): Promise<void> {
-  const log = createLogger(def.name);
+/**
+ * Runs something until SIGTERM/SIGINT, then closes it and exits (0, or 1 when closing failed).
+ * Start failures are logged as fatal and exit 1.
+ */
+export async function runUntilSignal(name: string, log: Logger, start: () => Promise<{ close(): Promise<void> }>): Promise<void> {
+  let running: { close(): Promise<void> };
   try {
-    const running = await startService(def, { logger: log });
-    const stop = (signal: string) => {
-      log.info({ signal }, 'shutting down');
-      running.close().then(
-        () => process.exit(0),
-        (err) => {
-          log.error({ err }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
-    };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
+    running = await start();
   } catch (err) {
-    log.fatal({ err }, `${def.name} failed to start`);
+    log.fatal({ err }, `${name} failed to start`);
     process.exit(1);
   }
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    running.close().then(
+      () => process.exit(0),
+      (err) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/** Runs one service as its own process (distributed mode): config from env, graceful stop on SIGTERM/SIGINT. */
+export function runStandalone<S extends z.ZodObject>(def: ServiceDefinition<S>): Promise<void> {
+  const log = createLogger(def.name);
+  return runUntilSignal(def.name, log, () => startService(def, { logger: log }));
 }
