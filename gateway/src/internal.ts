@@ -22,7 +22,7 @@ export class CachedToken {
 
 export const gatewayPrincipal: Principal = { kind: 'system', via: 'internal', id: 'system' };
 /** Who calls a public row (signing in): nobody yet. Services see it only on rows that need no one. */
-export const anonymousPrincipal: Principal = { kind: 'system', via: 'internal', id: 'anonymous' };
+export { anonymousPrincipal } from '@bop/shared';
 
 export interface InternalAnswer {
   status: number;

@@ -9,8 +9,9 @@ export type Reach =
 
 /** Who is calling, as the gateway established it; carried to services in the internal token. */
 export interface Principal {
-  kind: 'user' | 'integration' | 'system';
-  via: 'session' | 'personal_key' | 'integration_key' | 'internal';
+  /** `anonymous`: a caller of a public row (signing in); `system`: the platform itself (internal routes) */
+  kind: 'user' | 'integration' | 'system' | 'anonymous';
+  via: 'session' | 'personal_key' | 'integration_key' | 'internal' | 'public';
   /** usr_…, int_… or `system` */
   id: string;
   userId?: string;
@@ -89,12 +90,15 @@ export class InternalTokenVerifier {
   }
 }
 
+/** Who calls a public row (no credentials): reaches nothing, may call no internal route. */
+export const anonymousPrincipal: Principal = { kind: 'anonymous', via: 'public', id: 'anonymous' };
+
 /** The system principal services use for work nobody asked for over HTTP (bootstrap, time-based triggers). */
 export const systemPrincipal: Principal = { kind: 'system', via: 'internal', id: 'system' };
 
 /** The event actor for a principal (spec: Events envelope `actor`). */
 export function actorOf(principal: Principal | null): { type: 'user' | 'integration' | 'system' | 'employee'; id: string | null } {
-  if (!principal || principal.kind === 'system') return { type: 'system', id: null };
+  if (!principal || principal.kind === 'system' || principal.kind === 'anonymous') return { type: 'system', id: null };
   if (principal.kind === 'integration') return { type: 'integration', id: principal.integrationId ?? principal.id };
   return { type: 'user', id: principal.userId ?? principal.id };
 }
@@ -106,6 +110,7 @@ export function actorOf(principal: Principal | null): { type: 'user' | 'integrat
 export type ReachSet = { everyone: true } | { everyone: false; orgUnitIds: Set<string>; locationIds: Set<string>; employeeSetIds: Set<string> };
 
 export function reachFor(principal: Principal, permission: string | null): ReachSet | null {
+  if (principal.kind === 'anonymous') return permission ? null : { everyone: true };
   if (principal.kind !== 'user') return { everyone: true };
   if (!permission) return { everyone: true };
   const reaches = principal.permissions?.[permission];

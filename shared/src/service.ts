@@ -184,6 +184,9 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     const match = table.match(req.method, req.path);
     if (!isRouteMatch(match)) throw new NotFound('endpoint');
     const compiled = match.value;
+    // internal routes serve the platform only; a public caller reaches nothing but public rows
+    if (compiled.row === null && principal.kind !== 'system') throw new ApiError('forbidden', 'Internal routes are for the platform only.');
+    if (principal.kind === 'anonymous' && compiled.row?.people !== 'public') throw new Unauthorized();
     const ctx = buildContext(req, principal, compiled, match.params, orm, log);
     const result: RouteResult = await compiled.def.handler(ctx);
     send(res, result, compiled.status);

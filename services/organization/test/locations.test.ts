@@ -1,3 +1,4 @@
+import { anonymousPrincipal } from '@bop/shared';
 import { organizationService } from '../src';
 import { http, person, integration, startTestService, testKeys, type TestService } from '../../../test/harness';
 import { newLocation, newLocationBody, newOrgUnit, outboxRows } from './fixtures';
@@ -64,6 +65,12 @@ describe('POST /locations', () => {
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('bad_request');
     expect(res.body.requestId).toBe(res.headers.get('x-request-id'));
+  });
+
+  it('refuses an anonymous caller (the principal of public rows) on a row that needs someone', async () => {
+    const res = await t.call('GET', '/locations', { as: anonymousPrincipal });
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('unauthorized');
   });
 
   it('refuses requests without a valid internal token', async () => {

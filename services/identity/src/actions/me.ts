@@ -22,10 +22,12 @@ async function sessionDetails(em: EntityManager, sessionId: string | undefined, 
 
 /** GET /me: describes the calling key or session. */
 export async function describeCaller(em: EntityManager, principal: Principal, idleMs: number): Promise<MeView> {
+  // the kit lets anonymous callers reach public rows only, and GET /me is not one
+  if (principal.kind === 'anonymous') throw new Unauthorized();
   const key = principal.keyId ? await em.findOne(ApiKey, { id: principal.keyId }) : null;
   const base: MeView = {
     kind: principal.kind,
-    via: principal.via,
+    via: principal.via as MeView['via'],
     user: null,
     key: key ? { id: key.id, prefix: key.prefix, name: key.name, expiresAt: key.expiresAt?.toISOString() ?? null } : null,
     session: null,
