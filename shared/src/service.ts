@@ -1,5 +1,4 @@
 import express, { type Request, type Response, type NextFunction } from 'express';
-import pinoHttp from 'pino-http';
 import { z } from 'zod';
 import type { EntitySchema } from '@mikro-orm/core';
 import {
@@ -155,16 +154,19 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     res.setHeader('X-Request-Id', id);
     next();
   });
-  app.use(
-    pinoHttp({
-      logger: log,
-      genReqId: (req) => (req as any).id,
-      customProps: (req) => ({ requestId: (req as any).id }),
-      // health probes and the gateway's polling of internal GETs would drown the request log
-      autoLogging: { ignore: (req) => req.method === 'GET' && (req.url === '/health' || req.url === '/ready' || req.url?.startsWith('/internal/') === true) },
-      serializers: { req: (req) => ({ method: req.method, url: req.url }), res: (res) => ({ statusCode: res.statusCode }) },
-    }),
-  );
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const requestId: string = (req as any).id;
+    (req as any).log = log.child({ requestId });
+    // health probes and the gateway's polling of internal GETs would drown the request log
+    const quiet = req.method === 'GET' && (req.path === '/health' || req.path === '/ready' || req.path.startsWith('/internal/'));
+    if (!quiet && log.isLevelEnabled('info')) {
+      const started = performance.now();
+      res.once('finish', () => {
+        log.info({ requestId, method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
+      });
+    }
+    next();
+  });
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok', service: def.name });
   });

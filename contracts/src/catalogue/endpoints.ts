@@ -369,4 +369,8 @@ export const endpoints: EndpointRow[] = [
   { method: 'DELETE', path: '/webhook-endpoints/{id}', service: 'webhooks', key: 'not_allowed', people: { permission: 'webhooks.manage' }, feature: null, summary: 'delete a standalone endpoint and its queued deliveries; an integration\'s endpoint changes only with its manifest (409 `conflict`)', source: 'supplement' },
   { method: 'GET', path: '/event-types', service: 'webhooks', key: 'any', people: 'anyone', feature: null, summary: 'event catalogue: type, area, planned or not, scope and feature needed to subscribe', source: 'supplement' },
   { method: 'POST', path: '/integrations/self/heartbeat', service: 'integrations', key: 'any', people: 'integration_only', feature: null, summary: 'the calling integration reports that it is alive, with health (`ok`, `warning`, `error`) and a message', source: 'supplement' },
+
+  // ---- project additions (flows the spec describes without an endpoint)
+  { method: 'POST', path: '/auth/invitations:accept', service: 'identity', key: 'not_allowed', people: 'public', feature: null, summary: 'accept an invitation with the token from its email: creates the user with the invited assignments and signs in', source: 'project' },
+  { method: 'POST', path: '/auth/password', service: 'identity', key: 'not_allowed', people: 'anyone', feature: null, summary: 'change your own password (current password required); your other sessions end', source: 'project' },
 ];

@@ -42,8 +42,11 @@ export interface EndpointRow {
   /** feature switch key, or null when always on */
   feature: string | null;
   summary: string;
-  /** where the row is declared */
-  source: 'spec' | 'supplement';
+  /**
+   * where the row is declared; `project`: rows the project adds where the spec describes a flow
+   * without an endpoint (e.g. accepting an invitation)
+   */
+  source: 'spec' | 'supplement' | 'project';
 }
 
 export interface PermissionDef {

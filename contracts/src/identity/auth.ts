@@ -8,6 +8,14 @@ export const SignIn = z.strictObject({
   password: z.string().min(1).max(1024),
 });
 
+/** A password a person chooses; the identity service applies the rules (at least 12 characters, not blank). */
+export const NewPassword = z.string().max(1024).openapi({ description: 'at least 12 characters, not blank' });
+
+export const PasswordChange = z.strictObject({
+  currentPassword: z.string().min(1).max(1024),
+  newPassword: NewPassword,
+});
+
 export const SignInMfa = z.strictObject({
   mfaToken: z.string().min(1).max(200),
   code: z.string().trim().min(6).max(64).openapi({ description: 'a TOTP code or an unused recovery code' }),

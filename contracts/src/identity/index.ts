@@ -1,8 +1,8 @@
 import { IdParam, ListQuery, listEnvelope } from '../common';
 import { defineOperations } from '../operation-types';
-import { ApiKey, ApiKeyCreate, ApiKeyCreated, ApiKeyListQuery, Me, MfaEnrollment, MfaEnrollmentConfirm, MfaRecoveryCodes, SessionInfo, SignIn, SignInMfa, SignInResult } from './auth';
+import { ApiKey, ApiKeyCreate, ApiKeyCreated, ApiKeyListQuery, Me, MfaEnrollment, MfaEnrollmentConfirm, MfaRecoveryCodes, PasswordChange, SessionInfo, SignIn, SignInMfa, SignInResult } from './auth';
 import { AssignmentsPut, User, UserListQuery, UserPatch } from './users';
-import { Invitation, InvitationCreate, InvitationListQuery } from './invitations';
+import { Invitation, InvitationAccept, InvitationCreate, InvitationListQuery } from './invitations';
 import { Permission, Role, RoleCreate, RoleListQuery, RolePatch } from './roles';
 import { Feature, FeatureKeyParam, FeatureListQuery } from './features';
 import { CompanySettings, CompanySettingsPatch } from './company-settings';
@@ -25,6 +25,8 @@ export const identityOperations = defineOperations({
   'POST /auth/api-keys': { body: ApiKeyCreate, response: ApiKeyCreated, status: 201 },
   'GET /auth/api-keys': { query: ApiKeyListQuery, response: listEnvelope(ApiKey) },
   'DELETE /auth/api-keys/{id}': { params: IdParam, status: 204 },
+  'POST /auth/invitations:accept': { body: InvitationAccept, response: SignInResult, status: 201 },
+  'POST /auth/password': { body: PasswordChange, status: 204 },
 
   'GET /users': { query: UserListQuery, response: listEnvelope(User) },
   'GET /users/{id}': { params: IdParam, response: User },

@@ -2,6 +2,7 @@ import { z } from '../zod';
 import { ListQuery, Timestamp } from '../common';
 import { Reach, AssignmentInput } from './reach';
 import { Email, EmployeeRef } from './users';
+import { NewPassword } from './auth';
 
 export const InvitationStatus = z.enum(['pending', 'accepted', 'revoked', 'expired']);
 
@@ -28,4 +29,10 @@ export const InvitationCreate = z.strictObject({
   name: z.string().trim().min(1).max(200).optional(),
   assignments: z.array(AssignmentInput).max(100),
   employeeId: EmployeeRef.optional(),
+});
+
+export const InvitationAccept = z.strictObject({
+  token: z.string().min(1).max(200).openapi({ description: 'the token from the invitation email' }),
+  password: NewPassword,
+  name: z.string().trim().min(1).max(200).optional().openapi({ description: 'replaces the name the invitation was sent with' }),
 });

@@ -3,7 +3,7 @@ import { builtInRoles, effectivePermissions, isOwnerGrant } from '../src/domain/
 import { blockingAncestor, featureStates, withDescendants } from '../src/domain/features';
 import { cacheSeconds, idleExpiresAt, sessionStatus, shouldTouch } from '../src/domain/sessions';
 import { invitationStatus } from '../src/domain/invitations';
-import { passwordProblem } from '../src/domain/passwords';
+import { newPasswordProblem, passwordProblem } from '../src/domain/passwords';
 import { normalizeRecoveryCode } from '../src/domain/recovery-codes';
 
 describe('effectivePermissions', () => {
@@ -65,5 +65,9 @@ test('invitation status, password policy, recovery code normalisation', () => {
   expect(invitationStatus('revoked', new Date(0), new Date())).toBe('revoked');
   expect(passwordProblem('short')).toMatch(/12/);
   expect(passwordProblem('long-enough-password')).toBeNull();
+  expect(passwordProblem(' '.repeat(12))).toMatch(/blank/);
+  expect(newPasswordProblem('long-enough-password', 'short')).toMatch(/12/);
+  expect(newPasswordProblem('long-enough-password', 'long-enough-password')).toMatch(/different/);
+  expect(newPasswordProblem('long-enough-password', 'another-long-password')).toBeNull();
   expect(normalizeRecoveryCode(' AbCde-fGh2k ')).toBe('abcdefgh2k');
 });

@@ -196,6 +196,6 @@ describe('invitations', () => {
     expect(user.assignments[0].reach).toEqual({ type: 'locations', ids: ['loc_7'] });
     expect((await t.call('GET', `/invitations?status=accepted`)).body.data.map((i: { id: string }) => i.id)).toContain(r.body.id);
     expect((await signIn(t, 'joiner@example.com', 'joiner-password-1')).status).toBe(200);
-    await expect(identityAdmin.acceptInvitation(em, { token, password: 'joiner-password-1' })).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(identityAdmin.acceptInvitation(em, { token, password: 'joiner-password-1' })).rejects.toMatchObject({ code: 'conflict' });
   });
 });

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { LockMode } from '@mikro-orm/core';
-import { Conflict, decodeCursor, newId, NotFound, toPage, Unauthorized, type ListPage } from '@bop/shared';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { Conflict, decodeCursor, newId, NotFound, toPage, type ListPage } from '@bop/shared';
 import { Invitation, User } from '../entities';
 import { invitationStatus } from '../domain/invitations';
 import { randomToken, sha256 } from '../lib/secrets';
@@ -87,17 +87,38 @@ export async function revokeInvitation(em: EntityManager, id: string, actor: Act
   });
 }
 
-/** The invitee accepts (web sign-up): the user is created active with the invited assignments. */
+const NOT_ACCEPTABLE: Record<Exclude<InvitationView['status'], 'pending'>, string> = {
+  accepted: 'The invitation was already accepted; sign in instead.',
+  revoked: 'The invitation was revoked; ask for a new one.',
+  expired: 'The invitation expired; ask for a new one.',
+};
+
+/**
+ * The invitee accepts (web sign-up): the user is created active with the invited assignments.
+ * Unknown token → 404; accepted, revoked or expired → 409. Call inside a transaction.
+ */
+export async function redeemInvitation(em: EntityManager, input: { token: string; password: string; name?: string }): Promise<User> {
+  const inv = await em.findOne(Invitation, { tokenHash: sha256(input.token) }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!inv) throw new NotFound('invitation');
+  const now = new Date();
+  const status = invitationStatus(inv.status, inv.expiresAt, now);
+  if (status !== 'pending') throw new Conflict(NOT_ACCEPTABLE[status]);
+  let user: User;
+  try {
+    user = await insertUser(em, { email: inv.email, name: input.name ?? inv.name, password: input.password, employeeId: inv.employeeId, assignments: inv.assignments }, null);
+  } catch (err) {
+    // insertUser checks first; this is a user created with the same email or employee meanwhile
+    if (err instanceof UniqueConstraintViolationException) throw new Conflict('The email or the employee is already linked to another user.');
+    throw err;
+  }
+  inv.status = 'accepted';
+  inv.acceptedUserId = user.id;
+  inv.updatedAt = now;
+  emit(em, 'invitation.accepted', { type: 'invitation', id: inv.id }, invitationView(inv, now), null, { status: 'pending' });
+  return user;
+}
+
+/** Accepting without signing in (ops CLI). */
 export async function acceptInvitation(em: EntityManager, input: { token: string; password: string; name?: string }): Promise<UserView> {
-  return em.transactional(async (tem) => {
-    const inv = await tem.findOne(Invitation, { tokenHash: sha256(input.token) }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    const now = new Date();
-    if (!inv || invitationStatus(inv.status, inv.expiresAt, now) !== 'pending') throw new Unauthorized('The invitation is not valid any more.');
-    const user = await insertUser(tem, { email: inv.email, name: input.name ?? inv.name, password: input.password, employeeId: inv.employeeId, assignments: inv.assignments }, null);
-    inv.status = 'accepted';
-    inv.acceptedUserId = user.id;
-    inv.updatedAt = now;
-    emit(tem, 'invitation.accepted', { type: 'invitation', id: inv.id }, invitationView(inv, now), null, { status: 'pending' });
-    return userViewOf(tem, user);
-  });
+  return em.transactional(async (tem) => userViewOf(tem, await redeemInvitation(tem, input)));
 }

@@ -7,6 +7,7 @@ import { cacheSeconds, idleExpiresAt, sessionStatus, shouldTouch } from '../doma
 import { randomToken, sha256 } from '../lib/secrets';
 import { mfaEnrollmentRequired, permissionsOf } from './access';
 import { spendSecondFactor } from './mfa';
+import { redeemInvitation } from './invitations';
 import { userViewOf } from './users';
 import type { UserView } from './views';
 import type { SignInLimiter } from './sign-in-limiter';
@@ -99,6 +100,15 @@ export async function completeMfaSignIn(em: EntityManager, policy: SessionPolicy
   // a wrong code still commits the attempt count, so the refusal is thrown after the transaction
   if ('error' in outcome) throw new Unauthorized(outcome.error);
   return outcome.result;
+}
+
+/** POST /auth/invitations:accept: the web sign-up ends signed in, with a session as from POST /auth/sign-in. */
+export async function acceptInvitationAndSignIn(
+  em: EntityManager,
+  policy: SessionPolicy,
+  input: { token: string; password: string; name?: string; ip: string },
+): Promise<SignInResult> {
+  return em.transactional(async (tem) => openSession(tem, policy, await redeemInvitation(tem, input), input.ip));
 }
 
 async function openSession(em: EntityManager, policy: SessionPolicy, user: User, ip: string): Promise<SignInResult> {

@@ -8,3 +8,8 @@ export function passwordProblem(password: string): string | null {
   if (password.trim().length === 0) return 'The password is blank.';
   return null;
 }
+
+/** Why a person's new password is refused when changing it, or null: the rules above, and it must differ. */
+export function newPasswordProblem(current: string, next: string): string | null {
+  return passwordProblem(next) ?? (next === current ? 'Choose a password different from the current one.' : null);
+}

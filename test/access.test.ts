@@ -1,0 +1,133 @@
+/**
+ * Access rules of every served endpoint, through the real gateway and services (all-in-one runtime
+ * on a fresh database): no credentials → 401; an integration key without scopes → 403 wherever the
+ * row needs a scope or refuses keys; a person without the row's permission → 403; a switched-off
+ * feature → 404 feature_disabled. New services are covered as soon as they serve rows.
+ */
+import { endpoints, endpointKey, featureChain, type EndpointRow } from '@bop/contracts';
+import { generateInternalKeyPair, InternalTokenSigner, systemPrincipal } from '@bop/shared';
+import { identityAdmin } from '@svc/identity';
+import { startAll, type Runtime } from '../runtime/src';
+import { freshDatabase, http, type TestDatabase } from './harness';
+
+let rt: Runtime;
+let db: TestDatabase;
+let owner: Record<string, string>;
+let nobody: Record<string, string>;
+let bareKey: Record<string, string>;
+let served: EndpointRow[];
+
+/** A concrete path for a row: each `{param}` becomes a value no record has. */
+const concrete = (row: EndpointRow) => `/api/v1${row.path.replace(/\{(\w+)\}/g, (_m, p: string) => (p === 'date' ? '2026-01-01' : `x_${p}`))}`;
+
+async function call(row: EndpointRow, headers: Record<string, string>) {
+  return http(rt.url, row.method, concrete(row), { headers, body: row.method === 'GET' || row.method === 'DELETE' ? undefined : {} });
+}
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  const keys = await generateInternalKeyPair();
+  rt = await startAll({
+    DATABASE_URL: db.url,
+    PORT: '0',
+    SERVICE_PORTS: 'auto',
+    LOG_LEVEL: 'silent',
+    INTERNAL_JWT_PRIVATE_KEY: keys.privateKeyPem,
+    INTERNAL_JWT_PUBLIC_KEY: keys.publicKeyPem,
+    BOOTSTRAP_ADMIN_EMAIL: 'owner@example.com',
+    BOOTSTRAP_ADMIN_PASSWORD: 'owner-password-1234',
+    API_RATE_LIMIT_PER_MIN: '100000',
+    API_INGEST_RATE_LIMIT_PER_MIN: '100000',
+  });
+  const signIn = async (email: string, password: string) => {
+    const r = await http(rt.url, 'POST', '/api/v1/auth/sign-in', { body: { email, password } });
+    if (r.status !== 200) throw new Error(`sign-in ${email}: ${r.status} ${JSON.stringify(r.body)}`);
+    return { authorization: `Bearer ${r.body.token}` };
+  };
+  owner = await signIn('owner@example.com', 'owner-password-1234');
+
+  // a person whose only permission concerns none of the served rows
+  const identity = rt.services.find((s) => s.name === 'identity')!;
+  const user = await identityAdmin.createAdmin(identity.runtime.orm.em, { email: 'nobody@example.com', password: 'nobody-password-1234' });
+  const role = await http(rt.url, 'POST', '/api/v1/roles', { headers: owner, body: { name: 'Shout-outs only', permissions: ['recognition.give'] } });
+  expect(role.status).toBe(201);
+  const assigned = await http(rt.url, 'PUT', `/api/v1/users/${user.id}/assignments`, { headers: owner, body: { assignments: [{ roleId: role.body.id, reach: { type: 'everyone' } }] } });
+  expect(assigned.status).toBe(200);
+  nobody = await signIn('nobody@example.com', 'nobody-password-1234');
+
+  // an integration key with no scopes at all, minted the way the integrations service will
+  const signer = await InternalTokenSigner.fromPem(keys.privateKeyPem);
+  const minted = await http(identity.url, 'POST', '/internal/integration-keys', {
+    headers: { 'x-internal-token': await signer.sign(systemPrincipal) },
+    body: { integrationId: 'int_access', scopes: [] },
+  });
+  expect(minted.status).toBe(201);
+  bareKey = { authorization: `Bearer ${minted.body.key}` };
+
+  const servedKeys = new Set<string>();
+  for (const s of rt.services) for (const k of s.served) servedKeys.add(k);
+  served = endpoints.filter((e) => servedKeys.has(endpointKey(e)));
+}, 120_000);
+
+afterAll(async () => {
+  await rt?.close();
+  await db?.drop();
+});
+
+describe('access rules of every served endpoint', () => {
+  it('serves rows to check', () => {
+    expect(served.length).toBeGreaterThan(40);
+  });
+
+  it('answers 401 unauthorized without credentials (except public rows)', async () => {
+    const wrong: string[] = [];
+    for (const row of served.filter((r) => r.people !== 'public')) {
+      const r = await call(row, {});
+      if (r.status !== 401 || r.body.code !== 'unauthorized') wrong.push(`${endpointKey(row)} → ${r.status} ${r.body?.code}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('answers 403 forbidden to an integration key lacking the scope, or on rows keys may not call', async () => {
+    const wrong: string[] = [];
+    // public rows (signing in) ignore credentials: a stale token in a client must never block sign-in
+    for (const row of served.filter((r) => r.key !== 'any' && r.people !== 'public')) {
+      const r = await call(row, bareKey);
+      if (r.status !== 403 || r.body.code !== 'forbidden') wrong.push(`${endpointKey(row)} → ${r.status} ${r.body?.code}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('answers 403 forbidden to a person lacking the permission, or on integration-only rows', async () => {
+    const wrong: string[] = [];
+    const guarded = served.filter((r) => r.people === 'integration_only' || (typeof r.people === 'object' && !r.people.orSelf && r.people.permission !== 'recognition.give'));
+    for (const row of guarded) {
+      const r = await call(row, nobody);
+      if (r.status !== 403 || r.body.code !== 'forbidden') wrong.push(`${endpointKey(row)} → ${r.status} ${r.body?.code}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('lets the owner through every row the owner may call (the service answers, not the gateway)', async () => {
+    const wrong: string[] = [];
+    for (const row of served.filter((r) => r.people !== 'integration_only' && r.people !== 'public')) {
+      const r = await call(row, owner);
+      if (r.status === 401 || (r.status === 403 && r.body.code === 'forbidden') || r.status >= 500) wrong.push(`${endpointKey(row)} → ${r.status} ${r.body?.code}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('answers 404 feature_disabled while a row’s feature (or a parent) is off', async () => {
+    const featured = served.filter((r) => r.feature !== null);
+    for (const row of featured) {
+      const top = featureChain(row.feature!).at(-1)!;
+      expect((await http(rt.url, 'POST', `/api/v1/features/${top}:disable`, { headers: owner })).status).toBe(200);
+      const r = await call(row, owner);
+      expect([endpointKey(row), r.status, r.body.code]).toEqual([endpointKey(row), 404, 'feature_disabled']);
+      expect((await http(rt.url, 'POST', `/api/v1/features/${top}:enable`, { headers: owner })).status).toBe(200);
+    }
+    // no served row has a feature yet (identity and organization are always on): the gateway's
+    // own tests cover the step on catalogue rows; this loop covers each area as it lands
+    expect(featured.length).toBeGreaterThanOrEqual(0);
+  });
+});
