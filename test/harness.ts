@@ -5,6 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import {
+  createPostgresBus,
+  freePort,
   generateInternalKeyPair,
   InternalTokenSigner,
   startService,
@@ -14,6 +16,8 @@ import {
   type Reach,
   type RunningService,
   type ServiceDefinition,
+  type Bus,
+  type Clock,
 } from '@bop/shared';
 import { permissionNames } from '@bop/contracts';
 
@@ -134,4 +138,87 @@ export async function startTestService(def: ServiceDefinition<any>, env: Record<
       await db.drop();
     },
   };
+}
+
+export interface TestServices {
+  db: TestDatabase;
+  /** the bus every service of the stack shares (the real `postgres` adapter) */
+  bus: Bus;
+  /** each service by name, callable with an internal token like `startTestService` */
+  services: Record<string, TestService>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts several services on one fresh database and one bus, each knowing the others' URLs and
+ * holding the signing key for internal commands (as the runtime wires them).
+ */
+export async function startTestServices(
+  defs: ServiceDefinition<any>[],
+  env: Record<string, string> = {},
+  opts: { clock?: Clock; relay?: boolean } = {},
+): Promise<TestServices> {
+  const db = await freshDatabase();
+  const { keys, signer } = await testKeys();
+  const bus = await createPostgresBus({ connectionString: db.url, log: createLogger('bus', 'silent'), pollMs: 200 });
+  const ports = new Map<string, number>();
+  for (const def of defs) ports.set(def.name, await freePort());
+  const serviceUrls = Object.fromEntries([...ports].map(([name, port]) => [name, `http://127.0.0.1:${port}`]));
+  const running: RunningService<any>[] = [];
+  const services: Record<string, TestService> = {};
+  const closeAll = async () => {
+    for (const r of running.reverse()) await r.close();
+    await bus.close();
+  };
+  try {
+    for (const def of defs) {
+      const svc = await startService(def, {
+        databaseUrl: db.url,
+        internalPublicKeyPem: keys.publicKeyPem,
+        internalPrivateKeyPem: keys.privateKeyPem,
+        bus,
+        serviceUrls,
+        clock: opts.clock,
+        relay: opts.relay,
+        port: ports.get(def.name)!,
+        host: '127.0.0.1',
+        env: { LOG_LEVEL: 'silent', RELAY_POLL_MS: '200', BUS_POLL_MS: '200', ...env },
+        logger: createLogger(def.name, process.env.TEST_LOG_LEVEL ?? 'silent'),
+      });
+      running.push(svc);
+      services[def.name] = {
+        svc,
+        db,
+        async call(method, path, o = {}) {
+          const token = await signer.sign(o.as ?? person());
+          return http(svc.url, method, path, { body: o.body, headers: { 'x-internal-token': token, ...(o.headers ?? {}) } });
+        },
+        close: () => svc.close(),
+      };
+    }
+  } catch (err) {
+    await closeAll();
+    await db.drop();
+    throw err;
+  }
+  return {
+    db,
+    bus,
+    services,
+    async close() {
+      await closeAll();
+      await db.drop();
+    },
+  };
+}
+
+/** Polls until `check` returns a value (not undefined/false) or the time is up. */
+export async function eventually<T>(check: () => Promise<T | undefined | false>, ms = 10_000, every = 50): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value as T;
+    if (Date.now() > until) throw new Error(`condition not met within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, every));
+  }
 }

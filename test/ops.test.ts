@@ -67,6 +67,15 @@ describe('ops CLI', () => {
     expect(bad.out).toMatch(/FAIL\s+database/);
   });
 
+  it('lists and retries dead letters', async () => {
+    const list = await ops(['dead-letters', 'list']);
+    expect(list.code).toBe(0);
+    expect(list.out).toContain('0 dead letter(s)');
+    const retry = await ops(['dead-letters', 'retry']);
+    expect(retry.code).toBe(0);
+    expect(retry.out).toContain('retried 0, still failing 0');
+  });
+
   it('refuses unknown commands with usage', async () => {
     const r = await ops(['frobnicate']);
     expect(r.code).toBe(2);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { serviceTable } from '@bop/contracts';
-import { createLogger, generateInternalKeyPair, startService, type Logger, type RunningService } from '@bop/shared';
+import { baseConfigSchema, createBus, createLogger, freePort, generateInternalKeyPair, loadConfig, startService, type Logger, type RunningService } from '@bop/shared';
 import { startGateway } from '@bop/gateway';
 import { serviceDefinitions } from './services';
 import { startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres';
@@ -12,10 +12,10 @@ export { startEmbeddedPostgres } from './embedded-postgres';
 export { loadRuntimeConfig, runtimeConfigSchema } from './config';
 
 /** An explicit SERVICE_PORT_<NAME> wins; else a free port (`auto`) or the service's fixed port. */
-function servicePort(name: keyof typeof serviceTable, env: Record<string, string | undefined>, mode: 'fixed' | 'auto'): number {
+async function servicePort(name: keyof typeof serviceTable, env: Record<string, string | undefined>, mode: 'fixed' | 'auto'): Promise<number> {
   const explicit = env[`SERVICE_PORT_${name.toUpperCase()}`];
   if (explicit) return Number(explicit);
-  return mode === 'auto' ? 0 : serviceTable[name].port;
+  return mode === 'auto' ? freePort() : serviceTable[name].port;
 }
 
 export interface Runtime {
@@ -46,20 +46,30 @@ export async function startAll(envOverrides: Record<string, string | undefined> 
       ? { privateKeyPem: config.INTERNAL_JWT_PRIVATE_KEY, publicKeyPem: config.INTERNAL_JWT_PUBLIC_KEY }
       : await generateInternalKeyPair();
   const services: RunningService<any>[] = [];
+  // one bus for every service of the process (the Postgres adapter: one pool and one LISTEN)
+  const bus = await createBus(loadConfig(baseConfigSchema, { ...env, DATABASE_URL: databaseUrl }), log);
   const stopAll = async () => {
     for (const s of services.reverse()) await s.close().catch((err) => log.error({ err, service: s.name }, 'close failed'));
+    await bus.close().catch((err) => log.error({ err }, 'bus close failed'));
     if (embedded) await embedded.stop().catch((err) => log.error({ err }, 'embedded Postgres stop failed'));
   };
   try {
+    // ports first, so every service knows where the others' internal commands are
+    const ports = new Map<string, number>();
+    for (const def of serviceDefinitions) ports.set(def.name, await servicePort(def.name, env, config.SERVICE_PORTS));
+    const serviceUrls = Object.fromEntries([...ports].map(([name, port]) => [name, `http://127.0.0.1:${port}`]));
     // identity first: it bootstraps the owner the others' callers sign in as
     for (const def of serviceDefinitions) {
       const running = await startService(def, {
         env,
         databaseUrl,
         internalPublicKeyPem: keys.publicKeyPem,
+        internalPrivateKeyPem: keys.privateKeyPem,
+        bus,
+        serviceUrls,
         // services stay on loopback in the embedded default; only the gateway follows HOST
         host: '127.0.0.1',
-        port: servicePort(def.name, env, config.SERVICE_PORTS),
+        port: ports.get(def.name)!,
         logger: createLogger(def.name, config.LOG_LEVEL),
       });
       services.push(running);

@@ -1,13 +1,29 @@
 #!/usr/bin/env node
 /**
  * Operations CLI: `npm run ops -- <command>` or `bop-ops <command>`.
- *   version | status | doctor | migrate | features list|enable|disable <key> |
+ *   version | status | doctor | migrate | dead-letters list|retry | features list|enable|disable <key> |
  *   users create-admin --email <e> [--password <p>] [--name <n>] | keys create --email <user> --name <n> [--expires <iso>]
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createLogger, createOrm, migrate, pendingMigrations, type Orm } from '@bop/shared';
+import {
+  baseConfigSchema,
+  ConsumerRunner,
+  createBus,
+  createLogger,
+  createOrm,
+  listDeadLetters,
+  loadConfig,
+  migrate,
+  pendingMigrations,
+  ServiceClient,
+  systemClock,
+  type BaseConfig,
+  type Orm,
+  type ServiceDefinition,
+  type ServiceRuntime,
+} from '@bop/shared';
 import { serviceTable } from '@bop/contracts';
 import { identityAdmin, identityService } from '@svc/identity';
 import { serviceDefinitions } from './services';
@@ -56,6 +72,21 @@ async function withDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
     return await fn(db.url);
   } finally {
     await db?.stop();
+  }
+}
+
+/** A service's runtime without its HTTP side: its ORM (migrated), config defaults and the bus. */
+async function withServiceRuntime<T>(def: ServiceDefinition<any>, url: string, fn: (runtime: ServiceRuntime<any>) => Promise<T>): Promise<T> {
+  const schema = serviceTable[def.name].schema;
+  const config = loadConfig(baseConfigSchema.extend(def.configSchema?.shape ?? {}), { ...process.env, DATABASE_URL: url }) as BaseConfig;
+  const orm = await createOrm({ schema, clientUrl: url, entities: def.entities, migrations: def.migrations, poolMax: 2 });
+  const bus = await createBus(config, log);
+  try {
+    await migrate(orm, schema);
+    return await fn({ name: def.name, schema, config, orm, log, bus, clock: systemClock, services: new ServiceClient({}, null) });
+  } finally {
+    await bus.close();
+    await orm.close(true);
   }
 }
 
@@ -160,6 +191,33 @@ async function main(argv: string[]): Promise<number> {
         }
         return 0;
       });
+    case 'dead-letters':
+      return withDatabase(async (url) => {
+        if (sub !== 'list' && sub !== 'retry') {
+          console.error('usage: dead-letters list | dead-letters retry [--service <name>] [--id <n>]');
+          return 2;
+        }
+        let total = 0;
+        let failing = 0;
+        for (const def of serviceDefinitions) {
+          if (flags.service && flags.service !== def.name) continue;
+          await withServiceRuntime(def, url, async (runtime) => {
+            if (sub === 'list') {
+              for (const d of await listDeadLetters(runtime.orm, runtime.schema)) {
+                total += 1;
+                console.log(`${def.name}  #${d.id}  ${d.consumer}  ${d.type}  ${d.eventId}  attempts ${d.attempts}  ${d.createdAt}\n    ${d.error}`);
+              }
+              return;
+            }
+            const runner = new ConsumerRunner(def.consumers?.(runtime) ?? [], { service: def.name, schema: runtime.schema, orm: runtime.orm, bus: runtime.bus, log });
+            const r = await runner.retryDeadLetters(flags.id);
+            total += r.retried;
+            failing += r.stillFailing;
+          });
+        }
+        console.log(sub === 'list' ? `${total} dead letter(s)` : `retried ${total}, still failing ${failing}`);
+        return failing > 0 ? 1 : 0;
+      });
     case 'features':
       return withIdentity(async (orm) => {
         const em = orm.em.fork();
@@ -205,6 +263,7 @@ async function main(argv: string[]): Promise<number> {
   status [--url <base>]                     readiness of the running API
   doctor [--url <base>]                     checks Node, config, database, migrations, API (exit 1 when something is wrong)
   migrate                                   applies every service's pending migrations (services also do it on start)
+  dead-letters list|retry [--service <s>] [--id <n>]   events a consumer could not handle (exit 1 while some still fail)
   features list|enable|disable <key>        feature switches
   users create-admin --email <e> [--password <p>] [--name <n>]
   keys create --email <user> --name <n> [--expires <ISO time>]   prints a personal key (pk_live_...)`);

@@ -16,6 +16,18 @@ export const baseConfigSchema = z.object({
   /** the gateway's public key (SPKI PEM, or base64 of it) that signs internal tokens */
   INTERNAL_JWT_PUBLIC_KEY: z.string().optional(),
   REQUEST_BODY_LIMIT: z.string().default('10mb'),
+  /** signs internal tokens; services that call other services' internal commands need it */
+  INTERNAL_JWT_PRIVATE_KEY: z.string().optional(),
+  BUS: z.enum(['postgres', 'kafka']).default('postgres'),
+  BUS_DATABASE_URL: z.string().url().optional(),
+  BUS_POLL_MS: z.coerce.number().int().min(10).default(1000),
+  KAFKA_BROKERS: z.string().optional(),
+  KAFKA_CLIENT_ID: z.string().default('bop'),
+  KAFKA_TOPIC_PREFIX: z.string().default(''),
+  SCHEMA_REGISTRY_URL: z.string().url().optional(),
+  RELAY_ENABLED: bool.default(true),
+  RELAY_POLL_MS: z.coerce.number().int().min(10).default(1000),
+  CONSUMER_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(5),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
 });
 

@@ -4,6 +4,7 @@ import { Migrator, Migration } from '@mikro-orm/migrations';
 import type { MigrationObject } from '@mikro-orm/core';
 import { serviceTable } from '@bop/contracts';
 import { defineOutbox } from './outbox';
+import { kitTablesSql } from './kit-tables';
 
 export { Migration };
 export type { EntityManager };
@@ -61,6 +62,7 @@ export async function migrate(orm: Orm, schema: string): Promise<string[]> {
     await conn.query(`select pg_advisory_lock(hashtext($1))`, [`migrate:${schema}`]);
     try {
       await conn.query(`create schema if not exists "${schema}"`);
+      for (const sql of kitTablesSql(schema)) await conn.query(sql);
       const done = await orm.getMigrator().up();
       return done.map((m) => m.name);
     } finally {

@@ -24,20 +24,4 @@ export function defineOutbox(schema: string) {
   });
 }
 
-/** SQL for the outbox table, for a service's first migration. */
-export function outboxTableSql(schema: string): string[] {
-  return [
-    `create table "${schema}"."outbox" (
-      "seq" bigserial primary key,
-      "event_id" varchar(40) not null unique,
-      "type" varchar(100) not null,
-      "aggregate_type" varchar(60) not null,
-      "aggregate_id" varchar(64) not null,
-      "location_id" varchar(64) null,
-      "payload" jsonb not null,
-      "created_at" timestamptz not null,
-      "published_at" timestamptz null
-    )`,
-    `create index "outbox_unpublished_idx" on "${schema}"."outbox" ("seq") where "published_at" is null`,
-  ];
-}
+export { outboxTableSql } from './kit-tables';

@@ -16,7 +16,13 @@ import { createLogger, type Logger } from './logger';
 import { createOrm, migrate, pendingMigrations, type MigrationEntry, type Orm } from './db';
 import { ApiError, BadRequest, NotFound, Unauthorized, ValidationError, VersionMismatch } from './errors';
 import { PROBLEM_CONTENT_TYPE, problemBody } from './problem';
-import { INTERNAL_TOKEN_HEADER, InternalTokenVerifier, reachFor, type Principal } from './auth';
+import { INTERNAL_TOKEN_HEADER, InternalTokenSigner, InternalTokenVerifier, reachFor, type Principal } from './auth';
+import { createBus } from './bus';
+import type { Bus } from './bus/types';
+import { Relay } from './relay';
+import { ConsumerRunner } from './consumer-runner';
+import { systemClock, type Clock, type ConsumerDef, type WorkerDef } from './consumers';
+import { ServiceClient } from './service-client';
 import { zodFieldErrors } from './validation';
 import type { InternalRouteDef, RouteContext, RouteDef, RouteResult } from './routes';
 import { newId } from './ids';
@@ -28,6 +34,11 @@ export interface ServiceRuntime<C = BaseConfig> {
   config: C;
   orm: Orm;
   log: Logger;
+  /** the event bus (publishing is the relay's job; consumers are the kit's) */
+  bus: Bus;
+  clock: Clock;
+  /** other services' internal commands */
+  services: ServiceClient;
 }
 
 export interface ServiceDefinition<S extends z.ZodObject = z.ZodObject> {
@@ -38,8 +49,10 @@ export interface ServiceDefinition<S extends z.ZodObject = z.ZodObject> {
   migrations: MigrationEntry[];
   routes: (svc: ServiceRuntime<BaseConfig & z.output<S>>) => RouteDef[];
   internalRoutes?: (svc: ServiceRuntime<BaseConfig & z.output<S>>) => InternalRouteDef[];
-  /** event consumers (the bus comes with the event backbone) */
-  consumers?: never[];
+  /** handlers of events, run at least once and never twice (see ConsumerDef) */
+  consumers?: (svc: ServiceRuntime<BaseConfig & z.output<S>>) => ConsumerDef[];
+  /** background loops, started after the service listens and stopped first on close */
+  workers?: (svc: ServiceRuntime<BaseConfig & z.output<S>>) => WorkerDef[];
   onStart?: (svc: ServiceRuntime<BaseConfig & z.output<S>>) => Promise<void>;
   onStop?: (svc: ServiceRuntime<BaseConfig & z.output<S>>) => Promise<void>;
 }
@@ -51,6 +64,12 @@ export function createService<S extends z.ZodObject = z.ZodObject>(def: ServiceD
 
 export interface StartOptions {
   env?: Record<string, string | undefined>;
+  /** a bus shared by the services of one process (else one is made from config) */
+  bus?: Bus;
+  clock?: Clock;
+  /** other services' URLs, for internal commands (else SERVICE_URL_<NAME> from env) */
+  serviceUrls?: Partial<Record<AreaService, string>>;
+  internalPrivateKeyPem?: string;
   port?: number;
   host?: string;
   databaseUrl?: string;
@@ -58,6 +77,8 @@ export interface StartOptions {
   logger?: Logger;
   /** run migrations on start (default true) */
   migrate?: boolean;
+  /** run the outbox relay (default: RELAY_ENABLED); tests turn it off to hold events back */
+  relay?: boolean;
 }
 
 export interface RunningService<C = BaseConfig> {
@@ -65,6 +86,8 @@ export interface RunningService<C = BaseConfig> {
   url: string;
   port: number;
   runtime: ServiceRuntime<C>;
+  relay: Relay | null;
+  consumers: ConsumerRunner;
   served: string[];
   ready(): Promise<{ ok: boolean; pending: string[]; error?: string }>;
   close(): Promise<void>;
@@ -130,7 +153,28 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     const ran = await migrate(orm, schemaName);
     if (ran.length > 0) log.info({ migrations: ran }, 'migrations applied');
   }
-  const runtime: ServiceRuntime<BaseConfig & z.output<S>> = { name: def.name, schema: schemaName, config, orm, log };
+  if (opts.internalPrivateKeyPem) config.INTERNAL_JWT_PRIVATE_KEY = opts.internalPrivateKeyPem;
+  const ownBus = opts.bus ? null : await createBus(config, log).catch(async (err) => {
+    await orm.close(true);
+    throw err;
+  });
+  const bus = opts.bus ?? ownBus!;
+  const serviceUrls: Partial<Record<AreaService, string>> = { ...(opts.serviceUrls ?? {}) };
+  for (const name of Object.keys(serviceTable) as AreaService[]) {
+    const url = env[`SERVICE_URL_${name.toUpperCase()}`];
+    if (url && !serviceUrls[name]) serviceUrls[name] = url;
+  }
+  const signer = config.INTERNAL_JWT_PRIVATE_KEY ? await InternalTokenSigner.fromPem(config.INTERNAL_JWT_PRIVATE_KEY) : null;
+  const runtime: ServiceRuntime<BaseConfig & z.output<S>> = {
+    name: def.name,
+    schema: schemaName,
+    config,
+    orm,
+    log,
+    bus,
+    clock: opts.clock ?? systemClock,
+    services: new ServiceClient(serviceUrls, signer),
+  };
   const verifier = await InternalTokenVerifier.fromPem(config.INTERNAL_JWT_PUBLIC_KEY);
   const { table, served } = compileRoutes(def.name, def.routes(runtime), def.internalRoutes?.(runtime) ?? []);
 
@@ -199,11 +243,26 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
 
   const host = opts.host ?? config.HOST;
   let listener: HttpListener | null = null;
+  const relay = config.RELAY_ENABLED && opts.relay !== false
+    ? new Relay({ schema: schemaName, topic: def.name, connectionString: config.DATABASE_URL, bus, log, pollMs: config.RELAY_POLL_MS })
+    : null;
+  const consumers = new ConsumerRunner(def.consumers?.(runtime) ?? [], { service: def.name, schema: schemaName, orm, bus, log, maxAttempts: config.CONSUMER_MAX_ATTEMPTS });
+  const workers = def.workers?.(runtime) ?? [];
+  const stopBackground = async () => {
+    for (const w of workers) await w.stop();
+    await consumers.stop();
+    await relay?.stop();
+  };
   try {
     listener = await listenHttp(app, opts.port ?? Number(env.PORT ?? serviceTable[def.name].port), host);
     if (def.onStart) await def.onStart(runtime);
+    relay?.start();
+    await consumers.start();
+    for (const w of workers) await w.start();
   } catch (err) {
+    await stopBackground();
     await listener?.close(0);
+    await ownBus?.close();
     await orm.close(true);
     throw err;
   }
@@ -214,11 +273,13 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
   const close = () =>
     (closing ??= (async () => {
       await listener!.close(config.SHUTDOWN_GRACE_MS);
+      await stopBackground();
       if (def.onStop) await def.onStop(runtime);
+      await ownBus?.close();
       await orm.close(true);
     })());
 
-  return { name: def.name, url: `http://${urlHost(host)}:${actualPort}`, port: actualPort, runtime, served, ready, close };
+  return { name: def.name, url: `http://${urlHost(host)}:${actualPort}`, port: actualPort, runtime, relay, consumers, served, ready, close };
 }
 
 function buildContext(req: Request, principal: Principal, compiled: Compiled, rawParams: Record<string, string>, orm: Orm, log: Logger): RouteContext {

@@ -1,0 +1,230 @@
+import { Client, Pool, type PoolClient } from 'pg';
+import type { Logger } from '../logger';
+import type { Bus, BusMessage, ConsumedMessage, SubscribeOptions, Subscription } from './types';
+
+const CHANNEL = 'bus_messages';
+
+/** DDL of the `bus` schema (idempotent; run on every start under an advisory lock). */
+export const busSchemaSql = [
+  `create schema if not exists "bus"`,
+  `create table if not exists "bus"."messages" (
+    "position" bigserial primary key,
+    "topic" varchar(60) not null,
+    "key" varchar(100) not null,
+    "event_id" varchar(40) not null,
+    "type" varchar(100) not null,
+    "payload" jsonb not null,
+    "headers" jsonb not null default '{}',
+    "published_at" timestamptz not null default now()
+  )`,
+  `create index if not exists "messages_topic_position_idx" on "bus"."messages" ("topic", "position")`,
+  `create table if not exists "bus"."positions" (
+    "group_id" varchar(120) primary key,
+    "position" bigint not null default 0,
+    "updated_at" timestamptz not null default now()
+  )`,
+];
+
+export interface PostgresBusOptions {
+  connectionString: string;
+  log: Logger;
+  /** how often an idle subscription looks for messages when no notification came (ms) */
+  pollMs?: number;
+  poolMax?: number;
+}
+
+/**
+ * The `postgres` adapter: a topic log in the `bus` schema with one position per consumer group.
+ * Appends take a transaction-level advisory lock, so positions are handed out in commit order and a
+ * reader that has seen position N can never later find a smaller one committing: nothing is skipped.
+ * NOTIFY (sent at commit) wakes subscribers; a poll covers lost notifications.
+ */
+export async function createPostgresBus(opts: PostgresBusOptions): Promise<Bus> {
+  const pool = new Pool({ connectionString: opts.connectionString, max: opts.poolMax ?? 4, application_name: 'bop-bus' });
+  pool.on('error', (err) => opts.log.warn({ err: err.message }, 'bus pool connection error'));
+  const client = await pool.connect();
+  try {
+    await client.query(`select pg_advisory_lock(hashtext('bus:schema'))`);
+    try {
+      for (const sql of busSchemaSql) await client.query(sql);
+    } finally {
+      await client.query(`select pg_advisory_unlock(hashtext('bus:schema'))`);
+    }
+  } finally {
+    client.release();
+  }
+  return new PostgresBus(pool, opts);
+}
+
+class PostgresBus implements Bus {
+  readonly kind = 'postgres' as const;
+  private readonly subscriptions = new Set<PgSubscription>();
+  private listener: Client | null = null;
+  private listenerReady: Promise<void> | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly opts: PostgresBusOptions,
+  ) {}
+
+  async publish(messages: BusMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      // spec: commit order = position order, so no reader skips a late-committing row
+      await client.query(`select pg_advisory_xact_lock(hashtext('bus:append'))`);
+      await client.query(
+        `insert into "bus"."messages" ("topic", "key", "event_id", "type", "payload", "headers")
+         select topic, key, event_id, type, payload, headers
+         from unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::varchar[], $5::jsonb[], $6::jsonb[]) with ordinality as m(topic, key, event_id, type, payload, headers, n)
+         order by n`,
+        [
+          messages.map((m) => m.topic),
+          messages.map((m) => m.key),
+          messages.map((m) => m.eventId),
+          messages.map((m) => m.type),
+          messages.map((m) => JSON.stringify(m.payload)),
+          messages.map((m) => JSON.stringify(m.headers ?? {})),
+        ],
+      );
+      await client.query(`select pg_notify('${CHANNEL}', '')`);
+      await client.query('commit');
+    } catch (err) {
+      await client.query('rollback').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  async subscribe(options: SubscribeOptions): Promise<Subscription> {
+    if (this.closed) throw new Error('bus closed');
+    await this.ensureListener();
+    await this.pool.query(`insert into "bus"."positions" ("group_id") values ($1) on conflict do nothing`, [options.group]);
+    const sub = new PgSubscription(this.pool, options, this.opts, () => this.subscriptions.delete(sub));
+    this.subscriptions.add(sub);
+    sub.start();
+    return sub;
+  }
+
+  /** One LISTEN connection per bus wakes every subscription; it reconnects when dropped. */
+  private ensureListener(): Promise<void> {
+    this.listenerReady ??= (async () => {
+      const client = new Client({ connectionString: this.opts.connectionString, application_name: 'bop-bus-listen' });
+      client.on('notification', () => {
+        for (const s of this.subscriptions) s.wake();
+      });
+      client.on('error', (err) => {
+        this.opts.log.warn({ err: err.message }, 'bus listener lost; polling until it is back');
+        this.listener = null;
+        this.listenerReady = null;
+        if (!this.closed) setTimeout(() => void this.ensureListener().catch(() => undefined), 1000).unref();
+      });
+      await client.connect();
+      await client.query(`listen ${CHANNEL}`);
+      this.listener = client;
+    })();
+    return this.listenerReady;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    await this.listener?.end().catch(() => undefined);
+    await this.pool.end();
+  }
+}
+
+class PgSubscription implements Subscription {
+  private stopped = false;
+  private wakeUp: (() => void) | null = null;
+  private loop: Promise<void> | null = null;
+  private failures = 0;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly options: SubscribeOptions,
+    private readonly busOpts: PostgresBusOptions,
+    private readonly onStop: () => void,
+  ) {}
+
+  start(): void {
+    this.loop = this.run();
+  }
+
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  private async run(): Promise<void> {
+    const all = this.options.topics.includes('*');
+    const limit = this.options.batchSize ?? 200;
+    while (!this.stopped) {
+      let handled = 0;
+      try {
+        handled = await this.fetchAndHandle(all, limit);
+        this.failures = 0;
+      } catch (err) {
+        this.failures += 1;
+        this.options.onError?.(err);
+        await this.sleep(Math.min(30_000, 100 * 2 ** Math.min(this.failures, 9)));
+        continue;
+      }
+      if (handled < limit) await this.sleep(this.busOpts.pollMs ?? 1000);
+    }
+  }
+
+  /** One batch after the group's position; the position moves only when the handler resolved. */
+  private async fetchAndHandle(all: boolean, limit: number): Promise<number> {
+    const { rows: pos } = await this.pool.query<{ position: string }>(`select "position" from "bus"."positions" where "group_id" = $1`, [this.options.group]);
+    const after = pos[0]?.position ?? '0';
+    const { rows } = await this.pool.query(
+      `select "position", "topic", "key", "event_id", "type", "payload", "headers" from "bus"."messages"
+       where "position" > $1 ${all ? '' : 'and "topic" = any($3)'} order by "position" limit $2`,
+      all ? [after, limit] : [after, limit, this.options.topics],
+    );
+    if (rows.length === 0) return 0;
+    const batch: ConsumedMessage[] = rows.map((r) => ({
+      position: String(r.position),
+      topic: r.topic,
+      key: r.key,
+      eventId: r.event_id,
+      type: r.type,
+      payload: r.payload,
+      headers: r.headers,
+    }));
+    await this.options.handler(batch);
+    // only forward: a concurrent member of the group that got further is not moved back
+    await this.pool.query(
+      `update "bus"."positions" set "position" = greatest("position", $2::bigint), "updated_at" = now() where "group_id" = $1`,
+      [this.options.group, batch[batch.length - 1].position],
+    );
+    return rows.length;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      timer.unref?.();
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = () => {
+        this.wakeUp = null;
+        done();
+      };
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake();
+    await this.loop;
+    this.onStop();
+  }
+}
+
+export type { PoolClient };

@@ -1,0 +1,51 @@
+/**
+ * The event bus behind one interface (architecture: Events). Adapters: `postgres` (embedded default,
+ * a `bus` schema in the same database) and `kafka` (distributed). Selected by `BUS`.
+ *
+ * Guarantees every adapter gives (the contract suite in shared/test/bus-contract.ts checks them):
+ * - publish() resolves only when the messages are durably stored, in the order given;
+ * - a consumer group sees every message of its topics at least once, in publish order per key;
+ * - a group's position advances only when its handler says so (after the handler's transaction).
+ */
+export interface BusMessage {
+  /** the area, e.g. `organization` (topic per area) */
+  topic: string;
+  /** the record's id: messages with one key stay in order */
+  key: string;
+  /** `evt_…`, also sent as a header */
+  eventId: string;
+  type: string;
+  /** the event envelope exactly as the spec's Events section shows it */
+  payload: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+export interface ConsumedMessage extends BusMessage {
+  /** position in its topic (Postgres: a bigint sequence; Kafka: `<partition>:<offset>`) */
+  position: string;
+}
+
+export interface SubscribeOptions {
+  /** consumer group: each group gets every message once (at least once) */
+  group: string;
+  topics: string[];
+  /** largest batch handed to the handler */
+  batchSize?: number;
+  /**
+   * Handles a batch in order. Resolving commits the group's position past the batch; throwing
+   * redelivers the batch from its first message (the caller retries with backoff).
+   */
+  handler: (batch: ConsumedMessage[]) => Promise<void>;
+  onError?: (err: unknown) => void;
+}
+
+export interface Subscription {
+  stop(): Promise<void>;
+}
+
+export interface Bus {
+  readonly kind: 'postgres' | 'kafka';
+  publish(messages: BusMessage[]): Promise<void>;
+  subscribe(opts: SubscribeOptions): Promise<Subscription>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,46 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EventEnvelope } from '@bop/contracts';
+import type { Logger } from './logger';
+import type { ConsumedMessage } from './bus/types';
+
+/**
+ * A handler for other areas' (or its own) events, declared in a service's `consumers/`.
+ * The kit runs it at least once per event and never twice: the event id goes into the service's
+ * `processed_events` table in the same transaction as the handler's writes. A message that keeps
+ * failing is retried with backoff, then parked in `dead_letters` so its topic moves on.
+ */
+export interface ConsumerDef {
+  /** unique within the service; the consumer group is `<service>.<name>` */
+  name: string;
+  /** topics (areas) to read; `['*']` for every area */
+  topics: string[];
+  /** the event types it wants (others are skipped and not recorded); all when omitted */
+  types?: string[] | ((type: string) => boolean);
+  /** runs inside the transaction that also records the event as processed */
+  handle(ctx: ConsumerContext): Promise<void>;
+}
+
+export interface ConsumerContext {
+  em: EntityManager;
+  event: EventEnvelope;
+  message: ConsumedMessage;
+  log: Logger;
+}
+
+export function defineConsumer(def: ConsumerDef): ConsumerDef {
+  return def;
+}
+
+/** A background loop owned by a service (delivery worker, overdue checks): started after listen, stopped first on close. */
+export interface WorkerDef {
+  name: string;
+  start(): Promise<void> | void;
+  stop(): Promise<void> | void;
+}
+
+/** Time, injectable so schedules are tested without waiting. */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };

@@ -1,0 +1,147 @@
+import { Client } from 'pg';
+import type { Logger } from './logger';
+import type { Bus, BusMessage } from './bus/types';
+
+export interface RelayOptions {
+  /** the service's schema (its outbox) */
+  schema: string;
+  /** topic = the service's area */
+  topic: string;
+  connectionString: string;
+  bus: Bus;
+  log: Logger;
+  batchSize?: number;
+  /** fallback poll when no NOTIFY arrives (ms) */
+  pollMs?: number;
+  /** how long a non-leader waits before trying to become leader (ms) */
+  standbyMs?: number;
+}
+
+/**
+ * Publishes a service's outbox to the bus in `seq` order (spec: ingestion rule 11, events never lost).
+ * One leader per service (session advisory lock on its own connection; if that connection dies the
+ * lock goes with it and another replica takes over). Rows are marked published only after the bus
+ * acknowledged them, so a crash or a bus outage re-sends rather than loses (consumers dedupe by id).
+ * Events of one record stay in order because writers lock the record's row before writing its event.
+ */
+export class Relay {
+  private client: Client | null = null;
+  private stopped = false;
+  private wakeUp: (() => void) | null = null;
+  private loop: Promise<void> | null = null;
+  private leader = false;
+  /** rows published since start (tests and status) */
+  published = 0;
+
+  constructor(private readonly opts: RelayOptions) {}
+
+  start(): void {
+    this.loop = this.run();
+  }
+
+  get isLeader(): boolean {
+    return this.leader;
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (!this.stopped) {
+      try {
+        if (!this.leader) {
+          await this.tryLead();
+          if (!this.leader) {
+            await this.sleep(this.opts.standbyMs ?? 2000);
+            continue;
+          }
+        }
+        const n = await this.publishBatch();
+        failures = 0;
+        if (n < (this.opts.batchSize ?? 500)) await this.sleep(this.opts.pollMs ?? 1000);
+      } catch (err) {
+        failures += 1;
+        this.opts.log.warn({ err: (err as Error).message, failures }, 'relay: publishing failed; retrying');
+        if (this.client === null || !(await this.alive())) await this.dropConnection();
+        await this.sleep(Math.min(10_000, 100 * 2 ** Math.min(failures, 7)));
+      }
+    }
+  }
+
+  private async tryLead(): Promise<void> {
+    if (!this.client) {
+      const client = new Client({ connectionString: this.opts.connectionString, application_name: `bop-relay-${this.opts.schema}` });
+      client.on('error', () => void this.dropConnection());
+      client.on('notification', () => this.wakeUp?.());
+      await client.connect();
+      this.client = client;
+    }
+    const { rows } = await this.client.query<{ ok: boolean }>(`select pg_try_advisory_lock(hashtext($1)) as ok`, [`relay:${this.opts.schema}`]);
+    if (rows[0]?.ok) {
+      await this.client.query(`listen "outbox_${this.opts.schema}"`);
+      this.leader = true;
+      this.opts.log.info({ schema: this.opts.schema }, 'relay: leading');
+    }
+  }
+
+  private async publishBatch(): Promise<number> {
+    const client = this.client!;
+    const { rows } = await client.query<{ seq: string; event_id: string; type: string; aggregate_id: string; payload: Record<string, unknown> }>(
+      `select "seq", "event_id", "type", "aggregate_id", "payload" from "${this.opts.schema}"."outbox"
+       where "published_at" is null order by "seq" limit $1`,
+      [this.opts.batchSize ?? 500],
+    );
+    if (rows.length === 0) return 0;
+    const messages: BusMessage[] = rows.map((r) => ({
+      topic: this.opts.topic,
+      key: r.aggregate_id,
+      eventId: r.event_id,
+      type: r.type,
+      payload: r.payload,
+    }));
+    await this.opts.bus.publish(messages);
+    await client.query(`update "${this.opts.schema}"."outbox" set "published_at" = now() where "seq" = any($1::bigint[])`, [rows.map((r) => r.seq)]);
+    this.published += rows.length;
+    return rows.length;
+  }
+
+  private async alive(): Promise<boolean> {
+    try {
+      await this.client!.query('select 1');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private async dropConnection(): Promise<void> {
+    const c = this.client;
+    this.client = null;
+    this.leader = false;
+    await c?.end().catch(() => undefined);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = () => {
+        this.wakeUp = null;
+        done();
+      };
+    });
+  }
+
+  /** Wakes the loop now (after a commit this process made, the NOTIFY would do the same). */
+  poke(): void {
+    this.wakeUp?.();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wakeUp?.();
+    await this.loop;
+    await this.dropConnection();
+  }
+}

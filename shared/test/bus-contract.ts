@@ -1,0 +1,138 @@
+/**
+ * The bus contract: every adapter must pass it. Run against `postgres` always, against Kafka when
+ * KAFKA_BROKERS is set (see bus-postgres.test.ts and bus-kafka.test.ts).
+ */
+import type { Bus, BusMessage, ConsumedMessage } from '@bop/shared';
+import { newId } from '@bop/shared';
+
+let n = 0;
+export function message(topic: string, key: string, extra: Partial<BusMessage> = {}): BusMessage {
+  n += 1;
+  const eventId = newId('event');
+  return { topic, key, eventId, type: 'test.thing.happened', payload: { id: eventId, type: 'test.thing.happened', data: { object: { key, n } } }, ...extra };
+}
+
+async function collect(bus: Bus, group: string, topics: string[], until: (seen: ConsumedMessage[]) => boolean, handler?: (b: ConsumedMessage[]) => Promise<void>, ms = 20_000) {
+  const seen: ConsumedMessage[] = [];
+  let done!: () => void;
+  const finished = new Promise<void>((r) => (done = r));
+  const sub = await bus.subscribe({
+    group,
+    topics,
+    batchSize: 50,
+    handler: async (batch) => {
+      if (handler) await handler(batch);
+      seen.push(...batch);
+      if (until(seen)) done();
+    },
+  });
+  const timer = setTimeout(done, ms);
+  await finished;
+  clearTimeout(timer);
+  await sub.stop();
+  return seen;
+}
+
+export function busContract(name: string, makeBus: () => Promise<Bus>, topicOf: (t: string) => string = (t) => t) {
+  describe(`bus contract: ${name}`, () => {
+    let bus: Bus;
+    beforeAll(async () => {
+      bus = await makeBus();
+    });
+    afterAll(async () => {
+      await bus?.close();
+    });
+
+    it('delivers every published message to a group, in publish order, once the handler resolves', async () => {
+      const topic = topicOf(`orders${Date.now()}`);
+      const sent = Array.from({ length: 120 }, (_, i) => message(topic, `rec_${i % 7}`));
+      await bus.publish(sent.slice(0, 60));
+      await bus.publish(sent.slice(60));
+      const seen = await collect(bus, `g-order-${Date.now()}`, [topic], (s) => s.length >= sent.length);
+      expect(seen.map((m) => m.eventId)).toEqual(sent.map((m) => m.eventId));
+      expect(seen[0]).toMatchObject({ topic, key: 'rec_0', type: 'test.thing.happened', payload: sent[0].payload });
+    });
+
+    it('gives each group its own position', async () => {
+      const topic = topicOf(`groups${Date.now()}`);
+      const sent = Array.from({ length: 10 }, (_, i) => message(topic, `k${i}`));
+      await bus.publish(sent);
+      const a = await collect(bus, `g-a-${Date.now()}`, [topic], (s) => s.length >= 10);
+      const b = await collect(bus, `g-b-${Date.now()}`, [topic], (s) => s.length >= 10);
+      expect(a.map((m) => m.eventId)).toEqual(sent.map((m) => m.eventId));
+      expect(b.map((m) => m.eventId)).toEqual(sent.map((m) => m.eventId));
+    });
+
+    it('redelivers a batch whose handler failed, and does not move past it', async () => {
+      const topic = topicOf(`retry${Date.now()}`);
+      const sent = [message(topic, 'r1'), message(topic, 'r2')];
+      await bus.publish(sent);
+      let failures = 0;
+      const seen = await collect(
+        bus,
+        `g-retry-${Date.now()}`,
+        [topic],
+        (s) => s.length >= 2,
+        async () => {
+          if (failures < 2) {
+            failures += 1;
+            throw new Error('handler down');
+          }
+        },
+      );
+      expect(failures).toBe(2);
+      expect(seen.map((m) => m.eventId)).toEqual(sent.map((m) => m.eventId));
+    });
+
+    it('resumes a group where it left off', async () => {
+      const topic = topicOf(`resume${Date.now()}`);
+      const group = `g-resume-${Date.now()}`;
+      const first = [message(topic, 'a'), message(topic, 'b')];
+      await bus.publish(first);
+      await collect(bus, group, [topic], (s) => s.length >= 2);
+      const second = [message(topic, 'c')];
+      await bus.publish(second);
+      const seen = await collect(bus, group, [topic], (s) => s.length >= 1);
+      expect(seen.map((m) => m.eventId)).toEqual(second.map((m) => m.eventId));
+    });
+
+    it('never skips or duplicates a message under concurrent appenders while a reader reads', async () => {
+      const topic = topicOf(`conc${Date.now()}`);
+      const writers = 8;
+      const perWriter = 40;
+      const sent: string[] = [];
+      const reading = collect(bus, `g-conc-${Date.now()}`, [topic], (s) => s.length >= writers * perWriter, undefined, 60_000);
+      await Promise.all(
+        Array.from({ length: writers }, async (_, w) => {
+          for (let i = 0; i < perWriter; i += 4) {
+            const batch = Array.from({ length: 4 }, (_, j) => message(topic, `w${w}-${(i + j) % 3}`));
+            sent.push(...batch.map((m) => m.eventId));
+            await bus.publish(batch);
+          }
+        }),
+      );
+      const seen = await reading;
+      const ids = seen.map((m) => m.eventId);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(new Set(ids)).toEqual(new Set(sent));
+      // per key: in the order its writer published
+      for (let w = 0; w < writers; w++) {
+        const mine = seen.filter((m) => m.key.startsWith(`w${w}-`)).map((m) => m.eventId);
+        expect(mine).toEqual(sent.filter((id) => mine.includes(id)));
+      }
+    });
+
+    it('reads only its topics, or every topic with *', async () => {
+      const t1 = topicOf(`ta${Date.now()}`);
+      const t2 = topicOf(`tb${Date.now()}`);
+      const m1 = message(t1, 'x');
+      const m2 = message(t2, 'y');
+      await bus.publish([m1, m2]);
+      const only = await collect(bus, `g-only-${Date.now()}`, [t2], (s) => s.length >= 1);
+      expect(only.map((m) => m.eventId)).toEqual([m2.eventId]);
+      const all = await collect(bus, `g-all-${Date.now()}`, ['*'], (s) => s.some((m) => m.eventId === m2.eventId));
+      const ids = all.map((m) => m.eventId);
+      expect(ids.indexOf(m1.eventId)).toBeLessThan(ids.indexOf(m2.eventId));
+    });
+  });
+}

@@ -1,0 +1,147 @@
+/**
+ * Outbox → bus through the relay, with the organization service as the producer:
+ * the envelope arrives exactly; a rolled-back change publishes nothing; a process that dies between
+ * commit and publish loses nothing (the next start publishes); a bus outage delays, never loses or reorders.
+ */
+import { createLogger, createPostgresBus, startService, type Bus, type BusMessage, type ConsumedMessage, type RunningService } from '@bop/shared';
+import { organizationService } from '@svc/organization';
+import { eventually, freshDatabase, http, person, testKeys, type TestDatabase } from '../../test/harness';
+
+let db: TestDatabase;
+let bus: Bus;
+
+async function startOrg(opts: { relay?: boolean; bus?: Bus } = {}): Promise<RunningService<any>> {
+  const { keys } = await testKeys();
+  return startService(organizationService, {
+    databaseUrl: db.url,
+    internalPublicKeyPem: keys.publicKeyPem,
+    bus: opts.bus ?? bus,
+    relay: opts.relay,
+    port: 0,
+    host: '127.0.0.1',
+    env: { LOG_LEVEL: 'silent', RELAY_POLL_MS: '100' },
+    logger: createLogger('organization', 'silent'),
+  });
+}
+
+async function call(svc: RunningService<any>, method: string, path: string, body?: unknown) {
+  const { signer } = await testKeys();
+  return http(svc.url, method, path, { body, headers: { 'x-internal-token': await signer.sign(person()) } });
+}
+
+/** Everything on the bus so far, read by a throwaway group. */
+async function busContents(): Promise<ConsumedMessage[]> {
+  const seen: ConsumedMessage[] = [];
+  const sub = await bus.subscribe({ group: `peek-${Date.now()}-${Math.random()}`, topics: ['organization'], handler: async (b) => void seen.push(...b) });
+  await new Promise((r) => setTimeout(r, 400));
+  await sub.stop();
+  return seen;
+}
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  bus = await createPostgresBus({ connectionString: db.url, log: createLogger('bus', 'silent'), pollMs: 100 });
+});
+afterAll(async () => {
+  await bus?.close();
+  await db?.drop();
+});
+
+describe('relay', () => {
+  it('publishes the spec envelope to the area topic, keyed by the record id, and marks the row published', async () => {
+    const svc = await startOrg();
+    try {
+      const created = await call(svc, 'POST', '/locations', { name: 'Relay store', timezone: 'Europe/Rome', externalId: 'REL-1' });
+      expect(created.status).toBe(201);
+      const message = await eventually(async () => (await busContents()).find((m) => m.key === created.body.id));
+      expect(message).toMatchObject({ topic: 'organization', type: 'location.created', key: created.body.id });
+      expect(message.payload).toEqual({
+        id: message.eventId,
+        type: 'location.created',
+        createdAt: expect.any(String),
+        apiVersion: 'v1',
+        actor: { type: 'user', id: 'usr_test' },
+        locationId: created.body.id,
+        data: { object: created.body },
+      });
+      const rows = await svc.runtime.orm.em.getConnection().execute(`select published_at from organization.outbox where aggregate_id = ?`, [created.body.id]);
+      expect(rows[0].published_at).not.toBeNull();
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('publishes nothing for a change that was refused (its transaction rolled back)', async () => {
+    const svc = await startOrg();
+    try {
+      await call(svc, 'POST', '/locations', { name: 'First', timezone: 'UTC', externalId: 'ROLL-1' });
+      const refused = await call(svc, 'POST', '/locations', { name: 'Second', timezone: 'UTC', externalId: 'ROLL-1' });
+      expect(refused.status).toBe(409);
+      await new Promise((r) => setTimeout(r, 400));
+      const names = (await busContents()).map((m) => (m.payload as any).data.object.name);
+      expect(names).toContain('First');
+      expect(names).not.toContain('Second');
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('loses nothing when the process stops between commit and publish: the next start publishes', async () => {
+    const first = await startOrg({ relay: false });
+    const created = await call(first, 'POST', '/locations', { name: 'Crashy', timezone: 'UTC' });
+    expect(created.status).toBe(201);
+    await first.close(); // committed, never published
+    expect((await busContents()).some((m) => m.key === created.body.id)).toBe(false);
+    const second = await startOrg();
+    try {
+      const message = await eventually(async () => (await busContents()).find((m) => m.key === created.body.id));
+      expect(message.type).toBe('location.created');
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('rides out a bus outage: retries, and publishes every event once the bus is back, in order', async () => {
+    let down = 3;
+    const flaky: Bus = {
+      kind: 'postgres',
+      publish: async (messages: BusMessage[]) => {
+        if (down > 0) {
+          down -= 1;
+          throw new Error('bus unreachable');
+        }
+        await bus.publish(messages);
+      },
+      subscribe: (o) => bus.subscribe(o),
+      close: async () => undefined,
+    };
+    const svc = await startOrg({ bus: flaky });
+    try {
+      const loc = await call(svc, 'POST', '/locations', { name: 'Outage', timezone: 'UTC' });
+      for (const name of ['Outage 2', 'Outage 3', 'Outage 4']) await call(svc, 'PATCH', `/locations/${loc.body.id}`, { name });
+      const events = await eventually(async () => {
+        const mine = (await busContents()).filter((m) => m.key === loc.body.id);
+        return mine.length >= 4 ? mine : undefined;
+      }, 30_000);
+      expect(down).toBe(0);
+      expect(events.map((m) => (m.payload as any).data.object.name)).toEqual(['Outage', 'Outage 2', 'Outage 3', 'Outage 4']);
+      expect(events.map((m) => m.type)).toEqual(['location.created', 'location.updated', 'location.updated', 'location.updated']);
+      expect((events[1].payload as any).data.previous).toEqual({ name: 'Outage' });
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('has one leader per service: a second replica stands by', async () => {
+    const a = await startOrg();
+    const b = await startOrg();
+    try {
+      await eventually(async () => (a.relay!.isLeader || b.relay!.isLeader ? true : undefined));
+      await new Promise((r) => setTimeout(r, 300));
+      expect([a.relay!.isLeader, b.relay!.isLeader].filter(Boolean)).toHaveLength(1);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
