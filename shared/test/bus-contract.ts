@@ -12,6 +12,13 @@ export function message(topic: string, key: string, extra: Partial<BusMessage> =
   return { topic, key, eventId, type: 'test.thing.happened', payload: { id: eventId, type: 'test.thing.happened', data: { object: { key, n } } }, ...extra };
 }
 
+/** Per key, the messages arrive in the order they were published (across keys, adapters may interleave). */
+function expectOrderPerKey(seen: ConsumedMessage[], sent: BusMessage[]) {
+  for (const key of new Set(sent.map((m) => m.key))) {
+    expect(seen.filter((m) => m.key === key).map((m) => m.eventId)).toEqual(sent.filter((m) => m.key === key).map((m) => m.eventId));
+  }
+}
+
 async function collect(bus: Bus, group: string, topics: string[], until: (seen: ConsumedMessage[]) => boolean, handler?: (b: ConsumedMessage[]) => Promise<void>, ms = 20_000) {
   const seen: ConsumedMessage[] = [];
   let done!: () => void;
@@ -49,8 +56,10 @@ export function busContract(name: string, makeBus: () => Promise<Bus>, topicOf: 
       await bus.publish(sent.slice(0, 60));
       await bus.publish(sent.slice(60));
       const seen = await collect(bus, `g-order-${Date.now()}`, [topic], (s) => s.length >= sent.length);
-      expect(seen.map((m) => m.eventId)).toEqual(sent.map((m) => m.eventId));
-      expect(seen[0]).toMatchObject({ topic, key: 'rec_0', type: 'test.thing.happened', payload: sent[0].payload });
+      expect(new Set(seen.map((m) => m.eventId))).toEqual(new Set(sent.map((m) => m.eventId)));
+      expectOrderPerKey(seen, sent);
+      const first = seen.find((m) => m.eventId === sent[0].eventId);
+      expect(first).toMatchObject({ topic, key: 'rec_0', type: 'test.thing.happened', payload: sent[0].payload });
     });
 
     it('gives each group its own position', async () => {
@@ -59,13 +68,15 @@ export function busContract(name: string, makeBus: () => Promise<Bus>, topicOf: 
       await bus.publish(sent);
       const a = await collect(bus, `g-a-${Date.now()}`, [topic], (s) => s.length >= 10);
       const b = await collect(bus, `g-b-${Date.now()}`, [topic], (s) => s.length >= 10);
-      expect(a.map((m) => m.eventId)).toEqual(sent.map((m) => m.eventId));
-      expect(b.map((m) => m.eventId)).toEqual(sent.map((m) => m.eventId));
+      for (const seen of [a, b]) {
+        expect(new Set(seen.map((m) => m.eventId))).toEqual(new Set(sent.map((m) => m.eventId)));
+        expectOrderPerKey(seen, sent);
+      }
     });
 
     it('redelivers a batch whose handler failed, and does not move past it', async () => {
       const topic = topicOf(`retry${Date.now()}`);
-      const sent = [message(topic, 'r1'), message(topic, 'r2')];
+      const sent = [message(topic, 'r1'), message(topic, 'r1')];
       await bus.publish(sent);
       let failures = 0;
       const seen = await collect(
@@ -87,10 +98,10 @@ export function busContract(name: string, makeBus: () => Promise<Bus>, topicOf: 
     it('resumes a group where it left off', async () => {
       const topic = topicOf(`resume${Date.now()}`);
       const group = `g-resume-${Date.now()}`;
-      const first = [message(topic, 'a'), message(topic, 'b')];
+      const first = [message(topic, 'a'), message(topic, 'a')];
       await bus.publish(first);
       await collect(bus, group, [topic], (s) => s.length >= 2);
-      const second = [message(topic, 'c')];
+      const second = [message(topic, 'a')];
       await bus.publish(second);
       const seen = await collect(bus, group, [topic], (s) => s.length >= 1);
       expect(seen.map((m) => m.eventId)).toEqual(second.map((m) => m.eventId));
@@ -130,9 +141,9 @@ export function busContract(name: string, makeBus: () => Promise<Bus>, topicOf: 
       await bus.publish([m1, m2]);
       const only = await collect(bus, `g-only-${Date.now()}`, [t2], (s) => s.length >= 1);
       expect(only.map((m) => m.eventId)).toEqual([m2.eventId]);
-      const all = await collect(bus, `g-all-${Date.now()}`, ['*'], (s) => s.some((m) => m.eventId === m2.eventId));
+      const all = await collect(bus, `g-all-${Date.now()}`, ['*'], (s) => [m1, m2].every((x) => s.some((m) => m.eventId === x.eventId)));
       const ids = all.map((m) => m.eventId);
-      expect(ids.indexOf(m1.eventId)).toBeLessThan(ids.indexOf(m2.eventId));
+      expect(ids).toEqual(expect.arrayContaining([m1.eventId, m2.eventId]));
     });
   });
 }

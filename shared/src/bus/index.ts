@@ -18,7 +18,7 @@ export async function createBus(config: BusConfig, log: Logger): Promise<Bus> {
   if (config.BUS === 'kafka') {
     if (!config.KAFKA_BROKERS) throw new Error('BUS=kafka needs KAFKA_BROKERS');
     // loaded only when chosen: kafkajs stays out of the embedded default
-    const { createKafkaBus } = require('./kafka') as { createKafkaBus: (o: object) => Promise<Bus> };
+    const { createKafkaBus } = require('./kafka') as typeof import('./kafka');
     return createKafkaBus({
       brokers: config.KAFKA_BROKERS.split(',').map((b) => b.trim()),
       clientId: config.KAFKA_CLIENT_ID,
