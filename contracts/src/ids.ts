@@ -19,6 +19,9 @@ export const idPrefixes = {
   integration: 'int',
   emailLog: 'eml',
   recoveryCode: 'rcv',
+  webhookEndpoint: 'whe',
+  webhookDelivery: 'whd',
+  integrationLog: 'ilg',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -10,3 +10,6 @@ export * from './catalogue-lookup';
 export * from './operations';
 export * from './operation-types';
 export * from './openapi';
+export * from './identity';
+export * from './organization';
+export * from './integrations';

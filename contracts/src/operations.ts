@@ -1,10 +1,14 @@
 import { type OperationSchemas } from './operation-types';
 import { identityOperations } from './identity';
 import { organizationOperations } from './organization';
+import { webhooksOperations } from './webhooks';
+import { integrationsOperations } from './integrations';
 
 export const operations = {
   ...identityOperations,
   ...organizationOperations,
+  ...webhooksOperations,
+  ...integrationsOperations,
 };
 
 export type Operations = typeof operations;

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * Operations CLI: `npm run ops -- <command>` or `bop-ops <command>`.
- *   version | status | doctor | migrate | dead-letters list|retry | features list|enable|disable <key> |
+ *   version | status | doctor | migrate | dead-letters list|retry | integrations list |
+ *   webhooks list|enable <id>|retry-failed <id> | features list|enable|disable <key> |
  *   users create-admin --email <e> [--password <p>] [--name <n>] | keys create --email <user> --name <n> [--expires <iso>]
  */
 import fs from 'node:fs';
@@ -26,6 +27,8 @@ import {
 } from '@bop/shared';
 import { serviceTable } from '@bop/contracts';
 import { identityAdmin, identityService } from '@svc/identity';
+import { integrationsAdmin, integrationsService } from '@svc/integrations';
+import { webhooksAdmin, webhooksService } from '@svc/webhooks';
 import { serviceDefinitions } from './services';
 import { loadRuntimeConfig } from './config';
 import { processAlive, startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres';
@@ -218,6 +221,44 @@ async function main(argv: string[]): Promise<number> {
         console.log(sub === 'list' ? `${total} dead letter(s)` : `retried ${total}, still failing ${failing}`);
         return failing > 0 ? 1 : 0;
       });
+    case 'integrations':
+      if (sub !== 'list' && sub !== undefined) {
+        console.error('usage: integrations list');
+        return 2;
+      }
+      return withDatabase((url) =>
+        withServiceRuntime(integrationsService, url, async (runtime) => {
+          const list = await integrationsAdmin.listIntegrations(runtime.orm.em);
+          for (const i of list) console.log(`${i.id}  ${i.status.padEnd(6)}  health ${String(i.health).padEnd(7)}  ${i.name} ${i.version}`);
+          console.log(`${list.length} integration(s)`);
+          return 0;
+        }),
+      );
+    case 'webhooks':
+      return withDatabase((url) =>
+        withServiceRuntime(webhooksService, url, async (runtime) => {
+          const em = runtime.orm.em;
+          if (sub === 'list' || sub === undefined) {
+            const list = await webhooksAdmin.listEndpoints(em);
+            for (const e of list) {
+              console.log(`${e.id}  ${e.status.padEnd(8)}  pending ${e.pendingDeliveries}  failed ${e.failedDeliveries}  ${e.url}${e.integrationId ? `  (integration ${e.integrationId})` : ''}`);
+            }
+            console.log(`${list.length} endpoint(s)`);
+            return 0;
+          }
+          if (sub === 'enable' && arg) {
+            await webhooksAdmin.enableEndpoint(em, arg);
+            console.log(`${arg} enabled; its queued deliveries are sent in order`);
+            return 0;
+          }
+          if (sub === 'retry-failed' && arg) {
+            console.log(`${await webhooksAdmin.retryFailed(em, arg)} failed deliveries of ${arg} queued again`);
+            return 0;
+          }
+          console.error('usage: webhooks list | webhooks enable <endpoint id> | webhooks retry-failed <endpoint id>');
+          return 2;
+        }),
+      );
     case 'features':
       return withIdentity(async (orm) => {
         const em = orm.em.fork();
@@ -264,6 +305,8 @@ async function main(argv: string[]): Promise<number> {
   doctor [--url <base>]                     checks Node, config, database, migrations, API (exit 1 when something is wrong)
   migrate                                   applies every service's pending migrations (services also do it on start)
   dead-letters list|retry [--service <s>] [--id <n>]   events a consumer could not handle (exit 1 while some still fail)
+  integrations list                         integrations with status and health
+  webhooks list | enable <id> | retry-failed <id>   webhook endpoints and their queues
   features list|enable|disable <key>        feature switches
   users create-admin --email <e> [--password <p>] [--name <n>]
   keys create --email <user> --name <n> [--expires <ISO time>]   prints a personal key (pk_live_...)`);

@@ -1,6 +1,8 @@
 import type { ServiceDefinition } from '@bop/shared';
 import { identityService } from '@svc/identity';
 import { organizationService } from '@svc/organization';
+import { webhooksService } from '@svc/webhooks';
+import { integrationsService } from '@svc/integrations';
 
 /** The services this build runs; each area service is added here when it lands. */
-export const serviceDefinitions: ServiceDefinition<any>[] = [identityService, organizationService];
+export const serviceDefinitions: ServiceDefinition<any>[] = [identityService, organizationService, webhooksService, integrationsService];

@@ -1,0 +1,47 @@
+import { BatchCompletedEvent, isBatchCompletedType } from '@bop/contracts';
+import { defineConsumer, formatPath } from '@bop/shared';
+
+/**
+ * Keeps one row per ingestion batch of an integration from the areas' `<area>.batch.completed`
+ * events (contract: BatchCompletedEvent). Batches sent by people, and those of integrations deleted
+ * meanwhile, are not kept.
+ */
+export const batchConsumer = defineConsumer({
+  name: 'ingestion-batches',
+  topics: ['*'],
+  types: isBatchCompletedType,
+  async handle({ em, event }) {
+    const parsed = BatchCompletedEvent.safeParse(event.data?.object);
+    if (!parsed.success) {
+      // a producer's bug: parked in dead_letters (visible to ops) rather than dropped
+      const issues = parsed.error.issues.map((i) => `${formatPath(i.path) || '(object)'}: ${i.message}`).join('; ');
+      throw new Error(`${event.type} ${event.id}: data.object is not a BatchCompletedEvent (${issues})`);
+    }
+    const b = parsed.data;
+    const integrationId = b.integrationId ?? (event.actor?.type === 'integration' ? event.actor.id : null);
+    if (!integrationId) return;
+    await em.execute(
+      `insert into "integrations"."ingestion_batches"
+         ("id", "integration_id", "source", "endpoint", "received", "created", "updated", "unchanged", "duplicate", "rejected", "rejected_records", "created_at", "event_id")
+       select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?
+       where exists (select 1 from "integrations"."integrations" where "id" = ?)
+       on conflict ("id") do nothing`,
+      [
+        b.batchId,
+        integrationId,
+        b.source,
+        b.endpoint,
+        b.received,
+        b.created,
+        b.updated,
+        b.unchanged,
+        b.duplicate,
+        b.rejected,
+        JSON.stringify(b.rejectedRecords ?? []),
+        new Date(b.createdAt),
+        event.id,
+        integrationId,
+      ],
+    );
+  },
+});

@@ -1,0 +1,4 @@
+import { runStandalone } from '@bop/shared';
+import { integrationsService } from './index';
+
+void runStandalone(integrationsService);

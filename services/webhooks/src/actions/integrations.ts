@@ -1,0 +1,128 @@
+import { ValidationError, newId, type EntityManager } from '@bop/shared';
+import { Endpoint, IntegrationState } from '../entities';
+import { checkEvents, type FieldError } from '../domain/subscriptions';
+import { PREVIOUS_SECRET_GRACE_MS } from '../domain/signature';
+import { deliveryCounts, releaseQueue } from '../store';
+import { checkTarget, type TargetRules } from './targets';
+import type { IntegrationEndpointsPut } from '../routes/internal-schemas';
+
+/** The integration's row, locked for the rest of the transaction (created on first use). */
+async function lockIntegration(em: EntityManager, integrationId: string, now: Date): Promise<IntegrationState> {
+  await em.execute(
+    `insert into "webhooks"."integrations" ("integration_id", "paused", "scopes", "created_at", "updated_at") values (?, false, '[]', ?, ?) on conflict do nothing`,
+    [integrationId, now, now],
+  );
+  const rows: Array<{ integration_id: string }> = await em.execute(`select "integration_id" from "webhooks"."integrations" where "integration_id" = ? for update`, [integrationId]);
+  if (rows.length === 0) throw new Error(`integration ${integrationId} vanished`);
+  return em.findOneOrFail(IntegrationState, { integrationId }, { refresh: true });
+}
+
+const brief = (e: Endpoint) => ({ id: e.id, url: e.url, events: e.events, status: e.status as 'active' | 'disabled' });
+
+/**
+ * Replaces an integration's endpoint set from its manifest: an endpoint whose url stays keeps its id
+ * and queue; a url no longer listed goes with its deliveries. A new secret replaces the current one
+ * and the previous keeps signing for 24 h.
+ */
+export async function putIntegrationEndpoints(em: EntityManager, integrationId: string, input: IntegrationEndpointsPut, rules: TargetRules, now: Date) {
+  return em.transactional(async (tem) => {
+    const integration = await lockIntegration(tem, integrationId, now);
+    const errors: FieldError[] = [];
+    if (!integration.secret && !input.secret) errors.push({ path: 'secret', message: 'Required the first time an integration declares its endpoints.' });
+    const wanted: Array<{ url: string; events: string[] }> = [];
+    const seen = new Set<string>();
+    for (const [i, w] of input.webhooks.entries()) {
+      let url = w.url;
+      try {
+        url = await checkTarget(w.url, rules, `webhooks[${i}].url`);
+      } catch (err) {
+        if (err instanceof ValidationError) errors.push(...(err.errors ?? []));
+        else throw err;
+      }
+      if (seen.has(url)) errors.push({ path: `webhooks[${i}].url`, message: 'Listed twice.' });
+      seen.add(url);
+      // spec: Events, Subscribing — an integration subscribes only to events its scopes cover
+      const checked = checkEvents(w.events, { path: `webhooks[${i}].events`, scopes: input.scopes, allowPlanned: true });
+      errors.push(...checked.errors);
+      wanted.push({ url, events: checked.events });
+    }
+    if (errors.length > 0) throw new ValidationError(errors);
+
+    if (input.secret && input.secret !== integration.secret) {
+      if (integration.secret) {
+        integration.previousSecret = integration.secret;
+        integration.previousSecretUntil = new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS);
+      }
+      integration.secret = input.secret;
+    }
+    integration.scopes = [...new Set(input.scopes)];
+    integration.updatedAt = now;
+
+    const existing = new Map((await tem.find(Endpoint, { integrationId })).map((e) => [e.url, e]));
+    const result: Endpoint[] = [];
+    for (const w of wanted) {
+      const e = existing.get(w.url);
+      existing.delete(w.url);
+      if (e) {
+        if (JSON.stringify(e.events) !== JSON.stringify(w.events)) {
+          e.events = w.events;
+          e.version += 1;
+          e.updatedAt = now;
+        }
+        result.push(e);
+        continue;
+      }
+      result.push(
+        tem.create(Endpoint, {
+          id: newId('webhookEndpoint'),
+          url: w.url,
+          events: w.events,
+          description: null,
+          status: 'active',
+          disabledReason: null,
+          integrationId,
+          secret: null,
+          previousSecret: null,
+          previousSecretUntil: null,
+          consecutiveFailures: 0,
+          version: 1,
+          createdAt: now,
+          updatedAt: now,
+        }),
+      );
+    }
+    for (const gone of existing.values()) tem.remove(gone);
+    await tem.flush();
+    return { endpoints: result.map(brief) };
+  });
+}
+
+export async function listIntegrationEndpoints(em: EntityManager, integrationId: string) {
+  const endpoints = await em.find(Endpoint, { integrationId }, { orderBy: { id: 'asc' } });
+  const counts = await deliveryCounts(em, endpoints.map((e) => e.id));
+  return {
+    endpoints: endpoints.map((e) => ({ ...brief(e), pendingDeliveries: counts.get(e.id)!.pending, failedDeliveries: counts.get(e.id)!.failed })),
+  };
+}
+
+/** The integration is removed: its endpoints and their deliveries go (cascade). */
+export async function removeIntegration(em: EntityManager, integrationId: string): Promise<void> {
+  await em.execute(`delete from "webhooks"."integrations" where "integration_id" = ?`, [integrationId]);
+}
+
+/** spec: States — paused: its webhooks wait; resumed: queued events are sent in order. */
+export async function setPaused(em: EntityManager, integrationId: string, paused: boolean, now: Date) {
+  return em.transactional(async (tem) => {
+    const integration = await lockIntegration(tem, integrationId, now);
+    if (integration.paused !== paused) {
+      integration.paused = paused;
+      integration.updatedAt = now;
+      await tem.flush();
+      if (!paused) {
+        const endpoints = await tem.find(Endpoint, { integrationId }, { fields: ['id'] });
+        await releaseQueue(tem, endpoints.map((e) => e.id), now);
+      }
+    }
+    return { integrationId, paused };
+  });
+}

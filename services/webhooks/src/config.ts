@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { boolFromEnv, type BaseConfig } from '@bop/shared';
+
+/** Webhooks' settings on top of the kit's (read from the environment). */
+export const configSchema = z.object({
+  /** deliver to (and accept) private, loopback and link-local targets, and plain http: local development and tests */
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: boolFromEnv.default(false),
+  /** accept plain http URLs for public hosts */
+  WEBHOOK_ALLOW_HTTP: boolFromEnv.default(false),
+  /** spec: the receiver must answer 2xx within 10 s */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** requests in flight per service instance */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(64),
+  /** spec: about 15 attempts over 3 days */
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(30).default(15),
+  /** spec: 25 consecutive failures disable an endpoint */
+  WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(1).default(25),
+  /** the worker's poll when no NOTIFY woke it */
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(10).default(500),
+});
+
+export type WebhooksConfig = BaseConfig & z.output<typeof configSchema>;

@@ -1,0 +1,96 @@
+import { defineConsumer, newId, type Clock, type ConsumerDef, type EntityManager } from '@bop/shared';
+import type { EventEnvelope } from '@bop/contracts';
+import { eventTypeDef, featureOn, isDeliverableType, subscribes } from '../domain/subscriptions';
+import { Delivery } from '../entities';
+import { loadFeatureStates, loadSubscribers, saveFeatureState, wakeWorkers, type SubscriberRow } from '../store';
+
+const FEATURE_EVENTS = new Set(['identity.feature.enabled', 'identity.feature.disabled']);
+
+/** What one consumer transaction reads once and reuses for every event of its batch. */
+interface BatchContext {
+  subscribers: SubscriberRow[];
+  features: Map<string, boolean>;
+  notified: boolean;
+}
+
+/** The body sent on every attempt: the spec's envelope, serialised once (spec: Events, Envelope). */
+export function envelopeBody(event: EventEnvelope): string {
+  const data: Record<string, unknown> = { object: event.data.object };
+  if (event.data.previous !== undefined) data.previous = event.data.previous;
+  return JSON.stringify({
+    id: event.id,
+    type: event.type,
+    createdAt: event.createdAt,
+    apiVersion: event.apiVersion,
+    actor: event.actor,
+    locationId: event.locationId ?? null,
+    data,
+  });
+}
+
+/**
+ * Every area's events → one delivery per subscribed endpoint (architecture: Webhook delivery).
+ * Public, available types only, and only while their feature is on; identity's feature events keep
+ * the replica of switches this decision reads.
+ */
+export function fanOutConsumer(clock: Clock): ConsumerDef {
+  const contexts = new WeakMap<EntityManager, BatchContext>();
+  const contextOf = async (em: EntityManager): Promise<BatchContext> => {
+    let ctx = contexts.get(em);
+    if (!ctx) {
+      ctx = { subscribers: await loadSubscribers(em), features: await loadFeatureStates(em), notified: false };
+      contexts.set(em, ctx);
+    }
+    return ctx;
+  };
+
+  return defineConsumer({
+    name: 'fan-out',
+    topics: ['*'],
+    types: (type) => FEATURE_EVENTS.has(type) || isDeliverableType(type),
+    async handle({ em, event, message }) {
+      if (FEATURE_EVENTS.has(event.type)) {
+        const f = event.data.object as { key?: string; enabled?: boolean; effective?: boolean };
+        const key = f.key ?? message.key;
+        const effective = f.effective ?? event.type === 'identity.feature.enabled';
+        await saveFeatureState(em, key, f.enabled ?? effective, effective, clock.now());
+        contexts.get(em)?.features.set(key, effective);
+        return;
+      }
+      const def = eventTypeDef(event.type)!;
+      const ctx = await contextOf(em);
+      if (!featureOn(def.feature, ctx.features)) return;
+      const targets = ctx.subscribers.filter((s) => subscribes(s, def));
+      if (targets.length === 0) return;
+      const body = envelopeBody(event);
+      const now = clock.now();
+      // persisted with the kit's flush at the end of the batch's transaction: one multi-row insert per
+      // batch, in handling order (so `seq` keeps the order of each record's events)
+      for (const t of targets) {
+        em.create(Delivery, {
+          id: newId('webhookDelivery'),
+          endpointId: t.id,
+          eventId: event.id,
+          eventType: event.type,
+          recordKey: message.key,
+          body,
+          status: 'pending',
+          attempts: 0,
+          scheduleStep: 0,
+          nextAttemptAt: now,
+          lastStatus: null,
+          lastError: null,
+          lastAttemptAt: null,
+          lockedUntil: null,
+          lease: null,
+          createdAt: now,
+          updatedAt: now,
+        });
+      }
+      if (!ctx.notified) {
+        ctx.notified = true;
+        await wakeWorkers(em);
+      }
+    },
+  });
+}

@@ -1,0 +1,4 @@
+import { runStandalone } from '@bop/shared';
+import { webhooksService } from './index';
+
+void runStandalone(webhooksService);

@@ -1,0 +1,29 @@
+import { internalRoute, type InternalRouteDef, type ServiceRuntime } from '@bop/shared';
+import type { WebhooksConfig } from '../config';
+import { listIntegrationEndpoints, putIntegrationEndpoints, removeIntegration, setPaused } from '../actions/integrations';
+import { IntegrationEndpointsPut } from './internal-schemas';
+import { targetRules } from './endpoints';
+
+/** Internal commands for the integrations service (system principal only; the kit enforces it). */
+export const internalRoutes = ({ config, clock }: ServiceRuntime<WebhooksConfig>): InternalRouteDef[] => [
+  internalRoute('PUT /internal/integrations/{integrationId}/endpoints', { body: IntegrationEndpointsPut }, async (ctx) => ({
+    body: await putIntegrationEndpoints(ctx.em, ctx.params.integrationId, ctx.body, targetRules(config), clock.now()),
+  })),
+
+  internalRoute('GET /internal/integrations/{integrationId}/endpoints', {}, async (ctx) => ({
+    body: await listIntegrationEndpoints(ctx.em, ctx.params.integrationId),
+  })),
+
+  internalRoute('DELETE /internal/integrations/{integrationId}/endpoints', {}, async (ctx) => {
+    await removeIntegration(ctx.em, ctx.params.integrationId);
+    return { status: 204 };
+  }),
+
+  internalRoute('POST /internal/integrations/{integrationId}:pause', {}, async (ctx) => ({
+    body: await setPaused(ctx.em, ctx.params.integrationId, true, clock.now()),
+  })),
+
+  internalRoute('POST /internal/integrations/{integrationId}:resume', {}, async (ctx) => ({
+    body: await setPaused(ctx.em, ctx.params.integrationId, false, clock.now()),
+  })),
+];

@@ -1,0 +1,141 @@
+import type { EntityManager } from '@bop/shared';
+
+/** The channel that wakes delivery workers (every replica LISTENs). */
+export const WAKE_CHANNEL = 'webhooks_deliveries';
+
+export interface NewDelivery {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  recordKey: string;
+  body: string;
+}
+
+/**
+ * Queues deliveries in the caller's transaction (one statement) and wakes the workers at commit.
+ * The same event never goes twice to one endpoint (unique (endpoint, event)). Callers insert one
+ * event per call, so `seq` follows the order of calls: the order of events per record.
+ */
+export async function insertDeliveries(em: EntityManager, rows: NewDelivery[], now: Date, notify = true): Promise<void> {
+  if (rows.length === 0) return;
+  const json = JSON.stringify(rows.map((r) => ({ id: r.id, endpoint_id: r.endpointId, event_id: r.eventId, event_type: r.eventType, record_key: r.recordKey, body: r.body })));
+  await em.execute(
+    `insert into "webhooks"."deliveries" ("id", "endpoint_id", "event_id", "event_type", "record_key", "body", "status", "next_attempt_at", "created_at", "updated_at")
+     select r.id, r.endpoint_id, r.event_id, r.event_type, r.record_key, r.body, 'pending', ?, ?, ?
+     from jsonb_to_recordset(?::jsonb) as r(id text, endpoint_id text, event_id text, event_type text, record_key text, body text)
+     on conflict ("endpoint_id", "event_id") do nothing`,
+    [now, now, now, json],
+  );
+  if (notify) await wakeWorkers(em);
+}
+
+/** NOTIFY at commit of the caller's transaction (or now, outside one). */
+export async function wakeWorkers(em: EntityManager): Promise<void> {
+  await em.execute(`select pg_notify('${WAKE_CHANNEL}', '')`);
+}
+
+export interface SubscriberRow {
+  id: string;
+  events: string[];
+  /** null: standalone */
+  scopes: string[] | null;
+}
+
+/** Every endpoint (disabled ones and paused integrations' too: their events queue). */
+export async function loadSubscribers(em: EntityManager): Promise<SubscriberRow[]> {
+  const rows: Array<{ id: string; events: string[]; integration_id: string | null; scopes: string[] | null }> = await em.execute(
+    `select e."id", e."events", e."integration_id", i."scopes"
+     from "webhooks"."endpoints" e left join "webhooks"."integrations" i on i."integration_id" = e."integration_id"
+     order by e."id"`,
+  );
+  return rows.map((r) => ({ id: r.id, events: r.events, scopes: r.integration_id ? (r.scopes ?? []) : null }));
+}
+
+export async function loadFeatureStates(em: EntityManager): Promise<Map<string, boolean>> {
+  const rows: Array<{ key: string; effective: boolean }> = await em.execute(`select "key", "effective" from "webhooks"."feature_states"`);
+  return new Map(rows.map((r) => [r.key, r.effective]));
+}
+
+export async function saveFeatureState(em: EntityManager, key: string, enabled: boolean, effective: boolean, at: Date): Promise<void> {
+  await em.execute(
+    `insert into "webhooks"."feature_states" ("key", "enabled", "effective", "updated_at") values (?, ?, ?, ?)
+     on conflict ("key") do update set "enabled" = excluded."enabled", "effective" = excluded."effective", "updated_at" = excluded."updated_at"`,
+    [key, enabled, effective, at],
+  );
+}
+
+/** Pending and failed counts per endpoint. */
+export async function deliveryCounts(em: EntityManager, endpointIds: string[]): Promise<Map<string, { pending: number; failed: number }>> {
+  const counts = new Map(endpointIds.map((id) => [id, { pending: 0, failed: 0 }]));
+  if (endpointIds.length === 0) return counts;
+  const rows: Array<{ endpoint_id: string; status: string; n: string }> = await em.execute(
+    `select "endpoint_id", "status", count(*) as n from "webhooks"."deliveries"
+     where "endpoint_id" in (${endpointIds.map(() => '?').join(',')}) and "status" in ('pending', 'failed')
+     group by "endpoint_id", "status"`,
+    endpointIds,
+  );
+  for (const r of rows) {
+    const c = counts.get(r.endpoint_id)!;
+    if (r.status === 'pending') c.pending = Number(r.n);
+    else c.failed = Number(r.n);
+  }
+  return counts;
+}
+
+/**
+ * Makes the head of every queue of the endpoints due now (re-enable, resume): each record's queue then
+ * goes out in order. Rows waiting behind a head (null next_attempt_at) are left alone.
+ */
+export async function releaseQueue(em: EntityManager, endpointIds: string[], now: Date): Promise<number> {
+  if (endpointIds.length === 0) return 0;
+  const res = await em.execute(
+    `update "webhooks"."deliveries" set "next_attempt_at" = ?, "updated_at" = ?
+     where "endpoint_id" in (${endpointIds.map(() => '?').join(',')}) and "status" = 'pending' and "next_attempt_at" > ?`,
+    [now, now, ...endpointIds, now],
+    'run',
+  );
+  await wakeWorkers(em);
+  return (res as { affectedRows?: number }).affectedRows ?? 0;
+}
+
+/** Writers that put deliveries (back) into queues hold this shared; the worker's results take it exclusively. */
+export async function lockQueuesShared(em: EntityManager): Promise<void> {
+  await em.execute(`select pg_advisory_xact_lock_shared(hashtext('webhooks:queue'))`);
+}
+
+/**
+ * spec: Delivery rules 6 — a replay restarts the schedule and keeps the event id. A delivery that was
+ * no longer pending re-enters its record's queue at the back (in the original order when several
+ * are replayed). Any current claim is dropped, so an attempt in flight does not overwrite the replay.
+ * Call inside a transaction.
+ */
+export async function replayDeliveries(em: EntityManager, where: { ids?: string[]; endpointId?: string; status?: 'failed' }, now: Date): Promise<number> {
+  await lockQueuesShared(em);
+  const conds: string[] = [];
+  const params: unknown[] = [];
+  if (where.ids) {
+    conds.push(`"id" in (${where.ids.map(() => '?').join(',')})`);
+    params.push(...where.ids);
+  }
+  if (where.endpointId) {
+    conds.push(`"endpoint_id" = ?`);
+    params.push(where.endpointId);
+  }
+  if (where.status) {
+    conds.push(`"status" = ?`);
+    params.push(where.status);
+  }
+  const rows: Array<{ id: string }> = await em.execute(`select "id" from "webhooks"."deliveries" where ${conds.join(' and ')} order by "seq" for update`, params);
+  // one by one in seq order: each takes its place at the back of its record's queue
+  for (const { id } of rows) {
+    await em.execute(
+      `update "webhooks"."deliveries" set "status" = 'pending', "schedule_step" = 0, "next_attempt_at" = ?, "updated_at" = ?,
+         "locked_until" = null, "lease" = null
+       where "id" = ?`,
+      [now, now, id],
+    );
+  }
+  if (rows.length > 0) await wakeWorkers(em);
+  return rows.length;
+}

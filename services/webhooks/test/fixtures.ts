@@ -1,0 +1,129 @@
+import http from 'node:http';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { newId, type Clock } from '@bop/shared';
+import type { TestService } from '../../../test/harness';
+
+export interface Received {
+  headers: http.IncomingHttpHeaders;
+  /** the raw body bytes as text, before any JSON parsing */
+  raw: string;
+  json: any;
+  at: number;
+}
+
+export type Responder = (req: Received) => { status: number; headers?: Record<string, string>; delayMs?: number } | number;
+
+/** A real local HTTP receiver on 127.0.0.1 (port 0), answering with `respond` (default 200). */
+export class Receiver {
+  readonly received: Received[] = [];
+  respond: Responder = () => 200;
+  private server!: http.Server;
+  url = '';
+
+  static async start(respond?: Responder): Promise<Receiver> {
+    const r = new Receiver();
+    if (respond) r.respond = respond;
+    r.server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        let json: any = null;
+        try {
+          json = JSON.parse(raw);
+        } catch {
+          // keep raw
+        }
+        const got: Received = { headers: req.headers, raw, json, at: Date.now() };
+        r.received.push(got);
+        const answer = r.respond(got);
+        const { status, headers, delayMs } = typeof answer === 'number' ? { status: answer, headers: undefined, delayMs: 0 } : answer;
+        const send = () => {
+          res.writeHead(status, headers);
+          res.end(status >= 300 ? `receiver says ${status}` : 'ok');
+        };
+        if (delayMs) setTimeout(send, delayMs);
+        else send();
+      });
+    });
+    await new Promise<void>((resolve) => r.server.listen(0, '127.0.0.1', resolve));
+    const addr = r.server.address() as { port: number };
+    r.url = `http://127.0.0.1:${addr.port}/hooks`;
+    return r;
+  }
+
+  get port(): number {
+    return (this.server.address() as { port: number }).port;
+  }
+
+  ofType(type: string): Received[] {
+    return this.received.filter((r) => r.json?.type === type);
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** Time the tests move by hand: schedules are checked without waiting. */
+export class FakeClock implements Clock {
+  private offset = 0;
+  now(): Date {
+    return new Date(Date.now() + this.offset);
+  }
+  advance(ms: number): void {
+    this.offset += ms;
+  }
+  /** jumps to `at` (never backwards) */
+  advanceTo(at: Date | string): void {
+    const target = new Date(at).getTime();
+    const now = this.now().getTime();
+    if (target > now) this.offset += target - now + 1;
+  }
+}
+
+/** A receiver's check, written independently of the service: HMAC over "<t>.<raw body>", constant-time compare. */
+export function verifySignature(header: string, raw: string, secret: string): { t: number; valid: number; total: number } {
+  const parts = header.split(',').map((p) => {
+    const i = p.indexOf('=');
+    return [p.slice(0, i), p.slice(i + 1)];
+  });
+  const t = Number(parts.find(([k]) => k === 't')?.[1]);
+  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+  const expected = createHmac('sha256', key).update(`${t}.${raw}`, 'utf8').digest();
+  const sigs = parts.filter(([k]) => k === 'v1').map(([, v]) => Buffer.from(v, 'hex'));
+  const valid = sigs.filter((s) => s.length === expected.length && timingSafeEqual(s, expected)).length;
+  return { t, valid, total: sigs.length };
+}
+
+export async function newEndpoint(t: TestService, url: string, events: string[] = ['*'], description?: string) {
+  const res = await t.call('POST', '/webhook-endpoints', { body: { url, events, description } });
+  if (res.status !== 201) throw new Error(`newEndpoint failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as { id: string; secret: string; version: number; [k: string]: unknown };
+}
+
+/** An envelope as another service's relay would publish it. */
+export function envelope(type: string, object: Record<string, unknown>, over: Record<string, unknown> = {}) {
+  return {
+    id: newId('event'),
+    type,
+    createdAt: new Date().toISOString(),
+    apiVersion: 'v1' as const,
+    actor: { type: 'system' as const, id: null },
+    locationId: null,
+    data: { object },
+    ...over,
+  };
+}
+
+export async function sql<T = any>(t: TestService, text: string, params: unknown[] = []): Promise<T[]> {
+  const { Client } = await import('pg');
+  const c = new Client({ connectionString: t.db.url });
+  await c.connect();
+  try {
+    return (await c.query(text, params)).rows as T[];
+  } finally {
+    await c.end();
+  }
+}
