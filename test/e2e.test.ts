@@ -7,7 +7,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '@bop/shared';
-import { http } from './harness';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { eventually, http } from './harness';
 
 const root = path.resolve(__dirname, '..');
 let child: ChildProcess;
@@ -44,6 +46,10 @@ beforeAll(async () => {
     BOOTSTRAP_ADMIN_EMAIL: 'owner@example.com',
     BOOTSTRAP_ADMIN_PASSWORD: undefined,
     LOG_LEVEL: 'warn',
+    // the receiver below listens on loopback
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    RELAY_POLL_MS: '200',
+    BUS_POLL_MS: '200',
   };
   delete env.DATABASE_URL; // the embedded default, as on a fresh machine
   child = spawn(process.execPath, [path.join(root, 'runtime/dist/start.js')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -109,5 +115,67 @@ describe('npm start (embedded default)', () => {
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe('not_found');
     expect(missing.body.requestId).toBe(missing.headers.get('x-request-id'));
+  });
+});
+
+describe('events end to end (outbox → bus → webhooks → a receiver)', () => {
+  let receiver: Server;
+  const received: Array<{ headers: Record<string, string | string[] | undefined>; raw: string }> = [];
+
+  beforeAll(async () => {
+    receiver = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (c) => (raw += c));
+      req.on('end', () => {
+        received.push({ headers: req.headers, raw });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  });
+  afterAll(async () => {
+    await new Promise((r) => receiver.close(r));
+  });
+
+  it('delivers location.updated, signed, with the spec envelope and the old values', async () => {
+    const password = /password[^\n]*?:\s*(\S+)/i.exec(output)![1];
+    const session = (await http(base, 'POST', '/api/v1/auth/sign-in', { body: { email: 'owner@example.com', password } })).body.token;
+    const auth = { authorization: `Bearer ${session}` };
+    const port = (receiver.address() as { port: number }).port;
+    const endpoint = await http(base, 'POST', '/api/v1/webhook-endpoints', {
+      headers: auth,
+      body: { url: `http://127.0.0.1:${port}/hook`, events: ['location.updated'], description: 'e2e receiver' },
+    });
+    expect(endpoint.status).toBe(201);
+    const secret: string = endpoint.body.secret;
+    expect(secret).toMatch(/^whsec_/);
+
+    const loc = await http(base, 'POST', '/api/v1/locations', { headers: auth, body: { name: 'Hooked', timezone: 'Europe/Oslo' } });
+    const changed = await http(base, 'PATCH', `/api/v1/locations/${loc.body.id}`, { headers: auth, body: { name: 'Hooked again' } });
+    expect(changed.status).toBe(200);
+
+    const got = await eventually(async () => received.find((r) => r.raw.includes(loc.body.id)), 20_000);
+    const body = JSON.parse(got.raw);
+    expect(body).toEqual({
+      id: got.headers['service-event-id'],
+      type: 'location.updated',
+      createdAt: expect.any(String),
+      apiVersion: 'v1',
+      actor: { type: 'user', id: expect.stringMatching(/^usr_/) },
+      locationId: loc.body.id,
+      data: { object: changed.body, previous: { name: 'Hooked' } },
+    });
+    expect(got.headers['service-event-type']).toBe('location.updated');
+    expect(got.headers['user-agent']).toBe('Service-Webhooks/1');
+    // verify as a receiver would: HMAC-SHA256 over "<t>.<raw body>", constant-time compare
+    const sig = String(got.headers['service-signature']);
+    const t = /t=(\d+)/.exec(sig)![1];
+    expect(Math.abs(Date.now() / 1000 - Number(t))).toBeLessThan(300);
+    const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+    const expected = createHmac('sha256', key).update(`${t}.${got.raw}`).digest();
+    const offered = [...sig.matchAll(/v1=([0-9a-f]+)/g)].map((m) => Buffer.from(m[1], 'hex'));
+    expect(offered.some((o) => o.length === expected.length && timingSafeEqual(o, expected))).toBe(true);
+    // subscribed to location.updated only: the creation was not sent
+    expect(received.filter((r) => r.raw.includes(loc.body.id)).every((r) => JSON.parse(r.raw).type === 'location.updated')).toBe(true);
   });
 });
