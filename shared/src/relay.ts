@@ -28,6 +28,7 @@ export class Relay {
   private client: Client | null = null;
   private stopped = false;
   private wakeUp: (() => void) | null = null;
+  private signalled = false;
   private loop: Promise<void> | null = null;
   private leader = false;
   /** rows published since start (tests and status) */
@@ -70,7 +71,7 @@ export class Relay {
     if (!this.client) {
       const client = new Client({ connectionString: this.opts.connectionString, application_name: `bop-relay-${this.opts.schema}` });
       client.on('error', () => void this.dropConnection());
-      client.on('notification', () => this.wakeUp?.());
+      client.on('notification', () => this.wake());
       await client.connect();
       this.client = client;
     }
@@ -120,27 +121,34 @@ export class Relay {
   }
 
   private sleep(ms: number): Promise<void> {
+    // a wake-up that came while we were busy counts: sleeping through it would cost a whole poll
+    if (this.signalled) {
+      this.signalled = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
+      const done = () => {
         clearTimeout(timer);
-        resolve();
-      }
-      this.wakeUp = () => {
         this.wakeUp = null;
-        done();
+        this.signalled = false;
+        resolve();
       };
+      const timer = setTimeout(done, ms);
+      timer.unref?.();
+      this.wakeUp = done;
     });
   }
 
-  /** Wakes the loop now (after a commit this process made, the NOTIFY would do the same). */
-  poke(): void {
+
+  /** Wakes the loop now, or makes its next sleep return at once when it is busy. */
+  wake(): void {
+    this.signalled = true;
     this.wakeUp?.();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.wakeUp?.();
+    this.wake();
     await this.loop;
     await this.dropConnection();
   }

@@ -134,6 +134,12 @@ describe('PATCH and DELETE /locations/{id}', () => {
     expect(ev[0].payload.data.previous).toEqual({ name: 'Old name', businessDayCutoff: '04:00' });
   });
 
+  it('serves more concurrent changes than the pool has connections (each request uses one)', async () => {
+    const locs = await Promise.all(Array.from({ length: 12 }, () => newLocation(t)));
+    const res = await Promise.all(locs.map((l, i) => t.call('PATCH', `/locations/${l.id}`, { body: { name: `Busy ${i}` } })));
+    expect(res.map((r) => r.status)).toEqual(locs.map(() => 200));
+  });
+
   it('records no event when nothing changes', async () => {
     const loc = await newLocation(t, { name: 'Same' });
     const res = await t.call('PATCH', `/locations/${loc.id}`, { body: { name: 'Same' } });

@@ -12,19 +12,14 @@ export interface NewDelivery {
   body: string;
 }
 
-/**
- * Queues deliveries in the caller's transaction (one statement) and wakes the workers at commit.
- * The same event never goes twice to one endpoint (unique (endpoint, event)). Callers insert one
- * event per call, so `seq` follows the order of calls: the order of events per record.
- */
+/** Queues deliveries in the caller's transaction (one statement) and wakes the workers at commit. */
 export async function insertDeliveries(em: EntityManager, rows: NewDelivery[], now: Date, notify = true): Promise<void> {
   if (rows.length === 0) return;
   const json = JSON.stringify(rows.map((r) => ({ id: r.id, endpoint_id: r.endpointId, event_id: r.eventId, event_type: r.eventType, record_key: r.recordKey, body: r.body })));
   await em.execute(
     `insert into "webhooks"."deliveries" ("id", "endpoint_id", "event_id", "event_type", "record_key", "body", "status", "next_attempt_at", "created_at", "updated_at")
      select r.id, r.endpoint_id, r.event_id, r.event_type, r.record_key, r.body, 'pending', ?, ?, ?
-     from jsonb_to_recordset(?::jsonb) as r(id text, endpoint_id text, event_id text, event_type text, record_key text, body text)
-     on conflict ("endpoint_id", "event_id") do nothing`,
+     from jsonb_to_recordset(?::jsonb) as r(id text, endpoint_id text, event_id text, event_type text, record_key text, body text)`,
     [now, now, now, json],
   );
   if (notify) await wakeWorkers(em);

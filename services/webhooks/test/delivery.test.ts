@@ -11,7 +11,7 @@ let org: TestService;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  stack = await startTestServices([organizationService, webhooksService], { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_MS: '50', RELAY_POLL_MS: '50', BUS_POLL_MS: '50', DB_POOL_MAX: '10' }, { clock });
+  stack = await startTestServices([organizationService, webhooksService], { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_MS: '50', RELAY_POLL_MS: '50', BUS_POLL_MS: '50', DB_POOL_MAX: '10', WEBHOOK_TIMEOUT_MS: '1000' }, { clock });
   wh = stack.services.webhooks;
   org = stack.services.organization;
   receiver = await Receiver.start();
@@ -81,6 +81,19 @@ describe('fan-out and delivery', () => {
     expect(receiver.ofType('location.updated')).toHaveLength(0);
   });
 
+  it("delivers organization's org_unit.* and department.* events end to end", async () => {
+    await endpointFor(['org_unit.created', 'org_unit.updated', 'department.created', 'department.archived']);
+    const unit = (await org.call('POST', '/org-units', { body: { name: 'North' } })).body;
+    await org.call('PATCH', `/org-units/${unit.id}`, { body: { name: 'North region' } });
+    const dep = (await org.call('POST', '/departments', { body: { name: 'Kitchen' } })).body;
+    await org.call('DELETE', `/departments/${dep.id}`);
+    const got = await eventually(async () => (receiver.received.length >= 4 ? receiver.received : undefined));
+    expect(got.map((r) => `${r.json.type} ${r.json.data.object.id}`)).toEqual(
+      expect.arrayContaining([`org_unit.created ${unit.id}`, `org_unit.updated ${unit.id}`, `department.created ${dep.id}`, `department.archived ${dep.id}`]),
+    );
+    expect(got.find((r) => r.json.type === 'org_unit.updated')!.json.data.previous).toEqual({ name: 'North' });
+  });
+
   it('sends a signed webhook.ping with data.object.endpointId', async () => {
     const e = await endpointFor(['location.created']);
     const res = await wh.call('POST', `/webhook-endpoints/${e.id}:ping`);
@@ -124,6 +137,15 @@ describe('fan-out and delivery', () => {
     }
     await eventually(async () => (await deliveriesOf(e.id)).every((d) => d.status === 'succeeded'));
     await replica.close();
+  });
+
+  it('keeps order for many events of one record arriving in one consumer batch', async () => {
+    await endpointFor(['location.updated']);
+    receiver.respond = () => ({ status: 200, delayMs: Math.floor(Math.random() * 5) });
+    const events = Array.from({ length: 40 }, (_, i) => envelope('location.updated', { id: 'loc_batch', version: i + 1 }));
+    await stack.bus.publish(events.map((ev) => ({ topic: 'organization', key: 'loc_batch', eventId: ev.id, type: ev.type, payload: ev })));
+    await eventually(async () => receiver.received.length >= 40);
+    expect(receiver.received.map((r) => r.json.data.object.version)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
   });
 
   it('retries on the exponential schedule (fake clock) until it is exhausted, then retry-failed and retry keep the event id', async () => {
@@ -233,6 +255,20 @@ describe('fan-out and delivery', () => {
     receiver.respond = () => 200;
     clock.advance(3_600_000);
     await eventually(async () => (await deliveriesOf(e.id)).find((x) => x.status === 'succeeded'));
+  });
+
+  it('never follows redirects and gives up on a receiver slower than the time limit', async () => {
+    const e = await endpointFor(['location.created']);
+    receiver.respond = (r) => (r.headers['x-probe'] ? 200 : { status: 302, headers: { location: `${receiver.url}/elsewhere` } });
+    await newLocation('Redirected');
+    const d = await eventually(async () => (await deliveriesOf(e.id)).find((x) => x.attempts === 1));
+    expect(d).toMatchObject({ status: 'pending', lastStatus: 302 });
+    expect(receiver.received).toHaveLength(1);
+
+    receiver.respond = () => ({ status: 200, delayMs: 1_500 });
+    clock.advanceTo(d.nextAttemptAt!);
+    const slow = await eventually(async () => (await deliveriesOf(e.id)).find((x) => x.attempts === 2));
+    expect(slow).toMatchObject({ status: 'pending', lastStatus: null, lastError: 'no answer within 1000 ms' });
   });
 
   it('signs with both secrets for 24 h after a rotation', async () => {

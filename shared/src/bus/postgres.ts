@@ -140,6 +140,7 @@ class PostgresBus implements Bus {
 class PgSubscription implements Subscription {
   private stopped = false;
   private wakeUp: (() => void) | null = null;
+  private signalled = false;
   private loop: Promise<void> | null = null;
   private failures = 0;
 
@@ -155,6 +156,7 @@ class PgSubscription implements Subscription {
   }
 
   wake(): void {
+    this.signalled = true;
     this.wakeUp?.();
   }
 
@@ -205,19 +207,24 @@ class PgSubscription implements Subscription {
   }
 
   private sleep(ms: number): Promise<void> {
+    // a wake-up that came while we were busy counts: sleeping through it would cost a whole poll
+    if (this.signalled) {
+      this.signalled = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeUp = null;
+        this.signalled = false;
+        resolve();
+      };
       const timer = setTimeout(done, ms);
       timer.unref?.();
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wakeUp = () => {
-        this.wakeUp = null;
-        done();
-      };
+      this.wakeUp = done;
     });
   }
+
 
   async stop(): Promise<void> {
     this.stopped = true;

@@ -15,7 +15,8 @@ async function activeParent(em: EntityManager, parentId: string | null | undefin
 
 /** Serialises tree changes, so two concurrent moves cannot build a cycle together. */
 async function lockTree(em: EntityManager): Promise<void> {
-  await em.getConnection().execute(`select pg_advisory_xact_lock(hashtext('organization:org_units'))`);
+  // on em (its transaction's connection): the lock lasts until that transaction ends
+  await em.execute(`select pg_advisory_xact_lock(hashtext('organization:org_units'))`);
 }
 
 export const orgUnitRoutes = (): RouteDef[] => [

@@ -4,7 +4,7 @@ import { Delivery, Endpoint } from '../entities';
 import { endpointDto, deliveryDto } from '../dto';
 import { checkEvents, PING_EVENT } from '../domain/subscriptions';
 import { generateSecret, PREVIOUS_SECRET_GRACE_MS } from '../domain/signature';
-import { deliveryCounts, insertDeliveries, loadFeatureStates, releaseQueue, replayDeliveries } from '../store';
+import { deliveryCounts, insertDeliveries, loadFeatureStates, lockQueuesShared, releaseQueue, replayDeliveries } from '../store';
 import { checkTarget, type TargetRules } from './targets';
 
 export async function endpointViews(em: EntityManager, endpoints: Endpoint[]) {
@@ -16,7 +16,12 @@ export async function endpointView(em: EntityManager, endpoint: Endpoint) {
   return (await endpointViews(em, [endpoint]))[0];
 }
 
+/**
+ * Locks an endpoint for a change. The queue lock comes first, as in every writer, so a change that
+ * touches the endpoint and its deliveries never waits in a cycle with the worker recording results.
+ */
 export async function lockEndpoint(em: EntityManager, id: string): Promise<Endpoint> {
+  await lockQueuesShared(em);
   const endpoint = await em.findOne(Endpoint, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!endpoint) throw new NotFound('webhook endpoint', id);
   return endpoint;

@@ -2,12 +2,13 @@ import { ValidationError, newId, type EntityManager } from '@bop/shared';
 import { Endpoint, IntegrationState } from '../entities';
 import { checkEvents, type FieldError } from '../domain/subscriptions';
 import { PREVIOUS_SECRET_GRACE_MS } from '../domain/signature';
-import { deliveryCounts, releaseQueue } from '../store';
+import { deliveryCounts, lockQueuesShared, releaseQueue } from '../store';
 import { checkTarget, type TargetRules } from './targets';
 import type { IntegrationEndpointsPut } from '../routes/internal-schemas';
 
 /** The integration's row, locked for the rest of the transaction (created on first use). */
 async function lockIntegration(em: EntityManager, integrationId: string, now: Date): Promise<IntegrationState> {
+  await lockQueuesShared(em);
   await em.execute(
     `insert into "webhooks"."integrations" ("integration_id", "paused", "scopes", "created_at", "updated_at") values (?, false, '[]', ?, ?) on conflict do nothing`,
     [integrationId, now, now],
@@ -107,7 +108,10 @@ export async function listIntegrationEndpoints(em: EntityManager, integrationId:
 
 /** The integration is removed: its endpoints and their deliveries go (cascade). */
 export async function removeIntegration(em: EntityManager, integrationId: string): Promise<void> {
-  await em.execute(`delete from "webhooks"."integrations" where "integration_id" = ?`, [integrationId]);
+  await em.transactional(async (tem) => {
+    await lockQueuesShared(tem);
+    await tem.execute(`delete from "webhooks"."integrations" where "integration_id" = ?`, [integrationId]);
+  });
 }
 
 /** spec: States — paused: its webhooks wait; resumed: queued events are sent in order. */

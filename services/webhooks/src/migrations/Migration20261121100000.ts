@@ -31,7 +31,7 @@ export class Migration20261121100000 extends Migration {
     )`);
     this.addSql(`create unique index "endpoints_integration_url_uq" on "webhooks"."endpoints" ("integration_id", "url") where "integration_id" is not null`);
     this.addSql(`create table "webhooks"."deliveries" (
-      "seq" bigserial not null unique,
+      "seq" bigserial not null,
       "id" varchar(40) primary key,
       "endpoint_id" varchar(40) not null references "webhooks"."endpoints" ("id") on delete cascade,
       "event_id" varchar(40) not null,
@@ -48,8 +48,7 @@ export class Migration20261121100000 extends Migration {
       "locked_until" timestamptz null,
       "lease" varchar(40) null,
       "created_at" timestamptz not null,
-      "updated_at" timestamptz not null,
-      unique ("endpoint_id", "event_id")
+      "updated_at" timestamptz not null
     )`);
     // the worker's claim walks only queue heads that are due
     this.addSql(`create index "deliveries_due_idx" on "webhooks"."deliveries" ("next_attempt_at", "seq") where "status" = 'pending' and "next_attempt_at" is not null`);
@@ -95,7 +94,8 @@ export class Migration20261121100000 extends Migration {
     this.addSql(`create trigger "deliveries_hand_over" after update on "webhooks"."deliveries"
       for each row when (old."status" = 'pending' and new."status" <> 'pending')
       execute function "webhooks"."deliveries_hand_over"()`);
-    this.addSql(`create index "deliveries_endpoint_idx" on "webhooks"."deliveries" ("endpoint_id", "status", "id")`);
+    // lists by endpoint; the failed count (the pending count reads deliveries_record_queue_idx)
+    this.addSql(`create index "deliveries_failed_idx" on "webhooks"."deliveries" ("endpoint_id") where "status" = 'failed'`);
     this.addSql(`create index "deliveries_endpoint_list_idx" on "webhooks"."deliveries" ("endpoint_id", "id")`);
     this.addSql(`create table "webhooks"."feature_states" (
       "key" varchar(100) primary key,

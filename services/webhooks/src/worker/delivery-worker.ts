@@ -85,6 +85,7 @@ export class DeliveryWorker implements WorkerDef {
     this.wake();
     await this.loop;
     await Promise.all(this.inflight);
+    await this.flushing;
     await this.flush();
     if (this.listenRetry) clearTimeout(this.listenRetry);
     await this.unlisten();
@@ -105,10 +106,7 @@ export class DeliveryWorker implements WorkerDef {
       if (free > 0 && (free >= Math.ceil(this.o.concurrency / 4) || this.inflight.size === 0)) {
         let claimed: Claimed[];
         try {
-          const t0 = performance.now();
           claimed = await this.claim(Math.min(free, CLAIM_MAX));
-          (globalThis as any).__st ??= { claims: 0, claimMs: 0, claimed: 0, flushes: 0, flushMs: 0, flushed: 0 };
-          const st = (globalThis as any).__st; st.claims++; st.claimMs += performance.now() - t0; st.claimed += claimed.length;
           failures = 0;
         } catch (err) {
           failures += 1;
@@ -134,20 +132,6 @@ export class DeliveryWorker implements WorkerDef {
   private async claim(limit: number): Promise<Claimed[]> {
     const lease = randomUUID();
     const leaseSeconds = Math.ceil(this.o.timeoutMs / 1000) + 60;
-    const st = (globalThis as any).__st;
-    if (st && (st.claims === 300 || st.claims === 700)) {
-      const t0 = performance.now();
-      const plan = await this.o.orm.em.fork().execute(`explain (analyze, buffers) select d."id" from "webhooks"."deliveries" d
-         where d."status" = 'pending' and d."next_attempt_at" <= ?
-           and (d."locked_until" is null or d."locked_until" < now())
-           and d."endpoint_id" in (
-             select e."id" from "webhooks"."endpoints" e left join "webhooks"."integrations" i on i."integration_id" = e."integration_id"
-             where e."status" = 'active' and coalesce(i."paused", false) = false)
-         order by d."next_attempt_at", d."seq"
-         limit ?
-         for update of d skip locked`, [this.o.clock.now(), limit]);
-      console.error(plan.map((r: any) => r['QUERY PLAN']).join('\n'), performance.now() - t0);
-    }
     // only queue heads have a next_attempt_at, so the due index walked in order yields sendable rows
     return this.o.orm.em.fork().execute<Claimed[]>(
       `with due as (
@@ -175,9 +159,8 @@ export class DeliveryWorker implements WorkerDef {
   private async attempt(row: Claimed): Promise<void> {
     const started = this.o.clock.now();
     let result: SendResult;
-    if (!row.secret) {
-      result = { ok: false, status: null, error: 'the endpoint has no signing secret', retryAfter: null };
-    } else {
+    try {
+      if (!row.secret) throw new Error('the endpoint has no signing secret');
       const until = row.previous_secret_until ? new Date(row.previous_secret_until) : null;
       const headers = deliveryHeaders({
         eventId: row.event_id,
@@ -187,6 +170,9 @@ export class DeliveryWorker implements WorkerDef {
         keys: signingKeys(row.secret, row.previous_secret, until, started),
       });
       result = await this.sender.send(row.url, headers, row.body);
+    } catch (err) {
+      // never reject: the slot must free and the attempt be recorded as failed
+      result = { ok: false, status: null, error: `not sent: ${(err as Error).message}`, retryAfter: null };
     }
     const now = this.o.clock.now();
     const step = row.schedule_step + 1;
@@ -231,9 +217,7 @@ export class DeliveryWorker implements WorkerDef {
     while (this.results.length > 0) {
       const batch = this.results.slice(0, FLUSH_MAX);
       try {
-        const t0 = performance.now();
         await this.writeResults(batch);
-        const st = (globalThis as any).__st; if (st) { st.flushes++; st.flushMs += performance.now() - t0; st.flushed += batch.length; }
         this.results.splice(0, batch.length);
         failures = 0;
         this.wake();
@@ -261,34 +245,36 @@ export class DeliveryWorker implements WorkerDef {
     }
     const endpoints = [...perEndpoint].map(([id, e]) => ({ id, ...e }));
     const now = this.o.clock.now();
+    const limit = this.o.disableAfterFailures;
     await this.o.orm.em.fork().transactional(async (em) => {
       // exclusive: a head handing over (trigger deliveries_hand_over) must see every row added behind it
       await em.execute(`select pg_advisory_xact_lock(hashtext('webhooks:queue'))`);
-      await em.execute(
-        `update "webhooks"."deliveries" d set "status" = r.status, "attempts" = d."attempts" + 1, "schedule_step" = r.step,
-           "next_attempt_at" = coalesce(r.next, d."next_attempt_at"), "last_status" = r.code, "last_error" = r.err,
-           "last_attempt_at" = r.at, "updated_at" = r.at, "locked_until" = null, "lease" = null
-         from jsonb_to_recordset(?::jsonb) as r(id text, lease text, status text, step int, next timestamptz, code int, err text, at timestamptz)
-         where d."id" = r.id and d."lease" = r.lease`,
-        [JSON.stringify(batch)],
+      // one statement: the deliveries, then each endpoint's failures in a row (spec: Delivery rules 5),
+      // disabling it at the limit or at once on 410 (old values come from the snapshot `was`)
+      const rows: Array<{ id: string; disabled_reason: string; consecutive_failures: number; disabled_now: boolean }> = await em.execute(
+        `with done as (
+           update "webhooks"."deliveries" d set "status" = r.status, "attempts" = d."attempts" + 1, "schedule_step" = r.step,
+             "next_attempt_at" = coalesce(r.next, d."next_attempt_at"), "last_status" = r.code, "last_error" = r.err,
+             "last_attempt_at" = r.at, "updated_at" = r.at, "locked_until" = null, "lease" = null
+           from jsonb_to_recordset(?::jsonb) as r(id text, lease text, status text, step int, next timestamptz, code int, err text, at timestamptz)
+           where d."id" = r.id and d."lease" = r.lease
+         ), counts as (
+           select r.*, case when r.reset then r.failures else was."consecutive_failures" + r.failures end as n, was."status" as was_status
+           from jsonb_to_recordset(?::jsonb) as r(id text, reset boolean, failures int, gone boolean)
+           join "webhooks"."endpoints" was on was."id" = r.id
+           where not (r.reset and r.failures = 0 and was."consecutive_failures" = 0)
+         )
+         update "webhooks"."endpoints" e set "consecutive_failures" = c.n,
+           "status" = case when c.was_status = 'active' and (c.gone or c.n >= ?) then 'disabled' else e."status" end,
+           "disabled_reason" = case when c.was_status = 'active' and c.gone then 'gone' when c.was_status = 'active' and c.n >= ? then 'failures' else e."disabled_reason" end,
+           "version" = e."version" + case when c.was_status = 'active' and (c.gone or c.n >= ?) then 1 else 0 end,
+           "updated_at" = case when c.was_status = 'active' and (c.gone or c.n >= ?) then ?::timestamptz else e."updated_at" end
+         from counts c
+         where e."id" = c.id
+         returning e."id", e."disabled_reason", e."consecutive_failures", (c.was_status = 'active' and e."status" = 'disabled') as "disabled_now"`,
+        [JSON.stringify(batch), JSON.stringify(endpoints), limit, limit, limit, limit, now],
       );
-      await em.execute(
-        `update "webhooks"."endpoints" e set
-           "consecutive_failures" = case when r.reset then r.failures else e."consecutive_failures" + r.failures end
-         from jsonb_to_recordset(?::jsonb) as r(id text, reset boolean, failures int, gone boolean)
-         where e."id" = r.id and not (r.reset and r.failures = 0 and e."consecutive_failures" = 0)`,
-        [JSON.stringify(endpoints)],
-      );
-      const disabled: Array<{ id: string; disabled_reason: string; consecutive_failures: number }> = await em.execute(
-        `update "webhooks"."endpoints" e set "status" = 'disabled',
-           "disabled_reason" = case when r.gone then 'gone' else 'failures' end,
-           "version" = e."version" + 1, "updated_at" = ?
-         from jsonb_to_recordset(?::jsonb) as r(id text, reset boolean, failures int, gone boolean)
-         where e."id" = r.id and e."status" = 'active' and (r.gone or e."consecutive_failures" >= ?)
-         returning e."id", e."disabled_reason", e."consecutive_failures"`,
-        [now, JSON.stringify(endpoints), this.o.disableAfterFailures],
-      );
-      for (const d of disabled) {
+      for (const d of rows.filter((r) => r.disabled_now)) {
         this.o.log.warn({ endpointId: d.id, reason: d.disabled_reason, consecutiveFailures: d.consecutive_failures }, 'webhooks: endpoint disabled; its events queue until it is re-enabled');
       }
     });
