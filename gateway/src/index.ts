@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import type { AreaService } from '@bop/contracts';
-import { createLogger, createOrm, InternalTokenSigner, listenHttp, loadConfig, migrate, urlHost, type HttpListener, type Logger } from '@bop/shared';
+import { randomBytes } from 'node:crypto';
+import { createBus, createLogger, createOrm, InternalTokenSigner, listenHttp, loadConfig, migrate, urlHost, type Bus, type HttpListener, type Logger } from '@bop/shared';
 import { gatewayConfigSchema, type GatewayConfig } from './config';
 import { createApp } from './app';
 import { IdempotencyRecord } from './entities';
@@ -30,6 +31,8 @@ export interface GatewayOptions {
   /** where each service listens; rows of services not listed answer 404 (not in this deployment) */
   serviceUrls: Partial<Record<AreaService, string>>;
   logger?: Logger;
+  /** the bus the services publish to (the runtime shares its own; else one is made from config) */
+  bus?: Bus;
 }
 
 export interface RunningGateway {
@@ -98,6 +101,20 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   features.start();
   idempotency.start();
 
+  // revocations, deactivations, role changes and paused integrations made anywhere (another gateway,
+  // the ops CLI, an internal command) reach this gateway's auth cache as identity's events
+  const ownBus = opts.bus ? null : await createBus({ ...config, DATABASE_URL: config.DATABASE_URL ?? opts.databaseUrl }, log);
+  const bus = opts.bus ?? ownBus!;
+  const identityEvents = await bus.subscribe({
+    group: `gateway.auth-cache.${randomBytes(6).toString('hex')}`,
+    topics: ['identity'],
+    startAt: 'latest',
+    handler: async (batch) => {
+      if (batch.some((m) => m.type.startsWith('identity.'))) authenticator.clear();
+    },
+    onError: (err) => log.warn({ err }, 'identity events: listener failed; retrying'),
+  });
+
   const { handler } = createApp({
     config,
     log,
@@ -138,6 +155,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       upstreams.stop();
       features.stop();
       idempotency.stop();
+      await identityEvents.stop();
+      await ownBus?.close();
       await listener.close(config.SHUTDOWN_GRACE_MS);
       proxy.close();
       if (redis) await redis.quit().catch(() => redis!.disconnect());

@@ -81,6 +81,7 @@ export async function startAll(envOverrides: Record<string, string | undefined> 
       databaseUrl,
       internalPrivateKeyPem: keys.privateKeyPem,
       serviceUrls: Object.fromEntries(services.map((s) => [s.name, s.url])),
+      bus,
       logger: createLogger('gateway', config.LOG_LEVEL),
     });
     return {

@@ -16,8 +16,9 @@ export function compileRoute(row: (typeof endpoints)[number]): CompiledRoute {
     featureChain: row.feature ? featureChain(row.feature) : [],
     isPublic: row.people === 'public',
     mfaExempt: MFA_EXEMPT.has(key),
-    // signing in changes nobody's rights, so it keeps the cache
-    changesIdentity: row.service === 'identity' && row.method !== 'GET' && row.people !== 'public',
+    // changes to people's rights or to integrations (pause, rotate, delete) apply at once from this
+    // gateway; other gateways learn them from identity's events. Signing in changes nobody's rights.
+    changesIdentity: (row.service === 'identity' || row.service === 'integrations') && row.method !== 'GET' && row.people !== 'public' && row.people !== 'integration_only',
     featureToggle: row.method === 'POST' && toggle ? (toggle[1] as 'enable' | 'disable') : null,
   };
 }

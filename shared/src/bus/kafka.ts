@@ -490,7 +490,7 @@ class KafkaSubscription implements Subscription {
       consumer.on(consumer.events.CRASH, (e: ConsumerCrashEvent) => this.onCrash(consumer, e));
       await consumer.connect();
       try {
-        await consumer.subscribe({ topics, fromBeginning: true });
+        await consumer.subscribe({ topics, fromBeginning: this.options.startAt !== 'latest' });
         await consumer.run({
           autoCommit: false,
           eachBatchAutoResolve: false,

@@ -102,7 +102,12 @@ class PostgresBus implements Bus {
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
     if (this.closed) throw new Error('bus closed');
     await this.ensureListener();
-    await this.pool.query(`insert into "bus"."positions" ("group_id") values ($1) on conflict do nothing`, [options.group]);
+    await this.pool.query(
+      options.startAt === 'latest'
+        ? `insert into "bus"."positions" ("group_id", "position") values ($1, coalesce((select max("position") from "bus"."messages"), 0)) on conflict do nothing`
+        : `insert into "bus"."positions" ("group_id") values ($1) on conflict do nothing`,
+      [options.group],
+    );
     const sub = new PgSubscription(this.pool, options, this.opts, () => this.subscriptions.delete(sub));
     this.subscriptions.add(sub);
     sub.start();
@@ -230,6 +235,9 @@ class PgSubscription implements Subscription {
     this.stopped = true;
     this.wake();
     await this.loop;
+    if (this.options.startAt === 'latest') {
+      await this.pool.query(`delete from "bus"."positions" where "group_id" = $1`, [this.options.group]).catch(() => undefined);
+    }
     this.onStop();
   }
 }

@@ -37,6 +37,12 @@ export interface SubscribeOptions {
    */
   handler: (batch: ConsumedMessage[]) => Promise<void>;
   onError?: (err: unknown) => void;
+  /**
+   * Where a group seen for the first time starts: `earliest` (default: everything kept) or `latest`
+   * (only what is published from now on — for per-instance listeners such as a gateway's cache).
+   * A `latest` group is the instance's own: it is forgotten when the subscription stops.
+   */
+  startAt?: 'earliest' | 'latest';
 }
 
 export interface Subscription {
