@@ -76,6 +76,18 @@ describe('ops CLI', () => {
     expect(retry.out).toContain('retried 0, still failing 0');
   });
 
+  it('lists integrations and webhook endpoints, and says when an endpoint is unknown', async () => {
+    const integrations = await ops(['integrations', 'list']);
+    expect(integrations.code).toBe(0);
+    expect(integrations.out).toContain('0 integration(s)');
+    const webhooks = await ops(['webhooks', 'list']);
+    expect(webhooks.code).toBe(0);
+    expect(webhooks.out).toContain('0 endpoint(s)');
+    const unknown = await ops(['webhooks', 'enable', 'whe_nope']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.out).toMatch(/whe_nope/);
+  });
+
   it('refuses unknown commands with usage', async () => {
     const r = await ops(['frobnicate']);
     expect(r.code).toBe(2);
