@@ -5,13 +5,14 @@
  * feature → 404 feature_disabled. New services are covered as soon as they serve rows.
  */
 import { endpoints, endpointKey, featureChain, type EndpointRow } from '@bop/contracts';
-import { generateInternalKeyPair, InternalTokenSigner, systemPrincipal } from '@bop/shared';
+import { systemPrincipal } from '@bop/shared';
 import { identityAdmin } from '@svc/identity';
-import { startAll, type Runtime } from '../runtime/src';
-import { freshDatabase, http, type TestDatabase } from './harness';
+import type { Runtime } from '../runtime/src';
+import { http } from './harness';
+import { startTestRuntime, type TestRuntime } from './runtime-harness';
 
+let t: TestRuntime;
 let rt: Runtime;
-let db: TestDatabase;
 let owner: Record<string, string>;
 let nobody: Record<string, string>;
 let bareKey: Record<string, string>;
@@ -25,26 +26,9 @@ async function call(row: EndpointRow, headers: Record<string, string>) {
 }
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  const keys = await generateInternalKeyPair();
-  rt = await startAll({
-    DATABASE_URL: db.url,
-    PORT: '0',
-    SERVICE_PORTS: 'auto',
-    LOG_LEVEL: 'silent',
-    INTERNAL_JWT_PRIVATE_KEY: keys.privateKeyPem,
-    INTERNAL_JWT_PUBLIC_KEY: keys.publicKeyPem,
-    BOOTSTRAP_ADMIN_EMAIL: 'owner@example.com',
-    BOOTSTRAP_ADMIN_PASSWORD: 'owner-password-1234',
-    API_RATE_LIMIT_PER_MIN: '100000',
-    API_INGEST_RATE_LIMIT_PER_MIN: '100000',
-  });
-  const signIn = async (email: string, password: string) => {
-    const r = await http(rt.url, 'POST', '/api/v1/auth/sign-in', { body: { email, password } });
-    if (r.status !== 200) throw new Error(`sign-in ${email}: ${r.status} ${JSON.stringify(r.body)}`);
-    return { authorization: `Bearer ${r.body.token}` };
-  };
-  owner = await signIn('owner@example.com', 'owner-password-1234');
+  t = await startTestRuntime({ API_RATE_LIMIT_PER_MIN: '100000', API_INGEST_RATE_LIMIT_PER_MIN: '100000' });
+  rt = t.rt;
+  owner = t.owner;
 
   // a person whose only permission concerns none of the served rows
   const identity = rt.services.find((s) => s.name === 'identity')!;
@@ -53,12 +37,11 @@ beforeAll(async () => {
   expect(role.status).toBe(201);
   const assigned = await http(rt.url, 'PUT', `/api/v1/users/${user.id}/assignments`, { headers: owner, body: { assignments: [{ roleId: role.body.id, reach: { type: 'everyone' } }] } });
   expect(assigned.status).toBe(200);
-  nobody = await signIn('nobody@example.com', 'nobody-password-1234');
+  nobody = await t.signIn('nobody@example.com', 'nobody-password-1234');
 
   // an integration key with no scopes at all, minted the way the integrations service will
-  const signer = await InternalTokenSigner.fromPem(keys.privateKeyPem);
   const minted = await http(identity.url, 'POST', '/internal/integration-keys', {
-    headers: { 'x-internal-token': await signer.sign(systemPrincipal) },
+    headers: { 'x-internal-token': await t.signer.sign(systemPrincipal) },
     body: { integrationId: 'int_access', scopes: [] },
   });
   expect(minted.status).toBe(201);
@@ -70,8 +53,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await rt?.close();
-  await db?.drop();
+  await t?.close();
 });
 
 describe('access rules of every served endpoint', () => {

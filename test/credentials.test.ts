@@ -3,39 +3,22 @@
  * key on the next request, and a revocation made elsewhere (straight at identity, as another gateway
  * replica or an internal command would) reaches this gateway's auth cache through identity's events.
  */
-import { generateInternalKeyPair, InternalTokenSigner } from '@bop/shared';
-import { startAll, type Runtime } from '../runtime/src';
-import { eventually, freshDatabase, http, type TestDatabase } from './harness';
+import type { Runtime } from '../runtime/src';
+import { eventually, http } from './harness';
+import { startTestRuntime, type TestRuntime } from './runtime-harness';
 
+let t: TestRuntime;
 let rt: Runtime;
-let db: TestDatabase;
 let owner: Record<string, string>;
-let signer: InternalTokenSigner;
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  const keys = await generateInternalKeyPair();
-  signer = await InternalTokenSigner.fromPem(keys.privateKeyPem);
-  rt = await startAll({
-    DATABASE_URL: db.url,
-    PORT: '0',
-    SERVICE_PORTS: 'auto',
-    LOG_LEVEL: 'silent',
-    INTERNAL_JWT_PRIVATE_KEY: keys.privateKeyPem,
-    INTERNAL_JWT_PUBLIC_KEY: keys.publicKeyPem,
-    BOOTSTRAP_ADMIN_EMAIL: 'owner@example.com',
-    BOOTSTRAP_ADMIN_PASSWORD: 'owner-password-1234',
-    AUTH_CACHE_SECONDS: '60',
-    RELAY_POLL_MS: '200',
-    BUS_POLL_MS: '200',
-  });
-  const r = await http(rt.url, 'POST', '/api/v1/auth/sign-in', { body: { email: 'owner@example.com', password: 'owner-password-1234' } });
-  owner = { authorization: `Bearer ${r.body.token}` };
+  t = await startTestRuntime({ AUTH_CACHE_SECONDS: '60' });
+  rt = t.rt;
+  owner = t.owner;
 }, 120_000);
 
 afterAll(async () => {
-  await rt?.close();
-  await db?.drop();
+  await t?.close();
 });
 
 describe('credentials through the gateway', () => {
@@ -63,7 +46,7 @@ describe('credentials through the gateway', () => {
     expect((await http(rt.url, 'GET', '/api/v1/locations', { headers: key })).status).toBe(200); // now cached
     const me = await http(rt.url, 'GET', '/api/v1/me', { headers: key });
     const identity = rt.services.find((s) => s.name === 'identity')!;
-    const token = await signer.sign({ kind: 'user', via: 'session', id: me.body.user.id, userId: me.body.user.id, permissions: {} });
+    const token = await t.signer.sign({ kind: 'user', via: 'session', id: me.body.user.id, userId: me.body.user.id, permissions: {} });
     const revoked = await http(identity.url, 'DELETE', `/auth/api-keys/${created.body.id}`, { headers: { 'x-internal-token': token } });
     expect(revoked.status).toBe(204);
     const refused = await eventually(async () => {

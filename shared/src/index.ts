@@ -20,3 +20,4 @@ export * from './relay';
 export * from './consumer-runner';
 export * from './kit-tables';
 export { createBus, createPostgresBus, busSchemaSql } from './bus';
+export * from './waker';

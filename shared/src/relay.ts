@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import type { Logger } from './logger';
 import type { Bus, BusMessage } from './bus/types';
+import { Waker } from './waker';
 
 export interface RelayOptions {
   /** the service's schema (its outbox) */
@@ -27,8 +28,7 @@ export interface RelayOptions {
 export class Relay {
   private client: Client | null = null;
   private stopped = false;
-  private wakeUp: (() => void) | null = null;
-  private signalled = false;
+  private readonly waker = new Waker();
   private loop: Promise<void> | null = null;
   private leader = false;
   /** rows published since start (tests and status) */
@@ -51,18 +51,18 @@ export class Relay {
         if (!this.leader) {
           await this.tryLead();
           if (!this.leader) {
-            await this.sleep(this.opts.standbyMs ?? 2000);
+            await this.waker.sleep(this.opts.standbyMs ?? 2000);
             continue;
           }
         }
         const n = await this.publishBatch();
         failures = 0;
-        if (n < (this.opts.batchSize ?? 500)) await this.sleep(this.opts.pollMs ?? 1000);
+        if (n < (this.opts.batchSize ?? 500)) await this.waker.sleep(this.opts.pollMs ?? 1000);
       } catch (err) {
         failures += 1;
         this.opts.log.warn({ err: (err as Error).message, failures }, 'relay: publishing failed; retrying');
         if (this.client === null || !(await this.alive())) await this.dropConnection();
-        await this.sleep(Math.min(10_000, 100 * 2 ** Math.min(failures, 7)));
+        await this.waker.sleep(Math.min(10_000, 100 * 2 ** Math.min(failures, 7)));
       }
     }
   }
@@ -120,30 +120,12 @@ export class Relay {
     await c?.end().catch(() => undefined);
   }
 
-  private sleep(ms: number): Promise<void> {
-    // a wake-up that came while we were busy counts: sleeping through it would cost a whole poll
-    if (this.signalled) {
-      this.signalled = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeUp = null;
-        this.signalled = false;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      timer.unref?.();
-      this.wakeUp = done;
-    });
-  }
+
 
 
   /** Wakes the loop now, or makes its next sleep return at once when it is busy. */
   wake(): void {
-    this.signalled = true;
-    this.wakeUp?.();
+    this.waker.wake();
   }
 
   async stop(): Promise<void> {

@@ -1,6 +1,7 @@
 import { Client, Pool, type PoolClient } from 'pg';
 import type { Logger } from '../logger';
 import type { Bus, BusMessage, ConsumedMessage, SubscribeOptions, Subscription } from './types';
+import { Waker } from '../waker';
 
 const CHANNEL = 'bus_messages';
 
@@ -144,8 +145,7 @@ class PostgresBus implements Bus {
 
 class PgSubscription implements Subscription {
   private stopped = false;
-  private wakeUp: (() => void) | null = null;
-  private signalled = false;
+  private readonly waker = new Waker();
   private loop: Promise<void> | null = null;
   private failures = 0;
 
@@ -161,8 +161,7 @@ class PgSubscription implements Subscription {
   }
 
   wake(): void {
-    this.signalled = true;
-    this.wakeUp?.();
+    this.waker.wake();
   }
 
   private async run(): Promise<void> {
@@ -176,10 +175,10 @@ class PgSubscription implements Subscription {
       } catch (err) {
         this.failures += 1;
         this.options.onError?.(err);
-        await this.sleep(Math.min(30_000, 100 * 2 ** Math.min(this.failures, 9)));
+        await this.waker.sleep(Math.min(30_000, 100 * 2 ** Math.min(this.failures, 9)));
         continue;
       }
-      if (handled < limit) await this.sleep(this.busOpts.pollMs ?? 1000);
+      if (handled < limit) await this.waker.sleep(this.busOpts.pollMs ?? 1000);
     }
   }
 
@@ -211,24 +210,7 @@ class PgSubscription implements Subscription {
     return rows.length;
   }
 
-  private sleep(ms: number): Promise<void> {
-    // a wake-up that came while we were busy counts: sleeping through it would cost a whole poll
-    if (this.signalled) {
-      this.signalled = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeUp = null;
-        this.signalled = false;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      timer.unref?.();
-      this.wakeUp = done;
-    });
-  }
+
 
 
   async stop(): Promise<void> {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock, Logger, Orm, WorkerDef } from '@bop/shared';
+import { Waker, type Clock, type Logger, type Orm, type WorkerDef } from '@bop/shared';
 import { deliveryHeaders, signingKeys } from '../domain/signature';
 import { nextAttemptAt, parseRetryAfter } from '../domain/schedule';
 import { WAKE_CHANNEL } from '../store';
@@ -65,8 +65,7 @@ export class DeliveryWorker implements WorkerDef {
   private inflight = new Set<Promise<void>>();
   private results: Outcome[] = [];
   private flushing: Promise<void> | null = null;
-  private signalled = false;
-  private wakeUp: (() => void) | null = null;
+  private readonly waker = new Waker();
   private listener: { conn: any; release: () => Promise<void> } | null = null;
   private listenRetry: NodeJS.Timeout | null = null;
 
@@ -94,8 +93,7 @@ export class DeliveryWorker implements WorkerDef {
 
   /** Makes the loop look for due deliveries now. */
   wake(): void {
-    this.signalled = true;
-    this.wakeUp?.();
+    this.waker.wake();
   }
 
   private async run(): Promise<void> {
@@ -281,21 +279,9 @@ export class DeliveryWorker implements WorkerDef {
   }
 
   private sleep(ms: number): Promise<void> {
-    if (this.signalled || this.stopped) {
-      this.signalled = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeUp = null;
-        this.signalled = false;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakeUp = done;
-    });
+    return this.stopped ? Promise.resolve() : this.waker.sleep(ms);
   }
+
 
   /** LISTEN on a connection of the service's pool, so a delivery queued by any replica wakes this one. */
   private async listen(): Promise<void> {
