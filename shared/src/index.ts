@@ -21,3 +21,4 @@ export * from './consumer-runner';
 export * from './kit-tables';
 export { createBus, createPostgresBus, busSchemaSql } from './bus';
 export * from './waker';
+export * from './ingest';

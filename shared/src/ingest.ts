@@ -1,0 +1,229 @@
+import { createHash } from 'node:crypto';
+import type { IdKind } from '@bop/contracts';
+import type { EntityManager } from './db';
+import type { FieldError } from './errors';
+import { newId } from './ids';
+import { actorOf, type Principal } from './auth';
+
+/**
+ * Batch ingestion for every `…:batch` / ingest endpoint (spec: ingestion rules 1, 4, 5; Batch result).
+ * Records are validated one by one by the caller; this stores the valid ones set-based: one locking
+ * read of the existing rows, one multi-row upsert of what is new or changed, one multi-row outbox
+ * insert — in one transaction with the batch's `<area>.batch.completed` event. Unique on
+ * (source, externalId); a content hash tells `updated` from `unchanged`.
+ */
+export type IngestColumnType = 'text' | 'numeric' | 'timestamptz' | 'date' | 'jsonb' | 'integer' | 'boolean';
+
+export interface IngestTarget {
+  schema: string;
+  table: string;
+  idKind: IdKind;
+  /** columns written from each row (by column name), besides id, source, external_id, content_hash, version, created_at, updated_at */
+  columns: Record<string, IngestColumnType>;
+  aggregateType: string;
+}
+
+/** A record after the caller's validation: a `row` (by column name) when valid, `errors` when not. */
+export interface PreparedRecord<Row extends Record<string, unknown>> {
+  index: number;
+  externalId: string | null;
+  row?: Row;
+  errors?: FieldError[];
+  warnings?: FieldError[];
+}
+
+export type RecordStatus = 'created' | 'updated' | 'unchanged' | 'duplicate' | 'rejected';
+
+export interface RecordResult {
+  index: number;
+  externalId: string | null;
+  status: RecordStatus;
+  id?: string;
+  errors?: FieldError[];
+  warnings?: FieldError[];
+}
+
+export interface BatchResult {
+  batchId: string;
+  received: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  duplicate: number;
+  rejected: number;
+  results: RecordResult[];
+}
+
+export interface StoredRecord<Row> {
+  id: string;
+  externalId: string;
+  status: 'created' | 'updated';
+  row: Row;
+  /** the row as it was before (updates), by column name */
+  before: Record<string, unknown> | null;
+}
+
+export interface IngestOptions<Row extends Record<string, unknown>> {
+  target: IngestTarget;
+  source: string;
+  records: PreparedRecord<Row>[];
+  actor: Principal;
+  /** the area (topic) of the batch event, e.g. `sales` */
+  area: string;
+  /** the catalogue key that received the batch */
+  endpoint: string;
+  now?: Date;
+  /** the events a stored record causes (recorded in the same transaction) */
+  eventsFor?: (stored: StoredRecord<Row>) => Array<{ type: string; locationId: string | null; object: Record<string, unknown>; previous?: Record<string, unknown> }>;
+}
+
+/** Canonical JSON (sorted keys), so equal content hashes equally whatever the key order. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const keys = Object.keys(value as Record<string, unknown>).filter((k) => (value as Record<string, unknown>)[k] !== undefined).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+}
+
+export function contentHash(row: Record<string, unknown>): string {
+  return createHash('sha256').update(canonicalJson(row)).digest('hex');
+}
+
+const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+export async function ingestBatch<Row extends Record<string, unknown>>(em: EntityManager, opts: IngestOptions<Row>): Promise<BatchResult> {
+  const now = opts.now ?? new Date();
+  const batchId = newId('batch');
+  const results: RecordResult[] = opts.records.map((r) => ({ index: r.index, externalId: r.externalId, status: 'rejected' as RecordStatus }));
+  const valid: Array<{ i: number; rec: PreparedRecord<Row>; hash: string }> = [];
+  const firstByExternalId = new Set<string>();
+  opts.records.forEach((rec, i) => {
+    const result = results[i];
+    if (rec.warnings?.length) result.warnings = rec.warnings;
+    if (!rec.row || rec.errors?.length || rec.externalId === null) {
+      result.status = 'rejected';
+      result.errors = rec.errors?.length ? rec.errors : [{ path: 'externalId', message: 'Required.' }];
+      return;
+    }
+    // spec: the same externalId twice in one batch — the later one is `duplicate` (the first valid one counts)
+    if (firstByExternalId.has(rec.externalId)) {
+      result.status = 'duplicate';
+      return;
+    }
+    firstByExternalId.add(rec.externalId);
+    valid.push({ i, rec, hash: contentHash(rec.row) });
+  });
+
+  const table = `${q(opts.target.schema)}.${q(opts.target.table)}`;
+  const cols = Object.keys(opts.target.columns);
+  return em.transactional(async (tem) => {
+    const stored: StoredRecord<Row>[] = [];
+    if (valid.length > 0) {
+      // lock what exists, in externalId order (concurrent batches lock in the same order: no deadlock)
+      const existing: Array<Record<string, any>> = await tem.execute(
+        `select t.* from ${table} t where t."source" = ? and t."external_id" in (select jsonb_array_elements_text(?::jsonb)) order by t."external_id" for update`,
+        [opts.source, JSON.stringify(valid.map((v) => v.rec.externalId))],
+      );
+      const byExt = new Map(existing.map((r) => [r.external_id as string, r]));
+      const writes: Array<{ i: number; rec: PreparedRecord<Row>; hash: string; id: string; before: Record<string, any> | null }> = [];
+      for (const v of valid) {
+        const old = byExt.get(v.rec.externalId!);
+        if (old && old.content_hash === v.hash) {
+          results[v.i].status = 'unchanged';
+          results[v.i].id = old.id;
+        } else writes.push({ ...v, id: old?.id ?? newId(opts.target.idKind), before: old ?? null });
+      }
+      if (writes.length > 0) {
+        writes.sort((a, b) => (a.rec.externalId! < b.rec.externalId! ? -1 : a.rec.externalId! > b.rec.externalId! ? 1 : 0));
+        const payload = writes.map((w) => ({ id: w.id, external_id: w.rec.externalId, content_hash: w.hash, ...w.rec.row }));
+        const recordset = ['"id" text', '"external_id" text', '"content_hash" text', ...cols.map((c) => `${q(c)} ${opts.target.columns[c]}`)].join(', ');
+        const returned: Array<{ id: string; external_id: string; inserted: boolean }> = await tem.execute(
+          `insert into ${table} as t ("id", "source", "external_id", "content_hash", "version", "created_at", "updated_at", ${cols.map(q).join(', ')})
+           select x."id", ?, x."external_id", x."content_hash", 1, ?, ?, ${cols.map((c) => `x.${q(c)}`).join(', ')}
+           from jsonb_to_recordset(?::jsonb) as x(${recordset})
+           on conflict ("source", "external_id") do update set
+             ${cols.map((c) => `${q(c)} = excluded.${q(c)}`).join(', ')},
+             "content_hash" = excluded."content_hash", "version" = t."version" + 1, "updated_at" = excluded."updated_at"
+           where t."content_hash" is distinct from excluded."content_hash"
+           returning t."id", t."external_id", (t."xmax" = 0) as "inserted"`,
+          [opts.source, now, now, JSON.stringify(payload)],
+        );
+        const byReturned = new Map(returned.map((r) => [r.external_id, r]));
+        const missing: typeof writes = [];
+        for (const w of writes) {
+          const r = byReturned.get(w.rec.externalId!);
+          if (!r) {
+            missing.push(w); // a concurrent batch stored the same content first
+            continue;
+          }
+          const status = r.inserted ? 'created' : 'updated';
+          results[w.i].status = status;
+          results[w.i].id = r.id;
+          stored.push({ id: r.id, externalId: w.rec.externalId!, status, row: w.rec.row!, before: r.inserted ? null : w.before });
+        }
+        if (missing.length > 0) {
+          const rows: Array<{ id: string; external_id: string }> = await tem.execute(
+            `select "id", "external_id" from ${table} where "source" = ? and "external_id" in (select jsonb_array_elements_text(?::jsonb))`,
+            [opts.source, JSON.stringify(missing.map((m) => m.rec.externalId))],
+          );
+          const ids = new Map(rows.map((r) => [r.external_id, r.id]));
+          for (const m of missing) {
+            results[m.i].status = 'unchanged';
+            results[m.i].id = ids.get(m.rec.externalId!);
+          }
+        }
+      }
+    }
+    const counts = { created: 0, updated: 0, unchanged: 0, duplicate: 0, rejected: 0 };
+    for (const r of results) counts[r.status] += 1;
+    const batch: BatchResult = { batchId, received: opts.records.length, ...counts, results };
+
+    const actor = actorOf(opts.actor);
+    const events: Array<{ type: string; aggregateType: string; aggregateId: string; locationId: string | null; object: Record<string, unknown>; previous?: Record<string, unknown> }> = [];
+    if (opts.eventsFor) {
+      for (const s of stored) for (const e of opts.eventsFor(s)) events.push({ ...e, aggregateType: opts.target.aggregateType, aggregateId: s.id });
+    }
+    events.push({
+      type: `${opts.area}.batch.completed`,
+      aggregateType: 'batch',
+      aggregateId: batchId,
+      locationId: null,
+      object: {
+        batchId,
+        integrationId: opts.actor.kind === 'integration' ? (opts.actor.integrationId ?? opts.actor.id) : null,
+        source: opts.source,
+        endpoint: opts.endpoint,
+        received: batch.received,
+        ...counts,
+        rejectedRecords: results.filter((r) => r.status === 'rejected').map((r) => ({ index: r.index, externalId: r.externalId, errors: r.errors ?? [] })),
+        createdAt: now.toISOString(),
+      },
+    });
+    await insertEvents(tem, opts.target.schema, events, actor, now);
+    return batch;
+  });
+}
+
+/** Many events into a schema's outbox with one statement (same envelope as recordEvent). */
+export async function insertEvents(
+  em: EntityManager,
+  schema: string,
+  events: Array<{ type: string; aggregateType: string; aggregateId: string; locationId: string | null; object: Record<string, unknown>; previous?: Record<string, unknown> }>,
+  actor: ReturnType<typeof actorOf>,
+  now: Date,
+): Promise<void> {
+  if (events.length === 0) return;
+  const createdAt = now.toISOString();
+  const rows = events.map((e) => {
+    const id = newId('event');
+    const payload = { id, type: e.type, createdAt, apiVersion: 'v1', actor, locationId: e.locationId, data: e.previous ? { object: e.object, previous: e.previous } : { object: e.object } };
+    return { event_id: id, type: e.type, aggregate_type: e.aggregateType, aggregate_id: e.aggregateId, location_id: e.locationId, payload };
+  });
+  await em.execute(
+    `insert into ${q(schema)}."outbox" ("event_id", "type", "aggregate_type", "aggregate_id", "location_id", "payload", "created_at")
+     select e.value->>'event_id', e.value->>'type', e.value->>'aggregate_type', e.value->>'aggregate_id', e.value->>'location_id', e.value->'payload', ?
+     from jsonb_array_elements(?::jsonb) with ordinality as e(value, n)
+     order by e.n`,
+    [now, JSON.stringify(rows)],
+  );
+}
