@@ -13,3 +13,4 @@ export * from './openapi';
 export * from './identity';
 export * from './organization';
 export * from './integrations';
+export * from './sales';

@@ -3,12 +3,14 @@ import { identityOperations } from './identity';
 import { organizationOperations } from './organization';
 import { webhooksOperations } from './webhooks';
 import { integrationsOperations } from './integrations';
+import { salesOperations } from './sales';
 
 export const operations = {
   ...identityOperations,
   ...organizationOperations,
   ...webhooksOperations,
   ...integrationsOperations,
+  ...salesOperations,
 };
 
 export type Operations = typeof operations;

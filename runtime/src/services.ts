@@ -3,6 +3,7 @@ import { identityService } from '@svc/identity';
 import { organizationService } from '@svc/organization';
 import { webhooksService } from '@svc/webhooks';
 import { integrationsService } from '@svc/integrations';
+import { salesService } from '@svc/sales';
 
 /** The services this build runs; each area service is added here when it lands. */
-export const serviceDefinitions: ServiceDefinition<any>[] = [identityService, organizationService, webhooksService, integrationsService];
+export const serviceDefinitions: ServiceDefinition<any>[] = [identityService, organizationService, webhooksService, integrationsService, salesService];

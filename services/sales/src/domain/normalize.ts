@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+import type { SalesTransactionInput } from '@bop/contracts';
+import { businessDayOf } from './business-day';
+import { formatMoney, formatQuantity } from './money';
+import { lineTotal } from './totals';
+
+export interface LocationRef {
+  id: string;
+  timezone: string;
+  businessDayCutoff: string;
+}
+
+export interface StoredLine {
+  itemSku: string | null;
+  itemBarcode: string | null;
+  itemExternalId: string | null;
+  /** filled when the item is matched (spec: ingestion rule 3); never part of the content hash */
+  itemId: string | null;
+  name: string | null;
+  quantity: string;
+  unitPrice: string;
+  discount: string;
+  tax: string;
+  lineTotal: string;
+}
+
+export interface StoredTender {
+  type: string;
+  amount: string;
+  change: string | null;
+  platform: string | null;
+}
+
+/** A record ready to upsert: the camelCase fields of the `SalesTransaction` entity, minus id/source/externalId/version/timestamps. */
+export interface NormalizedTransaction {
+  locationId: string;
+  /** ISO 8601 UTC with milliseconds */
+  occurredAt: string;
+  businessDay: string;
+  type: 'sale' | 'refund';
+  status: 'completed' | 'voided';
+  channel: string | null;
+  registerId: string | null;
+  employeeExternalId: string | null;
+  lines: StoredLine[];
+  tenders: StoredTender[];
+  subtotal: string;
+  tax: string;
+  total: string;
+  currency: string;
+  refundOf: string | null;
+  /** sha256 hex of the canonical content (see `contentHashOf`) */
+  contentHash: string;
+}
+
+/**
+ * Canonical stored form of a schema-valid record: money at least to the currency's minor units
+ * ("10.5" → "10.50"), quantities without trailing zeros ("1.0" → "1"), absent optionals as null,
+ * occurredAt as `toISOString()`. Same content ⇒ same hash, whatever the key order or decimal spelling.
+ */
+export function normalizeTransaction(input: SalesTransactionInput, location: LocationRef): NormalizedTransaction {
+  const cur = input.currency;
+  const money = (v: string) => formatMoney(v, cur);
+  const occurredAt = new Date(input.occurredAt).toISOString();
+  const content = {
+    locationId: location.id,
+    occurredAt,
+    type: input.type,
+    status: input.status,
+    channel: input.channel ?? null,
+    registerId: input.registerId ?? null,
+    employeeExternalId: input.employeeExternalId ?? null,
+    lines: input.lines.map((l) => ({
+      itemSku: l.itemSku ?? null,
+      itemBarcode: l.itemBarcode ?? null,
+      itemExternalId: l.itemExternalId ?? null,
+      name: l.name ?? null,
+      quantity: formatQuantity(l.quantity),
+      unitPrice: money(l.unitPrice),
+      discount: money(l.discount),
+      tax: money(l.tax),
+    })),
+    tenders: input.tenders.map((t) => ({
+      type: t.type,
+      amount: money(t.amount),
+      change: t.change === undefined ? null : money(t.change),
+      platform: t.platform ?? null,
+    })),
+    subtotal: money(input.subtotal),
+    tax: money(input.tax),
+    total: money(input.total),
+    currency: cur,
+    refundOf: input.refundOf ?? null,
+  };
+  return {
+    ...content,
+    businessDay: businessDayOf(occurredAt, location.timezone, location.businessDayCutoff),
+    lines: content.lines.map((l) => ({ ...l, itemId: null, lineTotal: money(lineTotal(l).toFixed()) })),
+    contentHash: contentHashOf(content),
+  };
+}
+
+/** What the hash covers: everything sent except the key (source, externalId); nothing derived (businessDay, itemId, lineTotal). */
+export type HashedContent = Omit<NormalizedTransaction, 'businessDay' | 'contentHash' | 'lines'> & { lines: Array<Omit<StoredLine, 'itemId' | 'lineTotal'>> };
+
+export function contentHashOf(content: HashedContent): string {
+  return createHash('sha256').update(stableJson(content)).digest('hex');
+}
+
+/** JSON with object keys sorted, so key order never changes a hash. */
+export function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    return `{${Object.keys(obj).sort().filter((k) => obj[k] !== undefined).map((k) => `${JSON.stringify(k)}:${stableJson(obj[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The `sales.transactions` columns of a normalized record (snake_case, for a set-based upsert); id/version/created_at/updated_at are the caller's. */
+export function transactionColumns(source: string, externalId: string, n: NormalizedTransaction) {
+  return {
+    source,
+    external_id: externalId,
+    location_id: n.locationId,
+    occurred_at: n.occurredAt,
+    business_day: n.businessDay,
+    type: n.type,
+    status: n.status,
+    channel: n.channel,
+    register_id: n.registerId,
+    employee_external_id: n.employeeExternalId,
+    subtotal: n.subtotal,
+    tax: n.tax,
+    total: n.total,
+    currency: n.currency,
+    refund_of: n.refundOf,
+    lines: JSON.stringify(n.lines),
+    tenders: JSON.stringify(n.tenders),
+    content_hash: n.contentHash,
+  };
+}

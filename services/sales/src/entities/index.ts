@@ -1,0 +1,2 @@
+export * from './transaction';
+export * from './location';

@@ -1,0 +1,4 @@
+import { runStandalone } from '@bop/shared';
+import { salesService } from './index';
+
+void runStandalone(salesService);

@@ -1,0 +1,116 @@
+/**
+ * POST /sales/transactions:batch with a real organization service feeding sales' location replica:
+ * per-record results, business day from the location, events in the outbox, limits.
+ */
+import { organizationService } from '@svc/organization';
+import { salesService } from '../src';
+import { eventually, integration, startTestServices, type TestServices } from '../../../test/harness';
+
+let stack: TestServices;
+const pos = integration(['sales:write', 'sales:read']);
+let locationId: string;
+
+function sale(externalId: string, over: Record<string, unknown> = {}) {
+  return {
+    externalId,
+    locationExternalId: 'NYC-1',
+    occurredAt: '2026-11-21T06:30:00Z', // 01:30 in New York: before the 04:00 cut-off → 2026-11-20
+    type: 'sale',
+    lines: [
+      { itemSku: 'BURGER', name: 'Burger', quantity: '2', unitPrice: '8.50', discount: '1.00', tax: '1.28' },
+      { itemSku: 'SODA', name: 'Soda', quantity: '1', unitPrice: '2.25', tax: '0.18' },
+    ],
+    tenders: [{ type: 'cash', amount: '20.00', change: '0.29' }],
+    subtotal: '18.25',
+    tax: '1.46',
+    total: '19.71',
+    currency: 'USD',
+    ...over,
+  };
+}
+
+const batch = (transactions: unknown[], source = 'pos-nyc') => stack.services.sales.call('POST', '/sales/transactions:batch', { as: pos, body: { source, transactions } });
+const sql = (q: string, p: unknown[] = []): Promise<any[]> => stack.services.sales.svc.runtime.orm.em.getConnection().execute(q, p);
+
+beforeAll(async () => {
+  stack = await startTestServices([organizationService, salesService], { API_MAX_BATCH_SIZE: '50' });
+  const loc = await stack.services.organization.call('POST', '/locations', { body: { name: 'NYC', timezone: 'America/New_York', businessDayCutoff: '04:00', externalId: 'NYC-1' } });
+  locationId = loc.body.id;
+  await eventually(async () => (await sql(`select 1 from sales.locations where id = ?`, [locationId])).length > 0);
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe('POST /sales/transactions:batch', () => {
+  it('answers 202 with a result per record: created, updated, unchanged, duplicate, rejected', async () => {
+    const first = await batch([sale('T1'), sale('T2')]);
+    expect(first.status).toBe(202);
+    expect(first.body.results[0].errors).toBeUndefined();
+    expect(first.body).toMatchObject({ received: 2, created: 2, updated: 0, rejected: 0 });
+    const r = await batch([
+      sale('T1'), // same content → unchanged
+      sale('T2', { registerId: 'R9' }), // changed → updated
+      sale('T3'),
+      sale('T3', { registerId: 'R2' }), // again in the same batch → duplicate
+      sale('T4', { tenders: [{ type: 'card', amount: '19.00' }] }), // tenders do not add up → rejected
+      sale('T5', { locationExternalId: 'NOWHERE' }),
+      { externalId: 'T6', subtotal: 18.25 },
+    ]);
+    expect(r.status).toBe(202);
+    expect(r.body).toMatchObject({ received: 7, created: 1, updated: 1, unchanged: 1, duplicate: 1, rejected: 3 });
+    expect(r.body.results.map((x: { status: string }) => x.status)).toEqual(['unchanged', 'updated', 'created', 'duplicate', 'rejected', 'rejected', 'rejected']);
+    expect(r.body.results[0].id).toBe(first.body.results[0].id);
+    expect(r.body.results[4].errors).toEqual([{ path: 'tenders', message: expect.stringMatching(/19/) }]);
+    expect(r.body.results[5].errors).toEqual([{ path: 'locationExternalId', message: expect.any(String) }]);
+    expect(r.body.results[6].errors.map((e: { path: string }) => e.path)).toEqual(expect.arrayContaining(['subtotal', 'occurredAt', 'currency']));
+    expect(await sql(`select external_id from sales.transactions where external_id in ('T4','T5','T6')`)).toEqual([]);
+  });
+
+  it('stores the business day from the location’s time zone and cut-off, and lists it', async () => {
+    await batch([sale('BD-1'), sale('BD-2', { occurredAt: '2026-11-21T09:30:00Z' })]);
+    const rows = await sql(`select external_id, to_char(business_day, 'YYYY-MM-DD') as day from sales.transactions where external_id like 'BD-%' order by external_id`);
+    expect(rows).toEqual([
+      { external_id: 'BD-1', day: '2026-11-20' },
+      { external_id: 'BD-2', day: '2026-11-21' },
+    ]);
+    const list = await stack.services.sales.call('GET', `/sales/transactions?source=pos-nyc&businessDayFrom=2026-11-21&businessDayTo=2026-11-21`, { as: pos });
+    expect(list.body.data.map((t: { externalId: string }) => t.externalId)).toContain('BD-2');
+    expect(list.body.data.map((t: { externalId: string }) => t.externalId)).not.toContain('BD-1');
+  });
+
+  it('records sales.transaction.recorded with every line and tender, and the batch result for integrations', async () => {
+    const r = await batch([sale('EV-1')]);
+    const rows: Array<{ type: string; payload: any }> = await sql(`select type, payload from sales.outbox where payload->'data'->'object'->>'externalId' = 'EV-1' or payload->'data'->'object'->>'batchId' = ?`, [r.body.batchId]);
+    const recorded = rows.find((x) => x.type === 'sales.transaction.recorded')!.payload;
+    expect(recorded).toMatchObject({ apiVersion: 'v1', actor: { type: 'integration', id: 'int_test' }, locationId, data: { object: { id: r.body.results[0].id, externalId: 'EV-1', businessDay: '2026-11-20', total: '19.71' } } });
+    expect(recorded.data.object.lines).toHaveLength(2);
+    expect(recorded.data.object.tenders).toEqual([expect.objectContaining({ type: 'cash', amount: '20.00', change: '0.29' })]);
+    const done = rows.find((x) => x.type === 'sales.batch.completed')!.payload;
+    expect(done.data.object).toMatchObject({ batchId: r.body.batchId, integrationId: 'int_test', source: 'pos-nyc', endpoint: 'POST /sales/transactions:batch', received: 1, created: 1 });
+  });
+
+  it('refuses a batch over API_MAX_BATCH_SIZE whole, storing nothing', async () => {
+    const big = Array.from({ length: 51 }, (_, i) => sale(`BIG-${i}`));
+    const r = await batch(big);
+    expect(r.status).toBe(413);
+    expect(r.body.code).toBe('payload_too_large');
+    expect(await sql(`select 1 from sales.transactions where external_id like 'BIG-%'`)).toEqual([]);
+  });
+
+  it('stores each record once when two clients send the same batch at the same time', async () => {
+    const same = Array.from({ length: 40 }, (_, i) => sale(`CON-${i}`));
+    const [a, b] = await Promise.all([batch(same), batch(same)]);
+    expect(a.status).toBe(202);
+    expect(b.status).toBe(202);
+    expect(a.body.created + b.body.created).toBe(40);
+    expect(a.body.unchanged + b.body.unchanged).toBe(40);
+    expect(Number((await sql(`select count(*) n from sales.transactions where external_id like 'CON-%'`))[0].n)).toBe(40);
+  });
+
+  it('answers 422 with paths for a malformed batch (no source)', async () => {
+    const r = await stack.services.sales.call('POST', '/sales/transactions:batch', { as: pos, body: { transactions: [sale('X')] } });
+    expect(r.status).toBe(422);
+    expect(r.body.errors.map((e: { path: string }) => e.path)).toContain('source');
+  });
+});
