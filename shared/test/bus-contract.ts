@@ -133,6 +133,32 @@ export function busContract(name: string, makeBus: () => Promise<Bus>, topicOf: 
       }
     });
 
+    it('hands a group that lists types every message of those types, moving past the others', async () => {
+      const topic = topicOf(`types${Date.now()}`);
+      const group = `g-types-${Date.now()}`;
+      const wanted = (k: string) => message(topic, k, { type: 'test.wanted.happened' });
+      const first = [wanted('w1'), message(topic, 'x1'), message(topic, 'x2'), wanted('w1')];
+      await bus.publish(first);
+      const collectWanted = async (n: number) => {
+        const got: ConsumedMessage[] = [];
+        let done!: () => void;
+        const finished = new Promise<void>((r) => (done = r));
+        const sub = await bus.subscribe({ group, topics: [topic], types: ['test.wanted.happened'], handler: async (b) => {
+          got.push(...b.filter((m) => m.type === 'test.wanted.happened'));
+          if (got.length >= n) done();
+        } });
+        const timer = setTimeout(done, 20_000);
+        await finished;
+        clearTimeout(timer);
+        await sub.stop();
+        return got;
+      };
+      expect((await collectWanted(2)).map((m) => m.eventId)).toEqual([first[0].eventId, first[3].eventId]);
+      const later = [message(topic, 'x3'), wanted('w2')];
+      await bus.publish(later);
+      expect((await collectWanted(1)).map((m) => m.eventId)).toEqual([later[1].eventId]);
+    });
+
     it('reads only its topics, or every topic with *', async () => {
       const t1 = topicOf(`ta${Date.now()}`);
       const t2 = topicOf(`tb${Date.now()}`);

@@ -182,16 +182,34 @@ class PgSubscription implements Subscription {
     }
   }
 
-  /** One batch after the group's position; the position moves only when the handler resolved. */
+  /**
+   * One batch after the group's position; the position moves only when the handler resolved. Reads
+   * are bounded by the log's current end, so a group that filters topics or types moves past the
+   * rows it skips instead of scanning them again on every poll.
+   */
   private async fetchAndHandle(all: boolean, limit: number): Promise<number> {
-    const { rows: pos } = await this.pool.query<{ position: string }>(`select "position" from "bus"."positions" where "group_id" = $1`, [this.options.group]);
+    const { rows: pos } = await this.pool.query<{ position: string; head: string | null }>(
+      `select p."position", (select max("position") from "bus"."messages") as "head" from "bus"."positions" p where p."group_id" = $1`,
+      [this.options.group],
+    );
     const after = pos[0]?.position ?? '0';
+    const head = pos[0]?.head ?? '0';
+    if (BigInt(head) <= BigInt(after)) return 0;
+    const params: unknown[] = [after, head, limit];
+    let filter = '';
+    if (!all) {
+      params.push(this.options.topics);
+      filter += ` and "topic" = any($${params.length})`;
+    }
+    if (this.options.types) {
+      params.push(this.options.types);
+      filter += ` and "type" = any($${params.length})`;
+    }
     const { rows } = await this.pool.query(
       `select "position", "topic", "key", "event_id", "type", "payload", "headers" from "bus"."messages"
-       where "position" > $1 ${all ? '' : 'and "topic" = any($3)'} order by "position" limit $2`,
-      all ? [after, limit] : [after, limit, this.options.topics],
+       where "position" > $1 and "position" <= $2${filter} order by "position" limit $3`,
+      params,
     );
-    if (rows.length === 0) return 0;
     const batch: ConsumedMessage[] = rows.map((r) => ({
       position: String(r.position),
       topic: r.topic,
@@ -201,17 +219,15 @@ class PgSubscription implements Subscription {
       payload: r.payload,
       headers: r.headers,
     }));
-    await this.options.handler(batch);
-    // only forward: a concurrent member of the group that got further is not moved back
+    if (batch.length > 0) await this.options.handler(batch);
+    // a full batch ends at its last row; a short one covered everything up to the head
+    const reached = batch.length === limit ? batch[batch.length - 1].position : head;
     await this.pool.query(
       `update "bus"."positions" set "position" = greatest("position", $2::bigint), "updated_at" = now() where "group_id" = $1`,
-      [this.options.group, batch[batch.length - 1].position],
+      [this.options.group, reached],
     );
-    return rows.length;
+    return batch.length === limit ? limit : 0;
   }
-
-
-
 
   async stop(): Promise<void> {
     this.stopped = true;

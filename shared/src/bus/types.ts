@@ -32,6 +32,11 @@ export interface SubscribeOptions {
   /** largest batch handed to the handler */
   batchSize?: number;
   /**
+   * Only these event types are wanted: an adapter may leave the others out (the Postgres adapter
+   * filters in SQL and still moves the group past them). Handlers must still ignore other types.
+   */
+  types?: string[];
+  /**
    * Handles a batch in order. Resolving commits the group's position past the batch; throwing
    * redelivers the batch from its first message (the caller retries with backoff).
    */

@@ -1,4 +1,4 @@
-import { BatchCompletedEvent, isBatchCompletedType } from '@bop/contracts';
+import { BatchCompletedEvent, serviceTable } from '@bop/contracts';
 import { defineConsumer, formatPath } from '@bop/shared';
 
 /**
@@ -9,7 +9,8 @@ import { defineConsumer, formatPath } from '@bop/shared';
 export const batchConsumer = defineConsumer({
   name: 'ingestion-batches',
   topics: ['*'],
-  types: isBatchCompletedType,
+  // every area's `<area>.batch.completed`, listed so the bus leaves all other events out of this group's reads
+  types: Object.keys(serviceTable).map((area) => `${area}.batch.completed`),
   async handle({ em, event }) {
     const parsed = BatchCompletedEvent.safeParse(event.data?.object);
     if (!parsed.success) {

@@ -1,5 +1,5 @@
 import { defineConsumer, newId, type Clock, type ConsumerDef, type EntityManager } from '@bop/shared';
-import type { EventEnvelope } from '@bop/contracts';
+import { eventTypes, type EventEnvelope } from '@bop/contracts';
 import { eventTypeDef, featureOn, isDeliverableType, subscribes } from '../domain/subscriptions';
 import { Delivery } from '../entities';
 import { loadFeatureStates, loadSubscribers, saveFeatureState, wakeWorkers, type SubscriberRow } from '../store';
@@ -47,7 +47,8 @@ export function fanOutConsumer(clock: Clock): ConsumerDef {
   return defineConsumer({
     name: 'fan-out',
     topics: ['*'],
-    types: (type) => FEATURE_EVENTS.has(type) || isDeliverableType(type),
+    // a list, so the bus leaves internal events (e.g. every sale's full lines) out of this group's reads
+    types: [...FEATURE_EVENTS, ...eventTypes.map((t) => t.type).filter(isDeliverableType)],
     async handle({ em, event, message }) {
       if (FEATURE_EVENTS.has(event.type)) {
         const f = event.data.object as { key?: string; enabled?: boolean; effective?: boolean };
