@@ -6,7 +6,6 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import {
   createPostgresBus,
-  freePort,
   generateInternalKeyPair,
   InternalTokenSigner,
   startService,
@@ -161,9 +160,9 @@ export async function startTestServices(
   const db = await freshDatabase();
   const { keys, signer } = await testKeys();
   const bus = await createPostgresBus({ connectionString: db.url, log: createLogger('bus', 'silent'), pollMs: 200 });
-  const ports = new Map<string, number>();
-  for (const def of defs) ports.set(def.name, await freePort());
-  const serviceUrls = Object.fromEntries([...ports].map(([name, port]) => [name, `http://127.0.0.1:${port}`]));
+  // each service binds a port of its own (0) and is published here as it starts: no port race with
+  // other test files running in parallel
+  const serviceUrls: Record<string, string> = {};
   const running: RunningService<any>[] = [];
   const services: Record<string, TestService> = {};
   const closeAll = async () => {
@@ -180,12 +179,13 @@ export async function startTestServices(
         serviceUrls,
         clock: opts.clock,
         relay: opts.relay,
-        port: ports.get(def.name)!,
+        port: 0,
         host: '127.0.0.1',
         env: { LOG_LEVEL: 'silent', RELAY_POLL_MS: '200', BUS_POLL_MS: '200', ...env },
         logger: createLogger(def.name, process.env.TEST_LOG_LEVEL ?? 'silent'),
       });
       running.push(svc);
+      serviceUrls[def.name] = svc.url;
       services[def.name] = {
         svc,
         db,

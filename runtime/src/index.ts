@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { serviceTable } from '@bop/contracts';
-import { baseConfigSchema, createBus, createLogger, freePort, generateInternalKeyPair, loadConfig, startService, type Logger, type RunningService } from '@bop/shared';
+import { baseConfigSchema, createBus, createLogger, generateInternalKeyPair, loadConfig, startService, type Logger, type RunningService } from '@bop/shared';
 import { startGateway } from '@bop/gateway';
 import { serviceDefinitions } from './services';
 import { startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres';
@@ -11,11 +11,11 @@ export { serviceDefinitions } from './services';
 export { startEmbeddedPostgres } from './embedded-postgres';
 export { loadRuntimeConfig, runtimeConfigSchema } from './config';
 
-/** An explicit SERVICE_PORT_<NAME> wins; else a free port (`auto`) or the service's fixed port. */
-async function servicePort(name: keyof typeof serviceTable, env: Record<string, string | undefined>, mode: 'fixed' | 'auto'): Promise<number> {
+/** An explicit SERVICE_PORT_<NAME> wins; else any free port (`auto`, bound as 0) or the service's fixed port. */
+function servicePort(name: keyof typeof serviceTable, env: Record<string, string | undefined>, mode: 'fixed' | 'auto'): number {
   const explicit = env[`SERVICE_PORT_${name.toUpperCase()}`];
   if (explicit) return Number(explicit);
-  return mode === 'auto' ? freePort() : serviceTable[name].port;
+  return mode === 'auto' ? 0 : serviceTable[name].port;
 }
 
 export interface Runtime {
@@ -54,10 +54,13 @@ export async function startAll(envOverrides: Record<string, string | undefined> 
     if (embedded) await embedded.stop().catch((err) => log.error({ err }, 'embedded Postgres stop failed'));
   };
   try {
-    // ports first, so every service knows where the others' internal commands are
-    const ports = new Map<string, number>();
-    for (const def of serviceDefinitions) ports.set(def.name, await servicePort(def.name, env, config.SERVICE_PORTS));
-    const serviceUrls = Object.fromEntries([...ports].map(([name, port]) => [name, `http://127.0.0.1:${port}`]));
+    // every service learns where the others' internal commands are: known ports up front, `auto`
+    // ones (bound as 0, no probing race) as each service starts
+    const serviceUrls: Record<string, string> = {};
+    for (const def of serviceDefinitions) {
+      const port = servicePort(def.name, env, config.SERVICE_PORTS);
+      if (port !== 0) serviceUrls[def.name] = `http://127.0.0.1:${port}`;
+    }
     // identity first: it bootstraps the owner the others' callers sign in as
     for (const def of serviceDefinitions) {
       const running = await startService(def, {
@@ -69,10 +72,11 @@ export async function startAll(envOverrides: Record<string, string | undefined> 
         serviceUrls,
         // services stay on loopback in the embedded default; only the gateway follows HOST
         host: '127.0.0.1',
-        port: ports.get(def.name)!,
+        port: servicePort(def.name, env, config.SERVICE_PORTS),
         logger: createLogger(def.name, config.LOG_LEVEL),
       });
       services.push(running);
+      serviceUrls[def.name] = running.url;
     }
     const gateway = await startGateway({
       env,

@@ -67,7 +67,7 @@ export interface StartOptions {
   /** a bus shared by the services of one process (else one is made from config) */
   bus?: Bus;
   clock?: Clock;
-  /** other services' URLs, for internal commands (else SERVICE_URL_<NAME> from env) */
+  /** other services' URLs, for internal commands (else SERVICE_URL_<NAME> from env); read at call time */
   serviceUrls?: Partial<Record<AreaService, string>>;
   internalPrivateKeyPem?: string;
   port?: number;
@@ -159,7 +159,8 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     throw err;
   });
   const bus = opts.bus ?? ownBus!;
-  const serviceUrls: Partial<Record<AreaService, string>> = { ...(opts.serviceUrls ?? {}) };
+  // read at call time: a runtime may fill it in as its services start (each on a port of its own)
+  const serviceUrls: Partial<Record<AreaService, string>> = opts.serviceUrls ?? {};
   for (const name of Object.keys(serviceTable) as AreaService[]) {
     const url = env[`SERVICE_URL_${name.toUpperCase()}`];
     if (url && !serviceUrls[name]) serviceUrls[name] = url;
