@@ -17,6 +17,18 @@ let base: string;
 let output = '';
 let dataDir: string;
 
+/** The base URL the runtime prints once it is up (`API:   http://127.0.0.1:<port>/api/v1`). */
+async function waitPrinted(ms: number): Promise<string> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    const m = /API:\s+(http:\/\/[^\s]+)\/api\/v1/.exec(output);
+    if (m) return m[1];
+    if (child.exitCode !== null) throw new Error(`runtime exited with ${child.exitCode}:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no base URL printed within ${ms} ms:\n${output}`);
+}
+
 async function waitReady(url: string, ms: number): Promise<void> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
@@ -36,10 +48,10 @@ beforeAll(async () => {
   if (!fs.existsSync(path.join(root, 'runtime/dist/start.js'))) throw new Error('build first: npm run build');
   dataDir = path.join(os.tmpdir(), `bop-e2e-${process.pid}-${Date.now()}`);
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o755 });
-  const port = await freePort();
   const env: Record<string, string | undefined> = {
     ...process.env,
-    PORT: String(port),
+    // the gateway takes any free port and prints its URL (no probing race with parallel tests)
+    PORT: '0',
     DATA_DIR: dataDir,
     EMBEDDED_PG_PORT: String(await freePort()),
     SERVICE_PORTS: 'auto',
@@ -55,7 +67,7 @@ beforeAll(async () => {
   child = spawn(process.execPath, [path.join(root, 'runtime/dist/start.js')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.on('data', (d) => (output += String(d)));
   child.stderr?.on('data', (d) => (output += String(d)));
-  base = `http://127.0.0.1:${port}`;
+  base = await waitPrinted(90_000);
   await waitReady(base, 90_000);
 }, 120_000);
 
