@@ -118,10 +118,9 @@ export function stableJson(value: unknown): string {
 }
 
 /** The `sales.transactions` columns of a normalized record (snake_case, for a set-based upsert); id/version/created_at/updated_at are the caller's. */
-export function transactionColumns(source: string, externalId: string, n: NormalizedTransaction) {
+/** The stored row of `sales.transactions` (snake_case columns) besides id, source, external_id, hash and bookkeeping. */
+export function transactionRow(n: NormalizedTransaction) {
   return {
-    source,
-    external_id: externalId,
     location_id: n.locationId,
     occurred_at: n.occurredAt,
     business_day: n.businessDay,
@@ -135,8 +134,13 @@ export function transactionColumns(source: string, externalId: string, n: Normal
     total: n.total,
     currency: n.currency,
     refund_of: n.refundOf,
-    lines: JSON.stringify(n.lines),
-    tenders: JSON.stringify(n.tenders),
-    content_hash: n.contentHash,
+    lines: n.lines,
+    tenders: n.tenders,
   };
+}
+
+/** The full column set of one row, jsonb columns as JSON text (for direct inserts). */
+export function transactionColumns(source: string, externalId: string, n: NormalizedTransaction) {
+  const row = transactionRow(n);
+  return { source, external_id: externalId, ...row, lines: JSON.stringify(row.lines), tenders: JSON.stringify(row.tenders), content_hash: n.contentHash };
 }

@@ -1,7 +1,7 @@
 import { SalesTransactionInput } from '@bop/contracts';
 import { ApiError, ingestBatch, route, zodFieldErrors, type BaseConfig, type IngestTarget, type PreparedRecord, type RouteDef, type ServiceRuntime } from '@bop/shared';
 import { checkTransaction } from '../domain/totals';
-import { normalizeTransaction, type NormalizedTransaction } from '../domain/normalize';
+import { normalizeTransaction, transactionRow } from '../domain/normalize';
 import { locationFor, resolveLocations } from '../locations';
 
 /** sales.transactions as the kit's batch upsert writes it (snake_case columns of the migration). */
@@ -29,27 +29,7 @@ const transactions: IngestTarget = {
   },
 };
 
-type Row = ReturnType<typeof rowOf>;
-
-function rowOf(n: NormalizedTransaction) {
-  return {
-    location_id: n.locationId,
-    occurred_at: n.occurredAt,
-    business_day: n.businessDay,
-    type: n.type,
-    status: n.status,
-    channel: n.channel,
-    register_id: n.registerId,
-    employee_external_id: n.employeeExternalId,
-    subtotal: n.subtotal,
-    tax: n.tax,
-    total: n.total,
-    currency: n.currency,
-    refund_of: n.refundOf,
-    lines: n.lines,
-    tenders: n.tenders,
-  };
-}
+type Row = ReturnType<typeof transactionRow>;
 
 /** The record as consumers (inventory, cash, insights) read it from `sales.transaction.recorded`: every line and tender. */
 function recordedObject(id: string, source: string, externalId: string, r: Row) {
@@ -97,7 +77,7 @@ export const transactionBatchRoutes = (svc: ServiceRuntime<BaseConfig & { API_MA
       const errors = checkTransaction(p.data);
       if (errors.length > 0) return { index, externalId, errors, warnings: at.warnings };
       const n = normalizeTransaction(p.data, { id: at.location.id, timezone: at.location.timezone, businessDayCutoff: at.location.businessDayCutoff });
-      return { index, externalId, row: rowOf(n), warnings: at.warnings.length > 0 ? at.warnings : undefined };
+      return { index, externalId, row: transactionRow(n), warnings: at.warnings.length > 0 ? at.warnings : undefined };
     });
     const result = await ingestBatch(ctx.em, {
       target: transactions,
