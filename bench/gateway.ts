@@ -8,17 +8,14 @@
  * The servers run in a child process started like `npm start` (embedded Postgres unless DATABASE_URL is
  * set); the load comes from this process over keep-alive connections.
  */
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { Pool } from 'undici';
 import { freePort, generateInternalKeyPair, InternalTokenSigner, type Principal } from '@bop/shared';
+import { BENCH_OWNER, startRuntimeProcess } from './runtime-process';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 6);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-const root = path.resolve(__dirname, '..', '..');
 
 interface Result {
   rps: number;
@@ -63,34 +60,16 @@ async function load(origin: string, path: string, headers: Record<string, string
 
 async function main(): Promise<void> {
   const keys = await generateInternalKeyPair();
-  const port = await freePort();
   const orgPort = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bop-bench-'));
-  fs.chmodSync(dataDir, 0o755);
-  const env = {
-    ...process.env,
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    EMBEDDED_PG_PORT: String(await freePort()),
-    SERVICE_PORTS: 'auto',
+  const rt = await startRuntimeProcess({
     SERVICE_PORT_ORGANIZATION: String(orgPort),
     INTERNAL_JWT_PRIVATE_KEY: keys.privateKeyPem,
     INTERNAL_JWT_PUBLIC_KEY: keys.publicKeyPem,
-    BOOTSTRAP_ADMIN_EMAIL: 'bench@example.com',
-    BOOTSTRAP_ADMIN_PASSWORD: 'bench-password-123456',
     API_RATE_LIMIT_PER_MIN: '100000000',
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
-  };
-  const child = spawn(process.execPath, [path.join(root, 'runtime/dist/start.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  const base = `http://127.0.0.1:${port}`;
+  });
+  const base = rt.base;
   try {
-    for (let i = 0; ; i++) {
-      if (i > 240) throw new Error('runtime did not become ready');
-      const ok = await fetch(`${base}/api/ready`).then((r) => r.status === 200, () => false);
-      if (ok) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    const signIn = (await (await fetch(`${base}/api/v1/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.com', password: 'bench-password-123456' }) })).json()) as { token: string };
+    const signIn = (await (await fetch(`${base}/api/v1/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(BENCH_OWNER) })).json()) as { token: string };
     const key = (await (await fetch(`${base}/api/v1/auth/api-keys`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${signIn.token}` }, body: JSON.stringify({ name: 'bench' }) })).json()) as { key: string };
     for (let i = 0; i < 20; i++) {
       await fetch(`${base}/api/v1/locations`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key.key}` }, body: JSON.stringify({ name: `Bench ${i}`, timezone: 'UTC' }) });
@@ -120,7 +99,7 @@ async function main(): Promise<void> {
     const dt = await viaDirect(concurrency, seconds);
     const gt = await viaGateway(concurrency, seconds);
     const fmt = (r: Result) => `${r.rps.toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   errors ${r.errors}`;
-    console.log(`GET /api/v1/locations?limit=20 (20 locations), ${seconds} s per run, node ${process.versions.node}, ${os.cpus().length} cores, LOG_LEVEL=${env.LOG_LEVEL}`);
+    console.log(`GET /api/v1/locations?limit=20 (20 locations), ${seconds} s per run, node ${process.versions.node}, ${os.cpus().length} cores, LOG_LEVEL=${process.env.LOG_LEVEL ?? 'info'}`);
     console.log(`latency, 1 connection (median of ${rounds} rounds):`);
     console.log(`  direct (organization)  ${fmt(dl)}`);
     console.log(`  through the gateway    ${fmt(gl)}`);
@@ -130,10 +109,7 @@ async function main(): Promise<void> {
     console.log(`gateway adds ${added.toFixed(2)} ms at p50 (median over ${rounds} interleaved rounds; target < 1 ms)`);
     console.log(`gateway keeps ${((gt.rps / dt.rps) * 100).toFixed(1)}% of direct throughput (target >= 60%)`);
   } finally {
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await rt.stop();
   }
 }
 

@@ -8,17 +8,13 @@
  *
  *   npm run bench:ingest          (BENCH_RECORDS=100000 BENCH_BATCH=1000 BENCH_CLIENTS=2 change the load)
  */
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { Client } from 'pg';
-import { freePort } from '@bop/shared';
+import { BENCH_OWNER, startRuntimeProcess } from './runtime-process';
 
 const total = Number(process.env.BENCH_RECORDS ?? 100_000);
 const batchSize = Number(process.env.BENCH_BATCH ?? 1000);
 const clients = Number(process.env.BENCH_CLIENTS ?? 2);
-const root = path.resolve(__dirname, '..', '..');
 
 function transaction(i: number, locationExternalId: string) {
   const lines = [
@@ -38,34 +34,14 @@ function quantile(xs: number[], p: number): number {
 }
 
 async function main(): Promise<void> {
-  const port = await freePort();
-  const pgPort = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bop-bench-ingest-'));
-  fs.chmodSync(dataDir, 0o755);
-  const env = {
-    ...process.env,
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    EMBEDDED_PG_PORT: String(pgPort),
-    SERVICE_PORTS: 'auto',
-    BOOTSTRAP_ADMIN_EMAIL: 'bench@example.com',
-    BOOTSTRAP_ADMIN_PASSWORD: 'bench-password-123456',
-    API_INGEST_RATE_LIMIT_PER_MIN: '100000000',
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
-  };
-  const child = spawn(process.execPath, [path.join(root, 'runtime/dist/start.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  const base = `http://127.0.0.1:${port}`;
+  const rt = await startRuntimeProcess({ API_INGEST_RATE_LIMIT_PER_MIN: '100000000' });
+  const { base, pgPort } = rt;
   const post = async (p: string, body: unknown, auth?: string) => {
     const res = await fetch(`${base}${p}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Bearer ${auth}` } : {}) }, body: JSON.stringify(body) });
     return { status: res.status, body: (await res.json()) as any };
   };
   try {
-    for (let i = 0; ; i++) {
-      if (i > 240) throw new Error('runtime did not become ready');
-      if (await fetch(`${base}/api/ready`).then((r) => r.status === 200, () => false)) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    const session = (await post('/api/v1/auth/sign-in', { email: 'bench@example.com', password: 'bench-password-123456' })).body.token;
+    const session = (await post('/api/v1/auth/sign-in', BENCH_OWNER)).body.token;
     await post('/api/v1/locations', { name: 'Bench store', timezone: 'America/New_York', businessDayCutoff: '04:00', externalId: 'BENCH-1' }, session);
     const reg = await post('/api/v1/integrations', { manifest: { name: 'Bench POS', version: '1.0.0', description: 'bench', scopes: ['sales:write', 'sales:read'], webhooks: [] } }, session);
     const key: string = reg.body.apiKey;
@@ -127,10 +103,7 @@ async function main(): Promise<void> {
     console.log(`end to end vs plain insert: ${((first.rate / plainRate) * 100).toFixed(1)}% (target >= 40%); first load ${first.rate >= 10_000 ? 'meets' : 'misses'} 10,000 records/s`);
     console.log(`re-send is ${(again.rate / first.rate).toFixed(2)}x the first load (target >= 2x)`);
   } finally {
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await rt.stop();
   }
 }
 

@@ -48,3 +48,31 @@ export const EventEnvelope = z
   })
   .openapi('Event');
 export type EventEnvelope = z.infer<typeof EventEnvelope>;
+
+/** Record counts of an ingestion batch (spec: Batch result), shared by the result and the integrations' batch list. */
+export const BatchCounts = z.object({
+  received: z.number().int(),
+  created: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+  duplicate: z.number().int(),
+  rejected: z.number().int(),
+});
+
+export const BatchRecordStatus = z.enum(['created', 'updated', 'unchanged', 'duplicate', 'rejected']);
+
+export const BatchRecordResult = z.object({
+  index: z.number().int().min(0),
+  externalId: z.string().nullable(),
+  status: BatchRecordStatus,
+  id: z.string().optional(),
+  errors: z.array(FieldError).optional(),
+  warnings: z.array(FieldError).optional(),
+});
+
+/** The 202 answer of every batch endpoint (spec: Batch result). */
+export const BatchResult = BatchCounts.extend({
+  batchId: z.string().openapi({ example: 'bat_01JD3Y7Q0ZK8M4N2P5R6S7T8V9' }),
+  results: z.array(BatchRecordResult),
+}).openapi('BatchResult');
+export type BatchResult = z.output<typeof BatchResult>;

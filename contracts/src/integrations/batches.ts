@@ -1,5 +1,5 @@
 import { z } from '../zod';
-import { ListQuery, Timestamp } from '../common';
+import { BatchCounts, ListQuery, Timestamp } from '../common';
 
 export const BatchRejectedRecord = z.object({
   index: z.number().int().min(0),
@@ -38,18 +38,11 @@ export type BatchCompletedEvent = z.output<typeof BatchCompletedEvent>;
 /** Whether an event type is an area's `<area>.batch.completed`. */
 export const isBatchCompletedType = (type: string): boolean => /^[a-z_]+\.batch\.completed$/.test(type);
 
-export const IngestionBatch = z
-  .object({
+export const IngestionBatch = BatchCounts.extend({
     batchId: z.string(),
     integrationId: z.string(),
     source: z.string(),
     endpoint: z.string(),
-    received: z.number().int(),
-    created: z.number().int(),
-    updated: z.number().int(),
-    unchanged: z.number().int(),
-    duplicate: z.number().int(),
-    rejected: z.number().int(),
     rejectedRecords: z.array(BatchRejectedRecord),
     createdAt: Timestamp,
   })

@@ -1,5 +1,5 @@
 import { z } from '../zod';
-import { ListQuery, Timestamp, listEnvelope } from '../common';
+import { BatchResult, ListQuery, Timestamp, listEnvelope } from '../common';
 
 const SUPPORTED_CURRENCIES = new Set<string>(Intl.supportedValuesOf('currency'));
 
@@ -92,32 +92,7 @@ export const SalesTransactionBatch = z
   })
   .openapi('SalesTransactionBatch');
 
-const FieldMessage = z.object({ path: z.string(), message: z.string() });
-
-export const BatchRecordStatus = z.enum(['created', 'updated', 'unchanged', 'duplicate', 'rejected']);
-
-export const BatchRecordResult = z.object({
-  index: z.number().int().min(0),
-  externalId: z.string().nullable(),
-  status: BatchRecordStatus,
-  id: z.string().optional(),
-  errors: z.array(FieldMessage).optional(),
-  warnings: z.array(FieldMessage).optional(),
-});
-
-export const BatchResult = z
-  .object({
-    batchId: z.string().openapi({ example: 'bat_01JD3Y7Q0ZK8M4N2P5R6S7T8V9' }),
-    received: z.number().int(),
-    created: z.number().int(),
-    updated: z.number().int(),
-    unchanged: z.number().int(),
-    duplicate: z.number().int(),
-    rejected: z.number().int(),
-    results: z.array(BatchRecordResult),
-  })
-  .openapi('BatchResult');
-export type BatchResult = z.output<typeof BatchResult>;
+// the Batch result of every ingestion endpoint lives in common.ts (BatchResult, BatchRecordResult)
 
 export const SalesLine = z.object({
   itemSku: z.string().nullable(),
