@@ -28,6 +28,10 @@ export interface PreparedRecord<Row extends Record<string, unknown>> {
   index: number;
   externalId: string | null;
   row?: Row;
+  /** the content hash of what was sent (derived columns excluded); computed from `row` when absent */
+  hash?: string;
+  /** stored elsewhere by `IngestOptions.divert` (e.g. held for review in a locked period), not in the target table */
+  divert?: boolean;
   errors?: FieldError[];
   warnings?: FieldError[];
 }
@@ -74,7 +78,23 @@ export interface IngestOptions<Row extends Record<string, unknown>> {
   endpoint: string;
   now?: Date;
   /** the events a stored record causes (recorded in the same transaction) */
-  eventsFor?: (stored: StoredRecord<Row>) => Array<{ type: string; locationId: string | null; object: Record<string, unknown>; previous?: Record<string, unknown> }>;
+  eventsFor?: (stored: StoredRecord<Row>) => IngestEvent[];
+  /**
+   * Stores the records marked `divert` (valid, first of their externalId) somewhere else, in the same
+   * transaction, and answers their status and id in the same order.
+   */
+  divert?: (em: EntityManager, records: Array<{ index: number; externalId: string; row: Row; hash: string; warnings?: FieldError[] }>) => Promise<Array<{ status: 'created' | 'updated' | 'unchanged'; id: string }>>;
+  /** runs in the transaction after the upsert, with what was stored; may add events (e.g. derived-data bookkeeping) */
+  afterStore?: (em: EntityManager, stored: StoredRecord<Row>[]) => Promise<Array<IngestEvent & { aggregateType: string; aggregateId: string }> | void>;
+  /** false: no `<area>.batch.completed` event (a single record applied by a person, not a batch from a source) */
+  batchEvent?: boolean;
+}
+
+export interface IngestEvent {
+  type: string;
+  locationId: string | null;
+  object: Record<string, unknown>;
+  previous?: Record<string, unknown>;
 }
 
 /** Canonical JSON (sorted keys), so equal content hashes equally whatever the key order. */
@@ -96,6 +116,7 @@ export async function ingestBatch<Row extends Record<string, unknown>>(em: Entit
   const batchId = newId('batch');
   const results: RecordResult[] = opts.records.map((r) => ({ index: r.index, externalId: r.externalId, status: 'rejected' as RecordStatus }));
   const valid: Array<{ i: number; rec: PreparedRecord<Row>; hash: string }> = [];
+  const diverted: Array<{ i: number; rec: PreparedRecord<Row>; hash: string }> = [];
   const firstByExternalId = new Set<string>();
   opts.records.forEach((rec, i) => {
     const result = results[i];
@@ -111,7 +132,7 @@ export async function ingestBatch<Row extends Record<string, unknown>>(em: Entit
       return;
     }
     firstByExternalId.add(rec.externalId);
-    valid.push({ i, rec, hash: contentHash(rec.row) });
+    (rec.divert ? diverted : valid).push({ i, rec, hash: rec.hash ?? contentHash(rec.row) });
   });
 
   const table = `${q(opts.target.schema)}.${q(opts.target.table)}`;
@@ -174,16 +195,29 @@ export async function ingestBatch<Row extends Record<string, unknown>>(em: Entit
         }
       }
     }
+    if (diverted.length > 0) {
+      if (!opts.divert) throw new Error('ingestBatch: records marked divert but no divert option');
+      const answers = await opts.divert(
+        tem,
+        diverted.map((d) => ({ index: d.rec.index, externalId: d.rec.externalId!, row: d.rec.row!, hash: d.hash, warnings: d.rec.warnings })),
+      );
+      diverted.forEach((d, k) => {
+        results[d.i].status = answers[k].status;
+        results[d.i].id = answers[k].id;
+      });
+    }
+    const extraEvents = opts.afterStore ? ((await opts.afterStore(tem, stored)) ?? []) : [];
     const counts = { created: 0, updated: 0, unchanged: 0, duplicate: 0, rejected: 0 };
     for (const r of results) counts[r.status] += 1;
     const batch: BatchResult = { batchId, received: opts.records.length, ...counts, results };
 
     const actor = actorOf(opts.actor);
-    const events: Array<{ type: string; aggregateType: string; aggregateId: string; locationId: string | null; object: Record<string, unknown>; previous?: Record<string, unknown> }> = [];
+    const events: Array<IngestEvent & { aggregateType: string; aggregateId: string }> = [];
     if (opts.eventsFor) {
       for (const s of stored) for (const e of opts.eventsFor(s)) events.push({ ...e, aggregateType: opts.target.aggregateType, aggregateId: s.id });
     }
-    events.push({
+    events.push(...extraEvents);
+    if (opts.batchEvent !== false) events.push({
       type: `${opts.area}.batch.completed`,
       aggregateType: 'batch',
       aggregateId: batchId,

@@ -1,8 +1,20 @@
 import { defineOperations } from '../operation-types';
 import { salesTransactionOperations } from './transactions';
+import { salesItemOperations } from './items';
+import { salesSummaryOperations } from './summaries';
+import { salesOrderOperations } from './orders';
+import { salesReviewOperations } from './review';
 
 export * from './transactions';
+export * from './items';
+export * from './summaries';
+export * from './orders';
+export * from './review';
 
 export const salesOperations = defineOperations({
   ...salesTransactionOperations,
+  ...salesItemOperations,
+  ...salesSummaryOperations,
+  ...salesOrderOperations,
+  ...salesReviewOperations,
 });

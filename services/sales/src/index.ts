@@ -1,23 +1,49 @@
-import { z } from 'zod';
 import { createService } from '@bop/shared';
 import { SalesLocation, SalesTransaction } from './entities';
 import { migrations } from './migrations';
+import { salesConfigSchema } from './config';
 import { locationReplicaConsumer } from './consumers/locations';
 import { transactionRoutes } from './routes/transactions';
 import { transactionBatchRoutes } from './routes/transactions-batch';
+import { itemsEntities } from './items/entities';
+import { itemRoutes } from './items/routes';
+import { itemsConsumers } from './items/consumers';
+import { itemsWorkers } from './items/workers';
+import { summariesEntities } from './summaries/entities';
+import { summaryRoutes } from './summaries/routes';
+import { summariesConsumers } from './summaries/consumers';
+import { summariesWorkers } from './summaries/workers';
+import { reviewEntities } from './review/entities';
+import { reviewRoutes } from './review/routes';
+import { reviewConsumers } from './review/consumers';
+import { reviewWorkers } from './review/workers';
+import { ordersEntities } from './orders/entities';
+import { orderRoutes } from './orders/routes';
+import { ordersConsumers } from './orders/consumers';
+import { ordersWorkers } from './orders/workers';
 
-export const salesConfigSchema = z.object({
-  /** spec: Limits, records per batch */
-  API_MAX_BATCH_SIZE: z.coerce.number().int().min(1).default(1000),
-});
+export { salesConfigSchema, type SalesConfig } from './config';
 
+/**
+ * Sales: transactions (batch ingestion), items matching and the unmapped-items queue, summaries
+ * (ingested, and built from transactions), the review queue of locked days, online orders.
+ * Each area lives in its own folder (entities, routes, consumers, workers, pipeline steps).
+ */
 export const salesService = createService({
   name: 'sales',
   configSchema: salesConfigSchema,
-  entities: [SalesTransaction, SalesLocation],
+  entities: [SalesTransaction, SalesLocation, ...itemsEntities, ...summariesEntities, ...reviewEntities, ...ordersEntities],
   migrations,
-  consumers: () => [locationReplicaConsumer],
-  routes: (svc) => [...transactionBatchRoutes(svc), ...transactionRoutes(svc)],
+  consumers: () => [locationReplicaConsumer, ...itemsConsumers, ...summariesConsumers, ...reviewConsumers, ...ordersConsumers],
+  workers: (svc) => [...itemsWorkers(svc), ...summariesWorkers(svc), ...reviewWorkers(svc), ...ordersWorkers(svc)],
+  routes: (svc) => [
+    ...transactionBatchRoutes(svc),
+    ...transactionRoutes(svc),
+    ...itemRoutes(svc),
+    ...summaryRoutes(svc),
+    ...reviewRoutes(svc),
+    ...orderRoutes(svc),
+  ],
 });
 
 export * from './domain/totals';
@@ -25,3 +51,4 @@ export * from './domain/business-day';
 export * from './domain/normalize';
 export * from './domain/money';
 export * from './locations';
+export * from './pipeline';

@@ -1,4 +1,18 @@
 import type { MigrationEntry } from '@bop/shared';
 import { Migration20261121140000 } from './Migration20261121140000';
+import { Migration20261122100000 } from './Migration20261122100000';
+import { Migration20261122110000 } from './Migration20261122110000';
+import { Migration20261122120000 } from './Migration20261122120000';
+import { Migration20261122130000 } from './Migration20261122130000';
 
-export const migrations: MigrationEntry[] = [{ name: 'Migration20261121140000', class: Migration20261121140000 }];
+export const migrations: MigrationEntry[] = [
+  { name: 'Migration20261121140000', class: Migration20261121140000 },
+  // items replica, item mappings, unmapped items
+  { name: 'Migration20261122100000', class: Migration20261122100000 },
+  // sales summaries (ingested and built), source modes, days to rebuild
+  { name: 'Migration20261122110000', class: Migration20261122110000 },
+  // closed business days replica, review queue
+  { name: 'Migration20261122120000', class: Migration20261122120000 },
+  // online sales orders
+  { name: 'Migration20261122130000', class: Migration20261122130000 },
+];

@@ -1,0 +1,2 @@
+// orders: entities of this area (MikroORM defineEntity); add them to ../entities/index.ts' list via the export below
+export const ordersEntities = [] as const;

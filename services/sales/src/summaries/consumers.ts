@@ -1,0 +1,4 @@
+import type { ConsumerDef } from '@bop/shared';
+
+/** consumers of the summaries area (stub) */
+export const summariesConsumers: ConsumerDef[] = [];

@@ -1,0 +1,2 @@
+// summaries: entities of this area (MikroORM defineEntity); add them to ../entities/index.ts' list via the export below
+export const summariesEntities = [] as const;
