@@ -22,6 +22,10 @@ export const idPrefixes = {
   webhookEndpoint: 'whe',
   webhookDelivery: 'whd',
   integrationLog: 'ilg',
+  salesSummary: 'ssm',
+  salesOrder: 'sor',
+  unmappedItem: 'umi',
+  reviewItem: 'rvi',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -1,61 +1,11 @@
 import { SalesTransactionInput } from '@bop/contracts';
-import { ApiError, ingestBatch, route, zodFieldErrors, type BaseConfig, type IngestTarget, type PreparedRecord, type RouteDef, type ServiceRuntime } from '@bop/shared';
+import { ApiError, route, zodFieldErrors, type RouteDef, type ServiceRuntime } from '@bop/shared';
+import type { SalesConfig } from '../config';
 import { checkTransaction } from '../domain/totals';
-import { normalizeTransaction, transactionRow } from '../domain/normalize';
+import { normalizeTransaction } from '../domain/normalize';
 import { locationFor, resolveLocations } from '../locations';
-import { isValid, type Candidate, type StepContext, type TransactionRow } from '../pipeline';
-import { markDaysForRebuild, refuseWhereSummariesWereSent } from '../summaries/steps';
-import { matchItems, recordUnmappedItems } from '../items/steps';
-import { checkRefundsAndVoids, holdLockedDays, storeHeldRecords } from '../review/steps';
-
-/** sales.transactions as the kit's batch upsert writes it (snake_case columns of the migration). */
-export const transactionsTarget: IngestTarget = {
-  schema: 'sales',
-  table: 'transactions',
-  idKind: 'salesTransaction',
-  aggregateType: 'sales_transaction',
-  columns: {
-    location_id: 'text',
-    occurred_at: 'timestamptz',
-    business_day: 'date',
-    type: 'text',
-    status: 'text',
-    channel: 'text',
-    register_id: 'text',
-    employee_external_id: 'text',
-    subtotal: 'numeric',
-    tax: 'numeric',
-    total: 'numeric',
-    currency: 'text',
-    refund_of: 'text',
-    lines: 'jsonb',
-    tenders: 'jsonb',
-  },
-};
-
-/** The record as consumers (inventory, cash, insights) read it from `sales.transaction.recorded`: every line and tender. */
-export function recordedObject(id: string, source: string, externalId: string, r: TransactionRow) {
-  return {
-    id,
-    source,
-    externalId,
-    locationId: r.location_id,
-    occurredAt: r.occurred_at,
-    businessDay: r.business_day,
-    type: r.type,
-    status: r.status,
-    channel: r.channel,
-    registerId: r.register_id,
-    employeeExternalId: r.employee_external_id,
-    lines: r.lines,
-    tenders: r.tenders,
-    subtotal: r.subtotal,
-    tax: r.tax,
-    total: r.total,
-    currency: r.currency,
-    refundOf: r.refund_of,
-  };
-}
+import type { Candidate, StepContext } from '../pipeline';
+import { storeTransactions } from '../store';
 
 /** Schema, location and arithmetic of each record on its own (no transaction needed). */
 async function validate(ctx: { em: StepContext['em'] }, records: unknown[]): Promise<Candidate[]> {
@@ -83,7 +33,7 @@ async function validate(ctx: { em: StepContext['em'] }, records: unknown[]): Pro
   });
 }
 
-export const transactionBatchRoutes = (svc: ServiceRuntime<BaseConfig & { API_MAX_BATCH_SIZE: number }>): RouteDef[] => [
+export const transactionBatchRoutes = (svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
   // spec: ingestion rules 1–9; Batch result. Each record is judged on its own; 202 = stored.
   route('POST /sales/transactions:batch', async (ctx) => {
     const { source, transactions: records } = ctx.body;
@@ -94,38 +44,7 @@ export const transactionBatchRoutes = (svc: ServiceRuntime<BaseConfig & { API_MA
       ]);
     }
     const candidates = await validate(ctx, records);
-    const now = new Date();
-    const result = await ctx.em.transactional(async (em) => {
-      const step: StepContext = { em, source, now };
-      // each step sees only what is still valid after the steps before it
-      for (const run of [refuseWhereSummariesWereSent, checkRefundsAndVoids, matchItems, holdLockedDays]) {
-        const valid = candidates.filter(isValid);
-        if (valid.length > 0) await run(step, valid);
-      }
-      const prepared: PreparedRecord<TransactionRow>[] = candidates.map((c) => ({
-        index: c.index,
-        externalId: c.externalId,
-        errors: c.errors,
-        warnings: c.warnings.length > 0 ? c.warnings : undefined,
-        ...(isValid(c) ? { row: transactionRow(c.normalized), hash: c.normalized.contentHash, divert: c.hold !== undefined } : {}),
-      }));
-      return ingestBatch(em, {
-        target: transactionsTarget,
-        source,
-        records: prepared,
-        actor: ctx.principal,
-        area: 'sales',
-        endpoint: 'POST /sales/transactions:batch',
-        now,
-        eventsFor: (s) => [{ type: 'sales.transaction.recorded', locationId: s.row.location_id, object: recordedObject(s.id, source, s.externalId, s.row) }],
-        divert: (tem, held) => storeHeldRecords(tem, source, held),
-        afterStore: async (tem, stored) => {
-          const events = [];
-          for (const run of [recordUnmappedItems, markDaysForRebuild]) events.push(...(await run({ ...step, em: tem }, stored)));
-          return events;
-        },
-      });
-    });
+    const result = await storeTransactions(ctx.em, { source, candidates, actor: ctx.principal, endpoint: 'POST /sales/transactions:batch' });
     return { status: 202, body: result };
   }),
 ];

@@ -1,0 +1,109 @@
+import { ingestBatch, type BatchResult, type EntityManager, type IngestTarget, type PreparedRecord, type Principal } from '@bop/shared';
+import { transactionRow } from './domain/normalize';
+import { isValid, type Candidate, type PostStoreStep, type PreStoreStep, type StepContext, type TransactionRow } from './pipeline';
+import { markDaysForRebuild, refuseWhereSummariesWereSent } from './summaries/steps';
+import { matchItems, recordUnmappedItems } from './items/steps';
+import { checkRefundsAndVoids, holdLockedDays, storeHeldRecords } from './review/steps';
+
+/** sales.transactions as the kit's batch upsert writes it (snake_case columns of the migration). */
+export const transactionsTarget: IngestTarget = {
+  schema: 'sales',
+  table: 'transactions',
+  idKind: 'salesTransaction',
+  aggregateType: 'sales_transaction',
+  columns: {
+    location_id: 'text',
+    occurred_at: 'timestamptz',
+    business_day: 'date',
+    type: 'text',
+    status: 'text',
+    channel: 'text',
+    register_id: 'text',
+    employee_external_id: 'text',
+    subtotal: 'numeric',
+    tax: 'numeric',
+    total: 'numeric',
+    currency: 'text',
+    refund_of: 'text',
+    lines: 'jsonb',
+    tenders: 'jsonb',
+  },
+};
+
+/** The record as consumers (inventory, cash, insights) read it from `sales.transaction.recorded`: every line and tender. */
+export function recordedObject(id: string, source: string, externalId: string, r: TransactionRow) {
+  return {
+    id,
+    source,
+    externalId,
+    locationId: r.location_id,
+    occurredAt: r.occurred_at,
+    businessDay: r.business_day,
+    type: r.type,
+    status: r.status,
+    channel: r.channel,
+    registerId: r.register_id,
+    employeeExternalId: r.employee_external_id,
+    lines: r.lines,
+    tenders: r.tenders,
+    subtotal: r.subtotal,
+    tax: r.tax,
+    total: r.total,
+    currency: r.currency,
+    refundOf: r.refund_of,
+  };
+}
+
+/** In this order, on what is still valid after the step before. */
+export const preStoreSteps: PreStoreStep[] = [refuseWhereSummariesWereSent, checkRefundsAndVoids, matchItems, holdLockedDays];
+/** After the upsert, in the same transaction, with what was written. */
+export const postStoreSteps: PostStoreStep[] = [recordUnmappedItems, markDaysForRebuild];
+
+/** `sales.transaction.recorded` for one written record. */
+export const recordedEvent = (source: string) => (s: { id: string; externalId: string; row: TransactionRow }) => [
+  { type: 'sales.transaction.recorded', locationId: s.row.location_id, object: recordedObject(s.id, source, s.externalId, s.row) },
+];
+
+/**
+ * The transaction pipeline in one database transaction: pre-store steps (rule 9, refunds/voids,
+ * items, locked days), the kit's set-based upsert (held records diverted to the review queue),
+ * post-store steps (unmapped items, day rebuilds), events — answering the Batch result.
+ */
+export async function storeTransactions(
+  em: EntityManager,
+  opts: { source: string; candidates: Candidate[]; actor: Principal; endpoint: string; batchEvent?: boolean },
+): Promise<BatchResult> {
+  const { source, candidates } = opts;
+  const now = new Date();
+  return em.transactional(async (tem) => {
+    const step: StepContext = { em: tem, source, now };
+    for (const run of preStoreSteps) {
+      const valid = candidates.filter(isValid);
+      if (valid.length > 0) await run(step, valid);
+    }
+    const records: PreparedRecord<TransactionRow>[] = candidates.map((c) => ({
+      index: c.index,
+      externalId: c.externalId,
+      errors: c.errors,
+      warnings: c.warnings.length > 0 ? c.warnings : undefined,
+      ...(isValid(c) ? { row: transactionRow(c.normalized), hash: c.normalized.contentHash, divert: c.hold !== undefined } : {}),
+    }));
+    return ingestBatch(tem, {
+      target: transactionsTarget,
+      source,
+      records,
+      actor: opts.actor,
+      area: 'sales',
+      endpoint: opts.endpoint,
+      now,
+      batchEvent: opts.batchEvent,
+      eventsFor: recordedEvent(source),
+      divert: (dem, held) => storeHeldRecords(dem, source, held),
+      afterStore: async (dem, stored) => {
+        const events = [];
+        for (const run of postStoreSteps) events.push(...(await run({ ...step, em: dem }, stored)));
+        return events;
+      },
+    });
+  });
+}
