@@ -23,7 +23,9 @@ export async function startRuntimeProcess(env: Record<string, string>): Promise<
   const pgPort = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bop-bench-'));
   fs.chmodSync(dataDir, 0o755);
-  const child = spawn(process.execPath, [path.join(root, 'runtime/dist/start.js')], {
+  // BENCH_PROFILE_DIR=/tmp/prof writes a V8 CPU profile of the runtime (open it in Chrome DevTools)
+  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+  const child = spawn(process.execPath, [...profile, path.join(root, 'runtime/dist/start.js')], {
     env: {
       ...process.env,
       PORT: String(port),

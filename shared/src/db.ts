@@ -77,3 +77,16 @@ export async function pendingMigrations(orm: Orm): Promise<string[]> {
   const pending = await orm.getMigrator().getPendingMigrations();
   return pending.map((m) => m.name);
 }
+
+/**
+ * SQL with bound parameters (`?` placeholders, sent to Postgres as $1…), on the em's transaction when
+ * it is in one. `em.execute` inlines parameters into the SQL text with client-side escaping, which
+ * costs more than the query itself for large JSON payloads (batch ingestion); use this on hot paths.
+ */
+export async function sqlQuery<T = Record<string, any>>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<T[]> {
+  const query = em.getKnex().raw(sql, params as any[]);
+  const trx = em.getTransactionContext();
+  if (trx) query.transacting(trx);
+  const res = (await query) as { rows: T[] };
+  return res.rows;
+}

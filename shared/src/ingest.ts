@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IdKind } from '@bop/contracts';
-import type { EntityManager } from './db';
+import { sqlQuery, type EntityManager } from './db';
 import type { FieldError } from './errors';
 import { newId } from './ids';
 import { actorOf, type Principal } from './auth';
@@ -63,6 +63,8 @@ export interface StoredRecord<Row> {
   externalId: string;
   status: 'created' | 'updated';
   row: Row;
+  /** the row's version after this write (1 when created) */
+  version: number;
   /** the row as it was before (updates), by column name */
   before: Record<string, unknown> | null;
 }
@@ -141,8 +143,9 @@ export async function ingestBatch<Row extends Record<string, unknown>>(em: Entit
     const stored: StoredRecord<Row>[] = [];
     if (valid.length > 0) {
       // lock what exists, in externalId order (concurrent batches lock in the same order: no deadlock)
-      const existing: Array<Record<string, any>> = await tem.execute(
-        `select t.* from ${table} t where t."source" = ? and t."external_id" in (select jsonb_array_elements_text(?::jsonb)) order by t."external_id" for update`,
+      const existing = await sqlQuery<{ id: string; external_id: string; content_hash: string }>(
+        tem,
+        `select t."id", t."external_id", t."content_hash" from ${table} t where t."source" = ? and t."external_id" in (select jsonb_array_elements_text(?::jsonb)) order by t."external_id" for update`,
         [opts.source, JSON.stringify(valid.map((v) => v.rec.externalId))],
       );
       const byExt = new Map(existing.map((r) => [r.external_id as string, r]));
@@ -152,13 +155,21 @@ export async function ingestBatch<Row extends Record<string, unknown>>(em: Entit
         if (old && old.content_hash === v.hash) {
           results[v.i].status = 'unchanged';
           results[v.i].id = old.id;
-        } else writes.push({ ...v, id: old?.id ?? newId(opts.target.idKind), before: old ?? null });
+        } else writes.push({ ...v, id: old?.id ?? newId(opts.target.idKind), before: null });
+      }
+      // the full previous rows only for what changes (already locked above)
+      const changing = writes.filter((w) => byExt.has(w.rec.externalId!));
+      if (changing.length > 0) {
+        const before = await sqlQuery(tem, `select t.* from ${table} t where t."id" in (select jsonb_array_elements_text(?::jsonb))`, [JSON.stringify(changing.map((w) => w.id))]);
+        const byId = new Map(before.map((r) => [r.id as string, r]));
+        for (const w of changing) w.before = byId.get(w.id) ?? null;
       }
       if (writes.length > 0) {
         writes.sort((a, b) => (a.rec.externalId! < b.rec.externalId! ? -1 : a.rec.externalId! > b.rec.externalId! ? 1 : 0));
         const payload = writes.map((w) => ({ id: w.id, external_id: w.rec.externalId, content_hash: w.hash, ...w.rec.row }));
         const recordset = ['"id" text', '"external_id" text', '"content_hash" text', ...cols.map((c) => `${q(c)} ${opts.target.columns[c]}`)].join(', ');
-        const returned: Array<{ id: string; external_id: string; inserted: boolean }> = await tem.execute(
+        const returned = await sqlQuery<{ id: string; external_id: string; version: number; inserted: boolean }>(
+          tem,
           `insert into ${table} as t ("id", "source", "external_id", "content_hash", "version", "created_at", "updated_at", ${cols.map(q).join(', ')})
            select x."id", ?, x."external_id", x."content_hash", 1, ?, ?, ${cols.map((c) => `x.${q(c)}`).join(', ')}
            from jsonb_to_recordset(?::jsonb) as x(${recordset})
@@ -166,7 +177,7 @@ export async function ingestBatch<Row extends Record<string, unknown>>(em: Entit
              ${cols.map((c) => `${q(c)} = excluded.${q(c)}`).join(', ')},
              "content_hash" = excluded."content_hash", "version" = t."version" + 1, "updated_at" = excluded."updated_at"
            where t."content_hash" is distinct from excluded."content_hash"
-           returning t."id", t."external_id", (t."xmax" = 0) as "inserted"`,
+           returning t."id", t."external_id", t."version", (t."xmax" = 0) as "inserted"`,
           [opts.source, now, now, JSON.stringify(payload)],
         );
         const byReturned = new Map(returned.map((r) => [r.external_id, r]));
@@ -180,10 +191,11 @@ export async function ingestBatch<Row extends Record<string, unknown>>(em: Entit
           const status = r.inserted ? 'created' : 'updated';
           results[w.i].status = status;
           results[w.i].id = r.id;
-          stored.push({ id: r.id, externalId: w.rec.externalId!, status, row: w.rec.row!, before: r.inserted ? null : w.before });
+          stored.push({ id: r.id, externalId: w.rec.externalId!, status, row: w.rec.row!, version: r.version, before: r.inserted ? null : w.before });
         }
         if (missing.length > 0) {
-          const rows: Array<{ id: string; external_id: string }> = await tem.execute(
+          const rows = await sqlQuery<{ id: string; external_id: string }>(
+            tem,
             `select "id", "external_id" from ${table} where "source" = ? and "external_id" in (select jsonb_array_elements_text(?::jsonb))`,
             [opts.source, JSON.stringify(missing.map((m) => m.rec.externalId))],
           );
@@ -253,7 +265,8 @@ export async function insertEvents(
     const payload = { id, type: e.type, createdAt, apiVersion: 'v1', actor, locationId: e.locationId, data: e.previous ? { object: e.object, previous: e.previous } : { object: e.object } };
     return { event_id: id, type: e.type, aggregate_type: e.aggregateType, aggregate_id: e.aggregateId, location_id: e.locationId, payload };
   });
-  await em.execute(
+  await sqlQuery(
+    em,
     `insert into ${q(schema)}."outbox" ("event_id", "type", "aggregate_type", "aggregate_id", "location_id", "payload", "created_at")
      select e.value->>'event_id', e.value->>'type', e.value->>'aggregate_type', e.value->>'aggregate_id', e.value->>'location_id', e.value->'payload', ?
      from jsonb_array_elements(?::jsonb) with ordinality as e(value, n)

@@ -373,4 +373,8 @@ export const endpoints: EndpointRow[] = [
   // ---- project additions (flows the spec describes without an endpoint)
   { method: 'POST', path: '/auth/invitations:accept', service: 'identity', key: 'not_allowed', people: 'public', feature: null, summary: 'accept an invitation with the token from its email: creates the user with the invited assignments and signs in', source: 'project' },
   { method: 'POST', path: '/auth/password', service: 'identity', key: 'not_allowed', people: 'anyone', feature: null, summary: 'change your own password (current password required); your other sessions end', source: 'project' },
+  { method: 'GET', path: '/sales/review-items', service: 'sales', key: { scope: 'sales:read' }, people: { permission: 'sales.read' }, feature: 'sales', summary: 'review queue of records held because their business day is closed in cash (ingestion rule 7); filters `status` (default `pending`), `locationId`, `source`', source: 'project' },
+  { method: 'GET', path: '/sales/review-items/{id}', service: 'sales', key: { scope: 'sales:read' }, people: { permission: 'sales.read' }, feature: 'sales', summary: 'get a held record with the transaction as stored now', source: 'project' },
+  { method: 'POST', path: '/sales/review-items/{id}:accept', service: 'sales', key: 'not_allowed', people: { permission: 'sales.manage' }, feature: 'sales', summary: 'a person accepts a held record: it is applied to the transaction (locked figures change); optional `note`', source: 'project' },
+  { method: 'POST', path: '/sales/review-items/{id}:reject', service: 'sales', key: 'not_allowed', people: { permission: 'sales.manage' }, feature: 'sales', summary: 'a person rejects a held record with a `reason`: the transaction stays as it was', source: 'project' },
 ];

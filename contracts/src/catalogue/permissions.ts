@@ -66,7 +66,7 @@ export const permissions: PermissionDef[] = [
   { name: 'reports.read', area: 'insights', meaning: 'read KPIs, reports, alert rules and alert history', reaches: ['everyone', 'org_units', 'locations'] },
   { name: 'roles.assign', area: 'identity', meaning: 'replace users\' role assignments', reaches: ['everyone'] },
   { name: 'roles.manage', area: 'identity', meaning: 'create, change and archive roles', reaches: ['everyone'] },
-  { name: 'sales.manage', area: 'sales', meaning: 'map unmatched POS items to items', reaches: ['everyone', 'org_units', 'locations'] },
+  { name: 'sales.manage', area: 'sales', meaning: 'map unmatched POS items to items; accept or reject records held for review (closed business days)', reaches: ['everyone', 'org_units', 'locations'] },
   { name: 'sales.read', area: 'sales', meaning: 'read sales transactions, summaries, unmapped items and online orders', reaches: ['everyone', 'org_units', 'locations'] },
   { name: 'sales_orders.cancel', area: 'sales', meaning: 'cancel online sales orders', reaches: ['everyone', 'org_units', 'locations'] },
   { name: 'sales_orders.fulfil', area: 'sales', meaning: 'reserve stock for and ship online sales orders', reaches: ['everyone', 'org_units', 'locations'] },

@@ -1,4 +1,175 @@
 import { z } from '../zod';
+import { ExternalIdParam, IdParam, ListQuery, Timestamp, listEnvelope } from '../common';
+import { SalesCurrency, SalesDecimal } from './transactions';
+
+/** Stored states; a source sends only `open` or `cancelled` (`reserved` and `shipped` come from `:reserve` and `:ship`). */
+export const SalesOrderStatus = z.enum(['open', 'reserved', 'shipped', 'cancelled']);
+export const SalesOrderSentStatus = z.enum(['open', 'cancelled'], { error: 'A source sends status open or cancelled; reserved and shipped are set by :reserve and :ship.' });
+
+/** placedAt in UTC (as occurredAt of transactions, spec: ingestion rule 8). */
+const OrderTimestamp = z
+  .string()
+  .superRefine((value, ctx) => {
+    if (!z.iso.datetime({ offset: true }).safeParse(value).success) {
+      ctx.addIssue({ code: 'custom', message: 'Must be an RFC 3339 timestamp such as 2026-11-21T09:30:00Z.' });
+    } else if (!/(Z|\+00:00)$/i.test(value)) {
+      ctx.addIssue({ code: 'custom', message: 'Send placedAt in UTC (Z or +00:00).' });
+    }
+  })
+  .openapi({ example: '2026-11-21T09:30:00Z' });
+
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+const CountryCode = z
+  .string()
+  .refine((c) => /^[A-Z]{2}$/.test(c) && ![undefined, 'Unknown Region'].includes(regionNames.of(c)), { message: 'Must be an ISO 3166-1 alpha-2 country code such as US.' })
+  .openapi({ example: 'US' });
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+
+export const SalesOrderCustomerInput = z
+  .strictObject({
+    externalId: text(200).optional(),
+    name: text(200).optional(),
+    email: z.string().trim().max(254).pipe(z.email()).transform((e) => e.toLowerCase()).optional(),
+  })
+  .refine((c) => c.externalId !== undefined || c.name !== undefined || c.email !== undefined, { message: 'Send at least one of externalId, name or email.' });
+
+export const SalesOrderAddressInput = z.strictObject({
+  line1: text(200),
+  line2: text(200).optional(),
+  city: text(100),
+  region: text(100).optional(),
+  /** optional: not every country has postal codes */
+  postalCode: text(20).optional(),
+  country: CountryCode,
+});
+
+export const SalesOrderShippingInput = z.strictObject({
+  method: text(100).openapi({ example: 'standard' }),
+  /** what the customer pays for shipping, in the currency's minor units at most */
+  amount: SalesDecimal,
+  /** absent for pick-up */
+  address: SalesOrderAddressInput.optional(),
+});
+
+export const SalesOrderLineInput = z.strictObject({
+  itemExternalId: text(200).optional(),
+  itemSku: text(100).optional(),
+  itemBarcode: text(100).optional(),
+  name: z.string().max(200).optional(),
+  /** greater than zero */
+  quantity: SalesDecimal,
+  /** price per unit before tax; more decimals than the currency's are fine (the line total is rounded) */
+  unitPrice: SalesDecimal,
+  /** amount off the line (not per unit); default 0 */
+  discount: SalesDecimal.optional(),
+  /** the line's tax when the store charges it on top of the price; leave out for tax-inclusive prices */
+  tax: SalesDecimal.optional(),
+});
+
+/** Body of `PUT /sales-orders/external/{externalId}` (spec: Online sales order). */
+export const SalesOrderInput = z
+  .strictObject({
+    source: z.string().trim().min(1).max(100).openapi({ description: 'a stable label per system', example: 'shopify-main' }),
+    customer: SalesOrderCustomerInput.optional(),
+    locationId: z.string().min(1).max(64).optional(),
+    locationExternalId: z.string().min(1).max(200).optional().openapi({ description: 'the location that fulfils the order' }),
+    placedAt: OrderTimestamp.optional(),
+    lines: z.array(SalesOrderLineInput).min(1, 'An order has at least one line.').max(1000),
+    shipping: SalesOrderShippingInput.optional(),
+    paymentStatus: text(40).optional().openapi({ example: 'paid' }),
+    status: SalesOrderSentStatus.default('open'),
+    /** only with status cancelled */
+    cancelReason: text(500).optional(),
+    currency: SalesCurrency,
+  })
+  .superRefine((o, ctx) => {
+    // spec: ingestion rule 2
+    if ((o.locationId === undefined) === (o.locationExternalId === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['locationExternalId'], message: 'Send exactly one of locationId or locationExternalId.' });
+    }
+    if (o.cancelReason !== undefined && o.status !== 'cancelled') ctx.addIssue({ code: 'custom', path: ['cancelReason'], message: 'Only a cancelled order carries a cancelReason.' });
+  })
+  .openapi('SalesOrderInput');
+export type SalesOrderInput = z.output<typeof SalesOrderInput>;
+
+export const SalesOrderLine = z.object({
+  itemExternalId: z.string().nullable(),
+  itemSku: z.string().nullable(),
+  itemBarcode: z.string().nullable(),
+  /** null while the line's item is unmatched (spec: ingestion rule 3) */
+  itemId: z.string().nullable(),
+  name: z.string().nullable(),
+  quantity: z.string(),
+  unitPrice: z.string(),
+  discount: z.string(),
+  tax: z.string(),
+  /** quantity × unitPrice − discount, rounded to the currency's minor units (tax excluded) */
+  lineTotal: z.string(),
+});
+
+export const SalesOrderAddress = z.object({
+  line1: z.string(),
+  line2: z.string().nullable(),
+  city: z.string(),
+  region: z.string().nullable(),
+  postalCode: z.string().nullable(),
+  country: z.string(),
+});
+
+export const SalesOrder = z
+  .object({
+    id: z.string().openapi({ example: 'sor_01JD3Y7Q0ZK8M4N2P5R6S7T8V9' }),
+    source: z.string(),
+    externalId: z.string(),
+    locationId: z.string(),
+    customer: z.object({ externalId: z.string().nullable(), name: z.string().nullable(), email: z.string().nullable() }).nullable(),
+    placedAt: z.string().nullable(),
+    lines: z.array(SalesOrderLine),
+    shipping: z.object({ method: z.string(), amount: z.string(), address: SalesOrderAddress.nullable() }).nullable(),
+    paymentStatus: z.string().nullable(),
+    status: SalesOrderStatus,
+    currency: z.string(),
+    /** sum of the line totals */
+    subtotal: z.string(),
+    /** sum of the lines' tax */
+    taxTotal: z.string(),
+    shippingTotal: z.string(),
+    /** subtotal + taxTotal + shippingTotal */
+    total: z.string(),
+    /** stock reserved for the order; filled once inventory serves `:reserve` (empty until then) */
+    reservations: z.array(z.record(z.string(), z.unknown())),
+    /** carrier and tracking once shipped; filled once inventory serves `:ship` (null until then) */
+    shipment: z.record(z.string(), z.unknown()).nullable(),
+    cancelledAt: z.string().nullable(),
+    cancelReason: z.string().nullable(),
+    version: z.number().int(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('SalesOrder');
+export type SalesOrder = z.output<typeof SalesOrder>;
+
+export const SalesOrderListQuery = ListQuery.extend({
+  status: SalesOrderStatus.optional(),
+  source: z.string().min(1).max(100).optional(),
+  locationId: z.string().min(1).max(64).optional(),
+  updatedSince: Timestamp.optional(),
+});
+
+export const SalesOrderExternalQuery = z.object({
+  /** needed only when several sources use the same externalId */
+  source: z.string().min(1).max(100).optional(),
+});
+
+export const SalesOrderCancel = z.strictObject({ reason: text(500).optional() }).openapi('SalesOrderCancel');
 
 /** Online sales orders: PUT/GET /sales-orders/external/{externalId}, GET /sales-orders, GET /sales-orders/{id}, POST /sales-orders/{id}:cancel */
-export const salesOrderOperations = {};
+export const salesOrderOperations = {
+  // 201 when the (source, externalId) is new, 200 otherwise
+  'PUT /sales-orders/external/{externalId}': { params: ExternalIdParam, body: SalesOrderInput, response: SalesOrder },
+  'GET /sales-orders': { query: SalesOrderListQuery, response: listEnvelope(SalesOrder) },
+  'GET /sales-orders/external/{externalId}': { params: ExternalIdParam, query: SalesOrderExternalQuery, response: SalesOrder },
+  'GET /sales-orders/{id}': { params: IdParam, response: SalesOrder },
+  'POST /sales-orders/{id}:cancel': { params: IdParam, body: SalesOrderCancel, response: SalesOrder },
+};

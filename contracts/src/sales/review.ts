@@ -1,4 +1,108 @@
 import { z } from '../zod';
+import { FieldError, IdParam, ListQuery, listEnvelope } from '../common';
+import { SalesLine, SalesTender, SalesTransaction, SalesTransactionStatus, SalesTransactionType } from './transactions';
 
 /** The review queue of records held because their business day is closed (spec: ingestion rule 7) */
-export const salesReviewOperations = {};
+
+const IsoDay = z.iso.date();
+
+/**
+ * `data.object` of `cash.business_day_closed` and of the internal `cash.business_day_reopened`
+ * (cash service, supplement: Business day states). Sales keeps a replica of closed days from them.
+ */
+export const BusinessDayEventObject = z
+  .object({
+    locationId: z.string().min(1),
+    businessDay: IsoDay.openapi({ example: '2026-11-20' }),
+    status: z.enum(['closed', 'open']),
+    closedAt: z.string().nullable().optional(),
+    reopenedAt: z.string().nullable().optional(),
+    /** newer state wins: an older event replayed later never overwrites it */
+    updatedAt: z.iso.datetime({ offset: true }),
+  })
+  .openapi('BusinessDayEventObject');
+export type BusinessDayEventObject = z.output<typeof BusinessDayEventObject>;
+
+/** `new`: a record not stored yet; `change`: a re-send (e.g. a void) of a stored transaction. */
+export const SalesReviewItemKind = z.enum(['new', 'change']);
+export const SalesReviewItemStatus = z.enum(['pending', 'accepted', 'rejected']);
+
+/** The held record as it will be stored when accepted (a SalesTransaction without bookkeeping). */
+export const SalesReviewRecord = z.object({
+  locationId: z.string(),
+  occurredAt: z.string(),
+  businessDay: z.string(),
+  type: SalesTransactionType,
+  status: SalesTransactionStatus,
+  channel: z.string().nullable(),
+  registerId: z.string().nullable(),
+  employeeExternalId: z.string().nullable(),
+  lines: z.array(SalesLine),
+  tenders: z.array(SalesTender),
+  subtotal: z.string(),
+  tax: z.string(),
+  total: z.string(),
+  currency: z.string(),
+  refundOf: z.string().nullable(),
+});
+
+export const SalesReviewItem = z
+  .object({
+    id: z.string().openapi({ example: 'rvi_01JD3Y7Q0ZK8M4N2P5R6S7T8V9' }),
+    source: z.string(),
+    externalId: z.string(),
+    /** the stored transaction a change applies to, or the id a new record gets when accepted (the batch result's id) */
+    transactionId: z.string(),
+    locationId: z.string(),
+    /** the closed or affected business days: the record's, and the stored one's when a change moves it */
+    businessDays: z.array(z.string()),
+    kind: SalesReviewItemKind,
+    status: SalesReviewItemStatus,
+    /** why it was held */
+    reason: z.string(),
+    /** the warnings of the batch result that held it */
+    warnings: z.array(FieldError),
+    record: SalesReviewRecord,
+    decidedAt: z.string().nullable(),
+    /** usr_… of the person who accepted or rejected it */
+    decidedBy: z.string().nullable(),
+    /** the note of an accept, the reason of a reject */
+    decisionNote: z.string().nullable(),
+    /** grows when a re-send replaces the held record; send it as If-Match to decide on what you saw */
+    version: z.number().int(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('SalesReviewItem');
+export type SalesReviewItem = z.output<typeof SalesReviewItem>;
+
+/** One item with the transaction as stored now (null while a new record waits), to compare before deciding. */
+export const SalesReviewItemDetail = SalesReviewItem.extend({
+  current: SalesTransaction.nullable(),
+}).openapi('SalesReviewItemDetail');
+export type SalesReviewItemDetail = z.output<typeof SalesReviewItemDetail>;
+
+export const SalesReviewItemListQuery = ListQuery.extend({
+  status: SalesReviewItemStatus.default('pending'),
+  locationId: z.string().min(1).max(64).optional(),
+  source: z.string().min(1).max(100).optional(),
+});
+
+export const SalesReviewAccept = z
+  .strictObject({
+    note: z.string().trim().min(1).max(1000).optional(),
+  })
+  .openapi('SalesReviewAccept');
+
+export const SalesReviewReject = z
+  .strictObject({
+    reason: z.string().trim().min(1, 'Give the reason for rejecting.').max(1000),
+  })
+  .openapi('SalesReviewReject');
+
+export const salesReviewOperations = {
+  'GET /sales/review-items': { query: SalesReviewItemListQuery, response: listEnvelope(SalesReviewItem) },
+  'GET /sales/review-items/{id}': { params: IdParam, response: SalesReviewItemDetail },
+  'POST /sales/review-items/{id}:accept': { params: IdParam, body: SalesReviewAccept, response: SalesReviewItemDetail },
+  'POST /sales/review-items/{id}:reject': { params: IdParam, body: SalesReviewReject, response: SalesReviewItemDetail },
+};

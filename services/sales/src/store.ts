@@ -1,8 +1,9 @@
-import { ingestBatch, type BatchResult, type EntityManager, type IngestTarget, type PreparedRecord, type Principal } from '@bop/shared';
+import { ingestBatch, type BatchResult, type EntityManager, type IngestEvent, type IngestTarget, type PreparedRecord, type Principal } from '@bop/shared';
 import { transactionRow } from './domain/normalize';
 import { isValid, type Candidate, type PostStoreStep, type PreStoreStep, type StepContext, type TransactionRow } from './pipeline';
 import { markDaysForRebuild, refuseWhereSummariesWereSent } from './summaries/steps';
 import { matchItems, recordUnmappedItems } from './items/steps';
+import { lockItemMappings } from './items/match';
 import { checkRefundsAndVoids, holdLockedDays, storeHeldRecords } from './review/steps';
 
 /** sales.transactions as the kit's batch upsert writes it (snake_case columns of the migration). */
@@ -54,15 +55,44 @@ export function recordedObject(id: string, source: string, externalId: string, r
   };
 }
 
+function recordTransactionEvents(...[ctx, stored]: Parameters<PostStoreStep>): ReturnType<PostStoreStep> {
+  return Promise.resolve(transactionEvents(ctx.source, stored, 'ingested'));
+}
+
 /** In this order, on what is still valid after the step before. */
 export const preStoreSteps: PreStoreStep[] = [refuseWhereSummariesWereSent, checkRefundsAndVoids, matchItems, holdLockedDays];
 /** After the upsert, in the same transaction, with what was written. */
-export const postStoreSteps: PostStoreStep[] = [recordUnmappedItems, markDaysForRebuild];
+export const postStoreSteps: PostStoreStep[] = [recordTransactionEvents, recordUnmappedItems, markDaysForRebuild];
 
-/** `sales.transaction.recorded` for one written record. */
-export const recordedEvent = (source: string) => (s: { id: string; externalId: string; row: TransactionRow }) => [
-  { type: 'sales.transaction.recorded', locationId: s.row.location_id, object: recordedObject(s.id, source, s.externalId, s.row) },
-];
+/** Transactions per `sales.transactions.recorded` event: one bus message stays far below Kafka's 1 MB default. */
+export const RECORDED_CHUNK = 200;
+
+/**
+ * The internal events consumers (inventory, cash, insights) read written transactions from: every
+ * line and tender, grouped per location — the message key, so one location's sales stay in order —
+ * in chunks (one event per record would cost more than the record itself at 10,000 records/s).
+ * Each transaction carries its `version`: a consumer applies it only when newer than what it holds.
+ */
+export function transactionEvents(
+  source: string,
+  written: Array<{ id: string; externalId: string; row: TransactionRow; version: number }>,
+  reason: 'ingested' | 'items_mapped' | 'review_accepted',
+): Array<IngestEvent & { aggregateType: string; aggregateId: string }> {
+  const byLocation = new Map<string, typeof written>();
+  for (const w of written) {
+    const list = byLocation.get(w.row.location_id) ?? [];
+    list.push(w);
+    byLocation.set(w.row.location_id, list);
+  }
+  const events: Array<IngestEvent & { aggregateType: string; aggregateId: string }> = [];
+  for (const [locationId, list] of byLocation) {
+    for (let i = 0; i < list.length; i += RECORDED_CHUNK) {
+      const transactions = list.slice(i, i + RECORDED_CHUNK).map((w) => ({ ...recordedObject(w.id, source, w.externalId, w.row), version: w.version }));
+      events.push({ type: 'sales.transactions.recorded', aggregateType: 'location', aggregateId: locationId, locationId, object: { source, locationId, reason, transactions } });
+    }
+  }
+  return events;
+}
 
 /**
  * The transaction pipeline in one database transaction: pre-store steps (rule 9, refunds/voids,
@@ -76,6 +106,8 @@ export async function storeTransactions(
   const { source, candidates } = opts;
   const now = new Date();
   return em.transactional(async (tem) => {
+    // before any row lock: `:map` takes this exclusively, so lock order is always mapping → rows
+    await lockItemMappings(tem, [source], 'shared');
     const step: StepContext = { em: tem, source, now };
     for (const run of preStoreSteps) {
       const valid = candidates.filter(isValid);
@@ -97,7 +129,6 @@ export async function storeTransactions(
       endpoint: opts.endpoint,
       now,
       batchEvent: opts.batchEvent,
-      eventsFor: recordedEvent(source),
       divert: (dem, held) => storeHeldRecords(dem, source, held),
       afterStore: async (dem, stored) => {
         const events = [];

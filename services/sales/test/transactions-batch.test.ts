@@ -79,15 +79,27 @@ describe('POST /sales/transactions:batch', () => {
     expect(list.body.data.map((t: { externalId: string }) => t.externalId)).not.toContain('BD-1');
   });
 
-  it('records sales.transaction.recorded with every line and tender, and the batch result for integrations', async () => {
-    const r = await batch([sale('EV-1')]);
-    const rows: Array<{ type: string; payload: any }> = await sql(`select type, payload from sales.outbox where payload->'data'->'object'->>'externalId' = 'EV-1' or payload->'data'->'object'->>'batchId' = ?`, [r.body.batchId]);
-    const recorded = rows.find((x) => x.type === 'sales.transaction.recorded')!.payload;
-    expect(recorded).toMatchObject({ apiVersion: 'v1', actor: { type: 'integration', id: 'int_test' }, locationId, data: { object: { id: r.body.results[0].id, externalId: 'EV-1', businessDay: '2026-11-20', total: '19.71' } } });
-    expect(recorded.data.object.lines).toHaveLength(2);
-    expect(recorded.data.object.tenders).toEqual([expect.objectContaining({ type: 'cash', amount: '20.00', change: '0.29' })]);
+  it('records sales.transactions.recorded (per location, in chunks) with every line and tender, and the batch result for integrations', async () => {
+    const r = await batch([sale('EV-1'), sale('EV-2')]);
+    const rows: Array<{ type: string; aggregate_id: string; payload: any }> = await sql(
+      `select type, aggregate_id, payload from sales.outbox where payload->'data'->'object'->'transactions'->0->>'externalId' = 'EV-1' or payload->'data'->'object'->>'batchId' = ?`,
+      [r.body.batchId],
+    );
+    const recorded = rows.find((x) => x.type === 'sales.transactions.recorded')!;
+    expect(recorded.aggregate_id).toBe(locationId); // the bus key: one location's sales stay in order
+    expect(recorded.payload).toMatchObject({ apiVersion: 'v1', actor: { type: 'integration', id: 'int_test' }, locationId, data: { object: { source: 'pos-nyc', locationId, reason: 'ingested' } } });
+    const [first, second] = recorded.payload.data.object.transactions;
+    expect(first).toMatchObject({ id: r.body.results[0].id, externalId: 'EV-1', businessDay: '2026-11-20', total: '19.71', version: 1 });
+    expect(second).toMatchObject({ id: r.body.results[1].id, externalId: 'EV-2' });
+    expect(first.lines).toHaveLength(2);
+    expect(first.tenders).toEqual([expect.objectContaining({ type: 'cash', amount: '20.00', change: '0.29' })]);
     const done = rows.find((x) => x.type === 'sales.batch.completed')!.payload;
-    expect(done.data.object).toMatchObject({ batchId: r.body.batchId, integrationId: 'int_test', source: 'pos-nyc', endpoint: 'POST /sales/transactions:batch', received: 1, created: 1 });
+    expect(done.data.object).toMatchObject({ batchId: r.body.batchId, integrationId: 'int_test', source: 'pos-nyc', endpoint: 'POST /sales/transactions:batch', received: 2, created: 2 });
+    // an update carries the new version
+    const again = await batch([sale('EV-1', { registerId: 'R7' })]);
+    expect(again.body.updated).toBe(1);
+    const [v2] = await sql(`select payload from sales.outbox where type = 'sales.transactions.recorded' and payload->'data'->'object'->'transactions'->0->>'registerId' = 'R7'`);
+    expect(v2.payload.data.object.transactions[0]).toMatchObject({ externalId: 'EV-1', version: 2 });
   });
 
   it('refuses a batch over API_MAX_BATCH_SIZE whole, storing nothing', async () => {

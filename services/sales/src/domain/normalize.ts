@@ -103,18 +103,15 @@ export function normalizeTransaction(input: SalesTransactionInput, location: Loc
 /** What the hash covers: everything sent except the key (source, externalId); nothing derived (businessDay, itemId, lineTotal). */
 export type HashedContent = Omit<NormalizedTransaction, 'businessDay' | 'contentHash' | 'lines'> & { lines: Array<Omit<StoredLine, 'itemId' | 'lineTotal'>> };
 
-export function contentHashOf(content: HashedContent): string {
-  return createHash('sha256').update(stableJson(content)).digest('hex');
-}
-
-/** JSON with object keys sorted, so key order never changes a hash. */
-export function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const obj = value as Record<string, unknown>;
-    return `{${Object.keys(obj).sort().filter((k) => obj[k] !== undefined).map((k) => `${JSON.stringify(k)}:${stableJson(obj[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
+export function contentHashOf(c: HashedContent): string {
+  // positional arrays in a fixed order: canonical whatever the key order sent, and cheap (hot path)
+  const canonical = [
+    c.locationId, c.occurredAt, c.type, c.status, c.channel, c.registerId, c.employeeExternalId,
+    c.lines.map((l) => [l.itemSku, l.itemBarcode, l.itemExternalId, l.name, l.quantity, l.unitPrice, l.discount, l.tax]),
+    c.tenders.map((t) => [t.type, t.amount, t.change, t.platform]),
+    c.subtotal, c.tax, c.total, c.currency, c.refundOf,
+  ];
+  return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
 }
 
 /** The `sales.transactions` columns of a normalized record (snake_case, for a set-based upsert); id/version/created_at/updated_at are the caller's. */

@@ -1,4 +1,34 @@
-import type { ConsumerDef } from '@bop/shared';
+import { ItemEventObject } from '@bop/contracts';
+import { defineConsumer, type ConsumerDef } from '@bop/shared';
 
-/** consumers of the items area (stub) */
-export const itemsConsumers: ConsumerDef[] = [];
+/**
+ * Keeps `sales.items` (what lines match against) from inventory's item events. An item whose
+ * reference now matches an open unmapped-items entry is not mapped automatically: new lines match it
+ * directly, past ones wait for a person to confirm (the list shows it as `suggestedItemId`).
+ */
+export const itemReplicaConsumer = defineConsumer({
+  name: 'item-replica',
+  topics: ['inventory'],
+  types: ['item.created', 'item.updated'],
+  async handle({ em, event }) {
+    const parsed = ItemEventObject.safeParse(event.data.object);
+    if (!parsed.success) {
+      // a producer's bug: parked in dead_letters rather than dropped
+      const fields = parsed.error.issues.map((i) => i.path.join('.') || '(object)').join(', ');
+      throw new Error(`${event.type} ${event.id}: data.object is not an ItemEventObject (${fields})`);
+    }
+    const o = parsed.data;
+    // a replayed older event never overwrites a newer state
+    await em.execute(
+      `insert into "sales"."items" ("id", "sku", "barcodes", "external_id", "name", "status", "updated_at")
+       values (?, ?, array(select jsonb_array_elements_text(?::jsonb)), ?, ?, ?, ?)
+       on conflict ("id") do update set
+         "sku" = excluded."sku", "barcodes" = excluded."barcodes", "external_id" = excluded."external_id",
+         "name" = excluded."name", "status" = excluded."status", "updated_at" = excluded."updated_at"
+       where "items"."updated_at" <= excluded."updated_at"`,
+      [o.id, o.sku, JSON.stringify([...new Set(o.barcodes)]), o.externalId, o.name, o.status, new Date(o.updatedAt)],
+    );
+  },
+});
+
+export const itemsConsumers: ConsumerDef[] = [itemReplicaConsumer];

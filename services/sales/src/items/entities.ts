@@ -1,2 +1,52 @@
-// items: entities of this area (MikroORM defineEntity); add them to ../entities/index.ts' list via the export below
-export const itemsEntities = [] as const;
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
+/** Replica of inventory's items, fed by item.created/item.updated (consumers.ts); what sales lines match against. */
+export const SalesItem = defineEntity({
+  name: 'SalesItem',
+  schema: 'sales',
+  tableName: 'items',
+  properties: {
+    id: p.string().primary(),
+    sku: p.string().nullable(),
+    barcodes: p.array(),
+    externalId: p.string().nullable(),
+    name: p.string(),
+    status: p.string(),
+    updatedAt: p.datetime(),
+  },
+});
+export type SalesItem = InferEntity<typeof SalesItem>;
+
+/**
+ * One POS item (source + its strongest line reference) whose lines matched no item (spec: ingestion
+ * rule 3). A `mapped` entry is also the mapping later lines of that POS item match first.
+ */
+export const SalesUnmappedItem = defineEntity({
+  name: 'SalesUnmappedItem',
+  schema: 'sales',
+  tableName: 'unmapped_items',
+  properties: {
+    id: p.string().primary(),
+    source: p.string(),
+    refField: p.string(),
+    refValue: p.string(),
+    itemExternalId: p.string().nullable(),
+    itemSku: p.string().nullable(),
+    itemBarcode: p.string().nullable(),
+    sampleNames: p.array(),
+    transactionCount: p.integer(),
+    firstSeenAt: p.datetime(),
+    lastSeenAt: p.datetime(),
+    locationIds: p.array(),
+    status: p.string(),
+    itemId: p.string().nullable(),
+    mappedAt: p.datetime().nullable(),
+    mappedBy: p.json<{ type: 'user' | 'integration' | 'system' | 'employee'; id: string | null }>().nullable(),
+    version: p.integer(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export type SalesUnmappedItem = InferEntity<typeof SalesUnmappedItem>;
+
+export const itemsEntities = [SalesItem, SalesUnmappedItem] as const;

@@ -1,2 +1,55 @@
-// review: entities of this area (MikroORM defineEntity); add them to ../entities/index.ts' list via the export below
-export const reviewEntities = [] as const;
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { FieldError } from '@bop/shared';
+import type { TransactionRow } from '../pipeline';
+
+/** Replica of cash's business days, fed by cash.business_day_closed / cash.business_day_reopened (consumers.ts). */
+export const SalesClosedDay = defineEntity({
+  name: 'SalesClosedDay',
+  schema: 'sales',
+  tableName: 'closed_days',
+  properties: {
+    locationId: p.string().primary(),
+    businessDay: p.date().primary(),
+    /** `closed` locks the day's figures (spec: ingestion rule 7); `open` after a reopen */
+    status: p.string(),
+    closedAt: p.datetime().nullable(),
+    reopenedAt: p.datetime().nullable(),
+    updatedAt: p.datetime(),
+  },
+});
+export type SalesClosedDay = InferEntity<typeof SalesClosedDay>;
+
+/**
+ * A record held because its business day (or the stored transaction's) is closed: the row it would
+ * write waits here until a person accepts (applied to sales.transactions) or rejects it.
+ */
+export const SalesReviewItemEntity = defineEntity({
+  name: 'SalesReviewItem',
+  schema: 'sales',
+  tableName: 'review_items',
+  properties: {
+    id: p.string().primary(),
+    source: p.string(),
+    externalId: p.string(),
+    transactionId: p.string(),
+    locationId: p.string(),
+    businessDay: p.date(),
+    /** the stored transaction's day when a change moves it to another day */
+    previousBusinessDay: p.date().nullable(),
+    kind: p.string(),
+    row: p.json<TransactionRow>(),
+    contentHash: p.string(),
+    status: p.string(),
+    reason: p.text(),
+    warnings: p.json<FieldError[]>(),
+    version: p.integer(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+    decidedAt: p.datetime().nullable(),
+    decidedBy: p.string().nullable(),
+    decisionNote: p.text().nullable(),
+  },
+});
+export type SalesReviewItemEntity = InferEntity<typeof SalesReviewItemEntity>;
+
+export const reviewEntities = [SalesClosedDay, SalesReviewItemEntity] as const;

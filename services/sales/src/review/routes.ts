@@ -1,5 +1,40 @@
-import type { RouteDef, ServiceRuntime } from '@bop/shared';
+import type { FilterQuery } from '@mikro-orm/core';
+import { decodeCursor, pageLimit, route, toPage, type RouteDef, type ServiceRuntime } from '@bop/shared';
 import type { SalesConfig } from '../config';
+import { assertLocationInReach, reachableLocationIds } from '../reach';
+import { SalesReviewItemEntity } from './entities';
+import { reviewItemDetailDto, reviewItemDto } from './dto';
+import { acceptItem, loadItem, rejectItem } from './decide';
 
-/** GET /sales/review-items and the decisions on them (stub) */
-export const reviewRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] => [];
+/** The review queue of records held because their business day is closed (spec: ingestion rule 7). */
+export const reviewRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
+  route('GET /sales/review-items', async (ctx) => {
+    const { limit, cursor, status, locationId, source } = ctx.query;
+    const reachable = reachableLocationIds(ctx.reach());
+    if (locationId) assertLocationInReach(ctx.reach(), locationId);
+    const where: FilterQuery<SalesReviewItemEntity> = { status };
+    const after = decodeCursor(cursor);
+    if (after) where.id = { $gt: after };
+    if (source) where.source = source;
+    if (locationId) where.locationId = locationId;
+    else if (reachable) where.locationId = { $in: reachable };
+    const n = pageLimit(limit);
+    const rows = await ctx.em.find(SalesReviewItemEntity, where, { orderBy: { id: 'asc' }, limit: n + 1 });
+    return { body: toPage(rows, n, reviewItemDto) };
+  }),
+
+  route('GET /sales/review-items/{id}', async (ctx) => {
+    const { item, current } = await loadItem(ctx.em, ctx.params.id, ctx.reach());
+    return { body: reviewItemDetailDto(item, current) };
+  }),
+
+  route('POST /sales/review-items/{id}:accept', async (ctx) => {
+    const body = await acceptItem(ctx.em, ctx.params.id, { principal: ctx.principal, reach: ctx.reach(), checkVersion: ctx.checkVersion }, ctx.body.note);
+    return { body };
+  }),
+
+  route('POST /sales/review-items/{id}:reject', async (ctx) => {
+    const body = await rejectItem(ctx.em, ctx.params.id, { principal: ctx.principal, reach: ctx.reach(), checkVersion: ctx.checkVersion }, ctx.body.reason);
+    return { body };
+  }),
+];

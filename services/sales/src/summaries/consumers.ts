@@ -1,4 +1,4 @@
 import type { ConsumerDef } from '@bop/shared';
 
-/** consumers of the summaries area (stub) */
+/** None: built summaries read sales' own transactions, and their periods the location replica (consumers/locations.ts). */
 export const summariesConsumers: ConsumerDef[] = [];

@@ -1,2 +1,43 @@
-// summaries: entities of this area (MikroORM defineEntity); add them to ../entities/index.ts' list via the export below
-export const summariesEntities = [] as const;
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
+export interface ChannelFigures {
+  channel: string;
+  netSales: string;
+  transactions: number;
+}
+
+/**
+ * A sales summary: sent by a source (`ingested`, POST /sales-summaries) or built by the service from
+ * a source's transactions, one per (location, source, business day, currency) (`built`, spec:
+ * ingestion rule 9). Both kinds are unique on (source, externalId); a built one's key is internal.
+ */
+export const SalesSummaryEntity = defineEntity({
+  name: 'SalesSummary',
+  schema: 'sales',
+  tableName: 'summaries',
+  properties: {
+    id: p.string().primary(),
+    source: p.string(),
+    externalId: p.string(),
+    origin: p.string(),
+    locationId: p.string(),
+    businessDay: p.date().nullable(),
+    periodStart: p.datetime(),
+    periodEnd: p.datetime(),
+    currency: p.string().nullable(),
+    grossSales: p.decimal(),
+    discounts: p.decimal(),
+    netSales: p.decimal(),
+    tax: p.decimal(),
+    transactions: p.integer(),
+    guests: p.integer().nullable(),
+    byChannel: p.json<ChannelFigures[]>(),
+    contentHash: p.string(),
+    version: p.integer(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export type SalesSummaryEntity = InferEntity<typeof SalesSummaryEntity>;
+
+export const summariesEntities = [SalesSummaryEntity] as const;

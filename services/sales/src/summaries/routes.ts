@@ -1,5 +1,48 @@
-import type { RouteDef, ServiceRuntime } from '@bop/shared';
+import type { FilterQuery } from '@mikro-orm/core';
+import { ApiError, NotFound, decodeCursor, pageLimit, route, toPage, type RouteDef, type ServiceRuntime } from '@bop/shared';
 import type { SalesConfig } from '../config';
+import { assertLocationInReach, reachableLocationIds } from '../reach';
+import { summaryEntityDto } from './dto';
+import { SalesSummaryEntity } from './entities';
+import { storeSummaries } from './store';
 
-/** POST /sales-summaries, GET /sales-summaries, GET /sales-summaries/{id} (stub) */
-export const summaryRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] => [];
+/** POST /sales-summaries, GET /sales-summaries, GET /sales-summaries/{id} */
+export const summaryRoutes = (svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
+  // spec: ingestion rules 1–5 and 9; Batch result. Each record is judged on its own; 202 = stored.
+  route('POST /sales-summaries', async (ctx) => {
+    const { source, summaries: records } = ctx.body;
+    const max = svc.config.API_MAX_BATCH_SIZE;
+    if (records.length > max) {
+      throw new ApiError('payload_too_large', `A batch holds at most ${max} records (API_MAX_BATCH_SIZE); this one has ${records.length}. Split it.`, [
+        { path: 'summaries', message: `At most ${max} records.` },
+      ]);
+    }
+    const result = await storeSummaries(ctx.em, { source, records, actor: ctx.principal, endpoint: 'POST /sales-summaries' });
+    return { status: 202, body: result };
+  }),
+
+  route('GET /sales-summaries', async (ctx) => {
+    const { limit, cursor, locationId, source, origin, from, to } = ctx.query;
+    const reachable = reachableLocationIds(ctx.reach());
+    if (locationId) assertLocationInReach(ctx.reach(), locationId);
+    const where: FilterQuery<SalesSummaryEntity> = {};
+    const after = decodeCursor(cursor);
+    if (after) where.id = { $gt: after };
+    if (locationId) where.locationId = locationId;
+    else if (reachable) where.locationId = { $in: reachable };
+    if (source) where.source = source;
+    if (origin) where.origin = origin;
+    if (from || to) where.periodStart = { ...(from ? { $gte: new Date(from) } : {}), ...(to ? { $lt: new Date(to) } : {}) };
+    const n = pageLimit(limit);
+    const rows = await ctx.em.find(SalesSummaryEntity, where, { orderBy: { id: 'asc' }, limit: n + 1 });
+    return { body: toPage(rows, n, summaryEntityDto) };
+  }),
+
+  route('GET /sales-summaries/{id}', async (ctx) => {
+    const summary = await ctx.em.findOne(SalesSummaryEntity, { id: ctx.params.id });
+    if (!summary) throw new NotFound('sales summary', ctx.params.id);
+    // a summary of a location out of reach is refused as such (the id alone reveals nothing)
+    assertLocationInReach(ctx.reach(), summary.locationId);
+    return { body: summaryEntityDto(summary) };
+  }),
+];

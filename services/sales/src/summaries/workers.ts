@@ -1,5 +1,58 @@
-import type { ServiceRuntime, WorkerDef } from '@bop/shared';
+import { Waker, type Logger, type Orm, type ServiceRuntime, type WorkerDef } from '@bop/shared';
 import type { SalesConfig } from '../config';
+import { rebuildMarkedDays } from './rebuild';
 
-/** background workers of the summaries area (stub) */
-export const summariesWorkers = (_svc: ServiceRuntime<SalesConfig>): WorkerDef[] => [];
+/** Marks taken per transaction; a full take loops at once, so a backlog drains at the database's pace. */
+const TAKE = 2000;
+/** Idle poll: a cheap index probe of an empty queue; a few seconds' lag is the spec's (ingestion rule 5). */
+const POLL_MS = 250;
+
+/**
+ * Rebuilds the day summaries of marked (location, source, business day)s in the background
+ * (spec: ingestion rules 5 and 9): the batch only inserts marks, this loop aggregates each marked day
+ * once per pass however many batches touched it, so it keeps up with the ingestion rate.
+ */
+export class SummaryRebuildWorker implements WorkerDef {
+  readonly name = 'summary-rebuild';
+  private stopped = true;
+  private loop: Promise<void> | null = null;
+  private readonly waker = new Waker();
+
+  constructor(private readonly o: { orm: Orm; log: Logger; pollMs?: number }) {}
+
+  start(): void {
+    this.stopped = false;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.waker.wake();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (!this.stopped) {
+      let taken = 0;
+      try {
+        taken = await rebuildMarkedDays(this.o.orm.em.fork(), TAKE);
+        failures = 0;
+      } catch (err) {
+        failures += 1;
+        // the marks stay (the transaction rolled back): the next pass retries them
+        this.o.log.warn({ err: (err as Error).message, failures }, 'sales: rebuilding day summaries failed');
+        await this.sleep(Math.min(10_000, 100 * 2 ** Math.min(failures, 7)));
+        continue;
+      }
+      if (taken < TAKE) await this.sleep(this.o.pollMs ?? POLL_MS);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return this.stopped ? Promise.resolve() : this.waker.sleep(ms);
+  }
+}
+
+/** background workers of the summaries area */
+export const summariesWorkers = (svc: ServiceRuntime<SalesConfig>): WorkerDef[] => [new SummaryRebuildWorker({ orm: svc.orm, log: svc.log })];

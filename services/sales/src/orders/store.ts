@@ -1,0 +1,135 @@
+import { LockMode } from '@mikro-orm/core';
+import { Conflict, ValidationError, actorOf, changedFields, insertEvents, newId, type EntityManager, type IngestEvent, type Principal } from '@bop/shared';
+import { recordUnmatched, resolveItemRefs, type UnmatchedLine } from '../items/match';
+import { decidePut, type NormalizedOrder, type OrderLine, type OrderStatus } from './domain';
+import { orderDto } from './dto';
+import { SalesOrder } from './entities';
+
+type OutboxEvent = IngestEvent & { aggregateType: string; aggregateId: string };
+
+export interface PutOrderInput {
+  source: string;
+  externalId: string;
+  order: NormalizedOrder;
+  /** the fulfilling location; `archived` refuses it for new orders and moves (path: the reference sent) */
+  location: { id: string; archived: boolean; path: string };
+  actor: Principal;
+  /** If-Match (409 `version_mismatch`), checked only when the order is about to change */
+  checkVersion: (current: number) => void;
+}
+
+const unmatchedOf = (lines: OrderLine[]): UnmatchedLine[] =>
+  lines.filter((l) => l.itemId === null).map((l) => ({ itemExternalId: l.itemExternalId, itemSku: l.itemSku, itemBarcode: l.itemBarcode, name: l.name }));
+
+/** spec: ingestion rule 3, each line's item from mappings and the item replica; null stays unmatched. */
+async function matchLines(em: EntityManager, source: string, lines: OrderLine[]): Promise<OrderLine[]> {
+  const itemIds = await resolveItemRefs(em, source, lines.map((l) => ({ itemExternalId: l.itemExternalId, itemSku: l.itemSku, itemBarcode: l.itemBarcode })));
+  return lines.map((l, i) => ({ ...l, itemId: itemIds[i] ?? null }));
+}
+
+function refuseArchived(location: PutOrderInput['location']): void {
+  if (location.archived) throw new ValidationError([{ path: location.path, message: `Location ${location.id} is archived: it fulfils no new orders.` }]);
+}
+
+/**
+ * `PUT /sales-orders/external/{externalId}` in one transaction: create, replace, payment-only update of a
+ * final order, or nothing (same content), with item matching, the unmapped-items queue and the events.
+ */
+export async function putOrder(em: EntityManager, input: PutOrderInput): Promise<{ status: 200 | 201; order: ReturnType<typeof orderDto> }> {
+  const { source, externalId, order: sent, location } = input;
+  const now = new Date();
+  return em.transactional(async (tem) => {
+    // items first: the item-mapping lock before the order's, in the order `:map` would take them (no deadlock)
+    const lines = await matchLines(tem, source, sent.lines);
+    // serialises concurrent first PUTs of one (source, externalId): one creates, the other sees it
+    await tem.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`sales.orders ${JSON.stringify([source, externalId])}`]);
+    const existing = await tem.findOne(SalesOrder, { source, externalId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const stored = existing && { status: existing.status as OrderStatus, contentHash: existing.contentHash, coreHash: existing.coreHash, paymentStatus: existing.paymentStatus ?? null };
+    const decision = decidePut(stored, { contentHash: sent.contentHash, coreHash: sent.coreHash, status: sent.content.status, paymentStatus: sent.content.paymentStatus });
+    const events: OutboxEvent[] = [];
+    const eventOf = (type: string, o: SalesOrder, previous?: Record<string, unknown>): OutboxEvent => ({
+      type, aggregateType: 'sales_order', aggregateId: o.id, locationId: o.locationId, object: orderDto(o), ...(previous ? { previous } : {}),
+    });
+    const seenAt = sent.content.placedAt ?? now.toISOString();
+
+    if (decision.kind === 'conflict') throw new Conflict(decision.detail);
+    if (decision.kind === 'unchanged') return { status: 200, order: orderDto(existing!) };
+
+    if (decision.kind === 'create') {
+      refuseArchived(location);
+      const cancelled = sent.content.status === 'cancelled';
+      const created = tem.create(SalesOrder, {
+        id: newId('salesOrder'),
+        source,
+        externalId,
+        ...fieldsOf(sent, lines),
+        status: sent.content.status,
+        cancelledAt: cancelled ? now : null,
+        cancelReason: sent.content.cancelReason,
+        version: 1,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await tem.flush();
+      // spec: Sales order (none) → open: `sales_order.created`; `sales.unmapped_item` for unmatched lines
+      events.push(eventOf('sales_order.created', created));
+      events.push(...(await recordUnmatched(tem, source, [{ recordId: created.id, locationId: created.locationId, seenAt, lines: unmatchedOf(lines), before: null }])));
+      await insertEvents(tem, 'sales', events, actorOf(input.actor), now);
+      return { status: 201, order: orderDto(created) };
+    }
+
+    const order = existing!;
+    if (decision.kind === 'payment') {
+      // a final order: only paymentStatus moves (e.g. refunded after cancelling); no state event
+      if (!decision.touch) {
+        input.checkVersion(order.version);
+        order.paymentStatus = sent.content.paymentStatus;
+        order.version += 1;
+        order.updatedAt = now;
+      }
+      order.contentHash = sent.contentHash;
+      await tem.flush();
+      return { status: 200, order: orderDto(order) };
+    }
+
+    // spec: Ingested record, stored → same record sent again with changes → updated
+    input.checkVersion(order.version);
+    if (location.id !== order.locationId) refuseArchived(location);
+    const before = orderDto(order);
+    const unmatchedBefore = unmatchedOf(order.lines);
+    Object.assign(order, fieldsOf(sent, lines));
+    if (decision.cancels) {
+      order.status = 'cancelled';
+      order.cancelledAt = now;
+      order.cancelReason = sent.content.cancelReason;
+    }
+    order.version += 1;
+    order.updatedAt = now;
+    await tem.flush();
+    // spec: Sales order stored → re-sent with status cancelled → cancelled: `sales_order.cancelled`
+    if (decision.cancels) events.push(eventOf('sales_order.cancelled', order, changedFields(before, orderDto(order))));
+    events.push(...(await recordUnmatched(tem, source, [{ recordId: order.id, locationId: order.locationId, seenAt, lines: unmatchedOf(lines), before: unmatchedBefore }])));
+    await insertEvents(tem, 'sales', events, actorOf(input.actor), now);
+    return { status: 200, order: orderDto(order) };
+  });
+}
+
+/** The columns a PUT sets from what was sent (state and bookkeeping aside). */
+function fieldsOf(sent: NormalizedOrder, lines: OrderLine[]) {
+  const c = sent.content;
+  return {
+    locationId: c.locationId,
+    customer: c.customer,
+    placedAt: c.placedAt === null ? null : new Date(c.placedAt),
+    lines,
+    shipping: c.shipping,
+    paymentStatus: c.paymentStatus,
+    currency: c.currency,
+    subtotal: sent.subtotal,
+    taxTotal: sent.taxTotal,
+    shippingTotal: sent.shippingTotal,
+    total: sent.total,
+    contentHash: sent.contentHash,
+    coreHash: sent.coreHash,
+  };
+}

@@ -1,0 +1,183 @@
+import { SalesSummaryInput } from '@bop/contracts';
+import { ingestBatch, zodFieldErrors, type BatchResult, type EntityManager, type FieldError, type IngestTarget, type PreparedRecord, type Principal, type StoredRecord } from '@bop/shared';
+import { locationFor, resolveLocations, type ReplicaLocation } from '../locations';
+import { checkSummary, ingestedSummaryRow, periodsOverlap, type IngestedSummaryRow } from './domain';
+import { summaryDto } from './dto';
+import { claimSourceModes, ruleNine } from './steps';
+
+/** sales.summaries as the kit's batch upsert writes an ingested summary (snake_case columns of the migration). */
+export const summariesTarget: IngestTarget = {
+  schema: 'sales',
+  table: 'summaries',
+  idKind: 'salesSummary',
+  aggregateType: 'sales_summary',
+  columns: {
+    origin: 'text',
+    location_id: 'text',
+    period_start: 'timestamptz',
+    period_end: 'timestamptz',
+    currency: 'text',
+    gross_sales: 'numeric',
+    discounts: 'numeric',
+    net_sales: 'numeric',
+    tax: 'numeric',
+    transactions: 'integer',
+    guests: 'integer',
+    by_channel: 'jsonb',
+  },
+};
+
+/** The internal event of a summary created or changed (ingested or built), for reports: the full summary. */
+export const SUMMARY_UPDATED = 'sales.summary.updated';
+
+interface SummaryCandidate {
+  index: number;
+  externalId: string | null;
+  location?: ReplicaLocation;
+  row?: IngestedSummaryRow;
+  errors: FieldError[];
+  warnings: FieldError[];
+}
+
+/** Schema, location and arithmetic of each record on its own (no transaction needed). */
+async function validate(em: EntityManager, records: unknown[]): Promise<SummaryCandidate[]> {
+  const parsed = records.map((raw) => SalesSummaryInput.safeParse(raw));
+  const locations = await resolveLocations(em, parsed.flatMap((p) => (p.success ? [p.data] : [])));
+  return records.map((raw, index) => {
+    const rawExternalId = (raw as { externalId?: unknown } | null)?.externalId;
+    const c: SummaryCandidate = { index, externalId: typeof rawExternalId === 'string' && rawExternalId.length > 0 ? rawExternalId : null, errors: [], warnings: [] };
+    const p = parsed[index];
+    if (!p.success) {
+      c.errors.push(...zodFieldErrors(p.error));
+      return c;
+    }
+    const at = locationFor(locations, p.data);
+    if ('error' in at) {
+      c.errors.push(at.error);
+      return c;
+    }
+    c.location = at.location;
+    c.warnings.push(...at.warnings);
+    c.errors.push(...checkSummary(p.data));
+    if (c.errors.length === 0) c.row = ingestedSummaryRow(p.data, at.location.id);
+    return c;
+  });
+}
+
+type Valid = SummaryCandidate & { externalId: string; location: ReplicaLocation; row: IngestedSummaryRow };
+const isValid = (c: SummaryCandidate): c is Valid => c.errors.length === 0 && c.externalId !== null && c.location !== undefined && c.row !== undefined;
+
+/**
+ * spec: ingestion rule 9 — claims `summaries` for the batch's (location, source) pairs (locking them,
+ * so summary batches of one pair take turns) and rejects the records of a pair that sends transactions.
+ */
+async function refuseWhereTransactionsWereSent(em: EntityManager, source: string, candidates: Valid[], now: Date): Promise<void> {
+  const modes = await claimSourceModes(em, source, candidates.map((c) => c.location.id), 'summaries', now, true);
+  for (const c of candidates) {
+    if (modes.get(c.location.id) === 'transactions') {
+      c.errors.push({ path: 'source', message: `Source ${source} sends transactions for location ${c.location.id}, so the service builds its summaries: ${ruleNine}. Use another source for summaries.` });
+    }
+  }
+}
+
+/**
+ * A period counted twice would double the location's sales in reports: a summary may not overlap
+ * another summary (another externalId) of the same location and source, stored or earlier in the batch.
+ * A stored summary the batch re-sends counts with its new period, unless that record is refused.
+ * Runs after the pairs are locked, so concurrent batches cannot slip overlapping periods past it.
+ */
+async function refuseOverlaps(em: EntityManager, source: string, candidates: Valid[]): Promise<void> {
+  const probes = candidates.map((c) => ({ location_id: c.location.id, period_start: c.row.period_start, period_end: c.row.period_end }));
+  const rows: Array<{ location_id: string; external_id: string; period_start: string; period_end: string }> = await em.execute(
+    `select distinct s."location_id", s."external_id", s."period_start", s."period_end"
+     from jsonb_to_recordset(?::jsonb) as p(location_id text, period_start timestamptz, period_end timestamptz)
+     join "sales"."summaries" s on s."source" = ? and s."location_id" = p.location_id and s."origin" = 'ingested'
+       and s."period_start" < p.period_end and p.period_start < s."period_end"`,
+    [JSON.stringify(probes), source],
+  );
+  const stored = rows.map((r) => ({ locationId: r.location_id, externalId: r.external_id, start: new Date(r.period_start).toISOString(), end: new Date(r.period_end).toISOString() }));
+  const refused = new Set<number>();
+  // each pass refuses at least one record or ends: a refused re-send puts its stored period back in play
+  for (let changed = true; changed; ) {
+    changed = false;
+    const resent = new Set(candidates.filter((c) => !refused.has(c.index)).map((c) => c.externalId));
+    const accepted = new Map<string, Valid[]>();
+    const acceptedIds = new Set<string>();
+    for (const c of candidates) {
+      if (refused.has(c.index) || acceptedIds.has(c.externalId)) continue; // a repeated externalId is the batch's duplicate
+      const period = { start: c.row.period_start, end: c.row.period_end };
+      const old = stored.find((s) => s.locationId === c.location.id && s.externalId !== c.externalId && !resent.has(s.externalId) && periodsOverlap(s, period));
+      const earlier = old ? undefined : (accepted.get(c.location.id) ?? []).find((a) => periodsOverlap({ start: a.row.period_start, end: a.row.period_end }, period));
+      if (old || earlier) {
+        refused.add(c.index);
+        changed = true;
+        const other = old ? `summary ${old.externalId} (${old.start} to ${old.end})` : `summary ${earlier!.externalId} (record ${earlier!.index})`;
+        c.errors.push({ path: 'periodStart', message: `The period overlaps ${other} of the same location and source; its sales would count twice.` });
+        continue;
+      }
+      const same = accepted.get(c.location.id);
+      if (same) same.push(c);
+      else accepted.set(c.location.id, [c]);
+      acceptedIds.add(c.externalId);
+    }
+  }
+}
+
+/** `sales.summary.updated` for one written ingested summary: the full summary as the API returns it. */
+const updatedEvent = (source: string, now: Date) => (s: StoredRecord<IngestedSummaryRow>) => {
+  const object = summaryDto({
+    id: s.id,
+    source,
+    externalId: s.externalId,
+    origin: 'ingested',
+    locationId: s.row.location_id,
+    businessDay: null,
+    periodStart: s.row.period_start,
+    periodEnd: s.row.period_end,
+    currency: s.row.currency,
+    grossSales: s.row.gross_sales,
+    discounts: s.row.discounts,
+    netSales: s.row.net_sales,
+    tax: s.row.tax,
+    transactions: s.row.transactions,
+    guests: s.row.guests,
+    byChannel: s.row.by_channel,
+    version: s.before ? Number(s.before.version) + 1 : 1,
+    createdAt: s.before ? String(s.before.created_at) : now,
+    updatedAt: now,
+  });
+  return [{ type: SUMMARY_UPDATED, locationId: s.row.location_id, object }];
+};
+
+/**
+ * `POST /sales-summaries` in one database transaction: per-record validation, rule 9 and overlaps,
+ * then the kit's set-based upsert on (source, externalId) with `sales.summary.updated` per written
+ * summary and the batch event — answering the Batch result.
+ */
+export async function storeSummaries(em: EntityManager, opts: { source: string; records: unknown[]; actor: Principal; endpoint: string }): Promise<BatchResult> {
+  const { source } = opts;
+  const candidates = await validate(em, opts.records);
+  const now = new Date();
+  return em.transactional(async (tem) => {
+    const valid = () => candidates.filter(isValid);
+    if (valid().length > 0) await refuseWhereTransactionsWereSent(tem, source, valid(), now);
+    if (valid().length > 0) await refuseOverlaps(tem, source, valid());
+    const records: PreparedRecord<IngestedSummaryRow>[] = candidates.map((c) => ({
+      index: c.index,
+      externalId: c.externalId,
+      errors: c.errors,
+      warnings: c.warnings.length > 0 ? c.warnings : undefined,
+      ...(isValid(c) ? { row: c.row } : {}),
+    }));
+    return ingestBatch(tem, {
+      target: summariesTarget,
+      source,
+      records,
+      actor: opts.actor,
+      area: 'sales',
+      endpoint: opts.endpoint,
+      now,
+      eventsFor: updatedEvent(source, now),
+    });
+  });
+}
