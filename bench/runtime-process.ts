@@ -25,7 +25,7 @@ export async function startRuntimeProcess(env: Record<string, string>): Promise<
   fs.chmodSync(dataDir, 0o755);
   // BENCH_PROFILE_DIR=/tmp/prof writes a V8 CPU profile of the runtime (open it in Chrome DevTools)
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
-  const child = spawn(process.execPath, [...profile, path.join(root, 'runtime/dist/start.js')], {
+  const child = spawn(process.execPath, [...profile, ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), path.join(root, 'runtime/dist/start.js')], {
     env: {
       ...process.env,
       PORT: String(port),

@@ -76,19 +76,13 @@ class PostgresBus implements Bus {
       await client.query('begin');
       // spec: commit order = position order, so no reader skips a late-committing row
       await client.query(`select pg_advisory_xact_lock(hashtext('bus:append'))`);
+      // one JSON parameter: a jsonb[] array literal would be escaped character by character (slow for big payloads)
       await client.query(
         `insert into "bus"."messages" ("topic", "key", "event_id", "type", "payload", "headers")
-         select topic, key, event_id, type, payload, headers
-         from unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::varchar[], $5::jsonb[], $6::jsonb[]) with ordinality as m(topic, key, event_id, type, payload, headers, n)
+         select m->>'topic', m->>'key', m->>'eventId', m->>'type', m->'payload', coalesce(m->'headers', '{}'::jsonb)
+         from jsonb_array_elements($1::jsonb) with ordinality as e(m, n)
          order by n`,
-        [
-          messages.map((m) => m.topic),
-          messages.map((m) => m.key),
-          messages.map((m) => m.eventId),
-          messages.map((m) => m.type),
-          messages.map((m) => JSON.stringify(m.payload)),
-          messages.map((m) => JSON.stringify(m.headers ?? {})),
-        ],
+        [JSON.stringify(messages.map((m) => ({ topic: m.topic, key: m.key, eventId: m.eventId, type: m.type, payload: m.payload, headers: m.headers ?? {} })))],
       );
       await client.query(`select pg_notify('${CHANNEL}', '')`);
       await client.query('commit');

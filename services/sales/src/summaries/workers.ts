@@ -6,6 +6,12 @@ import { rebuildMarkedDays } from './rebuild';
 const TAKE = 2000;
 /** Idle poll: a cheap index probe of an empty queue; a few seconds' lag is the spec's (ingestion rule 5). */
 const POLL_MS = 250;
+/**
+ * Pause after a pass that rebuilt something: a day being fed continuously is re-aggregated about
+ * once a second instead of back to back (each pass reads the whole day), leaving the database to
+ * the ingestion itself; still well within "a few seconds later" (ingestion rule 5).
+ */
+const SETTLE_MS = 1000;
 
 /**
  * Rebuilds the day summaries of marked (location, source, business day)s in the background
@@ -18,7 +24,7 @@ export class SummaryRebuildWorker implements WorkerDef {
   private loop: Promise<void> | null = null;
   private readonly waker = new Waker();
 
-  constructor(private readonly o: { orm: Orm; log: Logger; pollMs?: number }) {}
+  constructor(private readonly o: { orm: Orm; log: Logger; pollMs?: number; settleMs?: number }) {}
 
   start(): void {
     this.stopped = false;
@@ -45,7 +51,7 @@ export class SummaryRebuildWorker implements WorkerDef {
         await this.sleep(Math.min(10_000, 100 * 2 ** Math.min(failures, 7)));
         continue;
       }
-      if (taken < TAKE) await this.sleep(this.o.pollMs ?? POLL_MS);
+      if (taken < TAKE) await this.sleep(taken > 0 ? (this.o.settleMs ?? SETTLE_MS) : (this.o.pollMs ?? POLL_MS));
     }
   }
 
