@@ -26,6 +26,7 @@ export const idPrefixes = {
   salesOrder: 'sor',
   unmappedItem: 'umi',
   reviewItem: 'rvi',
+  customer: 'cus',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -107,7 +107,16 @@ export function actorOf(principal: Principal | null): { type: 'user' | 'integrat
  * The reaches a principal has for a permission. `everyone` for integration keys and system (scopes are
  * checked at the gateway and cover every location), `none` when the person lacks the permission.
  */
-export type ReachSet = { everyone: true } | { everyone: false; orgUnitIds: Set<string>; locationIds: Set<string>; employeeSetIds: Set<string> };
+export type ReachSet =
+  | { everyone: true }
+  | {
+      everyone: false;
+      orgUnitIds: Set<string>;
+      locationIds: Set<string>;
+      employeeSetIds: Set<string>;
+      /** true when the kit has added the locations of `orgUnitIds` (and their sub-units) to `locationIds` */
+      orgUnitsResolved?: boolean;
+    };
 
 export function reachFor(principal: Principal, permission: string | null): ReachSet | null {
   if (principal.kind === 'anonymous') return permission ? null : { everyone: true };

@@ -13,10 +13,10 @@ import {
 } from '@bop/contracts';
 import { baseConfigSchema, loadConfig, type BaseConfig } from './config';
 import { createLogger, type Logger } from './logger';
-import { createOrm, migrate, pendingMigrations, type MigrationEntry, type Orm } from './db';
+import { createOrm, migrate, pendingMigrations, type EntityManager, type MigrationEntry, type Orm } from './db';
 import { ApiError, BadRequest, NotFound, Unauthorized, ValidationError, VersionMismatch } from './errors';
 import { PROBLEM_CONTENT_TYPE, problemBody } from './problem';
-import { INTERNAL_TOKEN_HEADER, InternalTokenSigner, InternalTokenVerifier, reachFor, type Principal } from './auth';
+import { INTERNAL_TOKEN_HEADER, InternalTokenSigner, InternalTokenVerifier, reachFor, type Principal, type ReachSet } from './auth';
 import { createBus } from './bus';
 import type { Bus } from './bus/types';
 import { Relay } from './relay';
@@ -55,6 +55,12 @@ export interface ServiceDefinition<S extends z.ZodObject = z.ZodObject> {
   workers?: (svc: ServiceRuntime<BaseConfig & z.output<S>>) => WorkerDef[];
   onStart?: (svc: ServiceRuntime<BaseConfig & z.output<S>>) => Promise<void>;
   onStop?: (svc: ServiceRuntime<BaseConfig & z.output<S>>) => Promise<void>;
+  /**
+   * The location ids in these org units and their sub-units (from the service's replica of the
+   * organization). When given, a person's org-unit reach is resolved before the handler runs:
+   * `ctx.reach().locationIds` then holds those locations too (`orgUnitsResolved`).
+   */
+  locationsInOrgUnits?: (em: EntityManager, orgUnitIds: string[]) => Promise<string[]>;
 }
 
 /** Declares a service; `startService` runs it. Checks every route is a catalogue row this service owns. */
@@ -235,6 +241,7 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     if (compiled.row === null && principal.kind !== 'system') throw new ApiError('forbidden', 'Internal routes are for the platform only.');
     if (principal.kind === 'anonymous' && compiled.row?.people !== 'public') throw new Unauthorized();
     const ctx = buildContext(req, principal, compiled, match.params, orm, log);
+    if (def.locationsInOrgUnits) await resolveOrgUnitReach(ctx, def.locationsInOrgUnits);
     const result: RouteResult = await compiled.def.handler(ctx);
     send(res, result, compiled.status);
   });
@@ -317,6 +324,20 @@ function buildContext(req: Request, principal: Principal, compiled: Compiled, ra
       if (ifMatch === 'invalid' || ifMatch !== current) throw new VersionMismatch(current);
     },
   };
+}
+
+/** Adds the locations of a person's org-unit reach to the reach the handler sees (one query, only when there are org units). */
+async function resolveOrgUnitReach(ctx: RouteContext, resolve: NonNullable<ServiceDefinition['locationsInOrgUnits']>): Promise<void> {
+  let reach: ReachSet;
+  try {
+    reach = ctx.reach();
+  } catch {
+    return; // no permission: the handler's own ctx.reach() refuses
+  }
+  if (reach.everyone || reach.orgUnitIds.size === 0) return;
+  const ids = await resolve(ctx.em, [...reach.orgUnitIds]);
+  const resolved: ReachSet = { ...reach, locationIds: new Set([...reach.locationIds, ...ids]), orgUnitsResolved: true };
+  ctx.reach = () => resolved;
 }
 
 function parseOrThrow(schema: z.ZodType, value: unknown, part: 'params' | 'query' | 'body'): any {

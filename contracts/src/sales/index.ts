@@ -4,12 +4,14 @@ import { salesItemOperations } from './items';
 import { salesSummaryOperations } from './summaries';
 import { salesOrderOperations } from './orders';
 import { salesReviewOperations } from './review';
+import { salesCustomerOperations } from './customers';
 
 export * from './transactions';
 export * from './items';
 export * from './summaries';
 export * from './orders';
 export * from './review';
+export * from './customers';
 
 export const salesOperations = defineOperations({
   ...salesTransactionOperations,
@@ -17,4 +19,5 @@ export const salesOperations = defineOperations({
   ...salesSummaryOperations,
   ...salesOrderOperations,
   ...salesReviewOperations,
+  ...salesCustomerOperations,
 });

@@ -81,6 +81,8 @@ export const SalesUnmappedItemMapResult = z
     mapped: z.array(SalesUnmappedItem),
     /** stored transactions whose lines now reference the item (each recorded again as `sales.transaction.recorded`) */
     transactionsRecalculated: z.number().int(),
+    /** stored online orders whose lines now reference the item (no order event: their version and updatedAt move) */
+    ordersRecalculated: z.number().int(),
   })
   .openapi('SalesUnmappedItemMapResult');
 

@@ -124,6 +124,8 @@ export const SalesOrder = z
     externalId: z.string(),
     locationId: z.string(),
     customer: z.object({ externalId: z.string().nullable(), name: z.string().nullable(), email: z.string().nullable() }).nullable(),
+    /** the customer record whose externalId is customer.externalId (`cus_…`), null when none */
+    customerId: z.string().nullable(),
     placedAt: z.string().nullable(),
     lines: z.array(SalesOrderLine),
     shipping: z.object({ method: z.string(), amount: z.string(), address: SalesOrderAddress.nullable() }).nullable(),

@@ -1,5 +1,6 @@
 import { z } from '../zod';
 import { FieldError, IdParam, ListQuery, listEnvelope } from '../common';
+import { SalesSummary, SalesSummaryChannel } from './summaries';
 import { SalesLine, SalesTender, SalesTransaction, SalesTransactionStatus, SalesTransactionType } from './transactions';
 
 /** The review queue of records held because their business day is closed (spec: ingestion rule 7) */
@@ -23,11 +24,13 @@ export const BusinessDayEventObject = z
   .openapi('BusinessDayEventObject');
 export type BusinessDayEventObject = z.output<typeof BusinessDayEventObject>;
 
-/** `new`: a record not stored yet; `change`: a re-send (e.g. a void) of a stored transaction. */
+/** `new`: a record not stored yet; `change`: a re-send (e.g. a void) of a stored transaction or summary. */
 export const SalesReviewItemKind = z.enum(['new', 'change']);
 export const SalesReviewItemStatus = z.enum(['pending', 'accepted', 'rejected']);
+/** What a held record is: a transaction (`POST /sales/transactions:batch`) or an ingested summary (`POST /sales-summaries`). */
+export const SalesReviewRecordKind = z.enum(['transaction', 'summary']);
 
-/** The held record as it will be stored when accepted (a SalesTransaction without bookkeeping). */
+/** The held transaction as it will be stored when accepted (a SalesTransaction without bookkeeping). */
 export const SalesReviewRecord = z.object({
   locationId: z.string(),
   occurredAt: z.string(),
@@ -46,46 +49,83 @@ export const SalesReviewRecord = z.object({
   refundOf: z.string().nullable(),
 });
 
-export const SalesReviewItem = z
+/** The held summary as it will be stored when accepted (an ingested SalesSummary without bookkeeping). */
+export const SalesReviewSummaryRecord = z.object({
+  locationId: z.string(),
+  periodStart: z.string(),
+  periodEnd: z.string(),
+  currency: z.string().nullable(),
+  grossSales: z.string(),
+  discounts: z.string(),
+  netSales: z.string(),
+  tax: z.string(),
+  transactions: z.number().int(),
+  guests: z.number().int().nullable(),
+  byChannel: z.array(SalesSummaryChannel),
+});
+
+const reviewItemFields = {
+  id: z.string().openapi({ example: 'rvi_01JD3Y7Q0ZK8M4N2P5R6S7T8V9' }),
+  source: z.string(),
+  externalId: z.string(),
+  locationId: z.string(),
+  /** the closed or affected business days: the record's (both when a summary's period spans two), and the stored one's when a change moves it */
+  businessDays: z.array(z.string()),
+  kind: SalesReviewItemKind,
+  status: SalesReviewItemStatus,
+  /** why it was held */
+  reason: z.string(),
+  /** the warnings of the batch result that held it */
+  warnings: z.array(FieldError),
+  decidedAt: z.string().nullable(),
+  /** usr_… of the person who accepted or rejected it */
+  decidedBy: z.string().nullable(),
+  /** the note of an accept, the reason of a reject */
+  decisionNote: z.string().nullable(),
+  /** grows when a re-send replaces the held record; send it as If-Match to decide on what you saw */
+  version: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+};
+
+export const SalesTransactionReviewItem = z
   .object({
-    id: z.string().openapi({ example: 'rvi_01JD3Y7Q0ZK8M4N2P5R6S7T8V9' }),
-    source: z.string(),
-    externalId: z.string(),
+    ...reviewItemFields,
+    recordKind: z.literal('transaction'),
     /** the stored transaction a change applies to, or the id a new record gets when accepted (the batch result's id) */
     transactionId: z.string(),
-    locationId: z.string(),
-    /** the closed or affected business days: the record's, and the stored one's when a change moves it */
-    businessDays: z.array(z.string()),
-    kind: SalesReviewItemKind,
-    status: SalesReviewItemStatus,
-    /** why it was held */
-    reason: z.string(),
-    /** the warnings of the batch result that held it */
-    warnings: z.array(FieldError),
     record: SalesReviewRecord,
-    decidedAt: z.string().nullable(),
-    /** usr_… of the person who accepted or rejected it */
-    decidedBy: z.string().nullable(),
-    /** the note of an accept, the reason of a reject */
-    decisionNote: z.string().nullable(),
-    /** grows when a re-send replaces the held record; send it as If-Match to decide on what you saw */
-    version: z.number().int(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
   })
-  .openapi('SalesReviewItem');
+  .openapi('SalesTransactionReviewItem');
+
+export const SalesSummaryReviewItem = z
+  .object({
+    ...reviewItemFields,
+    recordKind: z.literal('summary'),
+    /** the stored summary a change applies to, or the id a new summary gets when accepted (the batch result's id) */
+    summaryId: z.string(),
+    record: SalesReviewSummaryRecord,
+  })
+  .openapi('SalesSummaryReviewItem');
+
+/** A held record, by `recordKind`. */
+export const SalesReviewItem = z.discriminatedUnion('recordKind', [SalesTransactionReviewItem, SalesSummaryReviewItem]).openapi('SalesReviewItem');
 export type SalesReviewItem = z.output<typeof SalesReviewItem>;
 
-/** One item with the transaction as stored now (null while a new record waits), to compare before deciding. */
-export const SalesReviewItemDetail = SalesReviewItem.extend({
-  current: SalesTransaction.nullable(),
-}).openapi('SalesReviewItemDetail');
+/** One item with the record as stored now (null while a new record waits), to compare before deciding. */
+export const SalesReviewItemDetail = z
+  .discriminatedUnion('recordKind', [
+    SalesTransactionReviewItem.extend({ current: SalesTransaction.nullable() }).openapi('SalesTransactionReviewItemDetail'),
+    SalesSummaryReviewItem.extend({ current: SalesSummary.nullable() }).openapi('SalesSummaryReviewItemDetail'),
+  ])
+  .openapi('SalesReviewItemDetail');
 export type SalesReviewItemDetail = z.output<typeof SalesReviewItemDetail>;
 
 export const SalesReviewItemListQuery = ListQuery.extend({
   status: SalesReviewItemStatus.default('pending'),
   locationId: z.string().min(1).max(64).optional(),
   source: z.string().min(1).max(100).optional(),
+  recordKind: SalesReviewRecordKind.optional(),
 });
 
 export const SalesReviewAccept = z

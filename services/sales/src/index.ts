@@ -3,6 +3,7 @@ import { SalesLocation, SalesTransaction } from './entities';
 import { migrations } from './migrations';
 import { salesConfigSchema } from './config';
 import { locationReplicaConsumer } from './consumers/locations';
+import { locationsInOrgUnits, orgUnitReplicaConsumer } from './consumers/org-units';
 import { transactionRoutes } from './routes/transactions';
 import { transactionBatchRoutes } from './routes/transactions-batch';
 import { itemsEntities } from './items/entities';
@@ -21,6 +22,8 @@ import { ordersEntities } from './orders/entities';
 import { orderRoutes } from './orders/routes';
 import { ordersConsumers } from './orders/consumers';
 import { ordersWorkers } from './orders/workers';
+import { customersEntities } from './customers/entities';
+import { customerRoutes } from './customers/routes';
 
 export { salesConfigSchema, type SalesConfig } from './config';
 
@@ -32,9 +35,11 @@ export { salesConfigSchema, type SalesConfig } from './config';
 export const salesService = createService({
   name: 'sales',
   configSchema: salesConfigSchema,
-  entities: [SalesTransaction, SalesLocation, ...itemsEntities, ...summariesEntities, ...reviewEntities, ...ordersEntities],
+  entities: [SalesTransaction, SalesLocation, ...itemsEntities, ...summariesEntities, ...reviewEntities, ...ordersEntities, ...customersEntities],
   migrations,
-  consumers: () => [locationReplicaConsumer, ...itemsConsumers, ...summariesConsumers, ...reviewConsumers, ...ordersConsumers],
+  // a person's org-unit reach resolves to the locations of those units (sales' replica of the organization)
+  locationsInOrgUnits,
+  consumers: () => [locationReplicaConsumer, orgUnitReplicaConsumer, ...itemsConsumers, ...summariesConsumers, ...reviewConsumers, ...ordersConsumers],
   workers: (svc) => [...itemsWorkers(svc), ...summariesWorkers(svc), ...reviewWorkers(svc), ...ordersWorkers(svc)],
   routes: (svc) => [
     ...transactionBatchRoutes(svc),
@@ -43,6 +48,7 @@ export const salesService = createService({
     ...summaryRoutes(svc),
     ...reviewRoutes(svc),
     ...orderRoutes(svc),
+    ...customerRoutes(svc),
   ],
 });
 

@@ -23,6 +23,8 @@ export interface Candidate {
   warnings: FieldError[];
   /** set by the locked-day step: accepted with a warning, kept in the review queue, figures untouched */
   hold?: { reason: string };
+  /** the same content as stored: answered `unchanged`, skipped by every step */
+  unchanged?: boolean;
 }
 
 export type ValidCandidate = Candidate & { externalId: string; input: SalesTransactionInput; location: ReplicaLocation; normalized: NormalizedTransaction };

@@ -1,13 +1,14 @@
 import { OutOfReach, type ReachSet } from '@bop/shared';
 
 /**
- * The location ids a `sales.*` reach covers; null = all. Org-unit reach needs an org-unit replica
- * (org_unit.* events) that sales does not keep yet, so it is refused rather than guessed.
+ * The location ids a `sales.*` reach covers; null = all. Org-unit reach arrives resolved to its
+ * locations by the kit (from sales' org-unit and location replicas, see consumers/org-units.ts).
  * Every sales list and get filters through this.
  */
 export function reachableLocationIds(reach: ReachSet): string[] | null {
   if (reach.everyone) return null;
-  if (reach.orgUnitIds.size > 0) throw new OutOfReach('Sales does not yet resolve org-unit reach; ask for the permission at location reach or Everyone.');
+  // never guess: unresolved org units (a service without the replica) are refused
+  if (reach.orgUnitIds.size > 0 && !reach.orgUnitsResolved) throw new OutOfReach('This reach by org unit could not be resolved to locations.');
   return [...reach.locationIds];
 }
 

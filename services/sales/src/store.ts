@@ -1,6 +1,7 @@
-import { ingestBatch, type BatchResult, type EntityManager, type IngestEvent, type IngestTarget, type PreparedRecord, type Principal } from '@bop/shared';
+import { ingestBatch, sqlQuery, type BatchResult, type EntityManager, type IngestEvent, type IngestTarget, type PreparedRecord, type Principal } from '@bop/shared';
 import { transactionRow } from './domain/normalize';
-import { isValid, type Candidate, type PostStoreStep, type PreStoreStep, type StepContext, type TransactionRow } from './pipeline';
+import { checkTransaction } from './domain/totals';
+import { isValid, type Candidate, type ValidCandidate, type PostStoreStep, type PreStoreStep, type StepContext, type TransactionRow } from './pipeline';
 import { markDaysForRebuild, refuseWhereSummariesWereSent } from './summaries/steps';
 import { matchItems, recordUnmappedItems } from './items/steps';
 import { lockItemMappings } from './items/match';
@@ -59,8 +60,14 @@ function recordTransactionEvents(...[ctx, stored]: Parameters<PostStoreStep>): R
   return Promise.resolve(transactionEvents(ctx.source, stored, 'ingested'));
 }
 
+/** Totals, tax, tenders with change, signs and currency digits of each record (spec: Sales transaction rule). */
+function checkArithmetic(...[, candidates]: Parameters<PreStoreStep>): ReturnType<PreStoreStep> {
+  for (const c of candidates) c.errors.push(...checkTransaction(c.input));
+  return Promise.resolve();
+}
+
 /** In this order, on what is still valid after the step before. */
-export const preStoreSteps: PreStoreStep[] = [refuseWhereSummariesWereSent, checkRefundsAndVoids, matchItems, holdLockedDays];
+export const preStoreSteps: PreStoreStep[] = [checkArithmetic, refuseWhereSummariesWereSent, checkRefundsAndVoids, matchItems, holdLockedDays];
 /** After the upsert, in the same transaction, with what was written. */
 export const postStoreSteps: PostStoreStep[] = [recordTransactionEvents, recordUnmappedItems, markDaysForRebuild];
 
@@ -95,6 +102,24 @@ export function transactionEvents(
 }
 
 /**
+ * A re-send identical to the stored transaction (same content hash) is `unchanged` whatever else is
+ * true: it skips every step (re-sends are the common case of a feed that sends "the last hour"
+ * every minute). Its row is locked here, in externalId order like the kit's upsert, so it stays
+ * unchanged until commit.
+ */
+async function settleUnchanged(em: EntityManager, source: string, candidates: ValidCandidate[]): Promise<void> {
+  if (candidates.length === 0) return;
+  const stored = await sqlQuery<{ external_id: string; content_hash: string }>(
+    em,
+    `select "external_id", "content_hash" from "sales"."transactions"
+     where "source" = ? and "external_id" in (select jsonb_array_elements_text(?::jsonb)) order by "external_id" for update`,
+    [source, JSON.stringify(candidates.map((c) => c.externalId))],
+  );
+  const hashes = new Map(stored.map((r) => [r.external_id, r.content_hash]));
+  for (const c of candidates) if (hashes.get(c.externalId) === c.normalized.contentHash) c.unchanged = true;
+}
+
+/**
  * The transaction pipeline in one database transaction: pre-store steps (rule 9, refunds/voids,
  * items, locked days), the kit's set-based upsert (held records diverted to the review queue),
  * post-store steps (unmapped items, day rebuilds), events — answering the Batch result.
@@ -109,8 +134,9 @@ export async function storeTransactions(
     // before any row lock: `:map` takes this exclusively, so lock order is always mapping → rows
     await lockItemMappings(tem, [source], 'shared');
     const step: StepContext = { em: tem, source, now };
+    await settleUnchanged(tem, source, candidates.filter(isValid));
     for (const run of preStoreSteps) {
-      const valid = candidates.filter(isValid);
+      const valid = candidates.filter((c): c is ValidCandidate => isValid(c) && !c.unchanged);
       if (valid.length > 0) await run(step, valid);
     }
     const records: PreparedRecord<TransactionRow>[] = candidates.map((c) => ({

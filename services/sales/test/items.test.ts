@@ -61,6 +61,24 @@ async function stored(externalId: string, source = 'pos-items') {
   return { ...rows[0], updated_at: new Date(rows[0].updated_at) } as { id: string; lines: Array<{ itemId: string | null; itemSku: string | null }>; version: number; updated_at: Date; content_hash: string };
 }
 
+/** An online order of `lines` (one unit at 1.00 each) fulfilled at NYC-1. */
+const putOrder = (externalId: string, lines: Array<Record<string, unknown>>, source = 'shop-items') =>
+  call('PUT', `/sales-orders/external/${encodeURIComponent(externalId)}`, {
+    body: { source, locationExternalId: 'NYC-1', placedAt: '2026-11-21T09:30:00Z', lines: lines.map((l) => ({ quantity: '1', unitPrice: '1.00', ...l })), currency: 'USD' },
+  });
+
+async function storedOrder(externalId: string, source = 'shop-items') {
+  const rows = await sql(`select id, lines, version, updated_at, content_hash, core_hash from sales.orders where source = ? and external_id = ?`, [source, externalId]);
+  return { ...rows[0], updated_at: new Date(rows[0].updated_at) } as {
+    id: string;
+    lines: Array<{ itemId: string | null; itemSku: string | null }>;
+    version: number;
+    updated_at: Date;
+    content_hash: string;
+    core_hash: string;
+  };
+}
+
 async function entry(refValue: string, source = 'pos-items') {
   const rows = await sql(`select id from sales.unmapped_items where source = ? and ref_value = ?`, [source, refValue]);
   if (rows.length === 0) return undefined;
@@ -312,6 +330,7 @@ describe('POST /sales/unmapped-items:map', () => {
     const r = await map([{ unmappedItemId: cake.id, itemId: 'itm_CAKE' }]);
     expect(r.status).toBe(200);
     expect(r.body.transactionsRecalculated).toBe(2);
+    expect(r.body.ordersRecalculated).toBe(0);
     expect(r.body.mapped).toEqual([
       expect.objectContaining({ id: cake.id, status: 'mapped', itemId: 'itm_CAKE', mappedBy: { type: 'user', id: 'usr_test' }, mappedAt: expect.any(String), transactionCount: 2, version: cake.version + 1 }),
     ]);
@@ -371,6 +390,85 @@ describe('POST /sales/unmapped-items:map', () => {
     expect((await stored('C-2')).lines[0].itemId).toBe('itm_TEA');
     await batch([sale('C-3', [{ itemSku: 'C-TEA' }])]);
     expect((await stored('C-3')).lines[0].itemId).toBe('itm_TEA');
+  });
+
+  it('fixes the unmatched lines of the source’s online orders too (version and updatedAt move, hashes do not; no order event)', async () => {
+    const first = await putOrder('OR-1', [{ itemSku: 'OR-LAMP', name: 'Lamp' }, { itemSku: 'M-SKU-B' }]);
+    expect(first.status).toBe(201);
+    expect(first.body.lines.map((l: { itemId: string | null }) => l.itemId)).toEqual([null, 'itm_MB']);
+    await putOrder('OR-2', [{ itemSku: 'OR-OTHER' }]);
+    await putOrder('OR-3', [{ itemSku: 'OR-LAMP' }], 'shop-elsewhere');
+    await batch([sale('OR-T1', [{ itemSku: 'OR-LAMP' }])], 'shop-items-pos');
+    await givenItem(item('itm_LAMP'));
+    const lamp = await entry('OR-LAMP', 'shop-items');
+    expect(lamp).toMatchObject({ status: 'open', transactionCount: 1 });
+    const before1 = await storedOrder('OR-1');
+    const before2 = await storedOrder('OR-2');
+    const [{ seq }] = await sql(`select coalesce(max(seq), 0)::text as seq from sales.outbox`);
+
+    const r = await map([{ unmappedItemId: lamp.id, itemId: 'itm_LAMP' }]);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ transactionsRecalculated: 0, ordersRecalculated: 1, mapped: [{ id: lamp.id, status: 'mapped', itemId: 'itm_LAMP' }] });
+
+    const after1 = await storedOrder('OR-1');
+    expect(after1.lines.map((l) => l.itemId)).toEqual(['itm_LAMP', 'itm_MB']);
+    expect(after1.version).toBe(before1.version + 1);
+    expect(after1.updated_at.getTime()).toBeGreaterThan(before1.updated_at.getTime());
+    expect([after1.content_hash, after1.core_hash]).toEqual([before1.content_hash, before1.core_hash]);
+    expect(await storedOrder('OR-2')).toEqual(before2);
+    // another source's order and POS are other POS items (their own queue entries)
+    expect((await storedOrder('OR-3', 'shop-elsewhere')).lines[0].itemId).toBeNull();
+    expect((await stored('OR-T1', 'shop-items-pos')).lines[0].itemId).toBeNull();
+    const got = await call('GET', `/sales-orders/${after1.id}`);
+    expect(got.body).toMatchObject({ version: after1.version, lines: [{ itemSku: 'OR-LAMP', itemId: 'itm_LAMP' }, { itemId: 'itm_MB' }] });
+    const events = await sql(`select type from sales.outbox where seq > ?::bigint and (aggregate_id = ? or type like 'sales_order.%' or type = 'sales.transactions.recorded')`, [seq, after1.id]);
+    expect(events).toEqual([]);
+
+    // the same order sent again is unchanged; a new order of the POS item matches directly
+    const again = await putOrder('OR-1', [{ itemSku: 'OR-LAMP', name: 'Lamp' }, { itemSku: 'M-SKU-B' }]);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ version: after1.version, lines: [{ itemId: 'itm_LAMP' }, { itemId: 'itm_MB' }] });
+    expect((await putOrder('OR-4', [{ itemSku: 'OR-LAMP' }])).body.lines[0].itemId).toBe('itm_LAMP');
+
+    // a correction moves the order lines mapped through it, with the source's sales
+    await batch([sale('OR-T2', [{ itemSku: 'OR-LAMP' }])], 'shop-items');
+    await givenItem(item('itm_LAMP2'));
+    const corrected = await map([{ unmappedItemId: lamp.id, itemId: 'itm_LAMP2' }]);
+    expect(corrected.body).toMatchObject({ transactionsRecalculated: 1, ordersRecalculated: 2 });
+    expect((await storedOrder('OR-1')).lines.map((l) => l.itemId)).toEqual(['itm_LAMP2', 'itm_MB']);
+    expect((await storedOrder('OR-4')).lines[0].itemId).toBe('itm_LAMP2');
+    expect((await stored('OR-T2', 'shop-items')).lines[0].itemId).toBe('itm_LAMP2');
+    // mapping again to the same item changes nothing
+    expect((await map([{ unmappedItemId: lamp.id, itemId: 'itm_LAMP2' }])).body).toMatchObject({ transactionsRecalculated: 0, ordersRecalculated: 0 });
+  });
+
+  it('waits for an order that matched lines before the mapping, and fixes its lines too', async () => {
+    await putOrder('OW-1', [{ itemSku: 'OW-RACE' }], 'shop-race');
+    await givenItem(item('itm_ORACE'));
+    const race = (await entry('OW-RACE', 'shop-race')).id;
+    const client = new Client({ connectionString: stack.db.url });
+    await client.connect();
+    try {
+      // an order PUT in flight: it matched its lines (no mapping yet) and stored them, but has not committed
+      await client.query('begin');
+      await client.query(`select pg_advisory_xact_lock_shared(hashtext('sales.item-mapping:shop-race'))`);
+      await client.query(
+        `insert into sales.orders (id, source, external_id, location_id, customer, placed_at, lines, shipping, payment_status, status, currency,
+           subtotal, tax_total, shipping_total, total, content_hash, core_hash, version, created_at, updated_at)
+         select 'sor_RACE2', source, 'OW-2', location_id, customer, placed_at, lines, shipping, payment_status, status, currency,
+           subtotal, tax_total, shipping_total, total, content_hash, core_hash, 1, now(), now()
+         from sales.orders where source = 'shop-race' and external_id = 'OW-1'`,
+      );
+      const pending = map([{ unmappedItemId: race, itemId: 'itm_ORACE' }]);
+      await eventually(async () => (await sql(`select 1 from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())`)).length > 0);
+      await client.query('commit');
+      const r = await pending;
+      expect(r.status).toBe(200);
+      expect(r.body.ordersRecalculated).toBe(2);
+    } finally {
+      await client.end();
+    }
+    expect((await storedOrder('OW-2', 'shop-race')).lines[0].itemId).toBe('itm_ORACE');
   });
 
   it('waits for a batch that matched lines before the mapping, and recalculates those lines too', async () => {

@@ -71,6 +71,7 @@ describe('PUT /sales-orders/external/{externalId}', () => {
       externalId: ext,
       locationId: locA,
       customer: { externalId: 'C-1', name: 'Ada Lovelace', email: 'ada@example.com' },
+      customerId: null,
       placedAt: '2026-11-21T09:30:00.000Z',
       lines: [
         { itemExternalId: 'SKU-PEN', itemSku: null, itemBarcode: null, itemId: null, name: 'Pen', quantity: '3', unitPrice: '0.10', discount: '0.00', tax: '0.00', lineTotal: '0.30' },
@@ -391,5 +392,35 @@ describe('POST /sales-orders/{id}:cancel', () => {
     expect(none.body.code).toBe('forbidden');
     const atA = person({ 'sales_orders.cancel': [{ type: 'locations', ids: [locA] }] });
     expect((await sales().call('POST', `/sales-orders/${created.body.id}:cancel`, { as: atA })).status).toBe(200);
+  });
+});
+
+describe('link to customers (customerId)', () => {
+  it('names the customer whose externalId is customer.externalId, null otherwise; the inline customer stays as sent', async () => {
+    const customer = await sales().call('PUT', '/customers/external/ORD-LINK-1', { as: shop, body: { name: 'Grace Hopper', email: 'grace@example.com' } });
+    expect(customer.status).toBe(201);
+    const inline = { externalId: 'ORD-LINK-1', name: 'G. Hopper', email: 'g.hopper@example.com' };
+    const linked = await put(nextId(), orderBody({ customer: inline }));
+    expect(linked.status).toBe(201);
+    expect(linked.body).toMatchObject({ customerId: customer.body.id, customer: inline });
+    expect(await sql(`select customer_id from sales.orders where id = ?`, [linked.body.id])).toEqual([{ customer_id: customer.body.id }]);
+    expect((await outbox(linked.body.id))[0].payload.data.object.customerId).toBe(customer.body.id);
+
+    expect((await put(nextId(), orderBody({ customer: { externalId: 'ORD-LINK-NONE', name: 'Nobody' } }))).body.customerId).toBeNull();
+    expect((await put(nextId(), orderBody({ customer: { email: 'grace@example.com' } }))).body.customerId).toBeNull();
+    expect((await put(nextId(), orderBody({ customer: undefined }))).body.customerId).toBeNull();
+    // no customer record is made from an order
+    expect(await sql(`select external_id from sales.customers where external_id = 'ORD-LINK-NONE'`)).toEqual([]);
+  });
+
+  it('follows a re-sent order naming another customer, and keeps the link while it names the same one', async () => {
+    const grace = (await sales().call('GET', '/customers/external/ORD-LINK-1', { as: shop })).body;
+    const ext = nextId();
+    const created = await put(ext, orderBody({ customer: { externalId: 'ORD-LINK-1' } }));
+    expect(created.body.customerId).toBe(grace.id);
+    const other = await put(ext, orderBody({ customer: { externalId: 'ORD-LINK-OTHER' } }));
+    expect(other.body).toMatchObject({ version: 2, customerId: null });
+    const back = await put(ext, orderBody({ customer: { externalId: 'ORD-LINK-1' }, paymentStatus: 'pending' }));
+    expect(back.body).toMatchObject({ version: 3, customerId: grace.id });
   });
 });

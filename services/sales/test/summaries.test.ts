@@ -5,6 +5,7 @@
  */
 import { organizationService } from '@svc/organization';
 import { salesService } from '../src';
+import { businessDaysOfPeriod } from '../src/summaries/domain';
 import { eventually, integration, person, startTestServices, type TestServices } from '../../../test/harness';
 
 let stack: TestServices;
@@ -449,5 +450,29 @@ describe('GET /sales-summaries', () => {
     const none = await get('/sales-summaries', person({}));
     expect(none.status).toBe(403);
     expect(none.body.code).toBe('forbidden');
+  });
+});
+
+describe('businessDaysOfPeriod (the days a summary touches, for locked days: spec ingestion rules 7 and 8)', () => {
+  const ny = (start: string, end: string) => businessDaysOfPeriod(start, end, 'America/New_York', '04:00');
+
+  it('gives one day for a day summary from cut-off to cut-off, and for an hour inside a day', () => {
+    expect(ny('2026-11-20T09:00:00Z', '2026-11-21T09:00:00Z')).toEqual(['2026-11-20']);
+    expect(ny('2026-11-20T15:00:00Z', '2026-11-20T16:00:00Z')).toEqual(['2026-11-20']);
+    // 00:00 to 01:00 local belongs to the day before (before the cut-off)
+    expect(ny('2026-11-21T05:00:00Z', '2026-11-21T06:00:00Z')).toEqual(['2026-11-20']);
+  });
+
+  it('gives both days for a period across the cut-off, and three for 25 hours starting just before it', () => {
+    expect(ny('2026-11-21T08:30:00Z', '2026-11-21T09:30:00Z')).toEqual(['2026-11-20', '2026-11-21']);
+    expect(ny('2026-11-21T08:59:00Z', '2026-11-22T09:59:00Z')).toEqual(['2026-11-20', '2026-11-21', '2026-11-22']);
+    // an end exactly at the next cut-off stays on the day (periods end exclusive)
+    expect(ny('2026-11-21T08:00:00Z', '2026-11-21T09:00:00Z')).toEqual(['2026-11-20']);
+  });
+
+  it('follows the zone across a clock change (25-hour business day when clocks fall back)', () => {
+    // New York falls back on 2026-11-01: the business day of 10-31 runs 08:00Z to 09:00Z next day
+    expect(ny('2026-10-31T08:00:00Z', '2026-11-01T09:00:00Z')).toEqual(['2026-10-31']);
+    expect(businessDaysOfPeriod('2026-11-20T04:00:00Z', '2026-11-21T04:00:00Z', 'Europe/Berlin', '05:00')).toEqual(['2026-11-20']);
   });
 });

@@ -40,9 +40,11 @@ interface Change {
  * one set-based jsonb update. Version and updated_at move (pollers of `updatedSince` see it); the
  * content hash does not (a re-send of the same content stays `unchanged`).
  */
+/** A jsonb line `l` of a record aliased `t` names the POS item of change `m`, unmatched or matched through the mapping being corrected. */
+const matches = (l: string) =>
+  `m."source" = t."source" and m."ref_field" = ${LINE_REF_FIELD_SQL(l)} and m."ref_value" = ${LINE_REF_VALUE_SQL(l)} and (${l}->>'itemId' is null or ${l}->>'itemId' = m."old_item_id")`;
+
 async function recalculate(em: EntityManager, changes: Change[], now: Date): Promise<Array<{ id: string; source: string; externalId: string; version: number; row: TransactionRow }>> {
-  const matches = (l: string) =>
-    `m."source" = t."source" and m."ref_field" = ${LINE_REF_FIELD_SQL(l)} and m."ref_value" = ${LINE_REF_VALUE_SQL(l)} and (${l}->>'itemId' is null or ${l}->>'itemId' = m."old_item_id")`;
   const rows = await sqlQuery<Record<string, any>>(
     em,
     `with m as materialized (
@@ -95,6 +97,41 @@ async function recalculate(em: EntityManager, changes: Change[], now: Date): Pro
       tenders: r.tenders,
     },
   }));
+}
+
+/**
+ * spec: ingestion rule 3 — online orders record unmatched POS items in the same queue, so the lines of
+ * the source's stored orders naming a mapped POS item get the item too (same rule as sales, one
+ * set-based update). Version and updated_at move; the content hashes do not (itemId is derived, so a
+ * re-sent order stays `unchanged`). No order event: the catalogue has none for a changed order.
+ * Answers the number of orders changed.
+ */
+async function recalculateOrders(em: EntityManager, changes: Change[], now: Date): Promise<number> {
+  const rows = await sqlQuery<{ id: string }>(
+    em,
+    `with m as materialized (
+       select * from jsonb_to_recordset(?::jsonb) as m("source" text, "ref_field" text, "ref_value" text, "item_id" text, "old_item_id" text)
+     ),
+     hit as materialized (
+       select t."id" from "sales"."orders" t
+       where t."source" in (select m."source" from m)
+         and exists (select 1 from m, jsonb_array_elements(t."lines") as l(v) where ${matches('l.v')})
+       order by t."source", t."external_id"
+       for update of t
+     )
+     update "sales"."orders" t set
+       "lines" = (
+         select jsonb_agg(case when m."item_id" is null then e.v else jsonb_set(e.v, '{itemId}', to_jsonb(m."item_id")) end order by e.n)
+         from jsonb_array_elements(t."lines") with ordinality as e(v, n)
+         left join m on ${matches('e.v')}
+       ),
+       "version" = t."version" + 1,
+       "updated_at" = ?
+     from hit where t."id" = hit."id"
+     returning t."id"`,
+    [JSON.stringify(changes), now],
+  );
+  return rows.length;
 }
 
 export const itemRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
@@ -169,9 +206,13 @@ export const itemRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
         const e = byId.get(m.unmappedItemId)!;
         return e.itemId === m.itemId ? [] : [{ source: e.source, ref_field: e.refField, ref_value: e.refValue, item_id: m.itemId, old_item_id: e.itemId ?? null }];
       });
-      if (changes.length === 0) return { mapped: mappings.map((m) => unmappedItemDto(byId.get(m.unmappedItemId)!, { reachable })), transactionsRecalculated: 0 };
+      if (changes.length === 0) {
+        return { mapped: mappings.map((m) => unmappedItemDto(byId.get(m.unmappedItemId)!, { reachable })), transactionsRecalculated: 0, ordersRecalculated: 0 };
+      }
 
       const recalculated = await recalculate(em, changes, now);
+      // still under the exclusive mapping lock: an order PUT matching lines waits, then sees the mapping
+      const ordersRecalculated = await recalculateOrders(em, changes, now);
       const updated = await sqlQuery<Record<string, any>>(
         em,
         `update "sales"."unmapped_items" u set "status" = 'mapped', "item_id" = c."item_id", "mapped_at" = ?, "mapped_by" = ?::jsonb,
@@ -186,7 +227,7 @@ export const itemRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
       const bySource = new Map<string, typeof recalculated>();
       for (const t of recalculated) bySource.set(t.source, [...(bySource.get(t.source) ?? []), t]);
       await insertEvents(em, 'sales', [...bySource].flatMap(([source, written]) => transactionEvents(source, written, 'items_mapped')), actor, now);
-      return { mapped: mappings.map((m) => unmappedItemDto(byId.get(m.unmappedItemId)!, { reachable })), transactionsRecalculated: recalculated.length };
+      return { mapped: mappings.map((m) => unmappedItemDto(byId.get(m.unmappedItemId)!, { reachable })), transactionsRecalculated: recalculated.length, ordersRecalculated };
     });
     return { status: 200, body };
   }),

@@ -4,6 +4,9 @@ import { Migration20261122100000 } from './Migration20261122100000';
 import { Migration20261122110000 } from './Migration20261122110000';
 import { Migration20261122120000 } from './Migration20261122120000';
 import { Migration20261122130000 } from './Migration20261122130000';
+import { Migration20261122140000 } from './Migration20261122140000';
+import { Migration20261122150000 } from './Migration20261122150000';
+import { Migration20261122160000 } from './Migration20261122160000';
 
 export const migrations: MigrationEntry[] = [
   { name: 'Migration20261121140000', class: Migration20261121140000 },
@@ -15,4 +18,10 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261122120000', class: Migration20261122120000 },
   // online sales orders
   { name: 'Migration20261122130000', class: Migration20261122130000 },
+  // customers, orders.customer_id (the link of online orders to customers)
+  { name: 'Migration20261122140000', class: Migration20261122140000 },
+  // held summaries in the review queue: record kind, record id, affected business days
+  { name: 'Migration20261122150000', class: Migration20261122150000 },
+  // org-unit replica and each location's org unit (org-unit reach)
+  { name: 'Migration20261122160000', class: Migration20261122160000 },
 ];

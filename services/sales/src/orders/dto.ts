@@ -12,6 +12,7 @@ export function orderDto(o: SalesOrder): SalesOrderDto {
     externalId: o.externalId,
     locationId: o.locationId,
     customer: o.customer ?? null,
+    customerId: o.customerId ?? null,
     placedAt: o.placedAt ? o.placedAt.toISOString() : null,
     lines: o.lines,
     shipping: o.shipping ?? null,

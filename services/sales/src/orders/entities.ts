@@ -12,6 +12,8 @@ export const SalesOrder = defineEntity({
     externalId: p.string(),
     locationId: p.string(),
     customer: p.json<OrderCustomer>().nullable(),
+    /** the customer record naming customer.externalId (customers/store.ts), null when none */
+    customerId: p.string().nullable(),
     placedAt: p.datetime().nullable(),
     lines: p.json<OrderLine[]>(),
     shipping: p.json<OrderShipping>().nullable(),

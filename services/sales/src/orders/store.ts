@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import { Conflict, ValidationError, actorOf, changedFields, insertEvents, newId, type EntityManager, type IngestEvent, type Principal } from '@bop/shared';
+import { customerIdFor } from '../customers/store';
 import { recordUnmatched, resolveItemRefs, type UnmatchedLine } from '../items/match';
 import { decidePut, type NormalizedOrder, type OrderLine, type OrderStatus } from './domain';
 import { orderDto } from './dto';
@@ -41,6 +42,9 @@ export async function putOrder(em: EntityManager, input: PutOrderInput): Promise
   return em.transactional(async (tem) => {
     // items first: the item-mapping lock before the order's, in the order `:map` would take them (no deadlock)
     const lines = await matchLines(tem, source, sent.lines);
+    // the customer's externalId lock before the order's: a customer created meanwhile links this order itself
+    const sentCustomerExternalId = sent.content.customer?.externalId ?? null;
+    const customerId = await customerIdFor(tem, sentCustomerExternalId);
     // serialises concurrent first PUTs of one (source, externalId): one creates, the other sees it
     await tem.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`sales.orders ${JSON.stringify([source, externalId])}`]);
     const existing = await tem.findOne(SalesOrder, { source, externalId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -63,6 +67,7 @@ export async function putOrder(em: EntityManager, input: PutOrderInput): Promise
         source,
         externalId,
         ...fieldsOf(sent, lines),
+        customerId,
         status: sent.content.status,
         cancelledAt: cancelled ? now : null,
         cancelReason: sent.content.cancelReason,
@@ -97,7 +102,9 @@ export async function putOrder(em: EntityManager, input: PutOrderInput): Promise
     if (location.id !== order.locationId) refuseArchived(location);
     const before = orderDto(order);
     const unmatchedBefore = unmatchedOf(order.lines);
-    Object.assign(order, fieldsOf(sent, lines));
+    // a link stays while the order names the same customer externalId (the customer may have moved to another one since)
+    const sameCustomer = order.customerId != null && (order.customer?.externalId ?? null) === sentCustomerExternalId;
+    Object.assign(order, fieldsOf(sent, lines), { customerId: sameCustomer ? order.customerId : customerId });
     if (decision.cancels) {
       order.status = 'cancelled';
       order.cancelledAt = now;

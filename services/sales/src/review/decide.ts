@@ -1,13 +1,18 @@
 import { LockMode } from '@mikro-orm/core';
-import { actorOf, Conflict, Forbidden, ingestBatch, insertEvents, NotFound, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
+import { actorOf, Conflict, Forbidden, ingestBatch, insertEvents, NotFound, sqlQuery, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
 import { SalesTransaction } from '../entities';
 import type { TransactionRow } from '../pipeline';
 import { assertLocationInReach } from '../reach';
 import { postStoreSteps, transactionEvents, transactionsTarget } from '../store';
+import type { IngestedSummaryRow } from '../summaries/domain';
+import { SalesSummaryEntity } from '../summaries/entities';
+import { claimSourceModes, ruleNine } from '../summaries/steps';
+import { summariesTarget, summaryUpdatedEvents } from '../summaries/store';
 import { SalesReviewItemEntity } from './entities';
-import { reviewItemDetailDto, reviewItemDto } from './dto';
+import { reviewItemDetailDto, reviewItemDto, type CurrentRecord } from './dto';
 
 const RECORDED = 'sales.transactions.recorded';
+const ACCEPT_ENDPOINT = 'POST /sales/review-items/{id}:accept';
 
 export interface Decider {
   principal: Principal;
@@ -21,13 +26,21 @@ export function assertPerson(principal: Principal): void {
   if (principal.kind !== 'user') throw new Forbidden('Only a person accepts or rejects a held record; integration keys may not.');
 }
 
-/** The item and the transaction as stored now, when both locations are within reach. */
+/** The transaction or summary the item applies to, as stored now. */
+async function currentOf(em: EntityManager, item: SalesReviewItemEntity, fresh = false): Promise<CurrentRecord> {
+  const where = { source: item.source, externalId: item.externalId };
+  const options = fresh ? { disableIdentityMap: true } : {};
+  if (item.recordKind === 'summary') return { kind: 'summary', value: await em.findOne(SalesSummaryEntity, { ...where, origin: 'ingested' }, options) };
+  return { kind: 'transaction', value: await em.findOne(SalesTransaction, where, options) };
+}
+
+/** The item and the record as stored now, when both locations are within reach. */
 export async function loadItem(em: EntityManager, id: string, reach: ReachSet, lock = false) {
   const item = await em.findOne(SalesReviewItemEntity, { id }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
   if (!item) throw new NotFound('review item', id);
   assertLocationInReach(reach, item.locationId);
-  const current = await em.findOne(SalesTransaction, { source: item.source, externalId: item.externalId });
-  if (current && current.locationId !== item.locationId) assertLocationInReach(reach, current.locationId);
+  const current = await currentOf(em, item);
+  if (current.value && current.value.locationId !== item.locationId) assertLocationInReach(reach, current.value.locationId);
   return { item, current };
 }
 
@@ -45,43 +58,92 @@ async function decide(em: EntityManager, id: string, by: Decider, apply: (tem: E
     item.version += 1;
     await tem.flush();
     await insertEvents(tem, 'sales', [{ type, aggregateType: 'sales_review_item', aggregateId: item.id, locationId: item.locationId, object: reviewItemDto(item) }], actorOf(by.principal), now);
-    const current = await tem.findOne(SalesTransaction, { source: item.source, externalId: item.externalId }, { disableIdentityMap: true });
-    return reviewItemDetailDto(item, current);
+    return reviewItemDetailDto(item, await currentOf(tem, item, true));
   });
 }
 
 /**
- * Accepting applies the held row to sales.transactions as the batch would have (same upsert, same
+ * A held transaction applied to sales.transactions as the batch would have (same upsert, same
  * post-store steps), under the transaction id the batch result gave; `sales.transactions.recorded`
  * says `review_accepted` so consumers know a closed day's figures changed by a person's decision.
  */
+async function applyTransaction(tem: EntityManager, item: SalesReviewItemEntity, by: Decider): Promise<string> {
+  const result = await ingestBatch<TransactionRow & { id: string }>(tem, {
+    target: transactionsTarget,
+    source: item.source,
+    // the row's `id` is read as the new row's id (it follows the kit's own in the upsert payload), so a
+    // new record gets the id its batch result named; an existing row keeps its id
+    records: [{ index: 0, externalId: item.externalId, row: { ...(item.row as TransactionRow), id: item.recordId }, hash: item.contentHash }],
+    actor: by.principal,
+    area: 'sales',
+    endpoint: ACCEPT_ENDPOINT,
+    batchEvent: false,
+    afterStore: async (dem, stored) => {
+      const rows = stored.map(({ row: { id: _id, ...row }, ...s }) => ({ ...s, row }));
+      const step = { em: dem, source: item.source, now: new Date() };
+      const events = [];
+      for (const run of postStoreSteps) events.push(...(await run(step, rows)));
+      return [...events.filter((e) => e.type !== RECORDED), ...transactionEvents(item.source, rows, 'review_accepted')];
+    },
+  });
+  const r = result.results[0];
+  if (r.status === 'rejected' || !r.id) throw new Error(`accepting ${item.id}: the held row was refused: ${JSON.stringify(r.errors)}`);
+  return r.id;
+}
+
+/**
+ * A held summary applied to sales.summaries with the summaries batch's upsert (no batch event:
+ * a person's decision), under the summary id the batch result gave, with `sales.summary.updated`.
+ * The pair is locked as a summary batch locks it, and what the batch would refuse now is refused:
+ * the pair sending transactions (rule 9), or a period overlapping a summary stored since (its sales
+ * would count twice) — 409, the item stays pending.
+ */
+async function applySummary(tem: EntityManager, item: SalesReviewItemEntity, by: Decider): Promise<string> {
+  const row = item.row as IngestedSummaryRow;
+  const now = new Date();
+  const modes = await claimSourceModes(tem, item.source, [row.location_id], 'summaries', now, true);
+  if (modes.get(row.location_id) === 'transactions') {
+    throw new Conflict(`Source ${item.source} sends transactions for location ${row.location_id}, so the service builds its summaries: ${ruleNine}. Reject this item.`);
+  }
+  const overlaps = await sqlQuery<{ external_id: string; period_start: Date; period_end: Date }>(
+    tem,
+    `select "external_id", "period_start", "period_end" from "sales"."summaries"
+     where "source" = ? and "location_id" = ? and "origin" = 'ingested' and "external_id" <> ?
+       and "period_start" < ?::timestamptz and ?::timestamptz < "period_end"
+     order by "period_start" limit 1`,
+    [item.source, row.location_id, item.externalId, row.period_end, row.period_start],
+  );
+  if (overlaps.length > 0) {
+    const o = overlaps[0];
+    throw new Conflict(
+      `The held summary's period overlaps summary ${o.external_id} (${new Date(o.period_start).toISOString()} to ${new Date(o.period_end).toISOString()}) of the same location and source; its sales would count twice. Reject this item, or correct that summary first.`,
+    );
+  }
+  const result = await ingestBatch<IngestedSummaryRow & { id: string }>(tem, {
+    target: summariesTarget,
+    source: item.source,
+    // as for transactions: the row's `id` names the new summary's id; an existing summary keeps its id
+    records: [{ index: 0, externalId: item.externalId, row: { ...row, id: item.recordId }, hash: item.contentHash }],
+    actor: by.principal,
+    area: 'sales',
+    endpoint: ACCEPT_ENDPOINT,
+    now,
+    batchEvent: false,
+    eventsFor: summaryUpdatedEvents(item.source, now),
+  });
+  const r = result.results[0];
+  if (r.status === 'rejected' || !r.id) throw new Error(`accepting ${item.id}: the held row was refused: ${JSON.stringify(r.errors)}`);
+  return r.id;
+}
+
+/** Accepting applies the held record (locked figures change by a person's decision, spec: ingestion rule 7). */
 export function acceptItem(em: EntityManager, id: string, by: Decider, note: string | undefined) {
   return decide(
     em,
     id,
     by,
     async (tem, item) => {
-      const result = await ingestBatch<TransactionRow & { id: string }>(tem, {
-        target: transactionsTarget,
-        source: item.source,
-        // the row's `id` is read as the new row's id (it follows the kit's own in the upsert payload), so a
-        // new record gets the id its batch result named; an existing row keeps its id
-        records: [{ index: 0, externalId: item.externalId, row: { ...item.row, id: item.transactionId }, hash: item.contentHash }],
-        actor: by.principal,
-        area: 'sales',
-        endpoint: 'POST /sales/review-items/{id}:accept',
-        batchEvent: false,
-        afterStore: async (dem, stored) => {
-          const rows = stored.map(({ row: { id: _id, ...row }, ...s }) => ({ ...s, row }));
-          const step = { em: dem, source: item.source, now: new Date() };
-          const events = [];
-          for (const run of postStoreSteps) events.push(...(await run(step, rows)));
-          return [...events.filter((e) => e.type !== RECORDED), ...transactionEvents(item.source, rows, 'review_accepted')];
-        },
-      });
-      const r = result.results[0];
-      if (r.status === 'rejected' || !r.id) throw new Error(`accepting ${item.id}: the held row was refused: ${JSON.stringify(r.errors)}`);
-      item.transactionId = r.id;
+      item.recordId = item.recordKind === 'summary' ? await applySummary(tem, item, by) : await applyTransaction(tem, item, by);
       item.status = 'accepted';
       item.decisionNote = note ?? null;
     },
@@ -89,7 +151,7 @@ export function acceptItem(em: EntityManager, id: string, by: Decider, note: str
   );
 }
 
-/** Rejecting leaves the transaction as it is (locked figures unchanged) and records why. */
+/** Rejecting leaves the stored record as it is (locked figures unchanged) and records why. */
 export function rejectItem(em: EntityManager, id: string, by: Decider, reason: string) {
   return decide(
     em,

@@ -1,6 +1,10 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { FieldError } from '@bop/shared';
 import type { TransactionRow } from '../pipeline';
+import type { IngestedSummaryRow } from '../summaries/domain';
+
+/** What a held record is: a transaction of `POST /sales/transactions:batch` or a summary of `POST /sales-summaries`. */
+export type ReviewRecordKind = 'transaction' | 'summary';
 
 /** Replica of cash's business days, fed by cash.business_day_closed / cash.business_day_reopened (consumers.ts). */
 export const SalesClosedDay = defineEntity({
@@ -20,8 +24,9 @@ export const SalesClosedDay = defineEntity({
 export type SalesClosedDay = InferEntity<typeof SalesClosedDay>;
 
 /**
- * A record held because its business day (or the stored transaction's) is closed: the row it would
- * write waits here until a person accepts (applied to sales.transactions) or rejects it.
+ * A record held because its business day (or the stored record's) is closed: the row it would write
+ * waits here until a person accepts (applied to sales.transactions or sales.summaries, by
+ * `recordKind`) or rejects it.
  */
 export const SalesReviewItemEntity = defineEntity({
   name: 'SalesReviewItem',
@@ -31,13 +36,18 @@ export const SalesReviewItemEntity = defineEntity({
     id: p.string().primary(),
     source: p.string(),
     externalId: p.string(),
-    transactionId: p.string(),
+    recordKind: p.string().$type<ReviewRecordKind>(),
+    /** the stored transaction or summary a change applies to, or the id a new record gets when accepted */
+    recordId: p.string(),
     locationId: p.string(),
     businessDay: p.date(),
-    /** the stored transaction's day when a change moves it to another day */
+    /** the stored record's day when a change moves it to another day */
     previousBusinessDay: p.date().nullable(),
+    /** every affected business day (YYYY-MM-DD): the record's and the stored record's */
+    businessDays: p.json<string[]>(),
     kind: p.string(),
-    row: p.json<TransactionRow>(),
+    /** the row as the batch's upsert would write it: a TransactionRow or an IngestedSummaryRow, by `recordKind` */
+    row: p.json<TransactionRow | IngestedSummaryRow>(),
     contentHash: p.string(),
     status: p.string(),
     reason: p.text(),

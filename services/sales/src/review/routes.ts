@@ -9,13 +9,14 @@ import { acceptItem, loadItem, rejectItem } from './decide';
 /** The review queue of records held because their business day is closed (spec: ingestion rule 7). */
 export const reviewRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
   route('GET /sales/review-items', async (ctx) => {
-    const { limit, cursor, status, locationId, source } = ctx.query;
+    const { limit, cursor, status, locationId, source, recordKind } = ctx.query;
     const reachable = reachableLocationIds(ctx.reach());
     if (locationId) assertLocationInReach(ctx.reach(), locationId);
     const where: FilterQuery<SalesReviewItemEntity> = { status };
     const after = decodeCursor(cursor);
     if (after) where.id = { $gt: after };
     if (source) where.source = source;
+    if (recordKind) where.recordKind = recordKind;
     if (locationId) where.locationId = locationId;
     else if (reachable) where.locationId = { $in: reachable };
     const n = pageLimit(limit);

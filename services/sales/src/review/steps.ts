@@ -2,6 +2,7 @@ import Decimal from 'decimal.js';
 import { newId, sqlQuery, type EntityManager, type FieldError } from '@bop/shared';
 import { formatMoney } from '../domain/money';
 import type { PreStoreStep, TransactionRow, ValidCandidate } from '../pipeline';
+import type { ReviewRecordKind } from './entities';
 
 /** The first valid candidate of each externalId: the one the upsert stores (later ones are `duplicate`). */
 function firstOfEach(candidates: ValidCandidate[]): Map<string, ValidCandidate> {
@@ -48,7 +49,7 @@ export const checkRefundsAndVoids: PreStoreStep = async (ctx, candidates) => {
        union all
        select i."external_id", i."row"->>'type', i."row"->>'status', i."row"->>'total', i."row"->>'currency', i."row"->>'refund_of', false, null
        from "sales"."review_items" i
-       where i."source" = ? and i."status" = 'pending' and i."kind" = 'new' and i."external_id" in (select jsonb_array_elements_text(?::jsonb))`,
+       where i."source" = ? and i."status" = 'pending' and i."record_kind" = 'transaction' and i."kind" = 'new' and i."external_id" in (select jsonb_array_elements_text(?::jsonb))`,
       // what was refunded so far only for the originals this batch's refunds name (index on refund_of)
       [JSON.stringify([...new Set(refunds.map((c) => c.normalized.refundOf!))]), ctx.source, keysJson, ctx.source, keysJson],
     );
@@ -147,7 +148,7 @@ export function holdReason(h: { locationId: string; businessDay: string; dayClos
   return `The stored transaction belongs to business day ${h.storedDay} at location ${h.storedLocationId}, which is closed in cash: ${tail}`;
 }
 
-const pendingReason = (itemId: string) => `An earlier version of this record waits for review (${itemId}); this one replaces it there until a person decides.`;
+export const pendingReason = (itemId: string) => `An earlier version of this record waits for review (${itemId}); this one replaces it there until a person decides.`;
 
 interface LockState {
   i: number;
@@ -159,7 +160,7 @@ interface LockState {
   stored_day_closed: boolean;
   pending_id: string | null;
   pending_hash: string | null;
-  pending_transaction_id: string | null;
+  pending_record_id: string | null;
   pending_reason: string | null;
 }
 
@@ -172,10 +173,10 @@ async function lockStates(em: EntityManager, source: string, records: Array<{ i:
        to_char(t."business_day", 'YYYY-MM-DD') as "stored_day",
        exists (select 1 from "sales"."closed_days" d where d."location_id" = c."location_id" and d."business_day" = c."business_day" and d."status" = 'closed') as "day_closed",
        (t."id" is not null and exists (select 1 from "sales"."closed_days" d where d."location_id" = t."location_id" and d."business_day" = t."business_day" and d."status" = 'closed')) as "stored_day_closed",
-       p."id" as "pending_id", p."content_hash" as "pending_hash", p."transaction_id" as "pending_transaction_id", p."reason" as "pending_reason"
+       p."id" as "pending_id", p."content_hash" as "pending_hash", p."record_id" as "pending_record_id", p."reason" as "pending_reason"
      from c
      left join "sales"."transactions" t on t."source" = ? and t."external_id" = c."external_id"
-     left join "sales"."review_items" p on p."source" = ? and p."external_id" = c."external_id" and p."status" = 'pending'`,
+     left join "sales"."review_items" p on p."source" = ? and p."record_kind" = 'transaction' and p."external_id" = c."external_id" and p."status" = 'pending'`,
     [JSON.stringify(records.map((r) => ({ i: r.i, external_id: r.externalId, location_id: r.locationId, business_day: r.businessDay }))), source, source],
   );
   return new Map(rows.map((r) => [Number(r.i), r]));
@@ -216,43 +217,118 @@ export const holdLockedDays: PreStoreStep = async (ctx, candidates) => {
   }
 };
 
+/** One review item to write (snake_case columns of sales.review_items; source, status and bookkeeping aside). */
+export interface PendingItemWrite {
+  id: string;
+  external_id: string;
+  record_id: string;
+  location_id: string;
+  business_day: string;
+  previous_business_day: string | null;
+  business_days: string[];
+  kind: 'new' | 'change';
+  row: Record<string, unknown>;
+  content_hash: string;
+  reason: string;
+  warnings: FieldError[];
+}
+
+export type HeldAnswer = { status: 'created' | 'updated' | 'unchanged'; id: string };
+
 /**
- * Stores held records in the review queue; answers their status and id (the transaction id the
+ * Writes pending review items of one record kind and settles the answers of the records written
+ * (`answers[i]` belongs to `externalIds[i]`; an `unchanged` answer is left as it is). One upsert
+ * whose conflict target is the pending-item unique index, so two batches holding the same record at
+ * once end with one item; a re-send with other content replaces the held row (`updated`) and a new
+ * record keeps the id it was promised.
+ */
+export async function savePendingItems(
+  em: EntityManager,
+  source: string,
+  recordKind: ReviewRecordKind,
+  writes: PendingItemWrite[],
+  externalIds: string[],
+  answers: HeldAnswer[],
+): Promise<HeldAnswer[]> {
+  if (writes.length === 0) return answers;
+  const now = new Date();
+  const returned: Array<{ external_id: string; record_id: string; inserted: boolean }> = await sqlQuery(
+    em,
+    `insert into "sales"."review_items" as r ("id", "source", "record_kind", "external_id", "record_id", "location_id", "business_day", "previous_business_day",
+       "business_days", "kind", "row", "content_hash", "status", "reason", "warnings", "version", "created_at", "updated_at")
+     select x."id", ?, ?, x."external_id", x."record_id", x."location_id", x."business_day", x."previous_business_day",
+       x."business_days", x."kind", x."row", x."content_hash", 'pending', x."reason", x."warnings", 1, ?, ?
+     from jsonb_to_recordset(?::jsonb) as x("id" text, "external_id" text, "record_id" text, "location_id" text, "business_day" date,
+       "previous_business_day" date, "business_days" jsonb, "kind" text, "row" jsonb, "content_hash" text, "reason" text, "warnings" jsonb)
+     order by x."external_id"
+     on conflict ("source", "record_kind", "external_id") where "status" = 'pending' do update set
+       "record_id" = case when excluded."kind" = 'change' then excluded."record_id" else r."record_id" end,
+       "location_id" = excluded."location_id", "business_day" = excluded."business_day", "previous_business_day" = excluded."previous_business_day",
+       "business_days" = excluded."business_days", "kind" = excluded."kind", "row" = excluded."row", "content_hash" = excluded."content_hash",
+       "reason" = excluded."reason", "warnings" = excluded."warnings", "version" = r."version" + 1, "updated_at" = excluded."updated_at"
+     where r."content_hash" is distinct from excluded."content_hash"
+     returning r."external_id", r."record_id", (r."xmax" = 0) as "inserted"`,
+    [source, recordKind, now, now, JSON.stringify(writes)],
+  );
+  // what the upsert answered wins over what the caller read before (a concurrent batch may have held the same record)
+  const byExt = new Map(returned.map((r) => [r.external_id, r]));
+  const written = new Set(writes.map((w) => w.external_id));
+  const missing: number[] = [];
+  externalIds.forEach((externalId, i) => {
+    if (answers[i].status === 'unchanged' || !written.has(externalId)) return;
+    const got = byExt.get(externalId);
+    if (got) answers[i] = { status: got.inserted ? 'created' : 'updated', id: got.record_id };
+    else missing.push(i);
+  });
+  if (missing.length > 0) {
+    // a concurrent batch held the same content first
+    const rows: Array<{ external_id: string; record_id: string }> = await sqlQuery(
+      em,
+      `select "external_id", "record_id" from "sales"."review_items"
+       where "source" = ? and "record_kind" = ? and "status" = 'pending' and "external_id" in (select jsonb_array_elements_text(?::jsonb))`,
+      [source, recordKind, JSON.stringify(missing.map((i) => externalIds[i]))],
+    );
+    const ids = new Map(rows.map((r) => [r.external_id, r.record_id]));
+    for (const i of missing) answers[i] = { status: 'unchanged', id: ids.get(externalIds[i]) ?? answers[i].id };
+  }
+  return answers;
+}
+
+/**
+ * Stores held transactions in the review queue; answers their status and id (the transaction id the
  * record has or will get) in order. At most one pending item per (source, externalId): the same
- * content again is `unchanged`, other content replaces the held row (`updated`). One select and one
- * upsert for the batch; the upsert's conflict target is the pending-item unique index, so two
- * batches holding the same record at once end with one item.
+ * content again is `unchanged`, other content replaces the held row (`updated`).
  */
 export async function storeHeldRecords(
   em: EntityManager,
   source: string,
   records: Array<{ index: number; externalId: string; row: TransactionRow; hash: string; warnings?: FieldError[] }>,
-): Promise<Array<{ status: 'created' | 'updated' | 'unchanged'; id: string }>> {
+): Promise<HeldAnswer[]> {
   if (records.length === 0) return [];
-  const now = new Date();
   const byIndex = await lockStates(
     em,
     source,
     records.map((r, i) => ({ i, externalId: r.externalId, locationId: r.row.location_id, businessDay: r.row.business_day })),
   );
-  const answers: Array<{ status: 'created' | 'updated' | 'unchanged'; id: string }> = [];
-  const writes: Array<Record<string, unknown>> = [];
+  const answers: HeldAnswer[] = [];
+  const writes: PendingItemWrite[] = [];
   records.forEach((r, i) => {
     const s = byIndex.get(i)!;
     if (s.pending_id !== null && s.pending_hash === r.hash) {
-      answers.push({ status: 'unchanged', id: s.pending_transaction_id! });
+      answers.push({ status: 'unchanged', id: s.pending_record_id! });
       return;
     }
-    const transactionId = s.stored_id ?? s.pending_transaction_id ?? newId('salesTransaction');
+    const transactionId = s.stored_id ?? s.pending_record_id ?? newId('salesTransaction');
     const moved = s.stored_id !== null && (s.stored_day !== r.row.business_day || s.stored_location_id !== r.row.location_id);
     answers.push({ status: s.pending_id !== null ? 'updated' : 'created', id: transactionId });
     writes.push({
       id: newId('reviewItem'),
       external_id: r.externalId,
-      transaction_id: transactionId,
+      record_id: transactionId,
       location_id: r.row.location_id,
       business_day: r.row.business_day,
       previous_business_day: moved ? s.stored_day : null,
+      business_days: [...new Set([r.row.business_day, ...(moved && s.stored_day ? [s.stored_day] : [])])].sort(),
       kind: s.stored_id !== null ? 'change' : 'new',
       row: r.row,
       content_hash: r.hash,
@@ -271,43 +347,5 @@ export async function storeHeldRecords(
       warnings: r.warnings ?? [],
     });
   });
-  if (writes.length === 0) return answers;
-  const returned: Array<{ external_id: string; transaction_id: string; inserted: boolean }> = await sqlQuery(
-    em,
-    `insert into "sales"."review_items" as r ("id", "source", "external_id", "transaction_id", "location_id", "business_day", "previous_business_day",
-       "kind", "row", "content_hash", "status", "reason", "warnings", "version", "created_at", "updated_at")
-     select x."id", ?, x."external_id", x."transaction_id", x."location_id", x."business_day", x."previous_business_day",
-       x."kind", x."row", x."content_hash", 'pending', x."reason", x."warnings", 1, ?, ?
-     from jsonb_to_recordset(?::jsonb) as x("id" text, "external_id" text, "transaction_id" text, "location_id" text, "business_day" date,
-       "previous_business_day" date, "kind" text, "row" jsonb, "content_hash" text, "reason" text, "warnings" jsonb)
-     order by x."external_id"
-     on conflict ("source", "external_id") where "status" = 'pending' do update set
-       "transaction_id" = case when excluded."kind" = 'change' then excluded."transaction_id" else r."transaction_id" end,
-       "location_id" = excluded."location_id", "business_day" = excluded."business_day", "previous_business_day" = excluded."previous_business_day",
-       "kind" = excluded."kind", "row" = excluded."row", "content_hash" = excluded."content_hash", "reason" = excluded."reason",
-       "warnings" = excluded."warnings", "version" = r."version" + 1, "updated_at" = excluded."updated_at"
-     where r."content_hash" is distinct from excluded."content_hash"
-     returning r."external_id", r."transaction_id", (r."xmax" = 0) as "inserted"`,
-    [source, now, now, JSON.stringify(writes)],
-  );
-  // what the upsert answered wins over the select above (a concurrent batch may have held the same record)
-  const byExt = new Map(returned.map((r) => [r.external_id, r]));
-  const missing: number[] = [];
-  records.forEach((r, i) => {
-    if (answers[i].status === 'unchanged') return;
-    const got = byExt.get(r.externalId);
-    if (got) answers[i] = { status: got.inserted ? 'created' : 'updated', id: got.transaction_id };
-    else missing.push(i);
-  });
-  if (missing.length > 0) {
-    // a concurrent batch held the same content first
-    const rows: Array<{ external_id: string; transaction_id: string }> = await sqlQuery(
-    em,
-      `select "external_id", "transaction_id" from "sales"."review_items" where "source" = ? and "status" = 'pending' and "external_id" in (select jsonb_array_elements_text(?::jsonb))`,
-      [source, JSON.stringify(missing.map((i) => records[i].externalId))],
-    );
-    const ids = new Map(rows.map((r) => [r.external_id, r.transaction_id]));
-    for (const i of missing) answers[i] = { status: 'unchanged', id: ids.get(records[i].externalId) ?? answers[i].id };
-  }
-  return answers;
+  return savePendingItems(em, source, 'transaction', writes, records.map((r) => r.externalId), answers);
 }

@@ -1,13 +1,12 @@
 import { SalesTransactionInput } from '@bop/contracts';
 import { ApiError, route, zodFieldErrors, type RouteDef, type ServiceRuntime } from '@bop/shared';
 import type { SalesConfig } from '../config';
-import { checkTransaction } from '../domain/totals';
 import { normalizeTransaction } from '../domain/normalize';
 import { locationFor, resolveLocations } from '../locations';
 import type { Candidate, StepContext } from '../pipeline';
 import { storeTransactions } from '../store';
 
-/** Schema, location and arithmetic of each record on its own (no transaction needed). */
+/** Schema and location of each record on its own, and its canonical form (no transaction needed). */
 async function validate(ctx: { em: StepContext['em'] }, records: unknown[]): Promise<Candidate[]> {
   const parsed = records.map((raw) => SalesTransactionInput.safeParse(raw));
   const locations = await resolveLocations(ctx.em, parsed.flatMap((p) => (p.success ? [p.data] : [])));
@@ -27,8 +26,8 @@ async function validate(ctx: { em: StepContext['em'] }, records: unknown[]): Pro
     }
     c.location = at.location;
     c.warnings.push(...at.warnings);
-    c.errors.push(...checkTransaction(p.data));
-    if (c.errors.length === 0) c.normalized = normalizeTransaction(p.data, at.location);
+    // the arithmetic (domain/totals.ts) is the first pipeline step: a re-send of stored content skips it
+    c.normalized = normalizeTransaction(p.data, at.location);
     return c;
   });
 }

@@ -2,6 +2,7 @@ import Decimal from 'decimal.js';
 import { IANAZone } from 'luxon';
 import type { SalesSummaryInput } from '@bop/contracts';
 import { contentHash, type FieldError } from '@bop/shared';
+import { businessDayOf } from '../domain/business-day';
 import { formatMoney, roundMoney } from '../domain/money';
 import type { ChannelFigures } from './entities';
 
@@ -82,6 +83,23 @@ export type IngestedSummaryRow = ReturnType<typeof ingestedSummaryRow>;
 /** Whether two periods share time (touching ends do not: an hour ending at 10:00 and one starting at 10:00 are fine). */
 export function periodsOverlap(a: { start: string; end: string }, b: { start: string; end: string }): boolean {
   return Date.parse(a.start) < Date.parse(b.end) && Date.parse(b.start) < Date.parse(a.end);
+}
+
+/**
+ * The business days (YYYY-MM-DD, in order) a period [start, end) touches at a location (spec:
+ * ingestion rule 8): from the day of its start to the day of its last instant — a day summary from
+ * cut-off to cut-off is one day; an hour across the cut-off, or a 25-hour period, touches more.
+ */
+export function businessDaysOfPeriod(periodStart: string, periodEnd: string, timezone: string, cutoff: string): string[] {
+  const first = businessDayOf(periodStart, timezone, cutoff);
+  const last = businessDayOf(new Date(Math.max(Date.parse(periodStart), Date.parse(periodEnd) - 1)).toISOString(), timezone, cutoff);
+  const days = [first];
+  for (let d = first; d < last; ) {
+    const [y, m, day] = d.split('-').map(Number);
+    d = new Date(Date.UTC(y, m - 1, day + 1)).toISOString().slice(0, 10);
+    days.push(d);
+  }
+  return days;
 }
 
 /**

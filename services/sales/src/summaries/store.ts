@@ -1,6 +1,18 @@
 import { SalesSummaryInput } from '@bop/contracts';
-import { ingestBatch, zodFieldErrors, type BatchResult, type EntityManager, type FieldError, type IngestTarget, type PreparedRecord, type Principal, type StoredRecord } from '@bop/shared';
+import {
+  contentHash,
+  ingestBatch,
+  zodFieldErrors,
+  type BatchResult,
+  type EntityManager,
+  type FieldError,
+  type IngestTarget,
+  type PreparedRecord,
+  type Principal,
+  type StoredRecord,
+} from '@bop/shared';
 import { locationFor, resolveLocations, type ReplicaLocation } from '../locations';
+import { holdClosedSummaryDays, storeHeldSummaries } from '../review/summary-holds';
 import { checkSummary, ingestedSummaryRow, periodsOverlap, type IngestedSummaryRow } from './domain';
 import { summaryDto } from './dto';
 import { claimSourceModes, ruleNine } from './steps';
@@ -82,20 +94,25 @@ async function refuseWhereTransactionsWereSent(em: EntityManager, source: string
 
 /**
  * A period counted twice would double the location's sales in reports: a summary may not overlap
- * another summary (another externalId) of the same location and source, stored or earlier in the batch.
- * A stored summary the batch re-sends counts with its new period, unless that record is refused.
- * Runs after the pairs are locked, so concurrent batches cannot slip overlapping periods past it.
+ * another summary (another externalId) of the same location and source, stored, waiting in the
+ * review queue (it is stored when accepted) or earlier in the batch. A summary the batch re-sends
+ * counts with its new period, unless that record is refused. Runs after the pairs are locked, so
+ * concurrent batches cannot slip overlapping periods past it.
  */
 async function refuseOverlaps(em: EntityManager, source: string, candidates: Valid[]): Promise<void> {
   const probes = candidates.map((c) => ({ location_id: c.location.id, period_start: c.row.period_start, period_end: c.row.period_end }));
-  const rows: Array<{ location_id: string; external_id: string; period_start: string; period_end: string }> = await em.execute(
-    `select distinct s."location_id", s."external_id", s."period_start", s."period_end"
-     from jsonb_to_recordset(?::jsonb) as p(location_id text, period_start timestamptz, period_end timestamptz)
-     join "sales"."summaries" s on s."source" = ? and s."location_id" = p.location_id and s."origin" = 'ingested'
-       and s."period_start" < p.period_end and p.period_start < s."period_end"`,
-    [JSON.stringify(probes), source],
+  const rows: Array<{ location_id: string; external_id: string; period_start: string; period_end: string; held: boolean }> = await em.execute(
+    `with p as materialized (select * from jsonb_to_recordset(?::jsonb) as p(location_id text, period_start timestamptz, period_end timestamptz))
+     select s."location_id", s."external_id", s."period_start", s."period_end", false as "held"
+     from p join "sales"."summaries" s on s."source" = ? and s."location_id" = p.location_id and s."origin" = 'ingested'
+       and s."period_start" < p.period_end and p.period_start < s."period_end"
+     union
+     select i."location_id", i."external_id", (i."row"->>'period_start')::timestamptz, (i."row"->>'period_end')::timestamptz, true
+     from p join "sales"."review_items" i on i."source" = ? and i."record_kind" = 'summary' and i."status" = 'pending' and i."location_id" = p.location_id
+       and (i."row"->>'period_start')::timestamptz < p.period_end and p.period_start < (i."row"->>'period_end')::timestamptz`,
+    [JSON.stringify(probes), source, source],
   );
-  const stored = rows.map((r) => ({ locationId: r.location_id, externalId: r.external_id, start: new Date(r.period_start).toISOString(), end: new Date(r.period_end).toISOString() }));
+  const stored = rows.map((r) => ({ locationId: r.location_id, externalId: r.external_id, start: new Date(r.period_start).toISOString(), end: new Date(r.period_end).toISOString(), held: r.held }));
   const refused = new Set<number>();
   // each pass refuses at least one record or ends: a refused re-send puts its stored period back in play
   for (let changed = true; changed; ) {
@@ -111,7 +128,9 @@ async function refuseOverlaps(em: EntityManager, source: string, candidates: Val
       if (old || earlier) {
         refused.add(c.index);
         changed = true;
-        const other = old ? `summary ${old.externalId} (${old.start} to ${old.end})` : `summary ${earlier!.externalId} (record ${earlier!.index})`;
+        const other = old
+          ? `summary ${old.externalId} (${old.start} to ${old.end}${old.held ? ', waiting in the review queue' : ''})`
+          : `summary ${earlier!.externalId} (record ${earlier!.index})`;
         c.errors.push({ path: 'periodStart', message: `The period overlaps ${other} of the same location and source; its sales would count twice.` });
         continue;
       }
@@ -124,7 +143,7 @@ async function refuseOverlaps(em: EntityManager, source: string, candidates: Val
 }
 
 /** `sales.summary.updated` for one written ingested summary: the full summary as the API returns it. */
-const updatedEvent = (source: string, now: Date) => (s: StoredRecord<IngestedSummaryRow>) => {
+export const summaryUpdatedEvents = (source: string, now: Date) => (s: StoredRecord<IngestedSummaryRow>) => {
   const object = summaryDto({
     id: s.id,
     source,
@@ -149,10 +168,21 @@ const updatedEvent = (source: string, now: Date) => (s: StoredRecord<IngestedSum
   return [{ type: SUMMARY_UPDATED, locationId: s.row.location_id, object }];
 };
 
+/** The first valid record of each externalId: the one the upsert stores (later ones are `duplicate`). */
+function firstOfEach(candidates: Valid[]): Valid[] {
+  const seen = new Set<string>();
+  return candidates.filter((c) => {
+    if (seen.has(c.externalId)) return false;
+    seen.add(c.externalId);
+    return true;
+  });
+}
+
 /**
- * `POST /sales-summaries` in one database transaction: per-record validation, rule 9 and overlaps,
- * then the kit's set-based upsert on (source, externalId) with `sales.summary.updated` per written
- * summary and the batch event — answering the Batch result.
+ * `POST /sales-summaries` in one database transaction: per-record validation, rule 9, overlaps and
+ * closed business days (rule 7: held in the review queue), then the kit's set-based upsert on
+ * (source, externalId) with `sales.summary.updated` per written summary and the batch event —
+ * answering the Batch result.
  */
 export async function storeSummaries(em: EntityManager, opts: { source: string; records: unknown[]; actor: Principal; endpoint: string }): Promise<BatchResult> {
   const { source } = opts;
@@ -162,12 +192,18 @@ export async function storeSummaries(em: EntityManager, opts: { source: string; 
     const valid = () => candidates.filter(isValid);
     if (valid().length > 0) await refuseWhereTransactionsWereSent(tem, source, valid(), now);
     if (valid().length > 0) await refuseOverlaps(tem, source, valid());
+    const hashes = new Map(valid().map((c) => [c.index, contentHash(c.row)]));
+    const holds = await holdClosedSummaryDays(
+      tem,
+      source,
+      firstOfEach(valid()).map((c) => ({ index: c.index, externalId: c.externalId, location: c.location, row: c.row, hash: hashes.get(c.index)!, warnings: c.warnings })),
+    );
     const records: PreparedRecord<IngestedSummaryRow>[] = candidates.map((c) => ({
       index: c.index,
       externalId: c.externalId,
       errors: c.errors,
       warnings: c.warnings.length > 0 ? c.warnings : undefined,
-      ...(isValid(c) ? { row: c.row } : {}),
+      ...(isValid(c) ? { row: c.row, hash: hashes.get(c.index), divert: holds.has(c.index) } : {}),
     }));
     return ingestBatch(tem, {
       target: summariesTarget,
@@ -177,7 +213,8 @@ export async function storeSummaries(em: EntityManager, opts: { source: string; 
       area: 'sales',
       endpoint: opts.endpoint,
       now,
-      eventsFor: updatedEvent(source, now),
+      eventsFor: summaryUpdatedEvents(source, now),
+      divert: (dem, held) => storeHeldSummaries(dem, source, held, holds),
     });
   });
 }

@@ -1,0 +1,124 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { Conflict, actorOf, changedFields, insertEvents, newId, sqlQuery, type EntityManager, type Principal } from '@bop/shared';
+import { fieldsDiffer, type CustomerFields } from './domain';
+import { customerDto, fieldsOf } from './dto';
+import { SalesCustomer } from './entities';
+
+interface WriteContext {
+  actor: Principal;
+  now: Date;
+}
+
+/**
+ * Serialises everything that hinges on one externalId within a transaction: two first PUTs (one
+ * creates, the other replaces), a POST or PATCH claiming it, and an order's link lookup against the
+ * customer's creation (so the order either sees the customer or is linked by `linkOrders`).
+ */
+export async function lockExternalId(em: EntityManager, externalId: string): Promise<void> {
+  await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`sales.customers ${JSON.stringify(externalId)}`]);
+}
+
+/**
+ * The customer an online order names: the one whose externalId is the order's `customer.externalId`
+ * (externalIds are unique company-wide), or null. Call inside the order's transaction, before locking the order.
+ */
+export async function customerIdFor(em: EntityManager, externalId: string | null): Promise<string | null> {
+  if (externalId === null) return null;
+  await lockExternalId(em, externalId);
+  const rows = await sqlQuery<{ id: string }>(em, 'select "id" from "sales"."customers" where "external_id" = ?', [externalId]);
+  return rows[0]?.id ?? null;
+}
+
+/**
+ * Links the stored orders that name this externalId and no customer yet (orders often arrive before the
+ * customer's sync). Version and updated_at move, so pollers of `updatedSince` see the new customerId.
+ */
+async function linkOrders(em: EntityManager, customerId: string, externalId: string, now: Date): Promise<void> {
+  await sqlQuery(
+    em,
+    `update "sales"."orders" set "customer_id" = ?, "version" = "version" + 1, "updated_at" = ?
+     where "customer_id" is null and "customer"->>'externalId' = ?`,
+    [customerId, now, externalId],
+  );
+}
+
+const externalIdTaken = (detail: string) => new Conflict(detail, [{ path: 'externalId', message: 'Already used by another customer.' }]);
+
+async function assertExternalIdFree(em: EntityManager, externalId: string, selfId?: string): Promise<void> {
+  const other = await em.findOne(SalesCustomer, { externalId });
+  if (other && other.id !== selfId) throw externalIdTaken(`Customer ${other.id} already has externalId ${externalId}.`);
+}
+
+/** A unique violation that slipped past the checks (a race) is the same 409 as the check's. */
+export function rethrowExternalIdTaken(err: unknown): never {
+  if (err instanceof UniqueConstraintViolationException) throw externalIdTaken('Another customer already has this externalId.');
+  throw err;
+}
+
+function assign(customer: SalesCustomer, f: CustomerFields, now: Date): void {
+  const archivedAt = f.status === 'archived' ? (customer.status === 'archived' ? customer.archivedAt : now) : null;
+  Object.assign(customer, {
+    externalId: f.externalId,
+    name: f.name,
+    email: f.email,
+    phone: f.phone,
+    billingAddress: f.billingAddress,
+    shippingAddress: f.shippingAddress,
+    taxId: f.taxId,
+    notes: f.notes,
+    status: f.status,
+    archivedAt,
+  });
+}
+
+const eventOf = (type: string, c: SalesCustomer, previous?: Record<string, unknown>) => ({
+  type,
+  aggregateType: 'customer',
+  aggregateId: c.id,
+  locationId: null,
+  object: customerDto(c),
+  ...(previous ? { previous } : {}),
+});
+
+/** Creates a customer with `sales.customer.created` (internal: the event catalogue has no customer events). */
+export async function createCustomer(em: EntityManager, fields: CustomerFields, w: WriteContext): Promise<SalesCustomer> {
+  if (fields.externalId !== null) {
+    await lockExternalId(em, fields.externalId);
+    await assertExternalIdFree(em, fields.externalId);
+  }
+  const customer = em.create(SalesCustomer, {
+    ...fields,
+    id: newId('customer'),
+    archivedAt: fields.status === 'archived' ? w.now : null,
+    version: 1,
+    createdAt: w.now,
+    updatedAt: w.now,
+  });
+  await em.flush();
+  if (fields.externalId !== null) await linkOrders(em, customer.id, fields.externalId, w.now);
+  await insertEvents(em, 'sales', [eventOf('sales.customer.created', customer)], actorOf(w.actor), w.now);
+  return customer;
+}
+
+/**
+ * Replaces a locked customer's fields with `sales.customer.updated` (data.previous: the old values).
+ * Same fields → nothing written: no version, no event. `checkVersion` runs only when something changes.
+ */
+export async function updateCustomer(em: EntityManager, customer: SalesCustomer, next: CustomerFields, w: WriteContext & { checkVersion: (current: number) => void }): Promise<void> {
+  const stored = fieldsOf(customer);
+  if (!fieldsDiffer(stored, next)) return;
+  w.checkVersion(customer.version);
+  const claims = next.externalId !== null && next.externalId !== stored.externalId ? next.externalId : null;
+  if (claims !== null) {
+    await lockExternalId(em, claims);
+    await assertExternalIdFree(em, claims, customer.id);
+  }
+  const before = customerDto(customer);
+  assign(customer, next, w.now);
+  customer.version += 1;
+  customer.updatedAt = w.now;
+  await em.flush();
+  if (claims !== null) await linkOrders(em, customer.id, claims, w.now);
+  const after = customerDto(customer);
+  await insertEvents(em, 'sales', [eventOf('sales.customer.updated', customer, changedFields(before, after))], actorOf(w.actor), w.now);
+}
