@@ -20,7 +20,7 @@ export interface RuntimeProcess {
 export async function startRuntimeProcess(env: Record<string, string>): Promise<RuntimeProcess> {
   const root = path.resolve(__dirname, '..', '..');
   const port = await freePort();
-  const pgPort = await freePort();
+  const pgPort = process.env.BENCH_PG_PORT ? Number(process.env.BENCH_PG_PORT) : await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bop-bench-'));
   fs.chmodSync(dataDir, 0o755);
   // BENCH_PROFILE_DIR=/tmp/prof writes a V8 CPU profile of the runtime (open it in Chrome DevTools)

@@ -145,7 +145,7 @@ export async function ingestBatch<Row extends Record<string, unknown>>(em: Entit
       // lock what exists, in externalId order (concurrent batches lock in the same order: no deadlock)
       const existing = await sqlQuery<{ id: string; external_id: string; content_hash: string }>(
         tem,
-        `select t."id", t."external_id", t."content_hash" from ${table} t where t."source" = ? and t."external_id" in (select jsonb_array_elements_text(?::jsonb)) order by t."external_id" for update`,
+        `select t."id", t."external_id", t."content_hash" from ${table} t where t."source" = ? and t."external_id" = any(array(select jsonb_array_elements_text(?::jsonb))) order by t."external_id" for update`,
         [opts.source, JSON.stringify(valid.map((v) => v.rec.externalId))],
       );
       const byExt = new Map(existing.map((r) => [r.external_id as string, r]));
@@ -160,7 +160,7 @@ export async function ingestBatch<Row extends Record<string, unknown>>(em: Entit
       // the full previous rows only for what changes (already locked above)
       const changing = writes.filter((w) => byExt.has(w.rec.externalId!));
       if (changing.length > 0) {
-        const before = await sqlQuery(tem, `select t.* from ${table} t where t."id" in (select jsonb_array_elements_text(?::jsonb))`, [JSON.stringify(changing.map((w) => w.id))]);
+        const before = await sqlQuery(tem, `select t.* from ${table} t where t."id" = any(array(select jsonb_array_elements_text(?::jsonb)))`, [JSON.stringify(changing.map((w) => w.id))]);
         const byId = new Map(before.map((r) => [r.id as string, r]));
         for (const w of changing) w.before = byId.get(w.id) ?? null;
       }
@@ -196,7 +196,7 @@ export async function ingestBatch<Row extends Record<string, unknown>>(em: Entit
         if (missing.length > 0) {
           const rows = await sqlQuery<{ id: string; external_id: string }>(
             tem,
-            `select "id", "external_id" from ${table} where "source" = ? and "external_id" in (select jsonb_array_elements_text(?::jsonb))`,
+            `select "id", "external_id" from ${table} where "source" = ? and "external_id" = any(array(select jsonb_array_elements_text(?::jsonb)))`,
             [opts.source, JSON.stringify(missing.map((m) => m.rec.externalId))],
           );
           const ids = new Map(rows.map((r) => [r.external_id, r.id]));

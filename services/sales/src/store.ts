@@ -112,7 +112,7 @@ async function settleUnchanged(em: EntityManager, source: string, candidates: Va
   const stored = await sqlQuery<{ external_id: string; content_hash: string }>(
     em,
     `select "external_id", "content_hash" from "sales"."transactions"
-     where "source" = ? and "external_id" in (select jsonb_array_elements_text(?::jsonb)) order by "external_id" for update`,
+     where "source" = ? and "external_id" = any(array(select jsonb_array_elements_text(?::jsonb))) order by "external_id" for update`,
     [source, JSON.stringify(candidates.map((c) => c.externalId))],
   );
   const hashes = new Map(stored.map((r) => [r.external_id, r.content_hash]));

@@ -25,7 +25,7 @@ export async function locationsInOrgUnits(em: EntityManager, orgUnitIds: string[
   const rows = await sqlQuery<{ id: string }>(
     em,
     `with recursive units as (
-       select u."id" from "sales"."org_units" u where u."id" in (select jsonb_array_elements_text(?::jsonb))
+       select u."id" from "sales"."org_units" u where u."id" = any(array(select jsonb_array_elements_text(?::jsonb)))
        union
        select c."id" from "sales"."org_units" c join units p on c."parent_id" = p."id"
      )

@@ -171,19 +171,19 @@ export const itemRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
       const entryIds = ids(mappings.map((m) => m.unmappedItemId));
       const sources = await sqlQuery<{ source: string }>(
         em,
-        `select distinct "source" from "sales"."unmapped_items" where "id" in (select jsonb_array_elements_text(?::jsonb))`,
+        `select distinct "source" from "sales"."unmapped_items" where "id" = any(array(select jsonb_array_elements_text(?::jsonb)))`,
         [entryIds],
       );
       // waits for batches of these sources that matched lines before this mapping, and holds new ones back
       await lockItemMappings(em, sources.map((s) => s.source), 'exclusive');
       const entries = await sqlQuery<Record<string, any>>(
         em,
-        `select * from "sales"."unmapped_items" where "id" in (select jsonb_array_elements_text(?::jsonb)) order by "id" for update`,
+        `select * from "sales"."unmapped_items" where "id" = any(array(select jsonb_array_elements_text(?::jsonb))) order by "id" for update`,
         [entryIds],
       );
       const items = await sqlQuery<{ id: string }>(
         em,
-        `select "id" from "sales"."items" where "id" in (select jsonb_array_elements_text(?::jsonb))`,
+        `select "id" from "sales"."items" where "id" = any(array(select jsonb_array_elements_text(?::jsonb)))`,
         [ids(mappings.map((m) => m.itemId))],
       );
       const byId = new Map(entries.map((r) => [r.id as string, entryFromRow(r)]));

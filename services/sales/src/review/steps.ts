@@ -41,15 +41,15 @@ export const checkRefundsAndVoids: PreStoreStep = async (ctx, candidates) => {
     await sqlQuery(
       ctx.em,
       `select t."external_id", t."type", t."status", t."total"::text as "total", t."currency", t."refund_of", true as "stored",
-         case when t."external_id" in (select jsonb_array_elements_text(?::jsonb)) then
+         case when t."external_id" = any(array(select jsonb_array_elements_text(?::jsonb))) then
            (select coalesce(sum(r."total"), 0)::text from "sales"."transactions" r
              where r."source" = t."source" and r."refund_of" = t."external_id" and r."type" = 'refund' and r."status" = 'completed') end as "refunded"
        from "sales"."transactions" t
-       where t."source" = ? and t."external_id" in (select jsonb_array_elements_text(?::jsonb))
+       where t."source" = ? and t."external_id" = any(array(select jsonb_array_elements_text(?::jsonb)))
        union all
        select i."external_id", i."row"->>'type', i."row"->>'status', i."row"->>'total', i."row"->>'currency', i."row"->>'refund_of', false, null
        from "sales"."review_items" i
-       where i."source" = ? and i."status" = 'pending' and i."record_kind" = 'transaction' and i."kind" = 'new' and i."external_id" in (select jsonb_array_elements_text(?::jsonb))`,
+       where i."source" = ? and i."status" = 'pending' and i."record_kind" = 'transaction' and i."kind" = 'new' and i."external_id" = any(array(select jsonb_array_elements_text(?::jsonb)))`,
       // what was refunded so far only for the originals this batch's refunds name (index on refund_of)
       [JSON.stringify([...new Set(refunds.map((c) => c.normalized.refundOf!))]), ctx.source, keysJson, ctx.source, keysJson],
     );
@@ -285,7 +285,7 @@ export async function savePendingItems(
     const rows: Array<{ external_id: string; record_id: string }> = await sqlQuery(
       em,
       `select "external_id", "record_id" from "sales"."review_items"
-       where "source" = ? and "record_kind" = ? and "status" = 'pending' and "external_id" in (select jsonb_array_elements_text(?::jsonb))`,
+       where "source" = ? and "record_kind" = ? and "status" = 'pending' and "external_id" = any(array(select jsonb_array_elements_text(?::jsonb)))`,
       [source, recordKind, JSON.stringify(missing.map((i) => externalIds[i]))],
     );
     const ids = new Map(rows.map((r) => [r.external_id, r.record_id]));

@@ -75,7 +75,7 @@ export async function rebuildMarkedDays(em: EntityManager, limit: number, now = 
       [daysJson],
     );
     const locations: Array<{ id: string; timezone: string; business_day_cutoff: string }> = await tem.execute(
-      `select "id", "timezone", "business_day_cutoff" from "sales"."locations" where "id" in (select jsonb_array_elements_text(?::jsonb))`,
+      `select "id", "timezone", "business_day_cutoff" from "sales"."locations" where "id" = any(array(select jsonb_array_elements_text(?::jsonb)))`,
       [JSON.stringify([...new Set(days.map((d) => d.location_id))])],
     );
     const zoneOf = new Map(locations.map((l) => [l.id, l]));

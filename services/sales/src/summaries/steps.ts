@@ -15,7 +15,7 @@ export async function claimSourceModes(em: EntityManager, source: string, locati
   const read = async (): Promise<Map<string, SourceMode>> => {
     const rows: Array<{ location_id: string; mode: SourceMode }> = await em.execute(
       `select "location_id", "mode" from "sales"."source_modes"
-       where "source" = ? and "location_id" in (select jsonb_array_elements_text(?::jsonb))
+       where "source" = ? and "location_id" = any(array(select jsonb_array_elements_text(?::jsonb)))
        order by "location_id"${lock ? ' for update' : ''}`,
       [source, JSON.stringify(wanted)],
     );
