@@ -4,6 +4,7 @@
  */
 import { organizationService } from '@svc/organization';
 import { salesService } from '../src';
+import { RECORDED_CHUNK, transactionEvents } from '../src/store';
 import { eventually, integration, startTestServices, type TestServices } from '../../../test/harness';
 
 let stack: TestServices;
@@ -124,5 +125,23 @@ describe('POST /sales/transactions:batch', () => {
     const r = await stack.services.sales.call('POST', '/sales/transactions:batch', { as: pos, body: { transactions: [sale('X')] } });
     expect(r.status).toBe(422);
     expect(r.body.errors.map((e: { path: string }) => e.path)).toContain('source');
+  });
+});
+
+describe('transactionEvents', () => {
+  it('groups written transactions per location (the bus key) in chunks, in order, each with its version', () => {
+    const row = (locationId: string) => ({ location_id: locationId }) as any;
+    const written = [
+      ...Array.from({ length: RECORDED_CHUNK + 50 }, (_, i) => ({ id: `stx_a${i}`, externalId: `A-${i}`, row: row('loc_a'), version: 1 })),
+      { id: 'stx_b0', externalId: 'B-0', row: row('loc_b'), version: 3 },
+    ];
+    const events = transactionEvents('pos', written, 'ingested');
+    expect(events.map((e) => [e.aggregateId, (e.object as any).transactions.length])).toEqual([
+      ['loc_a', RECORDED_CHUNK],
+      ['loc_a', 50],
+      ['loc_b', 1],
+    ]);
+    expect((events[1].object as any).transactions[0]).toMatchObject({ externalId: `A-${RECORDED_CHUNK}`, version: 1 });
+    expect(events[2]).toMatchObject({ type: 'sales.transactions.recorded', locationId: 'loc_b', object: { source: 'pos', reason: 'ingested', transactions: [{ id: 'stx_b0', version: 3 }] } });
   });
 });
