@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { IdKind } from '@bop/contracts';
 import { sqlQuery, type EntityManager } from './db';
+import type { ZodType } from 'zod';
 import type { FieldError } from './errors';
+import { zodFieldErrors } from './validation';
 import { newId } from './ids';
 import { actorOf, type Principal } from './auth';
 
@@ -273,4 +275,22 @@ export async function insertEvents(
      order by e.n`,
     [now, JSON.stringify(rows)],
   );
+}
+
+export interface ParsedRecord<T> {
+  index: number;
+  /** the record's externalId as sent, kept for its result even when the record is invalid */
+  externalId: string | null;
+  data?: T;
+  errors: FieldError[];
+}
+
+/** Each raw record of a batch parsed on its own (spec: Batch result: every record gets its own answer). */
+export function parseBatchRecords<T>(schema: ZodType<T>, records: unknown[]): Array<ParsedRecord<T>> {
+  return records.map((raw, index) => {
+    const sent = (raw as { externalId?: unknown } | null)?.externalId;
+    const externalId = typeof sent === 'string' && sent.length > 0 ? sent : null;
+    const parsed = schema.safeParse(raw);
+    return parsed.success ? { index, externalId, data: parsed.data, errors: [] } : { index, externalId, errors: zodFieldErrors(parsed.error) };
+  });
 }

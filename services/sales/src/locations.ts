@@ -52,3 +52,15 @@ export function locationFor(
   const warnings = location.status === 'archived' ? [{ path, message: `Location ${location.id} is archived.` }] : [];
   return { location, warnings };
 }
+
+/**
+ * Each parsed record of a batch with its location (one query for the batch): `location` and
+ * `warnings`, or `error`; nothing for records that did not parse.
+ */
+export async function locateRecords<T extends { locationId?: string; locationExternalId?: string }>(
+  em: EntityManager,
+  parsed: Array<{ data?: T }>,
+): Promise<Array<ReturnType<typeof locationFor> | null>> {
+  const map = await resolveLocations(em, parsed.flatMap((p) => (p.data ? [p.data] : [])));
+  return parsed.map((p) => (p.data ? locationFor(map, p.data) : null));
+}

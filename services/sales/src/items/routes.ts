@@ -34,30 +34,25 @@ interface Change {
   old_item_id: string | null;
 }
 
-/**
- * spec: ingestion rule 3 — "when someone links it, past sales are recalculated": the stored lines of
- * each mapped POS item (unmatched, or matched through the mapping being corrected) get the item, in
- * one set-based jsonb update. Version and updated_at move (pollers of `updatedSince` see it); the
- * content hash does not (a re-send of the same content stays `unchanged`).
- */
 /** A jsonb line `l` of a record aliased `t` names the POS item of change `m`, unmatched or matched through the mapping being corrected. */
 const matches = (l: string) =>
   `m."source" = t."source" and m."ref_field" = ${LINE_REF_FIELD_SQL(l)} and m."ref_value" = ${LINE_REF_VALUE_SQL(l)} and (${l}->>'itemId' is null or ${l}->>'itemId' = m."old_item_id")`;
 
-async function recalculate(em: EntityManager, changes: Change[], now: Date): Promise<Array<{ id: string; source: string; externalId: string; version: number; row: TransactionRow }>> {
-  const rows = await sqlQuery<Record<string, any>>(
-    em,
-    `with m as materialized (
+/**
+ * The one statement that gives the lines of `table` (transactions or orders) naming a mapped POS item
+ * their item: the rows are locked in (source, externalId) order, version +1, updated_at now.
+ */
+const remapLinesSql = (table: '"transactions"' | '"orders"', returning: string) => `with m as materialized (
        select * from jsonb_to_recordset(?::jsonb) as m("source" text, "ref_field" text, "ref_value" text, "item_id" text, "old_item_id" text)
      ),
      hit as materialized (
-       select t."id" from "sales"."transactions" t
+       select t."id" from "sales".${table} t
        where t."source" in (select m."source" from m)
          and exists (select 1 from m, jsonb_array_elements(t."lines") as l(v) where ${matches('l.v')})
        order by t."source", t."external_id"
        for update of t
      )
-     update "sales"."transactions" t set
+     update "sales".${table} t set
        "lines" = (
          select jsonb_agg(case when m."item_id" is null then e.v else jsonb_set(e.v, '{itemId}', to_jsonb(m."item_id")) end order by e.n)
          from jsonb_array_elements(t."lines") with ordinality as e(v, n)
@@ -66,11 +61,25 @@ async function recalculate(em: EntityManager, changes: Change[], now: Date): Pro
        "version" = t."version" + 1,
        "updated_at" = ?
      from hit where t."id" = hit."id"
-     returning t."id", t."source", t."external_id", t."location_id",
+     returning ${returning}`;
+
+/**
+ * spec: ingestion rule 3 — "when someone links it, past sales are recalculated": the stored lines of
+ * each mapped POS item (unmatched, or matched through the mapping being corrected) get the item, in
+ * one set-based jsonb update. Version and updated_at move (pollers of `updatedSince` see it); the
+ * content hash does not (a re-send of the same content stays `unchanged`).
+ */
+async function recalculate(em: EntityManager, changes: Change[], now: Date): Promise<Array<{ id: string; source: string; externalId: string; version: number; row: TransactionRow }>> {
+  const rows = await sqlQuery<Record<string, any>>(
+    em,
+    remapLinesSql(
+      '"transactions"',
+      `t."id", t."source", t."external_id", t."location_id",
        to_char(t."occurred_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "occurred_at",
        to_char(t."business_day", 'YYYY-MM-DD') as "business_day",
        t."type", t."status", t."channel", t."register_id", t."employee_external_id",
        t."subtotal"::text as "subtotal", t."tax"::text as "tax", t."total"::text as "total", t."currency", t."refund_of", t."lines", t."tenders", t."version"`,
+    ),
     [JSON.stringify(changes), now],
   );
   return rows.map((r) => ({
@@ -109,26 +118,7 @@ async function recalculate(em: EntityManager, changes: Change[], now: Date): Pro
 async function recalculateOrders(em: EntityManager, changes: Change[], now: Date): Promise<number> {
   const rows = await sqlQuery<{ id: string }>(
     em,
-    `with m as materialized (
-       select * from jsonb_to_recordset(?::jsonb) as m("source" text, "ref_field" text, "ref_value" text, "item_id" text, "old_item_id" text)
-     ),
-     hit as materialized (
-       select t."id" from "sales"."orders" t
-       where t."source" in (select m."source" from m)
-         and exists (select 1 from m, jsonb_array_elements(t."lines") as l(v) where ${matches('l.v')})
-       order by t."source", t."external_id"
-       for update of t
-     )
-     update "sales"."orders" t set
-       "lines" = (
-         select jsonb_agg(case when m."item_id" is null then e.v else jsonb_set(e.v, '{itemId}', to_jsonb(m."item_id")) end order by e.n)
-         from jsonb_array_elements(t."lines") with ordinality as e(v, n)
-         left join m on ${matches('e.v')}
-       ),
-       "version" = t."version" + 1,
-       "updated_at" = ?
-     from hit where t."id" = hit."id"
-     returning t."id"`,
+    remapLinesSql('"orders"', 't."id"'),
     [JSON.stringify(changes), now],
   );
   return rows.length;

@@ -1,25 +1,20 @@
 import { SalesTransactionInput } from '@bop/contracts';
-import { ApiError, route, zodFieldErrors, type RouteDef, type ServiceRuntime } from '@bop/shared';
+import { ApiError, parseBatchRecords, route, type RouteDef, type ServiceRuntime } from '@bop/shared';
 import type { SalesConfig } from '../config';
 import { normalizeTransaction } from '../domain/normalize';
-import { locationFor, resolveLocations } from '../locations';
+import { locateRecords } from '../locations';
 import type { Candidate, StepContext } from '../pipeline';
 import { storeTransactions } from '../store';
 
 /** Schema and location of each record on its own, and its canonical form (no transaction needed). */
 async function validate(ctx: { em: StepContext['em'] }, records: unknown[]): Promise<Candidate[]> {
-  const parsed = records.map((raw) => SalesTransactionInput.safeParse(raw));
-  const locations = await resolveLocations(ctx.em, parsed.flatMap((p) => (p.success ? [p.data] : [])));
-  return records.map((raw, index) => {
-    const rawExternalId = (raw as { externalId?: unknown } | null)?.externalId;
-    const c: Candidate = { index, externalId: typeof rawExternalId === 'string' && rawExternalId.length > 0 ? rawExternalId : null, errors: [], warnings: [] };
-    const p = parsed[index];
-    if (!p.success) {
-      c.errors.push(...zodFieldErrors(p.error));
-      return c;
-    }
+  const parsed = parseBatchRecords(SalesTransactionInput, records);
+  const located = await locateRecords(ctx.em, parsed);
+  return parsed.map((p, index) => {
+    const c: Candidate = { index, externalId: p.externalId, errors: p.errors, warnings: [] };
+    const at = located[index];
+    if (!p.data || !at) return c;
     c.input = p.data;
-    const at = locationFor(locations, p.data);
     if ('error' in at) {
       c.errors.push(at.error);
       return c;

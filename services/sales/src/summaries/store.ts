@@ -2,7 +2,7 @@ import { SalesSummaryInput } from '@bop/contracts';
 import {
   contentHash,
   ingestBatch,
-  zodFieldErrors,
+  parseBatchRecords,
   type BatchResult,
   type EntityManager,
   type FieldError,
@@ -11,7 +11,7 @@ import {
   type Principal,
   type StoredRecord,
 } from '@bop/shared';
-import { locationFor, resolveLocations, type ReplicaLocation } from '../locations';
+import { locateRecords, type ReplicaLocation } from '../locations';
 import { holdClosedSummaryDays, storeHeldSummaries } from '../review/summary-holds';
 import { checkSummary, ingestedSummaryRow, periodsOverlap, type IngestedSummaryRow } from './domain';
 import { summaryDto } from './dto';
@@ -53,17 +53,12 @@ interface SummaryCandidate {
 
 /** Schema, location and arithmetic of each record on its own (no transaction needed). */
 async function validate(em: EntityManager, records: unknown[]): Promise<SummaryCandidate[]> {
-  const parsed = records.map((raw) => SalesSummaryInput.safeParse(raw));
-  const locations = await resolveLocations(em, parsed.flatMap((p) => (p.success ? [p.data] : [])));
-  return records.map((raw, index) => {
-    const rawExternalId = (raw as { externalId?: unknown } | null)?.externalId;
-    const c: SummaryCandidate = { index, externalId: typeof rawExternalId === 'string' && rawExternalId.length > 0 ? rawExternalId : null, errors: [], warnings: [] };
-    const p = parsed[index];
-    if (!p.success) {
-      c.errors.push(...zodFieldErrors(p.error));
-      return c;
-    }
-    const at = locationFor(locations, p.data);
+  const parsed = parseBatchRecords(SalesSummaryInput, records);
+  const located = await locateRecords(em, parsed);
+  return parsed.map((p, index) => {
+    const c: SummaryCandidate = { index, externalId: p.externalId, errors: p.errors, warnings: [] };
+    const at = located[index];
+    if (!p.data || !at) return c;
     if ('error' in at) {
       c.errors.push(at.error);
       return c;
