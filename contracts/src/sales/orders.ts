@@ -1,6 +1,6 @@
 import { z } from '../zod';
 import { ExternalIdParam, IdParam, ListQuery, Timestamp, listEnvelope } from '../common';
-import { SalesCurrency, SalesDecimal } from './transactions';
+import { SalesCurrency, SalesDecimal, SalesLine } from './transactions';
 
 /** Stored states; a source sends only `open` or `cancelled` (`reserved` and `shipped` come from `:reserve` and `:ship`). */
 export const SalesOrderStatus = z.enum(['open', 'reserved', 'shipped', 'cancelled']);
@@ -93,20 +93,8 @@ export const SalesOrderInput = z
   .openapi('SalesOrderInput');
 export type SalesOrderInput = z.output<typeof SalesOrderInput>;
 
-export const SalesOrderLine = z.object({
-  itemExternalId: z.string().nullable(),
-  itemSku: z.string().nullable(),
-  itemBarcode: z.string().nullable(),
-  /** null while the line's item is unmatched (spec: ingestion rule 3) */
-  itemId: z.string().nullable(),
-  name: z.string().nullable(),
-  quantity: z.string(),
-  unitPrice: z.string(),
-  discount: z.string(),
-  tax: z.string(),
-  /** quantity × unitPrice − discount, rounded to the currency's minor units (tax excluded) */
-  lineTotal: z.string(),
-});
+/** An order line as stored: the same shape as a sales transaction's line (lineTotal rounded to the currency's minor units). */
+export const SalesOrderLine = SalesLine;
 
 export const SalesOrderAddress = z.object({
   line1: z.string(),

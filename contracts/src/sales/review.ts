@@ -1,7 +1,7 @@
 import { z } from '../zod';
 import { FieldError, IdParam, ListQuery, listEnvelope } from '../common';
-import { SalesSummary, SalesSummaryChannel } from './summaries';
-import { SalesLine, SalesTender, SalesTransaction, SalesTransactionStatus, SalesTransactionType } from './transactions';
+import { SalesSummary } from './summaries';
+import { SalesTransaction } from './transactions';
 
 /** The review queue of records held because their business day is closed (spec: ingestion rule 7) */
 
@@ -31,37 +31,11 @@ export const SalesReviewItemStatus = z.enum(['pending', 'accepted', 'rejected'])
 export const SalesReviewRecordKind = z.enum(['transaction', 'summary']);
 
 /** The held transaction as it will be stored when accepted (a SalesTransaction without bookkeeping). */
-export const SalesReviewRecord = z.object({
-  locationId: z.string(),
-  occurredAt: z.string(),
-  businessDay: z.string(),
-  type: SalesTransactionType,
-  status: SalesTransactionStatus,
-  channel: z.string().nullable(),
-  registerId: z.string().nullable(),
-  employeeExternalId: z.string().nullable(),
-  lines: z.array(SalesLine),
-  tenders: z.array(SalesTender),
-  subtotal: z.string(),
-  tax: z.string(),
-  total: z.string(),
-  currency: z.string(),
-  refundOf: z.string().nullable(),
-});
+export const SalesReviewRecord = SalesTransaction.omit({ id: true, source: true, externalId: true, version: true, createdAt: true, updatedAt: true });
 
 /** The held summary as it will be stored when accepted (an ingested SalesSummary without bookkeeping). */
-export const SalesReviewSummaryRecord = z.object({
-  locationId: z.string(),
-  periodStart: z.string(),
-  periodEnd: z.string(),
-  currency: z.string().nullable(),
-  grossSales: z.string(),
-  discounts: z.string(),
-  netSales: z.string(),
-  tax: z.string(),
-  transactions: z.number().int(),
-  guests: z.number().int().nullable(),
-  byChannel: z.array(SalesSummaryChannel),
+export const SalesReviewSummaryRecord = SalesSummary.pick({
+  locationId: true, periodStart: true, periodEnd: true, currency: true, grossSales: true, discounts: true, netSales: true, tax: true, transactions: true, guests: true, byChannel: true,
 });
 
 const reviewItemFields = {
