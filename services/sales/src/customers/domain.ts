@@ -1,16 +1,11 @@
 import type { CustomerCreate, CustomerPatch, CustomerReplace } from '@bop/contracts';
 import { canonicalJson } from '@bop/shared';
+import type { OrderAddress } from '../orders/domain';
 
 export type CustomerStatus = 'active' | 'archived';
 
-export interface CustomerAddress {
-  line1: string;
-  line2: string | null;
-  city: string;
-  region: string | null;
-  postalCode: string | null;
-  country: string;
-}
+/** The same address shape as an order's shipping address. */
+export type CustomerAddress = OrderAddress;
 
 /** What a customer's writer controls, in canonical form (absent optionals as null). */
 export interface CustomerFields {

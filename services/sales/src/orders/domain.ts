@@ -2,6 +2,7 @@ import Decimal from 'decimal.js';
 import type { SalesOrderInput } from '@bop/contracts';
 import { contentHash, type FieldError } from '@bop/shared';
 import { formatMoney, formatQuantity, minorUnits, roundMoney } from '../domain/money';
+import type { StoredLine } from '../domain/normalize';
 
 export type OrderStatus = 'open' | 'reserved' | 'shipped' | 'cancelled';
 
@@ -29,19 +30,8 @@ export interface OrderShipping {
   address: OrderAddress | null;
 }
 
-export interface OrderLine {
-  itemExternalId: string | null;
-  itemSku: string | null;
-  itemBarcode: string | null;
-  /** filled when the item is matched (spec: ingestion rule 3); never part of the content hash */
-  itemId: string | null;
-  name: string | null;
-  quantity: string;
-  unitPrice: string;
-  discount: string;
-  tax: string;
-  lineTotal: string;
-}
+/** An order line as stored: the same shape as a transaction's line. */
+export type OrderLine = StoredLine;
 
 /** An order as sent, in canonical form (what the hashes cover). */
 export interface OrderContent {
