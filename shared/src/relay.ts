@@ -84,11 +84,17 @@ export class Relay {
   }
 
   private async publishBatch(): Promise<number> {
+    const limit = this.opts.batchSize ?? 500;
+    const moved = await this.opts.bus.appendFromOutbox?.({ connectionString: this.opts.connectionString, schema: this.opts.schema, topic: this.opts.topic, limit });
+    if (moved !== undefined && moved !== null) {
+      this.published += moved;
+      return moved;
+    }
     const client = this.client!;
     const { rows } = await client.query<{ seq: string; event_id: string; type: string; aggregate_id: string; payload: Record<string, unknown> }>(
       `select "seq", "event_id", "type", "aggregate_id", "payload" from "${this.opts.schema}"."outbox"
        where "published_at" is null order by "seq" limit $1`,
-      [this.opts.batchSize ?? 500],
+      [limit],
     );
     if (rows.length === 0) return 0;
     const messages: BusMessage[] = rows.map((r) => ({

@@ -69,6 +69,35 @@ class PostgresBus implements Bus {
     private readonly opts: PostgresBusOptions,
   ) {}
 
+  async appendFromOutbox(source: { connectionString: string; schema: string; topic: string; limit: number }): Promise<number | null> {
+    if (source.connectionString !== this.opts.connectionString) return null;
+    const outbox = `"${source.schema.replace(/"/g, '""')}"."outbox"`;
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      await client.query(`select pg_advisory_xact_lock(hashtext('bus:append'))`);
+      // copied and marked in one transaction: each outbox row reaches the bus exactly once, in seq order
+      const { rowCount } = await client.query(
+        `with picked as (
+           update ${outbox} o set "published_at" = now()
+           where o."seq" in (select "seq" from ${outbox} where "published_at" is null order by "seq" limit $2 for update)
+           returning o."seq", o."event_id", o."type", o."aggregate_id", o."payload"
+         )
+         insert into "bus"."messages" ("topic", "key", "event_id", "type", "payload", "headers")
+         select $1, p."aggregate_id", p."event_id", p."type", p."payload", '{}'::jsonb from picked p order by p."seq"`,
+        [source.topic, source.limit],
+      );
+      if ((rowCount ?? 0) > 0) await client.query(`select pg_notify('${CHANNEL}', '')`);
+      await client.query('commit');
+      return rowCount ?? 0;
+    } catch (err) {
+      await client.query('rollback').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
   async publish(messages: BusMessage[]): Promise<void> {
     if (messages.length === 0) return;
     const client = await this.pool.connect();

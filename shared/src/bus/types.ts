@@ -59,4 +59,11 @@ export interface Bus {
   publish(messages: BusMessage[]): Promise<void>;
   subscribe(opts: SubscribeOptions): Promise<Subscription>;
   close(): Promise<void>;
+  /**
+   * Optional fast path for a relay whose outbox lives in the bus's own database: moves up to `limit`
+   * unpublished outbox rows into the bus and marks them published in one transaction, inside the
+   * database (the payloads never travel through the relay). Answers how many, or null when the
+   * outbox is elsewhere (the relay then publishes as usual).
+   */
+  appendFromOutbox?(source: { connectionString: string; schema: string; topic: string; limit: number }): Promise<number | null>;
 }
