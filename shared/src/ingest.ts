@@ -34,6 +34,8 @@ export interface PreparedRecord<Row extends Record<string, unknown>> {
   hash?: string;
   /** stored elsewhere by `IngestOptions.divert` (e.g. held for review in a locked period), not in the target table */
   divert?: boolean;
+  /** the caller found (and locked) the stored row with the same content: answered `unchanged` with this id, no lookup */
+  unchangedId?: string;
   errors?: FieldError[];
   warnings?: FieldError[];
 }
@@ -136,6 +138,11 @@ export async function ingestBatch<Row extends Record<string, unknown>>(em: Entit
       return;
     }
     firstByExternalId.add(rec.externalId);
+    if (rec.unchangedId !== undefined) {
+      result.status = 'unchanged';
+      result.id = rec.unchangedId;
+      return;
+    }
     (rec.divert ? diverted : valid).push({ i, rec, hash: rec.hash ?? contentHash(rec.row) });
   });
 

@@ -25,6 +25,8 @@ export interface Candidate {
   hold?: { reason: string };
   /** the same content as stored: answered `unchanged`, skipped by every step */
   unchanged?: boolean;
+  /** the stored transaction of this externalId (locked for the batch), when there is one */
+  stored?: { id: string; locationId: string; businessDay: string; status: string };
 }
 
 export type ValidCandidate = Candidate & { externalId: string; input: SalesTransactionInput; location: ReplicaLocation; normalized: NormalizedTransaction };

@@ -109,14 +109,19 @@ export function transactionEvents(
  */
 async function settleUnchanged(em: EntityManager, source: string, candidates: ValidCandidate[]): Promise<void> {
   if (candidates.length === 0) return;
-  const stored = await sqlQuery<{ external_id: string; content_hash: string }>(
+  const stored = await sqlQuery<{ id: string; external_id: string; content_hash: string; location_id: string; business_day: string; status: string }>(
     em,
-    `select "external_id", "content_hash" from "sales"."transactions"
+    `select "id", "external_id", "content_hash", "location_id", to_char("business_day", 'YYYY-MM-DD') as "business_day", "status" from "sales"."transactions"
      where "source" = ? and "external_id" = any(array(select jsonb_array_elements_text(?::jsonb))) order by "external_id" for update`,
     [source, JSON.stringify(candidates.map((c) => c.externalId))],
   );
-  const hashes = new Map(stored.map((r) => [r.external_id, r.content_hash]));
-  for (const c of candidates) if (hashes.get(c.externalId) === c.normalized.contentHash) c.unchanged = true;
+  const byExternalId = new Map(stored.map((r) => [r.external_id, r]));
+  for (const c of candidates) {
+    const r = byExternalId.get(c.externalId);
+    if (!r) continue;
+    c.stored = { id: r.id, locationId: r.location_id, businessDay: r.business_day, status: r.status };
+    if (r.content_hash === c.normalized.contentHash) c.unchanged = true;
+  }
 }
 
 /**
@@ -144,7 +149,7 @@ export async function storeTransactions(
       externalId: c.externalId,
       errors: c.errors,
       warnings: c.warnings.length > 0 ? c.warnings : undefined,
-      ...(isValid(c) ? { row: transactionRow(c.normalized), hash: c.normalized.contentHash, divert: c.hold !== undefined } : {}),
+      ...(isValid(c) ? { row: transactionRow(c.normalized), hash: c.normalized.contentHash, divert: c.hold !== undefined, unchangedId: c.unchanged ? c.stored?.id : undefined } : {}),
     }));
     return ingestBatch(tem, {
       target: transactionsTarget,

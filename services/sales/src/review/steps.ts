@@ -35,6 +35,8 @@ interface KnownTransaction {
  */
 export const checkRefundsAndVoids: PreStoreStep = async (ctx, candidates) => {
   const refunds = candidates.filter((c) => c.normalized.type === 'refund' && c.normalized.refundOf !== null);
+  // nothing to look up: no refund, and no record changes a stored transaction (the common batch of new sales)
+  if (refunds.length === 0 && !candidates.some((c) => c.stored)) return;
   const keys = [...new Set([...candidates.map((c) => c.externalId), ...refunds.map((c) => c.normalized.refundOf!)])];
   const keysJson = JSON.stringify(keys);
   const rows: Array<{ external_id: string; type: string; status: string; total: string; currency: string; refund_of: string | null; stored: boolean; refunded: string | null }> =
@@ -183,6 +185,31 @@ async function lockStates(em: EntityManager, source: string, records: Array<{ i:
 }
 
 /**
+ * Whether any record of the batch could be held, in one small query: a closed day among the
+ * (location, business day) pairs the batch writes or changes (a batch names only a few), or a
+ * pending review item of this source. Usually not: the per-record lookup is then skipped.
+ */
+async function anyHoldPossible(em: EntityManager, source: string, candidates: ValidCandidate[]): Promise<boolean> {
+  const days = new Map<string, { location_id: string; business_day: string }>();
+  const add = (locationId: string, businessDay: string) => days.set(`${locationId}|${businessDay}`, { location_id: locationId, business_day: businessDay });
+  for (const c of candidates) {
+    add(c.normalized.locationId, c.normalized.businessDay);
+    if (c.stored) add(c.stored.locationId, c.stored.businessDay);
+  }
+  const [row] = await sqlQuery<{ possible: boolean }>(
+    em,
+    `select exists (
+       select 1 from jsonb_to_recordset(?::jsonb) as x("location_id" text, "business_day" date)
+       join "sales"."closed_days" d on d."location_id" = x."location_id" and d."business_day" = x."business_day" and d."status" = 'closed'
+     ) or exists (
+       select 1 from "sales"."review_items" p where p."source" = ? and p."record_kind" = 'transaction' and p."status" = 'pending'
+     ) as "possible"`,
+    [JSON.stringify([...days.values()]), source],
+  );
+  return row.possible;
+}
+
+/**
  * spec: ingestion rule 7 — a record that would change a closed business day (its own day, or the
  * stored transaction's: a void or a move out of a closed day) is held: accepted with a warning, kept
  * in the review queue, figures untouched. A re-send equal to what is stored changes nothing and
@@ -190,6 +217,7 @@ async function lockStates(em: EntityManager, source: string, records: Array<{ i:
  * once the day is reopened), so a person decides on the latest one and it keeps the id it was given.
  */
 export const holdLockedDays: PreStoreStep = async (ctx, candidates) => {
+  if (!(await anyHoldPossible(ctx.em, ctx.source, candidates))) return;
   const states = await lockStates(
     ctx.em,
     ctx.source,
