@@ -1,22 +1,13 @@
 import { z } from '../zod';
 import { ExternalIdParam, IdParam, ListQuery, Timestamp, listEnvelope } from '../common';
-import { SalesCurrency, SalesDecimal, SalesLine } from './transactions';
+import { SalesCurrency, SalesDecimal, SalesLine, utcTimestamp } from './transactions';
 
 /** Stored states; a source sends only `open` or `cancelled` (`reserved` and `shipped` come from `:reserve` and `:ship`). */
 export const SalesOrderStatus = z.enum(['open', 'reserved', 'shipped', 'cancelled']);
 export const SalesOrderSentStatus = z.enum(['open', 'cancelled'], { error: 'A source sends status open or cancelled; reserved and shipped are set by :reserve and :ship.' });
 
 /** placedAt in UTC (as occurredAt of transactions, spec: ingestion rule 8). */
-const OrderTimestamp = z
-  .string()
-  .superRefine((value, ctx) => {
-    if (!z.iso.datetime({ offset: true }).safeParse(value).success) {
-      ctx.addIssue({ code: 'custom', message: 'Must be an RFC 3339 timestamp such as 2026-11-21T09:30:00Z.' });
-    } else if (!/(Z|\+00:00)$/i.test(value)) {
-      ctx.addIssue({ code: 'custom', message: 'Send placedAt in UTC (Z or +00:00).' });
-    }
-  })
-  .openapi({ example: '2026-11-21T09:30:00Z' });
+const OrderTimestamp = utcTimestamp('Send placedAt in UTC (Z or +00:00).');
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
 const CountryCode = z

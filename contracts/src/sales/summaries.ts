@@ -1,21 +1,12 @@
 import { z } from '../zod';
 import { BatchResult, IdParam, ListQuery, Timestamp, listEnvelope } from '../common';
-import { SalesCurrency, SalesDecimal } from './transactions';
+import { SalesCurrency, SalesDecimal, utcTimestamp } from './transactions';
 
 /** externalIds starting with this are the keys of the summaries the service builds (spec: ingestion rule 9); a source may not send them. */
 export const BUILT_SUMMARY_KEY_PREFIX = 'built:';
 
 /** A UTC instant (`Z` or `+00:00`), as the spec asks of every ingested timestamp. */
-const UtcInstant = z
-  .string()
-  .superRefine((value, ctx) => {
-    if (!z.iso.datetime({ offset: true }).safeParse(value).success) {
-      ctx.addIssue({ code: 'custom', message: 'Must be an RFC 3339 timestamp such as 2026-11-21T04:00:00Z.' });
-    } else if (!/(Z|\+00:00)$/i.test(value)) {
-      ctx.addIssue({ code: 'custom', message: 'Send timestamps in UTC (Z or +00:00).' });
-    }
-  })
-  .openapi({ example: '2026-11-21T09:00:00Z' });
+const UtcInstant = utcTimestamp('Send timestamps in UTC (Z or +00:00).');
 
 const Count = z.number({ error: 'Must be a whole number.' }).int('Must be a whole number.').min(0, 'Must be zero or more.').max(100_000_000);
 

@@ -14,17 +14,26 @@ export const SalesCurrency = z
   .refine((c) => /^[A-Z]{3}$/.test(c) && SUPPORTED_CURRENCIES.has(c), { message: 'Must be an ISO 4217 currency code such as USD.' })
   .openapi({ example: 'USD' });
 
-/** spec: ingestion rule 8, occurredAt is sent in UTC (`Z` or `+00:00`). */
-export const UtcTimestamp = z
-  .string()
-  .superRefine((value, ctx) => {
-    if (!z.iso.datetime({ offset: true }).safeParse(value).success) {
-      ctx.addIssue({ code: 'custom', message: 'Must be an RFC 3339 timestamp such as 2026-11-21T09:30:00Z.' });
-    } else if (!/(Z|\+00:00)$/i.test(value)) {
-      ctx.addIssue({ code: 'custom', message: 'send occurredAt in UTC' });
-    }
-  })
-  .openapi({ example: '2026-11-21T09:30:00Z' });
+const Rfc3339 = z.iso.datetime({ offset: true });
+
+/**
+ * An ingested instant sent in UTC (`Z` or `+00:00`), spec: ingestion rule 8; `utcMessage` names the
+ * field for the refusal of another offset. (The RFC 3339 check is built once: hot path.)
+ */
+export function utcTimestamp(utcMessage: string) {
+  return z
+    .string()
+    .superRefine((value, ctx) => {
+      if (!Rfc3339.safeParse(value).success) {
+        ctx.addIssue({ code: 'custom', message: 'Must be an RFC 3339 timestamp such as 2026-11-21T09:30:00Z.' });
+      } else if (!/(Z|\+00:00)$/i.test(value)) {
+        ctx.addIssue({ code: 'custom', message: utcMessage });
+      }
+    })
+    .openapi({ example: '2026-11-21T09:30:00Z' });
+}
+
+export const UtcTimestamp = utcTimestamp('send occurredAt in UTC');
 
 export const SalesTransactionType = z.enum(['sale', 'refund']);
 export const SalesTransactionStatus = z.enum(['completed', 'voided']);

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { SalesTransactionInput } from '@bop/contracts';
 import { businessDayOf } from './business-day';
 import { formatMoney, formatQuantity } from './money';
@@ -62,24 +62,33 @@ export function normalizeTransaction(input: SalesTransactionInput, location: Loc
   const cur = input.currency;
   const money = (v: string) => formatMoney(v, cur);
   const occurredAt = new Date(input.occurredAt).toISOString();
-  const content = {
-    locationId: location.id,
-    occurredAt,
-    type: input.type,
-    status: input.status,
-    channel: input.channel ?? null,
-    registerId: input.registerId ?? null,
-    employeeExternalId: input.employeeExternalId ?? null,
-    lines: input.lines.map((l) => ({
+  // object literals of one fixed shape, no spreads: this runs for every ingested record
+  const lines: StoredLine[] = input.lines.map((l) => {
+    const line: StoredLine = {
       itemSku: l.itemSku ?? null,
       itemBarcode: l.itemBarcode ?? null,
       itemExternalId: l.itemExternalId ?? null,
+      itemId: null,
       name: l.name ?? null,
       quantity: formatQuantity(l.quantity),
       unitPrice: money(l.unitPrice),
       discount: money(l.discount),
       tax: money(l.tax),
-    })),
+      lineTotal: '',
+    };
+    line.lineTotal = money(lineTotal(line).toFixed());
+    return line;
+  });
+  const n: NormalizedTransaction = {
+    locationId: location.id,
+    occurredAt,
+    businessDay: businessDayOf(occurredAt, location.timezone, location.businessDayCutoff),
+    type: input.type,
+    status: input.status,
+    channel: input.channel ?? null,
+    registerId: input.registerId ?? null,
+    employeeExternalId: input.employeeExternalId ?? null,
+    lines,
     tenders: input.tenders.map((t) => ({
       type: t.type,
       amount: money(t.amount),
@@ -91,13 +100,10 @@ export function normalizeTransaction(input: SalesTransactionInput, location: Loc
     total: money(input.total),
     currency: cur,
     refundOf: input.refundOf ?? null,
+    contentHash: '',
   };
-  return {
-    ...content,
-    businessDay: businessDayOf(occurredAt, location.timezone, location.businessDayCutoff),
-    lines: content.lines.map((l) => ({ ...l, itemId: null, lineTotal: money(lineTotal(l).toFixed()) })),
-    contentHash: contentHashOf(content),
-  };
+  n.contentHash = contentHashOf(n);
+  return n;
 }
 
 /** What the hash covers: everything sent except the key (source, externalId); nothing derived (businessDay, itemId, lineTotal). */
@@ -111,7 +117,7 @@ export function contentHashOf(c: HashedContent): string {
     c.tenders.map((t) => [t.type, t.amount, t.change, t.platform]),
     c.subtotal, c.tax, c.total, c.currency, c.refundOf,
   ];
-  return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
+  return hash('sha256', JSON.stringify(canonical));
 }
 
 /** The `sales.transactions` columns of a normalized record (snake_case, for a set-based upsert); id/version/created_at/updated_at are the caller's. */

@@ -4,8 +4,15 @@ import type { FieldError } from '@bop/shared';
 import { formatMoney, roundMoney } from './money';
 
 /** quantity × unitPrice − discount (line tax is kept apart). */
+/** "0", "-0.00", "0.000" … (a schema-valid decimal string that is zero). */
+export function isZeroString(v: string): boolean {
+  return /^-?0(\.0*)?$/.test(v);
+}
+
 export function lineTotal(line: { quantity: string; unitPrice: string; discount?: string }): Decimal {
-  return new Decimal(line.quantity).times(line.unitPrice).minus(line.discount ?? '0');
+  const gross = new Decimal(line.quantity).times(line.unitPrice);
+  // most lines carry no discount ("0", "0.00"): no third Decimal
+  return line.discount === undefined || isZeroString(line.discount) ? gross : gross.minus(line.discount);
 }
 
 /**
@@ -27,14 +34,17 @@ export function checkTransaction(input: SalesTransactionInput): FieldError[] {
   let lineTax = new Decimal(0);
   let linesCarryTax = false;
   input.lines.forEach((line, i) => {
-    const q = new Decimal(line.quantity);
+    // signs read off the decimal strings (schema-valid: -?digits[.digits]); no Decimal needed
+    const zero = isZeroString(line.quantity);
+    const negative = !zero && line.quantity.charCodeAt(0) === 45;
     // spec: ingestion rule 6, refunds carry negative quantities
-    if (refund && !q.isNegative()) errors.push({ path: `lines[${i}].quantity`, message: 'A refund has negative quantities.' });
-    if (!refund && !(q.isPositive() && !q.isZero())) errors.push({ path: `lines[${i}].quantity`, message: 'A sale has positive quantities; send a refund for returns.' });
+    if (refund && !negative) errors.push({ path: `lines[${i}].quantity`, message: 'A refund has negative quantities.' });
+    if (!refund && (negative || zero)) errors.push({ path: `lines[${i}].quantity`, message: 'A sale has positive quantities; send a refund for returns.' });
     subtotal = subtotal.plus(lineTotal(line));
-    const tax = new Decimal(line.tax ?? '0');
-    if (!tax.isZero()) linesCarryTax = true;
-    lineTax = lineTax.plus(tax);
+    if (line.tax !== undefined && !isZeroString(line.tax)) {
+      linesCarryTax = true;
+      lineTax = lineTax.plus(line.tax);
+    }
   });
 
   if (input.lines.length > 0 && !same(subtotal, input.subtotal)) {
