@@ -1,3 +1,5 @@
+import { jsonPayloadSql } from './bus/postgres';
+
 /**
  * Tables the kit owns in every service schema, created idempotently on each start before the
  * service's own migrations: the outbox (with a NOTIFY that wakes the relay), the consumers'
@@ -44,10 +46,12 @@ export function outboxTableSql(schema: string): string[] {
       "aggregate_type" varchar(60) not null,
       "aggregate_id" varchar(100) not null,
       "location_id" varchar(64) null,
-      "payload" jsonb not null,
+      "payload" json not null,
       "created_at" timestamptz not null,
       "published_at" timestamptz null
     )`,
     `create index if not exists "outbox_unpublished_idx" on "${schema}"."outbox" ("seq") where "published_at" is null`,
+    // the envelope as the service wrote it (json, not jsonb): read whole by the relay, never queried inside
+    jsonPayloadSql(schema, 'outbox'),
   ];
 }

@@ -237,7 +237,7 @@ describe('records for a closed business day (spec: ingestion rule 7)', () => {
     expect(await sql(`select status, version from sales.transactions where id = ?`, [txId])).toEqual([{ status: 'voided', version: 2 }]);
 
     const recorded: Array<{ aggregate_id: string; payload: any }> = await sql(
-      `select aggregate_id, payload from sales.outbox where type = 'sales.transactions.recorded' and payload->'data'->'object'->'transactions' @> ?::jsonb order by seq`,
+      `select aggregate_id, payload from sales.outbox where type = 'sales.transactions.recorded' and (payload::jsonb)->'data'->'object'->'transactions' @> ?::jsonb order by seq`,
       [JSON.stringify([{ id: txId }])],
     );
     expect(recorded).toHaveLength(2); // the original sale, then the accepted void
@@ -261,7 +261,7 @@ describe('records for a closed business day (spec: ingestion rule 7)', () => {
     const accepted = await call('POST', `/sales/review-items/${id}:accept`);
     expect(accepted.status).toBe(200);
     expect(accepted.body).toMatchObject({ status: 'accepted', transactionId: txId, decisionNote: null, current: { id: txId, externalId: 'LATE-3', businessDay: day, total: '19.71', version: 1 } });
-    const recorded = await sql(`select payload->'data'->'object'->>'reason' as reason from sales.outbox where type = 'sales.transactions.recorded' and payload->'data'->'object'->'transactions' @> ?::jsonb`, [
+    const recorded = await sql(`select payload->'data'->'object'->>'reason' as reason from sales.outbox where type = 'sales.transactions.recorded' and (payload::jsonb)->'data'->'object'->'transactions' @> ?::jsonb`, [
       JSON.stringify([{ id: txId }]),
     ]);
     expect(recorded).toEqual([{ reason: 'review_accepted' }]);
