@@ -36,6 +36,8 @@ export interface PreparedRecord<Row extends Record<string, unknown>> {
   divert?: boolean;
   /** the caller found (and locked) the stored row with the same content: answered `unchanged` with this id, no lookup */
   unchangedId?: string;
+  /** the id a new row gets (else a fresh one); a stored row keeps its own */
+  id?: string;
   errors?: FieldError[];
   warnings?: FieldError[];
 }
@@ -164,7 +166,7 @@ export async function ingestBatch<Row extends Record<string, unknown>>(em: Entit
         if (old && old.content_hash === v.hash) {
           results[v.i].status = 'unchanged';
           results[v.i].id = old.id;
-        } else writes.push({ ...v, id: old?.id ?? newId(opts.target.idKind), before: null });
+        } else writes.push({ ...v, id: old?.id ?? v.rec.id ?? newId(opts.target.idKind), before: null });
       }
       // the full previous rows only for what changes (already locked above)
       const changing = writes.filter((w) => byExt.has(w.rec.externalId!));
@@ -175,7 +177,7 @@ export async function ingestBatch<Row extends Record<string, unknown>>(em: Entit
       }
       if (writes.length > 0) {
         writes.sort((a, b) => (a.rec.externalId! < b.rec.externalId! ? -1 : a.rec.externalId! > b.rec.externalId! ? 1 : 0));
-        const payload = writes.map((w) => ({ id: w.id, external_id: w.rec.externalId, content_hash: w.hash, ...w.rec.row }));
+        const payload = writes.map((w) => ({ ...w.rec.row, id: w.id, external_id: w.rec.externalId, content_hash: w.hash }));
         const recordset = ['"id" text', '"external_id" text', '"content_hash" text', ...cols.map((c) => `${q(c)} ${opts.target.columns[c]}`)].join(', ');
         const returned = await sqlQuery<{ id: string; external_id: string; version: number; inserted: boolean }>(
           tem,

@@ -68,22 +68,20 @@ async function decide(em: EntityManager, id: string, by: Decider, apply: (tem: E
  * says `review_accepted` so consumers know a closed day's figures changed by a person's decision.
  */
 async function applyTransaction(tem: EntityManager, item: SalesReviewItemEntity, by: Decider): Promise<string> {
-  const result = await ingestBatch<TransactionRow & { id: string }>(tem, {
+  const result = await ingestBatch<TransactionRow>(tem, {
     target: transactionsTarget,
     source: item.source,
-    // the row's `id` is read as the new row's id (it follows the kit's own in the upsert payload), so a
-    // new record gets the id its batch result named; an existing row keeps its id
-    records: [{ index: 0, externalId: item.externalId, row: { ...(item.row as TransactionRow), id: item.recordId }, hash: item.contentHash }],
+    // a new record gets the id its batch result named; an existing row keeps its id
+    records: [{ index: 0, externalId: item.externalId, row: item.row as TransactionRow, hash: item.contentHash, id: item.recordId }],
     actor: by.principal,
     area: 'sales',
     endpoint: ACCEPT_ENDPOINT,
     batchEvent: false,
     afterStore: async (dem, stored) => {
-      const rows = stored.map(({ row: { id: _id, ...row }, ...s }) => ({ ...s, row }));
       const step = { em: dem, source: item.source, now: new Date() };
       const events = [];
-      for (const run of postStoreSteps) events.push(...(await run(step, rows)));
-      return [...events.filter((e) => e.type !== RECORDED), ...transactionEvents(item.source, rows, 'review_accepted')];
+      for (const run of postStoreSteps) events.push(...(await run(step, stored)));
+      return [...events.filter((e) => e.type !== RECORDED), ...transactionEvents(item.source, stored, 'review_accepted')];
     },
   });
   const r = result.results[0];
@@ -119,11 +117,11 @@ async function applySummary(tem: EntityManager, item: SalesReviewItemEntity, by:
       `The held summary's period overlaps summary ${o.external_id} (${new Date(o.period_start).toISOString()} to ${new Date(o.period_end).toISOString()}) of the same location and source; its sales would count twice. Reject this item, or correct that summary first.`,
     );
   }
-  const result = await ingestBatch<IngestedSummaryRow & { id: string }>(tem, {
+  const result = await ingestBatch<IngestedSummaryRow>(tem, {
     target: summariesTarget,
     source: item.source,
-    // as for transactions: the row's `id` names the new summary's id; an existing summary keeps its id
-    records: [{ index: 0, externalId: item.externalId, row: { ...row, id: item.recordId }, hash: item.contentHash }],
+    // as for transactions: a new summary gets the id its batch result named; an existing one keeps its id
+    records: [{ index: 0, externalId: item.externalId, row, hash: item.contentHash, id: item.recordId }],
     actor: by.principal,
     area: 'sales',
     endpoint: ACCEPT_ENDPOINT,
