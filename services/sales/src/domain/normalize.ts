@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import type { SalesTransactionInput } from '@bop/contracts';
+import type Decimal from 'decimal.js';
 import { businessDayOf } from './business-day';
 import { formatMoney, formatQuantity } from './money';
 import { lineTotal } from './totals';
@@ -58,7 +59,7 @@ export interface NormalizedTransaction {
  * ("10.5" → "10.50"), quantities without trailing zeros ("1.0" → "1"), absent optionals as null,
  * occurredAt as `toISOString()`. Same content ⇒ same hash, whatever the key order or decimal spelling.
  */
-export function normalizeTransaction(input: SalesTransactionInput, location: LocationRef): NormalizedTransaction {
+export function normalizeTransaction(input: SalesTransactionInput, location: LocationRef, opts: { lineTotals?: boolean } = {}): NormalizedTransaction {
   const cur = input.currency;
   const money = (v: string) => formatMoney(v, cur);
   const occurredAt = new Date(input.occurredAt).toISOString();
@@ -76,7 +77,8 @@ export function normalizeTransaction(input: SalesTransactionInput, location: Loc
       tax: money(l.tax),
       lineTotal: '',
     };
-    line.lineTotal = money(lineTotal(line).toFixed());
+    // the batch leaves them to its arithmetic step (which computes them anyway), see fillLineTotals
+    if (opts.lineTotals !== false) line.lineTotal = money(lineTotal(line).toFixed());
     return line;
   });
   const n: NormalizedTransaction = {
@@ -104,6 +106,13 @@ export function normalizeTransaction(input: SalesTransactionInput, location: Loc
   };
   n.contentHash = contentHashOf(n);
   return n;
+}
+
+/** Sets each line's lineTotal from totals computed by `checkTransaction` (same order as the lines). */
+export function fillLineTotals(n: NormalizedTransaction, totals: Decimal[]): void {
+  n.lines.forEach((line, i) => {
+    line.lineTotal = formatMoney(totals[i].toFixed(), n.currency);
+  });
 }
 
 /** What the hash covers: everything sent except the key (source, externalId); nothing derived (businessDay, itemId, lineTotal). */

@@ -1,9 +1,15 @@
 import Decimal from 'decimal.js';
 import type { SalesTransactionInput } from '@bop/contracts';
 import type { FieldError } from '@bop/shared';
-import { formatMoney, roundMoney } from './money';
+import { formatMoney, minorUnits, roundMoney } from './money';
 
 /** quantity × unitPrice − discount (line tax is kept apart). */
+/** Digits after the point of a schema-valid decimal string. */
+function decimalsOf(v: string): number {
+  const dot = v.indexOf('.');
+  return dot < 0 ? 0 : v.length - dot - 1;
+}
+
 /** "0", "-0.00", "0.000" … (a schema-valid decimal string that is zero). */
 export function isZeroString(v: string): boolean {
   return /^-?0(\.0*)?$/.test(v);
@@ -23,10 +29,13 @@ export function lineTotal(line: { quantity: string; unitPrice: string; discount?
  * is rounded half away from zero to the currency's minor units (Intl: 2 for USD, 0 for JPY, 3 for KWD)
  * and the two must then be equal; sub-cent line prices are fine as long as the sums round alike.
  */
-export function checkTransaction(input: SalesTransactionInput): FieldError[] {
+export function checkTransaction(input: SalesTransactionInput, lineTotalsOut?: Decimal[]): FieldError[] {
   const errors: FieldError[] = [];
   const cur = input.currency;
-  const same = (a: Decimal.Value, b: Decimal.Value) => roundMoney(a, cur).equals(roundMoney(b, cur));
+  const minor = minorUnits(cur);
+  // a sent figure with at most the currency's digits is its own rounding (the usual case): no second Decimal
+  const rounded = (v: Decimal | string) => (typeof v === 'string' && decimalsOf(v) <= minor ? new Decimal(v) : roundMoney(v, cur));
+  const same = (a: Decimal | string, b: Decimal | string) => rounded(a).equals(rounded(b));
   const show = (v: Decimal.Value) => formatMoney(roundMoney(v, cur), cur);
   const refund = input.type === 'refund';
 
@@ -40,7 +49,9 @@ export function checkTransaction(input: SalesTransactionInput): FieldError[] {
     // spec: ingestion rule 6, refunds carry negative quantities
     if (refund && !negative) errors.push({ path: `lines[${i}].quantity`, message: 'A refund has negative quantities.' });
     if (!refund && (negative || zero)) errors.push({ path: `lines[${i}].quantity`, message: 'A sale has positive quantities; send a refund for returns.' });
-    subtotal = subtotal.plus(lineTotal(line));
+    const total = lineTotal(line);
+    lineTotalsOut?.push(total);
+    subtotal = subtotal.plus(total);
     if (line.tax !== undefined && !isZeroString(line.tax)) {
       linesCarryTax = true;
       lineTax = lineTax.plus(line.tax);

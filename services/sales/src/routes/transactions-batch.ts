@@ -22,7 +22,7 @@ async function validate(ctx: { em: StepContext['em'] }, records: unknown[]): Pro
     c.location = at.location;
     c.warnings.push(...at.warnings);
     // the arithmetic (domain/totals.ts) is the first pipeline step: a re-send of stored content skips it
-    c.normalized = normalizeTransaction(p.data, at.location);
+    c.normalized = normalizeTransaction(p.data, at.location, { lineTotals: false });
     return c;
   });
 }
