@@ -9,9 +9,12 @@ const POLL_MS = 250;
 /**
  * Pause after a pass that rebuilt something: a day being fed continuously is re-aggregated about
  * once a second instead of back to back (each pass reads the whole day), leaving the database to
- * the ingestion itself; still well within "a few seconds later" (ingestion rule 5).
+ * the ingestion itself; still well within "a few seconds later" (ingestion rule 5). A pass over big
+ * days waits ten times as long as it took (at most MAX_SETTLE_MS), so the rebuild never takes more
+ * than about a tenth of the database under load.
  */
 const SETTLE_MS = 1000;
+const MAX_SETTLE_MS = 5000;
 
 /**
  * Rebuilds the day summaries of marked (location, source, business day)s in the background
@@ -41,6 +44,7 @@ export class SummaryRebuildWorker implements WorkerDef {
     let failures = 0;
     while (!this.stopped) {
       let taken = 0;
+      const started = performance.now();
       try {
         taken = await rebuildMarkedDays(this.o.orm.em.fork(), TAKE);
         failures = 0;
@@ -51,7 +55,8 @@ export class SummaryRebuildWorker implements WorkerDef {
         await this.sleep(Math.min(10_000, 100 * 2 ** Math.min(failures, 7)));
         continue;
       }
-      if (taken < TAKE) await this.sleep(taken > 0 ? (this.o.settleMs ?? SETTLE_MS) : (this.o.pollMs ?? POLL_MS));
+      const settle = Math.min(MAX_SETTLE_MS, Math.max(this.o.settleMs ?? SETTLE_MS, 10 * (performance.now() - started)));
+      if (taken < TAKE) await this.sleep(taken > 0 ? settle : (this.o.pollMs ?? POLL_MS));
     }
   }
 
