@@ -1,5 +1,4 @@
 import { ingestBatch, sqlQuery, type BatchResult, type EntityManager, type IngestEvent, type IngestTarget, type PreparedRecord, type Principal } from '@bop/shared';
-import type Decimal from 'decimal.js';
 import { fillLineTotals, transactionRow } from './domain/normalize';
 import { checkTransaction } from './domain/totals';
 import { isValid, type Candidate, type ValidCandidate, type PostStoreStep, type PreStoreStep, type StepContext, type TransactionRow } from './pipeline';
@@ -64,7 +63,7 @@ function recordTransactionEvents(...[ctx, stored]: Parameters<PostStoreStep>): R
 /** Totals, tax, tenders with change, signs and currency digits of each record (spec: Sales transaction rule). */
 function checkArithmetic(...[, candidates]: Parameters<PreStoreStep>): ReturnType<PreStoreStep> {
   for (const c of candidates) {
-    const lineTotals: Decimal[] = [];
+    const lineTotals: string[] = [];
     c.errors.push(...checkTransaction(c.input, lineTotals));
     fillLineTotals(c.normalized, lineTotals);
   }

@@ -1,6 +1,5 @@
 import { hash } from 'node:crypto';
 import type { SalesTransactionInput } from '@bop/contracts';
-import type Decimal from 'decimal.js';
 import { businessDayOf } from './business-day';
 import { formatMoney, formatQuantity } from './money';
 import { lineTotal } from './totals';
@@ -78,7 +77,7 @@ export function normalizeTransaction(input: SalesTransactionInput, location: Loc
       lineTotal: '',
     };
     // the batch leaves them to its arithmetic step (which computes them anyway), see fillLineTotals
-    if (opts.lineTotals !== false) line.lineTotal = money(lineTotal(line).toFixed());
+    if (opts.lineTotals !== false) line.lineTotal = lineTotal(line, cur);
     return line;
   });
   const n: NormalizedTransaction = {
@@ -108,10 +107,10 @@ export function normalizeTransaction(input: SalesTransactionInput, location: Loc
   return n;
 }
 
-/** Sets each line's lineTotal from totals computed by `checkTransaction` (same order as the lines). */
-export function fillLineTotals(n: NormalizedTransaction, totals: Decimal[]): void {
+/** Sets each line's lineTotal from the totals `checkTransaction` computed (same order as the lines). */
+export function fillLineTotals(n: NormalizedTransaction, totals: string[]): void {
   n.lines.forEach((line, i) => {
-    line.lineTotal = formatMoney(totals[i].toFixed(), n.currency);
+    line.lineTotal = totals[i];
   });
 }
 
