@@ -27,6 +27,8 @@ export const idPrefixes = {
   unmappedItem: 'umi',
   reviewItem: 'rvi',
   customer: 'cus',
+  customerInvoice: 'cin',
+  invoicePayment: 'cip',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -5,6 +5,7 @@ import { salesSummaryOperations } from './summaries';
 import { salesOrderOperations } from './orders';
 import { salesReviewOperations } from './review';
 import { salesCustomerOperations } from './customers';
+import { salesInvoiceOperations } from './invoices';
 
 export * from './transactions';
 export * from './items';
@@ -12,6 +13,7 @@ export * from './summaries';
 export * from './orders';
 export * from './review';
 export * from './customers';
+export * from './invoices';
 
 export const salesOperations = defineOperations({
   ...salesTransactionOperations,
@@ -20,4 +22,5 @@ export const salesOperations = defineOperations({
   ...salesOrderOperations,
   ...salesReviewOperations,
   ...salesCustomerOperations,
+  ...salesInvoiceOperations,
 });

@@ -24,6 +24,8 @@ import { ordersConsumers } from './orders/consumers';
 import { ordersWorkers } from './orders/workers';
 import { customersEntities } from './customers/entities';
 import { customerRoutes } from './customers/routes';
+import { invoicesEntities } from './invoices/entities';
+import { invoiceRoutes } from './invoices/routes';
 
 export { salesConfigSchema, type SalesConfig } from './config';
 
@@ -35,7 +37,7 @@ export { salesConfigSchema, type SalesConfig } from './config';
 export const salesService = createService({
   name: 'sales',
   configSchema: salesConfigSchema,
-  entities: [SalesTransaction, SalesLocation, ...itemsEntities, ...summariesEntities, ...reviewEntities, ...ordersEntities, ...customersEntities],
+  entities: [SalesTransaction, SalesLocation, ...itemsEntities, ...summariesEntities, ...reviewEntities, ...ordersEntities, ...customersEntities, ...invoicesEntities],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (sales' replica of the organization)
   locationsInOrgUnits,
@@ -49,6 +51,7 @@ export const salesService = createService({
     ...reviewRoutes(svc),
     ...orderRoutes(svc),
     ...customerRoutes(svc),
+    ...invoiceRoutes(svc),
   ],
 });
 

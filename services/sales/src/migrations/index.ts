@@ -7,6 +7,7 @@ import { Migration20261122130000 } from './Migration20261122130000';
 import { Migration20261122140000 } from './Migration20261122140000';
 import { Migration20261122150000 } from './Migration20261122150000';
 import { Migration20261122160000 } from './Migration20261122160000';
+import { Migration20261122170000 } from './Migration20261122170000';
 
 export const migrations: MigrationEntry[] = [
   { name: 'Migration20261121140000', class: Migration20261121140000 },
@@ -24,4 +25,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261122150000', class: Migration20261122150000 },
   // org-unit replica and each location's org unit (org-unit reach)
   { name: 'Migration20261122160000', class: Migration20261122160000 },
+  // customer invoices, their payments, the invoice-number counter
+  { name: 'Migration20261122170000', class: Migration20261122170000 },
 ];

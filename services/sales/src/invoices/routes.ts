@@ -1,0 +1,65 @@
+import type { FilterQuery } from '@mikro-orm/core';
+import { NotFound, OutOfReach, decodeCursor, pageLimit, route, toPage, type ReachSet, type RouteDef, type ServiceRuntime } from '@bop/shared';
+import type { SalesConfig } from '../config';
+import { invoiceDto } from './dto';
+import { CustomerInvoice } from './entities';
+import { createInvoice, dtoOf, issueInvoice, payInvoice, paymentsOf, voidInvoice } from './store';
+
+/** Permission catalogue: customer_invoices.* reach Everyone only (invoices belong to the company, not a location). */
+function assertCompanyWide(reach: ReachSet): void {
+  if (!reach.everyone) throw new OutOfReach('Customer invoices are company-wide: the permission needs reach Everyone.');
+}
+
+/** customer invoices (supplement: Sales lists, orders and invoices, /customer-invoices; Customer invoice states) */
+export const invoiceRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
+  route('GET /customer-invoices', async (ctx) => {
+    assertCompanyWide(ctx.reach());
+    const { limit, cursor, status, customerId, dueBefore } = ctx.query;
+    const where: FilterQuery<CustomerInvoice> = {};
+    const after = decodeCursor(cursor);
+    if (after) where.id = { $gt: after };
+    if (customerId) where.customerId = customerId;
+    if (dueBefore) {
+      // what is still owed and due before the date: issued or partially paid (drafts are not owed yet; paid and void owe nothing)
+      where.dueDate = { $lt: dueBefore };
+      where.status = status ? { $in: ['issued', 'partially_paid'].filter((s) => s === status) } : { $in: ['issued', 'partially_paid'] };
+    } else if (status) {
+      where.status = status;
+    }
+    const n = pageLimit(limit);
+    const rows = await ctx.em.find(CustomerInvoice, where, { orderBy: { id: 'asc' }, limit: n + 1 });
+    const payments = await paymentsOf(ctx.em, rows.slice(0, n).map((r) => r.id));
+    return { body: toPage(rows, n, (r) => invoiceDto(r, payments.get(r.id) ?? [])) };
+  }),
+
+  route('POST /customer-invoices', async (ctx) => {
+    assertCompanyWide(ctx.reach());
+    const body = await createInvoice(ctx.em, ctx.body, { actor: ctx.principal, now: new Date() });
+    return { status: 201, body, headers: { Location: `/api/v1/customer-invoices/${body.id}` } };
+  }),
+
+  route('GET /customer-invoices/{id}', async (ctx) => {
+    assertCompanyWide(ctx.reach());
+    const invoice = await ctx.em.findOne(CustomerInvoice, { id: ctx.params.id });
+    if (!invoice) throw new NotFound('customer invoice', ctx.params.id);
+    return { body: await dtoOf(ctx.em, invoice) };
+  }),
+
+  route('POST /customer-invoices/{id}:issue', async (ctx) => {
+    assertCompanyWide(ctx.reach());
+    const body = await issueInvoice(ctx.em, ctx.params.id, { actor: ctx.principal, now: new Date(), checkVersion: (v) => ctx.checkVersion(v) });
+    return { body };
+  }),
+
+  route('POST /customer-invoices/{id}:pay', async (ctx) => {
+    assertCompanyWide(ctx.reach());
+    const body = await payInvoice(ctx.em, ctx.params.id, ctx.body, { actor: ctx.principal, now: new Date(), checkVersion: (v) => ctx.checkVersion(v) });
+    return { body };
+  }),
+
+  route('POST /customer-invoices/{id}:void', async (ctx) => {
+    assertCompanyWide(ctx.reach());
+    const body = await voidInvoice(ctx.em, ctx.params.id, ctx.body.reason, { actor: ctx.principal, now: new Date(), checkVersion: (v) => ctx.checkVersion(v) });
+    return { body };
+  }),
+];

@@ -1,0 +1,263 @@
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { CustomerInvoiceCreate, CustomerInvoicePay } from '@bop/contracts';
+import {
+  Conflict, NotFound, ValidationError, actorOf, changedFields, insertEvents, newId, sqlQuery, type EntityManager, type FieldError, type Principal,
+} from '@bop/shared';
+import { SalesCustomer } from '../customers/entities';
+import { SalesOrder } from '../orders/entities';
+import {
+  afterPayment, balanceDue, checkDueDate, checkLines, checkPaidAt, checkPaymentAmount, checkTotal, dueDateAt, invoiceLine, invoiceNumber, invoiceTotals,
+  issueRefusal, linesFromOrder, paidAtInstant, payRefusal, voidRefusal, type InvoiceLine, type InvoiceStatus,
+} from './domain';
+import { invoiceDto } from './dto';
+import { CustomerInvoice, InvoicePayment } from './entities';
+
+export interface WriteContext {
+  actor: Principal;
+  now: Date;
+  /** If-Match (409 `version_mismatch`) */
+  checkVersion: (current: number) => void;
+}
+
+type Dto = ReturnType<typeof invoiceDto>;
+
+/** The payments of these invoices, oldest first, by invoice id (one query for a page). */
+export async function paymentsOf(em: EntityManager, invoiceIds: string[]): Promise<Map<string, InvoicePayment[]>> {
+  const byInvoice = new Map<string, InvoicePayment[]>(invoiceIds.map((id) => [id, []]));
+  if (invoiceIds.length === 0) return byInvoice;
+  const rows = await em.find(InvoicePayment, { invoiceId: { $in: invoiceIds } }, { orderBy: { id: 'asc' } });
+  for (const p of rows) byInvoice.get(p.invoiceId)!.push(p);
+  return byInvoice;
+}
+
+export async function dtoOf(em: EntityManager, invoice: CustomerInvoice): Promise<Dto> {
+  return invoiceDto(invoice, (await paymentsOf(em, [invoice.id])).get(invoice.id)!);
+}
+
+const eventOf = (type: string, object: Dto, previous?: Record<string, unknown>) => ({
+  type,
+  aggregateType: 'customer_invoice',
+  aggregateId: object.id,
+  // invoices are company-wide (permission reach Everyone only)
+  locationId: null,
+  object,
+  ...(previous ? { previous } : {}),
+});
+
+async function lockInvoice(em: EntityManager, id: string): Promise<CustomerInvoice> {
+  const invoice = await em.findOne(CustomerInvoice, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!invoice) throw new NotFound('customer invoice', id);
+  return invoice;
+}
+
+/** The invoiced customer: it must exist and be active to receive a new invoice. */
+async function billableCustomer(em: EntityManager, customerId: string): Promise<SalesCustomer> {
+  const customer = await em.findOne(SalesCustomer, { id: customerId });
+  if (!customer) throw new ValidationError([{ path: 'customerId', message: `No customer with id ${customerId}.` }]);
+  if (customer.status === 'archived') throw new ValidationError([{ path: 'customerId', message: `Customer ${customerId} is archived: it receives no new invoices.` }]);
+  return customer;
+}
+
+/** Lines naming an item must name one of the catalogue (sales' item replica). */
+async function checkItems(em: EntityManager, lines: Array<{ itemId?: string }>): Promise<FieldError[]> {
+  const ids = [...new Set(lines.flatMap((l) => (l.itemId === undefined ? [] : [l.itemId])))];
+  if (ids.length === 0) return [];
+  const known = new Set(
+    (await sqlQuery<{ id: string }>(em, 'select "id" from "sales"."items" where "id" in (select jsonb_array_elements_text(?::jsonb))', [JSON.stringify(ids)])).map((r) => r.id),
+  );
+  return lines.flatMap((l, i) => (l.itemId !== undefined && !known.has(l.itemId) ? [{ path: `lines[${i}].itemId`, message: `No item with id ${l.itemId}.` }] : []));
+}
+
+interface Draft {
+  customerId: string;
+  salesOrderId: string | null;
+  salesOrderCoreHash: string | null;
+  currency: string;
+  lines: InvoiceLine[];
+}
+
+/** supplement: a draft from an online order, which is invoiced at most once (a void invoice frees it). */
+async function draftFromOrder(em: EntityManager, body: CustomerInvoiceCreate, salesOrderId: string): Promise<Draft> {
+  // the order's row lock serialises two drafts of one order: the second sees the first
+  const order = await em.findOne(SalesOrder, { id: salesOrderId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!order) throw new ValidationError([{ path: 'salesOrderId', message: `No sales order with id ${salesOrderId}.` }]);
+  if (order.status === 'cancelled') throw new Conflict(`Sales order ${order.id} is cancelled: it cannot be invoiced.`);
+  const invoiced = await em.findOne(CustomerInvoice, { salesOrderId: order.id, status: { $ne: 'void' } });
+  if (invoiced) throw new Conflict(`Sales order ${order.id} is already invoiced by ${invoiced.id} (status ${invoiced.status}); void that invoice first.`);
+  const linked = order.customerId ?? null;
+  if (linked === null && body.customerId === undefined) {
+    throw new ValidationError([{ path: 'customerId', message: `Sales order ${order.id} is linked to no customer record: send customerId.` }]);
+  }
+  if (linked !== null && body.customerId !== undefined && body.customerId !== linked) {
+    throw new ValidationError([{ path: 'customerId', message: `Sales order ${order.id} belongs to customer ${linked}.` }]);
+  }
+  return {
+    customerId: linked ?? body.customerId!,
+    salesOrderId: order.id,
+    salesOrderCoreHash: order.coreHash,
+    currency: order.currency,
+    lines: linesFromOrder(order.lines, order.shipping ?? null, order.currency),
+  };
+}
+
+/** `POST /customer-invoices`: a `draft`, with `sales.customer_invoice.created` (internal: the catalogue names only issued and paid). */
+export async function createInvoice(em: EntityManager, body: CustomerInvoiceCreate, w: Omit<WriteContext, 'checkVersion'>): Promise<Dto> {
+  const dueErrors = checkDueDate(body.dueDate, w.now);
+  if (body.salesOrderId === undefined) {
+    const errors = [...checkLines(body.lines!, body.currency!), ...dueErrors];
+    if (errors.length > 0) throw new ValidationError(errors);
+  } else if (dueErrors.length > 0) {
+    throw new ValidationError(dueErrors);
+  }
+  return em
+    .transactional(async (tem) => {
+      let draft: Draft;
+      if (body.salesOrderId !== undefined) {
+        draft = await draftFromOrder(tem, body, body.salesOrderId);
+      } else {
+        const itemErrors = await checkItems(tem, body.lines!);
+        if (itemErrors.length > 0) throw new ValidationError(itemErrors);
+        draft = { customerId: body.customerId!, salesOrderId: null, salesOrderCoreHash: null, currency: body.currency!, lines: body.lines!.map((l) => invoiceLine(l, body.currency!)) };
+      }
+      await billableCustomer(tem, draft.customerId);
+      const totals = invoiceTotals(draft.lines, draft.currency);
+      const zero = checkTotal(totals, 'lines');
+      if (zero.length > 0) {
+        if (draft.salesOrderId !== null) throw new Conflict(`Sales order ${draft.salesOrderId} has a total of zero: there is nothing to invoice.`);
+        throw new ValidationError(zero);
+      }
+      const invoice = tem.create(CustomerInvoice, {
+        id: newId('customerInvoice'),
+        number: null,
+        status: 'draft',
+        ...draft,
+        ...totals,
+        amountPaid: '0',
+        dueDate: body.dueDate ?? null,
+        notes: body.notes ?? null,
+        reference: body.reference ?? null,
+        billTo: null,
+        issuedAt: null,
+        sentTo: null,
+        sentAt: null,
+        paidAt: null,
+        voidedAt: null,
+        voidReason: null,
+        version: 1,
+        createdAt: w.now,
+        updatedAt: w.now,
+      });
+      await tem.flush();
+      const dto = invoiceDto(invoice, []);
+      await insertEvents(tem, 'sales', [eventOf('sales.customer_invoice.created', dto)], actorOf(w.actor), w.now);
+      return dto;
+    })
+    .catch((err: unknown) => {
+      // the partial unique index on sales_order_id: a race past the check is the same 409
+      if (err instanceof UniqueConstraintViolationException) throw new Conflict(`Sales order ${body.salesOrderId} is already invoiced.`);
+      throw err;
+    });
+}
+
+/**
+ * supplement: `draft` → `:issue` → `issued`: the next number of the series (the counter row stays locked
+ * until this transaction ends, so numbers are gapless and unique), the due date, the customer as billed,
+ * the send recorded, `invoice.issued` in the outbox of the same transaction.
+ */
+export async function issueInvoice(em: EntityManager, id: string, w: WriteContext): Promise<Dto> {
+  return em.transactional(async (tem) => {
+    const invoice = await lockInvoice(tem, id);
+    w.checkVersion(invoice.version);
+    const refusal = issueRefusal(invoice.status as InvoiceStatus);
+    if (refusal) throw new Conflict(refusal);
+    if (invoice.salesOrderId) {
+      const order = await tem.findOne(SalesOrder, { id: invoice.salesOrderId });
+      if (order?.status === 'cancelled') throw new Conflict(`Sales order ${invoice.salesOrderId} was cancelled after this draft was made: void the draft.`);
+      if (order && order.coreHash !== invoice.salesOrderCoreHash) {
+        throw new Conflict(`Sales order ${invoice.salesOrderId} changed after this draft was made: void the draft and create a new one from the order.`);
+      }
+    }
+    const customer = await tem.findOne(SalesCustomer, { id: invoice.customerId });
+    if (!customer) throw new Conflict(`Customer ${invoice.customerId} no longer exists.`);
+    const before = await dtoOf(tem, invoice);
+    const [{ last_number: n }] = await sqlQuery<{ last_number: number }>(
+      tem,
+      `update "sales"."invoice_numbers" set "last_number" = "last_number" + 1 where "series" = 'INV' returning "last_number"`,
+    );
+    invoice.number = invoiceNumber(n);
+    invoice.status = 'issued';
+    invoice.issuedAt = w.now;
+    invoice.dueDate = dueDateAt(w.now, invoice.dueDate ?? null);
+    invoice.billTo = { name: customer.name, email: customer.email ?? null, taxId: customer.taxId ?? null, address: customer.billingAddress ?? null };
+    // "send to the customer": recorded here; delivery is left to a webhook subscriber of invoice.issued
+    invoice.sentTo = customer.email ?? null;
+    invoice.sentAt = customer.email ? w.now : null;
+    invoice.version += 1;
+    invoice.updatedAt = w.now;
+    await tem.flush();
+    const after = invoiceDto(invoice, []);
+    // spec: invoice.issued on :issue, always
+    await insertEvents(tem, 'sales', [eventOf('invoice.issued', after, changedFields(before, after))], actorOf(w.actor), w.now);
+    return after;
+  });
+}
+
+/**
+ * supplement: `issued` or `partially_paid` → `:pay` → `partially_paid`, or `paid` (final) when the payment
+ * clears the balance, with `invoice.paid`; every payment also records `sales.customer_invoice.payment_recorded`.
+ */
+export async function payInvoice(em: EntityManager, id: string, body: CustomerInvoicePay, w: WriteContext): Promise<Dto> {
+  return em.transactional(async (tem) => {
+    const invoice = await lockInvoice(tem, id);
+    w.checkVersion(invoice.version);
+    const refusal = payRefusal(invoice.status as InvoiceStatus);
+    if (refusal) throw new Conflict(refusal);
+    const errors = [...checkPaymentAmount(body.amount, balanceDue(invoice.total, invoice.amountPaid, invoice.currency), invoice.currency), ...checkPaidAt(body.paidAt, w.now)];
+    if (errors.length > 0) throw new ValidationError(errors);
+    const before = await dtoOf(tem, invoice);
+    tem.create(InvoicePayment, {
+      id: newId('invoicePayment'),
+      invoiceId: invoice.id,
+      amount: body.amount,
+      method: body.method,
+      paidAt: paidAtInstant(body.paidAt),
+      reference: body.reference ?? null,
+      recordedAt: w.now,
+    });
+    const next = afterPayment(invoice.total, invoice.amountPaid, body.amount, invoice.currency);
+    invoice.amountPaid = next.amountPaid;
+    invoice.status = next.status;
+    if (next.cleared) invoice.paidAt = w.now;
+    invoice.version += 1;
+    invoice.updatedAt = w.now;
+    await tem.flush();
+    const after = await dtoOf(tem, invoice);
+    const previous = changedFields(before, after);
+    const events = [eventOf('sales.customer_invoice.payment_recorded', after, previous)];
+    // spec: invoice.paid when the payment clears the balance
+    if (next.cleared) events.push(eventOf('invoice.paid', after, previous));
+    await insertEvents(tem, 'sales', events, actorOf(w.actor), w.now);
+    return after;
+  });
+}
+
+/** supplement: `draft` or `issued` with no payments → `:void` → `void` (final); an issued invoice keeps its number. */
+export async function voidInvoice(em: EntityManager, id: string, reason: string, w: WriteContext): Promise<Dto> {
+  return em.transactional(async (tem) => {
+    const invoice = await lockInvoice(tem, id);
+    w.checkVersion(invoice.version);
+    const payments = (await paymentsOf(tem, [invoice.id])).get(invoice.id)!;
+    const refusal = voidRefusal(invoice.status as InvoiceStatus, payments.length);
+    if (refusal) throw new Conflict(refusal);
+    const before = invoiceDto(invoice, payments);
+    invoice.status = 'void';
+    invoice.voidedAt = w.now;
+    invoice.voidReason = reason;
+    invoice.version += 1;
+    invoice.updatedAt = w.now;
+    await tem.flush();
+    const after = invoiceDto(invoice, payments);
+    await insertEvents(tem, 'sales', [eventOf('sales.customer_invoice.voided', after, changedFields(before, after))], actorOf(w.actor), w.now);
+    return after;
+  });
+}
