@@ -38,6 +38,12 @@ export interface PreparedRecord<Row extends Record<string, unknown>> {
   unchangedId?: string;
   /** the id a new row gets (else a fresh one); a stored row keeps its own */
   id?: string;
+  /**
+   * The caller already looked up and locked (`for update`, in externalId order) the stored row of this
+   * externalId in this transaction: its id and content hash, or null when there is none. When every
+   * record says so, the kit does not look them up again.
+   */
+  stored?: { id: string; contentHash: string } | null;
   errors?: FieldError[];
   warnings?: FieldError[];
 }
@@ -153,12 +159,15 @@ export async function ingestBatch<Row extends Record<string, unknown>>(em: Entit
   return em.transactional(async (tem) => {
     const stored: StoredRecord<Row>[] = [];
     if (valid.length > 0) {
-      // lock what exists, in externalId order (concurrent batches lock in the same order: no deadlock)
-      const existing = await sqlQuery<{ id: string; external_id: string; content_hash: string }>(
-        tem,
-        `select t."id", t."external_id", t."content_hash" from ${table} t where t."source" = ? and t."external_id" = any(array(select jsonb_array_elements_text(?::jsonb))) order by t."external_id" for update`,
-        [opts.source, JSON.stringify(valid.map((v) => v.rec.externalId))],
-      );
+      // lock what exists, in externalId order (concurrent batches lock in the same order: no deadlock),
+      // unless the caller did so already in this transaction
+      const existing: Array<{ id: string; external_id: string; content_hash: string }> = valid.every((v) => v.rec.stored !== undefined)
+        ? valid.flatMap((v) => (v.rec.stored ? [{ id: v.rec.stored.id, external_id: v.rec.externalId!, content_hash: v.rec.stored.contentHash }] : []))
+        : await sqlQuery(
+            tem,
+            `select t."id", t."external_id", t."content_hash" from ${table} t where t."source" = ? and t."external_id" = any(array(select jsonb_array_elements_text(?::jsonb))) order by t."external_id" for update`,
+            [opts.source, JSON.stringify(valid.map((v) => v.rec.externalId))],
+          );
       const byExt = new Map(existing.map((r) => [r.external_id as string, r]));
       const writes: Array<{ i: number; rec: PreparedRecord<Row>; hash: string; id: string; before: Record<string, any> | null }> = [];
       for (const v of valid) {

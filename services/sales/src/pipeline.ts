@@ -26,7 +26,9 @@ export interface Candidate {
   /** the same content as stored: answered `unchanged`, skipped by every step */
   unchanged?: boolean;
   /** the stored transaction of this externalId (locked for the batch), when there is one */
-  stored?: { id: string; locationId: string; businessDay: string; status: string };
+  stored?: { id: string; locationId: string; businessDay: string; status: string; contentHash: string };
+  /** set by the unchanged check: the stored row (if any) was looked up and locked in this transaction */
+  lookedUp?: boolean;
 }
 
 export type ValidCandidate = Candidate & { externalId: string; input: SalesTransactionInput; location: ReplicaLocation; normalized: NormalizedTransaction };

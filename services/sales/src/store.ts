@@ -121,9 +121,10 @@ async function settleUnchanged(em: EntityManager, source: string, candidates: Va
   );
   const byExternalId = new Map(stored.map((r) => [r.external_id, r]));
   for (const c of candidates) {
+    c.lookedUp = true;
     const r = byExternalId.get(c.externalId);
     if (!r) continue;
-    c.stored = { id: r.id, locationId: r.location_id, businessDay: r.business_day, status: r.status };
+    c.stored = { id: r.id, locationId: r.location_id, businessDay: r.business_day, status: r.status, contentHash: r.content_hash };
     if (r.content_hash === c.normalized.contentHash) c.unchanged = true;
   }
 }
@@ -153,7 +154,16 @@ export async function storeTransactions(
       externalId: c.externalId,
       errors: c.errors,
       warnings: c.warnings.length > 0 ? c.warnings : undefined,
-      ...(isValid(c) ? { row: transactionRow(c.normalized), hash: c.normalized.contentHash, divert: c.hold !== undefined, unchangedId: c.unchanged ? c.stored?.id : undefined } : {}),
+      ...(isValid(c)
+        ? {
+            row: transactionRow(c.normalized),
+            hash: c.normalized.contentHash,
+            divert: c.hold !== undefined,
+            unchangedId: c.unchanged ? c.stored?.id : undefined,
+            // looked up and locked by settleUnchanged: the kit does not look again
+            stored: c.lookedUp ? (c.stored ? { id: c.stored.id, contentHash: c.stored.contentHash } : null) : undefined,
+          }
+        : {}),
     }));
     return ingestBatch(tem, {
       target: transactionsTarget,

@@ -1,24 +1,10 @@
 import { SalesOrderInput } from '@bop/contracts';
 import { zodFieldErrors } from '@bop/shared';
 import { cancelRefusal, checkOrder, decidePut, normalizeOrder, orderTotals, type StoredOrderState } from '../src/orders/domain';
+import { newOrderBody } from './fixtures';
 
-/** A valid order as an online store sends it: 3 × 0.10 + 1 × 12.00, shipping 4.99. */
-function orderBody(over: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    source: 'shop-1',
-    customer: { externalId: 'C-1', name: 'Ada Lovelace', email: 'Ada@Example.com' },
-    locationExternalId: 'WH-1',
-    placedAt: '2026-11-21T09:30:00Z',
-    lines: [
-      { itemExternalId: 'SKU-PEN', name: 'Pen', quantity: '3', unitPrice: '0.10' },
-      { itemExternalId: 'SKU-BOOK', name: 'Book', quantity: '1', unitPrice: '12.00' },
-    ],
-    shipping: { method: 'standard', amount: '4.99', address: { line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' } },
-    paymentStatus: 'paid',
-    currency: 'USD',
-    ...over,
-  };
-}
+/** A valid order as an online store sends it (email in mixed case, as stores send it). */
+const orderBody = (over: Record<string, unknown> = {}) => newOrderBody({ source: 'shop-1', locationExternalId: 'WH-1', customer: { externalId: 'C-1', name: 'Ada Lovelace', email: 'Ada@Example.com' }, ...over });
 const parse = (body: unknown) => SalesOrderInput.parse(body);
 const schemaErrors = (body: unknown) => {
   const r = SalesOrderInput.safeParse(body);

@@ -6,6 +6,7 @@
 import { organizationService } from '@svc/organization';
 import { salesService } from '../src';
 import { eventually, integration, person, startTestServices, type TestServices } from '../../../test/harness';
+import { newOrderBody } from './fixtures';
 
 let stack: TestServices;
 const shop = integration(['sales:write', 'sales:read']);
@@ -16,22 +17,7 @@ let n = 0;
 const nextId = (prefix = 'O') => `${prefix}-${++n}`;
 
 /** A valid order: 3 × 0.10 + 1 × 12.00, shipping 4.99, fulfilled at WH-A. */
-function orderBody(over: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    source: 'shop-main',
-    customer: { externalId: 'C-1', name: 'Ada Lovelace', email: 'ada@example.com' },
-    locationExternalId: 'WH-A',
-    placedAt: '2026-11-21T09:30:00Z',
-    lines: [
-      { itemExternalId: 'SKU-PEN', name: 'Pen', quantity: '3', unitPrice: '0.10' },
-      { itemExternalId: 'SKU-BOOK', name: 'Book', quantity: '1', unitPrice: '12.00' },
-    ],
-    shipping: { method: 'standard', amount: '4.99', address: { line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' } },
-    paymentStatus: 'paid',
-    currency: 'USD',
-    ...over,
-  };
-}
+const orderBody = newOrderBody;
 
 const sales = () => stack.services.sales;
 const put = (externalId: string, body: unknown, opts: { as?: typeof shop; headers?: Record<string, string> } = {}) =>

@@ -5,6 +5,7 @@
 import { organizationService } from '@svc/organization';
 import { newId } from '@bop/shared';
 import { salesService } from '../src';
+import { nextDay, nycDaySummary, nycSale } from './fixtures';
 import { eventually, integration, person, startTestServices, type TestServices } from '../../../test/harness';
 
 let stack: TestServices;
@@ -13,25 +14,8 @@ const manager = person({ 'sales.read': [{ type: 'everyone' }], 'sales.manage': [
 let nyc: string;
 let la: string;
 
-/** A sale at NYC-1 at 10:00 local time of `day` (New York, cut-off 04:00): 19.71 paid cash. */
-function sale(externalId: string, day: string, over: Record<string, unknown> = {}) {
-  return {
-    externalId,
-    locationExternalId: 'NYC-1',
-    occurredAt: `${day}T15:00:00Z`,
-    type: 'sale',
-    lines: [
-      { itemSku: 'BURGER', name: 'Burger', quantity: '2', unitPrice: '8.50', discount: '1.00', tax: '1.28' },
-      { itemSku: 'SODA', name: 'Soda', quantity: '1', unitPrice: '2.25', tax: '0.18' },
-    ],
-    tenders: [{ type: 'cash', amount: '20.00', change: '0.29' }],
-    subtotal: '18.25',
-    tax: '1.46',
-    total: '19.71',
-    currency: 'USD',
-    ...over,
-  };
-}
+/** A sale at NYC-1 at 10:00 local time of `day`. */
+const sale = (externalId: string, day: string, over: Record<string, unknown> = {}) => nycSale(externalId, { occurredAt: `${day}T15:00:00Z`, ...over });
 
 /** A refund of one soda (−2.43), or of `amount` on one line. */
 function refund(externalId: string, day: string, refundOf: string | undefined, amount?: string) {
@@ -62,29 +46,7 @@ async function pendingItem(externalId: string, source = 'pos-nyc', recordKind: '
   return rows[0]?.id as string | undefined;
 }
 
-const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-
-/** NYC's summary of business day `day` (New York, cut-off 04:00: 09:00Z to 09:00Z in December). */
-function daySummary(externalId: string, day: string, over: Record<string, unknown> = {}) {
-  return {
-    externalId,
-    locationExternalId: 'NYC-1',
-    periodStart: `${day}T09:00:00Z`,
-    periodEnd: `${nextDay(day)}T09:00:00Z`,
-    grossSales: '1250.40',
-    discounts: '50.40',
-    netSales: '1200.00',
-    tax: '96.00',
-    transactions: 80,
-    guests: 95,
-    currency: 'USD',
-    byChannel: [
-      { channel: 'in_store', netSales: '900.00', transactions: 60 },
-      { channel: 'delivery', netSales: '300.00', transactions: 20 },
-    ],
-    ...over,
-  };
-}
+const daySummary = nycDaySummary;
 
 /** An hour summary at NYC from `start` (UTC) to one hour later. */
 function hourSummary(externalId: string, start: string, over: Record<string, unknown> = {}) {

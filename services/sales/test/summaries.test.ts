@@ -5,6 +5,7 @@
  */
 import { organizationService } from '@svc/organization';
 import { salesService } from '../src';
+import { nycDaySummary, nycSale } from './fixtures';
 import { businessDaysOfPeriod } from '../src/summaries/domain';
 import { eventually, integration, person, startTestServices, type TestServices } from '../../../test/harness';
 
@@ -18,27 +19,8 @@ const sendSummaries = (summaries: unknown[], source = 'pos-sum') => stack.servic
 const sendTransactions = (transactions: unknown[], source: string) => stack.services.sales.call('POST', '/sales/transactions:batch', { as: pos, body: { source, transactions } });
 const get = (path: string, as = pos) => stack.services.sales.call('GET', path, { as });
 
-/** A day summary of NYC's business day 2026-11-20 (04:00 cut-off: 09:00Z to 09:00Z). */
-function daySummary(externalId: string, over: Record<string, unknown> = {}) {
-  return {
-    externalId,
-    locationExternalId: 'NYC-1',
-    periodStart: '2026-11-20T09:00:00Z',
-    periodEnd: '2026-11-21T09:00:00Z',
-    grossSales: '1250.40',
-    discounts: '50.40',
-    netSales: '1200.00',
-    tax: '96.00',
-    transactions: 80,
-    guests: 95,
-    currency: 'USD',
-    byChannel: [
-      { channel: 'in_store', netSales: '900.00', transactions: 60 },
-      { channel: 'delivery', netSales: '300.00', transactions: 20 },
-    ],
-    ...over,
-  };
-}
+/** A day summary of NYC's business day 2026-11-20. */
+const daySummary = (externalId: string, over: Record<string, unknown> = {}) => nycDaySummary(externalId, '2026-11-20', over);
 
 /** An hour summary at a location; `hour` is the UTC hour on 2026-11-20. */
 function hourSummary(externalId: string, hour: number, over: Record<string, unknown> = {}) {
@@ -47,25 +29,7 @@ function hourSummary(externalId: string, hour: number, over: Record<string, unkn
 }
 
 /** A sale as a POS sends it (10:00 in New York on 2026-11-20 → business day 2026-11-20). */
-function sale(externalId: string, over: Record<string, unknown> = {}) {
-  return {
-    externalId,
-    locationExternalId: 'NYC-1',
-    occurredAt: '2026-11-20T15:00:00Z',
-    type: 'sale',
-    channel: 'in_store',
-    lines: [
-      { itemSku: 'BURGER', name: 'Burger', quantity: '2', unitPrice: '8.50', discount: '1.00', tax: '1.28' },
-      { itemSku: 'SODA', name: 'Soda', quantity: '1', unitPrice: '2.25', tax: '0.18' },
-    ],
-    tenders: [{ type: 'cash', amount: '20.00', change: '0.29' }],
-    subtotal: '18.25',
-    tax: '1.46',
-    total: '19.71',
-    currency: 'USD',
-    ...over,
-  };
-}
+const sale = (externalId: string, over: Record<string, unknown> = {}) => nycSale(externalId, { channel: 'in_store', ...over });
 
 const deliverySale = (externalId: string, over: Record<string, unknown> = {}) =>
   sale(externalId, {

@@ -4,6 +4,7 @@
  */
 import { organizationService } from '@svc/organization';
 import { salesService } from '../src';
+import { nycSale } from './fixtures';
 import { RECORDED_CHUNK, transactionEvents } from '../src/store';
 import { eventually, integration, startTestServices, type TestServices } from '../../../test/harness';
 
@@ -11,24 +12,8 @@ let stack: TestServices;
 const pos = integration(['sales:write', 'sales:read']);
 let locationId: string;
 
-function sale(externalId: string, over: Record<string, unknown> = {}) {
-  return {
-    externalId,
-    locationExternalId: 'NYC-1',
-    occurredAt: '2026-11-21T06:30:00Z', // 01:30 in New York: before the 04:00 cut-off → 2026-11-20
-    type: 'sale',
-    lines: [
-      { itemSku: 'BURGER', name: 'Burger', quantity: '2', unitPrice: '8.50', discount: '1.00', tax: '1.28' },
-      { itemSku: 'SODA', name: 'Soda', quantity: '1', unitPrice: '2.25', tax: '0.18' },
-    ],
-    tenders: [{ type: 'cash', amount: '20.00', change: '0.29' }],
-    subtotal: '18.25',
-    tax: '1.46',
-    total: '19.71',
-    currency: 'USD',
-    ...over,
-  };
-}
+// 01:30 in New York: before the 04:00 cut-off → business day 2026-11-20
+const sale = (externalId: string, over: Record<string, unknown> = {}) => nycSale(externalId, { occurredAt: '2026-11-21T06:30:00Z', ...over });
 
 const batch = (transactions: unknown[], source = 'pos-nyc') => stack.services.sales.call('POST', '/sales/transactions:batch', { as: pos, body: { source, transactions } });
 const sql = (q: string, p: unknown[] = []): Promise<any[]> => stack.services.sales.svc.runtime.orm.em.getConnection().execute(q, p);
