@@ -65,7 +65,8 @@ export async function startEmbeddedPostgres(opts: {
     port: opts.port,
     persistent: true,
     createPostgresUser: isRoot(),
-    postgresFlags: ['-c', `max_connections=${opts.maxConnections ?? 200}`, '-c', 'listen_addresses=127.0.0.1'],
+    // EMBEDDED_PG_FLAGS adds server settings for diagnosis, e.g. "-c shared_preload_libraries=pg_stat_statements"
+    postgresFlags: ['-c', `max_connections=${opts.maxConnections ?? 200}`, '-c', 'listen_addresses=127.0.0.1', ...(process.env.EMBEDDED_PG_FLAGS ?? '').split(' ').filter(Boolean)],
     onLog: (m: unknown) => opts.log.debug({ pg: String(m).trim() }, 'postgres'),
     onError: (m: unknown) => opts.log.debug({ pg: String(m).trim() }, 'postgres'),
   });

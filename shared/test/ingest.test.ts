@@ -13,7 +13,7 @@ class Things extends Migration {
       "id" varchar(40) primary key, "source" varchar(100) not null, "external_id" varchar(200) not null,
       "content_hash" char(64) not null, "version" integer not null, "created_at" timestamptz not null, "updated_at" timestamptz not null,
       "name" text not null, "amount" numeric(18,6) not null, "lines" jsonb not null,
-      unique ("source", "external_id"))`);
+      unique ("external_id", "source"))`);
   }
 }
 

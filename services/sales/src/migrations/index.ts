@@ -8,6 +8,7 @@ import { Migration20261122140000 } from './Migration20261122140000';
 import { Migration20261122150000 } from './Migration20261122150000';
 import { Migration20261122160000 } from './Migration20261122160000';
 import { Migration20261122170000 } from './Migration20261122170000';
+import { Migration20261123100000 } from './Migration20261123100000';
 
 export const migrations: MigrationEntry[] = [
   { name: 'Migration20261121140000', class: Migration20261121140000 },
@@ -27,4 +28,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261122160000', class: Migration20261122160000 },
   // customer invoices, their payments, the invoice-number counter
   { name: 'Migration20261122170000', class: Migration20261122170000 },
+  // the transactions' unique key led by external_id (key-list lookups probe it whatever the statistics)
+  { name: 'Migration20261123100000', class: Migration20261123100000 },
 ];
