@@ -29,6 +29,15 @@ export const idPrefixes = {
   customer: 'cus',
   customerInvoice: 'cin',
   invoicePayment: 'cip',
+  item: 'itm',
+  itemCategory: 'ica',
+  unitOfMeasure: 'uom',
+  storageArea: 'sta',
+  stockMovement: 'smv',
+  stockAdjustment: 'adj',
+  wasteRecord: 'wst',
+  stockCount: 'cnt',
+  transfer: 'trf',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

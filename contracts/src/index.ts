@@ -14,3 +14,4 @@ export * from './identity';
 export * from './organization';
 export * from './integrations';
 export * from './sales';
+export * from './inventory';

@@ -4,6 +4,7 @@ import { organizationOperations } from './organization';
 import { webhooksOperations } from './webhooks';
 import { integrationsOperations } from './integrations';
 import { salesOperations } from './sales';
+import { inventoryOperations } from './inventory';
 
 export const operations = {
   ...identityOperations,
@@ -11,6 +12,7 @@ export const operations = {
   ...webhooksOperations,
   ...integrationsOperations,
   ...salesOperations,
+  ...inventoryOperations,
 };
 
 export type Operations = typeof operations;

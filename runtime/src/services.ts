@@ -4,6 +4,7 @@ import { organizationService } from '@svc/organization';
 import { webhooksService } from '@svc/webhooks';
 import { integrationsService } from '@svc/integrations';
 import { salesService } from '@svc/sales';
+import { inventoryService } from '@svc/inventory';
 
 /** The services this build runs; each area service is added here when it lands. */
-export const serviceDefinitions: ServiceDefinition<any>[] = [identityService, organizationService, webhooksService, integrationsService, salesService];
+export const serviceDefinitions: ServiceDefinition<any>[] = [identityService, organizationService, webhooksService, integrationsService, salesService, inventoryService];

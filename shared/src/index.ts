@@ -22,3 +22,5 @@ export * from './kit-tables';
 export { createBus, createPostgresBus, busSchemaSql } from './bus';
 export * from './waker';
 export * from './ingest';
+export * from './org-replica';
+export * from './business-day';

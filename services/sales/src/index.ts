@@ -1,9 +1,7 @@
-import { createService } from '@bop/shared';
+import { createService, locationsInOrgUnitsOf, orgReplicaConsumers } from '@bop/shared';
 import { SalesLocation, SalesTransaction } from './entities';
 import { migrations } from './migrations';
 import { salesConfigSchema } from './config';
-import { locationReplicaConsumer } from './consumers/locations';
-import { locationsInOrgUnits, orgUnitReplicaConsumer } from './consumers/org-units';
 import { transactionRoutes } from './routes/transactions';
 import { transactionBatchRoutes } from './routes/transactions-batch';
 import { itemsEntities } from './items/entities';
@@ -40,8 +38,8 @@ export const salesService = createService({
   entities: [SalesTransaction, SalesLocation, ...itemsEntities, ...summariesEntities, ...reviewEntities, ...ordersEntities, ...customersEntities, ...invoicesEntities],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (sales' replica of the organization)
-  locationsInOrgUnits,
-  consumers: () => [locationReplicaConsumer, orgUnitReplicaConsumer, ...itemsConsumers, ...summariesConsumers, ...reviewConsumers, ...ordersConsumers],
+  locationsInOrgUnits: locationsInOrgUnitsOf('sales'),
+  consumers: () => [...orgReplicaConsumers('sales'), ...itemsConsumers, ...summariesConsumers, ...reviewConsumers, ...ordersConsumers],
   workers: (svc) => [...itemsWorkers(svc), ...summariesWorkers(svc), ...reviewWorkers(svc), ...ordersWorkers(svc)],
   routes: (svc) => [
     ...transactionBatchRoutes(svc),
@@ -56,7 +54,7 @@ export const salesService = createService({
 });
 
 export * from './domain/totals';
-export * from './domain/business-day';
+export { businessDayOf } from '@bop/shared';
 export * from './domain/normalize';
 export * from './domain/money';
 export * from './locations';

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import type { SalesTransactionInput } from '@bop/contracts';
-import { businessDayOf } from './business-day';
+import { businessDayOf } from '@bop/shared';
 import { formatMoney, formatQuantity } from './money';
 import { lineTotal } from './totals';
 

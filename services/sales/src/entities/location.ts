@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
-/** Replica of organization's locations, fed by location.* events (consumers/locations.ts). */
+/** Replica of organization's locations, fed by location.* events (the kit's orgReplicaConsumers). */
 export const SalesLocation = defineEntity({
   name: 'SalesLocation',
   schema: 'sales',

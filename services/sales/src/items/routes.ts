@@ -1,5 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import {
+  assertLocationInReach,
+  reachableLocationIds,
   actorOf,
   decodeCursor,
   insertEvents,
@@ -17,7 +19,6 @@ import {
 import type { SalesConfig } from '../config';
 import { formatMoney } from '../domain/money';
 import type { TransactionRow } from '../pipeline';
-import { assertLocationInReach, reachableLocationIds } from '../reach';
 import { transactionEvents } from '../store';
 import { entryFromRow, unmappedItemDto } from './dto';
 import { SalesUnmappedItem } from './entities';

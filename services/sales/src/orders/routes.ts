@@ -1,10 +1,23 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import {
-  Conflict, NotFound, OutOfReach, ValidationError, actorOf, changedFields, decodeCursor, insertEvents, pageLimit, route, toPage, type RouteDef, type ServiceRuntime,
+  assertLocationInReach,
+  reachableLocationIds,
+  Conflict,
+  NotFound,
+  OutOfReach,
+  ValidationError,
+  actorOf,
+  changedFields,
+  decodeCursor,
+  insertEvents,
+  pageLimit,
+  route,
+  toPage,
+  type RouteDef,
+  type ServiceRuntime,
 } from '@bop/shared';
 import type { SalesConfig } from '../config';
 import { locationFor, resolveLocations } from '../locations';
-import { assertLocationInReach, reachableLocationIds } from '../reach';
 import { cancelRefusal, checkOrder, normalizeOrder, type OrderStatus } from './domain';
 import { orderDto } from './dto';
 import { SalesOrder } from './entities';

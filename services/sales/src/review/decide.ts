@@ -1,8 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
-import { actorOf, Conflict, Forbidden, ingestBatch, insertEvents, NotFound, sqlQuery, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
+import { assertLocationInReach, actorOf, Conflict, Forbidden, ingestBatch, insertEvents, NotFound, sqlQuery, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
 import { SalesTransaction } from '../entities';
 import type { TransactionRow } from '../pipeline';
-import { assertLocationInReach } from '../reach';
 import { postStoreSteps, transactionEvents, transactionsTarget } from '../store';
 import type { IngestedSummaryRow } from '../summaries/domain';
 import { SalesSummaryEntity } from '../summaries/entities';

@@ -1,7 +1,6 @@
 import type { FilterQuery } from '@mikro-orm/core';
-import { decodeCursor, pageLimit, route, toPage, type RouteDef, type ServiceRuntime } from '@bop/shared';
+import { assertLocationInReach, reachableLocationIds, decodeCursor, pageLimit, route, toPage, type RouteDef, type ServiceRuntime } from '@bop/shared';
 import type { SalesConfig } from '../config';
-import { assertLocationInReach, reachableLocationIds } from '../reach';
 import { SalesReviewItemEntity } from './entities';
 import { reviewItemDetailDto, reviewItemDto } from './dto';
 import { acceptItem, loadItem, rejectItem } from './decide';

@@ -1,6 +1,5 @@
 import type { FilterQuery } from '@mikro-orm/core';
-import { decodeCursor, pageLimit, route, toPage, type RouteDef, type ServiceRuntime } from '@bop/shared';
-import { assertLocationInReach, reachableLocationIds } from '../reach';
+import { assertLocationInReach, reachableLocationIds, decodeCursor, pageLimit, route, toPage, type RouteDef, type ServiceRuntime } from '@bop/shared';
 import { SalesTransaction } from '../entities';
 import { transactionDto } from '../dto';
 

@@ -1,4 +1,4 @@
 import type { ConsumerDef } from '@bop/shared';
 
-/** None: built summaries read sales' own transactions, and their periods the location replica (consumers/locations.ts). */
+/** None: built summaries read sales' own transactions, and their periods the location replica (the kit's orgReplicaConsumers). */
 export const summariesConsumers: ConsumerDef[] = [];

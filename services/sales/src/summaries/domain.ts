@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import { IANAZone } from 'luxon';
 import type { SalesSummaryInput } from '@bop/contracts';
 import { contentHash, type FieldError } from '@bop/shared';
-import { businessDayOf } from '../domain/business-day';
+import { businessDayOf } from '@bop/shared';
 import { formatMoney, roundMoney } from '../domain/money';
 import type { ChannelFigures } from './entities';
 

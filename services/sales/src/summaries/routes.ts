@@ -1,7 +1,6 @@
 import type { FilterQuery } from '@mikro-orm/core';
-import { ApiError, NotFound, decodeCursor, pageLimit, route, toPage, type RouteDef, type ServiceRuntime } from '@bop/shared';
+import { assertLocationInReach, reachableLocationIds, ApiError, NotFound, decodeCursor, pageLimit, route, toPage, type RouteDef, type ServiceRuntime } from '@bop/shared';
 import type { SalesConfig } from '../config';
-import { assertLocationInReach, reachableLocationIds } from '../reach';
 import { summaryEntityDto } from './dto';
 import { SalesSummaryEntity } from './entities';
 import { storeSummaries } from './store';

@@ -1,0 +1,2 @@
+/** MikroORM entities of the items area (filled by its increment). */
+export const itemsEntities = [];

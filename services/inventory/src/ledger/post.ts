@@ -1,0 +1,296 @@
+import Decimal from 'decimal.js';
+import type { StockLevel, StockMovement, StockMovementType } from '@bop/contracts';
+import { actorOf, ApiError, businessDayOf, insertEvents, newId, sqlQuery, type EntityManager, type FieldError, type IngestEvent, type Principal } from '@bop/shared';
+import { dec, formatNullable, formatQuantity, round6 } from '../domain/quantity';
+
+/**
+ * The stock ledger (issue: "every change is a line in an append-only stock ledger with its cause").
+ * Every stock change of every area goes through `postMovements`, in the caller's transaction: it
+ * locks the (item, location) levels it touches in one order (no deadlocks, no lost updates between
+ * concurrent writers), writes the movements with the levels after each, updates the levels, moves
+ * the weighted-average cost on costed arrivals, and records the events — one `stock.level_changed`
+ * per item and location however many movements touched it, and `stock.below_reorder_point` when
+ * available crosses below the reorder point. Call it once per database transaction.
+ */
+export type MovementCauseType = 'sales_transaction' | 'stock_adjustment' | 'waste_record' | 'stock_count' | 'transfer' | 'purchase_order' | 'sales_order';
+
+export interface MovementInput {
+  itemId: string;
+  locationId: string;
+  type: StockMovementType;
+  /** change of on hand in the item's base unit (negative: stock leaves) */
+  quantity: Decimal.Value;
+  /** change of reserved (reservation +, release −, shipment −) */
+  reservedChange?: Decimal.Value;
+  /** cost per base unit of stock arriving (receipts, transfers in, found stock with a cost): moves the weighted average */
+  unitCost?: Decimal.Value | null;
+  cause: { type: MovementCauseType; id: string };
+  reason?: string | null;
+  note?: string | null;
+  occurredAt: Date;
+}
+
+export interface PostOptions {
+  now: Date;
+  actor: Principal | null;
+  /**
+   * Refuse with 422 `insufficient_stock` any movement that would leave available (on hand −
+   * reserved) below zero; the error's path for input `i` is `path(i)`. Without it stock may go
+   * negative (a sale the ledger did not expect is still a sale; a count corrects it).
+   */
+  requireAvailable?: { path: (index: number) => string };
+}
+
+interface LevelRow {
+  item_id: string;
+  location_id: string;
+  on_hand: string;
+  reserved: string;
+  average_cost: string | null;
+  par_level: string | null;
+  reorder_point: string | null;
+  version: number;
+  updated_at: Date | string;
+  item_cost: string | null;
+}
+
+interface Level {
+  itemId: string;
+  locationId: string;
+  onHand: Decimal;
+  reserved: Decimal;
+  averageCost: Decimal | null;
+  parLevel: Decimal | null;
+  reorderPoint: Decimal | null;
+  version: number;
+  updatedAt: Date;
+  itemCost: Decimal | null;
+}
+
+const key = (itemId: string, locationId: string) => `${itemId}\u0000${locationId}`;
+const nullableDec = (v: string | null) => (v === null ? null : dec(v));
+
+function levelOf(r: LevelRow): Level {
+  return {
+    itemId: r.item_id,
+    locationId: r.location_id,
+    onHand: dec(r.on_hand),
+    reserved: dec(r.reserved),
+    averageCost: nullableDec(r.average_cost),
+    parLevel: nullableDec(r.par_level),
+    reorderPoint: nullableDec(r.reorder_point),
+    version: r.version,
+    updatedAt: new Date(r.updated_at),
+    itemCost: nullableDec(r.item_cost),
+  };
+}
+
+/** The API shape of a level (GET /stock-levels, stock.* events). */
+export function stockLevelDto(l: Omit<Level, 'itemCost'>): StockLevel {
+  const available = l.onHand.minus(l.reserved);
+  return {
+    itemId: l.itemId,
+    locationId: l.locationId,
+    onHand: formatQuantity(l.onHand),
+    reserved: formatQuantity(l.reserved),
+    available: formatQuantity(available),
+    averageCost: formatNullable(l.averageCost),
+    value: l.averageCost === null ? null : formatQuantity(round6(l.onHand.times(l.averageCost))),
+    parLevel: formatNullable(l.parLevel),
+    reorderPoint: formatNullable(l.reorderPoint),
+    belowReorderPoint: l.reorderPoint !== null && available.lt(l.reorderPoint),
+    version: l.version,
+    updatedAt: l.updatedAt.toISOString(),
+  };
+}
+
+/** A stored level row (snake_case, numerics as Postgres prints them) as the API shape. */
+export function stockLevelFromRow(r: Omit<LevelRow, 'item_cost'>): StockLevel {
+  return stockLevelDto(levelOf({ ...r, item_cost: null }));
+}
+
+/** Whether available moved from at or above the reorder point to below it. */
+export function crossedBelowReorderPoint(availableBefore: Decimal, availableAfter: Decimal, reorderPoint: Decimal | null, reorderPointBefore: Decimal | null = reorderPoint): boolean {
+  if (reorderPoint === null) return false;
+  const wasBelow = reorderPointBefore !== null && availableBefore.lt(reorderPointBefore);
+  return !wasBelow && availableAfter.lt(reorderPoint);
+}
+
+/** Locks (creating when missing) the levels of these (item, location) pairs, in key order; answers them by key. */
+export async function lockLevels(em: EntityManager, pairs: Array<{ itemId: string; locationId: string }>, now: Date): Promise<Map<string, Level>> {
+  const distinct = [...new Map(pairs.map((p) => [key(p.itemId, p.locationId), p])).values()].sort((a, b) =>
+    a.itemId < b.itemId ? -1 : a.itemId > b.itemId ? 1 : a.locationId < b.locationId ? -1 : a.locationId > b.locationId ? 1 : 0,
+  );
+  const keys = JSON.stringify(distinct.map((p) => [p.itemId, p.locationId]));
+  await sqlQuery(
+    em,
+    `insert into "inventory"."stock_levels" ("item_id", "location_id", "updated_at")
+     select k->>0, k->>1, ? from jsonb_array_elements(?::jsonb) as k
+     order by k->>0, k->>1
+     on conflict ("item_id", "location_id") do nothing`,
+    [now, keys],
+  );
+  const rows = await sqlQuery<LevelRow>(
+    em,
+    `select l.*, i."cost" as "item_cost" from "inventory"."stock_levels" l join "inventory"."items" i on i."id" = l."item_id"
+     where (l."item_id", l."location_id") in (select k->>0, k->>1 from jsonb_array_elements(?::jsonb) as k)
+     order by l."item_id", l."location_id"
+     for update of l`,
+    [keys],
+  );
+  return new Map(rows.map((r) => [key(r.item_id, r.location_id), levelOf(r)]));
+}
+
+export interface PostResult {
+  movements: StockMovement[];
+  /** the levels after, one per (item, location) touched */
+  levels: StockLevel[];
+}
+
+/** Writes movements to the ledger and the levels they derive (see the module comment). */
+export async function postMovements(em: EntityManager, inputs: MovementInput[], opts: PostOptions): Promise<PostResult> {
+  if (inputs.length === 0) return { movements: [], levels: [] };
+  const { now } = opts;
+  const levels = await lockLevels(em, inputs, now);
+  const before = new Map([...levels].map(([k, l]) => [k, { ...l }]));
+  const zones = await locationZones(em, [...new Set(inputs.map((m) => m.locationId))]);
+  const actor = actorOf(opts.actor);
+
+  const shortages: FieldError[] = [];
+  const rows: unknown[][] = [];
+  const movements: StockMovement[] = [];
+  inputs.forEach((m, index) => {
+    const level = levels.get(key(m.itemId, m.locationId));
+    if (!level) throw new Error(`postMovements: item ${m.itemId} does not exist`);
+    const q = round6(m.quantity);
+    const r = round6(m.reservedChange ?? 0);
+    const availableBefore = level.onHand.minus(level.reserved);
+    const availableAfter = level.onHand.plus(q).minus(level.reserved.plus(r));
+    if (opts.requireAvailable && availableAfter.lt(availableBefore) && availableAfter.isNegative()) {
+      shortages.push({ path: opts.requireAvailable.path(index), message: `Only ${formatQuantity(Decimal.max(availableBefore, 0))} available of item ${m.itemId} at location ${m.locationId}; ${formatQuantity(availableBefore.minus(availableAfter))} needed.` });
+    }
+    if (level.reserved.plus(r).isNegative()) throw new Error(`postMovements: reserved of ${m.itemId} at ${m.locationId} would go below zero`);
+    let unitCost: Decimal | null;
+    if (q.isPositive() && !q.isZero() && m.unitCost !== undefined && m.unitCost !== null) {
+      unitCost = round6(m.unitCost);
+      // weighted average over what is on hand (nothing or less than nothing on hand: the arrival's cost)
+      level.averageCost =
+        level.averageCost === null || !level.onHand.isPositive() || level.onHand.isZero()
+          ? unitCost
+          : round6(level.onHand.times(level.averageCost).plus(q.times(unitCost)).dividedBy(level.onHand.plus(q)));
+    } else {
+      unitCost = level.averageCost ?? level.itemCost;
+    }
+    level.onHand = level.onHand.plus(q);
+    level.reserved = level.reserved.plus(r);
+    const zone = zones.get(m.locationId);
+    const businessDay = zone ? businessDayOf(m.occurredAt.toISOString(), zone.timezone, zone.cutoff) : null;
+    const id = newId('stockMovement');
+    const value = unitCost === null ? null : round6(q.times(unitCost));
+    rows.push([
+      id, m.itemId, m.locationId, m.type, q.toFixed(), r.toFixed(), level.onHand.toFixed(), level.reserved.toFixed(),
+      unitCost?.toFixed() ?? null, value?.toFixed() ?? null, m.cause.type, m.cause.id, m.reason ?? null, m.note ?? null,
+      businessDay, m.occurredAt.toISOString(),
+    ]);
+    movements.push({
+      id,
+      itemId: m.itemId,
+      locationId: m.locationId,
+      type: m.type,
+      quantity: formatQuantity(q),
+      reservedChange: formatQuantity(r),
+      onHandAfter: formatQuantity(level.onHand),
+      reservedAfter: formatQuantity(level.reserved),
+      unitCost: formatNullable(unitCost),
+      value: formatNullable(value),
+      cause: m.cause,
+      reason: m.reason ?? null,
+      note: m.note ?? null,
+      businessDay,
+      occurredAt: m.occurredAt.toISOString(),
+      createdAt: now.toISOString(),
+    });
+  });
+  if (shortages.length > 0) throw new ApiError('insufficient_stock', 'Not enough available stock; nothing was changed.', shortages);
+
+  await sqlQuery(
+    em,
+    `insert into "inventory"."stock_movements" ("id", "item_id", "location_id", "type", "quantity", "reserved_change", "on_hand_after", "reserved_after",
+       "unit_cost", "value", "cause_type", "cause_id", "reason", "note", "business_day", "occurred_at", "created_at", "actor")
+     select x->>0, x->>1, x->>2, x->>3, (x->>4)::numeric, (x->>5)::numeric, (x->>6)::numeric, (x->>7)::numeric,
+       (x->>8)::numeric, (x->>9)::numeric, x->>10, x->>11, x->>12, x->>13, (x->>14)::date, (x->>15)::timestamptz, ?, ?::jsonb
+     from jsonb_array_elements(?::jsonb) with ordinality as e(x, n) order by e.n`,
+    [now, JSON.stringify(actor), JSON.stringify(rows)],
+  );
+
+  const changed = [...levels.values()].filter((l) => {
+    const b = before.get(key(l.itemId, l.locationId))!;
+    return !l.onHand.eq(b.onHand) || !l.reserved.eq(b.reserved) || (l.averageCost?.toFixed() ?? null) !== (b.averageCost?.toFixed() ?? null);
+  });
+  for (const l of changed) {
+    l.version += 1;
+    l.updatedAt = now;
+  }
+  if (changed.length > 0) {
+    await sqlQuery(
+      em,
+      `update "inventory"."stock_levels" l set "on_hand" = (x->>2)::numeric, "reserved" = (x->>3)::numeric, "average_cost" = (x->>4)::numeric,
+         "version" = (x->>5)::int, "updated_at" = ?
+       from jsonb_array_elements(?::jsonb) as x where l."item_id" = x->>0 and l."location_id" = x->>1`,
+      [now, JSON.stringify(changed.map((l) => [l.itemId, l.locationId, l.onHand.toFixed(), l.reserved.toFixed(), l.averageCost?.toFixed() ?? null, l.version]))],
+    );
+  }
+
+  const events: Array<IngestEvent & { aggregateType: string; aggregateId: string }> = [];
+  const dtos: StockLevel[] = [];
+  for (const l of changed) {
+    const b = before.get(key(l.itemId, l.locationId))!;
+    const dto = stockLevelDto(l);
+    dtos.push(dto);
+    const aggregateId = `${l.itemId}:${l.locationId}`;
+    const previous = { onHand: formatQuantity(b.onHand), reserved: formatQuantity(b.reserved), available: formatQuantity(b.onHand.minus(b.reserved)) };
+    events.push({ type: 'stock.level_changed', aggregateType: 'stock_level', aggregateId, locationId: l.locationId, object: dto, previous });
+    if (crossedBelowReorderPoint(b.onHand.minus(b.reserved), l.onHand.minus(l.reserved), l.reorderPoint)) {
+      events.push({ type: 'stock.below_reorder_point', aggregateType: 'stock_level', aggregateId, locationId: l.locationId, object: dto });
+    }
+  }
+  await insertEvents(em, 'inventory', events, actor, now);
+  return { movements, levels: dtos };
+}
+
+/** Time zone and business-day cut-off of locations in the replica (a location not yet replicated has none: no business day). */
+async function locationZones(em: EntityManager, ids: string[]): Promise<Map<string, { timezone: string; cutoff: string }>> {
+  const rows = await sqlQuery<{ id: string; timezone: string; business_day_cutoff: string }>(
+    em,
+    `select "id", "timezone", "business_day_cutoff" from "inventory"."locations" where "id" = any(array(select jsonb_array_elements_text(?::jsonb)))`,
+    [JSON.stringify(ids)],
+  );
+  return new Map(rows.map((r) => [r.id, { timezone: r.timezone, cutoff: r.business_day_cutoff }]));
+}
+
+/** A stored movement row as the API shape (GET /stock-movements). */
+export function stockMovementFromRow(r: Record<string, any>): StockMovement {
+  return {
+    id: r.id,
+    itemId: r.item_id,
+    locationId: r.location_id,
+    type: r.type,
+    quantity: formatQuantity(r.quantity),
+    reservedChange: formatQuantity(r.reserved_change),
+    onHandAfter: formatQuantity(r.on_hand_after),
+    reservedAfter: formatQuantity(r.reserved_after),
+    unitCost: formatNullable(r.unit_cost),
+    value: formatNullable(r.value),
+    cause: { type: r.cause_type, id: r.cause_id },
+    reason: r.reason ?? null,
+    note: r.note ?? null,
+    businessDay: r.business_day === null ? null : typeof r.business_day === 'string' ? r.business_day.slice(0, 10) : isoDay(r.business_day as Date),
+    occurredAt: new Date(r.occurred_at).toISOString(),
+    createdAt: new Date(r.created_at).toISOString(),
+  };
+}
+
+/** A `date` column read back by pg as a local-midnight Date: its calendar day. */
+function isoDay(d: Date): string {
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}

@@ -1,0 +1,4 @@
+import { runStandalone } from '@bop/shared';
+import { inventoryService } from './index';
+
+void runStandalone(inventoryService);

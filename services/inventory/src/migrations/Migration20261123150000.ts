@@ -1,0 +1,8 @@
+import { Migration } from '@bop/shared';
+
+/** inventory, counts area: its own constraints and indexes beyond the core schema (Migration20261123110000) */
+export class Migration20261123150000 extends Migration {
+  override async up(): Promise<void> {
+    // nothing yet
+  }
+}

@@ -1,0 +1,22 @@
+import type { MigrationEntry } from '@bop/shared';
+import { Migration20261123110000 } from './Migration20261123110000';
+import { Migration20261123120000 } from './Migration20261123120000';
+import { Migration20261123130000 } from './Migration20261123130000';
+import { Migration20261123140000 } from './Migration20261123140000';
+import { Migration20261123150000 } from './Migration20261123150000';
+import { Migration20261123160000 } from './Migration20261123160000';
+
+export const migrations: MigrationEntry[] = [
+  // organization replica, items, reference data, the stock ledger and levels, recipes, counts, transfers
+  { name: 'Migration20261123110000', class: Migration20261123110000 },
+  // items area: constraints and indexes
+  { name: 'Migration20261123120000', class: Migration20261123120000 },
+  // stock area (adjustments, waste, levels): constraints and indexes
+  { name: 'Migration20261123130000', class: Migration20261123130000 },
+  // usage recipes and depletion: constraints and indexes
+  { name: 'Migration20261123140000', class: Migration20261123140000 },
+  // stock counts: constraints and indexes
+  { name: 'Migration20261123150000', class: Migration20261123150000 },
+  // transfers: constraints and indexes
+  { name: 'Migration20261123160000', class: Migration20261123160000 },
+];

@@ -1,0 +1,2 @@
+/** MikroORM entities of the stock area (filled by its increment). */
+export const stockEntities = [];

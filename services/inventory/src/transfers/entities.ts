@@ -1,0 +1,2 @@
+/** MikroORM entities of the transfers area (filled by its increment). */
+export const transfersEntities = [];

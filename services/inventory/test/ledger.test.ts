@@ -1,0 +1,83 @@
+/**
+ * The stock ledger (ledger/post.ts): movements with the levels after each, weighted-average cost on
+ * costed arrivals, no lost updates under concurrent writers, insufficient_stock refusing everything,
+ * one stock.level_changed per item and location per transaction, stock.below_reorder_point crossings.
+ */
+import { ApiError } from '@bop/shared';
+import { postMovements, type MovementInput } from '../src';
+import { insertItem, levelOf, outboxEvents, startInventoryStack, type InventoryStack } from './fixtures';
+
+let s: InventoryStack;
+let nyc: string;
+const at = new Date('2026-11-21T15:00:00Z');
+
+const post = (movements: Array<Partial<MovementInput> & Pick<MovementInput, 'itemId' | 'type' | 'quantity'>>, opts: { requireAvailable?: boolean } = {}) =>
+  s.stack.services.inventory.svc.runtime.orm.em.fork().transactional((em) =>
+    postMovements(
+      em,
+      movements.map((m) => ({ locationId: nyc, cause: { type: 'stock_adjustment', id: 'adj_TEST' }, occurredAt: at, ...m })),
+      { now: new Date(), actor: null, requireAvailable: opts.requireAvailable ? { path: (i) => `lines[${i}].quantity` } : undefined },
+    ),
+  );
+
+beforeAll(async () => {
+  s = await startInventoryStack();
+  nyc = s.locations['NYC-1'];
+});
+afterAll(async () => {
+  await s?.stack.close();
+});
+
+describe('stock ledger', () => {
+  it('keeps the weighted-average cost over costed receipts and costs what leaves at it', async () => {
+    const item = await insertItem(s.sql, { cost: '9.99' });
+    await post([{ itemId: item, type: 'receipt', quantity: '10', unitCost: '2.00' }]);
+    const r = await post([{ itemId: item, type: 'receipt', quantity: '10', unitCost: '3.00' }]);
+    expect(r.levels[0]).toMatchObject({ onHand: '20', averageCost: '2.5', value: '50' });
+    const sale = await post([{ itemId: item, type: 'sale', quantity: '-5' }]);
+    expect(sale.movements[0]).toMatchObject({ quantity: '-5', unitCost: '2.5', value: '-12.5', onHandAfter: '15', businessDay: '2026-11-21' });
+    expect(await levelOf(s.sql, item, nyc)).toMatchObject({ on_hand: '15', reserved: '0', average_cost: '2.5' });
+  });
+
+  it('uses the standard cost before any receipt, and the receipt cost when nothing is on hand', async () => {
+    const item = await insertItem(s.sql, { cost: '1.20' });
+    const sold = await post([{ itemId: item, type: 'sale', quantity: '-3' }]);
+    expect(sold.movements[0]).toMatchObject({ unitCost: '1.2', value: '-3.6', onHandAfter: '-3' });
+    const received = await post([{ itemId: item, type: 'receipt', quantity: '5', unitCost: '2' }]);
+    expect(received.levels[0]).toMatchObject({ onHand: '2', averageCost: '2' });
+  });
+
+  it('loses no update under concurrent writers on one item', async () => {
+    const item = await insertItem(s.sql);
+    await post([{ itemId: item, type: 'receipt', quantity: '100', unitCost: '1' }]);
+    await Promise.all(Array.from({ length: 25 }, () => post([{ itemId: item, type: 'sale', quantity: '-1' }])));
+    expect(await levelOf(s.sql, item, nyc)).toMatchObject({ on_hand: '75' });
+    const after = (await s.sql(`select trim_scale(on_hand_after)::text as a from inventory.stock_movements where item_id = ? order by seq`, [item])).map((r) => r.a);
+    expect(after).toEqual(['100', ...Array.from({ length: 25 }, (_, i) => String(99 - i))]);
+  });
+
+  it('refuses everything with insufficient_stock when available would go below zero', async () => {
+    const a = await insertItem(s.sql);
+    const b = await insertItem(s.sql);
+    await post([{ itemId: a, type: 'receipt', quantity: '5', unitCost: '1' }, { itemId: b, type: 'receipt', quantity: '1', unitCost: '1' }]);
+    const err = await post([{ itemId: a, type: 'reservation', quantity: '0', reservedChange: '4' }, { itemId: b, type: 'reservation', quantity: '0', reservedChange: '3' }], { requireAvailable: true }).catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.code).toBe('insufficient_stock');
+    expect(err.errors).toEqual([{ path: 'lines[1].quantity', message: expect.stringContaining('Only 1 available') }]);
+    expect(await levelOf(s.sql, a, nyc)).toMatchObject({ on_hand: '5', reserved: '0' });
+    expect((await s.sql(`select count(*)::int as n from inventory.stock_movements where item_id in (?, ?)`, [a, b]))[0].n).toBe(2);
+  });
+
+  it('emits one stock.level_changed per item and location per transaction, and below_reorder_point on crossing', async () => {
+    const item = await insertItem(s.sql);
+    await post([{ itemId: item, type: 'receipt', quantity: '10', unitCost: '1' }]);
+    await s.sql(`update inventory.stock_levels set reorder_point = 6 where item_id = ?`, [item]);
+    await post([{ itemId: item, type: 'sale', quantity: '-2' }, { itemId: item, type: 'sale', quantity: '-3' }]);
+    await post([{ itemId: item, type: 'sale', quantity: '-1' }]);
+    const changed = (await outboxEvents(s.sql, 'stock.level_changed')).filter((e) => e.data.object.itemId === item);
+    expect(changed.map((e) => [e.data.previous.onHand, e.data.object.onHand])).toEqual([['0', '10'], ['10', '5'], ['5', '4']]);
+    const below = (await outboxEvents(s.sql, 'stock.below_reorder_point')).filter((e) => e.data.object.itemId === item);
+    expect(below.map((e) => e.data.object.available)).toEqual(['5']);
+    expect(below[0].data.object).toMatchObject({ reorderPoint: '6', belowReorderPoint: true, locationId: nyc });
+  });
+});

@@ -1,0 +1,109 @@
+import { defineConsumer, type ConsumerDef } from './consumers';
+import { sqlQuery, type EntityManager } from './db';
+import { OutOfReach } from './errors';
+import type { ReachSet } from './auth';
+
+/**
+ * An area service's replica of the organization: `<schema>.locations` (time zone, business-day
+ * cut-off, externalId, status, org unit) and `<schema>.org_units` (the tree), fed by organization's
+ * events, so the service resolves locations and org-unit reach without calling organization.
+ * The service's own migration creates the tables (`orgReplicaTablesSql`); the kit keeps them.
+ */
+export function orgReplicaTablesSql(schema: string): string[] {
+  return [
+    `create table "${schema}"."locations" (
+      "id" varchar(40) primary key,
+      "external_id" varchar(200) null,
+      "timezone" varchar(64) not null,
+      "business_day_cutoff" varchar(5) not null,
+      "status" varchar(20) not null,
+      "org_unit_id" varchar(40) null,
+      "updated_at" timestamptz not null
+    )`,
+    `create unique index "locations_external_id_uq" on "${schema}"."locations" ("external_id") where "external_id" is not null`,
+    `create index "locations_org_unit_idx" on "${schema}"."locations" ("org_unit_id")`,
+    `create table "${schema}"."org_units" (
+      "id" varchar(40) primary key,
+      "parent_id" varchar(40) null,
+      "status" varchar(20) not null,
+      "updated_at" timestamptz not null
+    )`,
+    `create index "org_units_parent_idx" on "${schema}"."org_units" ("parent_id")`,
+  ];
+}
+
+/** The two consumers that keep `<schema>.locations` and `<schema>.org_units` (a replayed older event never overwrites a newer state). */
+export function orgReplicaConsumers(schema: string): ConsumerDef[] {
+  const locations = defineConsumer({
+    name: 'location-replica',
+    topics: ['organization'],
+    types: ['location.created', 'location.updated', 'location.archived'],
+    async handle({ em, event }) {
+      const o = event.data.object as { id?: string; externalId?: string | null; timezone?: string; businessDayCutoff?: string; status?: string; orgUnitId?: string | null; updatedAt?: string };
+      if (!o.id || !o.timezone || !o.businessDayCutoff || !o.status) {
+        // a producer's bug: parked in dead_letters rather than dropped
+        throw new Error(`${event.type} ${event.id}: data.object lacks id, timezone, businessDayCutoff or status`);
+      }
+      await em.execute(
+        `insert into "${schema}"."locations" ("id", "external_id", "timezone", "business_day_cutoff", "status", "org_unit_id", "updated_at")
+         values (?, ?, ?, ?, ?, ?, ?)
+         on conflict ("id") do update set
+           "external_id" = excluded."external_id", "timezone" = excluded."timezone", "org_unit_id" = excluded."org_unit_id",
+           "business_day_cutoff" = excluded."business_day_cutoff", "status" = excluded."status", "updated_at" = excluded."updated_at"
+         where "locations"."updated_at" <= excluded."updated_at"`,
+        [o.id, o.externalId ?? null, o.timezone, o.businessDayCutoff, o.status, o.orgUnitId ?? null, new Date(o.updatedAt ?? event.createdAt)],
+      );
+    },
+  });
+  const orgUnits = defineConsumer({
+    name: 'org-unit-replica',
+    topics: ['organization'],
+    types: ['org_unit.created', 'org_unit.updated', 'org_unit.archived'],
+    async handle({ em, event }) {
+      const o = event.data.object as { id?: string; parentId?: string | null; status?: string; updatedAt?: string };
+      if (!o.id || !o.status) throw new Error(`${event.type} ${event.id}: data.object lacks id or status`);
+      await em.execute(
+        `insert into "${schema}"."org_units" ("id", "parent_id", "status", "updated_at") values (?, ?, ?, ?)
+         on conflict ("id") do update set "parent_id" = excluded."parent_id", "status" = excluded."status", "updated_at" = excluded."updated_at"
+         where "org_units"."updated_at" <= excluded."updated_at"`,
+        [o.id, o.parentId ?? null, o.status, new Date(o.updatedAt ?? event.createdAt)],
+      );
+    },
+  });
+  return [locations, orgUnits];
+}
+
+/** For `createService({ locationsInOrgUnits })`: the locations in these org units or any unit below them (archived units still hold theirs). */
+export function locationsInOrgUnitsOf(schema: string): (em: EntityManager, orgUnitIds: string[]) => Promise<string[]> {
+  return async (em, orgUnitIds) => {
+    const rows = await sqlQuery<{ id: string }>(
+      em,
+      `with recursive units as (
+         select u."id" from "${schema}"."org_units" u where u."id" = any(array(select jsonb_array_elements_text(?::jsonb)))
+         union
+         select c."id" from "${schema}"."org_units" c join units p on c."parent_id" = p."id"
+       )
+       select l."id" from "${schema}"."locations" l where l."org_unit_id" in (select "id" from units)`,
+      [JSON.stringify(orgUnitIds)],
+    );
+    return rows.map((r) => r.id);
+  };
+}
+
+/**
+ * The location ids a reach covers; null = all. Org-unit reach arrives resolved to its locations by
+ * the kit (a service with `locationsInOrgUnits`). Lists and gets of location-bound records filter
+ * through this.
+ */
+export function reachableLocationIds(reach: ReachSet): string[] | null {
+  if (reach.everyone) return null;
+  // never guess: unresolved org units (a service without the replica) are refused
+  if (reach.orgUnitIds.size > 0 && !reach.orgUnitsResolved) throw new OutOfReach('This reach by org unit could not be resolved to locations.');
+  return [...reach.locationIds];
+}
+
+/** Refuses (403 out_of_reach) a location the reach does not cover. */
+export function assertLocationInReach(reach: ReachSet, locationId: string): void {
+  const ids = reachableLocationIds(reach);
+  if (ids && !ids.includes(locationId)) throw new OutOfReach(`Your permission does not reach location ${locationId}.`);
+}
