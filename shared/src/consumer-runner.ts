@@ -78,11 +78,17 @@ export class ConsumerRunner {
       [consumer, JSON.stringify(messages.map((m) => m.eventId))],
     );
     const fresh = new Set(rows.map((r) => r.event_id));
+    const todo: ConsumedMessage[] = [];
     for (const message of messages) {
       if (!fresh.has(message.eventId)) continue;
       fresh.delete(message.eventId); // the same event twice in one batch runs once
-      await def.handle({ em, event: message.payload as unknown as EventEnvelope, message, log: this.opts.log });
+      todo.push(message);
     }
+    if (def.handleBatch && todo.length > 1) {
+      await def.handleBatch({ em, events: todo.map((message) => ({ event: message.payload as unknown as EventEnvelope, message })), log: this.opts.log });
+      return;
+    }
+    for (const message of todo) await def.handle({ em, event: message.payload as unknown as EventEnvelope, message, log: this.opts.log });
   }
 
   private async handleOne(def: ConsumerDef, message: ConsumedMessage): Promise<void> {

@@ -18,6 +18,19 @@ export interface ConsumerDef {
   types?: string[] | ((type: string) => boolean);
   /** runs inside the transaction that also records the event as processed */
   handle(ctx: ConsumerContext): Promise<void>;
+  /**
+   * Instead of `handle` per event: all new events of a bus batch at once (in bus order, each once),
+   * in the one transaction that records them — for consumers whose work is cheaper set-based
+   * (e.g. one stock posting for a batch of sales). `handle` still runs a message alone when a batch
+   * fails and its messages are isolated.
+   */
+  handleBatch?(ctx: ConsumerBatchContext): Promise<void>;
+}
+
+export interface ConsumerBatchContext {
+  em: EntityManager;
+  events: Array<{ event: EventEnvelope; message: ConsumedMessage }>;
+  log: Logger;
 }
 
 export interface ConsumerContext {

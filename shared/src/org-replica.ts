@@ -1,3 +1,4 @@
+import { defineEntity, p } from '@mikro-orm/core';
 import { defineConsumer, type ConsumerDef } from './consumers';
 import { sqlQuery, type EntityManager } from './db';
 import { OutOfReach } from './errors';
@@ -30,6 +31,24 @@ export function orgReplicaTablesSql(schema: string): string[] {
     )`,
     `create index "org_units_parent_idx" on "${schema}"."org_units" ("parent_id")`,
   ];
+}
+
+/** The MikroORM entity of `<schema>.locations` (named per service, e.g. `SalesLocation`). */
+export function locationReplicaEntity<N extends string>(name: N, schema: string) {
+  return defineEntity({
+    name,
+    schema,
+    tableName: 'locations',
+    properties: {
+      id: p.string().primary(),
+      externalId: p.string().nullable(),
+      timezone: p.string(),
+      businessDayCutoff: p.string(),
+      status: p.string(),
+      orgUnitId: p.string().nullable(),
+      updatedAt: p.datetime(),
+    },
+  });
 }
 
 /** The two consumers that keep `<schema>.locations` and `<schema>.org_units` (a replayed older event never overwrites a newer state). */

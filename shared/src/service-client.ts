@@ -1,5 +1,5 @@
 import type { AreaService } from '@bop/contracts';
-import { ApiError } from './errors';
+import { ApiError, ValidationError, type FieldError } from './errors';
 import { InternalTokenSigner, systemPrincipal, INTERNAL_TOKEN_HEADER } from './auth';
 
 export interface ServiceAnswer<T = any> {
@@ -58,4 +58,40 @@ export class ServiceClient {
     this.token = { value, until: now + 30_000 };
     return value;
   }
+}
+
+export interface CommandOptions {
+  /** what the call does, for error details ("reserve the stock") */
+  what: string;
+  /** the answers that are success */
+  ok: number[];
+  requestId?: string;
+  /** the collaborator's 422 field errors (for what we forwarded from the request) come back under this path prefix */
+  fieldPrefix?: string;
+  /**
+   * The collaborator's own refusals answered to our caller as they are (same code, detail and
+   * errors — paths mapped by `mapPath`), e.g. inventory's 422 `insufficient_stock` for an order.
+   */
+  forward?: Array<ApiError['code']>;
+  mapPath?: (path: string) => string;
+}
+
+/**
+ * A collaborator's internal command, as our own error when it fails: unreachable or 5xx → 503
+ * `service_unavailable`; refusals named in `forward` → the same problem; its field errors (with
+ * `fieldPrefix`) → 422 with our paths; anything else is a fault between services → 500.
+ */
+export async function callCommand<T>(client: ServiceClient, service: AreaService, method: string, path: string, body: unknown, o: CommandOptions): Promise<T> {
+  const res = await client.call<T>(service, method, path, body, o.requestId);
+  if (o.ok.includes(res.status)) return res.body;
+  const answer = res.body as any;
+  if (res.status >= 500) throw new ApiError('service_unavailable', `The ${service} service could not ${o.what} just now (${res.status}); retry later.`);
+  const mapErrors = (errors: unknown): FieldError[] | undefined =>
+    Array.isArray(errors) ? errors.map((e: FieldError) => ({ path: o.mapPath ? o.mapPath(e.path) : e.path, message: e.message })) : undefined;
+  if (o.forward?.includes(answer?.code)) throw new ApiError(answer.code, answer.detail, mapErrors(answer.errors));
+  if (res.status === 422 && o.fieldPrefix !== undefined && Array.isArray(answer?.errors)) {
+    const errors: FieldError[] = answer.errors.map((e: FieldError) => ({ path: o.fieldPrefix && e.path ? `${o.fieldPrefix}.${e.path}` : e.path || o.fieldPrefix!, message: e.message }));
+    throw new ValidationError(errors, answer.detail ?? `The ${service} service refused it.`);
+  }
+  throw new ApiError('internal_error', `The ${service} service refused to ${o.what} (${res.status} ${answer?.code ?? ''}).`);
 }

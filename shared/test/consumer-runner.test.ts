@@ -32,6 +32,20 @@ const watcher = createService({
         await em.execute(`insert into "files"."seen" ("event_id", "type", "key", "name") values (?, ?, ?, ?)`, [event.id, event.type, message.key, name]);
       },
     }),
+    // set-based: every new event of a bus batch at once (each row names the size of the call that wrote it)
+    defineConsumer({
+      name: 'batched',
+      topics: ['organization'],
+      types: ['batched.thing'],
+      async handle({ em, event, message }) {
+        await em.execute(`insert into "files"."seen" ("event_id", "type", "key", "name") values (?, ?, ?, 'alone')`, [event.id, event.type, message.key]);
+      },
+      async handleBatch({ em, events }) {
+        for (const { event, message } of events) {
+          await em.execute(`insert into "files"."seen" ("event_id", "type", "key", "name") values (?, ?, ?, ?)`, [event.id, event.type, message.key, `batch of ${events.length}`]);
+        }
+      },
+    }),
   ],
 });
 
@@ -55,6 +69,22 @@ describe('consumer runner', () => {
       return mine.length >= 4 ? mine : undefined;
     });
     expect(rows.map((r) => r.name)).toEqual(['C1', 'C2', 'C3', 'C4']);
+  });
+
+  it('hands a set-based consumer all new events of a bus batch at once, each once, in order', async () => {
+    const msg = (n: number): BusMessage => ({ topic: 'organization', key: `thing-${n}`, eventId: `evt_BATCHED_${n}`, type: 'batched.thing', payload: { id: `evt_BATCHED_${n}`, type: 'batched.thing', data: { object: {} } } });
+    await stack.bus.publish([msg(1), msg(2), msg(2), msg(3)]);
+    const rows = await eventually(async () => {
+      const mine = (await seen()).filter((r) => r.type === 'batched.thing');
+      return mine.length >= 3 ? mine : undefined;
+    });
+    expect(rows.map((r) => r.key)).toEqual(['thing-1', 'thing-2', 'thing-3']);
+    expect(new Set(rows.map((r) => r.name))).toEqual(new Set(['batch of 3']));
+    // delivered again later: nothing new; a lone new one goes through `handle`
+    await stack.bus.publish([msg(1), msg(4)]);
+    await eventually(async () => (await seen()).some((r) => r.key === 'thing-4'));
+    const after = (await seen()).filter((r) => r.type === 'batched.thing');
+    expect(after.map((r) => [r.key, r.name])).toEqual([['thing-1', 'batch of 3'], ['thing-2', 'batch of 3'], ['thing-3', 'batch of 3'], ['thing-4', 'alone']]);
   });
 
   it('applies an event once even when the bus delivers it again', async () => {

@@ -96,6 +96,19 @@ export const SalesOrderAddress = z.object({
   country: z.string(),
 });
 
+/** Stock inventory reserved or deducted for an order: an item (an ordered item, or an ingredient of its usage recipe) and its quantity in base units. */
+export const SalesOrderStockLine = z.object({ itemId: z.string(), quantity: z.string() }).openapi('SalesOrderStockLine');
+
+export const SalesOrderShipment = z
+  .object({
+    carrier: z.string().nullable(),
+    trackingNumber: z.string().nullable(),
+    shippedAt: z.string(),
+    /** the stock deducted at the order's location */
+    lines: z.array(SalesOrderStockLine),
+  })
+  .openapi('SalesOrderShipment');
+
 export const SalesOrder = z
   .object({
     id: z.string().openapi({ example: 'sor_01JD3Y7Q0ZK8M4N2P5R6S7T8V9' }),
@@ -118,10 +131,11 @@ export const SalesOrder = z
     shippingTotal: z.string(),
     /** subtotal + taxTotal + shippingTotal */
     total: z.string(),
-    /** stock reserved for the order; filled once inventory serves `:reserve` (empty until then) */
-    reservations: z.array(z.record(z.string(), z.unknown())),
-    /** carrier and tracking once shipped; filled once inventory serves `:ship` (null until then) */
-    shipment: z.record(z.string(), z.unknown()).nullable(),
+    /** the stock inventory holds for the order at its location (`:reserve`): per item, in base units; empty when none is held */
+    reservations: z.array(SalesOrderStockLine),
+    reservedAt: z.string().nullable(),
+    /** carrier, tracking and the stock deducted, once shipped (`:ship`) */
+    shipment: SalesOrderShipment.nullable(),
     cancelledAt: z.string().nullable(),
     cancelReason: z.string().nullable(),
     version: z.number().int(),
@@ -145,12 +159,27 @@ export const SalesOrderExternalQuery = z.object({
 
 export const SalesOrderCancel = z.strictObject({ reason: text(500).optional() }).openapi('SalesOrderCancel');
 
-/** Online sales orders: PUT/GET /sales-orders/external/{externalId}, GET /sales-orders, GET /sales-orders/{id}, POST /sales-orders/{id}:cancel */
+/** Body of `POST /sales-orders/{id}:reserve`: nothing (the order's matched lines are reserved at its location). */
+export const SalesOrderReserve = z.strictObject({}).openapi('SalesOrderReserve');
+
+/** Body of `POST /sales-orders/{id}:ship`. */
+export const SalesOrderShip = z
+  .strictObject({
+    carrier: text(100).optional().openapi({ example: 'UPS' }),
+    trackingNumber: text(100).optional().openapi({ example: '1Z999AA10123456784' }),
+    /** when it left (default now); not in the future */
+    shippedAt: Timestamp.optional(),
+  })
+  .openapi('SalesOrderShip');
+
+/** Online sales orders: PUT/GET /sales-orders/external/{externalId}, GET /sales-orders, GET /sales-orders/{id}, POST /sales-orders/{id}:reserve, :ship, :cancel */
 export const salesOrderOperations = {
   // 201 when the (source, externalId) is new, 200 otherwise
   'PUT /sales-orders/external/{externalId}': { params: ExternalIdParam, body: SalesOrderInput, response: SalesOrder },
   'GET /sales-orders': { query: SalesOrderListQuery, response: listEnvelope(SalesOrder) },
   'GET /sales-orders/external/{externalId}': { params: ExternalIdParam, query: SalesOrderExternalQuery, response: SalesOrder },
   'GET /sales-orders/{id}': { params: IdParam, response: SalesOrder },
+  'POST /sales-orders/{id}:reserve': { params: IdParam, body: SalesOrderReserve, response: SalesOrder },
+  'POST /sales-orders/{id}:ship': { params: IdParam, body: SalesOrderShip, response: SalesOrder },
   'POST /sales-orders/{id}:cancel': { params: IdParam, body: SalesOrderCancel, response: SalesOrder },
 };

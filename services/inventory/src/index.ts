@@ -17,13 +17,16 @@ import { countsConsumers } from './counts/consumers';
 import { transfersEntities } from './transfers/entities';
 import { transfersRoutes } from './transfers/routes';
 import { transfersConsumers } from './transfers/consumers';
+import { reservationRoutes } from './reservations/routes';
+import { reservationsConsumers } from './reservations/consumers';
 
 export { inventoryConfigSchema, type InventoryConfig } from './config';
 
 /**
  * Inventory: items and their reference data (categories, units of measure, storage areas), the
  * append-only stock ledger and the levels derived from it (ledger/post.ts: every stock change goes
- * through it), adjustments and waste, usage recipes and the depletion of sales, counts, transfers.
+ * through it), adjustments and waste, usage recipes and the depletion of sales, counts, transfers,
+ * and the stock held for online sales orders (reservations/).
  * Each area lives in its own folder (entities, routes, consumers, domain).
  */
 export const inventoryService = createService({
@@ -33,9 +36,12 @@ export const inventoryService = createService({
   migrations,
   // a person's org-unit reach resolves to the locations of those units (inventory's replica of the organization)
   locationsInOrgUnits: locationsInOrgUnitsOf('inventory'),
-  consumers: () => [...orgReplicaConsumers('inventory'), ...itemsConsumers, ...stockConsumers, ...recipesConsumers, ...countsConsumers, ...transfersConsumers],
+  consumers: () => [...orgReplicaConsumers('inventory'), ...itemsConsumers, ...stockConsumers, ...recipesConsumers, ...countsConsumers, ...transfersConsumers, ...reservationsConsumers],
   routes: (svc) => [...itemsRoutes(svc), ...stockRoutes(svc), ...recipesRoutes(svc), ...countsRoutes(svc), ...transfersRoutes(svc)],
+  // sales' commands for online orders (reserve, ship, release)
+  internalRoutes: () => reservationRoutes(),
 });
 
 export * from './ledger/post';
 export * from './domain/quantity';
+export * from './domain/lines';

@@ -4,7 +4,7 @@
  * without going through the items API), and the ledger's state read back.
  */
 import { organizationService } from '@svc/organization';
-import { newId } from '@bop/shared';
+import { newId, newIdWithPrefix } from '@bop/shared';
 import { eventually, startTestServices, type TestServices } from '../../../test/harness';
 import { inventoryService } from '../src';
 
@@ -49,4 +49,19 @@ export async function levelOf(sql: InventoryStack['sql'], itemId: string, locati
 /** The `inventory` outbox events of a type (payload envelopes), oldest first. */
 export async function outboxEvents(sql: InventoryStack['sql'], type: string) {
   return (await sql(`select payload from inventory.outbox where type = ? order by seq`, [type])).map((r) => r.payload);
+}
+
+/**
+ * An item in inventory (inserted directly) that sales' item replica knows too — `item.created` as
+ * inventory would publish it — waited for in `sales.items` (the stack must run the sales service).
+ */
+export async function itemKnownToSales(s: InventoryStack, over: { name: string; sku: string; baseUnit?: 'each' | 'g' | 'ml'; cost?: string }): Promise<string> {
+  const id = await insertItem(s.sql, { name: over.name, sku: over.sku, baseUnit: over.baseUnit, cost: over.cost });
+  const updatedAt = new Date().toISOString();
+  const object = { id, sku: over.sku, barcodes: [], externalId: null, name: over.name, status: 'active', updatedAt };
+  const envelope = { id: newIdWithPrefix('evt'), type: 'item.created', createdAt: updatedAt, apiVersion: 'v1', actor: { type: 'system', id: null }, locationId: null, data: { object } };
+  await s.stack.bus.publish([{ topic: 'inventory', key: id, eventId: envelope.id, type: 'item.created', payload: envelope }]);
+  const salesSql = (q: string, p: unknown[]) => s.stack.services.sales.svc.runtime.orm.em.getConnection().execute(q, p);
+  await eventually(async () => (await salesSql(`select 1 from sales.items where id = ?`, [id])).length > 0);
+  return id;
 }

@@ -72,6 +72,7 @@ describe('PUT /sales-orders/external/{externalId}', () => {
       shippingTotal: '4.99',
       total: '17.29',
       reservations: [],
+      reservedAt: null,
       shipment: null,
       cancelledAt: null,
       cancelReason: null,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AreaService } from '@bop/contracts';
-import { ApiError, ValidationError, type FieldError, type Logger, type ServiceClient } from '@bop/shared';
+import { callCommand, type Logger, type ServiceClient } from '@bop/shared';
 
 export interface MintedKey {
   id: string;
@@ -25,25 +25,8 @@ export function newWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
-/**
- * An answer a collaborator should not have given, as our own error: unreachable or 5xx → 503
- * `service_unavailable`; its field errors (for what we forwarded from the request) → 422 with our
- * paths; anything else is a fault between services → 500.
- */
-function collaboratorError(service: AreaService, what: string, status: number, body: any, fieldPrefix?: string): ApiError {
-  if (status >= 500) return new ApiError('service_unavailable', `The ${service} service could not ${what} just now (${status}); retry later.`);
-  if (status === 422 && fieldPrefix !== undefined && Array.isArray(body?.errors)) {
-    const errors: FieldError[] = body.errors.map((e: FieldError) => ({ path: fieldPrefix && e.path ? `${fieldPrefix}.${e.path}` : e.path || fieldPrefix, message: e.message }));
-    return new ValidationError(errors, body.detail ?? `The ${service} service refused it.`);
-  }
-  return new ApiError('internal_error', `The ${service} service refused to ${what} (${status} ${body?.code ?? ''}).`);
-}
-
-async function call<T>(client: ServiceClient, service: AreaService, what: string, method: string, path: string, body: unknown, requestId: string | undefined, okStatuses: number[], fieldPrefix?: string): Promise<T> {
-  const res = await client.call<T>(service, method, path, body, requestId);
-  if (okStatuses.includes(res.status)) return res.body;
-  throw collaboratorError(service, what, res.status, res.body, fieldPrefix);
-}
+const call = <T>(client: ServiceClient, service: AreaService, what: string, method: string, path: string, body: unknown, requestId: string | undefined, ok: number[], fieldPrefix?: string) =>
+  callCommand<T>(client, service, method, path, body, { what, ok, requestId, fieldPrefix });
 
 /** Identity's internal commands for integration keys (services/identity/src/routes/internal.ts). */
 export class IdentityCommands {

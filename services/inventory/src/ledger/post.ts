@@ -35,10 +35,12 @@ export interface PostOptions {
   actor: Principal | null;
   /**
    * Refuse with 422 `insufficient_stock` any movement that would leave available (on hand −
-   * reserved) below zero; the error's path for input `i` is `path(i)`. Without it stock may go
+   * reserved) or on hand below zero; the error's path for input `i` is `path(i)`. Without it stock may go
    * negative (a sale the ledger did not expect is still a sale; a count corrects it).
    */
   requireAvailable?: { path: (index: number) => string };
+  /** false: answer no movement DTOs (bulk writers such as the depletion of sales do not show them) */
+  movementDtos?: boolean;
 }
 
 interface LevelRow {
@@ -168,6 +170,9 @@ export async function postMovements(em: EntityManager, inputs: MovementInput[], 
     const availableAfter = level.onHand.plus(q).minus(level.reserved.plus(r));
     if (opts.requireAvailable && availableAfter.lt(availableBefore) && availableAfter.isNegative()) {
       shortages.push({ path: opts.requireAvailable.path(index), message: `Only ${formatQuantity(Decimal.max(availableBefore, 0))} available of item ${m.itemId} at location ${m.locationId}; ${formatQuantity(availableBefore.minus(availableAfter))} needed.` });
+    } else if (opts.requireAvailable && q.isNegative() && level.onHand.plus(q).isNegative()) {
+      // reserved stock leaving (a shipment) needs it on hand as well
+      shortages.push({ path: opts.requireAvailable.path(index), message: `Only ${formatQuantity(Decimal.max(level.onHand, 0))} on hand of item ${m.itemId} at location ${m.locationId}; ${formatQuantity(q.negated())} needed.` });
     }
     if (level.reserved.plus(r).isNegative()) throw new Error(`postMovements: reserved of ${m.itemId} at ${m.locationId} would go below zero`);
     let unitCost: Decimal | null;
@@ -192,7 +197,7 @@ export async function postMovements(em: EntityManager, inputs: MovementInput[], 
       unitCost?.toFixed() ?? null, value?.toFixed() ?? null, m.cause.type, m.cause.id, m.reason ?? null, m.note ?? null,
       businessDay, m.occurredAt.toISOString(),
     ]);
-    movements.push({
+    if (opts.movementDtos !== false) movements.push({
       id,
       itemId: m.itemId,
       locationId: m.locationId,
@@ -227,9 +232,12 @@ export async function postMovements(em: EntityManager, inputs: MovementInput[], 
     const b = before.get(key(l.itemId, l.locationId))!;
     return !l.onHand.eq(b.onHand) || !l.reserved.eq(b.reserved) || (l.averageCost?.toFixed() ?? null) !== (b.averageCost?.toFixed() ?? null);
   });
+  // stamped after the lock, never before a level's last stamp: a writer that waited for the lock
+  // must not move updated_at backwards (pollers of `updatedSince` would miss the change)
+  const stamp = new Date(Math.max(Date.now(), now.getTime(), ...changed.map((l) => l.updatedAt.getTime())));
   for (const l of changed) {
     l.version += 1;
-    l.updatedAt = now;
+    l.updatedAt = stamp;
   }
   if (changed.length > 0) {
     await sqlQuery(
@@ -237,7 +245,7 @@ export async function postMovements(em: EntityManager, inputs: MovementInput[], 
       `update "inventory"."stock_levels" l set "on_hand" = (x->>2)::numeric, "reserved" = (x->>3)::numeric, "average_cost" = (x->>4)::numeric,
          "version" = (x->>5)::int, "updated_at" = ?
        from jsonb_array_elements(?::jsonb) as x where l."item_id" = x->>0 and l."location_id" = x->>1`,
-      [now, JSON.stringify(changed.map((l) => [l.itemId, l.locationId, l.onHand.toFixed(), l.reserved.toFixed(), l.averageCost?.toFixed() ?? null, l.version]))],
+      [stamp, JSON.stringify(changed.map((l) => [l.itemId, l.locationId, l.onHand.toFixed(), l.reserved.toFixed(), l.averageCost?.toFixed() ?? null, l.version]))],
     );
   }
 

@@ -5,6 +5,8 @@ import { Migration20261123130000 } from './Migration20261123130000';
 import { Migration20261123140000 } from './Migration20261123140000';
 import { Migration20261123150000 } from './Migration20261123150000';
 import { Migration20261123160000 } from './Migration20261123160000';
+import { Migration20261123170000 } from './Migration20261123170000';
+import { Migration20261123190000 } from './Migration20261123190000';
 
 export const migrations: MigrationEntry[] = [
   // organization replica, items, reference data, the stock ledger and levels, recipes, counts, transfers
@@ -19,4 +21,8 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261123150000', class: Migration20261123150000 },
   // transfers: constraints and indexes
   { name: 'Migration20261123160000', class: Migration20261123160000 },
+  // stock held for online sales orders (reserve, ship, release)
+  { name: 'Migration20261123170000', class: Migration20261123170000 },
+  // the ledger checks items per posting (levels), not per movement row
+  { name: 'Migration20261123190000', class: Migration20261123190000 },
 ];

@@ -9,6 +9,7 @@ import { Migration20261122150000 } from './Migration20261122150000';
 import { Migration20261122160000 } from './Migration20261122160000';
 import { Migration20261122170000 } from './Migration20261122170000';
 import { Migration20261123100000 } from './Migration20261123100000';
+import { Migration20261123180000 } from './Migration20261123180000';
 
 export const migrations: MigrationEntry[] = [
   { name: 'Migration20261121140000', class: Migration20261121140000 },
@@ -30,4 +31,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261122170000', class: Migration20261122170000 },
   // the transactions' unique key led by external_id (key-list lookups probe it whatever the statistics)
   { name: 'Migration20261123100000', class: Migration20261123100000 },
+  // online orders: stock held by inventory (reservations) and the shipment
+  { name: 'Migration20261123180000', class: Migration20261123180000 },
 ];

@@ -205,6 +205,10 @@ export type PutDecision =
 export function decidePut(existing: StoredOrderState | null, sent: Pick<NormalizedOrder, 'contentHash' | 'coreHash'> & { status: 'open' | 'cancelled'; paymentStatus: string | null }): PutDecision {
   if (!existing) return { kind: 'create' };
   if (existing.contentHash === sent.contentHash) return { kind: 'unchanged' };
+  // a reserved order holds stock for its lines at its location: those can no longer change (cancelling releases the stock)
+  if (existing.status === 'reserved' && existing.coreHash !== sent.coreHash && sent.status !== 'cancelled') {
+    return { kind: 'conflict', detail: 'The order is reserved: stock is held for its lines at its location, so its lines, shipping, customer, location and currency can no longer change. Cancel it (the stock is released) and send a new order instead.' };
+  }
   if (!FINAL_STATUSES.has(existing.status)) return { kind: 'replace', cancels: sent.status === 'cancelled' };
   // the source's `open` means "not cancelled": it may re-send a shipped order, never reopen a cancelled one
   if (existing.status === 'cancelled' && sent.status === 'open') {
@@ -217,6 +221,46 @@ export function decidePut(existing: StoredOrderState | null, sent: Pick<Normaliz
     return { kind: 'conflict', detail: `The order is ${existing.status}, a final state: its lines, shipping, customer, location and currency can no longer change. Send a new order (new externalId) instead.` };
   }
   return { kind: 'payment', touch: existing.paymentStatus === sent.paymentStatus };
+}
+
+/** Stock inventory holds or deducted for an order: an item and its quantity in base units. */
+export interface OrderStockLine {
+  itemId: string;
+  quantity: string;
+}
+
+export interface OrderShipment {
+  carrier: string | null;
+  trackingNumber: string | null;
+  shippedAt: string;
+  lines: OrderStockLine[];
+}
+
+/** Why `:reserve` refuses an order, or null (supplement: Sales order `open` → `reserved`). */
+export function reserveRefusal(status: OrderStatus): string | null {
+  if (status === 'reserved') return 'The order is already reserved.';
+  if (status === 'shipped') return 'The order is shipped, a final state: nothing is left to reserve.';
+  if (status === 'cancelled') return 'The order is cancelled, a final state: it cannot be reserved.';
+  return null;
+}
+
+/** Why `:ship` refuses an order, or null (supplement: Sales order `open` or `reserved` → `shipped`). */
+export function shipRefusal(status: OrderStatus): string | null {
+  if (status === 'shipped') return 'The order is already shipped.';
+  if (status === 'cancelled') return 'The order is cancelled, a final state: it cannot be shipped.';
+  return null;
+}
+
+/**
+ * The stock lines of an order for inventory: each line's item and quantity (a line without an item
+ * cannot move stock: 422 naming it), with the order-line index of each, to map inventory's paths back.
+ */
+export function orderStockLines(lines: OrderLine[]): { lines: OrderStockLine[]; orderIndex: number[] } | { errors: Array<{ path: string; message: string }> } {
+  const errors = lines.flatMap((l, i) =>
+    l.itemId ? [] : [{ path: `lines[${i}].itemId`, message: 'This line matches no item; map its POS item first (POST /sales/unmapped-items:map), then reserve or ship.' }],
+  );
+  if (errors.length > 0) return { errors };
+  return { lines: lines.map((l) => ({ itemId: l.itemId!, quantity: l.quantity })), orderIndex: lines.map((_, i) => i) };
 }
 
 /** Why `:cancel` refuses an order, or null (spec: Sales order `open` or `reserved` → `cancelled`). */

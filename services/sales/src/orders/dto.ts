@@ -23,9 +23,9 @@ export function orderDto(o: SalesOrder): SalesOrderDto {
     taxTotal: money(o.taxTotal),
     shippingTotal: money(o.shippingTotal),
     total: money(o.total),
-    // filled once inventory serves :reserve and :ship (a later issue)
-    reservations: [],
-    shipment: null,
+    reservations: o.reservations ?? [],
+    reservedAt: o.reservedAt ? o.reservedAt.toISOString() : null,
+    shipment: o.shipment ?? null,
     cancelledAt: o.cancelledAt ? o.cancelledAt.toISOString() : null,
     cancelReason: o.cancelReason ?? null,
     version: o.version,

@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import type { OrderCustomer, OrderLine, OrderShipping } from './domain';
+import type { OrderCustomer, OrderLine, OrderShipment, OrderShipping, OrderStockLine } from './domain';
 
 /** An online sales order (spec: Online sales order), unique on (source, externalId). */
 export const SalesOrder = defineEntity({
@@ -24,6 +24,11 @@ export const SalesOrder = defineEntity({
     taxTotal: p.decimal(),
     shippingTotal: p.decimal(),
     total: p.decimal(),
+    /** what inventory holds for the order (`:reserve`), per stock item in base units; empty when nothing is held */
+    reservations: p.json<OrderStockLine[]>(),
+    reservedAt: p.datetime().nullable(),
+    /** set by `:ship` */
+    shipment: p.json<OrderShipment>().nullable(),
     cancelledAt: p.datetime().nullable(),
     cancelReason: p.string().nullable(),
     /** hash of what the source last sent (see domain.ts) */

@@ -1,5 +1,6 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import {
+  callCommand,
   assertLocationInReach,
   reachableLocationIds,
   Conflict,
@@ -13,18 +14,74 @@ import {
   pageLimit,
   route,
   toPage,
+  type RouteContext,
   type RouteDef,
   type ServiceRuntime,
 } from '@bop/shared';
 import type { SalesConfig } from '../config';
 import { locationFor, resolveLocations } from '../locations';
-import { cancelRefusal, checkOrder, normalizeOrder, type OrderStatus } from './domain';
+import { cancelRefusal, checkOrder, normalizeOrder, orderStockLines, reserveRefusal, shipRefusal, type OrderStatus, type OrderStockLine } from './domain';
 import { orderDto } from './dto';
 import { SalesOrder } from './entities';
 import { putOrder } from './store';
 
 /** online sales orders (spec: Online sales order; supplement: Sales order states) */
-export const orderRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
+interface HeldStock {
+  status: 'reserved' | 'shipped' | 'released';
+  lines: OrderStockLine[];
+}
+
+/**
+ * Inventory's internal command for an order's stock (inventory/src/reservations): its refusals
+ * (422 `insufficient_stock`, naming the order line short of stock; 409 when it no longer holds the
+ * order's stock) are answered as they are; unreachable → 503 and the order does not move.
+ */
+function stockCommand(svc: ServiceRuntime<SalesConfig>, requestId: string, orderId: string, action: 'reserve' | 'ship', body: Record<string, unknown>, orderIndex: number[]): Promise<HeldStock> {
+  return callCommand<HeldStock>(svc.services, 'inventory', 'POST', `/internal/sales-orders/${encodeURIComponent(orderId)}:${action}`, body, {
+    what: `${action} the order's stock`,
+    ok: [200],
+    requestId,
+    forward: ['insufficient_stock', 'conflict', 'validation_error'],
+    // inventory names its request's lines: the order's lines with an item, in order
+    mapPath: (path) => path.replace(/^lines\[(\d+)\]/, (_m, i: string) => `lines[${orderIndex[Number(i)] ?? i}]`),
+  });
+}
+
+/**
+ * A command on one order: locked (a concurrent command waits, inventory's answer included), in the
+ * caller's reach, at the If-Match version, allowed in its state; `apply` changes it; version,
+ * updated_at and the event (with the changed fields) follow, in the same transaction.
+ */
+async function orderCommand(
+  ctx: RouteContext<unknown, unknown, { id: string }>,
+  refusalOf: (status: OrderStatus) => string | null,
+  eventType: 'sales_order.shipped' | 'sales_order.cancelled' | null,
+  apply: (order: SalesOrder, now: Date) => Promise<void>,
+) {
+  const now = new Date();
+  const reach = ctx.reach();
+  return ctx.em.transactional(async (tem) => {
+    const order = await tem.findOne(SalesOrder, { id: ctx.params.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!order) throw new NotFound('sales order', ctx.params.id);
+    assertLocationInReach(reach, order.locationId);
+    ctx.checkVersion(order.version);
+    const refusal = refusalOf(order.status as OrderStatus);
+    if (refusal) throw new Conflict(refusal);
+    const before = orderDto(order);
+    await apply(order, now);
+    order.version += 1;
+    order.updatedAt = now;
+    await tem.flush();
+    const after = orderDto(order);
+    if (eventType) {
+      const event = { type: eventType, aggregateType: 'sales_order', aggregateId: order.id, locationId: order.locationId, object: after, previous: changedFields(before, after) };
+      await insertEvents(tem, 'sales', [event], actorOf(ctx.principal), now);
+    }
+    return after;
+  });
+}
+
+export const orderRoutes = (svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
   // spec: PUT /sales-orders/external/{externalId}, idempotent on (source, externalId); totals by the service
   route('PUT /sales-orders/external/{externalId}', async (ctx) => {
     const input = ctx.body;
@@ -86,34 +143,43 @@ export const orderRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
     return { body: orderDto(order) };
   }),
 
-  // supplement: Sales order open or reserved → :cancel → cancelled (final); releasing reserved stock follows `sales_order.cancelled`
-  route('POST /sales-orders/{id}:cancel', async (ctx) => {
-    const now = new Date();
-    const reach = ctx.reach();
-    const body = await ctx.em.transactional(async (tem) => {
-      const order = await tem.findOne(SalesOrder, { id: ctx.params.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!order) throw new NotFound('sales order', ctx.params.id);
-      assertLocationInReach(reach, order.locationId);
-      ctx.checkVersion(order.version);
-      const refusal = cancelRefusal(order.status as OrderStatus);
-      if (refusal) throw new Conflict(refusal);
-      const before = orderDto(order);
+  // supplement: Sales order open → :reserve → reserved (stock reserved at the order's location; 422 insufficient_stock when short)
+  route('POST /sales-orders/{id}:reserve', async (ctx) => ({
+    body: await orderCommand(ctx, reserveRefusal, null, async (order, now) => {
+      const stock = orderStockLines(order.lines);
+      if ('errors' in stock) throw new ValidationError(stock.errors, 'Every line must name an item before its stock can be reserved.');
+      // repeated after a failed commit here, inventory answers what it already holds (idempotent per order)
+      const held = await stockCommand(svc, ctx.requestId, order.id, 'reserve', { locationId: order.locationId, lines: stock.lines }, stock.orderIndex);
+      order.status = 'reserved';
+      order.reservations = held.lines;
+      order.reservedAt = now;
+    }),
+  })),
+
+  // supplement: Sales order open or reserved → :ship → shipped (final): stock deducted (422 insufficient_stock when short); `sales_order.shipped`
+  route('POST /sales-orders/{id}:ship', async (ctx) => {
+    const shippedAt = ctx.body.shippedAt ? new Date(ctx.body.shippedAt) : new Date();
+    if (shippedAt.getTime() > Date.now() + 60_000) throw new ValidationError([{ path: 'shippedAt', message: 'Must not be in the future.' }]);
+    return {
+      body: await orderCommand(ctx, shipRefusal, 'sales_order.shipped', async (order) => {
+        const stock = orderStockLines(order.lines);
+        if ('errors' in stock) throw new ValidationError(stock.errors, 'Every line must name an item before the order can be shipped.');
+        const body = { locationId: order.locationId, lines: stock.lines, shippedAt: shippedAt.toISOString() };
+        const held = await stockCommand(svc, ctx.requestId, order.id, 'ship', body, stock.orderIndex);
+        order.status = 'shipped';
+        order.reservations = [];
+        order.shipment = { carrier: ctx.body.carrier ?? null, trackingNumber: ctx.body.trackingNumber ?? null, shippedAt: shippedAt.toISOString(), lines: held.lines };
+      }),
+    };
+  }),
+
+  // supplement: Sales order open or reserved → :cancel → cancelled (final); inventory releases the reserved stock on `sales_order.cancelled`
+  route('POST /sales-orders/{id}:cancel', async (ctx) => ({
+    body: await orderCommand(ctx, cancelRefusal, 'sales_order.cancelled', async (order, now) => {
       order.status = 'cancelled';
+      order.reservations = [];
       order.cancelledAt = now;
       order.cancelReason = ctx.body.reason ?? null;
-      order.version += 1;
-      order.updatedAt = now;
-      await tem.flush();
-      const after = orderDto(order);
-      await insertEvents(
-        tem,
-        'sales',
-        [{ type: 'sales_order.cancelled', aggregateType: 'sales_order', aggregateId: order.id, locationId: order.locationId, object: after, previous: changedFields(before, after) }],
-        actorOf(ctx.principal),
-        now,
-      );
-      return after;
-    });
-    return { body };
-  }),
+    }),
+  })),
 ];

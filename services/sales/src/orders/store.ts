@@ -71,6 +71,9 @@ export async function putOrder(em: EntityManager, input: PutOrderInput): Promise
         status: sent.content.status,
         cancelledAt: cancelled ? now : null,
         cancelReason: sent.content.cancelReason,
+        reservations: [],
+        reservedAt: null,
+        shipment: null,
         version: 1,
         createdAt: now,
         updatedAt: now,
@@ -107,6 +110,8 @@ export async function putOrder(em: EntityManager, input: PutOrderInput): Promise
     Object.assign(order, fieldsOf(sent, lines), { customerId: sameCustomer ? order.customerId : customerId });
     if (decision.cancels) {
       order.status = 'cancelled';
+      // inventory releases what it held on `sales_order.cancelled`
+      order.reservations = [];
       order.cancelledAt = now;
       order.cancelReason = sent.content.cancelReason;
     }

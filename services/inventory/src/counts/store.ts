@@ -1,0 +1,244 @@
+import Decimal from 'decimal.js';
+import { LockMode } from '@mikro-orm/core';
+import type { StockCount, StockCountCreate, StockCountItem, StockCountLine, StockCountStatus } from '@bop/contracts';
+import { Conflict, NotFound, ValidationError, actorOf, assertLocationInReach, changedFields, insertEvents, newId, sqlQuery, type EntityManager, type FieldError, type Principal, type ReachSet } from '@bop/shared';
+import { resolveLines } from '../domain/lines';
+import { dec, formatQuantity } from '../domain/quantity';
+import { lockLevels, postMovements, type MovementInput } from '../ledger/post';
+import { countedAtOf, countedTotals, duplicateLineErrors, itemFigures, transitionRefusal, type CountedItem } from './domain';
+import { countDto } from './dto';
+import { InventoryStockCount } from './entities';
+import { locationErrors } from './locations';
+
+interface WriteContext {
+  actor: Principal;
+  now: Date;
+}
+
+interface LedgerPoint {
+  /** on hand at the instant: Σ of the movements with occurredAt ≤ it */
+  expected: Decimal;
+  /** average cost at the location, else the item's standard cost */
+  unitCost: string | null;
+}
+
+const pointKey = (countId: string, itemId: string) => `${countId}\u0000${itemId}`;
+
+/**
+ * The ledger at each count's instant, for each of its items, in one statement (one snapshot). The
+ * level's on hand is the Σ of all the item's movements at the location (ledger/post.ts keeps it so),
+ * so on hand at an instant is on hand minus what moved after it: a recent count reads a few rows,
+ * not the item's whole history.
+ */
+async function ledgerAt(em: EntityManager, wanted: Array<{ countId: string; itemId: string; locationId: string; at: Date }>): Promise<Map<string, LedgerPoint>> {
+  if (wanted.length === 0) return new Map();
+  const rows = await sqlQuery<{ count_id: string; item_id: string; expected: string; unit_cost: string | null }>(
+    em,
+    `with w as (
+       select x->>0 as count_id, x->>1 as item_id, x->>2 as location_id, (x->>3)::timestamptz as at from jsonb_array_elements(?::jsonb) as x
+     )
+     select w.count_id, w.item_id,
+       (coalesce(l."on_hand", 0) - coalesce((select sum(m."quantity") from "inventory"."stock_movements" m
+          where m."item_id" = w.item_id and m."location_id" = w.location_id and m."occurred_at" > w.at), 0))::text as expected,
+       coalesce(l."average_cost", i."cost")::text as unit_cost
+     from w join "inventory"."items" i on i."id" = w.item_id
+     left join "inventory"."stock_levels" l on l."item_id" = w.item_id and l."location_id" = w.location_id`,
+    [JSON.stringify(wanted.map((w) => [w.countId, w.itemId, w.locationId, w.at.toISOString()]))],
+  );
+  return new Map(rows.map((r) => [pointKey(r.count_id, r.item_id), { expected: dec(r.expected), unitCost: r.unit_cost }]));
+}
+
+/** The figures of counts as they stand in the ledger now (open counts; and cancelled ones when cancelling). */
+async function liveItems(em: EntityManager, counts: InventoryStockCount[]): Promise<Map<string, StockCountItem[]>> {
+  const totals = new Map(counts.map((c) => [c.id, countedTotals(c.lines)]));
+  const points = await ledgerAt(
+    em,
+    counts.flatMap((c) => totals.get(c.id)!.map((t) => ({ countId: c.id, itemId: t.itemId, locationId: c.locationId, at: c.countedAt }))),
+  );
+  return new Map(
+    counts.map((c) => [
+      c.id,
+      totals.get(c.id)!.map((t) => {
+        const p = points.get(pointKey(c.id, t.itemId)) ?? { expected: new Decimal(0), unitCost: null };
+        return itemFigures(t.itemId, t.counted, p.expected, p.unitCost);
+      }),
+    ]),
+  );
+}
+
+/** Counts as the API returns them: open ones with their figures computed now, final ones as frozen. */
+export async function countDtos(em: EntityManager, counts: InventoryStockCount[]): Promise<StockCount[]> {
+  // a final count always has its results (check constraint stock_counts_final_ck)
+  const live = await liveItems(em, counts.filter((c) => !c.results));
+  return counts.map((c) => countDto(c, c.results ?? live.get(c.id)!));
+}
+
+/** Storage areas named by lines: each must exist, be active and belong to the count's location. */
+async function storageAreaErrors(em: EntityManager, locationId: string, lines: StockCountCreate['lines']): Promise<FieldError[]> {
+  const ids = [...new Set(lines.flatMap((l) => (l.storageAreaId ? [l.storageAreaId] : [])))];
+  if (ids.length === 0) return [];
+  const rows = await sqlQuery<{ id: string; location_id: string; status: string }>(
+    em,
+    `select "id", "location_id", "status" from "inventory"."storage_areas" where "id" = any(array(select jsonb_array_elements_text(?::jsonb)))`,
+    [JSON.stringify(ids)],
+  );
+  const areas = new Map(rows.map((r) => [r.id, r]));
+  const errors: FieldError[] = [];
+  lines.forEach((l, i) => {
+    if (!l.storageAreaId) return;
+    const a = areas.get(l.storageAreaId);
+    const path = `lines[${i}].storageAreaId`;
+    if (!a) errors.push({ path, message: `No storage area ${l.storageAreaId}.` });
+    else if (a.location_id !== locationId) errors.push({ path, message: `Storage area ${a.id} belongs to location ${a.location_id}, not to ${locationId}.` });
+    else if (a.status !== 'active') errors.push({ path, message: `Storage area ${a.id} is ${a.status}.` });
+  });
+  return errors;
+}
+
+const countEvent = (type: string, dto: StockCount, previous?: Record<string, unknown>) => ({
+  type,
+  aggregateType: 'stock_count',
+  aggregateId: dto.id,
+  locationId: dto.locationId,
+  object: dto as unknown as Record<string, unknown>,
+  ...(previous ? { previous } : {}),
+});
+
+/**
+ * `POST /stock-counts`: validates everything at once (location, countedAt, lines, storage areas,
+ * items and units — archived items cannot be counted) and stores an `open` count with
+ * `inventory.stock_count.created` (internal: the catalogue names only `stock_count.posted`).
+ */
+export async function createCount(em: EntityManager, body: StockCountCreate, w: WriteContext): Promise<StockCount> {
+  const countedAt = countedAtOf(body.countedAt, w.now);
+  const errors: FieldError[] = [
+    ...(await locationErrors(em, [{ id: body.locationId, path: 'locationId', takes: 'counts' }])),
+    ...(countedAt.error ? [countedAt.error] : []),
+    ...duplicateLineErrors(body.lines),
+    ...(await storageAreaErrors(em, body.locationId, body.lines)),
+  ];
+  const resolved = await resolveLines(em, body.lines).catch((err: unknown) => {
+    if (!(err instanceof ValidationError)) throw err;
+    errors.push(...(err.errors ?? []));
+    return null;
+  });
+  if (errors.length > 0 || !resolved) throw new ValidationError(errors);
+
+  const lines: StockCountLine[] = body.lines.map((l, i) => ({
+    itemId: l.itemId,
+    storageAreaId: l.storageAreaId ?? null,
+    quantity: formatQuantity(l.quantity),
+    unitId: l.unitId ?? null,
+    baseQuantity: formatQuantity(resolved[i].base),
+  }));
+  const count = em.create(InventoryStockCount, {
+    id: newId('stockCount'),
+    locationId: body.locationId,
+    status: 'open',
+    countedAt: countedAt.at,
+    lines,
+    note: body.note ?? null,
+    results: null,
+    cancelReason: null,
+    postedAt: null,
+    cancelledAt: null,
+    version: 1,
+    createdAt: w.now,
+    updatedAt: w.now,
+    actor: actorOf(w.actor),
+  });
+  await em.flush();
+  const [dto] = await countDtos(em, [count]);
+  await insertEvents(em, 'inventory', [countEvent('inventory.stock_count.created', dto)], actorOf(w.actor), w.now);
+  return dto;
+}
+
+/** The count locked for a transition, in reach, at the If-Match version, still open. */
+async function lockOpenCount(em: EntityManager, id: string, reach: ReachSet, checkVersion: (v: number) => void, action: 'post' | 'cancel'): Promise<InventoryStockCount> {
+  const count = await em.findOne(InventoryStockCount, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!count) throw new NotFound('stock count', id);
+  assertLocationInReach(reach, count.locationId);
+  checkVersion(count.version);
+  const refusal = transitionRefusal({ id: count.id, status: count.status as StockCountStatus, postedAt: count.postedAt ?? null, cancelledAt: count.cancelledAt ?? null }, action);
+  if (refusal) throw new Conflict(refusal);
+  return count;
+}
+
+/**
+ * A count may not be posted under a later posted count of one of its items: that count set on hand
+ * at its instant, and this earlier variance would shift it. Runs with the items' levels locked, so a
+ * concurrent post of a later count is seen once it commits.
+ */
+async function refuseUnderLaterCounts(em: EntityManager, count: InventoryStockCount, totals: CountedItem[]): Promise<void> {
+  const later = await sqlQuery<{ id: string; counted_at: Date; item_ids: string[] }>(
+    em,
+    `select c."id", c."counted_at", array(select distinct x->>'itemId' from jsonb_array_elements(c."lines") as x
+       where x->>'itemId' = any(array(select jsonb_array_elements_text(?::jsonb)))) as item_ids
+     from "inventory"."stock_counts" c
+     where c."location_id" = ? and c."status" = 'posted' and c."counted_at" > ?
+     order by c."counted_at" desc`,
+    [JSON.stringify(totals.map((t) => t.itemId)), count.locationId, count.countedAt],
+  );
+  const errors: FieldError[] = [];
+  for (const t of totals) {
+    const by = later.find((c) => c.item_ids.includes(t.itemId));
+    if (by) errors.push({ path: `lines[${t.firstLine}].itemId`, message: `Item ${t.itemId} was counted later, at ${new Date(by.counted_at).toISOString()}, by posted count ${by.id}.` });
+  }
+  if (errors.length > 0) {
+    throw new Conflict(`Stock count ${count.id} (counted at ${count.countedAt.toISOString()}) is older than posted counts of some of its items; posting it would change the stock those counts established. Cancel it, or count again.`, errors);
+  }
+}
+
+/**
+ * `POST /stock-counts/{id}:post`: one `count_variance` movement per item whose variance is not zero,
+ * dated `countedAt` (on hand at that instant becomes what was counted; later movements stay on top),
+ * the figures frozen, status `posted`, `stock_count.posted`. Items not counted are not touched.
+ */
+export async function postCount(em: EntityManager, id: string, reach: ReachSet, checkVersion: (v: number) => void, w: WriteContext): Promise<StockCount> {
+  const count = await lockOpenCount(em, id, reach, checkVersion, 'post');
+  const totals = countedTotals(count.lines);
+  // the levels first: no movement of these items can slip in between reading the ledger and posting
+  await lockLevels(em, totals.map((t) => ({ itemId: t.itemId, locationId: count.locationId })), w.now);
+  await refuseUnderLaterCounts(em, count, totals);
+  const points = await ledgerAt(em, totals.map((t) => ({ countId: count.id, itemId: t.itemId, locationId: count.locationId, at: count.countedAt })));
+  const figures = totals.map((t) => {
+    const p = points.get(pointKey(count.id, t.itemId)) ?? { expected: new Decimal(0), unitCost: null };
+    return { total: t, expected: p.expected, unitCost: p.unitCost, variance: t.counted.minus(p.expected) };
+  });
+  const inputs: MovementInput[] = figures
+    .filter((f) => !f.variance.isZero())
+    .map((f) => ({
+      itemId: f.total.itemId,
+      locationId: count.locationId,
+      type: 'count_variance',
+      quantity: f.variance,
+      cause: { type: 'stock_count', id: count.id },
+      occurredAt: count.countedAt,
+    }));
+  const posted = await postMovements(em, inputs, { now: w.now, actor: w.actor });
+  const movementOf = new Map(posted.movements.map((m) => [m.itemId, m]));
+  const results = figures.map((f) => {
+    const m = movementOf.get(f.total.itemId);
+    // a variance's value is its movement's: the ledger's cost at posting
+    return itemFigures(f.total.itemId, f.total.counted, f.expected, m ? m.unitCost : f.unitCost, m?.id ?? null);
+  });
+
+  const before = countDto(count, figures.map((f) => itemFigures(f.total.itemId, f.total.counted, f.expected, f.unitCost)));
+  Object.assign(count, { status: 'posted', results, postedAt: w.now, version: count.version + 1, updatedAt: w.now });
+  await em.flush();
+  const after = countDto(count, results);
+  await insertEvents(em, 'inventory', [countEvent('stock_count.posted', after, changedFields(before, after))], actorOf(w.actor), w.now);
+  return after;
+}
+
+/** `POST /stock-counts/{id}:cancel`: status `cancelled`, the figures as they stand frozen, stock unchanged; `inventory.stock_count.cancelled` (internal). */
+export async function cancelCount(em: EntityManager, id: string, reason: string | null, reach: ReachSet, checkVersion: (v: number) => void, w: WriteContext): Promise<StockCount> {
+  const count = await lockOpenCount(em, id, reach, checkVersion, 'cancel');
+  const items = (await liveItems(em, [count])).get(count.id)!;
+  const before = countDto(count, items);
+  Object.assign(count, { status: 'cancelled', results: items, cancelReason: reason, cancelledAt: w.now, version: count.version + 1, updatedAt: w.now });
+  await em.flush();
+  const after = countDto(count, items);
+  await insertEvents(em, 'inventory', [countEvent('inventory.stock_count.cancelled', after, changedFields(before, after))], actorOf(w.actor), w.now);
+  return after;
+}

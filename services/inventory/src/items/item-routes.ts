@@ -1,0 +1,111 @@
+import { NotFound, OutOfReach, decodeCursor, pageLimit, route, toPage, sqlQuery, type ReachSet, type RouteDef } from '@bop/shared';
+import { createFields, patchFields, replaceFields } from './domain';
+import { fieldsOf, type ItemRow } from './dto';
+import { createItem, findItem, itemConflictFor, itemDtoOf, itemDtos, updateItem } from './store';
+import { writeTransaction } from './tx';
+
+/** Items, categories and units are company-wide: reading needs the permission at any reach, writing it at reach Everyone. */
+export function assertCompanyWide(reach: ReachSet, what = 'Items'): void {
+  if (!reach.everyone) throw new OutOfReach(`${what} are company-wide: changing them needs the permission at reach Everyone.`);
+}
+
+/** items (spec: Inventory; supplement: DELETE /items/{id} archives) */
+export const itemRoutes = (): RouteDef[] => [
+  route('GET /items', async (ctx) => {
+    ctx.reach();
+    const { limit, cursor, status, categoryId, sku, barcode, externalId, updatedSince } = ctx.query;
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (sql: string, value: unknown) => {
+      where.push(sql);
+      params.push(value);
+    };
+    const after = decodeCursor(cursor);
+    if (after) add(`"id" > ?`, after);
+    if (status) add(`"status" = ?`, status);
+    if (categoryId) add(`"category_id" = ?`, categoryId);
+    if (sku) add(`"sku" = ?`, sku);
+    if (barcode) add(`"barcodes" @> array[?]::text[]`, barcode);
+    if (externalId) add(`"external_id" = ?`, externalId);
+    if (updatedSince) add(`"updated_at" >= ?`, new Date(updatedSince));
+    const n = pageLimit(limit);
+    const rows = await sqlQuery<ItemRow>(
+      ctx.em,
+      `select * from "inventory"."items" ${where.length > 0 ? `where ${where.join(' and ')}` : ''} order by "id" limit ?`,
+      [...params, n + 1],
+    );
+    const page = toPage(rows, n, (r) => r);
+    return { body: { ...page, data: await itemDtos(ctx.em, page.data) } };
+  }),
+
+  route('POST /items', async (ctx) => {
+    assertCompanyWide(ctx.reach());
+    const w = { actor: ctx.principal, now: new Date() };
+    const item = await writeTransaction(ctx.em, (tem) => createItem(tem, createFields(ctx.body), w), itemConflictFor);
+    return { status: 201, body: item, headers: { Location: `/api/v1/items/${item.id}` } };
+  }),
+
+  route('GET /items/external/{externalId}', async (ctx) => {
+    ctx.reach();
+    const row = await findItem(ctx.em, { externalId: ctx.params.externalId });
+    if (!row) throw new NotFound('item with externalId', ctx.params.externalId);
+    return { body: await itemDtoOf(ctx.em, row) };
+  }),
+
+  // create or replace from a POS or store catalog; the same content again answers 200 with the stored item (no version, no event)
+  route('PUT /items/external/{externalId}', async (ctx) => {
+    assertCompanyWide(ctx.reach());
+    const { externalId } = ctx.params;
+    const w = { actor: ctx.principal, now: new Date(), checkVersion: (v: number) => ctx.checkVersion(v) };
+    const result = await writeTransaction(
+      ctx.em,
+      async (tem) => {
+        const existing = await findItem(tem, { externalId }, { lock: true });
+        if (!existing) return { status: 201, item: await createItem(tem, replaceFields(ctx.body, externalId, null), w) };
+        return { status: 200, item: await updateItem(tem, existing, replaceFields(ctx.body, externalId, existing.status), w) };
+      },
+      itemConflictFor,
+    );
+    return { status: result.status, body: result.item, headers: result.status === 201 ? { Location: `/api/v1/items/${result.item.id}` } : undefined };
+  }),
+
+  route('GET /items/{id}', async (ctx) => {
+    ctx.reach();
+    const row = await findItem(ctx.em, { id: ctx.params.id });
+    if (!row) throw new NotFound('item', ctx.params.id);
+    return { body: await itemDtoOf(ctx.em, row) };
+  }),
+
+  route('PATCH /items/{id}', async (ctx) => {
+    assertCompanyWide(ctx.reach());
+    const w = { actor: ctx.principal, now: new Date(), checkVersion: (v: number) => ctx.checkVersion(v) };
+    const item = await writeTransaction(
+      ctx.em,
+      async (tem) => {
+        const row = await findItem(tem, { id: ctx.params.id }, { lock: true });
+        if (!row) throw new NotFound('item', ctx.params.id);
+        // If-Match guards a person's edit even when it turns out to change nothing
+        ctx.checkVersion(row.version);
+        return updateItem(tem, row, patchFields(fieldsOf(row), ctx.body), w);
+      },
+      itemConflictFor,
+    );
+    return { body: item };
+  }),
+
+  // supplement: archive; history kept; no longer orderable or countable. Archiving an archived item changes nothing (200, no event).
+  route('DELETE /items/{id}', async (ctx) => {
+    assertCompanyWide(ctx.reach());
+    const w = { actor: ctx.principal, now: new Date(), checkVersion: (v: number) => ctx.checkVersion(v) };
+    const item = await writeTransaction(
+      ctx.em,
+      async (tem) => {
+        const row = await findItem(tem, { id: ctx.params.id }, { lock: true });
+        if (!row) throw new NotFound('item', ctx.params.id);
+        return updateItem(tem, row, { ...fieldsOf(row), status: 'archived' }, w);
+      },
+      itemConflictFor,
+    );
+    return { body: item };
+  }),
+];

@@ -1,0 +1,192 @@
+import type { BaseUnit, Item, ItemUnit } from '@bop/contracts';
+import { Conflict, ValidationError, actorOf, changedFields, insertEvents, newId, sqlQuery, type ApiError, type EntityManager, type FieldError, type Principal } from '@bop/shared';
+import { claimedIdentifiers, fieldsDiffer, type ItemFields } from './domain';
+import { fieldsOf, itemDto, itemUnitDto, type ItemRow, type UnitRow } from './dto';
+
+export interface WriteContext {
+  actor: Principal;
+  now: Date;
+}
+
+const ids = (values: readonly string[]) => JSON.stringify(values);
+
+/** An item row by id or externalId, optionally locked for update (FOR UPDATE also holds off a first stock movement: its foreign key takes KEY SHARE). */
+export async function findItem(em: EntityManager, by: { id: string } | { externalId: string }, opts: { lock?: boolean } = {}): Promise<ItemRow | null> {
+  const [column, value] = 'id' in by ? ['id', by.id] : ['external_id', by.externalId];
+  const rows = await sqlQuery<ItemRow>(em, `select * from "inventory"."items" where "${column}" = ?${opts.lock ? ' for update' : ''}`, [value]);
+  return rows[0] ?? null;
+}
+
+/** The units that apply to each item: its own and the company-wide ones of its base unit, smallest first. */
+export async function unitsFor(em: EntityManager, items: ReadonlyArray<Pick<ItemRow, 'id' | 'base_unit'>>): Promise<Map<string, ItemUnit[]>> {
+  const out = new Map<string, ItemUnit[]>(items.map((i) => [i.id, []]));
+  if (items.length === 0) return out;
+  const rows = await sqlQuery<UnitRow>(
+    em,
+    `select u."id", u."name", u."base_unit", u."factor"::text as "factor", u."item_id", u."version", u."created_at", u."updated_at" from "inventory"."units_of_measure" u
+     where u."item_id" = any(array(select jsonb_array_elements_text(?::jsonb)))
+        or (u."item_id" is null and u."base_unit" = any(array(select jsonb_array_elements_text(?::jsonb))))
+     order by u."factor", lower(u."name"), u."id"`,
+    [ids(items.map((i) => i.id)), ids([...new Set(items.map((i) => i.base_unit))])],
+  );
+  for (const item of items) {
+    out.set(
+      item.id,
+      rows.filter((u) => (u.item_id === null ? u.base_unit === item.base_unit : u.item_id === item.id)).map(itemUnitDto),
+    );
+  }
+  return out;
+}
+
+/** Items as the API answers them (one query for the units of all of them). */
+export async function itemDtos(em: EntityManager, rows: ItemRow[]): Promise<Item[]> {
+  const units = await unitsFor(em, rows);
+  return rows.map((r) => itemDto(r, units.get(r.id) ?? []));
+}
+
+export async function itemDtoOf(em: EntityManager, row: ItemRow): Promise<Item> {
+  return (await itemDtos(em, [row]))[0];
+}
+
+/** The unique indexes behind the identifier checks, and what their 409 says. */
+const RACED: Record<string, { path: string; detail: string }> = {
+  items_external_id_uq: { path: 'externalId', detail: 'Another item already has this externalId.' },
+  items_active_sku_uq: { path: 'sku', detail: 'Another active item already has this SKU.' },
+  item_barcodes_pkey: { path: 'barcodes', detail: 'Another active item already has one of these barcodes.' },
+};
+
+/** The 409 of a unique index that fired in a race the checks lost twice. */
+export function itemConflictFor(constraint: string | undefined): ApiError {
+  const raced = constraint === undefined ? undefined : RACED[constraint];
+  if (!raced) return new Conflict('Another item was written at the same time; send the request again.');
+  return new Conflict(raced.detail, [{ path: raced.path, message: 'Already used by another item.' }]);
+}
+
+/**
+ * 409 naming every identifier `next` claims that another item holds (externalId: any item; SKU and
+ * barcodes: active items). One statement, so all three are judged on one snapshot.
+ */
+async function assertIdentifiersFree(em: EntityManager, next: ItemFields, stored: ItemFields | null, selfId: string | null): Promise<void> {
+  const claimed = claimedIdentifiers(next, stored);
+  if (claimed.externalId === null && claimed.sku === null && claimed.barcodes.length === 0) return;
+  const self = selfId ?? '';
+  const held = await sqlQuery<{ kind: 'externalId' | 'sku' | 'barcode'; value: string; item_id: string }>(
+    em,
+    `select 'externalId' as "kind", "external_id" as "value", "id" as "item_id" from "inventory"."items" where "external_id" = ?::text and "id" <> ?
+     union all
+     select 'sku', "sku", "id" from "inventory"."items" where "sku" = ?::text and "status" = 'active' and "id" <> ?
+     union all
+     select 'barcode', "barcode", "item_id" from "inventory"."item_barcodes" where "barcode" = any(array(select jsonb_array_elements_text(?::jsonb))) and "item_id" <> ?`,
+    [claimed.externalId, self, claimed.sku, self, ids(claimed.barcodes.map((b) => b.barcode)), self],
+  );
+  const holder = (kind: string, value: string) => held.find((h) => h.kind === kind && h.value === value)?.item_id;
+  const errors: FieldError[] = [];
+  const details: string[] = [];
+  const ext = claimed.externalId === null ? undefined : holder('externalId', claimed.externalId);
+  if (ext) {
+    errors.push({ path: 'externalId', message: `Already used by item ${ext}.` });
+    details.push(`Item ${ext} already has externalId ${claimed.externalId}.`);
+  }
+  const sku = claimed.sku === null ? undefined : holder('sku', claimed.sku);
+  if (sku) {
+    errors.push({ path: 'sku', message: `Already used by active item ${sku}.` });
+    details.push(`Active item ${sku} already has SKU ${claimed.sku}.`);
+  }
+  for (const { index, barcode } of claimed.barcodes) {
+    const other = holder('barcode', barcode);
+    if (!other) continue;
+    errors.push({ path: `barcodes[${index}]`, message: `Already used by active item ${other}.` });
+    details.push(`Active item ${other} already has barcode ${barcode}.`);
+  }
+  if (errors.length > 0) throw new Conflict(details.join(' '), errors);
+}
+
+/** A category an item is put into must exist and be active (an item may stay in a category archived since). */
+async function assertCategory(em: EntityManager, categoryId: string | null, stored: string | null): Promise<void> {
+  if (categoryId === null || categoryId === stored) return;
+  const [category] = await sqlQuery<{ status: string }>(em, `select "status" from "inventory"."item_categories" where "id" = ?`, [categoryId]);
+  if (!category) throw new ValidationError([{ path: 'categoryId', message: `No item category ${categoryId}.` }]);
+  if (category.status !== 'active') throw new ValidationError([{ path: 'categoryId', message: `Item category ${categoryId} is archived.` }]);
+}
+
+/**
+ * An item's base unit is what its stock, costs, units, par levels and recipe quantities are kept in:
+ * it cannot change once the ledger has movements of it, nor while anything else states quantities
+ * of it in the old unit (its own units of measure, par levels or reorder points, usage recipes).
+ */
+async function assertBaseUnitMayChange(em: EntityManager, id: string, from: BaseUnit, to: BaseUnit): Promise<void> {
+  const refuse = (detail: string, message: string) => new Conflict(`Item ${id} ${detail}; its base unit cannot change from ${from} to ${to}.`, [{ path: 'baseUnit', message }]);
+  const moved = await sqlQuery(em, `select 1 from "inventory"."stock_movements" where "item_id" = ? limit 1`, [id]);
+  if (moved.length > 0) {
+    throw new Conflict(`Item ${id} has stock movements in ${from}; its base unit cannot change to ${to}. Archive it and create a new item kept in ${to}.`, [
+      { path: 'baseUnit', message: 'Cannot change once the item has stock movements.' },
+    ]);
+  }
+  const own = await sqlQuery<{ name: string }>(em, `select "name" from "inventory"."units_of_measure" where "item_id" = ? order by "factor", "name"`, [id]);
+  if (own.length > 0) throw refuse(`has units of measure of its own in ${from} (${own.map((u) => u.name).join(', ')})`, 'Cannot change while the item has units of measure of its own.');
+  const levels = await sqlQuery<{ location_id: string }>(
+    em,
+    `select "location_id" from "inventory"."stock_levels" where "item_id" = ? and ("par_level" is not null or "reorder_point" is not null) order by "location_id"`,
+    [id],
+  );
+  if (levels.length > 0) throw refuse(`has par levels or reorder points in ${from} at ${levels.map((l) => l.location_id).join(', ')}`, 'Cannot change while par levels or reorder points are set in the old unit.');
+  const recipes = await sqlQuery<{ item_id: string }>(
+    em,
+    `select "item_id" from "inventory"."usage_recipes"
+     where ("item_id" = ? and jsonb_array_length("components") > 0) or "components" @> jsonb_build_array(jsonb_build_object('itemId', ?::text))
+     order by "item_id" limit 5`,
+    [id, id],
+  );
+  if (recipes.length > 0) throw refuse(`is in usage recipes (${recipes.map((r) => r.item_id).join(', ')}) measured in ${from}`, 'Cannot change while usage recipes measure the item in the old unit.');
+}
+
+const eventOf = (type: 'item.created' | 'item.updated', item: Item, previous?: Record<string, unknown>) => ({
+  type,
+  aggregateType: 'item',
+  aggregateId: item.id,
+  locationId: null,
+  object: item,
+  ...(previous ? { previous } : {}),
+});
+
+const archivedAtOf = (next: ItemFields, stored: ItemRow | null, now: Date): Date | null =>
+  next.status !== 'archived' ? null : stored?.status === 'archived' ? stored.archived_at : now;
+
+/** Creates an item with `item.created` (409 on an identifier in use, 422 on a missing or archived category). */
+export async function createItem(em: EntityManager, fields: ItemFields, w: WriteContext): Promise<Item> {
+  await assertCategory(em, fields.categoryId, null);
+  await assertIdentifiersFree(em, fields, null, null);
+  const [row] = await sqlQuery<ItemRow>(
+    em,
+    `insert into "inventory"."items" ("id", "external_id", "sku", "barcodes", "name", "category_id", "base_unit", "cost", "status", "archived_at", "version", "created_at", "updated_at")
+     values (?, ?, ?, array(select jsonb_array_elements_text(?::jsonb)), ?, ?, ?, ?::numeric, ?, ?, 1, ?, ?) returning *`,
+    [newId('item'), fields.externalId, fields.sku, ids(fields.barcodes), fields.name, fields.categoryId, fields.baseUnit, fields.cost, fields.status, archivedAtOf(fields, null, w.now), w.now, w.now],
+  );
+  const item = await itemDtoOf(em, row);
+  await insertEvents(em, 'inventory', [eventOf('item.created', item)], actorOf(w.actor), w.now);
+  return item;
+}
+
+/**
+ * Replaces a locked item's fields with `item.updated` (data.previous: the old values of what changed).
+ * The same fields → nothing written: no version, no event. `checkVersion` runs only when something changes.
+ */
+export async function updateItem(em: EntityManager, row: ItemRow, next: ItemFields, w: WriteContext & { checkVersion: (current: number) => void }): Promise<Item> {
+  const stored = fieldsOf(row);
+  if (!fieldsDiffer(stored, next)) return itemDtoOf(em, row);
+  w.checkVersion(row.version);
+  await assertCategory(em, next.categoryId, stored.categoryId);
+  if (next.baseUnit !== stored.baseUnit) await assertBaseUnitMayChange(em, row.id, stored.baseUnit, next.baseUnit);
+  await assertIdentifiersFree(em, next, stored, row.id);
+  const before = await itemDtoOf(em, row);
+  const [updated] = await sqlQuery<ItemRow>(
+    em,
+    `update "inventory"."items" set "external_id" = ?, "sku" = ?, "barcodes" = array(select jsonb_array_elements_text(?::jsonb)), "name" = ?, "category_id" = ?,
+       "base_unit" = ?, "cost" = ?::numeric, "status" = ?, "archived_at" = ?, "version" = "version" + 1, "updated_at" = ?
+     where "id" = ? returning *`,
+    [next.externalId, next.sku, ids(next.barcodes), next.name, next.categoryId, next.baseUnit, next.cost, next.status, archivedAtOf(next, row, w.now), w.now, row.id],
+  );
+  const after = await itemDtoOf(em, updated);
+  await insertEvents(em, 'inventory', [eventOf('item.updated', after, changedFields(before, after))], actorOf(w.actor), w.now);
+  return after;
+}

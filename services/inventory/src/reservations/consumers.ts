@@ -1,0 +1,16 @@
+import { defineConsumer, type ConsumerDef } from '@bop/shared';
+import { releaseStock } from './store';
+
+/** spec (supplement): `:cancel` — "reserved stock is released": inventory gives it back when sales announces the cancellation. */
+export const releaseOnCancel = defineConsumer({
+  name: 'order-release',
+  topics: ['sales'],
+  types: ['sales_order.cancelled'],
+  async handle({ em, event }) {
+    const order = event.data.object as { id?: string };
+    if (!order.id) throw new Error(`${event.type} ${event.id}: data.object lacks id`);
+    await em.transactional((tem) => releaseStock(tem, order.id!, new Date(), null));
+  },
+});
+
+export const reservationsConsumers: ConsumerDef[] = [releaseOnCancel];

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { PositiveQuantity } from '@bop/contracts';
+import { internalRoute, ok, type InternalRouteDef } from '@bop/shared';
+import { releaseStock, reserveStock, shipStock } from './store';
+
+/**
+ * Sales' internal commands for online orders (sales calls them from `:reserve`, `:ship`; releasing on
+ * `:cancel` follows `sales_order.cancelled`, see consumers.ts — and is also callable here). Keyed by
+ * the sales order id; repeating a command answers what is held (idempotent).
+ */
+const OrderStock = z.strictObject({
+  locationId: z.string().min(1).max(64),
+  /** the order's lines that name an item, in base units of that item */
+  lines: z.array(z.strictObject({ itemId: z.string().min(1).max(64), quantity: PositiveQuantity })).min(1).max(1000),
+});
+const OrderShip = OrderStock.extend({ shippedAt: z.iso.datetime({ offset: true }) });
+const Empty = z.strictObject({});
+
+export const reservationRoutes = (): InternalRouteDef[] => [
+  internalRoute('POST /internal/sales-orders/{orderId}:reserve', { body: OrderStock }, async (ctx) => {
+    const now = new Date();
+    return ok(await ctx.em.transactional((em) => reserveStock(em, { orderId: ctx.params.orderId, ...ctx.body }, now, ctx.principal)));
+  }),
+  internalRoute('POST /internal/sales-orders/{orderId}:ship', { body: OrderShip }, async (ctx) => {
+    const now = new Date();
+    const { shippedAt, ...rest } = ctx.body;
+    return ok(await ctx.em.transactional((em) => shipStock(em, { orderId: ctx.params.orderId, ...rest, shippedAt: new Date(shippedAt) }, now, ctx.principal)));
+  }),
+  internalRoute('POST /internal/sales-orders/{orderId}:release', { body: Empty }, async (ctx) => {
+    const now = new Date();
+    const held = await ctx.em.transactional((em) => releaseStock(em, ctx.params.orderId, now, ctx.principal));
+    return ok(held ?? { orderId: ctx.params.orderId, status: 'none', lines: [] });
+  }),
+];

@@ -1,0 +1,236 @@
+import Decimal from 'decimal.js';
+import type { StockAdjustment, StockAdjustmentCreate, StockDocumentLine, StockMovement, WasteRecord, WasteRecordCreate } from '@bop/contracts';
+import { actorOf, businessDayOf, insertEvents, newId, sqlQuery, ValidationError, type EntityManager, type FieldError, type Principal } from '@bop/shared';
+import { resolveLines, type ResolvedLine } from '../domain/lines';
+import { formatNullable, formatQuantity } from '../domain/quantity';
+import { lockLevels, postMovements, stockMovementFromRow, type MovementInput } from '../ledger/post';
+import { adjustmentLineErrors, baseQuantityError, headerErrors, lineCountErrors, sortErrors, stampAfterLock } from './domain';
+import { documentDto, type DocumentKind, type DocumentRow } from './dto';
+import { isFieldError, writableLocation, type StockLocation } from './location';
+
+export interface WriteContext {
+  actor: Principal;
+  /** the service clock (read at validation, and again once the levels are locked) */
+  clock: () => Date;
+  /** API_MAX_BATCH_SIZE */
+  maxLines: number;
+}
+
+type Body = StockAdjustmentCreate | WasteRecordCreate;
+
+/**
+ * Everything wrong with a document, in one 422: header (reason `other` without a note, a future
+ * occurredAt), the location, the items and units (`resolveLines`), and per kind the lines' rules.
+ * Answers the location and the resolved lines when all is well.
+ */
+async function validateDocument(
+  em: EntityManager,
+  body: Body,
+  w: WriteContext,
+  lineRules: (resolved: ResolvedLine[]) => FieldError[],
+  pureErrors: FieldError[],
+): Promise<{ location: StockLocation; resolved: ResolvedLine[] }> {
+  const tooMany = lineCountErrors(body.lines, w.maxLines);
+  if (tooMany.length > 0) throw new ValidationError(tooMany);
+  const errors = [...headerErrors(body, w.clock()), ...pureErrors];
+  const location = await writableLocation(em, body.locationId);
+  if (isFieldError(location)) errors.push(location);
+  let resolved: ResolvedLine[] | null = null;
+  try {
+    // archived items may still be written off (their rules per kind refuse stock arriving)
+    resolved = await resolveLines(em, body.lines, { allowArchived: true });
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    errors.push(...(err.errors ?? []));
+  }
+  if (resolved) errors.push(...lineRules(resolved));
+  if (errors.length > 0 || isFieldError(location) || !resolved) throw new ValidationError(sortErrors(errors));
+  return { location, resolved };
+}
+
+async function insertDocument(em: EntityManager, row: Omit<DocumentRow, 'created_at' | 'actor'>, w: WriteContext, now: Date): Promise<DocumentRow> {
+  const actor = actorOf(w.actor);
+  await sqlQuery(
+    em,
+    `insert into "inventory"."stock_documents" ("id", "kind", "location_id", "reason", "note", "lines", "occurred_at", "business_day", "created_at", "actor")
+     values (?, ?, ?, ?, ?, ?::jsonb, ?, ?::date, ?, ?::jsonb)`,
+    [row.id, row.kind, row.location_id, row.reason, row.note, JSON.stringify(row.lines), row.occurred_at, row.business_day, now, JSON.stringify(actor)],
+  );
+  return { ...row, created_at: now, actor };
+}
+
+/**
+ * Locks the levels the lines touch (postMovements locks them again: the same rows, already held)
+ * and answers the time to stamp: read after the wait for the lock, never behind a level's last stamp.
+ */
+async function lockAndStamp(em: EntityManager, locationId: string, resolved: ResolvedLine[], w: WriteContext): Promise<Date> {
+  const levels = await lockLevels(em, resolved.map((l) => ({ itemId: l.item.id, locationId })), w.clock());
+  return stampAfterLock(w.clock(), levels.values());
+}
+
+function header(body: Body, location: StockLocation, now: Date) {
+  const occurredAt = body.occurredAt ? new Date(body.occurredAt) : now;
+  return { occurredAt, businessDay: businessDayOf(occurredAt.toISOString(), location.timezone, location.cutoff) };
+}
+
+/**
+ * `POST /inventory/adjustments`: one `adjustment` movement per line (cause stock_adjustment); found
+ * stock with a cost moves the weighted average; stock may go negative (a count corrects it).
+ */
+export async function recordAdjustment(em: EntityManager, body: StockAdjustmentCreate, w: WriteContext): Promise<StockAdjustment> {
+  const { location, resolved } = await validateDocument(
+    em,
+    body,
+    w,
+    (lines) =>
+      lines.flatMap((l, i) => {
+        const errors: FieldError[] = [];
+        const tooBig = baseQuantityError(i, l.base, body.lines[i].unitCost);
+        if (tooBig) errors.push(tooBig);
+        if (l.item.status === 'archived' && l.base.isPositive() && !l.base.isZero()) {
+          errors.push({ path: `lines[${i}].itemId`, message: `Item ${l.item.id} is archived: its stock can only be written off.` });
+        }
+        return errors;
+      }),
+    adjustmentLineErrors(body),
+  );
+  const id = newId('stockAdjustment');
+  const now = await lockAndStamp(em, location.id, resolved, w);
+  const { occurredAt, businessDay } = header(body, location, now);
+  const note = body.note ?? null;
+  const inputs: MovementInput[] = resolved.map((l, i) => ({
+    itemId: l.item.id,
+    locationId: location.id,
+    type: 'adjustment',
+    quantity: l.base,
+    unitCost: body.lines[i].unitCost ?? null,
+    cause: { type: 'stock_adjustment', id },
+    reason: body.reason,
+    note,
+    occurredAt,
+  }));
+  const { movements } = await postMovements(em, inputs, { now, actor: w.actor });
+  const lines: StockDocumentLine[] = movements.map((m, i) => ({
+    itemId: m.itemId,
+    quantity: body.lines[i].quantity,
+    unitId: body.lines[i].unitId ?? null,
+    baseQuantity: m.quantity,
+    unitCost: m.unitCost,
+    value: m.value,
+    movementId: m.id,
+  }));
+  const row = await insertDocument(em, { id, kind: 'adjustment', location_id: location.id, reason: body.reason, note, lines, occurred_at: occurredAt, business_day: businessDay }, w, now);
+  return documentDto(row, movements) as StockAdjustment;
+}
+
+/**
+ * `POST /inventory/waste`: one `waste` movement per line (negative, cause waste_record) valued at
+ * the average cost, and `waste.recorded` with the record (base quantities, values, total).
+ */
+export async function recordWaste(em: EntityManager, body: WasteRecordCreate, w: WriteContext): Promise<WasteRecord> {
+  const { location, resolved } = await validateDocument(
+    em,
+    body,
+    w,
+    (lines) => lines.flatMap((l, i) => baseQuantityError(i, l.base, null) ?? []),
+    [],
+  );
+  const id = newId('wasteRecord');
+  const now = await lockAndStamp(em, location.id, resolved, w);
+  const { occurredAt, businessDay } = header(body, location, now);
+  const note = body.note ?? null;
+  const inputs: MovementInput[] = resolved.map((l) => ({
+    itemId: l.item.id,
+    locationId: location.id,
+    type: 'waste',
+    quantity: l.base.negated(),
+    cause: { type: 'waste_record', id },
+    reason: body.reason,
+    note,
+    occurredAt,
+  }));
+  const { movements } = await postMovements(em, inputs, { now, actor: w.actor });
+  const lines: StockDocumentLine[] = movements.map((m, i) => ({
+    itemId: m.itemId,
+    quantity: body.lines[i].quantity,
+    unitId: body.lines[i].unitId ?? null,
+    baseQuantity: formatQuantity(new Decimal(m.quantity).negated()),
+    unitCost: m.unitCost,
+    value: m.value === null ? null : formatNullable(new Decimal(m.value).negated()),
+    movementId: m.id,
+  }));
+  const row = await insertDocument(em, { id, kind: 'waste', location_id: location.id, reason: body.reason, note, lines, occurred_at: occurredAt, business_day: businessDay }, w, now);
+  const record = documentDto(row, movements) as WasteRecord;
+  await insertEvents(em, 'inventory', [{ type: 'waste.recorded', aggregateType: 'waste_record', aggregateId: id, locationId: location.id, object: record }], actorOf(w.actor), now);
+  return record;
+}
+
+export interface DocumentFilter {
+  kind: DocumentKind;
+  /** null: every location */
+  reachable: string[] | null;
+  locationId?: string;
+  itemId?: string;
+  reason?: string;
+  from?: string;
+  /** id of the last record of the previous page */
+  after: string | null;
+  limit: number;
+}
+
+/** A page of adjustments or waste records (`limit + 1` rows: the caller's toPage tells whether more follow), in id (creation) order. */
+export async function listDocuments(em: EntityManager, f: DocumentFilter): Promise<Array<StockAdjustment | WasteRecord>> {
+  const where = ['d."kind" = ?'];
+  const params: unknown[] = [f.kind];
+  if (f.reachable) {
+    where.push(`d."location_id" = any(array(select jsonb_array_elements_text(?::jsonb)))`);
+    params.push(JSON.stringify(f.reachable));
+  }
+  if (f.locationId) {
+    where.push('d."location_id" = ?');
+    params.push(f.locationId);
+  }
+  if (f.itemId) {
+    where.push('d."lines" @> ?::jsonb');
+    params.push(JSON.stringify([{ itemId: f.itemId }]));
+  }
+  if (f.reason) {
+    where.push('d."reason" = ?');
+    params.push(f.reason);
+  }
+  if (f.from) {
+    where.push('d."occurred_at" >= ?');
+    params.push(new Date(f.from));
+  }
+  if (f.after) {
+    where.push('d."id" > ?');
+    params.push(f.after);
+  }
+  const rows = await sqlQuery<DocumentRow>(
+    em,
+    `select d."id", d."kind", d."location_id", d."reason", d."note", d."lines", d."occurred_at", d."business_day"::text as "business_day", d."created_at", d."actor"
+     from "inventory"."stock_documents" d where ${where.join(' and ')} order by d."id" limit ?`,
+    [...params, f.limit + 1],
+  );
+  // the extra row only tells whether more follow: its movements are not needed
+  const movements = await movementsOf(em, f.kind === 'adjustment' ? 'stock_adjustment' : 'waste_record', rows.slice(0, f.limit).map((r) => r.id));
+  return rows.map((r) => documentDto(r, movements.get(r.id) ?? []));
+}
+
+/** The movements of these documents, by document, in append order. */
+async function movementsOf(em: EntityManager, causeType: string, ids: string[]): Promise<Map<string, StockMovement[]>> {
+  const out = new Map<string, StockMovement[]>();
+  if (ids.length === 0) return out;
+  const rows = await sqlQuery(
+    em,
+    `select * from "inventory"."stock_movements" where "cause_type" = ? and "cause_id" = any(array(select jsonb_array_elements_text(?::jsonb))) order by "seq"`,
+    [causeType, JSON.stringify(ids)],
+  );
+  for (const r of rows) {
+    const m = stockMovementFromRow(r);
+    const list = out.get(m.cause.id) ?? [];
+    list.push(m);
+    out.set(m.cause.id, list);
+  }
+  return out;
+}

@@ -1,0 +1,128 @@
+import type { StockLevel, StockLevelConfigure } from '@bop/contracts';
+import { actorOf, BadRequest, insertEvents, sqlQuery, ValidationError, type EntityManager, type FieldError, type Principal } from '@bop/shared';
+import { dec } from '../domain/quantity';
+import { crossedBelowReorderPoint, lockLevels, stockLevelDto, stockLevelFromRow } from '../ledger/post';
+import { stampAfterLock } from './domain';
+import { isFieldError, writableLocation } from './location';
+
+export interface LevelFilter {
+  /** null: every location */
+  reachable: string[] | null;
+  locationId?: string;
+  itemId?: string;
+  updatedSince?: string;
+  belowReorderPoint?: boolean;
+  /** the decoded cursor: [updatedAt (µs, UTC), itemId, locationId] of the last row of the previous page */
+  after: string | null;
+  limit: number;
+}
+
+/** The sort key of a level as a cursor (updated_at to the microsecond: Postgres keeps µs, a JS Date only ms). */
+const CURSOR_TS = `to_char(l."updated_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+function parseAfter(after: string | null): [string, string, string] | null {
+  if (after === null) return null;
+  try {
+    const k = JSON.parse(after) as unknown;
+    if (Array.isArray(k) && k.length === 3 && k.every((v) => typeof v === 'string') && !Number.isNaN(Date.parse(k[0] as string))) return k as [string, string, string];
+  } catch {
+    // fall through
+  }
+  throw new BadRequest('The cursor is not valid.', [{ path: 'cursor', message: 'Not a cursor returned by this list.' }]);
+}
+
+/**
+ * A page of levels (`limit + 1` rows, each with its cursor key as `id`), ordered by updatedAt then
+ * item and location: a level that changes while a poller pages moves behind it and is seen again.
+ */
+export async function listLevels(em: EntityManager, f: LevelFilter): Promise<Array<{ id: string; level: StockLevel }>> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (f.reachable) {
+    where.push(`l."location_id" = any(array(select jsonb_array_elements_text(?::jsonb)))`);
+    params.push(JSON.stringify(f.reachable));
+  }
+  if (f.locationId) {
+    where.push('l."location_id" = ?');
+    params.push(f.locationId);
+  }
+  if (f.itemId) {
+    where.push('l."item_id" = ?');
+    params.push(f.itemId);
+  }
+  if (f.updatedSince) {
+    where.push('l."updated_at" >= ?');
+    params.push(new Date(f.updatedSince));
+  }
+  if (f.belowReorderPoint !== undefined) {
+    const below = `(l."reorder_point" is not null and l."on_hand" - l."reserved" < l."reorder_point")`;
+    where.push(f.belowReorderPoint ? below : `not ${below}`);
+  }
+  const after = parseAfter(f.after);
+  if (after) {
+    where.push('(l."updated_at", l."item_id", l."location_id") > (?::timestamptz, ?, ?)');
+    params.push(...after);
+  }
+  const rows = await sqlQuery<Parameters<typeof stockLevelFromRow>[0] & { cursor_ts: string }>(
+    em,
+    `select l.*, ${CURSOR_TS} as "cursor_ts" from "inventory"."stock_levels" l
+     ${where.length > 0 ? `where ${where.join(' and ')}` : ''}
+     order by l."updated_at", l."item_id", l."location_id" limit ?`,
+    [...params, f.limit + 1],
+  );
+  return rows.map((r) => ({ id: JSON.stringify([r.cursor_ts, r.item_id, r.location_id]), level: stockLevelFromRow(r) }));
+}
+
+/**
+ * `POST /stock-levels:configure`: par level and reorder point of an item at a location, the level
+ * locked as the ledger locks it (a concurrent movement waits; nothing is lost). Version +1 when
+ * something changes (the same values again change nothing). `stock.below_reorder_point` when the new
+ * reorder point puts available below it and it was not below before; no `stock.level_changed`
+ * (no quantity changes: spec event mapping, "on hand, reserved or available changes").
+ */
+export async function configureLevel(
+  em: EntityManager,
+  body: StockLevelConfigure,
+  w: { actor: Principal; clock: () => Date; checkVersion: (current: number) => void },
+): Promise<StockLevel> {
+  const errors: FieldError[] = [];
+  const location = await writableLocation(em, body.locationId);
+  if (isFieldError(location)) errors.push(location);
+  const [item] = await sqlQuery<{ status: string }>(em, `select "status" from "inventory"."items" where "id" = ?`, [body.itemId]);
+  if (!item) errors.push({ path: 'itemId', message: `No item ${body.itemId}.` });
+  else if (item.status !== 'active') errors.push({ path: 'itemId', message: `Item ${body.itemId} is archived.` });
+  if (errors.length > 0) throw new ValidationError(errors);
+
+  const level = (await lockLevels(em, [{ itemId: body.itemId, locationId: body.locationId }], w.clock())).values().next().value!;
+  w.checkVersion(level.version);
+  const now = stampAfterLock(w.clock(), [level]);
+  const parLevel = body.parLevel === undefined ? level.parLevel : body.parLevel === null ? null : dec(body.parLevel);
+  const reorderPoint = body.reorderPoint === undefined ? level.reorderPoint : body.reorderPoint === null ? null : dec(body.reorderPoint);
+  if (parLevel !== null && reorderPoint !== null && reorderPoint.gt(parLevel)) {
+    throw new ValidationError([
+      { path: body.reorderPoint !== undefined ? 'reorderPoint' : 'parLevel', message: `The reorder point (${reorderPoint.toFixed()}) must not exceed the par level (${parLevel.toFixed()}).` },
+    ]);
+  }
+  const same = (a: typeof parLevel, b: typeof parLevel) => (a === null ? b === null : b !== null && a.eq(b));
+  if (same(parLevel, level.parLevel) && same(reorderPoint, level.reorderPoint)) return stockLevelDto(level);
+
+  const available = level.onHand.minus(level.reserved);
+  const crossed = crossedBelowReorderPoint(available, available, reorderPoint, level.reorderPoint);
+  const next = { ...level, parLevel, reorderPoint, version: level.version + 1, updatedAt: now };
+  await sqlQuery(
+    em,
+    `update "inventory"."stock_levels" set "par_level" = ?::numeric, "reorder_point" = ?::numeric, "version" = ?, "updated_at" = ? where "item_id" = ? and "location_id" = ?`,
+    [parLevel?.toFixed() ?? null, reorderPoint?.toFixed() ?? null, next.version, now, level.itemId, level.locationId],
+  );
+  const dto = stockLevelDto(next);
+  if (crossed) {
+    await insertEvents(
+      em,
+      'inventory',
+      [{ type: 'stock.below_reorder_point', aggregateType: 'stock_level', aggregateId: `${level.itemId}:${level.locationId}`, locationId: level.locationId, object: dto }],
+      actorOf(w.actor),
+      now,
+    );
+  }
+  return dto;
+}

@@ -1,0 +1,125 @@
+import { LockMode } from '@mikro-orm/core';
+import type { Transfer, TransferCreate, TransferReceive, TransferStatus } from '@bop/contracts';
+import { Conflict, NotFound, ValidationError, actorOf, assertLocationInReach, changedFields, insertEvents, newId, type EntityManager, type FieldError, type Principal, type ReachSet } from '@bop/shared';
+import { locationErrors } from '../counts/locations';
+import { resolveLines, type ResolvedLine } from '../domain/lines';
+import { postMovements, type MovementInput } from '../ledger/post';
+import { duplicateItemErrors, matchReceipt, receiveRefusal, receivedLine, receivedStatus, sentLine } from './domain';
+import { transferDto } from './dto';
+import { InventoryTransfer } from './entities';
+
+interface WriteContext {
+  actor: Principal;
+  now: Date;
+}
+
+/** Lines resolved to items and base quantities, their errors added to `errors` (null when they have some). */
+async function resolveInto(em: EntityManager, lines: Array<{ itemId: string; quantity: string; unitId?: string | null }>, errors: FieldError[], allowArchived: boolean): Promise<ResolvedLine[] | null> {
+  return resolveLines(em, lines, { allowArchived }).catch((err: unknown) => {
+    if (!(err instanceof ValidationError)) throw err;
+    errors.push(...(err.errors ?? []));
+    return null;
+  });
+}
+
+const transferEvent = (type: string, dto: Transfer, locationId: string, previous?: Record<string, unknown>) => ({
+  type,
+  aggregateType: 'transfer',
+  aggregateId: dto.id,
+  locationId,
+  object: dto as unknown as Record<string, unknown>,
+  ...(previous ? { previous } : {}),
+});
+
+/**
+ * `POST /transfers`: `transfer_out` movements at the sender (422 `insufficient_stock` when available
+ * stock does not cover a line), each line keeping the sender's cost per base unit at sending;
+ * status `in_transit`; `transfer.sent` (at the sending location).
+ */
+export async function createTransfer(em: EntityManager, body: TransferCreate, w: WriteContext): Promise<Transfer> {
+  const errors: FieldError[] = [];
+  if (body.toLocationId === body.fromLocationId) errors.push({ path: 'toLocationId', message: 'Must differ from fromLocationId.' });
+  errors.push(
+    ...(await locationErrors(em, [
+      { id: body.fromLocationId, path: 'fromLocationId', takes: 'transfers' },
+      ...(body.toLocationId === body.fromLocationId ? [] : [{ id: body.toLocationId, path: 'toLocationId', takes: 'transfers' }]),
+    ])),
+    ...duplicateItemErrors(body.lines),
+  );
+  const resolved = await resolveInto(em, body.lines, errors, false);
+  resolved?.forEach((r, i) => {
+    if (r.base.isZero()) errors.push({ path: `lines[${i}].quantity`, message: `Is less than a millionth of the item's base unit (${r.item.baseUnit}).` });
+  });
+  if (errors.length > 0 || !resolved) throw new ValidationError(errors);
+
+  const id = newId('transfer');
+  const inputs: MovementInput[] = resolved.map((r) => ({
+    itemId: r.item.id,
+    locationId: body.fromLocationId,
+    type: 'transfer_out',
+    quantity: r.base.negated(),
+    cause: { type: 'transfer', id },
+    note: body.note ?? null,
+    occurredAt: w.now,
+  }));
+  const posted = await postMovements(em, inputs, { now: w.now, actor: w.actor, requireAvailable: { path: (i) => `lines[${i}].quantity` } });
+  const transfer = em.create(InventoryTransfer, {
+    id,
+    fromLocationId: body.fromLocationId,
+    toLocationId: body.toLocationId,
+    status: 'in_transit',
+    // the movements come back in input order: each carries the sender's cost at sending
+    lines: body.lines.map((l, i) => sentLine(l, resolved[i].base, posted.movements[i].unitCost)),
+    note: body.note ?? null,
+    receiveNote: null,
+    sentAt: w.now,
+    receivedAt: null,
+    version: 1,
+    createdAt: w.now,
+    updatedAt: w.now,
+    actor: actorOf(w.actor),
+  });
+  await em.flush();
+  const dto = transferDto(transfer);
+  await insertEvents(em, 'inventory', [transferEvent('transfer.sent', dto, transfer.fromLocationId)], actorOf(w.actor), w.now);
+  return dto;
+}
+
+/**
+ * `POST /transfers/{id}:receive`: every sent item answered once; `transfer_in` movements at the
+ * receiver at the sender's unit cost (moving the receiver's weighted average); `received` when
+ * everything arrived as sent, else `received_with_discrepancy` with each line's difference;
+ * `transfer.received` and, on a difference, `transfer.discrepancy` (at the receiving location).
+ * The transfer row is locked: a second receipt waits, then gets 409.
+ */
+export async function receiveTransfer(em: EntityManager, id: string, body: TransferReceive, reach: ReachSet, checkVersion: (v: number) => void, w: WriteContext): Promise<Transfer> {
+  const transfer = await em.findOne(InventoryTransfer, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!transfer) throw new NotFound('transfer', id);
+  assertLocationInReach(reach, transfer.toLocationId);
+  checkVersion(transfer.version);
+  const refusal = receiveRefusal({ id: transfer.id, status: transfer.status as TransferStatus, receivedAt: transfer.receivedAt ?? null });
+  if (refusal) throw new Conflict(refusal);
+
+  const { order, errors } = matchReceipt(transfer.lines, body.lines);
+  // an item archived while on the way still arrives
+  const resolved = await resolveInto(em, body.lines.map((l) => ({ itemId: l.itemId, quantity: l.receivedQuantity, unitId: l.unitId })), errors, true);
+  if (errors.length > 0 || !resolved) throw new ValidationError(errors);
+
+  const before = transferDto(transfer);
+  const lines = transfer.lines.map((l, i) => receivedLine(l, resolved[order[i]].base));
+  const inputs: MovementInput[] = lines.flatMap((l, i) => {
+    const base = resolved[order[i]].base;
+    if (base.isZero()) return [];
+    return [{ itemId: l.itemId, locationId: transfer.toLocationId, type: 'transfer_in' as const, quantity: base, unitCost: l.unitCost, cause: { type: 'transfer' as const, id: transfer.id }, note: body.note ?? null, occurredAt: w.now }];
+  });
+  await postMovements(em, inputs, { now: w.now, actor: w.actor });
+  const status = receivedStatus(lines);
+  Object.assign(transfer, { lines, status, receiveNote: body.note ?? null, receivedAt: w.now, version: transfer.version + 1, updatedAt: w.now });
+  await em.flush();
+  const after = transferDto(transfer);
+  const previous = changedFields(before, after);
+  const events = [transferEvent('transfer.received', after, transfer.toLocationId, previous)];
+  if (status === 'received_with_discrepancy') events.push(transferEvent('transfer.discrepancy', after, transfer.toLocationId, previous));
+  await insertEvents(em, 'inventory', events, actorOf(w.actor), w.now);
+  return after;
+}
