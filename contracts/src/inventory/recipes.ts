@@ -84,7 +84,7 @@ export const RecordedSalesObject = z.object({
       type: z.enum(['sale', 'refund']),
       status: z.enum(['completed', 'voided']),
       occurredAt: z.string().refine((v) => !Number.isNaN(Date.parse(v)), { message: 'Must be a timestamp.' }),
-      lines: z.array(z.object({ itemId: z.string().nullable(), quantity: z.string().regex(/^-?\d{1,15}(\.\d{1,6})?$/) })),
+      lines: z.array(z.object({ itemId: z.string().nullish().transform((v) => v ?? null), quantity: z.string().regex(/^-?\d{1,15}(\.\d{1,6})?$/) })),
     }),
   ),
 });

@@ -78,7 +78,12 @@ describe('POST /sales/transactions:batch', () => {
     expect(first).toMatchObject({ id: r.body.results[0].id, externalId: 'EV-1', businessDay: '2026-11-20', total: '19.71', version: 1 });
     expect(second).toMatchObject({ id: r.body.results[1].id, externalId: 'EV-2' });
     expect(first.lines).toHaveLength(2);
-    expect(first.tenders).toEqual([expect.objectContaining({ type: 'cash', amount: '20.00', change: '0.29' })]);
+    expect(first.tenders).toEqual([{ type: 'cash', amount: '20.00', change: '0.29' }]);
+    // compact: source and location are the event's, null fields are left out (absent = null)
+    expect(first).not.toHaveProperty('source');
+    expect(first).not.toHaveProperty('locationId');
+    expect(first.lines[0]).not.toHaveProperty('itemBarcode');
+    expect(first.lines[0]).not.toHaveProperty('itemId');
     const done = rows.find((x) => x.type === 'sales.batch.completed')!.payload;
     expect(done.data.object).toMatchObject({ batchId: r.body.batchId, integrationId: 'int_test', source: 'pos-nyc', endpoint: 'POST /sales/transactions:batch', received: 2, created: 2 });
     // an update carries the new version
@@ -115,7 +120,7 @@ describe('POST /sales/transactions:batch', () => {
 
 describe('transactionEvents', () => {
   it('groups written transactions per location (the bus key) in chunks, in order, each with its version', () => {
-    const row = (locationId: string) => ({ location_id: locationId }) as any;
+    const row = (locationId: string) => ({ location_id: locationId, lines: [], tenders: [], channel: null, register_id: null, employee_external_id: null, refund_of: null }) as any;
     const written = [
       ...Array.from({ length: RECORDED_CHUNK + 50 }, (_, i) => ({ id: `stx_a${i}`, externalId: `A-${i}`, row: row('loc_a'), version: 1 })),
       { id: 'stx_b0', externalId: 'B-0', row: row('loc_b'), version: 3 },

@@ -43,6 +43,23 @@ async function lockDepletions(em: EntityManager, transactions: Entry[], now: Dat
   return new Map(rows.map((r) => [r.transaction_id, r]));
 }
 
+/**
+ * Leaves out transactions with nothing to do: no line names an item (a POS whose items are not
+ * mapped yet) and nothing was applied for them before. Most of a busy feed can be like that; a
+ * later version that names items (`:map`) arrives as a new event and is applied then.
+ */
+async function withoutNothingToDo(em: EntityManager, transactions: Entry[]): Promise<Entry[]> {
+  const itemless = transactions.filter((t) => t.lines.every((l) => l.itemId === null));
+  if (itemless.length === 0) return transactions;
+  const stored = await sqlQuery<{ transaction_id: string }>(
+    em,
+    `select "transaction_id" from "inventory"."sale_depletions" where "transaction_id" = any(array(select jsonb_array_elements_text(?::jsonb)))`,
+    [JSON.stringify(itemless.map((t) => t.id))],
+  );
+  const keep = new Set(stored.map((r) => r.transaction_id));
+  return transactions.filter((t) => keep.has(t.id) || t.lines.some((l) => l.itemId !== null));
+}
+
 /** Items of these ids that inventory knows. */
 async function knownItems(em: EntityManager, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
@@ -63,7 +80,7 @@ export async function applyRecordedSales(
   now = new Date(),
 ): Promise<{ movements: number; applied: number; skipped: number }> {
   const entries = (Array.isArray(objects) ? objects : [objects]).flatMap((o) => o.transactions.map((t): Entry => ({ ...t, locationId: t.locationId ?? o.locationId, reason: o.reason ?? null })));
-  const transactions = newestOf(entries);
+  const transactions = await withoutNothingToDo(em, newestOf(entries));
   if (transactions.length === 0) return { movements: 0, applied: 0, skipped: 0 };
   const rows = await lockDepletions(em, transactions, now);
   const fresh = transactions.filter((t) => t.version > rows.get(t.id)!.version);

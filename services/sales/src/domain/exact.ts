@@ -16,7 +16,9 @@ export function toScaled(value: string): bigint {
   const whole = dot < 0 ? body : body.slice(0, dot);
   const fraction = dot < 0 ? '' : body.slice(dot + 1);
   if (fraction.length > SCALE) throw new Error(`toScaled: more than ${SCALE} decimals in ${value}`);
-  const scaled = BigInt(whole + fraction.padEnd(SCALE, '0'));
+  const digits = whole + fraction;
+  // most figures have few digits: an exact safe integer times a power of ten beats parsing a 13+ digit BigInt
+  const scaled = digits.length <= 15 ? BigInt(Number(digits)) * POW10[SCALE - fraction.length] : BigInt(digits + '0'.repeat(SCALE - fraction.length));
   return negative ? -scaled : scaled;
 }
 

@@ -115,6 +115,8 @@ interface Seen {
   now: number;
   firstSeen: string | null;
   lastSeen: string | null;
+  firstSeenMs: number;
+  lastSeenMs: number;
   names: string[];
   locations: string[];
 }
@@ -134,7 +136,7 @@ export async function recordUnmatched(
   const entry = (key: PosItemKey) => {
     const k = `${key.refField}\u0000${key.refValue}`;
     let s = seen.get(k);
-    if (!s) seen.set(k, (s = { key, ext: null, sku: null, barcode: null, delta: 0, now: 0, firstSeen: null, lastSeen: null, names: [], locations: [] }));
+    if (!s) seen.set(k, (s = { key, ext: null, sku: null, barcode: null, delta: 0, now: 0, firstSeen: null, lastSeen: null, firstSeenMs: 0, lastSeenMs: 0, names: [], locations: [] }));
     return s;
   };
   const keysOf = (lines: UnmatchedLine[]) => {
@@ -149,17 +151,24 @@ export async function recordUnmatched(
     }
     return byKey;
   };
+  const noLines = new Map<string, { key: PosItemKey; lines: UnmatchedLine[] }>();
   for (const rec of records) {
     const now = keysOf(rec.lines);
-    const before = keysOf(rec.before ?? []);
+    const before = rec.before && rec.before.length > 0 ? keysOf(rec.before) : noLines;
+    const seenAt = Date.parse(rec.seenAt);
     for (const [k, g] of now) {
       const s = entry(g.key);
       // counts are per record: a line seen again in an updated record does not count twice
       if (!before.has(k)) s.delta += 1;
       s.now += 1;
-      const seenAt = Date.parse(rec.seenAt);
-      if (s.firstSeen === null || seenAt < Date.parse(s.firstSeen)) s.firstSeen = rec.seenAt;
-      if (s.lastSeen === null || seenAt > Date.parse(s.lastSeen)) s.lastSeen = rec.seenAt;
+      if (s.firstSeen === null || seenAt < s.firstSeenMs) {
+        s.firstSeen = rec.seenAt;
+        s.firstSeenMs = seenAt;
+      }
+      if (s.lastSeen === null || seenAt > s.lastSeenMs) {
+        s.lastSeen = rec.seenAt;
+        s.lastSeenMs = seenAt;
+      }
       if (!s.locations.includes(rec.locationId)) s.locations.push(rec.locationId);
       for (const l of g.lines) {
         s.ext ??= l.itemExternalId ?? null;
