@@ -161,22 +161,29 @@ export async function postMovements(em: EntityManager, inputs: MovementInput[], 
   const shortages: FieldError[] = [];
   const rows: unknown[][] = [];
   const movements: StockMovement[] = [];
+  // the hot loop of bulk postings (a batch of sales is tens of thousands of movements): decimal work
+  // only where a movement needs it (no reserved change, no availability check, no costed arrival)
+  const ZERO = new Decimal(0);
+  const reservedText = new Map<Level, string>();
+  let lastDay: { key: string; day: string | null } = { key: '', day: null };
   inputs.forEach((m, index) => {
     const level = levels.get(key(m.itemId, m.locationId));
     if (!level) throw new Error(`postMovements: item ${m.itemId} does not exist`);
     const q = round6(m.quantity);
-    const r = round6(m.reservedChange ?? 0);
-    const availableBefore = level.onHand.minus(level.reserved);
-    const availableAfter = level.onHand.plus(q).minus(level.reserved.plus(r));
-    if (opts.requireAvailable && availableAfter.lt(availableBefore) && availableAfter.isNegative()) {
-      shortages.push({ path: opts.requireAvailable.path(index), message: `Only ${formatQuantity(Decimal.max(availableBefore, 0))} available of item ${m.itemId} at location ${m.locationId}; ${formatQuantity(availableBefore.minus(availableAfter))} needed.` });
-    } else if (opts.requireAvailable && q.isNegative() && level.onHand.plus(q).isNegative()) {
-      // reserved stock leaving (a shipment) needs it on hand as well
-      shortages.push({ path: opts.requireAvailable.path(index), message: `Only ${formatQuantity(Decimal.max(level.onHand, 0))} on hand of item ${m.itemId} at location ${m.locationId}; ${formatQuantity(q.negated())} needed.` });
+    const hasR = m.reservedChange !== undefined && m.reservedChange !== 0 && m.reservedChange !== '0';
+    const r = hasR ? round6(m.reservedChange!) : ZERO;
+    if (opts.requireAvailable) {
+      const availableBefore = level.onHand.minus(level.reserved);
+      const availableAfter = level.onHand.plus(q).minus(level.reserved.plus(r));
+      if (availableAfter.lt(availableBefore) && availableAfter.isNegative()) {
+        shortages.push({ path: opts.requireAvailable.path(index), message: `Only ${formatQuantity(Decimal.max(availableBefore, 0))} available of item ${m.itemId} at location ${m.locationId}; ${formatQuantity(availableBefore.minus(availableAfter))} needed.` });
+      } else if (q.isNegative() && level.onHand.plus(q).isNegative()) {
+        // reserved stock leaving (a shipment) needs it on hand as well
+        shortages.push({ path: opts.requireAvailable.path(index), message: `Only ${formatQuantity(Decimal.max(level.onHand, 0))} on hand of item ${m.itemId} at location ${m.locationId}; ${formatQuantity(q.negated())} needed.` });
+      }
     }
-    if (level.reserved.plus(r).isNegative()) throw new Error(`postMovements: reserved of ${m.itemId} at ${m.locationId} would go below zero`);
     let unitCost: Decimal | null;
-    if (q.isPositive() && !q.isZero() && m.unitCost !== undefined && m.unitCost !== null) {
+    if (m.unitCost !== undefined && m.unitCost !== null && q.isPositive() && !q.isZero()) {
       unitCost = round6(m.unitCost);
       // weighted average over what is on hand (nothing or less than nothing on hand: the arrival's cost)
       level.averageCost =
@@ -187,34 +194,48 @@ export async function postMovements(em: EntityManager, inputs: MovementInput[], 
       unitCost = level.averageCost ?? level.itemCost;
     }
     level.onHand = level.onHand.plus(q);
-    level.reserved = level.reserved.plus(r);
-    const zone = zones.get(m.locationId);
-    const businessDay = zone ? businessDayOf(m.occurredAt.toISOString(), zone.timezone, zone.cutoff) : null;
+    if (hasR) {
+      level.reserved = level.reserved.plus(r);
+      if (level.reserved.isNegative()) throw new Error(`postMovements: reserved of ${m.itemId} at ${m.locationId} would go below zero`);
+      reservedText.delete(level);
+    }
+    let reservedAfter = reservedText.get(level);
+    if (reservedAfter === undefined) reservedText.set(level, (reservedAfter = level.reserved.toFixed()));
+    const occurredAt = m.occurredAt.toISOString();
+    // a sale's movements share its time and location: one business-day computation for them
+    const dayKey = `${m.locationId}|${occurredAt}`;
+    if (lastDay.key !== dayKey) {
+      const zone = zones.get(m.locationId);
+      lastDay = { key: dayKey, day: zone ? businessDayOf(occurredAt, zone.timezone, zone.cutoff) : null };
+    }
+    const businessDay = lastDay.day;
     const id = newId('stockMovement');
     const value = unitCost === null ? null : round6(q.times(unitCost));
     rows.push([
-      id, m.itemId, m.locationId, m.type, q.toFixed(), r.toFixed(), level.onHand.toFixed(), level.reserved.toFixed(),
+      id, m.itemId, m.locationId, m.type, q.toFixed(), hasR ? r.toFixed() : '0', level.onHand.toFixed(), reservedAfter,
       unitCost?.toFixed() ?? null, value?.toFixed() ?? null, m.cause.type, m.cause.id, m.reason ?? null, m.note ?? null,
-      businessDay, m.occurredAt.toISOString(),
+      businessDay, occurredAt,
     ]);
-    if (opts.movementDtos !== false) movements.push({
-      id,
-      itemId: m.itemId,
-      locationId: m.locationId,
-      type: m.type,
-      quantity: formatQuantity(q),
-      reservedChange: formatQuantity(r),
-      onHandAfter: formatQuantity(level.onHand),
-      reservedAfter: formatQuantity(level.reserved),
-      unitCost: formatNullable(unitCost),
-      value: formatNullable(value),
-      cause: m.cause,
-      reason: m.reason ?? null,
-      note: m.note ?? null,
-      businessDay,
-      occurredAt: m.occurredAt.toISOString(),
-      createdAt: now.toISOString(),
-    });
+    if (opts.movementDtos !== false) {
+      movements.push({
+        id,
+        itemId: m.itemId,
+        locationId: m.locationId,
+        type: m.type,
+        quantity: formatQuantity(q),
+        reservedChange: formatQuantity(r),
+        onHandAfter: formatQuantity(level.onHand),
+        reservedAfter: formatQuantity(level.reserved),
+        unitCost: formatNullable(unitCost),
+        value: formatNullable(value),
+        cause: m.cause,
+        reason: m.reason ?? null,
+        note: m.note ?? null,
+        businessDay,
+        occurredAt,
+        createdAt: now.toISOString(),
+      });
+    }
   });
   if (shortages.length > 0) throw new ApiError('insufficient_stock', 'Not enough available stock; nothing was changed.', shortages);
 
