@@ -2,8 +2,9 @@
  * Depletion: how long after a sale is ingested its stock movements are written, and movements/s.
  * 10,000 transactions (3 lines of menu items, each with a usage recipe of 3 ingredients, one of them
  * nested) in 1,000-record batches through the gateway, as fast as the server takes them; then, per
- * transaction, lag = its first stock movement's created_at − the transaction's created_at (both
- * written by the same runtime's clock), p50/p99/max, and movements/s over the depletion.
+ * transaction, lag = the commit of its stock movements − the commit of its batch (Postgres commit
+ * timestamps: when the sale was stored, when stock reflects it), p50/p99/max, and movements/s
+ * through the whole pipeline.
  * Target (issue): stock reflects a sale within 5 s (p99) at 10,000 records/s of ingestion.
  *
  *   npm run bench:depletion          (BENCH_RECORDS=10000 BENCH_BATCH=1000 BENCH_CLIENTS=6 change the load)
@@ -37,7 +38,12 @@ function transaction(i: number, source = 'D') {
 }
 
 async function main(): Promise<void> {
-  const rt = await startRuntimeProcess({ API_INGEST_RATE_LIMIT_PER_MIN: '100000000', API_RATE_LIMIT_PER_MIN: '100000000' });
+  // commit timestamps: a sale is ingested when its batch commits, and reflected in stock when its movements commit
+  const rt = await startRuntimeProcess({
+    API_INGEST_RATE_LIMIT_PER_MIN: '100000000',
+    API_RATE_LIMIT_PER_MIN: '100000000',
+    EMBEDDED_PG_FLAGS: [process.env.EMBEDDED_PG_FLAGS, '-c track_commit_timestamp=on'].filter(Boolean).join(' '),
+  });
   const { base, pgPort } = rt;
   const request = async (method: string, p: string, body: unknown, auth: string) => {
     const res = await fetch(`${base}${p}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${auth}` }, body: typeof body === 'string' ? body : JSON.stringify(body) });
@@ -99,25 +105,27 @@ async function main(): Promise<void> {
     for (let i = 0; ; i++) {
       const done = await pg.query(`select count(*)::int - 2000 as n from inventory.sale_depletions`);
       if (done.rows[0].n >= total) break;
-      if (i > 1200) throw new Error(`depletion stalled at ${done.rows[0].n} of ${total} transactions`);
-      await new Promise((r) => setTimeout(r, 100));
+      if (i > 2400) throw new Error(`depletion stalled at ${done.rows[0].n} of ${total} transactions`);
+      await new Promise((r) => setTimeout(r, 50));
     }
+    // everything depleted (seen within 50 ms): the pipeline's throughput from the first sale sent
+    const pipelineSeconds = (performance.now() - started) / 1000;
     const lag = await pg.query(`
       with per_tx as (
-        select t.id, extract(epoch from min(m.created_at) - t.created_at) * 1000 as ms
+        select t.id, extract(epoch from min(pg_xact_commit_timestamp(m.xmin)) - pg_xact_commit_timestamp(t.xmin)) * 1000 as ms
         from sales.transactions t join inventory.stock_movements m on m.cause_type = 'sales_transaction' and m.cause_id = t.id
-        where t.source = 'bench-depletion' group by t.id, t.created_at
+        where t.source = 'bench-depletion' group by t.id, t.xmin
       )
       select count(*)::int as n, percentile_cont(0.5) within group (order by ms) as p50, percentile_cont(0.99) within group (order by ms) as p99, max(ms) as max from per_tx`);
     const rate = await pg.query(`
-      select count(*)::int as n, extract(epoch from max(created_at) - min(created_at)) as seconds, count(distinct created_at)::int as postings
+      select count(*)::int as n, count(distinct created_at)::int as postings
       from inventory.stock_movements m where m.cause_type = 'sales_transaction' and m.cause_id in (select id from sales.transactions where source = 'bench-depletion')`);
     const l = lag.rows[0];
     const r = rate.rows[0];
     console.log(`depletion: ${total} transactions (3 menu lines, recipes of 3 ingredients, one nested) in batches of ${batchSize}, ${clients} clients, through the gateway; node ${process.versions.node}, ${os.cpus().length} cores, embedded Postgres`);
     console.log(`ingestion        ${(total / ingestSeconds).toFixed(0).padStart(7)} records/s (${ingestSeconds.toFixed(1)} s)`);
     console.log(`sale → movements p50 ${Number(l.p50).toFixed(0)} ms  p99 ${Number(l.p99).toFixed(0)} ms  max ${Number(l.max).toFixed(0)} ms  (${l.n} transactions)  target p99 <= 5000 ms: ${Number(l.p99) <= 5000 ? 'meets' : 'misses'}`);
-    console.log(`movements        ${r.n} written, ${(r.n / Math.max(Number(r.seconds), 0.001)).toFixed(0)} movements/s (in ${r.postings} postings over ${Number(r.seconds).toFixed(1)} s)`);
+    console.log(`movements        ${r.n} written in ${r.postings} postings; all depleted ${pipelineSeconds.toFixed(1)} s after the first sale was sent: ${(r.n / pipelineSeconds).toFixed(0)} movements/s through the pipeline`);
   } finally {
     await pg.end().catch(() => {});
     await rt.stop();

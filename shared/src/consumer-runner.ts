@@ -47,6 +47,7 @@ export class ConsumerRunner {
         batchSize: this.opts.batchSize ?? 200,
         // a list of types lets the bus leave the others out (a function is applied here only)
         types: Array.isArray(def.types) ? def.types : undefined,
+        settleMs: def.settleMs,
         handler: (batch) => this.handleBatch(def, batch),
         onError: (err) => this.opts.log.error({ err, consumer: def.name }, 'consumer: batch failed; retrying'),
       });

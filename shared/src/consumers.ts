@@ -25,6 +25,11 @@ export interface ConsumerDef {
    * fails and its messages are isolated.
    */
   handleBatch?(ctx: ConsumerBatchContext): Promise<void>;
+  /**
+   * With `handleBatch`: after a batch, wait this long before reading the next, so a burst arrives as
+   * one bigger batch (latency traded for cost under load; see `SubscribeOptions.settleMs`).
+   */
+  settleMs?: number;
 }
 
 export interface ConsumerBatchContext {

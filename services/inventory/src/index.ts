@@ -36,7 +36,7 @@ export const inventoryService = createService({
   migrations,
   // a person's org-unit reach resolves to the locations of those units (inventory's replica of the organization)
   locationsInOrgUnits: locationsInOrgUnitsOf('inventory'),
-  consumers: () => [...orgReplicaConsumers('inventory'), ...itemsConsumers, ...stockConsumers, ...recipesConsumers, ...countsConsumers, ...transfersConsumers, ...reservationsConsumers],
+  consumers: (svc) => [...orgReplicaConsumers('inventory'), ...itemsConsumers, ...stockConsumers, ...recipesConsumers(svc), ...countsConsumers, ...transfersConsumers, ...reservationsConsumers],
   routes: (svc) => [...itemsRoutes(svc), ...stockRoutes(svc), ...recipesRoutes(svc), ...countsRoutes(svc), ...transfersRoutes(svc)],
   // sales' commands for online orders (reserve, ship, release)
   internalRoutes: () => reservationRoutes(),

@@ -216,7 +216,14 @@ class PgSubscription implements Subscription {
         await this.waker.sleep(Math.min(30_000, 100 * 2 ** Math.min(this.failures, 9)));
         continue;
       }
-      if (handled < limit) await this.waker.sleep(this.busOpts.pollMs ?? 1000);
+      if (handled < limit) {
+        // a consumer that works in bulk lets a burst gather into its next batch (not woken by new messages)
+        if (handled > 0 && this.options.settleMs) {
+          await this.pause(this.options.settleMs);
+          continue;
+        }
+        await this.waker.sleep(this.busOpts.pollMs ?? 1000);
+      }
     }
   }
 
@@ -264,11 +271,29 @@ class PgSubscription implements Subscription {
       `update "bus"."positions" set "position" = greatest("position", $2::bigint), "updated_at" = now() where "group_id" = $1`,
       [this.options.group, reached],
     );
-    return batch.length === limit ? limit : 0;
+    return batch.length;
+  }
+
+  private pausing: (() => void) | null = null;
+
+  /** Sleeps `ms`, cut short only by stop. */
+  private pause(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.pausing = null;
+        resolve();
+      }, ms);
+      this.pausing = () => {
+        clearTimeout(timer);
+        this.pausing = null;
+        resolve();
+      };
+    });
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.pausing?.();
     this.wake();
     await this.loop;
     if (this.options.startAt === 'latest') {

@@ -43,6 +43,13 @@ export interface SubscribeOptions {
   handler: (batch: ConsumedMessage[]) => Promise<void>;
   onError?: (err: unknown) => void;
   /**
+   * After a batch that was not full, wait this long before reading again, whatever arrives
+   * meanwhile: a consumer whose work is cheaper in bulk (one posting for many events) trades this
+   * much latency for bigger batches under load. The Postgres adapter honours it; Kafka batches by
+   * its own fetch wait.
+   */
+  settleMs?: number;
+  /**
    * Where a group seen for the first time starts: `earliest` (default: everything kept) or `latest`
    * (only what is published from now on — for per-instance listeners such as a gateway's cache).
    * A `latest` group is the instance's own: it is forgotten when the subscription stops.

@@ -1,5 +1,6 @@
 import { RecordedSalesObject } from '@bop/contracts';
-import { defineConsumer, sqlQuery, type ConsumerDef, type EntityManager, type Logger } from '@bop/shared';
+import { defineConsumer, sqlQuery, type ConsumerDef, type EntityManager, type Logger, type ServiceRuntime } from '@bop/shared';
+import type { InventoryConfig } from '../config';
 import { postMovements, type MovementInput } from '../ledger/post';
 import { depletionChanges, depletionTarget, movementTypeOf, usagePerUnit, type Applied, type RecordedTransaction } from './domain';
 import { loadGraph } from './store';
@@ -127,18 +128,21 @@ export async function applyRecordedSales(
  * review) with its version on `sales.transactions.recorded`; duplicates and older deliveries change
  * nothing, newer ones post only the difference (updates, voids, lines mapped to an item later).
  */
-export const depletionConsumer = defineConsumer({
-  name: 'sales-depletion',
-  topics: ['sales'],
-  types: ['sales.transactions.recorded'],
-  async handle({ em, event, log }) {
-    await applyRecordedSales(em, parseRecorded(event), log);
-  },
-  // a bus batch of events at once: one ledger write (and one stock.level_changed per item and location) for all of them
-  async handleBatch({ em, events, log }) {
-    await applyRecordedSales(em, events.map(({ event }) => parseRecorded(event)), log);
-  },
-});
+export const depletionConsumer = (settleMs: number) =>
+  defineConsumer({
+    name: 'sales-depletion',
+    topics: ['sales'],
+    types: ['sales.transactions.recorded'],
+    async handle({ em, event, log }) {
+      await applyRecordedSales(em, parseRecorded(event), log);
+    },
+    // a bus batch of events at once: one ledger write (and one stock.level_changed per item and location) for all of them;
+    // under load, a second of sales gathers into one batch (stock still reflects a sale within seconds)
+    settleMs,
+    async handleBatch({ em, events, log }) {
+      await applyRecordedSales(em, events.map(({ event }) => parseRecorded(event)), log);
+    },
+  });
 
 /** The event's object, or an error that parks it (a producer's bug: parked in dead_letters rather than dropped). */
 function parseRecorded(event: { id: string; type: string; data: { object: unknown } }): RecordedSalesObject {
@@ -151,4 +155,4 @@ function parseRecorded(event: { id: string; type: string; data: { object: unknow
 }
 
 /** Bus consumers of the recipes area. */
-export const recipesConsumers: ConsumerDef[] = [depletionConsumer];
+export const recipesConsumers = (svc: ServiceRuntime<InventoryConfig>): ConsumerDef[] => [depletionConsumer(svc.config.DEPLETION_SETTLE_MS)];
