@@ -154,8 +154,13 @@ export interface Applied {
  */
 export function depletionChanges(applied: Applied | null, locationId: string, target: Map<string, string>): Array<{ itemId: string; locationId: string; quantity: string }> {
   const changes: Array<{ itemId: string; locationId: string; quantity: string }> = [];
-  const before = applied?.items ?? {};
-  if (applied && applied.locationId !== locationId) {
+  if (applied === null) {
+    // a first application (most of them): the whole target leaves stock; target strings are canonical and non-zero
+    for (const [itemId, q] of target) changes.push({ itemId, locationId, quantity: q.startsWith('-') ? q.slice(1) : `-${q}` });
+    return changes;
+  }
+  const before = applied.items;
+  if (applied.locationId !== locationId) {
     for (const [itemId, q] of Object.entries(before)) if (!new D(q).isZero()) changes.push({ itemId, locationId: applied.locationId, quantity: new D(q).toFixed() });
     for (const [itemId, q] of target) changes.push({ itemId, locationId, quantity: new D(q).negated().toFixed() });
     return changes;
