@@ -126,3 +126,8 @@ export function assertLocationInReach(reach: ReachSet, locationId: string): void
   const ids = reachableLocationIds(reach);
   if (ids && !ids.includes(locationId)) throw new OutOfReach(`Your permission does not reach location ${locationId}.`);
 }
+
+/** Refuses (403 out_of_reach) a reach short of Everyone for company-wide records (`what`: "Customers", "Items" …). */
+export function assertCompanyWide(reach: ReachSet, what: string): void {
+  if (!reach.everyone) throw new OutOfReach(`${what} are company-wide: the permission needs reach Everyone.`);
+}

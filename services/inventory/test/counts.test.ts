@@ -7,8 +7,8 @@
  */
 import { newId } from '@bop/shared';
 import { person } from '../../../test/harness';
-import { postMovements, type MovementInput } from '../src';
-import { insertItem, levelOf, outboxEvents, startInventoryStack, type InventoryStack } from './fixtures';
+import type { MovementInput } from '../src';
+import { insertItem, insertUnit, levelOf, outboxEvents, postLedger, startInventoryStack, type InventoryStack } from './fixtures';
 
 let s: InventoryStack;
 let nyc: string;
@@ -18,14 +18,7 @@ const inv = () => s.stack.services.inventory;
 const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000);
 
 /** Stock put in place through the ledger, dated `occurredAt`. */
-const ledger = (movements: Array<Partial<MovementInput> & Pick<MovementInput, 'itemId' | 'type' | 'quantity' | 'occurredAt'>>) =>
-  inv().svc.runtime.orm.em.fork().transactional((em) =>
-    postMovements(
-      em,
-      movements.map((m) => ({ locationId: nyc, cause: { type: 'stock_adjustment', id: 'adj_TEST' }, ...m })),
-      { now: new Date(), actor: null },
-    ),
-  );
+const ledger = (movements: Array<Partial<MovementInput> & Pick<MovementInput, 'itemId' | 'type' | 'quantity' | 'occurredAt'>>) => postLedger(s, movements);
 
 const createCount = (body: Record<string, unknown>, as = person()) => inv().call('POST', '/stock-counts', { as, body });
 const getCount = (id: string, as = person()) => inv().call('GET', `/stock-counts/${id}`, { as });
@@ -39,11 +32,7 @@ async function storageArea(locationId: string, status: 'active' | 'archived' = '
   return id;
 }
 
-async function unitOf(baseUnit: 'each' | 'g' | 'ml', factor: string, itemId: string | null = null): Promise<string> {
-  const id = newId('unitOfMeasure');
-  await s.sql(`insert into inventory.units_of_measure (id, name, base_unit, factor, item_id, created_at, updated_at) values (?, ?, ?, ?, ?, now(), now())`, [id, `${factor} ${baseUnit}`, baseUnit, factor, itemId]);
-  return id;
-}
+const unitOf = (baseUnit: 'each' | 'g' | 'ml', factor: string, itemId: string | null = null) => insertUnit(s.sql, baseUnit, factor, itemId);
 
 /** Σ of an item's movement quantities at NYC up to an instant (the spec's definition of on hand then). */
 async function ledgerSumAt(itemId: string, at: Date): Promise<string> {

@@ -6,7 +6,7 @@
 import { organizationService } from '@svc/organization';
 import { newId, newIdWithPrefix } from '@bop/shared';
 import { eventually, startTestServices, type TestServices } from '../../../test/harness';
-import { inventoryService } from '../src';
+import { inventoryService, postMovements, type MovementInput } from '../src';
 
 export interface InventoryStack {
   stack: TestServices;
@@ -63,5 +63,23 @@ export async function itemKnownToSales(s: InventoryStack, over: { name: string; 
   await s.stack.bus.publish([{ topic: 'inventory', key: id, eventId: envelope.id, type: 'item.created', payload: envelope }]);
   const salesSql = (q: string, p: unknown[]) => s.stack.services.sales.svc.runtime.orm.em.getConnection().execute(q, p);
   await eventually(async () => (await salesSql(`select 1 from sales.items where id = ?`, [id])).length > 0);
+  return id;
+}
+
+/** Movements written straight to the ledger (in one posting), as another area would: cause an adjustment unless told, location NYC-1 unless told. */
+export function postLedger(s: InventoryStack, movements: Array<Partial<MovementInput> & Pick<MovementInput, 'itemId' | 'type' | 'quantity'>>, opts: { requireAvailable?: boolean } = {}) {
+  return s.stack.services.inventory.svc.runtime.orm.em.fork().transactional((em) =>
+    postMovements(
+      em,
+      movements.map((m) => ({ locationId: s.locations['NYC-1'], cause: { type: 'stock_adjustment', id: 'adj_TEST' }, occurredAt: new Date(), ...m })),
+      { now: new Date(), actor: null, requireAvailable: opts.requireAvailable ? { path: (i) => `lines[${i}].quantity` } : undefined },
+    ),
+  );
+}
+
+/** A unit of measure written directly: `factor` base units each, company-wide unless `itemId`. */
+export async function insertUnit(sql: InventoryStack['sql'], baseUnit: 'each' | 'g' | 'ml', factor: string, itemId: string | null = null): Promise<string> {
+  const id = newId('unitOfMeasure');
+  await sql(`insert into inventory.units_of_measure (id, name, base_unit, factor, item_id, created_at, updated_at) values (?, ?, ?, ?, ?, now(), now())`, [id, `${factor} ${baseUnit}`, baseUnit, factor, itemId]);
   return id;
 }

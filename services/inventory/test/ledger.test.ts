@@ -4,21 +4,15 @@
  * one stock.level_changed per item and location per transaction, stock.below_reorder_point crossings.
  */
 import { ApiError } from '@bop/shared';
-import { postMovements, type MovementInput } from '../src';
-import { insertItem, levelOf, outboxEvents, startInventoryStack, type InventoryStack } from './fixtures';
+import type { MovementInput } from '../src';
+import { insertItem, levelOf, outboxEvents, postLedger, startInventoryStack, type InventoryStack } from './fixtures';
 
 let s: InventoryStack;
 let nyc: string;
 const at = new Date('2026-11-21T15:00:00Z');
 
 const post = (movements: Array<Partial<MovementInput> & Pick<MovementInput, 'itemId' | 'type' | 'quantity'>>, opts: { requireAvailable?: boolean } = {}) =>
-  s.stack.services.inventory.svc.runtime.orm.em.fork().transactional((em) =>
-    postMovements(
-      em,
-      movements.map((m) => ({ locationId: nyc, cause: { type: 'stock_adjustment', id: 'adj_TEST' }, occurredAt: at, ...m })),
-      { now: new Date(), actor: null, requireAvailable: opts.requireAvailable ? { path: (i) => `lines[${i}].quantity` } : undefined },
-    ),
-  );
+  postLedger(s, movements.map((m) => ({ occurredAt: at, ...m })), opts);
 
 beforeAll(async () => {
   s = await startInventoryStack();

@@ -5,8 +5,7 @@
  */
 import { salesService } from '@svc/sales';
 import { eventually, integration, person } from '../../../test/harness';
-import { postMovements } from '../src';
-import { itemKnownToSales, levelOf, outboxEvents, startInventoryStack, type InventoryStack } from './fixtures';
+import { itemKnownToSales, levelOf, outboxEvents, postLedger, startInventoryStack, type InventoryStack } from './fixtures';
 
 let s: InventoryStack;
 let nyc: string;
@@ -26,9 +25,7 @@ const putOrder = (externalId: string, lines: Array<Record<string, unknown>>, ove
 /** An item in inventory that sales' replica also knows, with `onHand` received. */
 async function stockedItem(sku: string, onHand: string): Promise<string> {
   const id = await itemKnownToSales(s, { sku, name: sku });
-  await s.stack.services.inventory.svc.runtime.orm.em.fork().transactional((em) =>
-    postMovements(em, [{ itemId: id, locationId: nyc, type: 'receipt', quantity: onHand, unitCost: '1.00', cause: { type: 'stock_adjustment', id: 'adj_SETUP' }, occurredAt: new Date() }], { now: new Date(), actor: null }),
-  );
+  await postLedger(s, [{ itemId: id, type: 'receipt', quantity: onHand, unitCost: '1.00' }]);
   return id;
 }
 

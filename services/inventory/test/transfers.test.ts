@@ -5,10 +5,8 @@
  * differences), every sent item answered, receiving twice refused, If-Match, reach on both sides,
  * lists and the events in the outbox.
  */
-import { newId } from '@bop/shared';
 import { person } from '../../../test/harness';
-import { postMovements, type MovementInput } from '../src';
-import { insertItem, levelOf, outboxEvents, startInventoryStack, type InventoryStack } from './fixtures';
+import { insertItem, insertUnit, levelOf, outboxEvents, postLedger, startInventoryStack, type InventoryStack } from './fixtures';
 
 let s: InventoryStack;
 let nyc: string;
@@ -17,10 +15,7 @@ let ber: string;
 const inv = () => s.stack.services.inventory;
 
 /** Stock put in place through the ledger. */
-const stock = (locationId: string, itemId: string, quantity: string, unitCost: string) =>
-  inv().svc.runtime.orm.em.fork().transactional((em) =>
-    postMovements(em, [{ itemId, locationId, type: 'receipt', quantity, unitCost, cause: { type: 'stock_adjustment', id: 'adj_TEST' }, occurredAt: new Date() } satisfies MovementInput], { now: new Date(), actor: null }),
-  );
+const stock = (locationId: string, itemId: string, quantity: string, unitCost: string) => postLedger(s, [{ itemId, locationId, type: 'receipt', quantity, unitCost }]);
 
 const send = (body: Record<string, unknown>, as = person()) => inv().call('POST', '/transfers', { as, body });
 const receive = (id: string, body: Record<string, unknown>, opts: { as?: ReturnType<typeof person>; ifMatch?: string } = {}) =>
@@ -34,11 +29,7 @@ const movementsOf = (transferId: string) =>
     [transferId],
   );
 
-async function unitOf(baseUnit: 'each' | 'g' | 'ml', factor: string): Promise<string> {
-  const id = newId('unitOfMeasure');
-  await s.sql(`insert into inventory.units_of_measure (id, name, base_unit, factor, created_at, updated_at) values (?, ?, ?, ?, now(), now())`, [id, `${factor} ${baseUnit}`, baseUnit, factor]);
-  return id;
-}
+const unitOf = (baseUnit: 'each' | 'g' | 'ml', factor: string) => insertUnit(s.sql, baseUnit, factor);
 
 beforeAll(async () => {
   s = await startInventoryStack();

@@ -1,6 +1,5 @@
-import { Conflict, NotFound, ValidationError, decodeCursor, newId, pageLimit, route, sqlQuery, toPage, type ApiError, type EntityManager, type RouteDef } from '@bop/shared';
+import { assertCompanyWide, Conflict, NotFound, ValidationError, decodeCursor, newId, pageLimit, route, sqlQuery, toPage, type ApiError, type EntityManager, type RouteDef } from '@bop/shared';
 import { categoryDto, type CategoryRow } from './dto';
-import { assertCompanyWide } from './item-routes';
 import { writeTransaction } from './tx';
 
 /**

@@ -1,14 +1,10 @@
-import { NotFound, OutOfReach, decodeCursor, pageLimit, route, toPage, sqlQuery, type ReachSet, type RouteDef } from '@bop/shared';
+import { assertCompanyWide, NotFound, decodeCursor, pageLimit, route, toPage, sqlQuery, type RouteDef } from '@bop/shared';
 import { createFields, patchFields, replaceFields } from './domain';
 import { fieldsOf, type ItemRow } from './dto';
 import { createItem, findItem, itemConflictFor, itemDtoOf, itemDtos, updateItem } from './store';
 import { writeTransaction } from './tx';
 
 /** Items, categories and units are company-wide: reading needs the permission at any reach, writing it at reach Everyone. */
-export function assertCompanyWide(reach: ReachSet, what = 'Items'): void {
-  if (!reach.everyone) throw new OutOfReach(`${what} are company-wide: changing them needs the permission at reach Everyone.`);
-}
-
 /** items (spec: Inventory; supplement: DELETE /items/{id} archives) */
 export const itemRoutes = (): RouteDef[] => [
   route('GET /items', async (ctx) => {
@@ -39,7 +35,7 @@ export const itemRoutes = (): RouteDef[] => [
   }),
 
   route('POST /items', async (ctx) => {
-    assertCompanyWide(ctx.reach());
+    assertCompanyWide(ctx.reach(), 'Items');
     const w = { actor: ctx.principal, now: new Date() };
     const item = await writeTransaction(ctx.em, (tem) => createItem(tem, createFields(ctx.body), w), itemConflictFor);
     return { status: 201, body: item, headers: { Location: `/api/v1/items/${item.id}` } };
@@ -54,7 +50,7 @@ export const itemRoutes = (): RouteDef[] => [
 
   // create or replace from a POS or store catalog; the same content again answers 200 with the stored item (no version, no event)
   route('PUT /items/external/{externalId}', async (ctx) => {
-    assertCompanyWide(ctx.reach());
+    assertCompanyWide(ctx.reach(), 'Items');
     const { externalId } = ctx.params;
     const w = { actor: ctx.principal, now: new Date(), checkVersion: (v: number) => ctx.checkVersion(v) };
     const result = await writeTransaction(
@@ -77,7 +73,7 @@ export const itemRoutes = (): RouteDef[] => [
   }),
 
   route('PATCH /items/{id}', async (ctx) => {
-    assertCompanyWide(ctx.reach());
+    assertCompanyWide(ctx.reach(), 'Items');
     const w = { actor: ctx.principal, now: new Date(), checkVersion: (v: number) => ctx.checkVersion(v) };
     const item = await writeTransaction(
       ctx.em,
@@ -95,7 +91,7 @@ export const itemRoutes = (): RouteDef[] => [
 
   // supplement: archive; history kept; no longer orderable or countable. Archiving an archived item changes nothing (200, no event).
   route('DELETE /items/{id}', async (ctx) => {
-    assertCompanyWide(ctx.reach());
+    assertCompanyWide(ctx.reach(), 'Items');
     const w = { actor: ctx.principal, now: new Date(), checkVersion: (v: number) => ctx.checkVersion(v) };
     const item = await writeTransaction(
       ctx.em,

@@ -1,6 +1,5 @@
-import { Conflict, ValidationError, decodeCursor, newId, pageLimit, route, sqlQuery, toPage, type ApiError, type EntityManager, type RouteDef } from '@bop/shared';
+import { assertCompanyWide, Conflict, ValidationError, decodeCursor, newId, pageLimit, route, sqlQuery, toPage, type ApiError, type EntityManager, type RouteDef } from '@bop/shared';
 import { unitDto, type UnitRow } from './dto';
-import { assertCompanyWide } from './item-routes';
 import { writeTransaction } from './tx';
 
 /** Serialises unit creation: a name is checked against company-wide units and every item's own ones. */

@@ -1,8 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
 import type { UsageRecipeReplace } from '@bop/contracts';
 import {
+  assertCompanyWide,
   NotFound,
-  OutOfReach,
   ValidationError,
   actorOf,
   canonicalJson,
@@ -11,7 +11,6 @@ import {
   sqlQuery,
   type EntityManager,
   type FieldError,
-  type ReachSet,
   type RouteDef,
   type ServiceRuntime,
 } from '@bop/shared';
@@ -23,10 +22,6 @@ import { UsageRecipeRow } from './entities';
 import { itemNames, loadGraph, lockRecipes, longestUsedByChain, recipeDto } from './store';
 
 /** Recipes belong to the company, not a location: reading takes any reach of the row's permission, writing reach Everyone. */
-function assertCompanyWide(reach: ReachSet): void {
-  if (!reach.everyone) throw new OutOfReach('Usage recipes are company-wide: the permission needs reach Everyone.');
-}
-
 const indexOf = (path: string) => Number(/^components\[(\d+)\]/.exec(path)?.[1] ?? -1);
 
 /**
@@ -90,7 +85,7 @@ export const recipesRoutes = (_svc: ServiceRuntime<InventoryConfig>): RouteDef[]
 
   // the whole recipe: 201 when the item had none, 200 when replaced (or sent again unchanged), 204 when an empty list removed it
   route('PUT /usage-recipes/{itemId}', async (ctx) => {
-    assertCompanyWide(ctx.reach());
+    assertCompanyWide(ctx.reach(), 'Usage recipes');
     const { itemId } = ctx.params;
     const now = new Date();
     const actor = actorOf(ctx.principal);

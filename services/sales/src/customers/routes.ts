@@ -1,5 +1,5 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
-import { NotFound, OutOfReach, decodeCursor, pageLimit, route, toPage, type ReachSet, type RouteDef, type ServiceRuntime } from '@bop/shared';
+import { assertCompanyWide, NotFound, decodeCursor, pageLimit, route, toPage, type RouteDef, type ServiceRuntime } from '@bop/shared';
 import type { SalesConfig } from '../config';
 import { createFields, patchFields, replaceFields, type CustomerStatus } from './domain';
 import { customerDto, fieldsOf } from './dto';
@@ -7,14 +7,10 @@ import { SalesCustomer } from './entities';
 import { createCustomer, lockExternalId, rethrowExternalIdTaken, updateCustomer } from './store';
 
 /** Permission catalogue: customers.read / customers.manage reach Everyone only (customers belong to the company, not a location). */
-function assertCompanyWide(reach: ReachSet): void {
-  if (!reach.everyone) throw new OutOfReach('Customers are company-wide: the permission needs reach Everyone.');
-}
-
 /** customer master records (supplement: Sales lists, orders and invoices, /customers) */
 export const customerRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
   route('GET /customers', async (ctx) => {
-    assertCompanyWide(ctx.reach());
+    assertCompanyWide(ctx.reach(), 'Customers');
     const { limit, cursor, email, updatedSince, status } = ctx.query;
     const where: FilterQuery<SalesCustomer> = {};
     const after = decodeCursor(cursor);
@@ -29,7 +25,7 @@ export const customerRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] =>
   }),
 
   route('POST /customers', async (ctx) => {
-    assertCompanyWide(ctx.reach());
+    assertCompanyWide(ctx.reach(), 'Customers');
     const customer = await ctx.em
       .transactional((tem) => createCustomer(tem, createFields(ctx.body), { actor: ctx.principal, now: new Date() }))
       .catch(rethrowExternalIdTaken);
@@ -37,7 +33,7 @@ export const customerRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] =>
   }),
 
   route('GET /customers/external/{externalId}', async (ctx) => {
-    assertCompanyWide(ctx.reach());
+    assertCompanyWide(ctx.reach(), 'Customers');
     const customer = await ctx.em.findOne(SalesCustomer, { externalId: ctx.params.externalId });
     if (!customer) throw new NotFound('customer with externalId', ctx.params.externalId);
     return { body: customerDto(customer) };
@@ -45,7 +41,7 @@ export const customerRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] =>
 
   // supplement: create or replace; the same content again answers 200 with the stored record (no version, no event)
   route('PUT /customers/external/{externalId}', async (ctx) => {
-    assertCompanyWide(ctx.reach());
+    assertCompanyWide(ctx.reach(), 'Customers');
     const { externalId } = ctx.params;
     const w = { actor: ctx.principal, now: new Date(), checkVersion: (v: number) => ctx.checkVersion(v) };
     const result = await ctx.em
@@ -61,14 +57,14 @@ export const customerRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] =>
   }),
 
   route('GET /customers/{id}', async (ctx) => {
-    assertCompanyWide(ctx.reach());
+    assertCompanyWide(ctx.reach(), 'Customers');
     const customer = await ctx.em.findOne(SalesCustomer, { id: ctx.params.id });
     if (!customer) throw new NotFound('customer', ctx.params.id);
     return { body: customerDto(customer) };
   }),
 
   route('PATCH /customers/{id}', async (ctx) => {
-    assertCompanyWide(ctx.reach());
+    assertCompanyWide(ctx.reach(), 'Customers');
     const w = { actor: ctx.principal, now: new Date(), checkVersion: (v: number) => ctx.checkVersion(v) };
     const customer = await ctx.em
       .transactional(async (tem) => {

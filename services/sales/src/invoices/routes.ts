@@ -1,19 +1,15 @@
 import type { FilterQuery } from '@mikro-orm/core';
-import { NotFound, OutOfReach, decodeCursor, pageLimit, route, toPage, type ReachSet, type RouteDef, type ServiceRuntime } from '@bop/shared';
+import { assertCompanyWide, NotFound, decodeCursor, pageLimit, route, toPage, type RouteDef, type ServiceRuntime } from '@bop/shared';
 import type { SalesConfig } from '../config';
 import { invoiceDto } from './dto';
 import { CustomerInvoice } from './entities';
 import { createInvoice, dtoOf, issueInvoice, payInvoice, paymentsOf, voidInvoice } from './store';
 
 /** Permission catalogue: customer_invoices.* reach Everyone only (invoices belong to the company, not a location). */
-function assertCompanyWide(reach: ReachSet): void {
-  if (!reach.everyone) throw new OutOfReach('Customer invoices are company-wide: the permission needs reach Everyone.');
-}
-
 /** customer invoices (supplement: Sales lists, orders and invoices, /customer-invoices; Customer invoice states) */
 export const invoiceRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
   route('GET /customer-invoices', async (ctx) => {
-    assertCompanyWide(ctx.reach());
+    assertCompanyWide(ctx.reach(), 'Customer invoices');
     const { limit, cursor, status, customerId, dueBefore } = ctx.query;
     const where: FilterQuery<CustomerInvoice> = {};
     const after = decodeCursor(cursor);
@@ -33,32 +29,32 @@ export const invoiceRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] => 
   }),
 
   route('POST /customer-invoices', async (ctx) => {
-    assertCompanyWide(ctx.reach());
+    assertCompanyWide(ctx.reach(), 'Customer invoices');
     const body = await createInvoice(ctx.em, ctx.body, { actor: ctx.principal, now: new Date() });
     return { status: 201, body, headers: { Location: `/api/v1/customer-invoices/${body.id}` } };
   }),
 
   route('GET /customer-invoices/{id}', async (ctx) => {
-    assertCompanyWide(ctx.reach());
+    assertCompanyWide(ctx.reach(), 'Customer invoices');
     const invoice = await ctx.em.findOne(CustomerInvoice, { id: ctx.params.id });
     if (!invoice) throw new NotFound('customer invoice', ctx.params.id);
     return { body: await dtoOf(ctx.em, invoice) };
   }),
 
   route('POST /customer-invoices/{id}:issue', async (ctx) => {
-    assertCompanyWide(ctx.reach());
+    assertCompanyWide(ctx.reach(), 'Customer invoices');
     const body = await issueInvoice(ctx.em, ctx.params.id, { actor: ctx.principal, now: new Date(), checkVersion: (v) => ctx.checkVersion(v) });
     return { body };
   }),
 
   route('POST /customer-invoices/{id}:pay', async (ctx) => {
-    assertCompanyWide(ctx.reach());
+    assertCompanyWide(ctx.reach(), 'Customer invoices');
     const body = await payInvoice(ctx.em, ctx.params.id, ctx.body, { actor: ctx.principal, now: new Date(), checkVersion: (v) => ctx.checkVersion(v) });
     return { body };
   }),
 
   route('POST /customer-invoices/{id}:void', async (ctx) => {
-    assertCompanyWide(ctx.reach());
+    assertCompanyWide(ctx.reach(), 'Customer invoices');
     const body = await voidInvoice(ctx.em, ctx.params.id, ctx.body.reason, { actor: ctx.principal, now: new Date(), checkVersion: (v) => ctx.checkVersion(v) });
     return { body };
   }),
