@@ -3,7 +3,8 @@
  * on stock that arrives, notes for `other`, no future occurredAt, line limits, ledger range, totals.
  */
 import Decimal from 'decimal.js';
-import { adjustmentLineErrors, baseQuantityError, headerErrors, lineCountErrors, sortErrors, stampAfterLock, totalValue } from '../src/stock/domain';
+import { adjustmentLineErrors, baseQuantityError, headerErrors, lineCountErrors, sortErrors, totalValue } from '../src/stock/domain';
+import { stampAfterLock } from '../src/ledger/post';
 
 const now = new Date('2026-11-21T15:00:00Z');
 

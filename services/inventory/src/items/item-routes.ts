@@ -1,7 +1,7 @@
 import { assertCompanyWide, NotFound, decodeCursor, pageLimit, route, toPage, sqlQuery, type RouteDef } from '@bop/shared';
 import { createFields, patchFields, replaceFields } from './domain';
 import { fieldsOf, type ItemRow } from './dto';
-import { createItem, findItem, itemConflictFor, itemDtoOf, itemDtos, updateItem } from './store';
+import { createItem, findItem, itemConflictFor, itemDtoOf, itemDtos, lockExternalId, updateItem } from './store';
 import { writeTransaction } from './tx';
 
 /** Items, categories and units are company-wide: reading needs the permission at any reach, writing it at reach Everyone. */
@@ -56,6 +56,8 @@ export const itemRoutes = (): RouteDef[] => [
     const result = await writeTransaction(
       ctx.em,
       async (tem) => {
+        // concurrent first PUTs of one externalId queue here: one creates, the others then replace
+        await lockExternalId(tem, externalId);
         const existing = await findItem(tem, { externalId }, { lock: true });
         if (!existing) return { status: 201, item: await createItem(tem, replaceFields(ctx.body, externalId, null), w) };
         return { status: 200, item: await updateItem(tem, existing, replaceFields(ctx.body, externalId, existing.status), w) };

@@ -10,7 +10,12 @@ export interface WriteContext {
 
 const ids = (values: readonly string[]) => JSON.stringify(values);
 
-/** An item row by id or externalId, optionally locked for update (FOR UPDATE also holds off a first stock movement: its foreign key takes KEY SHARE). */
+/** Serialises, within a transaction, the writes that hinge on one externalId (a row that does not exist yet cannot be locked). */
+export async function lockExternalId(em: EntityManager, externalId: string): Promise<void> {
+  await sqlQuery(em, 'select pg_advisory_xact_lock(hashtextextended(?, 0))', [`inventory.items ${JSON.stringify(externalId)}`]);
+}
+
+/** An item row by id or externalId, optionally locked for update (FOR UPDATE also holds off a first stock movement: the ledger first creates the item's level row, whose foreign key takes KEY SHARE). */
 export async function findItem(em: EntityManager, by: { id: string } | { externalId: string }, opts: { lock?: boolean } = {}): Promise<ItemRow | null> {
   const [column, value] = 'id' in by ? ['id', by.id] : ['external_id', by.externalId];
   const rows = await sqlQuery<ItemRow>(em, `select * from "inventory"."items" where "${column}" = ?${opts.lock ? ' for update' : ''}`, [value]);

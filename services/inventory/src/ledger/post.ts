@@ -118,6 +118,17 @@ export function crossedBelowReorderPoint(availableBefore: Decimal, availableAfte
   return !wasBelow && availableAfter.lt(reorderPoint);
 }
 
+/**
+ * The time a write stamps on the levels it has locked: the clock read after the lock, and never
+ * before a level's own last stamp (a writer that waited for the lock must not move a level's
+ * updatedAt back behind the one a poller of `updatedSince` has already seen).
+ */
+export function stampAfterLock(clockNow: Date, levels: Iterable<{ updatedAt: Date }>): Date {
+  let ms = clockNow.getTime();
+  for (const l of levels) ms = Math.max(ms, l.updatedAt.getTime());
+  return new Date(ms);
+}
+
 /** Locks (creating when missing) the levels of these (item, location) pairs, in key order; answers them by key. */
 export async function lockLevels(em: EntityManager, pairs: Array<{ itemId: string; locationId: string }>, now: Date): Promise<Map<string, Level>> {
   const distinct = [...new Map(pairs.map((p) => [key(p.itemId, p.locationId), p])).values()].sort((a, b) =>
@@ -255,7 +266,7 @@ export async function postMovements(em: EntityManager, inputs: MovementInput[], 
   });
   // stamped after the lock, never before a level's last stamp: a writer that waited for the lock
   // must not move updated_at backwards (pollers of `updatedSince` would miss the change)
-  const stamp = new Date(Math.max(Date.now(), now.getTime(), ...changed.map((l) => l.updatedAt.getTime())));
+  const stamp = stampAfterLock(new Date(Math.max(Date.now(), now.getTime())), changed);
   for (const l of changed) {
     l.version += 1;
     l.updatedAt = stamp;

@@ -3,8 +3,8 @@ import type { StockAdjustment, StockAdjustmentCreate, StockDocumentLine, StockMo
 import { actorOf, businessDayOf, insertEvents, newId, sqlQuery, ValidationError, type EntityManager, type FieldError, type Principal } from '@bop/shared';
 import { resolveLines, type ResolvedLine } from '../domain/lines';
 import { formatNullable, formatQuantity } from '../domain/quantity';
-import { lockLevels, postMovements, stockMovementFromRow, type MovementInput } from '../ledger/post';
-import { adjustmentLineErrors, baseQuantityError, headerErrors, lineCountErrors, sortErrors, stampAfterLock } from './domain';
+import { postMovements, stockMovementFromRow, type MovementInput } from '../ledger/post';
+import { adjustmentLineErrors, baseQuantityError, headerErrors, lineCountErrors, sortErrors } from './domain';
 import { documentDto, type DocumentKind, type DocumentRow } from './dto';
 import { isFieldError, writableLocation, type StockLocation } from './location';
 
@@ -63,11 +63,6 @@ async function insertDocument(em: EntityManager, row: Omit<DocumentRow, 'created
  * Locks the levels the lines touch (postMovements locks them again: the same rows, already held)
  * and answers the time to stamp: read after the wait for the lock, never behind a level's last stamp.
  */
-async function lockAndStamp(em: EntityManager, locationId: string, resolved: ResolvedLine[], w: WriteContext): Promise<Date> {
-  const levels = await lockLevels(em, resolved.map((l) => ({ itemId: l.item.id, locationId })), w.clock());
-  return stampAfterLock(w.clock(), levels.values());
-}
-
 function header(body: Body, location: StockLocation, now: Date) {
   const occurredAt = body.occurredAt ? new Date(body.occurredAt) : now;
   return { occurredAt, businessDay: businessDayOf(occurredAt.toISOString(), location.timezone, location.cutoff) };
@@ -95,7 +90,8 @@ export async function recordAdjustment(em: EntityManager, body: StockAdjustmentC
     adjustmentLineErrors(body),
   );
   const id = newId('stockAdjustment');
-  const now = await lockAndStamp(em, location.id, resolved, w);
+  // postMovements locks the levels and stamps them after the lock
+  const now = w.clock();
   const { occurredAt, businessDay } = header(body, location, now);
   const note = body.note ?? null;
   const inputs: MovementInput[] = resolved.map((l, i) => ({
@@ -136,7 +132,8 @@ export async function recordWaste(em: EntityManager, body: WasteRecordCreate, w:
     [],
   );
   const id = newId('wasteRecord');
-  const now = await lockAndStamp(em, location.id, resolved, w);
+  // postMovements locks the levels and stamps them after the lock
+  const now = w.clock();
   const { occurredAt, businessDay } = header(body, location, now);
   const note = body.note ?? null;
   const inputs: MovementInput[] = resolved.map((l) => ({

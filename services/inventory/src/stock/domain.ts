@@ -76,13 +76,3 @@ export function totalValue(values: Array<Decimal.Value | null>): Decimal {
   return values.reduce<Decimal>((sum, v) => (v === null ? sum : sum.plus(v)), new Decimal(0));
 }
 
-/**
- * The time a write stamps on the levels it has locked: the clock read after the lock, and never
- * before a level's own last stamp (a writer that waited for the lock must not move a level's
- * updatedAt back behind the one a poller of `updatedSince` has already seen).
- */
-export function stampAfterLock(clockNow: Date, levels: Iterable<{ updatedAt: Date }>): Date {
-  let ms = clockNow.getTime();
-  for (const l of levels) ms = Math.max(ms, l.updatedAt.getTime());
-  return new Date(ms);
-}

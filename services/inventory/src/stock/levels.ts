@@ -1,8 +1,7 @@
 import type { StockLevel, StockLevelConfigure } from '@bop/contracts';
 import { actorOf, BadRequest, insertEvents, sqlQuery, ValidationError, type EntityManager, type FieldError, type Principal } from '@bop/shared';
 import { dec } from '../domain/quantity';
-import { crossedBelowReorderPoint, lockLevels, stockLevelDto, stockLevelFromRow } from '../ledger/post';
-import { stampAfterLock } from './domain';
+import { crossedBelowReorderPoint, lockLevels, stampAfterLock, stockLevelDto, stockLevelFromRow } from '../ledger/post';
 import { isFieldError, writableLocation } from './location';
 
 export interface LevelFilter {
