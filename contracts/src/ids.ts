@@ -38,6 +38,11 @@ export const idPrefixes = {
   wasteRecord: 'wst',
   stockCount: 'cnt',
   transfer: 'trf',
+  supplier: 'sup',
+  purchaseOrder: 'po',
+  purchaseOrderLine: 'pol',
+  purchaseReceipt: 'prc',
+  supplierInvoice: 'sin',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -15,3 +15,4 @@ export * from './organization';
 export * from './integrations';
 export * from './sales';
 export * from './inventory';
+export * from './purchasing';

@@ -5,6 +5,7 @@ import { webhooksOperations } from './webhooks';
 import { integrationsOperations } from './integrations';
 import { salesOperations } from './sales';
 import { inventoryOperations } from './inventory';
+import { purchasingOperations } from './purchasing';
 
 export const operations = {
   ...identityOperations,
@@ -13,6 +14,7 @@ export const operations = {
   ...integrationsOperations,
   ...salesOperations,
   ...inventoryOperations,
+  ...purchasingOperations,
 };
 
 export type Operations = typeof operations;

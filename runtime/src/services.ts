@@ -5,6 +5,7 @@ import { webhooksService } from '@svc/webhooks';
 import { integrationsService } from '@svc/integrations';
 import { salesService } from '@svc/sales';
 import { inventoryService } from '@svc/inventory';
+import { purchasingService } from '@svc/purchasing';
 
 /** The services this build runs; each area service is added here when it lands. */
-export const serviceDefinitions: ServiceDefinition<any>[] = [identityService, organizationService, webhooksService, integrationsService, salesService, inventoryService];
+export const serviceDefinitions: ServiceDefinition<any>[] = [identityService, organizationService, webhooksService, integrationsService, salesService, inventoryService, purchasingService];

@@ -24,3 +24,4 @@ export * from './waker';
 export * from './ingest';
 export * from './org-replica';
 export * from './business-day';
+export * from './write-transaction';

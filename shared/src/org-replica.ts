@@ -131,3 +131,31 @@ export function assertLocationInReach(reach: ReachSet, locationId: string): void
 export function assertCompanyWide(reach: ReachSet, what: string): void {
   if (!reach.everyone) throw new OutOfReach(`${what} are company-wide: the permission needs reach Everyone.`);
 }
+
+/** A location a new record names: its id, the body field naming it (`locationId`, `toLocationId` …), and what it would take ("counts", "orders"). */
+export interface ReplicaLocationRef {
+  id: string;
+  path: string;
+  takes: string;
+}
+
+/**
+ * Field errors for locations a new record names, checked against `<schema>.locations`: unknown to the
+ * service's replica of the organization (or not replicated yet), or archived (supplement: an archived
+ * location takes no new counts or orders).
+ */
+export async function replicaLocationErrors(em: EntityManager, schema: string, refs: ReplicaLocationRef[]): Promise<Array<{ path: string; message: string }>> {
+  const rows = await sqlQuery<{ id: string; status: string }>(
+    em,
+    `select "id", "status" from "${schema}"."locations" where "id" = any(array(select jsonb_array_elements_text(?::jsonb)))`,
+    [JSON.stringify([...new Set(refs.map((r) => r.id))])],
+  );
+  const status = new Map(rows.map((r) => [r.id, r.status]));
+  const errors: Array<{ path: string; message: string }> = [];
+  for (const r of refs) {
+    const s = status.get(r.id);
+    if (s === undefined) errors.push({ path: r.path, message: `No location ${r.id} (or it has not reached ${schema} yet).` });
+    else if (s !== 'active') errors.push({ path: r.path, message: `Location ${r.id} is ${s}; it takes no new ${r.takes}.` });
+  }
+  return errors;
+}

@@ -11,6 +11,46 @@ export const MoneyAmount = z
   .regex(/^\d{1,15}(\.\d{1,4})?$/, 'Use a non-negative decimal string such as "1500.00".')
   .openapi({ example: '1500.00' });
 
+// No leading zeros, so Postgres' numeric hands back the very text that was stored.
+const Quantity6 = z
+  .string()
+  .regex(/^(0|[1-9]\d{0,14})(\.\d{1,6})?$/, 'Use a non-negative decimal string with up to 6 decimals such as "0.5".')
+  .openapi({ example: '0.5' });
+const Money4 = z
+  .string()
+  .regex(/^(0|[1-9]\d{0,14})(\.\d{1,4})?$/, 'Use a non-negative decimal string with up to 4 decimals such as "0.05".')
+  .openapi({ example: '0.05' });
+const Percent4 = z
+  .string()
+  .regex(/^(100(\.0{1,4})?|(0|[1-9]\d?)(\.\d{1,4})?)$/, 'Use a percentage from "0" to "100" with up to 4 decimals such as "2.5".')
+  .openapi({ example: '2.5' });
+
+/**
+ * Supplier invoice matching: how far an invoice line may differ from what was ordered/received.
+ * - `quantityAbsolute`: packs (the order's units); `priceAbsolute`: money per unit;
+ *   `quantityPercent` / `pricePercent`: percent of the expected figure.
+ * - null means that limit is not applied; a difference is tolerated when it is within every limit
+ *   that is set; when neither the absolute nor the percent limit of a kind (quantity, price) is set,
+ *   only an exact match of that kind is tolerated. All null by default (exact matching).
+ */
+export const InvoiceMatchTolerances = z
+  .object({
+    quantityAbsolute: Quantity6.nullable(),
+    quantityPercent: Percent4.nullable(),
+    priceAbsolute: Money4.nullable(),
+    pricePercent: Percent4.nullable(),
+  })
+  .openapi('InvoiceMatchTolerances');
+export type InvoiceMatchTolerances = z.output<typeof InvoiceMatchTolerances>;
+
+/** Each key optional: absent keeps the stored value, null clears it. */
+export const InvoiceMatchTolerancesPatch = z.strictObject({
+  quantityAbsolute: Quantity6.nullable().optional(),
+  quantityPercent: Percent4.nullable().optional(),
+  priceAbsolute: Money4.nullable().optional(),
+  pricePercent: Percent4.nullable().optional(),
+});
+
 export const CompanySettings = z
   .object({
     name: z.string(),
@@ -20,6 +60,7 @@ export const CompanySettings = z
     payPeriodAnchorDate: z.string(),
     purchaseOrderApprovalThreshold: z.string(),
     requireTwoFactor: z.boolean(),
+    invoiceMatchTolerances: InvoiceMatchTolerances,
     version: z.number().int(),
     updatedAt: Timestamp,
   })
@@ -33,4 +74,5 @@ export const CompanySettingsPatch = z.strictObject({
   payPeriodAnchorDate: IsoDate.optional(),
   purchaseOrderApprovalThreshold: MoneyAmount.optional(),
   requireTwoFactor: z.boolean().optional(),
+  invoiceMatchTolerances: InvoiceMatchTolerancesPatch.optional(),
 });

@@ -19,6 +19,8 @@ import { transfersRoutes } from './transfers/routes';
 import { transfersConsumers } from './transfers/consumers';
 import { reservationRoutes } from './reservations/routes';
 import { reservationsConsumers } from './reservations/consumers';
+import { purchasingRoutes } from './purchasing/routes';
+import { purchasingConsumers } from './purchasing/consumers';
 
 export { inventoryConfigSchema, type InventoryConfig } from './config';
 
@@ -26,7 +28,8 @@ export { inventoryConfigSchema, type InventoryConfig } from './config';
  * Inventory: items and their reference data (categories, units of measure, storage areas), the
  * append-only stock ledger and the levels derived from it (ledger/post.ts: every stock change goes
  * through it), adjustments and waste, usage recipes and the depletion of sales, counts, transfers,
- * and the stock held for online sales orders (reservations/).
+ * the stock held for online sales orders (reservations/), and purchase receipts and purchasing's
+ * reads (purchasing/).
  * Each area lives in its own folder (entities, routes, consumers, domain).
  */
 export const inventoryService = createService({
@@ -36,10 +39,10 @@ export const inventoryService = createService({
   migrations,
   // a person's org-unit reach resolves to the locations of those units (inventory's replica of the organization)
   locationsInOrgUnits: locationsInOrgUnitsOf('inventory'),
-  consumers: (svc) => [...orgReplicaConsumers('inventory'), ...itemsConsumers, ...stockConsumers, ...recipesConsumers(svc), ...countsConsumers, ...transfersConsumers, ...reservationsConsumers],
+  consumers: (svc) => [...orgReplicaConsumers('inventory'), ...itemsConsumers, ...stockConsumers, ...recipesConsumers(svc), ...countsConsumers, ...transfersConsumers, ...reservationsConsumers, ...purchasingConsumers],
   routes: (svc) => [...itemsRoutes(svc), ...stockRoutes(svc), ...recipesRoutes(svc), ...countsRoutes(svc), ...transfersRoutes(svc)],
-  // sales' commands for online orders (reserve, ship, release)
-  internalRoutes: () => reservationRoutes(),
+  // sales' commands for online orders (reserve, ship, release); purchasing's reads (items:resolve, replenishment)
+  internalRoutes: () => [...reservationRoutes(), ...purchasingRoutes()],
 });
 
 export * from './ledger/post';

@@ -1,13 +1,22 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
+import type { z } from 'zod';
 import { changedFields } from '@bop/shared';
+import type { CompanySettingsPatch, InvoiceMatchTolerances } from '@bop/contracts';
 import { CompanySettings } from '../entities';
 import { companySettings } from './access';
 import { settingsView, type SettingsView } from './views';
 import { emit, type Actor } from './events';
 import type { VersionCheck } from './users';
 
-export type SettingsPatch = Partial<Omit<SettingsView, 'version' | 'updatedAt'>>;
+export type SettingsPatch = z.output<typeof CompanySettingsPatch>;
+
+const toleranceColumns = {
+  quantityAbsolute: 'invoiceMatchQuantityAbsolute',
+  quantityPercent: 'invoiceMatchQuantityPercent',
+  priceAbsolute: 'invoiceMatchPriceAbsolute',
+  pricePercent: 'invoiceMatchPricePercent',
+} as const satisfies Record<keyof InvoiceMatchTolerances, keyof CompanySettings>;
 
 export async function getSettings(em: EntityManager): Promise<SettingsView> {
   return settingsView(await companySettings(em));
@@ -19,7 +28,13 @@ export async function updateSettings(em: EntityManager, patch: SettingsPatch, ac
     const row = await tem.findOneOrFail(CompanySettings, { id: 1 }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     opts.expectVersion?.(row.version);
     const before = settingsView(row);
-    for (const [k, v] of Object.entries(patch)) if (v !== undefined) Object.assign(row, { [k]: v });
+    const { invoiceMatchTolerances, ...fields } = patch;
+    for (const [k, v] of Object.entries(fields)) if (v !== undefined) Object.assign(row, { [k]: v });
+    // absent keeps the stored limit, null clears it
+    for (const [k, column] of Object.entries(toleranceColumns)) {
+      const v = invoiceMatchTolerances?.[k as keyof InvoiceMatchTolerances];
+      if (v !== undefined) row[column] = v;
+    }
     const previous = changedFields(before, settingsView(row));
     if (Object.keys(previous).length === 0) return before;
     row.version += 1;

@@ -86,6 +86,12 @@ export function settingsView(s: CompanySettings): SettingsView {
     payPeriodAnchorDate: s.payPeriodAnchorDate,
     purchaseOrderApprovalThreshold: s.purchaseOrderApprovalThreshold,
     requireTwoFactor: s.requireTwoFactor,
+    invoiceMatchTolerances: {
+      quantityAbsolute: s.invoiceMatchQuantityAbsolute ?? null,
+      quantityPercent: s.invoiceMatchQuantityPercent ?? null,
+      priceAbsolute: s.invoiceMatchPriceAbsolute ?? null,
+      pricePercent: s.invoiceMatchPricePercent ?? null,
+    },
     version: s.version,
     updatedAt: iso(s.updatedAt),
   };

@@ -14,6 +14,11 @@ export const CompanySettings = defineEntity({
     payPeriodAnchorDate: p.date(),
     purchaseOrderApprovalThreshold: p.decimal('string'),
     requireTwoFactor: p.boolean(),
+    // supplier invoice matching tolerances; null = that limit is not applied
+    invoiceMatchQuantityAbsolute: p.decimal('string').nullable(),
+    invoiceMatchQuantityPercent: p.decimal('string').nullable(),
+    invoiceMatchPriceAbsolute: p.decimal('string').nullable(),
+    invoiceMatchPricePercent: p.decimal('string').nullable(),
     version: p.integer(),
     updatedAt: p.datetime(),
   },

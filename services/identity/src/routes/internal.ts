@@ -3,6 +3,7 @@ import { authenticate, type SessionPolicy } from '../actions/sessions';
 import { listFeatures } from '../actions/features';
 import { mintIntegrationKey, revokeIntegrationKeys, setIntegrationPaused } from '../actions/api-keys';
 import { latestEmails } from '../actions/email';
+import { getSettings } from '../actions/settings';
 import { AuthenticateBody, EmailLogQuery, IntegrationKeyCreate, IntegrationKeyRevoke } from './internal-schemas';
 
 /** Internal routes answer only the system principal (the gateway and other services), never a person or key. */
@@ -20,6 +21,12 @@ export const internalRoutes = (policy: SessionPolicy): InternalRouteDef[] => [
     systemOnly(ctx);
     const features = await listFeatures(ctx.em);
     return ok({ features: features.map((f) => ({ key: f.key, enabled: f.enabled, effective: f.effective })) });
+  }),
+
+  /** The company settings as `GET /company-settings` answers them (purchasing reads the approval threshold and invoice matching tolerances). */
+  internalRoute('GET /internal/company-settings', {}, async (ctx) => {
+    systemOnly(ctx);
+    return ok(await getSettings(ctx.em));
   }),
 
   internalRoute('POST /internal/integration-keys', { body: IntegrationKeyCreate }, async (ctx) => {

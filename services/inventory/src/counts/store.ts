@@ -1,14 +1,13 @@
 import Decimal from 'decimal.js';
 import { LockMode } from '@mikro-orm/core';
 import type { StockCount, StockCountCreate, StockCountItem, StockCountLine, StockCountStatus } from '@bop/contracts';
-import { Conflict, NotFound, ValidationError, actorOf, assertLocationInReach, changedFields, insertEvents, newId, sqlQuery, type EntityManager, type FieldError, type Principal, type ReachSet } from '@bop/shared';
+import { Conflict, NotFound, ValidationError, actorOf, assertLocationInReach, changedFields, insertEvents, newId, sqlQuery, type EntityManager, type FieldError, type Principal, type ReachSet, replicaLocationErrors } from '@bop/shared';
 import { resolveLines } from '../domain/lines';
 import { dec, formatQuantity } from '../domain/quantity';
 import { lockLevels, postMovements, type MovementInput } from '../ledger/post';
 import { countedAtOf, countedTotals, duplicateLineErrors, itemFigures, transitionRefusal, type CountedItem } from './domain';
 import { countDto } from './dto';
 import { InventoryStockCount } from './entities';
-import { locationErrors } from './locations';
 
 interface WriteContext {
   actor: Principal;
@@ -112,7 +111,7 @@ const countEvent = (type: string, dto: StockCount, previous?: Record<string, unk
 export async function createCount(em: EntityManager, body: StockCountCreate, w: WriteContext): Promise<StockCount> {
   const countedAt = countedAtOf(body.countedAt, w.now);
   const errors: FieldError[] = [
-    ...(await locationErrors(em, [{ id: body.locationId, path: 'locationId', takes: 'counts' }])),
+    ...(await replicaLocationErrors(em, 'inventory', [{ id: body.locationId, path: 'locationId', takes: 'counts' }])),
     ...(countedAt.error ? [countedAt.error] : []),
     ...duplicateLineErrors(body.lines),
     ...(await storageAreaErrors(em, body.locationId, body.lines)),

@@ -1,6 +1,5 @@
-import { assertCompanyWide, Conflict, NotFound, ValidationError, decodeCursor, newId, pageLimit, route, sqlQuery, toPage, type ApiError, type EntityManager, type RouteDef } from '@bop/shared';
+import { assertCompanyWide, Conflict, NotFound, ValidationError, decodeCursor, newId, pageLimit, route, sqlQuery, toPage, type ApiError, type EntityManager, type RouteDef, writeTransaction } from '@bop/shared';
 import { categoryDto, type CategoryRow } from './dto';
-import { writeTransaction } from './tx';
 
 /**
  * Serialises category writes: the name check, cycle check and "no active subcategory under an

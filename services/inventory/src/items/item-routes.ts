@@ -1,8 +1,7 @@
-import { assertCompanyWide, NotFound, decodeCursor, pageLimit, route, toPage, sqlQuery, type RouteDef } from '@bop/shared';
+import { assertCompanyWide, NotFound, decodeCursor, pageLimit, route, toPage, sqlQuery, type RouteDef, writeTransaction } from '@bop/shared';
 import { createFields, patchFields, replaceFields } from './domain';
 import { fieldsOf, type ItemRow } from './dto';
 import { createItem, findItem, itemConflictFor, itemDtoOf, itemDtos, lockExternalId, updateItem } from './store';
-import { writeTransaction } from './tx';
 
 /** Items, categories and units are company-wide: reading needs the permission at any reach, writing it at reach Everyone. */
 /** items (spec: Inventory; supplement: DELETE /items/{id} archives) */

@@ -11,13 +11,13 @@ import {
   reachableLocationIds,
   route,
   sqlQuery,
+  writeTransaction,
   type ApiError,
   type EntityManager,
   type FieldError,
   type RouteDef,
 } from '@bop/shared';
 import { storageAreaDto, type StorageAreaRow } from './dto';
-import { writeTransaction } from './tx';
 
 const nameTaken = (detail: string) => new Conflict(detail, [{ path: 'name', message: "Already used by another of the location's active storage areas." }]);
 const conflictFor = (constraint: string | undefined): ApiError =>

@@ -1,6 +1,5 @@
-import { assertCompanyWide, Conflict, ValidationError, decodeCursor, newId, pageLimit, route, sqlQuery, toPage, type ApiError, type EntityManager, type RouteDef } from '@bop/shared';
+import { assertCompanyWide, Conflict, ValidationError, decodeCursor, newId, pageLimit, route, sqlQuery, toPage, type ApiError, type EntityManager, type RouteDef, writeTransaction } from '@bop/shared';
 import { unitDto, type UnitRow } from './dto';
-import { writeTransaction } from './tx';
 
 /** Serialises unit creation: a name is checked against company-wide units and every item's own ones. */
 const lockUnits = (em: EntityManager) => sqlQuery(em, `select pg_advisory_xact_lock(hashtextextended('inventory.units_of_measure', 0))`);

@@ -1,7 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { Transfer, TransferCreate, TransferReceive, TransferStatus } from '@bop/contracts';
-import { Conflict, NotFound, ValidationError, actorOf, assertLocationInReach, changedFields, insertEvents, newId, type EntityManager, type FieldError, type Principal, type ReachSet } from '@bop/shared';
-import { locationErrors } from '../counts/locations';
+import { Conflict, NotFound, ValidationError, actorOf, assertLocationInReach, changedFields, insertEvents, newId, type EntityManager, type FieldError, type Principal, type ReachSet, replicaLocationErrors } from '@bop/shared';
 import { resolveLines, type ResolvedLine } from '../domain/lines';
 import { postMovements, type MovementInput } from '../ledger/post';
 import { duplicateItemErrors, matchReceipt, receiveRefusal, receivedLine, receivedStatus, sentLine } from './domain';
@@ -40,7 +39,7 @@ export async function createTransfer(em: EntityManager, body: TransferCreate, w:
   const errors: FieldError[] = [];
   if (body.toLocationId === body.fromLocationId) errors.push({ path: 'toLocationId', message: 'Must differ from fromLocationId.' });
   errors.push(
-    ...(await locationErrors(em, [
+    ...(await replicaLocationErrors(em, 'inventory', [
       { id: body.fromLocationId, path: 'fromLocationId', takes: 'transfers' },
       ...(body.toLocationId === body.fromLocationId ? [] : [{ id: body.toLocationId, path: 'toLocationId', takes: 'transfers' }]),
     ])),

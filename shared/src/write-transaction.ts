@@ -1,4 +1,5 @@
-import type { ApiError, EntityManager } from '@bop/shared';
+import type { EntityManager } from './db';
+import type { ApiError } from './errors';
 
 interface PgError {
   code?: string;

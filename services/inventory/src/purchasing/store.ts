@@ -1,0 +1,122 @@
+import Decimal from 'decimal.js';
+import type { ItemsResolveAnswer, ItemsResolveRequest, ReceiptRecordedObject, ReplenishmentAnswer, ReplenishmentRequest } from '@bop/contracts';
+import { sqlQuery, ValidationError, type EntityManager, type FieldError } from '@bop/shared';
+import { resolveLines } from '../domain/lines';
+import { dec, formatNullable, formatQuantity } from '../domain/quantity';
+import { postMovements, type MovementInput } from '../ledger/post';
+
+/**
+ * Inventory's side of purchasing (contracts/src/purchasing/internal.ts): receipts booked from
+ * `purchasing.receipt.recorded`, and the two reads purchasing asks for — items and units of a supplier
+ * catalog, and levels and usage for suggested orders.
+ */
+
+/**
+ * Books a recorded receipt: one `receipt` movement per line in one posting (the caller's transaction),
+ * each costed arrival moving the weighted-average cost. Archived items still receive (the goods are
+ * there). An item inventory does not know, or a location not (yet) in inventory's replica, throws:
+ * the kit retries the event, then parks it in `dead_letters` (`ops dead-letters retry` books it once
+ * the item or location has arrived) — a receipt is never dropped, nor booked at a location without a
+ * business day.
+ */
+export async function bookReceipt(em: EntityManager, receipt: ReceiptRecordedObject, now: Date): Promise<{ movements: number }> {
+  if (receipt.lines.length === 0) return { movements: 0 };
+  const itemIds = [...new Set(receipt.lines.map((l) => l.itemId))];
+  const rows = await sqlQuery<{ id: string }>(em, `select "id" from "inventory"."items" where "id" = any(array(select jsonb_array_elements_text(?::jsonb)))`, [JSON.stringify(itemIds)]);
+  const known = new Set(rows.map((r) => r.id));
+  const unknown = itemIds.filter((id) => !known.has(id));
+  if (unknown.length > 0) throw new Error(`receipt ${receipt.id}: inventory does not know item(s) ${unknown.join(', ')}`);
+  const [location] = await sqlQuery(em, `select 1 from "inventory"."locations" where "id" = ?`, [receipt.locationId]);
+  if (!location) throw new Error(`receipt ${receipt.id}: location ${receipt.locationId} is not in inventory's replica (yet)`);
+
+  const occurredAt = new Date(receipt.receivedAt);
+  const movements: MovementInput[] = receipt.lines.map((l) => ({
+    itemId: l.itemId,
+    locationId: receipt.locationId,
+    type: 'receipt',
+    quantity: l.quantity,
+    unitCost: l.unitCost,
+    cause: { type: 'purchase_order', id: receipt.purchaseOrderId },
+    // `reason` says which part of the cause wrote a movement (an adjustment's reason, sales' `ingested` /
+    // `items_mapped`); a purchase order is received in several receipts, so here it is the receipt's id
+    // (`prc_…`) — the one trace from a movement to its receipt (the contract keeps it within the column)
+    reason: receipt.id,
+    note: receipt.note ?? null,
+    occurredAt,
+  }));
+  await postMovements(em, movements, { now, actor: null, movementDtos: false });
+  return { movements: movements.length };
+}
+
+/**
+ * `POST /internal/items:resolve`: each line's item and the base units of one of its unit (the factor),
+ * in request order; 422 `lines[i].itemId` / `lines[i].unitId` for an unknown or archived item or a unit
+ * that does not apply to it.
+ */
+export async function resolveItems(em: EntityManager, body: ItemsResolveRequest): Promise<ItemsResolveAnswer> {
+  const resolved = await resolveLines(em, body.lines.map((l) => ({ itemId: l.itemId, unitId: l.unitId ?? null, quantity: '1' })));
+  return {
+    lines: resolved.map((r, i) => ({
+      itemId: r.item.id,
+      name: r.item.name,
+      baseUnit: r.item.baseUnit,
+      unitId: body.lines[i].unitId ?? null,
+      factor: formatQuantity(r.base),
+    })),
+  };
+}
+
+interface ReplenishmentRow {
+  item_id: string;
+  on_hand: string | null;
+  reserved: string | null;
+  par_level: string | null;
+  reorder_point: string | null;
+  usage: string;
+}
+
+/**
+ * `POST /internal/replenishment`: per requested item (in request order) its level at the location —
+ * zeros and nulls without a level row — and its net usage by sales in [usageFrom, usageTo):
+ * −(sale + refund + void_reversal) quantities. One query for all items; the usage of each reads the
+ * (item_id, location_id, occurred_at) index of the ledger.
+ */
+export async function replenishment(em: EntityManager, body: ReplenishmentRequest): Promise<ReplenishmentAnswer> {
+  const errors: FieldError[] = [];
+  const [location] = await sqlQuery(em, `select 1 from "inventory"."locations" where "id" = ?`, [body.locationId]);
+  if (!location) errors.push({ path: 'locationId', message: `No location ${body.locationId}.` });
+  const from = new Date(body.usageFrom);
+  const to = new Date(body.usageTo);
+  if (from.getTime() >= to.getTime()) errors.push({ path: 'usageTo', message: 'Must be after usageFrom.' });
+  if (errors.length > 0) throw new ValidationError(errors);
+
+  const rows = await sqlQuery<ReplenishmentRow>(
+    em,
+    `select r."item_id", l."on_hand"::text, l."reserved"::text, l."par_level"::text, l."reorder_point"::text,
+       coalesce(u."usage", 0)::text as "usage"
+     from jsonb_array_elements_text(?::jsonb) with ordinality as r("item_id", n)
+     left join "inventory"."stock_levels" l on l."item_id" = r."item_id" and l."location_id" = ?
+     left join lateral (
+       select -sum(m."quantity") as "usage" from "inventory"."stock_movements" m
+       where m."item_id" = r."item_id" and m."location_id" = ? and m."occurred_at" >= ? and m."occurred_at" < ?
+         and m."type" in ('sale', 'refund', 'void_reversal')
+     ) u on true
+     order by r.n`,
+    [JSON.stringify(body.itemIds), body.locationId, body.locationId, from, to],
+  );
+  return {
+    items: rows.map((r) => {
+      const onHand = dec(r.on_hand ?? 0);
+      const reserved = dec(r.reserved ?? 0);
+      return {
+        itemId: r.item_id,
+        onHand: formatQuantity(onHand),
+        reserved: formatQuantity(reserved),
+        available: formatQuantity(onHand.minus(reserved)),
+        parLevel: formatNullable(r.par_level),
+        reorderPoint: formatNullable(r.reorder_point),
+        usage: formatQuantity(new Decimal(r.usage)),
+      };
+    }),
+  };
+}

@@ -1,0 +1,6 @@
+import { z } from 'zod';
+import type { BaseConfig } from '@bop/shared';
+
+export const purchasingConfigSchema = z.object({});
+
+export type PurchasingConfig = BaseConfig & z.output<typeof purchasingConfigSchema>;

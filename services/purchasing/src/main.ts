@@ -1,0 +1,4 @@
+import { runStandalone } from '@bop/shared';
+import { purchasingService } from './index';
+
+void runStandalone(purchasingService);

@@ -1,0 +1,227 @@
+import { LockMode } from '@mikro-orm/core';
+import Decimal from 'decimal.js';
+import type { Catalog, CatalogReplace, ItemsResolveAnswer, Supplier, SupplierCreate, SupplierPatch, SupplierReplace } from '@bop/contracts';
+import { Conflict, ValidationError, actorOf, callCommand, canonicalJson, newId, replicaLocationErrors, sqlQuery, type ApiError, type EntityManager, type FieldError, type Principal, type ServiceClient } from '@bop/shared';
+import { fmtQuantity, round6 } from '../domain/money';
+import { catalogDto, supplierDto } from './dto';
+import { PurchasingCatalog, PurchasingSupplier, type StoredCatalogLine } from './entities';
+
+export interface WriteContext {
+  actor: Principal;
+  now: Date;
+}
+
+/** The fields a supplier write sets (create, replace and patch all end here). */
+interface SupplierFields {
+  externalId: string | null;
+  name: string;
+  accountNumber: string | null;
+  email: string | null;
+  phone: string | null;
+  locationIds: string[];
+  defaultLeadTimeDays: number | null;
+  note: string | null;
+  status: 'active' | 'archived';
+}
+
+const fieldsOf = (s: PurchasingSupplier): SupplierFields => ({
+  externalId: s.externalId ?? null,
+  name: s.name,
+  accountNumber: s.accountNumber ?? null,
+  email: s.email ?? null,
+  phone: s.phone ?? null,
+  locationIds: s.locationIds,
+  defaultLeadTimeDays: s.defaultLeadTimeDays ?? null,
+  note: s.note ?? null,
+  status: s.status as SupplierFields['status'],
+});
+
+export const createFields = (b: SupplierCreate): SupplierFields => ({
+  externalId: b.externalId ?? null,
+  name: b.name,
+  accountNumber: b.accountNumber ?? null,
+  email: b.email ?? null,
+  phone: b.phone ?? null,
+  locationIds: b.locationIds ?? [],
+  defaultLeadTimeDays: b.defaultLeadTimeDays ?? null,
+  note: b.note ?? null,
+  status: 'active',
+});
+
+/** PUT: the whole supplier; an absent `status` keeps the stored one (a sync never revives an archived supplier). */
+export const replaceFields = (b: SupplierReplace, externalId: string, stored: PurchasingSupplier | null): SupplierFields => ({
+  ...createFields({ ...b, externalId }),
+  status: b.status ?? (stored?.status as SupplierFields['status'] | undefined) ?? 'active',
+});
+
+/** PATCH: only the fields sent change; null clears. */
+export function patchFields(s: PurchasingSupplier, b: SupplierPatch): SupplierFields {
+  const f = fieldsOf(s);
+  const pick = <K extends keyof SupplierFields>(k: K, v: SupplierFields[K] | undefined) => (v === undefined ? f[k] : v);
+  return {
+    externalId: pick('externalId', b.externalId),
+    name: pick('name', b.name),
+    accountNumber: pick('accountNumber', b.accountNumber),
+    email: pick('email', b.email),
+    phone: pick('phone', b.phone),
+    locationIds: pick('locationIds', b.locationIds),
+    defaultLeadTimeDays: pick('defaultLeadTimeDays', b.defaultLeadTimeDays),
+    note: pick('note', b.note),
+    status: pick('status', b.status),
+  };
+}
+
+/** Serialises, within a transaction, the writes that hinge on one externalId (a row that does not exist yet cannot be locked). */
+export async function lockExternalId(em: EntityManager, externalId: string): Promise<void> {
+  await sqlQuery(em, 'select pg_advisory_xact_lock(hashtextextended(?, 0))', [`purchasing.suppliers ${JSON.stringify(externalId)}`]);
+}
+
+const RACED: Record<string, { path: string; detail: string }> = {
+  suppliers_external_id_uq: { path: 'externalId', detail: 'Another supplier already has this externalId.' },
+  suppliers_active_name_uq: { path: 'name', detail: 'Another active supplier already has this name.' },
+};
+
+/** The 409 of a unique index that fired in a race the checks lost twice. */
+export function supplierConflictFor(constraint: string | undefined): ApiError {
+  const raced = constraint === undefined ? undefined : RACED[constraint];
+  if (!raced) return new Conflict('Another supplier was written at the same time; send the request again.');
+  return new Conflict(raced.detail, [{ path: raced.path, message: 'Already used by another supplier.' }]);
+}
+
+/** 422 for listed locations that are unknown, archived or listed twice; 409 for a name or externalId another supplier holds. */
+async function assertValid(em: EntityManager, next: SupplierFields, stored: PurchasingSupplier | null): Promise<void> {
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  next.locationIds.forEach((id, i) => {
+    if (seen.has(id)) errors.push({ path: `locationIds[${i}]`, message: 'Listed twice.' });
+    seen.add(id);
+  });
+  const newlyListed = next.locationIds.map((id, i) => ({ id, path: `locationIds[${i}]`, takes: 'suppliers' })).filter((r) => !(stored?.locationIds ?? []).includes(r.id));
+  if (newlyListed.length > 0) errors.push(...(await replicaLocationErrors(em, 'purchasing', newlyListed)));
+  if (errors.length > 0) throw new ValidationError(errors);
+
+  const self = stored?.id ?? '';
+  const conflicts: FieldError[] = [];
+  const details: string[] = [];
+  if (next.externalId !== null && next.externalId !== (stored?.externalId ?? null)) {
+    const [other] = await sqlQuery<{ id: string }>(em, `select "id" from "purchasing"."suppliers" where "external_id" = ? and "id" <> ?`, [next.externalId, self]);
+    if (other) {
+      conflicts.push({ path: 'externalId', message: `Already used by supplier ${other.id}.` });
+      details.push(`Supplier ${other.id} already has externalId ${next.externalId}.`);
+    }
+  }
+  if (next.status === 'active') {
+    const [other] = await sqlQuery<{ id: string }>(em, `select "id" from "purchasing"."suppliers" where lower("name") = lower(?) and "status" = 'active' and "id" <> ?`, [next.name, self]);
+    if (other) {
+      conflicts.push({ path: 'name', message: `Already used by active supplier ${other.id}.` });
+      details.push(`Active supplier ${other.id} is already called ${next.name}.`);
+    }
+  }
+  if (conflicts.length > 0) throw new Conflict(details.join(' '), conflicts);
+}
+
+export async function createSupplier(em: EntityManager, fields: SupplierFields, w: WriteContext): Promise<Supplier> {
+  await assertValid(em, fields, null);
+  const supplier = em.create(PurchasingSupplier, {
+    id: newId('supplier'),
+    ...fields,
+    archivedAt: fields.status === 'archived' ? w.now : null,
+    version: 1,
+    createdAt: w.now,
+    updatedAt: w.now,
+    actor: actorOf(w.actor),
+  });
+  await em.flush();
+  return supplierDto(supplier);
+}
+
+/** Replaces a locked supplier's fields; the same fields → nothing written (no version). `checkVersion` runs only when something changes. */
+export async function updateSupplier(em: EntityManager, supplier: PurchasingSupplier, next: SupplierFields, w: WriteContext & { checkVersion: (v: number) => void }): Promise<Supplier> {
+  if (JSON.stringify(fieldsOf(supplier)) === JSON.stringify(next)) return supplierDto(supplier);
+  w.checkVersion(supplier.version);
+  await assertValid(em, next, supplier);
+  const archivedAt = next.status !== 'archived' ? null : supplier.status === 'archived' ? (supplier.archivedAt ?? w.now) : w.now;
+  Object.assign(supplier, { ...next, archivedAt, version: supplier.version + 1, updatedAt: w.now, actor: actorOf(w.actor) });
+  await em.flush();
+  return supplierDto(supplier);
+}
+
+export async function findSupplier(em: EntityManager, by: { id: string } | { externalId: string }, opts: { lock?: boolean } = {}): Promise<PurchasingSupplier | null> {
+  return em.findOne(PurchasingSupplier, by, opts.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+}
+
+/** A supplier that takes orders at a location: exists, active, delivers there (path: the body field naming it). */
+export async function orderableSupplier(em: EntityManager, supplierId: string, locationId: string, path = 'supplierId'): Promise<PurchasingSupplier> {
+  const supplier = await findSupplier(em, { id: supplierId });
+  if (!supplier) throw new ValidationError([{ path, message: `No supplier ${supplierId}.` }]);
+  if (supplier.status !== 'active') throw new ValidationError([{ path, message: `Supplier ${supplierId} is archived; it takes no new orders.` }]);
+  if (supplier.locationIds.length > 0 && !supplier.locationIds.includes(locationId)) {
+    throw new ValidationError([{ path, message: `Supplier ${supplierId} does not deliver to location ${locationId} (its locationIds).` }]);
+  }
+  return supplier;
+}
+
+export async function catalogOf(em: EntityManager, supplierId: string): Promise<PurchasingCatalog | null> {
+  return em.findOne(PurchasingCatalog, { supplierId });
+}
+
+/**
+ * `PUT /suppliers/{id}/catalog`: each supplier code and each item once; the items and units are
+ * resolved by inventory (unknown or archived item, a unit that does not apply → 422 at the line), and
+ * each pack's base quantity and the price per base unit are kept with the line, so orders placed
+ * from it convert as they were priced. The same lines again change nothing (no version).
+ */
+export async function replaceCatalog(em: EntityManager, services: ServiceClient, supplier: PurchasingSupplier, body: CatalogReplace, w: WriteContext & { checkVersion: (v: number) => void; requestId?: string }): Promise<Catalog> {
+  const errors: FieldError[] = [];
+  const codes = new Map<string, number>();
+  const items = new Map<string, number>();
+  body.lines.forEach((l, i) => {
+    const code = l.supplierItemCode.toLowerCase();
+    if (codes.has(code)) errors.push({ path: `lines[${i}].supplierItemCode`, message: `Also on line ${codes.get(code)}.` });
+    else codes.set(code, i);
+    if (items.has(l.itemId)) errors.push({ path: `lines[${i}].itemId`, message: `Also on line ${items.get(l.itemId)}; a catalog names each item once.` });
+    else items.set(l.itemId, i);
+  });
+  if (errors.length > 0) throw new ValidationError(errors);
+
+  const resolved: ItemsResolveAnswer['lines'] =
+    body.lines.length === 0
+      ? []
+      : (
+          await callCommand<ItemsResolveAnswer>(services, 'inventory', 'POST', '/internal/items:resolve', { lines: body.lines.map((l) => ({ itemId: l.itemId, unitId: l.unitId ?? null })) }, {
+            what: 'resolve the catalog items',
+            ok: [200],
+            fieldPrefix: '',
+            requestId: w.requestId,
+          })
+        ).lines;
+  const lines: StoredCatalogLine[] = body.lines.map((l, i) => {
+    const r = resolved[i];
+    const perPack = round6(new Decimal(l.packSize).times(r.factor));
+    if (perPack.isZero()) errors.push({ path: `lines[${i}].packSize`, message: `Is less than a millionth of the item's base unit (${r.baseUnit}).` });
+    return {
+      supplierItemCode: l.supplierItemCode,
+      itemId: l.itemId,
+      itemName: r.name,
+      description: l.description ?? null,
+      packSize: fmtQuantity(l.packSize),
+      unitId: l.unitId ?? null,
+      baseUnit: r.baseUnit,
+      baseQuantityPerPack: fmtQuantity(perPack),
+      price: fmtQuantity(l.price),
+      baseUnitPrice: perPack.isZero() ? '0' : fmtQuantity(round6(new Decimal(l.price).div(perPack))),
+      minimumOrderQuantity: fmtQuantity(l.minimumOrderQuantity ?? '1'),
+      leadTimeDays: l.leadTimeDays ?? null,
+    };
+  });
+  if (errors.length > 0) throw new ValidationError(errors);
+
+  const catalog = await em.findOne(PurchasingCatalog, { supplierId: supplier.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  // jsonb hands the stored lines back with its own key order: compare canonically
+  if (catalog && canonicalJson(catalog.lines) === canonicalJson(lines)) return catalogDto(supplier, catalog);
+  w.checkVersion(catalog?.version ?? 0);
+  if (catalog) Object.assign(catalog, { lines, version: catalog.version + 1, updatedAt: w.now });
+  else em.create(PurchasingCatalog, { supplierId: supplier.id, lines, version: 1, updatedAt: w.now });
+  await em.flush();
+  return catalogDto(supplier, await em.findOneOrFail(PurchasingCatalog, { supplierId: supplier.id }));
+}
