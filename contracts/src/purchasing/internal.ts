@@ -31,6 +31,8 @@ export const ReceiptRecordedObject = z.object({
       quantity: z.string().regex(decimal),
       /** the price actually paid per base unit (six decimals), or null when unknown */
       unitCost: z.string().regex(decimal).nullable(),
+      /** what the line cost (packs × the price actually paid, to the cent): the receipt's exact value; absent: quantity × unitCost */
+      value: z.string().regex(decimal).nullable().optional(),
     }),
   ),
 });

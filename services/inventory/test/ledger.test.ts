@@ -33,6 +33,24 @@ describe('stock ledger', () => {
     expect(await levelOf(s.sql, item, nyc)).toMatchObject({ on_hand: '15', reserved: '0', average_cost: '2.5' });
   });
 
+  it('keeps the value of what is on hand to the cent: an arrival at its exact value, all of it leaving at all of it', async () => {
+    const oat = await insertItem(s.sql, { baseUnit: 'ml' });
+    // 3 cases of 6 l at 14.00: 42.00 for 18 000 ml (0.0023333… per ml)
+    const r = await post([{ itemId: oat, type: 'receipt', quantity: '18000', unitCost: '0.002333', value: '42.00' }]);
+    expect(r.movements[0]).toMatchObject({ quantity: '18000', unitCost: '0.002333', value: '42' });
+    expect(r.levels[0]).toMatchObject({ onHand: '18000', averageCost: '0.002333', value: '42' });
+    const more = await post([{ itemId: oat, type: 'receipt', quantity: '6000', unitCost: '0.0025', value: '15.00' }]);
+    expect(more.levels[0]).toMatchObject({ onHand: '24000', averageCost: '0.002375', value: '57' });
+    const part = await post([{ itemId: oat, type: 'sale', quantity: '-1000' }]);
+    expect(part.movements[0]).toMatchObject({ unitCost: '0.002375', value: '-2.375' });
+    expect(part.levels[0]).toMatchObject({ onHand: '23000', value: '54.625' });
+    const rest = await post([{ itemId: oat, type: 'waste', quantity: '-23000' }]);
+    expect(rest.movements[0]).toMatchObject({ value: '-54.625' });
+    expect(rest.levels[0]).toMatchObject({ onHand: '0', value: '0' });
+    const [{ total }] = await s.sql(`select trim_scale(sum(value))::text as total from inventory.stock_movements where item_id = ?`, [oat]);
+    expect(total).toBe('0');
+  });
+
   it('uses the standard cost before any receipt, and the receipt cost when nothing is on hand', async () => {
     const item = await insertItem(s.sql, { cost: '1.20' });
     const sold = await post([{ itemId: item, type: 'sale', quantity: '-3' }]);

@@ -409,8 +409,8 @@ describe('POST /purchase-orders/{id}:receive', () => {
           receivedAt: receipt1.receivedAt,
           note: 'DN-100',
           lines: [
-            { itemId: a, quantity: '12', unitCost: '2' },
-            { itemId: b, quantity: '4', unitCost: '2.6' },
+            { itemId: a, quantity: '12', unitCost: '2', value: '24.00' },
+            { itemId: b, quantity: '4', unitCost: '2.6', value: '10.40' },
           ],
         },
       },
@@ -419,6 +419,9 @@ describe('POST /purchase-orders/{id}:receive', () => {
     // inventory books it: (24 × 1.50 + 12 × 2) / 36 = 1.666667
     await eventually(async () => (await levelOf(s.sql, a, nyc))?.on_hand === '36');
     expect(await levelOf(s.sql, a, nyc)).toMatchObject({ on_hand: '36', average_cost: '1.666667' });
+    // the value on hand is what was paid, to the cent (not 36 × 1.666667)
+    const valueOf = async (item: string) => (await s.sql(`select trim_scale(stock_value)::text as v from inventory.stock_levels where item_id = ? and location_id = ?`, [item, nyc]))[0].v;
+    expect(await valueOf(a)).toBe('60');
     await eventually(async () => (await levelOf(s.sql, b, nyc))?.on_hand === '4');
     expect(await levelOf(s.sql, b, nyc)).toMatchObject({ average_cost: '2.6' });
 
@@ -435,6 +438,7 @@ describe('POST /purchase-orders/{id}:receive', () => {
     // (36 × 1.666667 + 24 × 2) / 60 and (4 × 2.6 + 6 × 2.5) / 10
     await eventually(async () => (await levelOf(s.sql, a, nyc))?.on_hand === '60');
     expect(await levelOf(s.sql, a, nyc)).toMatchObject({ average_cost: '1.8' });
+    expect(await valueOf(a)).toBe('108');
     await eventually(async () => (await levelOf(s.sql, b, nyc))?.on_hand === '10');
     expect(await levelOf(s.sql, b, nyc)).toMatchObject({ average_cost: '2.54' });
 

@@ -24,6 +24,11 @@ export interface MovementInput {
   reservedChange?: Decimal.Value;
   /** cost per base unit of stock arriving (receipts, transfers in, found stock with a cost): moves the weighted average */
   unitCost?: Decimal.Value | null;
+  /**
+   * With `unitCost`: the exact value of the arrival when it is known (a receipt's amount paid, to the
+   * cent) — the movement and the level carry it as it is, not quantity × a six-decimal unit cost.
+   */
+  value?: Decimal.Value | null;
   cause: { type: MovementCauseType; id: string };
   reason?: string | null;
   note?: string | null;
@@ -49,6 +54,7 @@ interface LevelRow {
   on_hand: string;
   reserved: string;
   average_cost: string | null;
+  stock_value: string | null;
   par_level: string | null;
   reorder_point: string | null;
   version: number;
@@ -62,6 +68,12 @@ interface Level {
   onHand: Decimal;
   reserved: Decimal;
   averageCost: Decimal | null;
+  /**
+   * The value of what is on hand: the sum of its movements' values (costed arrivals at what they
+   * cost, everything else at the average), so the ledger and the level agree to the cent; null while
+   * the level has no average cost.
+   */
+  value: Decimal | null;
   parLevel: Decimal | null;
   reorderPoint: Decimal | null;
   version: number;
@@ -79,6 +91,7 @@ function levelOf(r: LevelRow): Level {
     onHand: dec(r.on_hand),
     reserved: dec(r.reserved),
     averageCost: nullableDec(r.average_cost),
+    value: r.stock_value !== null && r.stock_value !== undefined ? dec(r.stock_value) : r.average_cost === null ? null : round6(dec(r.on_hand).times(r.average_cost)),
     parLevel: nullableDec(r.par_level),
     reorderPoint: nullableDec(r.reorder_point),
     version: r.version,
@@ -97,7 +110,7 @@ export function stockLevelDto(l: Omit<Level, 'itemCost'>): StockLevel {
     reserved: formatQuantity(l.reserved),
     available: formatQuantity(available),
     averageCost: formatNullable(l.averageCost),
-    value: l.averageCost === null ? null : formatQuantity(round6(l.onHand.times(l.averageCost))),
+    value: l.averageCost === null ? null : formatNullable(l.value),
     parLevel: formatNullable(l.parLevel),
     reorderPoint: formatNullable(l.reorderPoint),
     belowReorderPoint: l.reorderPoint !== null && available.lt(l.reorderPoint),
@@ -194,15 +207,23 @@ export async function postMovements(em: EntityManager, inputs: MovementInput[], 
       }
     }
     let unitCost: Decimal | null;
+    let value: Decimal | null;
     if (m.unitCost !== undefined && m.unitCost !== null && q.isPositive() && !q.isZero()) {
-      unitCost = round6(m.unitCost);
-      // weighted average over what is on hand (nothing or less than nothing on hand: the arrival's cost)
-      level.averageCost =
-        level.averageCost === null || !level.onHand.isPositive() || level.onHand.isZero()
-          ? unitCost
-          : round6(level.onHand.times(level.averageCost).plus(q.times(unitCost)).dividedBy(level.onHand.plus(q)));
+      // a costed arrival: at what it cost (its exact value when known), moving the weighted average
+      value = m.value !== undefined && m.value !== null ? round6(m.value) : round6(q.times(m.unitCost));
+      unitCost = m.value !== undefined && m.value !== null ? round6(value.dividedBy(q)) : round6(m.unitCost);
+      const onHandAfter = level.onHand.plus(q);
+      // nothing valued on hand (none, less than none, or without a cost): what is there takes the arrival's cost
+      const valueAfter =
+        level.averageCost === null || level.value === null || !level.onHand.isPositive() || level.onHand.isZero() ? round6(value.plus(level.onHand.times(unitCost))) : level.value.plus(value);
+      level.value = valueAfter;
+      level.averageCost = onHandAfter.isPositive() && !onHandAfter.isZero() ? round6(valueAfter.dividedBy(onHandAfter)) : unitCost;
     } else {
       unitCost = level.averageCost ?? level.itemCost;
+      // taking all that is on hand takes all of its value (no rounding residue left behind)
+      value =
+        level.value !== null && q.isNegative() && level.onHand.plus(q).isZero() ? level.value.negated() : unitCost === null ? null : round6(q.times(unitCost));
+      if (level.value !== null && value !== null) level.value = level.value.plus(value);
     }
     level.onHand = level.onHand.plus(q);
     if (hasR) {
@@ -221,7 +242,6 @@ export async function postMovements(em: EntityManager, inputs: MovementInput[], 
     }
     const businessDay = lastDay.day;
     const id = newId('stockMovement');
-    const value = unitCost === null ? null : round6(q.times(unitCost));
     rows.push([
       id, m.itemId, m.locationId, m.type, q.toFixed(), hasR ? r.toFixed() : '0', level.onHand.toFixed(), reservedAfter,
       unitCost?.toFixed() ?? null, value?.toFixed() ?? null, m.cause.type, m.cause.id, m.reason ?? null, m.note ?? null,
@@ -262,7 +282,7 @@ export async function postMovements(em: EntityManager, inputs: MovementInput[], 
 
   const changed = [...levels.values()].filter((l) => {
     const b = before.get(key(l.itemId, l.locationId))!;
-    return !l.onHand.eq(b.onHand) || !l.reserved.eq(b.reserved) || (l.averageCost?.toFixed() ?? null) !== (b.averageCost?.toFixed() ?? null);
+    return !l.onHand.eq(b.onHand) || !l.reserved.eq(b.reserved) || (l.averageCost?.toFixed() ?? null) !== (b.averageCost?.toFixed() ?? null) || (l.value?.toFixed() ?? null) !== (b.value?.toFixed() ?? null);
   });
   // stamped after the lock, never before a level's last stamp: a writer that waited for the lock
   // must not move updated_at backwards (pollers of `updatedSince` would miss the change)
@@ -275,9 +295,9 @@ export async function postMovements(em: EntityManager, inputs: MovementInput[], 
     await sqlQuery(
       em,
       `update "inventory"."stock_levels" l set "on_hand" = (x->>2)::numeric, "reserved" = (x->>3)::numeric, "average_cost" = (x->>4)::numeric,
-         "version" = (x->>5)::int, "updated_at" = ?
+         "stock_value" = (x->>6)::numeric, "version" = (x->>5)::int, "updated_at" = ?
        from jsonb_array_elements(?::jsonb) as x where l."item_id" = x->>0 and l."location_id" = x->>1`,
-      [stamp, JSON.stringify(changed.map((l) => [l.itemId, l.locationId, l.onHand.toFixed(), l.reserved.toFixed(), l.averageCost?.toFixed() ?? null, l.version]))],
+      [stamp, JSON.stringify(changed.map((l) => [l.itemId, l.locationId, l.onHand.toFixed(), l.reserved.toFixed(), l.averageCost?.toFixed() ?? null, l.version, l.value?.toFixed() ?? null]))],
     );
   }
 

@@ -36,6 +36,7 @@ export async function bookReceipt(em: EntityManager, receipt: ReceiptRecordedObj
     type: 'receipt',
     quantity: l.quantity,
     unitCost: l.unitCost,
+    value: l.value ?? null,
     cause: { type: 'purchase_order', id: receipt.purchaseOrderId },
     // `reason` says which part of the cause wrote a movement (an adjustment's reason, sales' `ingested` /
     // `items_mapped`); a purchase order is received in several receipts, so here it is the receipt's id

@@ -263,7 +263,7 @@ export async function receiveOrder(em: EntityManager, id: string, body: Purchase
     locationId: order.locationId,
     receivedAt: receivedAt.toISOString(),
     note: body.note ?? null,
-    lines: receiptLines.map((r) => ({ itemId: r.itemId, quantity: r.baseQuantity, unitCost: r.unitCost })),
+    lines: receiptLines.map((r) => ({ itemId: r.itemId, quantity: r.baseQuantity, unitCost: r.unitCost, value: r.amount })),
   };
   const internal: InternalEvent[] =
     receiptLines.length === 0 ? [] : [{ type: RECEIPT_RECORDED, aggregateType: 'purchase_order', aggregateId: order.id, locationId: order.locationId, object: stock as unknown as Record<string, unknown> }];
