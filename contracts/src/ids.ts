@@ -43,6 +43,11 @@ export const idPrefixes = {
   purchaseOrderLine: 'pol',
   purchaseReceipt: 'prc',
   supplierInvoice: 'sin',
+  tenderTotal: 'ctt',
+  cashCount: 'ccn',
+  deposit: 'dep',
+  bankTransaction: 'btx',
+  settlement: 'stl',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

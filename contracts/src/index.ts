@@ -16,3 +16,4 @@ export * from './integrations';
 export * from './sales';
 export * from './inventory';
 export * from './purchasing';
+export * from './cash';

@@ -6,6 +6,7 @@ import { integrationsOperations } from './integrations';
 import { salesOperations } from './sales';
 import { inventoryOperations } from './inventory';
 import { purchasingOperations } from './purchasing';
+import { cashOperations } from './cash';
 
 export const operations = {
   ...identityOperations,
@@ -15,6 +16,7 @@ export const operations = {
   ...salesOperations,
   ...inventoryOperations,
   ...purchasingOperations,
+  ...cashOperations,
 };
 
 export type Operations = typeof operations;

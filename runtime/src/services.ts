@@ -6,6 +6,7 @@ import { integrationsService } from '@svc/integrations';
 import { salesService } from '@svc/sales';
 import { inventoryService } from '@svc/inventory';
 import { purchasingService } from '@svc/purchasing';
+import { cashService } from '@svc/cash';
 
 /** The services this build runs; each area service is added here when it lands. */
-export const serviceDefinitions: ServiceDefinition<any>[] = [identityService, organizationService, webhooksService, integrationsService, salesService, inventoryService, purchasingService];
+export const serviceDefinitions: ServiceDefinition<any>[] = [identityService, organizationService, webhooksService, integrationsService, salesService, inventoryService, purchasingService, cashService];

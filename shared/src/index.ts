@@ -25,3 +25,4 @@ export * from './ingest';
 export * from './org-replica';
 export * from './business-day';
 export * from './write-transaction';
+export * from './money';

@@ -1,5 +1,5 @@
 import type { SupplierInvoice, SupplierInvoiceStatus } from '@bop/contracts';
-import { fmtAmount } from '../domain/money';
+import { fmtAmount } from '@bop/shared';
 import type { SupplierInvoiceEntity } from './entities';
 
 /** The supplier invoice as the API returns it (and `data.object` of `supplier_invoice.mismatch`). */

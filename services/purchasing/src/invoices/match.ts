@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import type { MatchDifference, SupplierInvoiceLine } from '@bop/contracts';
-import { fmtAmount, fmtQuantity } from '../domain/money';
+import { fmtAmount, fmtQuantity } from '@bop/shared';
 
 /**
  * Three-way match of a supplier invoice (pure, no I/O): each invoice line against its purchase-order
@@ -8,7 +8,7 @@ import { fmtAmount, fmtQuantity } from '../domain/money';
  * checks: no matching order, order lines received but not billed, and the invoice's own tax and
  * total arithmetic. The rules are those of contracts/src/purchasing/invoices.ts.
  *
- * Formats (domain/money.ts): quantities and prices per pack without trailing zeros ("12.5", "3",
+ * Formats (the kit's money.ts): quantities and prices per pack without trailing zeros ("12.5", "3",
  * "10.2", "18.95"), amounts half-up to the cent with two decimals ("120.50"); never a negative zero.
  */
 

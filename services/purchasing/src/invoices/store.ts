@@ -17,7 +17,7 @@ import {
   type Principal,
   type ReachSet,
 } from '@bop/shared';
-import { fmtAmount } from '../domain/money';
+import { fmtAmount } from '@bop/shared';
 import { PurchaseOrderEntity } from '../orders/entities';
 import { findSupplier } from '../suppliers/store';
 import { supplierInvoiceDto } from './dto';

@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import type { PurchaseOrder, PurchaseOrderStatus } from '@bop/contracts';
-import { fmtAmount, fmtQuantity } from '../domain/money';
+import { fmtAmount, fmtQuantity } from '@bop/shared';
 import type { PurchaseOrderEntity } from './entities';
 
 /** The purchase order as the API returns it (and `data.object` of its events). */

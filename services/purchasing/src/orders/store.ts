@@ -25,7 +25,7 @@ import {
   type Principal,
   type ReachSet,
 } from '@bop/shared';
-import { fmtAmount, fmtQuantity, round6 } from '../domain/money';
+import { fmtAmount, fmtQuantity, round6 } from '@bop/shared';
 import { catalogOf, orderableSupplier } from '../suppliers/store';
 import { needsApproval, transitionRefusal, type OrderAction } from './domain';
 import { purchaseOrderDto } from './dto';

@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import type { CatalogLine, SuggestedOrderLine } from '@bop/contracts';
-import { fmtAmount, fmtQuantity } from '../domain/money';
+import { fmtAmount, fmtQuantity } from '@bop/shared';
 
 /**
  * One line of a suggested order (pure, no I/O), as contracts/src/purchasing/suggested.ts states it:
@@ -8,7 +8,7 @@ import { fmtAmount, fmtQuantity } from '../domain/money';
  *   expected usage = average daily usage over the window × lead time (days),
  *   packs = ⌈need ÷ base units per pack⌉, at least the minimum order (0 when need ≤ 0).
  *
- * Formats (domain/money.ts): base quantities (averages, expected usage, need) rounded half-up to six
+ * Formats (the kit's money.ts): base quantities (averages, expected usage, need) rounded half-up to six
  * decimals; quantities, packs and prices without trailing zeros ("12.5", "3"); amounts with two
  * decimals ("56.85").
  */

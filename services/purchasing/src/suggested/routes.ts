@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import type { ReplenishmentAnswer, SuggestedOrder } from '@bop/contracts';
 import { assertLocationInReach, callCommand, replicaLocationErrors, route, sqlQuery, ValidationError, type RouteDef, type ServiceRuntime } from '@bop/shared';
 import type { PurchasingConfig } from '../config';
-import { fmtAmount, fmtQuantity } from '../domain/money';
+import { fmtAmount, fmtQuantity } from '@bop/shared';
 import type { StoredOrderLine } from '../orders/entities';
 import { catalogLineDto } from '../suppliers/dto';
 import { catalogOf, findSupplier } from '../suppliers/store';

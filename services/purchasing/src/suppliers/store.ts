@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import Decimal from 'decimal.js';
 import type { Catalog, CatalogReplace, ItemsResolveAnswer, Supplier, SupplierCreate, SupplierPatch, SupplierReplace } from '@bop/contracts';
 import { Conflict, ValidationError, actorOf, callCommand, canonicalJson, newId, replicaLocationErrors, sqlQuery, type ApiError, type EntityManager, type FieldError, type Principal, type ServiceClient } from '@bop/shared';
-import { fmtQuantity, round6 } from '../domain/money';
+import { fmtQuantity, round6 } from '@bop/shared';
 import { catalogDto, supplierDto } from './dto';
 import { PurchasingCatalog, PurchasingSupplier, type StoredCatalogLine } from './entities';
 

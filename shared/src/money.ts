@@ -1,8 +1,9 @@
 import Decimal from 'decimal.js';
 
 /**
- * Numbers of purchasing: amounts to the cent, quantities and costs to six decimals, half away from
- * zero; strings without trailing zeros except amounts, which always carry two decimals ("120.50").
+ * Company-currency money and six-decimal quantities (purchasing, cash): amounts to the cent,
+ * quantities and costs to six decimals, half away from zero; strings without trailing zeros except
+ * amounts, which always carry two decimals ("120.50").
  */
 export const round2 = (v: Decimal.Value): Decimal => new Decimal(v).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
 export const round6 = (v: Decimal.Value): Decimal => new Decimal(v).toDecimalPlaces(6, Decimal.ROUND_HALF_UP);

@@ -1,0 +1,110 @@
+import Decimal from 'decimal.js';
+import type { CashCount, CashCountCreate } from '@bop/contracts';
+import { ValidationError, actorOf, businessDayOf, fmtAmount, insertEvents, newId, replicaLocationErrors, sqlQuery, type EntityManager, type FieldError, type Principal } from '@bop/shared';
+import { assertDaysOpen, lockLocationCash } from '../days/lock';
+import { CashCountEntity, type StoredDenomination } from './entities';
+import { drawerExpected, safeExpected, type Expectation } from './expected';
+import { passes, thresholdFor } from './thresholds';
+
+export interface WriteContext {
+  actor: Principal;
+  now: Date;
+}
+
+/** Counts dated later than now are refused beyond this clock skew. */
+const FUTURE_TOLERANCE_MS = 5 * 60_000;
+
+/** The count as the API returns it (and `data.object` of its events). */
+export function countDto(c: CashCountEntity): CashCount {
+  return {
+    id: c.id,
+    locationId: c.locationId,
+    businessDay: c.businessDay,
+    type: c.type as CashCount['type'],
+    drawerId: c.drawerId ?? null,
+    countedAt: c.countedAt.toISOString(),
+    amount: fmtAmount(c.amount),
+    denominations: c.denominations,
+    openingFloat: c.openingFloat != null ? fmtAmount(c.openingFloat) : null,
+    expected: c.expected != null ? fmtAmount(c.expected) : null,
+    overShort: c.overShort != null ? fmtAmount(c.overShort) : null,
+    threshold: c.threshold ?? null,
+    exceeded: c.exceeded,
+    explanation: c.explanation ?? null,
+    note: c.note ?? null,
+    countedBy: c.countedBy,
+    createdAt: c.createdAt.toISOString(),
+  };
+}
+
+/** The counted amount from the amount and/or denominations sent (each face value once; both must agree). */
+function countedAmount(body: CashCountCreate): { amount: Decimal; denominations: StoredDenomination[]; errors: FieldError[] } {
+  const errors: FieldError[] = [];
+  const seen = new Map<string, number>();
+  const denominations = (body.denominations ?? []).map((d, i) => {
+    const value = fmtAmount(d.value);
+    const first = seen.get(value);
+    if (first !== undefined) errors.push({ path: `denominations[${i}].value`, message: `${value} is also at denominations[${first}]; send each value once.` });
+    else seen.set(value, i);
+    return { value, quantity: d.quantity, amount: fmtAmount(new Decimal(d.value).times(d.quantity)) };
+  });
+  const sum = denominations.reduce((s, d) => s.plus(d.amount), new Decimal(0));
+  if (body.amount !== undefined && body.denominations !== undefined && !sum.equals(body.amount)) {
+    errors.push({ path: 'amount', message: `The amount ${fmtAmount(body.amount)} is not the sum of the denominations, ${fmtAmount(sum)}.` });
+  }
+  return { amount: body.amount !== undefined ? new Decimal(body.amount) : sum, denominations, errors };
+}
+
+/**
+ * `POST /cash/counts` (contracts/cash/counts.ts): a drawer, skim or safe count at a location the caller
+ * reaches, on an open business day, with its expected amount, over/short and threshold fixed as of
+ * now. `cash.count_completed`; `cash.over_short_exceeded` when the over/short passes the threshold.
+ */
+export async function createCount(em: EntityManager, body: CashCountCreate, w: WriteContext): Promise<CashCount> {
+  const locationErrors = await replicaLocationErrors(em, 'cash', [{ id: body.locationId, path: 'locationId', takes: 'counts' }]);
+  if (locationErrors.length > 0) throw new ValidationError(locationErrors);
+  const countedAt = body.countedAt !== undefined ? new Date(body.countedAt) : w.now;
+  const { amount, denominations, errors } = countedAmount(body);
+  if (countedAt.getTime() > w.now.getTime() + FUTURE_TOLERANCE_MS) errors.unshift({ path: 'countedAt', message: 'Lies in the future; a count is recorded when (or after) it was made.' });
+  if (errors.length > 0) throw new ValidationError(errors);
+
+  const [location] = await sqlQuery<{ timezone: string; business_day_cutoff: string }>(em, `select "timezone", "business_day_cutoff" from "cash"."locations" where "id" = ?`, [body.locationId]);
+  // spec: ingestion rule 8, the business day from the location's time zone and cut-off
+  const businessDay = body.businessDay ?? businessDayOf(countedAt.toISOString(), location.timezone, location.business_day_cutoff);
+  // counts and deposits of a location one after another: each sees the skims, drawer counts, safe counts and deposits recorded before it
+  await lockLocationCash(em, body.locationId);
+  await assertDaysOpen(em, [{ locationId: body.locationId, businessDay }], w.now, 'businessDay');
+
+  const openingFloat = body.type === 'drawer' ? new Decimal(body.openingFloat ?? 0) : null;
+  let expectation: Expectation | null = null;
+  if (body.type === 'drawer') expectation = await drawerExpected(em, { locationId: body.locationId, businessDay, drawerId: body.drawerId!, countedAt, openingFloat: openingFloat! });
+  else if (body.type === 'safe') expectation = await safeExpected(em, { locationId: body.locationId, countedAt });
+  const overShort = expectation ? amount.minus(expectation.expected) : null;
+  const threshold = body.type === 'skim' ? null : await thresholdFor(em, body.locationId, body.type);
+  const exceeded = expectation !== null && overShort !== null && passes(overShort, expectation.expected, threshold);
+
+  const count = em.create(CashCountEntity, {
+    id: newId('cashCount'),
+    locationId: body.locationId,
+    businessDay,
+    type: body.type,
+    drawerId: body.drawerId ?? null,
+    countedAt,
+    amount: fmtAmount(amount),
+    denominations,
+    openingFloat: openingFloat ? fmtAmount(openingFloat) : null,
+    expected: expectation ? fmtAmount(expectation.expected) : null,
+    overShort: overShort ? fmtAmount(overShort) : null,
+    threshold,
+    exceeded,
+    explanation: expectation?.explanation ?? null,
+    note: body.note ?? null,
+    countedBy: actorOf(w.actor),
+    createdAt: w.now,
+  });
+  await em.flush();
+  const dto = countDto(count);
+  const event = (type: string) => ({ type, aggregateType: 'cash_count', aggregateId: dto.id, locationId: dto.locationId, object: dto as unknown as Record<string, unknown> });
+  await insertEvents(em, 'cash', [event('cash.count_completed'), ...(exceeded ? [event('cash.over_short_exceeded')] : [])], actorOf(w.actor), w.now);
+  return dto;
+}

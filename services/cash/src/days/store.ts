@@ -1,0 +1,181 @@
+import Decimal from 'decimal.js';
+import type { CashBusinessDay, DayFigures } from '@bop/contracts';
+import { ApiError, Conflict, ValidationError, actorOf, assertLocationInReach, businessDayOf, insertEvents, sqlQuery, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
+import { passes, thresholdFor } from '../counts/thresholds';
+import { rematchSettlements } from '../settlements/rematch';
+import { liveFigures } from './figures';
+import { touchDays } from './lock';
+
+interface DayRow {
+  location_id: string;
+  business_day: string;
+  status: 'open' | 'closed';
+  figures: DayFigures | null;
+  closed_at: Date | null;
+  closed_by: { type: string; id: string | null } | null;
+  close_note: string | null;
+  reopened_at: Date | null;
+  reopened_by: { type: string; id: string | null } | null;
+  reopen_reason: string | null;
+  version: number;
+  updated_at: Date;
+}
+
+type LateRecord = CashBusinessDay['lateRecords'][number];
+
+const DAY_COLUMNS = `"location_id", to_char("business_day", 'YYYY-MM-DD') as "business_day", "status", "figures", "closed_at", "closed_by", "close_note", "reopened_at", "reopened_by", "reopen_reason", "version", "updated_at"`;
+
+/** The records that arrived for these days while they were closed. */
+async function lateRecordsOf(em: EntityManager, locationId: string, days: string[]): Promise<Map<string, LateRecord[]>> {
+  const out = new Map<string, LateRecord[]>(days.map((d) => [d, []]));
+  if (days.length === 0) return out;
+  const dayList = JSON.stringify(days);
+  const rows = await sqlQuery<{ kind: LateRecord['kind']; id: string; day: string; message: string; flagged_at: string; status: LateRecord['status'] }>(
+    em,
+    `select 'sales_transaction' as "kind", "id", to_char("business_day", 'YYYY-MM-DD') as "day", 'Sales transaction ' || "id" || ' (version ' || "version" || ', ' || "status" || ')' as "message",
+       "late_review"->>'flaggedAt' as "flagged_at", "late_review"->>'status' as "status"
+     from "cash"."sales_transactions" where "location_id" = ? and "late_review" is not null and "business_day" = any(array(select jsonb_array_elements_text(?::jsonb))::date[])
+     union all
+     select 'tender_total', "id", to_char("business_day", 'YYYY-MM-DD'), 'Tender total ' || "external_id" || ' from ' || "source" || ': ' || "tender_type" || coalesce(' ' || "platform", '') || ' ' || "amount"::text,
+       "late_review"->>'flaggedAt', "late_review"->>'status'
+     from "cash"."tender_totals" where "location_id" = ? and "late_review" is not null and "business_day" = any(array(select jsonb_array_elements_text(?::jsonb))::date[])
+     union all
+     select 'settlement', s."id", d.day, 'Payout ' || s."external_id" || ' from ' || s."processor" || ': gross ' || s."gross"::text, s."late_review"->>'flaggedAt', s."late_review"->>'status'
+     from "cash"."settlements" s, jsonb_array_elements_text(s."business_days") d(day)
+     where s."location_id" = ? and s."late_review" is not null and d.day = any(array(select jsonb_array_elements_text(?::jsonb)))
+     order by 5, 2`,
+    [locationId, dayList, locationId, dayList, locationId, dayList],
+  );
+  for (const r of rows) out.get(r.day)?.push({ kind: r.kind, id: r.id, message: r.message, flaggedAt: r.flagged_at, status: r.status });
+  return out;
+}
+
+function dayDto(r: DayRow, figures: DayFigures, late: LateRecord[]): CashBusinessDay {
+  return {
+    locationId: r.location_id,
+    businessDay: r.business_day,
+    status: r.status,
+    figures,
+    lateRecords: late,
+    closedAt: r.closed_at ? new Date(r.closed_at).toISOString() : null,
+    closedBy: r.closed_by ?? null,
+    closeNote: r.close_note ?? null,
+    reopenedAt: r.reopened_at ? new Date(r.reopened_at).toISOString() : null,
+    reopenedBy: r.reopened_by ?? null,
+    reopenReason: r.reopen_reason ?? null,
+    version: r.version,
+    updatedAt: new Date(r.updated_at).toISOString(),
+  };
+}
+
+/** Days of a location as the API answers them: a closed day with its locked snapshot, an open one live. */
+export async function dayDtos(em: EntityManager, locationId: string, rows: DayRow[]): Promise<CashBusinessDay[]> {
+  const open = rows.filter((r) => r.status === 'open').map((r) => r.business_day);
+  const live = await liveFigures(em, locationId, open);
+  const late = await lateRecordsOf(em, locationId, rows.map((r) => r.business_day));
+  return rows.map((r) => dayDto(r, r.status === 'closed' ? r.figures! : live.get(r.business_day)!, late.get(r.business_day) ?? []));
+}
+
+/** The current business day of a location (its time zone and cut-off), or a 422 when cash does not know it. */
+export async function currentBusinessDay(em: EntityManager, locationId: string, now: Date, path = 'locationId'): Promise<string> {
+  const [loc] = await sqlQuery<{ timezone: string; business_day_cutoff: string }>(em, `select "timezone", "business_day_cutoff" from "cash"."locations" where "id" = ?`, [locationId]);
+  if (!loc) throw new ValidationError([{ path, message: `No location ${locationId} (or it has not reached cash yet).` }]);
+  return businessDayOf(now.toISOString(), loc.timezone, loc.business_day_cutoff);
+}
+
+export async function listDays(em: EntityManager, q: { locationId: string; from?: string; to?: string; status?: 'open' | 'closed' }, now: Date): Promise<CashBusinessDay[]> {
+  const today = await currentBusinessDay(em, q.locationId, now);
+  const to = q.to ?? today;
+  const from = q.from ?? shift(to, -13);
+  if (from > to) throw new ValidationError([{ path: 'from', message: 'Must not be after to.' }]);
+  if (shift(from, 91) < to) throw new ValidationError([{ path: 'from', message: 'At most 92 days per request.' }]);
+  const rows = await sqlQuery<DayRow>(
+    em,
+    `select ${DAY_COLUMNS} from "cash"."business_days" where "location_id" = ? and "business_day" between ?::date and ?::date ${q.status ? `and "status" = ?` : ''} order by "business_day" desc`,
+    [q.locationId, from, to, ...(q.status ? [q.status] : [])],
+  );
+  return dayDtos(em, q.locationId, rows);
+}
+
+const shift = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+async function lockedDay(em: EntityManager, locationId: string, day: string): Promise<DayRow> {
+  const [row] = await sqlQuery<DayRow>(em, `select ${DAY_COLUMNS} from "cash"."business_days" where "location_id" = ? and "business_day" = ?::date for update`, [locationId, day]);
+  return row;
+}
+
+const dayEvent = (type: string, dto: CashBusinessDay) => ({
+  type,
+  aggregateType: 'business_day',
+  aggregateId: `${dto.locationId}:${dto.businessDay}`,
+  locationId: dto.locationId,
+  object: dto as unknown as Record<string, unknown>,
+});
+
+export interface DayAction {
+  actor: Principal;
+  now: Date;
+  reach: ReachSet;
+  checkVersion: (v: number) => void;
+}
+
+/**
+ * `:close`: open → closed. Waits for writers of the day (they hold it FOR SHARE) and locks it; the
+ * figures as they are then become the day's locked snapshot. `cash.business_day_closed`, and
+ * `cash.over_short_exceeded` when the day's over/short passes the location's `business_day` threshold.
+ * A day after the location's current business day cannot be closed (422); closing a day with no
+ * records yet is allowed (a day without sales is still a day).
+ */
+export async function closeDay(em: EntityManager, locationId: string, day: string, note: string | null, c: DayAction): Promise<CashBusinessDay> {
+  assertLocationInReach(c.reach, locationId);
+  const today = await currentBusinessDay(em, locationId, c.now);
+  if (day > today) throw new ValidationError([{ path: 'date', message: `Business day ${day} has not begun at location ${locationId} (today is ${today}).` }]);
+  await touchDays(em, [{ locationId, businessDay: day }], c.now);
+  const row = await lockedDay(em, locationId, day);
+  c.checkVersion(row.version);
+  if (row.status === 'closed') throw new Conflict(`Business day ${day} at location ${locationId} is closed already (since ${new Date(row.closed_at!).toISOString()}).`);
+  const figures = (await liveFigures(em, locationId, [day])).get(day)!;
+  const [updated] = await sqlQuery<DayRow>(
+    em,
+    `update "cash"."business_days" set "status" = 'closed', "figures" = ?::jsonb, "closed_at" = ?, "closed_by" = ?::jsonb, "close_note" = ?, "version" = "version" + 1, "updated_at" = ?
+     where "location_id" = ? and "business_day" = ?::date returning ${DAY_COLUMNS}`,
+    [JSON.stringify(figures), c.now, JSON.stringify(actorOf(c.actor)), note, c.now, locationId, day],
+  );
+  const [dto] = await dayDtos(em, locationId, [updated]);
+  const events = [dayEvent('cash.business_day_closed', dto)];
+  const threshold = await thresholdFor(em, locationId, 'business_day');
+  if (threshold && passes(new Decimal(figures.overShort), new Decimal(figures.expectedCash), threshold)) events.push(dayEvent('cash.over_short_exceeded', dto));
+  await insertEvents(em, 'cash', events, actorOf(c.actor), c.now);
+  return dto;
+}
+
+/** internal (no catalogue row): sales' replica of closed days listens to it */
+export const BUSINESS_DAY_REOPENED = 'cash.business_day_reopened';
+
+/**
+ * `:reopen` (people only; a reason): closed → open. Who, when and why are kept; the late records of
+ * the day are applied (their review is over: the live figures include them), payouts covering it are
+ * re-matched, and sales is told (`cash.business_day_reopened`).
+ */
+export async function reopenDay(em: EntityManager, locationId: string, day: string, reason: string, c: DayAction): Promise<CashBusinessDay> {
+  assertLocationInReach(c.reach, locationId);
+  const row = await lockedDay(em, locationId, day);
+  if (!row) throw new ApiError('not_found', `Business day ${day} at location ${locationId} has no records and was never closed.`);
+  c.checkVersion(row.version);
+  if (row.status !== 'closed') throw new Conflict(`Business day ${day} at location ${locationId} is open; only a closed day can be reopened.`);
+  const [updated] = await sqlQuery<DayRow>(
+    em,
+    `update "cash"."business_days" set "status" = 'open', "figures" = null, "reopened_at" = ?, "reopened_by" = ?::jsonb, "reopen_reason" = ?, "version" = "version" + 1, "updated_at" = ?
+     where "location_id" = ? and "business_day" = ?::date returning ${DAY_COLUMNS}`,
+    [c.now, JSON.stringify(actorOf(c.actor)), reason, c.now, locationId, day],
+  );
+  const applied = `jsonb_set("late_review", '{status}', '"applied"')`;
+  await sqlQuery(em, `update "cash"."sales_transactions" set "late_review" = ${applied} where "location_id" = ? and "business_day" = ?::date and "late_review"->>'status' = 'pending'`, [locationId, day]);
+  await sqlQuery(em, `update "cash"."tender_totals" set "late_review" = ${applied} where "location_id" = ? and "business_day" = ?::date and "late_review"->>'status' = 'pending'`, [locationId, day]);
+  await sqlQuery(em, `update "cash"."settlements" set "late_review" = ${applied} where "location_id" = ? and "business_days" @> jsonb_build_array(?::text) and "late_review"->>'status' = 'pending'`, [locationId, day]);
+  await rematchSettlements(em, [{ locationId, businessDay: day }], c.now);
+  const [dto] = await dayDtos(em, locationId, [updated]);
+  await insertEvents(em, 'cash', [dayEvent(BUSINESS_DAY_REOPENED, dto)], actorOf(c.actor), c.now);
+  return dto;
+}
+

@@ -1,0 +1,148 @@
+import { DEPOSIT_MATCH_WINDOW_DAYS } from '@bop/contracts';
+import { sqlQuery, type EntityManager } from '@bop/shared';
+import { isCredit, pairOfCredit, pairOfDeposit, pairStatus, windowEnd, type CreditFacts, type DepositFacts, type MatchedBy } from './domain';
+
+/**
+ * The database side of matching (rules in domain.ts): the candidates of each side are locked before
+ * they are read, so two writers never pair the same deposit or bank transaction (the unique index
+ * deposits_bank_transaction_uq is the last guard). Deposits lock bank rows in (external_id, source)
+ * order — the order a bank batch locks its own rows in — and bank batches lock deposits by id.
+ */
+const W = DEPOSIT_MATCH_WINDOW_DAYS;
+const json = (v: unknown) => JSON.stringify(v);
+
+interface CreditRow {
+  id: string;
+  amount: string;
+  booked_on: string;
+  reference: string | null;
+  description: string | null;
+}
+const creditFacts = (r: CreditRow): CreditFacts => ({ id: r.id, amount: r.amount, bookedOn: r.booked_on, reference: r.reference, description: r.description });
+
+interface DepositFactsRow {
+  id: string;
+  amount: string;
+  deposited_on: string;
+  reference: string | null;
+}
+const depositFacts = (r: DepositFactsRow): DepositFacts => ({ id: r.id, amount: r.amount, depositedOn: r.deposited_on, reference: r.reference });
+
+const CREDIT_COLUMNS = `b."id", b."amount", to_char(b."booked_on", 'YYYY-MM-DD') as "booked_on", b."reference", b."description"`;
+const DEPOSIT_COLUMNS = `d."id", d."amount", to_char(d."deposited_at" at time zone 'UTC', 'YYYY-MM-DD') as "deposited_on", d."reference"`;
+
+/** a bank row `b` could go to deposit `p` (by amount, or its reference or description contains p's reference) */
+const creditFitsDeposit = `(b."amount" = p.amount or (p.reference is not null and (position(lower(p.reference) in lower(coalesce(b."reference", ''))) > 0
+  or position(lower(p.reference) in lower(coalesce(b."description", ''))) > 0)))`;
+/** a deposit `d` could take bank row `c` */
+const depositFitsCredit = `(d."amount" = c.amount or (d."reference" is not null and (position(lower(d."reference") in lower(coalesce(c.reference, ''))) > 0
+  or position(lower(d."reference") in lower(coalesce(c.description, ''))) > 0)))`;
+
+/** Unmatched credits (other than paired ones) that could go to any of these deposits. */
+async function unmatchedCreditsFor(em: EntityManager, deposits: DepositFacts[]): Promise<CreditFacts[]> {
+  if (deposits.length === 0) return [];
+  const probes = deposits.map((d) => ({ from: d.depositedOn, to: windowEnd(d.depositedOn), amount: d.amount, reference: d.reference }));
+  const rows = await sqlQuery<CreditRow>(
+    em,
+    `select ${CREDIT_COLUMNS} from "cash"."bank_transactions" b
+     where b."amount" > 0 and not exists (select 1 from "cash"."deposits" x where x."bank_transaction_id" = b."id")
+       and exists (select 1 from jsonb_to_recordset(?::jsonb) as p("from" date, "to" date, amount numeric, reference text)
+                   where b."booked_on" between p."from" and p."to" and ${creditFitsDeposit})`,
+    [json(probes)],
+  );
+  return rows.map(creditFacts);
+}
+
+/** Ids of the unmatched deposits whose window holds one of these credits and that could take it. */
+async function depositCandidateIds(em: EntityManager, credits: CreditFacts[], lock: boolean): Promise<string[]> {
+  if (credits.length === 0) return [];
+  const probes = credits.map((c) => ({ booked_on: c.bookedOn, amount: c.amount, reference: c.reference, description: c.description }));
+  const rows = await sqlQuery<{ id: string }>(
+    em,
+    `select o."id" from "cash"."deposits" o where o."id" in (
+       select d."id" from jsonb_to_recordset(?::jsonb) as c(booked_on date, amount numeric, reference text, description text)
+       join "cash"."deposits" d on d."bank_transaction_id" is null
+         and d."deposited_at" >= (c.booked_on - ${W})::timestamp at time zone 'UTC' and d."deposited_at" < (c.booked_on + 1)::timestamp at time zone 'UTC'
+         and ${depositFitsCredit})
+     order by o."id"${lock ? ' for update' : ''}`,
+    [json(probes)],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Unmatched deposits among these ids (a new statement: sees what a writer that held the lock committed). */
+async function unmatchedDeposits(em: EntityManager, ids: string[]): Promise<DepositFacts[]> {
+  if (ids.length === 0) return [];
+  const rows = await sqlQuery<DepositFactsRow>(
+    em,
+    `select ${DEPOSIT_COLUMNS} from "cash"."deposits" d where d."id" = any(array(select jsonb_array_elements_text(?::jsonb))) and d."bank_transaction_id" is null order by d."id"`,
+    [json(ids)],
+  );
+  return rows.map(depositFacts);
+}
+
+export interface Pairing {
+  depositId: string;
+  bankTransactionId: string;
+  status: 'matched' | 'mismatched';
+}
+
+async function pair(em: EntityManager, depositId: string, credit: CreditFacts, depositAmount: string, by: MatchedBy, now: Date): Promise<Pairing> {
+  const status = pairStatus(depositAmount, credit.amount);
+  await sqlQuery(
+    em,
+    `update "cash"."deposits" set "bank_transaction_id" = ?, "match_status" = ?, "matched_by" = ?, "matched_at" = ?, "version" = "version" + 1, "updated_at" = ?
+     where "id" = ? and "bank_transaction_id" is null`,
+    [credit.id, status, by, now, now, depositId],
+  );
+  return { depositId, bankTransactionId: credit.id, status };
+}
+
+/**
+ * A deposit just recorded (still unmatched) looks for its bank credit: the candidates are locked
+ * (a concurrent deposit racing for the same credit waits here, then finds it taken).
+ */
+export async function matchDeposit(em: EntityManager, d: DepositFacts, now: Date): Promise<Pairing | null> {
+  const probe = [{ from: d.depositedOn, to: windowEnd(d.depositedOn), amount: d.amount, reference: d.reference }];
+  const locked = await sqlQuery<{ id: string }>(
+    em,
+    `select b."id" from "cash"."bank_transactions" b, jsonb_to_recordset(?::jsonb) as p("from" date, "to" date, amount numeric, reference text)
+     where b."amount" > 0 and b."booked_on" between p."from" and p."to" and ${creditFitsDeposit}
+     order by b."external_id", b."source" for update of b`,
+    [json(probe)],
+  );
+  if (locked.length === 0) return null;
+  const credits = (
+    await sqlQuery<CreditRow>(
+      em,
+      `select ${CREDIT_COLUMNS} from "cash"."bank_transactions" b
+       where b."id" = any(array(select jsonb_array_elements_text(?::jsonb))) and not exists (select 1 from "cash"."deposits" x where x."bank_transaction_id" = b."id")`,
+      [json(locked.map((r) => r.id))],
+    )
+  ).map(creditFacts);
+  const rivals = await unmatchedDeposits(em, (await depositCandidateIds(em, credits, false)).filter((id) => id !== d.id));
+  const found = pairOfDeposit(d, credits, rivals);
+  return found ? pair(em, d.id, found.credit, d.amount, found.by, now) : null;
+}
+
+/**
+ * Bank credits just stored (new or changed, not paired) look for their deposits, one after the other
+ * (earliest booking first), each choice seeing the pairs made before it.
+ */
+export async function matchCredits(em: EntityManager, credits: CreditFacts[], now: Date): Promise<Pairing[]> {
+  const open = credits.filter((c) => isCredit(c.amount)).sort((a, b) => (a.bookedOn === b.bookedOn ? (a.id < b.id ? -1 : 1) : a.bookedOn < b.bookedOn ? -1 : 1));
+  if (open.length === 0) return [];
+  const lockedIds = await depositCandidateIds(em, open, true);
+  let deposits = await unmatchedDeposits(em, lockedIds);
+  if (deposits.length === 0) return [];
+  let rivals = await unmatchedCreditsFor(em, deposits);
+  const pairings: Pairing[] = [];
+  for (const c of open) {
+    const found = pairOfCredit(c, deposits, rivals);
+    if (!found) continue;
+    pairings.push(await pair(em, found.deposit.id, c, found.deposit.amount, found.by, now));
+    deposits = deposits.filter((d) => d.id !== found.deposit.id);
+    rivals = rivals.filter((r) => r.id !== c.id);
+  }
+  return pairings;
+}

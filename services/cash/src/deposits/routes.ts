@@ -1,0 +1,39 @@
+import { ApiError, assertLocationInReach, route, writeTransaction, type RouteDef, type ServiceRuntime } from '@bop/shared';
+import type { CashConfig } from '../config';
+import { listBankTransactions, listDeposits } from './read';
+import { depositConflictFor, getDeposit, recordDeposit, storeBankTransactions } from './store';
+
+/**
+ * Deposits and the bank (contracts/src/cash/deposits.ts): deposits recorded by people or feeds, bank
+ * transactions from the bank's feed, matched whichever arrives second. Reach: the deposit's location.
+ */
+export const depositsRoutes = (svc: ServiceRuntime<CashConfig>): RouteDef[] => [
+  route('POST /cash/deposits', async (ctx) => {
+    const w = { actor: ctx.principal, reach: ctx.reach(), now: new Date() };
+    const body = await writeTransaction(ctx.em, (em) => recordDeposit(em, ctx.body, w), depositConflictFor);
+    return { status: 201, body, headers: { Location: `/api/v1/cash/deposits/${body.id}` } };
+  }),
+
+  route('GET /cash/deposits', async (ctx) => ({ body: await listDeposits(ctx.em, ctx.reach(), ctx.query) })),
+
+  route('GET /cash/deposits/{id}', async (ctx) => {
+    const reach = ctx.reach();
+    const deposit = await getDeposit(ctx.em, ctx.params.id);
+    assertLocationInReach(reach, deposit.locationId);
+    return { body: deposit };
+  }),
+
+  // spec: ingestion rules 1–5; Batch result. Each record is judged on its own; 202 = stored (and matched).
+  route('POST /cash/bank-transactions', async (ctx) => {
+    const { source, transactions: records } = ctx.body;
+    const max = svc.config.API_MAX_BATCH_SIZE;
+    if (records.length > max) {
+      throw new ApiError('payload_too_large', `A batch holds at most ${max} records (API_MAX_BATCH_SIZE); this one has ${records.length}. Split it.`, [
+        { path: 'transactions', message: `At most ${max} records.` },
+      ]);
+    }
+    return { status: 202, body: await storeBankTransactions(ctx.em, { source, records, actor: ctx.principal, endpoint: 'POST /cash/bank-transactions' }) };
+  }),
+
+  route('GET /cash/bank-transactions', async (ctx) => ({ body: await listBankTransactions(ctx.em, ctx.reach(), ctx.query) })),
+];

@@ -1,0 +1,198 @@
+import Decimal from 'decimal.js';
+import { BankTransactionInput, type CashDeposit, type CashDepositCreate } from '@bop/contracts';
+import {
+  Conflict,
+  NotFound,
+  ValidationError,
+  actorOf,
+  assertLocationInReach,
+  businessDayOf,
+  fmtAmount,
+  ingestBatch,
+  insertEvents,
+  newId,
+  parseBatchRecords,
+  replicaLocationErrors,
+  sqlQuery,
+  type ApiError,
+  type BatchResult,
+  type EntityManager,
+  type FieldError,
+  type IngestTarget,
+  type PreparedRecord,
+  type Principal,
+  type ReachSet,
+  type StoredRecord,
+} from '@bop/shared';
+import { assertDaysOpen, lockLocationCash } from '../days/lock';
+import { depositFieldErrors, pairStatus } from './domain';
+import { DEPOSIT_SELECT, depositDto, type DepositRow } from './dto';
+import { matchCredits, matchDeposit } from './match';
+
+export interface WriteContext {
+  actor: Principal;
+  reach: ReachSet;
+  now: Date;
+}
+
+const json = (v: unknown) => JSON.stringify(v);
+
+/** The deposits as GET answers them, by id. */
+export async function depositsById(em: EntityManager, ids: string[]): Promise<Map<string, CashDeposit>> {
+  if (ids.length === 0) return new Map();
+  const rows = await sqlQuery<DepositRow>(em, `${DEPOSIT_SELECT} where d."id" = any(array(select jsonb_array_elements_text(?::jsonb))) order by d."id"`, [json(ids)]);
+  return new Map(rows.map((r) => [r.id, depositDto(r)]));
+}
+
+export async function getDeposit(em: EntityManager, id: string): Promise<CashDeposit> {
+  const dto = (await depositsById(em, [id])).get(id);
+  if (!dto) throw new NotFound('deposit', id);
+  return dto;
+}
+
+const depositEvent = (type: 'cash.deposit_recorded' | 'cash.deposit_mismatch', dto: CashDeposit) => ({
+  type,
+  aggregateType: 'deposit',
+  aggregateId: dto.id,
+  locationId: dto.locationId,
+  object: dto as unknown as Record<string, unknown>,
+});
+
+/** The 409 when a concurrent deposit took the same bank transaction twice over (deposits_bank_transaction_uq). */
+export function depositConflictFor(_constraint: string | undefined): ApiError {
+  return new Conflict('Another deposit was matched to the same bank transaction at the same time; send the request again.');
+}
+
+/**
+ * `POST /cash/deposits`: the location in reach and active, the business days begun and open (409
+ * `period_locked` for a closed one), then stored and matched against the bank's credits at once
+ * (match.ts) — `cash.deposit_recorded`, and `cash.deposit_mismatch` when it pairs with a credit of
+ * another amount.
+ */
+export async function recordDeposit(em: EntityManager, body: CashDepositCreate, w: WriteContext): Promise<CashDeposit> {
+  assertLocationInReach(w.reach, body.locationId);
+  const locationErrors = await replicaLocationErrors(em, 'cash', [{ id: body.locationId, path: 'locationId', takes: 'deposits' }]);
+  if (locationErrors.length > 0) throw new ValidationError(locationErrors);
+  const [location] = await sqlQuery<{ timezone: string; business_day_cutoff: string }>(em, `select "timezone", "business_day_cutoff" from "cash"."locations" where "id" = ?`, [body.locationId]);
+  const dayAt = (at: Date) => businessDayOf(at.toISOString(), location.timezone, location.business_day_cutoff);
+
+  const depositedAt = body.depositedAt ? new Date(body.depositedAt) : w.now;
+  const errors = depositFieldErrors({ depositedAt, businessDays: body.businessDays }, w.now, dayAt(w.now));
+  if (errors.length > 0) throw new ValidationError(errors);
+  const businessDays = [...(body.businessDays ?? [dayAt(depositedAt)])].sort();
+  // after the counts of the location in flight (a safe count subtracts the deposits before it)
+  await lockLocationCash(em, body.locationId);
+  await assertDaysOpen(em, businessDays.map((businessDay) => ({ locationId: body.locationId, businessDay })), w.now, 'businessDays');
+
+  const id = newId('deposit');
+  const amount = fmtAmount(body.amount);
+  const reference = body.reference ?? null;
+  await sqlQuery(
+    em,
+    `insert into "cash"."deposits" ("id", "location_id", "business_days", "amount", "deposited_at", "reference", "bank_account", "note", "match_status", "recorded_by", "version", "created_at", "updated_at")
+     values (?, ?, ?::jsonb, ?, ?, ?, ?, ?, 'unmatched', ?::jsonb, 1, ?, ?)`,
+    [id, body.locationId, json(businessDays), amount, depositedAt, reference, body.bankAccount ?? null, body.note ?? null, json(actorOf(w.actor)), w.now, w.now],
+  );
+  const pairing = await matchDeposit(em, { id, amount, depositedOn: depositedAt.toISOString().slice(0, 10), reference }, w.now);
+  const dto = await getDeposit(em, id);
+  const events = [depositEvent('cash.deposit_recorded', dto)];
+  if (pairing?.status === 'mismatched') events.push(depositEvent('cash.deposit_mismatch', dto));
+  await insertEvents(em, 'cash', events, actorOf(w.actor), w.now);
+  return dto;
+}
+
+/** cash.bank_transactions as the kit's batch upsert writes it. */
+export const bankTransactionsTarget: IngestTarget = {
+  schema: 'cash',
+  table: 'bank_transactions',
+  idKind: 'bankTransaction',
+  aggregateType: 'bank_transaction',
+  columns: { account_id: 'text', booked_on: 'date', amount: 'numeric', reference: 'text', description: 'text', location_id: 'text' },
+};
+
+interface BankTransactionRow extends Record<string, unknown> {
+  account_id: string | null;
+  booked_on: string;
+  amount: string;
+  reference: string | null;
+  description: string | null;
+  location_id: string | null;
+}
+
+/** Per-record validation: the schema, and a location the feed names known to cash (archived: stored with a warning). */
+async function prepareBankRecords(em: EntityManager, records: unknown[]): Promise<PreparedRecord<BankTransactionRow>[]> {
+  const parsed = parseBatchRecords(BankTransactionInput, records);
+  const named = [...new Set(parsed.flatMap((p) => (p.data?.locationId ? [p.data.locationId] : [])))];
+  const rows = named.length > 0 ? await sqlQuery<{ id: string; status: string }>(em, `select "id", "status" from "cash"."locations" where "id" = any(array(select jsonb_array_elements_text(?::jsonb)))`, [json(named)]) : [];
+  const status = new Map(rows.map((r) => [r.id, r.status]));
+  return parsed.map((p) => {
+    const errors: FieldError[] = [...p.errors];
+    const warnings: FieldError[] = [];
+    const t = p.data;
+    if (!t) return { index: p.index, externalId: p.externalId, errors };
+    if (t.locationId) {
+      const s = status.get(t.locationId);
+      if (s === undefined) errors.push({ path: 'locationId', message: `No location ${t.locationId} (or it has not reached cash yet).` });
+      else if (s === 'archived') warnings.push({ path: 'locationId', message: `Location ${t.locationId} is archived.` });
+    }
+    if (errors.length > 0) return { index: p.index, externalId: p.externalId, errors };
+    const row: BankTransactionRow = {
+      account_id: t.accountId ?? null,
+      booked_on: t.bookedOn,
+      amount: fmtAmount(t.amount),
+      reference: t.reference ?? null,
+      description: t.description ?? null,
+      location_id: t.locationId ?? null,
+    };
+    return { index: p.index, externalId: t.externalId, row, errors: [], warnings: warnings.length > 0 ? warnings : undefined };
+  });
+}
+
+/**
+ * After the upsert, in its transaction: a re-sent transaction already paired with a deposit re-judges
+ * that deposit when its amount changed (matched ↔ mismatched); every other new or changed credit looks
+ * for its deposit. `cash.deposit_mismatch` for each deposit that is (still) mismatched with a new difference.
+ */
+async function matchStoredTransactions(em: EntityManager, stored: StoredRecord<BankTransactionRow>[], now: Date) {
+  if (stored.length === 0) return [];
+  const paired = await sqlQuery<{ id: string; amount: string; bank_transaction_id: string }>(
+    em,
+    `select "id", "amount", "bank_transaction_id" from "cash"."deposits" where "bank_transaction_id" = any(array(select jsonb_array_elements_text(?::jsonb))) order by "id" for update`,
+    [json(stored.map((s) => s.id))],
+  );
+  const byBank = new Map(paired.map((p) => [p.bank_transaction_id, p]));
+  const mismatched: string[] = [];
+  for (const s of stored) {
+    const deposit = byBank.get(s.id);
+    if (!deposit || !s.before || new Decimal(String(s.before.amount)).eq(s.row.amount)) continue;
+    const status = pairStatus(deposit.amount, s.row.amount);
+    await sqlQuery(em, `update "cash"."deposits" set "match_status" = ?, "version" = "version" + 1, "updated_at" = ? where "id" = ?`, [status, now, deposit.id]);
+    if (status === 'mismatched') mismatched.push(deposit.id);
+  }
+  const credits = stored
+    .filter((s) => !byBank.has(s.id))
+    .map((s) => ({ id: s.id, amount: s.row.amount, bookedOn: s.row.booked_on, reference: s.row.reference, description: s.row.description }));
+  const pairings = await matchCredits(em, credits, now);
+  mismatched.push(...pairings.filter((p) => p.status === 'mismatched').map((p) => p.depositId));
+  const dtos = await depositsById(em, mismatched);
+  return mismatched.map((id) => depositEvent('cash.deposit_mismatch', dtos.get(id)!));
+}
+
+/**
+ * `POST /cash/bank-transactions`: each record validated on its own, stored by (externalId, source)
+ * with the kit's batch upsert, then matched (whichever of deposit and bank transaction arrives second).
+ */
+export async function storeBankTransactions(em: EntityManager, opts: { source: string; records: unknown[]; actor: Principal; endpoint: string }): Promise<BatchResult> {
+  const records = await prepareBankRecords(em, opts.records);
+  const now = new Date();
+  return ingestBatch(em, {
+    target: bankTransactionsTarget,
+    source: opts.source,
+    records,
+    actor: opts.actor,
+    area: 'cash',
+    endpoint: opts.endpoint,
+    now,
+    afterStore: (tem, stored) => matchStoredTransactions(tem, stored, now),
+  });
+}

@@ -1,0 +1,4 @@
+import { runStandalone } from '@bop/shared';
+import { cashService } from './index';
+
+void runStandalone(cashService);

@@ -1,0 +1,213 @@
+import Decimal from 'decimal.js';
+import { SettlementInput } from '@bop/contracts';
+import {
+  contentHash,
+  fmtAmount,
+  ingestBatch,
+  locateRecords,
+  parseBatchRecords,
+  sqlQuery,
+  type BatchResult,
+  type EntityManager,
+  type FieldError,
+  type IngestTarget,
+  type PreparedRecord,
+  type Principal,
+  type StoredRecord,
+} from '@bop/shared';
+import { closedDays, dayKey, lateReview, lateWarning, type DayRef } from '../days/lock';
+import { SETTLEMENT_MISMATCH, settlementDto, type SettlementRow } from './dto';
+import { matchSettlement } from './match';
+import { expectedOf } from './rematch';
+
+/** cash.settlements as the kit's batch upsert writes it (snake_case columns of the migration). */
+export const settlementsTarget: IngestTarget = {
+  schema: 'cash',
+  table: 'settlements',
+  idKind: 'settlement',
+  aggregateType: 'settlement',
+  columns: {
+    location_id: 'text',
+    kind: 'text',
+    processor: 'text',
+    platform: 'text',
+    tender_types: 'jsonb',
+    gross: 'numeric',
+    fees: 'numeric',
+    net: 'numeric',
+    paid_on: 'date',
+    business_days: 'jsonb',
+    reference: 'text',
+    expected_gross: 'numeric',
+    difference: 'numeric',
+    match_status: 'text',
+    matched_at: 'timestamptz',
+    late_review: 'jsonb',
+  },
+};
+
+/** What a source sends of a settlement (its content hash); the match and the review flag are derived. */
+type SentSettlement = Pick<SettlementRow, 'location_id' | 'kind' | 'processor' | 'platform' | 'tender_types' | 'gross' | 'fees' | 'net' | 'paid_on' | 'business_days' | 'reference'>;
+export type SettlementWriteRow = SentSettlement &
+  Pick<SettlementRow, 'expected_gross' | 'difference' | 'match_status' | 'late_review'> & { matched_at: string } & Record<string, unknown>;
+
+/** the tender types a card payout covers when it names none */
+const DEFAULT_CARD_TENDERS = ['card', 'digital_wallet'];
+const TENDER_ORDER = ['card', 'digital_wallet', 'gift_card', 'voucher', 'account', 'other'];
+
+interface Candidate {
+  index: number;
+  externalId: string | null;
+  sent?: SentSettlement;
+  hash?: string;
+  errors: FieldError[];
+  warnings: FieldError[];
+}
+
+type Valid = Candidate & { externalId: string; sent: SentSettlement; hash: string };
+const isValid = (c: Candidate): c is Valid => c.errors.length === 0 && c.externalId !== null && c.sent !== undefined;
+
+/** Schema, location and net = gross − fees of each record on its own. */
+async function validate(em: EntityManager, records: unknown[]): Promise<Candidate[]> {
+  const parsed = parseBatchRecords(SettlementInput, records);
+  const located = await locateRecords(em, 'cash', parsed);
+  return parsed.map((p, index) => {
+    const c: Candidate = { index, externalId: p.externalId, errors: p.errors, warnings: [] };
+    const at = located[index];
+    if (!p.data || !at) return c;
+    if ('error' in at) {
+      c.errors.push(at.error);
+      return c;
+    }
+    c.warnings.push(...at.warnings);
+    const r = p.data;
+    const net = new Decimal(r.gross).minus(r.fees);
+    if (!net.equals(r.net)) {
+      c.errors.push({ path: 'net', message: `Must equal gross − fees (${r.gross} − ${r.fees} = ${fmtAmount(net)}).` });
+      return c;
+    }
+    // canonical order, so the same payout sent with its lists in another order is `unchanged`
+    const tenderTypes = r.kind === 'platform' ? ['platform'] : TENDER_ORDER.filter((t) => (r.tenderTypes ?? DEFAULT_CARD_TENDERS).includes(t));
+    c.sent = {
+      location_id: at.location.id,
+      kind: r.kind,
+      processor: r.processor,
+      platform: r.kind === 'platform' ? (r.platform ?? r.processor) : null,
+      tender_types: tenderTypes,
+      gross: fmtAmount(r.gross),
+      fees: fmtAmount(r.fees),
+      net: fmtAmount(r.net),
+      paid_on: r.paidOn,
+      business_days: [...r.businessDays].sort(),
+      reference: r.reference ?? null,
+    };
+    c.hash = contentHash(c.sent);
+    return c;
+  });
+}
+
+/** The first valid record of each externalId: the one the upsert stores (later ones are `duplicate`). */
+function firstOfEach(valid: Valid[]): Valid[] {
+  const seen = new Set<string>();
+  return valid.filter((c) => {
+    if (seen.has(c.externalId)) return false;
+    seen.add(c.externalId);
+    return true;
+  });
+}
+
+const coveredDays = (s: { location_id: string; business_days: string[] }): DayRef[] => s.business_days.map((d) => ({ locationId: s.location_id, businessDay: d }));
+
+interface StoredSettlement {
+  id: string;
+  external_id: string;
+  content_hash: string;
+  location_id: string;
+  business_days: string[];
+  late_review: SettlementRow['late_review'];
+}
+
+/** `cash.settlement_mismatch` for a written payout that does not match: the settlement as GET answers it. */
+const mismatchEvents = (source: string, now: Date) => (s: StoredRecord<SettlementWriteRow>) => {
+  if (s.row.match_status !== 'mismatched') return [];
+  const object = settlementDto({ ...s.row, id: s.id, source, external_id: s.externalId, version: s.version, created_at: (s.before?.created_at as Date | undefined) ?? now, updated_at: now });
+  return [{ type: SETTLEMENT_MISMATCH, locationId: s.row.location_id, object }];
+};
+
+/**
+ * `POST /cash/settlements` in one transaction: per-record validation; each new or changed payout
+ * matched against the expected tenders of the days it covers; a payout covering a closed day (now, or
+ * before it was re-sent) stored flagged for review (spec: ingestion rule 7); the kit's upsert on
+ * (source, externalId) with `cash.settlement_mismatch` per written mismatched payout.
+ */
+export async function storeSettlements(em: EntityManager, opts: { source: string; records: unknown[]; actor: Principal; endpoint: string }): Promise<BatchResult> {
+  const { source } = opts;
+  const candidates = await validate(em, opts.records);
+  const now = new Date();
+  return em.transactional(async (tem) => {
+    const firsts = firstOfEach(candidates.filter(isValid));
+    // the days first (the order a close or reopen takes), then the payouts
+    const closed = await closedDays(tem, firsts.flatMap((c) => coveredDays(c.sent)), { lock: true });
+    const stored =
+      firsts.length === 0
+        ? []
+        : await sqlQuery<StoredSettlement>(
+            tem,
+            `select "id", "external_id", "content_hash", "location_id", "business_days", "late_review"
+             from "cash"."settlements" where "source" = ? and "external_id" = any(array(select jsonb_array_elements_text(?::jsonb)))
+             order by "external_id" for update`,
+            [source, JSON.stringify(firsts.map((c) => c.externalId))],
+          );
+    const before = new Map(stored.map((s) => [s.external_id, s]));
+    const writes = firsts.filter((c) => before.get(c.externalId)?.content_hash !== c.hash);
+    const leftDays = writes.flatMap((c) => {
+      const b = before.get(c.externalId);
+      return b ? coveredDays(b).filter((d) => !c.sent.business_days.includes(d.businessDay) || d.locationId !== c.sent.location_id) : [];
+    });
+    for (const k of await closedDays(tem, leftDays, { lock: true })) closed.add(k);
+    const expected = await expectedOf(tem, writes.map((c) => ({ locationId: c.sent.location_id, businessDays: c.sent.business_days })));
+    const rows = new Map<number, SettlementWriteRow>();
+    for (const c of writes) {
+      const b = before.get(c.externalId);
+      const late = [...coveredDays(c.sent), ...(b ? coveredDays(b) : [])].filter((d) => closed.has(dayKey(d)));
+      const lateDays = [...new Set(late.map((d) => d.businessDay))].sort();
+      if (lateDays.length > 0) c.warnings.push(lateWarning('businessDays', lateDays));
+      const m = matchSettlement({ ...c.sent, platform: c.sent.platform, tenderTypes: c.sent.tender_types, businessDays: c.sent.business_days }, expected.get(c.sent.location_id) ?? new Map());
+      rows.set(c.index, {
+        ...c.sent,
+        expected_gross: m.expectedGross,
+        difference: m.difference,
+        match_status: m.matchStatus,
+        matched_at: now.toISOString(),
+        // a stored flag stays (its review history) unless the payout is late again
+        late_review: lateDays.length > 0 ? lateReview(now) : (b?.late_review ?? null),
+      });
+    }
+    const records: PreparedRecord<SettlementWriteRow>[] = candidates.map((c) => {
+      const warnings = c.warnings.length > 0 ? c.warnings : undefined;
+      if (!isValid(c)) return { index: c.index, externalId: c.externalId, errors: c.errors, warnings };
+      const b = before.get(c.externalId);
+      const row = rows.get(c.index);
+      return {
+        index: c.index,
+        externalId: c.externalId,
+        // an unchanged re-send (or a later duplicate) is not written: its stored match stands
+        row: row ?? { ...c.sent, expected_gross: '0.00', difference: '0.00', match_status: 'mismatched', matched_at: now.toISOString(), late_review: null },
+        hash: c.hash,
+        warnings,
+        stored: b ? { id: b.id, contentHash: b.content_hash } : null,
+        ...(b && b.content_hash === c.hash ? { unchangedId: b.id } : {}),
+      };
+    });
+    return ingestBatch(tem, {
+      target: settlementsTarget,
+      source,
+      records,
+      actor: opts.actor,
+      area: 'cash',
+      endpoint: opts.endpoint,
+      now,
+      eventsFor: mismatchEvents(source, now),
+    });
+  });
+}

@@ -1,0 +1,18 @@
+import { ApiError, route, type RouteDef, type ServiceRuntime } from '@bop/shared';
+import type { CashConfig } from '../config';
+import { storeTenderTotals } from './store';
+
+/** POST /cash/tenders (spec: ingestion rules 1–5, 7 and 8; Batch result). Each record is judged on its own; 202 = stored. */
+export const tendersRoutes = (svc: ServiceRuntime<CashConfig>): RouteDef[] => [
+  route('POST /cash/tenders', async (ctx) => {
+    const { source, tenders: records } = ctx.body;
+    const max = svc.config.API_MAX_BATCH_SIZE;
+    if (records.length > max) {
+      throw new ApiError('payload_too_large', `A batch holds at most ${max} records (API_MAX_BATCH_SIZE); this one has ${records.length}. Split it.`, [
+        { path: 'tenders', message: `At most ${max} records.` },
+      ]);
+    }
+    const result = await storeTenderTotals(ctx.em, { source, records, actor: ctx.principal, endpoint: 'POST /cash/tenders' });
+    return { status: 202, body: result };
+  }),
+];

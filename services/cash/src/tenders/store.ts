@@ -1,0 +1,187 @@
+import { TenderTotalInput } from '@bop/contracts';
+import {
+  actorOf,
+  businessDayOf,
+  contentHash,
+  fmtAmount,
+  ingestBatch,
+  locateRecords,
+  parseBatchRecords,
+  sqlQuery,
+  type BatchResult,
+  type EntityManager,
+  type FieldError,
+  type IngestTarget,
+  type PreparedRecord,
+  type Principal,
+} from '@bop/shared';
+import { closedDays, dayKey, lateReview, lateWarning, touchDays, type DayRef } from '../days/lock';
+import { rematchSettlements } from '../settlements/rematch';
+
+/** cash.tender_totals as the kit's batch upsert writes it (snake_case columns of the migration). */
+export const tenderTotalsTarget: IngestTarget = {
+  schema: 'cash',
+  table: 'tender_totals',
+  idKind: 'tenderTotal',
+  aggregateType: 'tender_total',
+  columns: {
+    location_id: 'text',
+    business_day: 'date',
+    drawer_id: 'text',
+    shift_id: 'text',
+    tender_type: 'text',
+    platform: 'text',
+    amount: 'numeric',
+    transaction_count: 'integer',
+    late_review: 'jsonb',
+  },
+};
+
+type LateReviewValue = { status: 'pending' | 'applied'; flaggedAt: string };
+
+export interface TenderTotalRow extends Record<string, unknown> {
+  location_id: string;
+  business_day: string;
+  drawer_id: string | null;
+  shift_id: string | null;
+  tender_type: string;
+  platform: string | null;
+  amount: string;
+  transaction_count: number | null;
+  late_review: LateReviewValue | null;
+}
+
+interface Candidate {
+  index: number;
+  externalId: string | null;
+  row?: TenderTotalRow;
+  /** of what was sent (late_review, which is derived, left out) */
+  hash?: string;
+  errors: FieldError[];
+  warnings: FieldError[];
+}
+
+type Valid = Candidate & { externalId: string; row: TenderTotalRow; hash: string };
+const isValid = (c: Candidate): c is Valid => c.errors.length === 0 && c.externalId !== null && c.row !== undefined;
+
+/** Schema and location of each record on its own; the business day from `closedAt` by the location's cut-off. */
+async function validate(em: EntityManager, records: unknown[]): Promise<Candidate[]> {
+  const parsed = parseBatchRecords(TenderTotalInput, records);
+  const located = await locateRecords(em, 'cash', parsed);
+  return parsed.map((p, index) => {
+    const c: Candidate = { index, externalId: p.externalId, errors: p.errors, warnings: [] };
+    const at = located[index];
+    if (!p.data || !at) return c;
+    if ('error' in at) {
+      c.errors.push(at.error);
+      return c;
+    }
+    c.warnings.push(...at.warnings);
+    const t = p.data;
+    // spec: ingestion rule 8, business day from the location's time zone and cut-off
+    const businessDay = t.businessDay ?? businessDayOf(t.closedAt!, at.location.timezone, at.location.businessDayCutoff);
+    const sent = {
+      location_id: at.location.id,
+      business_day: businessDay,
+      drawer_id: t.drawerId ?? null,
+      shift_id: t.shiftId ?? null,
+      tender_type: t.tenderType,
+      platform: t.platform ?? null,
+      amount: fmtAmount(t.amount),
+      transaction_count: t.transactionCount ?? null,
+    };
+    c.hash = contentHash(sent);
+    c.row = { ...sent, late_review: null };
+    return c;
+  });
+}
+
+/** The first valid record of each externalId: the one the upsert stores (later ones are `duplicate`). */
+function firstOfEach(valid: Valid[]): Valid[] {
+  const seen = new Set<string>();
+  return valid.filter((c) => {
+    if (seen.has(c.externalId)) return false;
+    seen.add(c.externalId);
+    return true;
+  });
+}
+
+interface StoredTotal {
+  id: string;
+  external_id: string;
+  content_hash: string;
+  location_id: string;
+  business_day: string;
+  late_review: LateReviewValue | null;
+}
+
+/**
+ * `POST /cash/tenders` in one transaction: per-record validation, the days opened, records of a
+ * closed day (as it is now, or the day a re-sent record had before) stored flagged for review
+ * (spec: ingestion rule 7), the kit's upsert on (source, externalId), then the settlements covering
+ * the written days re-matched against the new expectation.
+ */
+export async function storeTenderTotals(em: EntityManager, opts: { source: string; records: unknown[]; actor: Principal; endpoint: string }): Promise<BatchResult> {
+  const { source } = opts;
+  const candidates = await validate(em, opts.records);
+  const now = new Date();
+  return em.transactional(async (tem) => {
+    const firsts = firstOfEach(candidates.filter(isValid));
+    const dayOf = (c: Valid): DayRef => ({ locationId: c.row.location_id, businessDay: c.row.business_day });
+    // the days first (opened, and key-share locked: the order a close or reopen takes), then the totals
+    await touchDays(tem, firsts.map(dayOf), now);
+    const closed = await closedDays(tem, firsts.map(dayOf), { lock: true });
+    const stored =
+      firsts.length === 0
+        ? []
+        : await sqlQuery<StoredTotal>(
+            tem,
+            `select "id", "external_id", "content_hash", "location_id", to_char("business_day", 'YYYY-MM-DD') as "business_day", "late_review"
+             from "cash"."tender_totals" where "source" = ? and "external_id" = any(array(select jsonb_array_elements_text(?::jsonb)))
+             order by "external_id" for update`,
+            [source, JSON.stringify(firsts.map((c) => c.externalId))],
+          );
+    const before = new Map(stored.map((s) => [s.external_id, s]));
+    const writes = firsts.filter((c) => before.get(c.externalId)?.content_hash !== c.hash);
+    // a re-sent total moved to another day changes the day it leaves, too
+    const leftDays: DayRef[] = writes.flatMap((c) => {
+      const b = before.get(c.externalId);
+      return b && (b.location_id !== c.row.location_id || b.business_day !== c.row.business_day) ? [{ locationId: b.location_id, businessDay: b.business_day }] : [];
+    });
+    for (const k of await closedDays(tem, leftDays, { lock: true })) closed.add(k);
+    for (const c of writes) {
+      const b = before.get(c.externalId);
+      const late = [dayOf(c), ...(b ? [{ locationId: b.location_id, businessDay: b.business_day }] : [])].filter((d) => closed.has(dayKey(d)));
+      const lateDays = [...new Set(late.map((d) => d.businessDay))].sort();
+      // a stored flag stays (its review history) unless the record is late again
+      c.row.late_review = lateDays.length > 0 ? lateReview(now) : (b?.late_review ?? null);
+      if (lateDays.length > 0) c.warnings.push(lateWarning('businessDay', lateDays));
+    }
+    const records: PreparedRecord<TenderTotalRow>[] = candidates.map((c) => {
+      if (!isValid(c)) return { index: c.index, externalId: c.externalId, errors: c.errors, warnings: c.warnings.length > 0 ? c.warnings : undefined };
+      const b = before.get(c.externalId);
+      return {
+        index: c.index,
+        externalId: c.externalId,
+        row: c.row,
+        hash: c.hash,
+        warnings: c.warnings.length > 0 ? c.warnings : undefined,
+        stored: b ? { id: b.id, contentHash: b.content_hash } : null,
+        ...(b && b.content_hash === c.hash ? { unchangedId: b.id } : {}),
+      };
+    });
+    return ingestBatch(tem, {
+      target: tenderTotalsTarget,
+      source,
+      records,
+      actor: opts.actor,
+      area: 'cash',
+      endpoint: opts.endpoint,
+      now,
+      // the new expectation of the written days (and of the day a moved total left) re-matches their payouts
+      afterStore: async (aem) => {
+        await rematchSettlements(aem, [...writes.map(dayOf), ...leftDays], now, actorOf(opts.actor));
+      },
+    });
+  });
+}
