@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IdKind } from '@bop/contracts';
 import { sqlQuery, type EntityManager } from './db';
 import type { ZodType } from 'zod';
-import type { FieldError } from './errors';
+import { ApiError, type FieldError } from './errors';
 import { zodFieldErrors } from './validation';
 import { newId } from './ids';
 import { actorOf, type Principal } from './auth';
@@ -337,4 +337,12 @@ export function parseBatchRecords<T>(schema: ZodType<T>, records: unknown[]): Ar
     const parsed = schema.safeParse(raw);
     return parsed.success ? { index, externalId, data: parsed.data, errors: [] } : { index, externalId, errors: zodFieldErrors(parsed.error) };
   });
+}
+
+/** spec: ingestion rule 4 — at most `max` records per batch (API_MAX_BATCH_SIZE): 413 naming the records field. */
+export function assertBatchSize(records: readonly unknown[], max: number, path: string): void {
+  if (records.length <= max) return;
+  throw new ApiError('payload_too_large', `A batch holds at most ${max} records (API_MAX_BATCH_SIZE); this one has ${records.length}. Split it.`, [
+    { path, message: `At most ${max} records.` },
+  ]);
 }

@@ -1,4 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import type { ZodType } from 'zod';
+import { parseBatchRecords } from './ingest';
 import { defineConsumer, type ConsumerDef } from './consumers';
 import { sqlQuery, type EntityManager } from './db';
 import { OutOfReach } from './errors';
@@ -225,4 +227,31 @@ export async function locateRecords<T extends { locationId?: string; locationExt
 ): Promise<Array<ReturnType<typeof locationFor> | null>> {
   const map = await resolveLocations(em, schema, parsed.flatMap((p) => (p.data ? [p.data] : [])));
   return parsed.map((p) => (p.data ? locationFor(map, p.data) : null));
+}
+
+/** A batch record parsed (spec: Batch result) and located: `data` and `location` when both succeeded, else its `errors`. */
+export interface LocatedRecord<T> {
+  index: number;
+  externalId: string | null;
+  data?: T;
+  location?: ReplicaLocation;
+  errors: Array<{ path: string; message: string }>;
+  warnings: Array<{ path: string; message: string }>;
+}
+
+/** Each record of a batch parsed with `schema` on its own and located in `<schema>.locations` (one query for the batch). */
+export async function parseLocatedRecords<T extends { locationId?: string; locationExternalId?: string }>(em: EntityManager, replicaSchema: string, schema: ZodType<T>, records: unknown[]): Promise<Array<LocatedRecord<T>>> {
+  const parsed = parseBatchRecords(schema, records);
+  const located = await locateRecords(em, replicaSchema, parsed);
+  return parsed.map((p, index) => {
+    const r: LocatedRecord<T> = { index, externalId: p.externalId, errors: p.errors, warnings: [] };
+    const at = located[index];
+    if (!p.data || !at) return r;
+    if ('error' in at) {
+      r.errors.push(at.error);
+      return r;
+    }
+    r.warnings.push(...at.warnings);
+    return { ...r, data: p.data, location: at.location };
+  });
 }

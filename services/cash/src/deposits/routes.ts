@@ -1,4 +1,4 @@
-import { ApiError, assertLocationInReach, route, writeTransaction, type RouteDef, type ServiceRuntime } from '@bop/shared';
+import { assertLocationInReach, route, writeTransaction, type RouteDef, type ServiceRuntime, assertBatchSize } from '@bop/shared';
 import type { CashConfig } from '../config';
 import { listBankTransactions, listDeposits } from './read';
 import { depositConflictFor, getDeposit, recordDeposit, storeBankTransactions } from './store';
@@ -27,11 +27,7 @@ export const depositsRoutes = (svc: ServiceRuntime<CashConfig>): RouteDef[] => [
   route('POST /cash/bank-transactions', async (ctx) => {
     const { source, transactions: records } = ctx.body;
     const max = svc.config.API_MAX_BATCH_SIZE;
-    if (records.length > max) {
-      throw new ApiError('payload_too_large', `A batch holds at most ${max} records (API_MAX_BATCH_SIZE); this one has ${records.length}. Split it.`, [
-        { path: 'transactions', message: `At most ${max} records.` },
-      ]);
-    }
+    assertBatchSize(records, max, 'transactions');
     return { status: 202, body: await storeBankTransactions(ctx.em, { source, records, actor: ctx.principal, endpoint: 'POST /cash/bank-transactions' }) };
   }),
 

@@ -1,4 +1,4 @@
-import { ApiError, assertLocationInReach, decodeCursor, pageLimit, reachableLocationIds, route, sqlQuery, toPage, type RouteDef, type ServiceRuntime } from '@bop/shared';
+import { assertLocationInReach, decodeCursor, pageLimit, reachableLocationIds, route, sqlQuery, toPage, type RouteDef, type ServiceRuntime, assertBatchSize } from '@bop/shared';
 import type { CashConfig } from '../config';
 import { settlementColumns, settlementDto, type SettlementRow } from './dto';
 import { storeSettlements } from './store';
@@ -8,11 +8,7 @@ export const settlementsRoutes = (svc: ServiceRuntime<CashConfig>): RouteDef[] =
   route('POST /cash/settlements', async (ctx) => {
     const { source, settlements: records } = ctx.body;
     const max = svc.config.API_MAX_BATCH_SIZE;
-    if (records.length > max) {
-      throw new ApiError('payload_too_large', `A batch holds at most ${max} records (API_MAX_BATCH_SIZE); this one has ${records.length}. Split it.`, [
-        { path: 'settlements', message: `At most ${max} records.` },
-      ]);
-    }
+    assertBatchSize(records, max, 'settlements');
     const result = await storeSettlements(ctx.em, { source, records, actor: ctx.principal, endpoint: 'POST /cash/settlements' });
     return { status: 202, body: result };
   }),

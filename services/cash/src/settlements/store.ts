@@ -4,8 +4,6 @@ import {
   contentHash,
   fmtAmount,
   ingestBatch,
-  locateRecords,
-  parseBatchRecords,
   sqlQuery,
   type BatchResult,
   type EntityManager,
@@ -14,6 +12,7 @@ import {
   type PreparedRecord,
   type Principal,
   type StoredRecord,
+  parseLocatedRecords,
 } from '@bop/shared';
 import { closedDays, dayKey, lateReview, lateWarning, type DayRef } from '../days/lock';
 import { SETTLEMENT_MISMATCH, settlementDto, type SettlementRow } from './dto';
@@ -69,17 +68,9 @@ const isValid = (c: Candidate): c is Valid => c.errors.length === 0 && c.externa
 
 /** Schema, location and net = gross − fees of each record on its own. */
 async function validate(em: EntityManager, records: unknown[]): Promise<Candidate[]> {
-  const parsed = parseBatchRecords(SettlementInput, records);
-  const located = await locateRecords(em, 'cash', parsed);
-  return parsed.map((p, index) => {
-    const c: Candidate = { index, externalId: p.externalId, errors: p.errors, warnings: [] };
-    const at = located[index];
-    if (!p.data || !at) return c;
-    if ('error' in at) {
-      c.errors.push(at.error);
-      return c;
-    }
-    c.warnings.push(...at.warnings);
+  return (await parseLocatedRecords(em, 'cash', SettlementInput, records)).map((p) => {
+    const c: Candidate = { index: p.index, externalId: p.externalId, errors: p.errors, warnings: p.warnings };
+    if (!p.data || !p.location) return c;
     const r = p.data;
     const net = new Decimal(r.gross).minus(r.fees);
     if (!net.equals(r.net)) {
@@ -89,7 +80,7 @@ async function validate(em: EntityManager, records: unknown[]): Promise<Candidat
     // canonical order, so the same payout sent with its lists in another order is `unchanged`
     const tenderTypes = r.kind === 'platform' ? ['platform'] : TENDER_ORDER.filter((t) => (r.tenderTypes ?? DEFAULT_CARD_TENDERS).includes(t));
     c.sent = {
-      location_id: at.location.id,
+      location_id: p.location.id,
       kind: r.kind,
       processor: r.processor,
       platform: r.kind === 'platform' ? (r.platform ?? r.processor) : null,

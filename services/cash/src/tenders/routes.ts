@@ -1,4 +1,4 @@
-import { ApiError, route, type RouteDef, type ServiceRuntime } from '@bop/shared';
+import { route, type RouteDef, type ServiceRuntime, assertBatchSize } from '@bop/shared';
 import type { CashConfig } from '../config';
 import { storeTenderTotals } from './store';
 
@@ -7,11 +7,7 @@ export const tendersRoutes = (svc: ServiceRuntime<CashConfig>): RouteDef[] => [
   route('POST /cash/tenders', async (ctx) => {
     const { source, tenders: records } = ctx.body;
     const max = svc.config.API_MAX_BATCH_SIZE;
-    if (records.length > max) {
-      throw new ApiError('payload_too_large', `A batch holds at most ${max} records (API_MAX_BATCH_SIZE); this one has ${records.length}. Split it.`, [
-        { path: 'tenders', message: `At most ${max} records.` },
-      ]);
-    }
+    assertBatchSize(records, max, 'tenders');
     const result = await storeTenderTotals(ctx.em, { source, records, actor: ctx.principal, endpoint: 'POST /cash/tenders' });
     return { status: 202, body: result };
   }),

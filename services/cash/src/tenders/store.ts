@@ -5,8 +5,6 @@ import {
   contentHash,
   fmtAmount,
   ingestBatch,
-  locateRecords,
-  parseBatchRecords,
   sqlQuery,
   type BatchResult,
   type EntityManager,
@@ -14,6 +12,7 @@ import {
   type IngestTarget,
   type PreparedRecord,
   type Principal,
+  parseLocatedRecords,
 } from '@bop/shared';
 import { closedDays, dayKey, lateReview, lateWarning, touchDays, type DayRef } from '../days/lock';
 import { rematchSettlements } from '../settlements/rematch';
@@ -66,22 +65,14 @@ const isValid = (c: Candidate): c is Valid => c.errors.length === 0 && c.externa
 
 /** Schema and location of each record on its own; the business day from `closedAt` by the location's cut-off. */
 async function validate(em: EntityManager, records: unknown[]): Promise<Candidate[]> {
-  const parsed = parseBatchRecords(TenderTotalInput, records);
-  const located = await locateRecords(em, 'cash', parsed);
-  return parsed.map((p, index) => {
-    const c: Candidate = { index, externalId: p.externalId, errors: p.errors, warnings: [] };
-    const at = located[index];
-    if (!p.data || !at) return c;
-    if ('error' in at) {
-      c.errors.push(at.error);
-      return c;
-    }
-    c.warnings.push(...at.warnings);
+  return (await parseLocatedRecords(em, 'cash', TenderTotalInput, records)).map((p) => {
+    const c: Candidate = { index: p.index, externalId: p.externalId, errors: p.errors, warnings: p.warnings };
+    if (!p.data || !p.location) return c;
     const t = p.data;
     // spec: ingestion rule 8, business day from the location's time zone and cut-off
-    const businessDay = t.businessDay ?? businessDayOf(t.closedAt!, at.location.timezone, at.location.businessDayCutoff);
+    const businessDay = t.businessDay ?? businessDayOf(t.closedAt!, p.location.timezone, p.location.businessDayCutoff);
     const sent = {
-      location_id: at.location.id,
+      location_id: p.location.id,
       business_day: businessDay,
       drawer_id: t.drawerId ?? null,
       shift_id: t.shiftId ?? null,

@@ -1,5 +1,5 @@
 import { SalesTransactionInput } from '@bop/contracts';
-import { ApiError, parseBatchRecords, route, type RouteDef, type ServiceRuntime } from '@bop/shared';
+import { parseBatchRecords, route, type RouteDef, type ServiceRuntime, assertBatchSize } from '@bop/shared';
 import type { SalesConfig } from '../config';
 import { normalizeTransaction } from '../domain/normalize';
 import { locateRecords } from '../locations';
@@ -32,11 +32,7 @@ export const transactionBatchRoutes = (svc: ServiceRuntime<SalesConfig>): RouteD
   route('POST /sales/transactions:batch', async (ctx) => {
     const { source, transactions: records } = ctx.body;
     const max = svc.config.API_MAX_BATCH_SIZE;
-    if (records.length > max) {
-      throw new ApiError('payload_too_large', `A batch holds at most ${max} records (API_MAX_BATCH_SIZE); this one has ${records.length}. Split it.`, [
-        { path: 'transactions', message: `At most ${max} records.` },
-      ]);
-    }
+    assertBatchSize(records, max, 'transactions');
     const candidates = await validate(ctx, records);
     const result = await storeTransactions(ctx.em, { source, candidates, actor: ctx.principal, endpoint: 'POST /sales/transactions:batch' });
     return { status: 202, body: result };

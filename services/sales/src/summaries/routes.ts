@@ -1,5 +1,5 @@
 import type { FilterQuery } from '@mikro-orm/core';
-import { assertLocationInReach, reachableLocationIds, ApiError, NotFound, decodeCursor, pageLimit, route, toPage, type RouteDef, type ServiceRuntime } from '@bop/shared';
+import { assertLocationInReach, reachableLocationIds, NotFound, decodeCursor, pageLimit, route, toPage, type RouteDef, type ServiceRuntime, assertBatchSize } from '@bop/shared';
 import type { SalesConfig } from '../config';
 import { summaryEntityDto } from './dto';
 import { SalesSummaryEntity } from './entities';
@@ -11,11 +11,7 @@ export const summaryRoutes = (svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
   route('POST /sales-summaries', async (ctx) => {
     const { source, summaries: records } = ctx.body;
     const max = svc.config.API_MAX_BATCH_SIZE;
-    if (records.length > max) {
-      throw new ApiError('payload_too_large', `A batch holds at most ${max} records (API_MAX_BATCH_SIZE); this one has ${records.length}. Split it.`, [
-        { path: 'summaries', message: `At most ${max} records.` },
-      ]);
-    }
+    assertBatchSize(records, max, 'summaries');
     const result = await storeSummaries(ctx.em, { source, records, actor: ctx.principal, endpoint: 'POST /sales-summaries' });
     return { status: 202, body: result };
   }),

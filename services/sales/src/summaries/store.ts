@@ -2,7 +2,6 @@ import { SalesSummaryInput } from '@bop/contracts';
 import {
   contentHash,
   ingestBatch,
-  parseBatchRecords,
   type BatchResult,
   type EntityManager,
   type FieldError,
@@ -10,8 +9,9 @@ import {
   type PreparedRecord,
   type Principal,
   type StoredRecord,
+  parseLocatedRecords,
 } from '@bop/shared';
-import { locateRecords, type ReplicaLocation } from '../locations';
+import type { ReplicaLocation } from '../locations';
 import { holdClosedSummaryDays, storeHeldSummaries } from '../review/summary-holds';
 import { checkSummary, ingestedSummaryRow, periodsOverlap, type IngestedSummaryRow } from './domain';
 import { summaryDto } from './dto';
@@ -53,20 +53,12 @@ interface SummaryCandidate {
 
 /** Schema, location and arithmetic of each record on its own (no transaction needed). */
 async function validate(em: EntityManager, records: unknown[]): Promise<SummaryCandidate[]> {
-  const parsed = parseBatchRecords(SalesSummaryInput, records);
-  const located = await locateRecords(em, parsed);
-  return parsed.map((p, index) => {
-    const c: SummaryCandidate = { index, externalId: p.externalId, errors: p.errors, warnings: [] };
-    const at = located[index];
-    if (!p.data || !at) return c;
-    if ('error' in at) {
-      c.errors.push(at.error);
-      return c;
-    }
-    c.location = at.location;
-    c.warnings.push(...at.warnings);
+  return (await parseLocatedRecords(em, 'sales', SalesSummaryInput, records)).map((p) => {
+    const c: SummaryCandidate = { index: p.index, externalId: p.externalId, errors: p.errors, warnings: p.warnings };
+    if (!p.data || !p.location) return c;
+    c.location = p.location;
     c.errors.push(...checkSummary(p.data));
-    if (c.errors.length === 0) c.row = ingestedSummaryRow(p.data, at.location.id);
+    if (c.errors.length === 0) c.row = ingestedSummaryRow(p.data, p.location.id);
     return c;
   });
 }
