@@ -1,11 +1,14 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { serviceTable } from '@bop/contracts';
 import { baseConfigSchema, createBus, createLogger, generateInternalKeyPair, loadConfig, startService, type Logger, type RunningService } from '@bop/shared';
 import { startGateway } from '@bop/gateway';
 import { serviceDefinitions } from './services';
 import { startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres';
-import { loadRuntimeConfig } from './config';
+import { loadRuntimeConfig, type RuntimeConfig } from './config';
+import type { WorkerInput, WorkerMessage } from './worker';
 
 export { serviceDefinitions } from './services';
 export { startEmbeddedPostgres } from './embedded-postgres';
@@ -18,6 +21,54 @@ function servicePort(name: keyof typeof serviceTable, env: Record<string, string
   return mode === 'auto' ? 0 : serviceTable[name].port;
 }
 
+/** The services to run in a worker thread (none when threads are off, on one core, or when running from sources: tests). */
+function threadedServices(config: RuntimeConfig): string[] {
+  const compiled = __filename.endsWith('.js') && fs.existsSync(path.join(__dirname, 'worker.js'));
+  if (config.RUNTIME_THREADS === 'off' || !compiled || os.availableParallelism() < 2) return [];
+  const names = new Set(config.RUNTIME_THREAD_SERVICES.split(',').map((n) => n.trim()).filter(Boolean));
+  return serviceDefinitions.map((d) => d.name as string).filter((n) => names.has(n));
+}
+
+interface WorkerHandle {
+  /** a message to the worker (e.g. the services' URLs) */
+  post(message: unknown): void;
+  close(): Promise<void>;
+}
+
+/** A worker thread running `input.names`, started (their URLs reported through `onStarted`). */
+async function startWorker(input: WorkerInput, onStarted: (name: string, url: string) => void, log: Logger): Promise<WorkerHandle> {
+  const worker = new Worker(path.join(__dirname, 'worker.js'), { workerData: input });
+  const ready = new Promise<void>((resolve, reject) => {
+    worker.on('message', (m: WorkerMessage) => {
+      if (m.type === 'started') onStarted(m.name, m.url);
+      if (m.type === 'ready') resolve();
+      if (m.type === 'failed') reject(new Error(`worker thread (${input.names.join(', ')}): ${m.message}`));
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`worker thread (${input.names.join(', ')}) exited with code ${code}`)));
+  });
+  const closed = () =>
+    new Promise<void>((resolve) => {
+      const done = () => resolve();
+      worker.on('message', (m: WorkerMessage) => m.type === 'closed' && done());
+      worker.once('exit', done);
+      worker.postMessage({ type: 'close' });
+    });
+  try {
+    await ready;
+  } catch (err) {
+    await worker.terminate();
+    throw err;
+  }
+  return {
+    post: (message) => worker.postMessage(message),
+    async close() {
+      await Promise.race([closed(), new Promise((r) => setTimeout(r, 15_000))]);
+      await worker.terminate().catch((err) => log.error({ err }, 'worker thread terminate failed'));
+    },
+  };
+}
+
 export interface Runtime {
   /** the public base URL, e.g. http://127.0.0.1:8080 */
   url: string;
@@ -28,7 +79,8 @@ export interface Runtime {
 
 /**
  * Starts everything in one process: Postgres (embedded unless DATABASE_URL is set), every service on
- * its own port, and the gateway proxying to them over HTTP exactly as in the distributed mode.
+ * its own port, and the gateway proxying to them over HTTP exactly as in the distributed mode. The
+ * services that consume every sale run in a worker thread (RUNTIME_THREADS), the rest on the main one.
  */
 export async function startAll(envOverrides: Record<string, string | undefined> = {}, logger?: Logger): Promise<Runtime> {
   const env = { ...process.env, ...envOverrides };
@@ -46,9 +98,11 @@ export async function startAll(envOverrides: Record<string, string | undefined> 
       ? { privateKeyPem: config.INTERNAL_JWT_PRIVATE_KEY, publicKeyPem: config.INTERNAL_JWT_PUBLIC_KEY }
       : await generateInternalKeyPair();
   const services: RunningService<any>[] = [];
+  const workers: WorkerHandle[] = [];
   // one bus for every service of the process (the Postgres adapter: one pool and one LISTEN)
   const bus = await createBus(loadConfig(baseConfigSchema, { ...env, DATABASE_URL: databaseUrl }), log);
   const stopAll = async () => {
+    for (const w of workers) await w.close().catch((err) => log.error({ err }, 'worker thread close failed'));
     for (const s of services.reverse()) await s.close().catch((err) => log.error({ err, service: s.name }, 'close failed'));
     await bus.close().catch((err) => log.error({ err }, 'bus close failed'));
     if (embedded) await embedded.stop().catch((err) => log.error({ err }, 'embedded Postgres stop failed'));
@@ -61,8 +115,9 @@ export async function startAll(envOverrides: Record<string, string | undefined> 
       const port = servicePort(def.name, env, config.SERVICE_PORTS);
       if (port !== 0) serviceUrls[def.name] = `http://127.0.0.1:${port}`;
     }
+    const threaded = new Set(threadedServices(config));
     // identity first: it bootstraps the owner the others' callers sign in as
-    for (const def of serviceDefinitions) {
+    for (const def of serviceDefinitions.filter((d) => !threaded.has(d.name))) {
       const running = await startService(def, {
         env,
         databaseUrl,
@@ -78,13 +133,34 @@ export async function startAll(envOverrides: Record<string, string | undefined> 
       services.push(running);
       serviceUrls[def.name] = running.url;
     }
+    if (threaded.size > 0) {
+      const worker = await startWorker(
+        {
+          names: [...threaded],
+          env,
+          databaseUrl,
+          keys,
+          serviceUrls: { ...serviceUrls },
+          ports: Object.fromEntries([...threaded].map((n) => [n, servicePort(n as keyof typeof serviceTable, env, config.SERVICE_PORTS)])),
+          logLevel: config.LOG_LEVEL,
+        },
+        (name, url) => {
+          serviceUrls[name] = url;
+        },
+        log,
+      );
+      workers.push(worker);
+      // the worker's services learn the main thread's (all known by now) and each other's
+      worker.post({ type: 'urls', urls: { ...serviceUrls } });
+      log.info({ services: [...threaded] }, 'runtime: services in a worker thread');
+    }
     const gateway = await startGateway({
       env,
       port: config.PORT,
       host: config.HOST,
       databaseUrl,
       internalPrivateKeyPem: keys.privateKeyPem,
-      serviceUrls: Object.fromEntries(services.map((s) => [s.name, s.url])),
+      serviceUrls: { ...serviceUrls },
       bus,
       logger: createLogger('gateway', config.LOG_LEVEL),
     });

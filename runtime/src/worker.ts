@@ -1,0 +1,70 @@
+/**
+ * A worker thread of the all-in-one runtime: starts the services it is given (each on its own port,
+ * with its own bus connection and event loop) and answers the main thread — `started` per service
+ * (its URL), `ready`, `closed` — while taking the other services' URLs as they become known.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { baseConfigSchema, createBus, createLogger, loadConfig, startService, type RunningService } from '@bop/shared';
+import { serviceDefinitions } from './services';
+
+export interface WorkerInput {
+  names: string[];
+  env: Record<string, string | undefined>;
+  databaseUrl: string;
+  keys: { privateKeyPem: string; publicKeyPem: string };
+  serviceUrls: Record<string, string>;
+  ports: Record<string, number>;
+  logLevel: string;
+}
+
+export type WorkerMessage =
+  | { type: 'started'; name: string; url: string; served: string[] }
+  | { type: 'ready' }
+  | { type: 'closed' }
+  | { type: 'failed'; message: string };
+
+const input = workerData as WorkerInput;
+const port = parentPort!;
+const serviceUrls: Record<string, string> = { ...input.serviceUrls };
+const running: RunningService<any>[] = [];
+const log = createLogger('runtime-worker', input.logLevel);
+let closeBus: () => Promise<void> = async () => undefined;
+
+port.on('message', (m: { type: 'urls'; urls: Record<string, string> } | { type: 'close' }) => {
+  if (m.type === 'urls') Object.assign(serviceUrls, m.urls);
+  if (m.type === 'close') {
+    void (async () => {
+      for (const s of running.reverse()) await s.close().catch((err) => log.error({ err, service: s.name }, 'close failed'));
+      await closeBus().catch((err) => log.error({ err }, 'bus close failed'));
+      port.postMessage({ type: 'closed' } satisfies WorkerMessage);
+    })();
+  }
+});
+
+void (async () => {
+  try {
+    const bus = await createBus(loadConfig(baseConfigSchema, { ...input.env, DATABASE_URL: input.databaseUrl }), log);
+    closeBus = () => bus.close();
+    for (const name of input.names) {
+      const def = serviceDefinitions.find((d) => d.name === name);
+      if (!def) throw new Error(`no service ${name}`);
+      const svc = await startService(def, {
+        env: input.env,
+        databaseUrl: input.databaseUrl,
+        internalPublicKeyPem: input.keys.publicKeyPem,
+        internalPrivateKeyPem: input.keys.privateKeyPem,
+        bus,
+        serviceUrls,
+        host: '127.0.0.1',
+        port: input.ports[name] ?? 0,
+        logger: createLogger(def.name, input.logLevel),
+      });
+      running.push(svc);
+      serviceUrls[name] = svc.url;
+      port.postMessage({ type: 'started', name, url: svc.url, served: [...svc.served] } satisfies WorkerMessage);
+    }
+    port.postMessage({ type: 'ready' } satisfies WorkerMessage);
+  } catch (err) {
+    port.postMessage({ type: 'failed', message: (err as Error).stack ?? String(err) } satisfies WorkerMessage);
+  }
+})();
