@@ -346,3 +346,13 @@ export function assertBatchSize(records: readonly unknown[], max: number, path: 
     { path, message: `At most ${max} records.` },
   ]);
 }
+
+/** The first record of each externalId: the one a batch's upsert stores (later ones are `duplicate`). */
+export function firstOfEach<T extends { externalId: string }>(records: T[]): T[] {
+  const seen = new Set<string>();
+  return records.filter((r) => {
+    if (seen.has(r.externalId)) return false;
+    seen.add(r.externalId);
+    return true;
+  });
+}

@@ -13,6 +13,7 @@ import {
   type Principal,
   type StoredRecord,
   parseLocatedRecords,
+  firstOfEach,
 } from '@bop/shared';
 import { closedDays, dayKey, lateReview, lateWarning, type DayRef } from '../days/lock';
 import { SETTLEMENT_MISMATCH, settlementDto, type SettlementRow } from './dto';
@@ -94,16 +95,6 @@ async function validate(em: EntityManager, records: unknown[]): Promise<Candidat
     };
     c.hash = contentHash(c.sent);
     return c;
-  });
-}
-
-/** The first valid record of each externalId: the one the upsert stores (later ones are `duplicate`). */
-function firstOfEach(valid: Valid[]): Valid[] {
-  const seen = new Set<string>();
-  return valid.filter((c) => {
-    if (seen.has(c.externalId)) return false;
-    seen.add(c.externalId);
-    return true;
   });
 }
 

@@ -13,6 +13,7 @@ import {
   type PreparedRecord,
   type Principal,
   parseLocatedRecords,
+  firstOfEach,
 } from '@bop/shared';
 import { closedDays, dayKey, lateReview, lateWarning, touchDays, type DayRef } from '../days/lock';
 import { rematchSettlements } from '../settlements/rematch';
@@ -84,16 +85,6 @@ async function validate(em: EntityManager, records: unknown[]): Promise<Candidat
     c.hash = contentHash(sent);
     c.row = { ...sent, late_review: null };
     return c;
-  });
-}
-
-/** The first valid record of each externalId: the one the upsert stores (later ones are `duplicate`). */
-function firstOfEach(valid: Valid[]): Valid[] {
-  const seen = new Set<string>();
-  return valid.filter((c) => {
-    if (seen.has(c.externalId)) return false;
-    seen.add(c.externalId);
-    return true;
   });
 }
 

@@ -10,6 +10,7 @@ import {
   type Principal,
   type StoredRecord,
   parseLocatedRecords,
+  firstOfEach,
 } from '@bop/shared';
 import type { ReplicaLocation } from '../locations';
 import { holdClosedSummaryDays, storeHeldSummaries } from '../review/summary-holds';
@@ -154,16 +155,6 @@ export const summaryUpdatedEvents = (source: string, now: Date) => (s: StoredRec
   });
   return [{ type: SUMMARY_UPDATED, locationId: s.row.location_id, object }];
 };
-
-/** The first valid record of each externalId: the one the upsert stores (later ones are `duplicate`). */
-function firstOfEach(candidates: Valid[]): Valid[] {
-  const seen = new Set<string>();
-  return candidates.filter((c) => {
-    if (seen.has(c.externalId)) return false;
-    seen.add(c.externalId);
-    return true;
-  });
-}
 
 /**
  * `POST /sales-summaries` in one database transaction: per-record validation, rule 9, overlaps and
