@@ -183,6 +183,8 @@ describe('refusals', () => {
       [{ locationId: nyc, type: 'safe', amount: '1.00', denominations: [{ value: '1.00', quantity: -1 }] }, 'denominations[0].quantity'],
       [{ locationId: 'loc_nope', type: 'safe', amount: '1.00' }, 'locationId'],
       [{ locationId: nyc, type: 'safe', amount: '1.00', countedAt: new Date(Date.now() + 10 * 60_000).toISOString() }, 'countedAt'],
+      // a business day that has not begun
+      [{ locationId: nyc, type: 'safe', amount: '1.00', businessDay: '2099-01-01' }, 'businessDay'],
     ];
     for (const [body, path] of cases) {
       const r = await count(body);

@@ -71,6 +71,9 @@ export async function createCount(em: EntityManager, body: CashCountCreate, w: W
   const [location] = await sqlQuery<{ timezone: string; business_day_cutoff: string }>(em, `select "timezone", "business_day_cutoff" from "cash"."locations" where "id" = ?`, [body.locationId]);
   // spec: ingestion rule 8, the business day from the location's time zone and cut-off
   const businessDay = body.businessDay ?? businessDayOf(countedAt.toISOString(), location.timezone, location.business_day_cutoff);
+  const today = businessDayOf(w.now.toISOString(), location.timezone, location.business_day_cutoff);
+  // a day that has not begun has nothing to count yet (a typo in businessDay would open it)
+  if (businessDay > today) throw new ValidationError([{ path: 'businessDay', message: `Business day ${businessDay} has not begun at location ${body.locationId} (today is ${today}).` }]);
   // counts and deposits of a location one after another: each sees the skims, drawer counts, safe counts and deposits recorded before it
   await lockLocationCash(em, body.locationId);
   await assertDaysOpen(em, [{ locationId: body.locationId, businessDay }], w.now, 'businessDay');
