@@ -115,8 +115,9 @@ describe('POST /cash/settlements', () => {
       payout({ businessDays: [] }),
       payout({ kind: 'cash' }),
       payout({ tenderTypes: ['platform'] }),
+      payout({ businessDays: ['2026-11-02', '2099-01-01'] }),
     ]);
-    expect(r.body).toMatchObject({ received: 11, rejected: 11, created: 0 });
+    expect(r.body).toMatchObject({ received: 12, rejected: 12, created: 0 });
     expect(r.body.results.map((x: { errors: Array<{ path: string }> }) => x.errors.map((e) => e.path))).toEqual([
       ['net'],
       ['tenderTypes'],
@@ -129,6 +130,7 @@ describe('POST /cash/settlements', () => {
       ['businessDays'],
       ['kind'],
       ['tenderTypes[0]'],
+      ['businessDays[1]'],
     ]);
     expect(r.body.results[0].errors[0].message).toBe('Must equal gross − fees (100.00 − 2.50 = 97.50).');
     expect(r.body.results[4].errors[0].message).toBe('send decimals as strings');

@@ -102,10 +102,12 @@ describe('POST /cash/tenders', () => {
       tender({ businessDay: '2026-13-01' }),
       tender({ transactionCount: -1 }),
       tender({ surprise: true }),
+      tender({ businessDay: '2099-01-01' }),
+      tender({ businessDay: undefined, closedAt: '2099-01-01T12:00:00Z' }),
       tender({ amount: '-4.00', tenderType: 'cash' }),
     ]);
     expect(r.status).toBe(202);
-    expect(r.body).toMatchObject({ received: 16, created: 1, rejected: 15 });
+    expect(r.body).toMatchObject({ received: 18, created: 1, rejected: 17 });
     const paths = r.body.results.map((x: { errors?: Array<{ path: string }> }) => x.errors?.map((e) => e.path));
     expect(paths).toEqual([
       ['locationId'],
@@ -123,15 +125,18 @@ describe('POST /cash/tenders', () => {
       ['businessDay'],
       ['transactionCount'],
       ['surprise'],
+      ['businessDay'],
+      ['closedAt'],
       undefined,
     ]);
     expect(r.body.results[0].errors[0].message).toBe('No location loc_nope.');
     expect(r.body.results[9].errors[0].message).toBe('send decimals as strings');
-    expect(r.body.results[15]).toMatchObject({ status: 'created' });
+    expect(r.body.results[15].errors[0].message).toContain('has not begun');
+    expect(r.body.results[17]).toMatchObject({ status: 'created' });
     // the batch event names the refused records
     const batch = (await cashEvents(s, 'cash.batch.completed')).find((e) => e.data.object.batchId === r.body.batchId);
-    expect(batch.data.object).toMatchObject({ source: 'pos-tenders', endpoint: 'POST /cash/tenders', received: 16, created: 1, rejected: 15 });
-    expect(batch.data.object.rejectedRecords).toHaveLength(15);
+    expect(batch.data.object).toMatchObject({ source: 'pos-tenders', endpoint: 'POST /cash/tenders', received: 18, created: 1, rejected: 17 });
+    expect(batch.data.object.rejectedRecords).toHaveLength(17);
   });
 
   it('refuses a batch over API_MAX_BATCH_SIZE (413) and a body without records (422)', async () => {

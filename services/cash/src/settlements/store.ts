@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
 import { SettlementInput } from '@bop/contracts';
 import {
+  businessDayOf,
   contentHash,
   fmtAmount,
   ingestBatch,
@@ -76,6 +77,12 @@ async function validate(em: EntityManager, records: unknown[]): Promise<Candidat
     const net = new Decimal(r.gross).minus(r.fees);
     if (!net.equals(r.net)) {
       c.errors.push({ path: 'net', message: `Must equal gross − fees (${r.gross} − ${r.fees} = ${fmtAmount(net)}).` });
+      return c;
+    }
+    const today = businessDayOf(new Date().toISOString(), p.location.timezone, p.location.businessDayCutoff);
+    const future = r.businessDays.findIndex((d) => d > today);
+    if (future >= 0) {
+      c.errors.push({ path: `businessDays[${future}]`, message: `Business day ${r.businessDays[future]} has not begun at location ${p.location.id} (today is ${today}); a payout covers days that have taken sales.` });
       return c;
     }
     // canonical order, so the same payout sent with its lists in another order is `unchanged`

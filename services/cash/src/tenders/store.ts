@@ -72,6 +72,11 @@ async function validate(em: EntityManager, records: unknown[]): Promise<Candidat
     const t = p.data;
     // spec: ingestion rule 8, business day from the location's time zone and cut-off
     const businessDay = t.businessDay ?? businessDayOf(t.closedAt!, p.location.timezone, p.location.businessDayCutoff);
+    const today = businessDayOf(new Date().toISOString(), p.location.timezone, p.location.businessDayCutoff);
+    if (businessDay > today) {
+      c.errors.push({ path: t.businessDay ? 'businessDay' : 'closedAt', message: `Business day ${businessDay} has not begun at location ${p.location.id} (today is ${today}).` });
+      return c;
+    }
     const sent = {
       location_id: p.location.id,
       business_day: businessDay,
