@@ -356,3 +356,36 @@ export function firstOfEach<T extends { externalId: string }>(records: T[]): T[]
     return true;
   });
 }
+
+/** The key columns of a stored ingested row. */
+export interface StoredKey {
+  id: string;
+  external_id: string;
+  content_hash: string;
+}
+
+/**
+ * The stored rows of these externalIds of a source, locked for update in externalId order (the order
+ * the kit's upsert locks them in), by externalId; `columns` adds select expressions.
+ */
+export async function lockStoredRecords<T extends StoredKey>(
+  em: EntityManager,
+  target: Pick<IngestTarget, 'schema' | 'table'>,
+  source: string,
+  externalIds: string[],
+  columns: string[] = [],
+): Promise<Map<string, T>> {
+  if (externalIds.length === 0) return new Map();
+  const rows = await sqlQuery<T>(
+    em,
+    `select "id", "external_id", "content_hash"${columns.map((c) => `, ${c}`).join('')} from "${target.schema}"."${target.table}"
+     where "source" = ? and "external_id" = any(array(select jsonb_array_elements_text(?::jsonb))) order by "external_id" for update`,
+    [source, JSON.stringify(externalIds)],
+  );
+  return new Map(rows.map((r) => [r.external_id, r]));
+}
+
+/** What a prepared record says of its stored row (looked up and locked already): `stored`, and `unchangedId` for an identical re-send. */
+export function storedState(stored: StoredKey | undefined, hash: string): Pick<PreparedRecord<Record<string, unknown>>, 'stored' | 'unchangedId'> {
+  return { stored: stored ? { id: stored.id, contentHash: stored.content_hash } : null, ...(stored && stored.content_hash === hash ? { unchangedId: stored.id } : {}) };
+}

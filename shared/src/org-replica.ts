@@ -255,3 +255,16 @@ export async function parseLocatedRecords<T extends { locationId?: string; locat
     return { ...r, data: p.data, location: at.location };
   });
 }
+
+/**
+ * The filter of a list on a location field, for MikroORM: the `locationId` asked for (403 when out of
+ * reach), else the locations the reach covers, else none (undefined: every location).
+ */
+export function locationFilter(reach: ReachSet, locationId: string | undefined): string | { $in: string[] } | undefined {
+  if (locationId) {
+    assertLocationInReach(reach, locationId);
+    return locationId;
+  }
+  const reachable = reachableLocationIds(reach);
+  return reachable ? { $in: reachable } : undefined;
+}

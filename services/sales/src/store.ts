@@ -1,4 +1,4 @@
-import { ingestBatch, sqlQuery, type BatchResult, type EntityManager, type IngestEvent, type IngestTarget, type PreparedRecord, type Principal } from '@bop/shared';
+import { ingestBatch, type BatchResult, type EntityManager, type IngestEvent, type IngestTarget, type PreparedRecord, type Principal, lockStoredRecords, type StoredKey } from '@bop/shared';
 import { fillLineTotals, transactionRow } from './domain/normalize';
 import { checkTransaction } from './domain/totals';
 import { isValid, type Candidate, type ValidCandidate, type PostStoreStep, type PreStoreStep, type StepContext, type TransactionRow } from './pipeline';
@@ -140,13 +140,11 @@ export function transactionEvents(
  */
 async function settleUnchanged(em: EntityManager, source: string, candidates: ValidCandidate[]): Promise<void> {
   if (candidates.length === 0) return;
-  const stored = await sqlQuery<{ id: string; external_id: string; content_hash: string; location_id: string; business_day: string; status: string }>(
-    em,
-    `select "id", "external_id", "content_hash", "location_id", to_char("business_day", 'YYYY-MM-DD') as "business_day", "status" from "sales"."transactions"
-     where "source" = ? and "external_id" = any(array(select jsonb_array_elements_text(?::jsonb))) order by "external_id" for update`,
-    [source, JSON.stringify(candidates.map((c) => c.externalId))],
-  );
-  const byExternalId = new Map(stored.map((r) => [r.external_id, r]));
+  const byExternalId = await lockStoredRecords<StoredKey & { location_id: string; business_day: string; status: string }>(em, transactionsTarget, source, candidates.map((c) => c.externalId), [
+    `"location_id"`,
+    `to_char("business_day", 'YYYY-MM-DD') as "business_day"`,
+    `"status"`,
+  ]);
   for (const c of candidates) {
     c.lookedUp = true;
     const r = byExternalId.get(c.externalId);

@@ -1,5 +1,17 @@
 import type { FilterQuery } from '@mikro-orm/core';
-import { NotFound, assertCompanyWide, assertLocationInReach, decodeCursor, pageLimit, reachableLocationIds, route, toPage, type RouteDef, type ServiceRuntime } from '@bop/shared';
+import {
+  NotFound,
+  assertCompanyWide,
+  assertLocationInReach,
+  decodeCursor,
+  pageLimit,
+  reachableLocationIds,
+  route,
+  toPage,
+  type RouteDef,
+  type ServiceRuntime,
+  locationFilter,
+} from '@bop/shared';
 import type { CashConfig } from '../config';
 import { CashCountEntity } from './entities';
 import { countDto, createCount } from './store';
@@ -10,13 +22,11 @@ export const countsRoutes = (_svc: ServiceRuntime<CashConfig>): RouteDef[] => [
   route('GET /cash/counts', async (ctx) => {
     const { limit, cursor, locationId, type, drawerId, from, to, exceeded } = ctx.query;
     const reach = ctx.reach();
-    const reachable = reachableLocationIds(reach);
-    if (locationId) assertLocationInReach(reach, locationId);
+    const inLocations = locationFilter(reach, locationId);
     const where: FilterQuery<CashCountEntity>[] = [];
     const after = decodeCursor(cursor);
     if (after) where.push({ id: { $gt: after } });
-    if (locationId) where.push({ locationId });
-    else if (reachable) where.push({ locationId: { $in: reachable } });
+    if (inLocations) where.push({ locationId: inLocations });
     if (type) where.push({ type });
     if (drawerId) where.push({ drawerId });
     if (from) where.push({ businessDay: { $gte: from } });

@@ -5,7 +5,6 @@ import {
   contentHash,
   fmtAmount,
   ingestBatch,
-  sqlQuery,
   type BatchResult,
   type EntityManager,
   type FieldError,
@@ -15,6 +14,9 @@ import {
   type StoredRecord,
   parseLocatedRecords,
   firstOfEach,
+  lockStoredRecords,
+  storedState,
+  type StoredKey,
 } from '@bop/shared';
 import { closedDays, dayKey, lateReview, lateWarning, type DayRef } from '../days/lock';
 import { SETTLEMENT_MISMATCH, settlementDto, type SettlementRow } from './dto';
@@ -107,10 +109,7 @@ async function validate(em: EntityManager, records: unknown[]): Promise<Candidat
 
 const coveredDays = (s: { location_id: string; business_days: string[] }): DayRef[] => s.business_days.map((d) => ({ locationId: s.location_id, businessDay: d }));
 
-interface StoredSettlement {
-  id: string;
-  external_id: string;
-  content_hash: string;
+interface StoredSettlement extends StoredKey {
   location_id: string;
   business_days: string[];
   late_review: SettlementRow['late_review'];
@@ -137,17 +136,7 @@ export async function storeSettlements(em: EntityManager, opts: { source: string
     const firsts = firstOfEach(candidates.filter(isValid));
     // the days first (the order a close or reopen takes), then the payouts
     const closed = await closedDays(tem, firsts.flatMap((c) => coveredDays(c.sent)), { lock: true });
-    const stored =
-      firsts.length === 0
-        ? []
-        : await sqlQuery<StoredSettlement>(
-            tem,
-            `select "id", "external_id", "content_hash", "location_id", "business_days", "late_review"
-             from "cash"."settlements" where "source" = ? and "external_id" = any(array(select jsonb_array_elements_text(?::jsonb)))
-             order by "external_id" for update`,
-            [source, JSON.stringify(firsts.map((c) => c.externalId))],
-          );
-    const before = new Map(stored.map((s) => [s.external_id, s]));
+    const before = await lockStoredRecords<StoredSettlement>(tem, settlementsTarget, source, firsts.map((c) => c.externalId), [`"location_id"`, `"business_days"`, `"late_review"`]);
     const writes = firsts.filter((c) => before.get(c.externalId)?.content_hash !== c.hash);
     const leftDays = writes.flatMap((c) => {
       const b = before.get(c.externalId);
@@ -184,8 +173,7 @@ export async function storeSettlements(em: EntityManager, opts: { source: string
         row: row ?? { ...c.sent, expected_gross: '0.00', difference: '0.00', match_status: 'mismatched', matched_at: now.toISOString(), late_review: null },
         hash: c.hash,
         warnings,
-        stored: b ? { id: b.id, contentHash: b.content_hash } : null,
-        ...(b && b.content_hash === c.hash ? { unchangedId: b.id } : {}),
+        ...storedState(b, c.hash),
       };
     });
     return ingestBatch(tem, {

@@ -5,7 +5,6 @@ import {
   contentHash,
   fmtAmount,
   ingestBatch,
-  sqlQuery,
   type BatchResult,
   type EntityManager,
   type FieldError,
@@ -14,6 +13,9 @@ import {
   type Principal,
   parseLocatedRecords,
   firstOfEach,
+  lockStoredRecords,
+  storedState,
+  type StoredKey,
 } from '@bop/shared';
 import { closedDays, dayKey, lateReview, lateWarning, touchDays, type DayRef } from '../days/lock';
 import { rematchSettlements } from '../settlements/rematch';
@@ -93,10 +95,7 @@ async function validate(em: EntityManager, records: unknown[]): Promise<Candidat
   });
 }
 
-interface StoredTotal {
-  id: string;
-  external_id: string;
-  content_hash: string;
+interface StoredTotal extends StoredKey {
   location_id: string;
   business_day: string;
   late_review: LateReviewValue | null;
@@ -118,17 +117,11 @@ export async function storeTenderTotals(em: EntityManager, opts: { source: strin
     // the days first (opened, and key-share locked: the order a close or reopen takes), then the totals
     await touchDays(tem, firsts.map(dayOf), now);
     const closed = await closedDays(tem, firsts.map(dayOf), { lock: true });
-    const stored =
-      firsts.length === 0
-        ? []
-        : await sqlQuery<StoredTotal>(
-            tem,
-            `select "id", "external_id", "content_hash", "location_id", to_char("business_day", 'YYYY-MM-DD') as "business_day", "late_review"
-             from "cash"."tender_totals" where "source" = ? and "external_id" = any(array(select jsonb_array_elements_text(?::jsonb)))
-             order by "external_id" for update`,
-            [source, JSON.stringify(firsts.map((c) => c.externalId))],
-          );
-    const before = new Map(stored.map((s) => [s.external_id, s]));
+    const before = await lockStoredRecords<StoredTotal>(tem, tenderTotalsTarget, source, firsts.map((c) => c.externalId), [
+      `"location_id"`,
+      `to_char("business_day", 'YYYY-MM-DD') as "business_day"`,
+      `"late_review"`,
+    ]);
     const writes = firsts.filter((c) => before.get(c.externalId)?.content_hash !== c.hash);
     // a re-sent total moved to another day changes the day it leaves, too
     const leftDays: DayRef[] = writes.flatMap((c) => {
@@ -153,8 +146,7 @@ export async function storeTenderTotals(em: EntityManager, opts: { source: strin
         row: c.row,
         hash: c.hash,
         warnings: c.warnings.length > 0 ? c.warnings : undefined,
-        stored: b ? { id: b.id, contentHash: b.content_hash } : null,
-        ...(b && b.content_hash === c.hash ? { unchangedId: b.id } : {}),
+        ...storedState(b, c.hash),
       };
     });
     return ingestBatch(tem, {

@@ -1,5 +1,5 @@
 import type { FilterQuery } from '@mikro-orm/core';
-import { NotFound, assertLocationInReach, decodeCursor, pageLimit, reachableLocationIds, route, toPage, type RouteDef, type ServiceRuntime } from '@bop/shared';
+import { NotFound, assertLocationInReach, decodeCursor, pageLimit, route, toPage, type RouteDef, type ServiceRuntime, locationFilter } from '@bop/shared';
 import type { InventoryConfig } from '../config';
 import { InventoryStockCount } from './entities';
 import { cancelCount, countDtos, createCount, postCount } from './store';
@@ -9,13 +9,11 @@ export const countsRoutes = (_svc: ServiceRuntime<InventoryConfig>): RouteDef[] 
   route('GET /stock-counts', async (ctx) => {
     const { limit, cursor, locationId, status, from } = ctx.query;
     const reach = ctx.reach();
-    const reachable = reachableLocationIds(reach);
-    if (locationId) assertLocationInReach(reach, locationId);
+    const inLocations = locationFilter(reach, locationId);
     const where: FilterQuery<InventoryStockCount> = {};
     const after = decodeCursor(cursor);
     if (after) where.id = { $gt: after };
-    if (locationId) where.locationId = locationId;
-    else if (reachable) where.locationId = { $in: reachable };
+    if (inLocations) where.locationId = inLocations;
     if (status) where.status = status;
     if (from) where.countedAt = { $gte: new Date(from) };
     const n = pageLimit(limit);

@@ -1,5 +1,15 @@
 import type { FilterQuery } from '@mikro-orm/core';
-import { NotFound, assertLocationInReach, decodeCursor, pageLimit, reachableLocationIds, route, toPage, writeTransaction, type RouteDef, type ServiceRuntime } from '@bop/shared';
+import {
+  NotFound,
+  decodeCursor,
+  pageLimit,
+  route,
+  toPage,
+  writeTransaction,
+  type RouteDef,
+  type ServiceRuntime,
+  locationFilter,
+} from '@bop/shared';
 import type { PurchasingConfig } from '../config';
 import { companySettings } from '../settings';
 import { supplierInvoiceDto } from './dto';
@@ -14,13 +24,11 @@ export const invoicesRoutes = (svc: ServiceRuntime<PurchasingConfig>): RouteDef[
   route('GET /supplier-invoices', async (ctx) => {
     const { limit, cursor, status, supplierId, purchaseOrderId, locationId, updatedSince } = ctx.query;
     const reach = ctx.reach();
-    const reachable = reachableLocationIds(reach);
-    if (locationId) assertLocationInReach(reach, locationId);
+    const inLocations = locationFilter(reach, locationId);
     const where: FilterQuery<SupplierInvoiceEntity>[] = [];
     const after = decodeCursor(cursor);
     if (after) where.push({ id: { $gt: after } });
-    if (locationId) where.push({ locationId });
-    else if (reachable) where.push({ locationId: { $in: reachable } });
+    if (inLocations) where.push({ locationId: inLocations });
     if (status) where.push({ status });
     if (supplierId) where.push({ supplierId });
     if (purchaseOrderId) where.push({ purchaseOrderId });

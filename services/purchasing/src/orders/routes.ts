@@ -1,5 +1,5 @@
 import type { FilterQuery } from '@mikro-orm/core';
-import { NotFound, assertLocationInReach, decodeCursor, pageLimit, reachableLocationIds, route, toPage, type RouteDef, type ServiceRuntime } from '@bop/shared';
+import { NotFound, assertLocationInReach, decodeCursor, pageLimit, route, toPage, type RouteDef, type ServiceRuntime, locationFilter } from '@bop/shared';
 import type { PurchasingConfig } from '../config';
 import { companySettings } from '../settings';
 import { purchaseOrderDto } from './dto';
@@ -18,13 +18,11 @@ export const ordersRoutes = (svc: ServiceRuntime<PurchasingConfig>): RouteDef[] 
     route('GET /purchase-orders', async (ctx) => {
       const { limit, cursor, status, supplierId, locationId, number, updatedSince } = ctx.query;
       const reach = ctx.reach();
-      const reachable = reachableLocationIds(reach);
-      if (locationId) assertLocationInReach(reach, locationId);
+      const inLocations = locationFilter(reach, locationId);
       const where: FilterQuery<PurchaseOrderEntity>[] = [];
       const after = decodeCursor(cursor);
       if (after) where.push({ id: { $gt: after } });
-      if (locationId) where.push({ locationId });
-      else if (reachable) where.push({ locationId: { $in: reachable } });
+      if (inLocations) where.push({ locationId: inLocations });
       if (status) where.push({ status });
       if (supplierId) where.push({ supplierId });
       if (number) where.push({ number });

@@ -17,6 +17,7 @@ import {
   type RouteContext,
   type RouteDef,
   type ServiceRuntime,
+  locationFilter,
 } from '@bop/shared';
 import type { SalesConfig } from '../config';
 import { locationFor, resolveLocations } from '../locations';
@@ -101,16 +102,14 @@ export const orderRoutes = (svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
 
   route('GET /sales-orders', async (ctx) => {
     const { limit, cursor, status, source, locationId, updatedSince } = ctx.query;
-    const reachable = reachableLocationIds(ctx.reach());
-    if (locationId) assertLocationInReach(ctx.reach(), locationId);
+    const inLocations = locationFilter(ctx.reach(), locationId);
     const where: FilterQuery<SalesOrder> = {};
     const after = decodeCursor(cursor);
     if (after) where.id = { $gt: after };
     if (status) where.status = status;
     if (source) where.source = source;
     if (updatedSince) where.updatedAt = { $gte: new Date(updatedSince) };
-    if (locationId) where.locationId = locationId;
-    else if (reachable) where.locationId = { $in: reachable };
+    if (inLocations) where.locationId = inLocations;
     const n = pageLimit(limit);
     const rows = await ctx.em.find(SalesOrder, where, { orderBy: { id: 'asc' }, limit: n + 1 });
     return { body: toPage(rows, n, orderDto) };

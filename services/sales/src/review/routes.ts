@@ -1,5 +1,5 @@
 import type { FilterQuery } from '@mikro-orm/core';
-import { assertLocationInReach, reachableLocationIds, decodeCursor, pageLimit, route, toPage, type RouteDef, type ServiceRuntime } from '@bop/shared';
+import { decodeCursor, pageLimit, route, toPage, type RouteDef, type ServiceRuntime, locationFilter } from '@bop/shared';
 import type { SalesConfig } from '../config';
 import { SalesReviewItemEntity } from './entities';
 import { reviewItemDetailDto, reviewItemDto } from './dto';
@@ -9,15 +9,13 @@ import { acceptItem, loadItem, rejectItem } from './decide';
 export const reviewRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
   route('GET /sales/review-items', async (ctx) => {
     const { limit, cursor, status, locationId, source, recordKind } = ctx.query;
-    const reachable = reachableLocationIds(ctx.reach());
-    if (locationId) assertLocationInReach(ctx.reach(), locationId);
+    const inLocations = locationFilter(ctx.reach(), locationId);
     const where: FilterQuery<SalesReviewItemEntity> = { status };
     const after = decodeCursor(cursor);
     if (after) where.id = { $gt: after };
     if (source) where.source = source;
     if (recordKind) where.recordKind = recordKind;
-    if (locationId) where.locationId = locationId;
-    else if (reachable) where.locationId = { $in: reachable };
+    if (inLocations) where.locationId = inLocations;
     const n = pageLimit(limit);
     const rows = await ctx.em.find(SalesReviewItemEntity, where, { orderBy: { id: 'asc' }, limit: n + 1 });
     return { body: toPage(rows, n, reviewItemDto) };

@@ -1,20 +1,18 @@
 import type { FilterQuery } from '@mikro-orm/core';
-import { assertLocationInReach, reachableLocationIds, decodeCursor, pageLimit, route, toPage, type RouteDef, type ServiceRuntime } from '@bop/shared';
+import { decodeCursor, pageLimit, route, toPage, type RouteDef, type ServiceRuntime, locationFilter } from '@bop/shared';
 import { SalesTransaction } from '../entities';
 import { transactionDto } from '../dto';
 
 export const transactionRoutes = (_svc?: ServiceRuntime<any>): RouteDef[] => [
   route('GET /sales/transactions', async (ctx) => {
     const { limit, cursor, source, updatedSince, locationId, businessDayFrom, businessDayTo } = ctx.query;
-    const reachable = reachableLocationIds(ctx.reach());
-    if (locationId) assertLocationInReach(ctx.reach(), locationId);
+    const inLocations = locationFilter(ctx.reach(), locationId);
     const where: FilterQuery<SalesTransaction> = {};
     const after = decodeCursor(cursor);
     if (after) where.id = { $gt: after };
     if (source) where.source = source;
     if (updatedSince) where.updatedAt = { $gte: new Date(updatedSince) };
-    if (locationId) where.locationId = locationId;
-    else if (reachable) where.locationId = { $in: reachable };
+    if (inLocations) where.locationId = inLocations;
     if (businessDayFrom || businessDayTo) {
       where.businessDay = { ...(businessDayFrom ? { $gte: businessDayFrom } : {}), ...(businessDayTo ? { $lte: businessDayTo } : {}) };
     }

@@ -1,5 +1,16 @@
 import type { FilterQuery } from '@mikro-orm/core';
-import { assertLocationInReach, reachableLocationIds, NotFound, decodeCursor, pageLimit, route, toPage, type RouteDef, type ServiceRuntime, assertBatchSize } from '@bop/shared';
+import {
+  assertLocationInReach,
+  NotFound,
+  decodeCursor,
+  pageLimit,
+  route,
+  toPage,
+  type RouteDef,
+  type ServiceRuntime,
+  assertBatchSize,
+  locationFilter,
+} from '@bop/shared';
 import type { SalesConfig } from '../config';
 import { summaryEntityDto } from './dto';
 import { SalesSummaryEntity } from './entities';
@@ -18,13 +29,11 @@ export const summaryRoutes = (svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
 
   route('GET /sales-summaries', async (ctx) => {
     const { limit, cursor, locationId, source, origin, from, to } = ctx.query;
-    const reachable = reachableLocationIds(ctx.reach());
-    if (locationId) assertLocationInReach(ctx.reach(), locationId);
+    const inLocations = locationFilter(ctx.reach(), locationId);
     const where: FilterQuery<SalesSummaryEntity> = {};
     const after = decodeCursor(cursor);
     if (after) where.id = { $gt: after };
-    if (locationId) where.locationId = locationId;
-    else if (reachable) where.locationId = { $in: reachable };
+    if (inLocations) where.locationId = inLocations;
     if (source) where.source = source;
     if (origin) where.origin = origin;
     if (from || to) where.periodStart = { ...(from ? { $gte: new Date(from) } : {}), ...(to ? { $lt: new Date(to) } : {}) };
