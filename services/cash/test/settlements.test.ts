@@ -49,6 +49,20 @@ const closeDay = (locationId: string, day: string) =>
   );
 
 describe('POST /cash/settlements', () => {
+  it('flags a partial payout (short of the day’s tenders) as mismatched with a negative difference; re-sent in full it matches', async () => {
+    const day = '2026-11-04';
+    await ingestSales(s, [sale(day, 'card', '50.00'), sale(day, 'digital_wallet', '20.00', '16:00:00')]);
+    const part = await send([payout({ businessDays: [day], gross: '60.00', fees: '1.20', net: '58.80' })]);
+    const id = part.body.results[0].id;
+    expect(await get(id)).toMatchObject({ expectedGross: '70.00', difference: '-10.00', matchStatus: 'mismatched' });
+    expect(await mismatches(id)).toHaveLength(1);
+    // the processor sends the full payout again under the same externalId: it now matches
+    const full = await send([payout({ externalId: part.body.results[0].externalId, businessDays: [day], gross: '70.00', fees: '1.40', net: '68.60' })]);
+    expect(full.body.results[0]).toMatchObject({ status: 'updated', id });
+    expect(await get(id)).toMatchObject({ expectedGross: '70.00', difference: '0.00', matchStatus: 'matched' });
+    expect(await mismatches(id)).toHaveLength(1);
+  });
+
   it('matches a card payout to the card and digital-wallet tenders of its day', async () => {
     const day = '2026-11-02';
     await ingestSales(s, [sale(day, 'card', '40.00'), sale(day, 'digital_wallet', '10.00', '15:05:00'), sale(day, 'cash', '20.00', '15:10:00'), sale(day, 'gift_card', '5.00', '15:15:00')]);
