@@ -66,3 +66,10 @@ export class Unauthorized extends ApiError {
     super('unauthorized', detail);
   }
 }
+
+/** 503 with Retry-After: a dependency (the database, another service) cannot serve right now; the client retries. */
+export class ServiceUnavailable extends ApiError {
+  constructor(detail = 'A part of the service is not reachable right now; retry with backoff.', retryAfterSeconds = 2) {
+    super('service_unavailable', detail, undefined, undefined, { 'Retry-After': String(retryAfterSeconds) });
+  }
+}

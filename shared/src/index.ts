@@ -9,6 +9,7 @@ export * from './pagination';
 export * from './events';
 export * from './routes';
 export * from './db';
+export * from './db-faults';
 export * from './outbox';
 export * from './service';
 export * from './standalone';
