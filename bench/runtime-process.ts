@@ -41,7 +41,8 @@ export interface RuntimeProcess {
 }
 
 export async function startRuntimeProcess(env: Record<string, string>, opts: RuntimeProcessOptions = {}): Promise<RuntimeProcess> {
-  const root = path.resolve(__dirname, '..', '..');
+  // bench/dist when compiled, bench/ when a test imports the source
+  const root = fs.existsSync(path.resolve(__dirname, '..', 'runtime')) ? path.resolve(__dirname, '..') : path.resolve(__dirname, '..', '..');
   const port = opts.port ?? (await freePort());
   const pgPort = opts.pgPort ?? (process.env.BENCH_PG_PORT ? Number(process.env.BENCH_PG_PORT) : await freePort());
   const temporary = !opts.dataDir;
