@@ -30,7 +30,7 @@ export const WebhookEndpoint = z
 export const WebhookEndpointWithSecret = WebhookEndpoint.extend({
   secret: z.string().openapi({
     description:
-      'signing secret, shown only here: `whsec_` + base64 of 32 random bytes; the HMAC key is the decoded bytes (see Events, Signature)',
+      'signing secret, shown only here: `whsec_` + base64 of 32 random bytes; `Service-Signature` is keyed with this text as issued, `webhook-signature` (Standard Webhooks) with the decoded bytes (see Events, Signature)',
     example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
   }),
   previousSecretExpiresAt: z

@@ -108,13 +108,12 @@ export async function startReceiver(): Promise<{ url: string; received: Received
   };
 }
 
-/** spec: Events, Signature — hex HMAC-SHA256 over `<t>.<raw body>`, keyed with the secret's bytes. */
+/** spec: Events, Signature — hex HMAC-SHA256 over `<t>.<raw body>`, keyed with the secret as issued (`whsec_…` text). */
 export function signatureValid(secret: string, header: string, body: string): boolean {
   const { createHmac, timingSafeEqual } = require('node:crypto') as typeof import('node:crypto');
   const parts = header.split(',');
   const t = parts.find((p) => p.startsWith('t='))!.slice(2);
-  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  const expected = Buffer.from(createHmac('sha256', key).update(`${t}.${body}`).digest('hex'));
+  const expected = Buffer.from(createHmac('sha256', secret).update(`${t}.${body}`).digest('hex'));
   return parts.filter((p) => p.startsWith('v1=')).some((p) => {
     const got = Buffer.from(p.slice(3));
     return got.length === expected.length && timingSafeEqual(got, expected);

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { eventTypes } from '@bop/contracts';
-import { deliveryHeaders, generateSecret, secretKey, signingKeys } from '../src/domain/signature';
+import { deliveryHeaders, generateSecret, standardKey, signingSecrets } from '../src/domain/signature';
 import { JITTER, nextAttemptAt, nominalDelayMs, parseRetryAfter, retryDelayMs, scheduleTable } from '../src/domain/schedule';
 import { blockedAddressReason, parseV6 } from '../src/domain/addresses';
 import { checkEvents, featureOn, isDeliverableType, subscribes } from '../src/domain/subscriptions';
@@ -8,12 +8,11 @@ import { checkUrl } from '../src/domain/urls';
 
 const def = (type: string) => eventTypes.find((e) => e.type === type)!;
 
-/** An independent receiver-side check: decode the whsec_ key, HMAC "<t>.<body>", compare in constant time. */
+/** An independent receiver-side check as the spec reads: HMAC "<t>.<body>" keyed with the secret as issued, compared in constant time. */
 function verifyServiceSignature(header: string, body: string, secret: string): { t: number; matches: number } {
   const parts = header.split(',').map((p) => p.split('='));
   const t = Number(parts.find(([k]) => k === 't')![1]);
-  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  const expected = createHmac('sha256', key).update(`${t}.${body}`).digest();
+  const expected = createHmac('sha256', secret).update(`${t}.${body}`).digest();
   const matches = parts.filter(([k]) => k === 'v1').filter(([, v]) => {
     const got = Buffer.from(v, 'hex');
     return got.length === expected.length && timingSafeEqual(got, expected);
@@ -27,13 +26,13 @@ describe('signature', () => {
   it('generates whsec_ secrets of 32 random bytes', () => {
     const s = generateSecret();
     expect(s).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    expect(secretKey(s)).toHaveLength(32);
+    expect(standardKey(s)).toHaveLength(32);
     expect(generateSecret()).not.toBe(s);
   });
 
   it('signs "<t>.<raw body>" so an independent HMAC verifies it, and sends every spec header', () => {
     const secret = generateSecret();
-    const h = deliveryHeaders({ eventId: 'evt_1', eventType: 'location.created', body, t: 1_790_000_000, keys: [secretKey(secret)] });
+    const h = deliveryHeaders({ eventId: 'evt_1', eventType: 'location.created', body, t: 1_790_000_000, secrets: [secret] });
     expect(h['user-agent']).toBe('Service-Webhooks/1');
     expect(h['service-event-id']).toBe('evt_1');
     expect(h['service-event-type']).toBe('location.created');
@@ -43,9 +42,17 @@ describe('signature', () => {
     expect(verifyServiceSignature(h['service-signature'], body, generateSecret()).matches).toBe(0);
   });
 
+  it('keys Service-Signature with the secret text as issued, not with the bytes the base64 after whsec_ encodes', () => {
+    const secret = generateSecret();
+    const h = deliveryHeaders({ eventId: 'evt_1', eventType: 'location.created', body, t: 1_790_000_000, secrets: [secret] });
+    const v1 = h['service-signature'].split('v1=')[1];
+    expect(v1).toBe(createHmac('sha256', Buffer.from(secret, 'utf8')).update(`1790000000.${body}`, 'utf8').digest('hex'));
+    expect(v1).not.toBe(createHmac('sha256', standardKey(secret)).update(`1790000000.${body}`, 'utf8').digest('hex'));
+  });
+
   it('sends the Standard Webhooks headers, signed over "<id>.<t>.<body>" in base64', () => {
     const secret = generateSecret();
-    const h = deliveryHeaders({ eventId: 'evt_1', eventType: 'location.created', body, t: 1_790_000_000, keys: [secretKey(secret)] });
+    const h = deliveryHeaders({ eventId: 'evt_1', eventType: 'location.created', body, t: 1_790_000_000, secrets: [secret] });
     expect(h['webhook-id']).toBe('evt_1');
     expect(h['webhook-timestamp']).toBe('1790000000');
     const expected = createHmac('sha256', Buffer.from(secret.slice(6), 'base64')).update(`evt_1.1790000000.${body}`).digest('base64');
@@ -55,13 +62,13 @@ describe('signature', () => {
   it('signs with the previous secret as well until it expires (two v1= values)', () => {
     const now = new Date('2026-11-21T10:00:00Z');
     const [current, previous] = [generateSecret(), generateSecret()];
-    const within = signingKeys(current, previous, new Date(now.getTime() + 1000), now);
-    const h = deliveryHeaders({ eventId: 'evt_2', eventType: 'location.updated', body, t: 1, keys: within });
+    const within = signingSecrets(current, previous, new Date(now.getTime() + 1000), now);
+    const h = deliveryHeaders({ eventId: 'evt_2', eventType: 'location.updated', body, t: 1, secrets: within });
     expect(h['service-signature'].split(',').filter((p) => p.startsWith('v1='))).toHaveLength(2);
     expect(verifyServiceSignature(h['service-signature'], body, current).matches).toBe(1);
     expect(verifyServiceSignature(h['service-signature'], body, previous).matches).toBe(1);
     expect(h['webhook-signature'].split(' ')).toHaveLength(2);
-    expect(signingKeys(current, previous, new Date(now.getTime() - 1), now)).toHaveLength(1);
+    expect(signingSecrets(current, previous, new Date(now.getTime() - 1), now)).toHaveLength(1);
   });
 });
 
