@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Waker, type Clock, type Logger, type Orm, type WorkerDef } from '@bop/shared';
-import { deliveryHeaders, signingKeys } from '../domain/signature';
+import { deliveryHeaders, signingSecrets } from '../domain/signature';
 import { nextAttemptAt, parseRetryAfter } from '../domain/schedule';
 import { WAKE_CHANNEL } from '../store';
 import { Sender, type SendResult } from './sender';
@@ -15,6 +15,12 @@ export interface DeliveryWorkerOptions {
   disableAfterFailures: number;
   pollMs: number;
   allowPrivate: boolean;
+  /**
+   * How long a claim holds a delivery without renewal. While its request is in flight (and until its
+   * result is written) the worker renews the lease every third of this, so a live worker keeps its
+   * claims and a crashed one frees them within this time.
+   */
+  leaseMs?: number;
   /** jitter source (tests) */
   random?: () => number;
 }
@@ -49,6 +55,8 @@ interface Outcome {
 
 const CLAIM_MAX = 200;
 const FLUSH_MAX = 500;
+/** default lease of a claimed delivery (renewed every third of it while the worker holds it) */
+export const DEFAULT_LEASE_MS = 6_000;
 
 /**
  * Sends due deliveries (spec: Events, Delivery rules). Claims with FOR UPDATE SKIP LOCKED and a lease,
@@ -56,6 +64,13 @@ const FLUSH_MAX = 500;
  * queue is due, so events of one record go out in order; disabled endpoints and paused integrations
  * are skipped (their deliveries wait). Results are written in batches; a NOTIFY, a finished batch or
  * the poll wakes the loop.
+ *
+ * Leases are short and renewed (architecture: Leases, not long locks): a heartbeat extends
+ * `locked_until` of every delivery this worker holds (request in flight or result not yet written),
+ * matching its own lease ids only, so it never takes over another worker's claim. A worker that dies
+ * stops renewing, and within one lease its deliveries are due again for any worker (at least once);
+ * the record's later events wait behind the head meanwhile, so the order holds. Lease times are the
+ * database's `now()` throughout (claim, renewal); due times are the service clock's.
  */
 export class DeliveryWorker implements WorkerDef {
   readonly name = 'delivery';
@@ -68,14 +83,24 @@ export class DeliveryWorker implements WorkerDef {
   private readonly waker = new Waker();
   private listener: { conn: any; release: () => Promise<void> } | null = null;
   private listenRetry: NodeJS.Timeout | null = null;
+  /** delivery id → lease id, for every claim this worker holds (in flight, or its result not yet written) */
+  private readonly held = new Map<string, string>();
+  private readonly leaseMs: number;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private renewing: Promise<void> | null = null;
 
   constructor(private readonly o: DeliveryWorkerOptions) {
     this.sender = new Sender({ timeoutMs: o.timeoutMs, allowPrivate: o.allowPrivate, connections: o.concurrency });
+    this.leaseMs = o.leaseMs ?? DEFAULT_LEASE_MS;
   }
 
   async start(): Promise<void> {
     this.stopped = false;
     await this.listen().catch((err) => this.o.log.warn({ err: (err as Error).message }, 'webhooks: LISTEN failed; polling'));
+    this.heartbeat = setInterval(() => {
+      this.renewing ??= this.renew().finally(() => (this.renewing = null));
+    }, Math.max(100, Math.floor(this.leaseMs / 3)));
+    this.heartbeat.unref?.();
     this.loop = this.run();
   }
 
@@ -83,9 +108,13 @@ export class DeliveryWorker implements WorkerDef {
     this.stopped = true;
     this.wake();
     await this.loop;
+    // the heartbeat keeps the claims until the attempts in flight are recorded
     await Promise.all(this.inflight);
     await this.flushing;
     await this.flush();
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+    await this.renewing;
     if (this.listenRetry) clearTimeout(this.listenRetry);
     await this.unlisten();
     await this.sender.close();
@@ -112,7 +141,10 @@ export class DeliveryWorker implements WorkerDef {
           await this.sleep(Math.min(10_000, 100 * 2 ** Math.min(failures, 7)));
           continue;
         }
-        for (const row of claimed) this.track(this.attempt(row));
+        for (const row of claimed) {
+          this.held.set(row.id, row.lease);
+          this.track(this.attempt(row));
+        }
         if (claimed.length === Math.min(free, CLAIM_MAX)) continue;
       }
       await this.sleep(this.o.pollMs);
@@ -127,9 +159,34 @@ export class DeliveryWorker implements WorkerDef {
     });
   }
 
+  /**
+   * Extends the lease of every delivery this worker holds. Only rows still carrying this worker's
+   * lease ids match (a replay or another worker's claim after a lapse is left alone); rows locked at
+   * this moment (their result being written) are skipped rather than waited for, and the next beat
+   * gets them.
+   */
+  private async renew(): Promise<void> {
+    if (this.held.size === 0) return;
+    const held = JSON.stringify([...this.held].map(([id, lease]) => ({ id, lease })));
+    try {
+      await this.o.orm.em.fork().execute(
+        `update "webhooks"."deliveries" d set "locked_until" = now() + make_interval(secs => ?)
+         where d."id" in (
+           select x."id" from "webhooks"."deliveries" x
+           join jsonb_to_recordset(?::jsonb) as h(id text, lease text) on x."id" = h.id and x."lease" = h.lease
+           order by x."id"
+           for update of x skip locked
+         )`,
+        [this.leaseMs / 1000, held],
+        'run',
+      );
+    } catch (err) {
+      this.o.log.warn({ err: (err as Error).message, held: this.held.size }, 'webhooks: renewing delivery leases failed');
+    }
+  }
+
   private async claim(limit: number): Promise<Claimed[]> {
     const lease = randomUUID();
-    const leaseSeconds = Math.ceil(this.o.timeoutMs / 1000) + 60;
     // only queue heads have a next_attempt_at, so the due index walked in order yields sendable rows
     return this.o.orm.em.fork().execute<Claimed[]>(
       `with due as (
@@ -150,7 +207,7 @@ export class DeliveryWorker implements WorkerDef {
          coalesce(e."secret", i."secret") as "secret",
          case when e."integration_id" is null then e."previous_secret" else i."previous_secret" end as "previous_secret",
          case when e."integration_id" is null then e."previous_secret_until" else i."previous_secret_until" end as "previous_secret_until"`,
-      [this.o.clock.now(), limit, leaseSeconds, lease],
+      [this.o.clock.now(), limit, this.leaseMs / 1000, lease],
     );
   }
 
@@ -165,7 +222,7 @@ export class DeliveryWorker implements WorkerDef {
         eventType: row.event_type,
         body: row.body,
         t: Math.floor(started.getTime() / 1000),
-        keys: signingKeys(row.secret, row.previous_secret, until, started),
+        secrets: signingSecrets(row.secret, row.previous_secret, until, started),
       });
       result = await this.sender.send(row.url, headers, row.body);
     } catch (err) {
@@ -217,6 +274,8 @@ export class DeliveryWorker implements WorkerDef {
       try {
         await this.writeResults(batch);
         this.results.splice(0, batch.length);
+        // recorded (or, when the lease was lost meanwhile, left to whoever holds it now)
+        for (const r of batch) if (this.held.get(r.id) === r.lease) this.held.delete(r.id);
         failures = 0;
         this.wake();
       } catch (err) {
