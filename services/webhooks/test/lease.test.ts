@@ -223,8 +223,8 @@ describe('delivery leases', () => {
     receiver.mode = { kind: 'answer' };
 
     await startWorker();
-    // within the eventually's 10 s (the lease is 6 s): every delivery sent, each record's events in order
-    await eventually(async () => (await deliveries(endpointId)).every((d) => d.status === 'succeeded'));
+    // every delivery sent once the dead worker's lease (6 s at most, checked above) lapsed, each record's events in order
+    await eventually(async () => (await deliveries(endpointId)).every((d) => d.status === 'succeeded'), 20_000);
     expect(receiver.answered('loc_a')).toEqual([1, 2, 3]);
     expect(receiver.answered('loc_b')).toEqual([1, 2]);
     // the dead worker's attempts were never recorded: one attempt each, by the second worker
@@ -242,9 +242,11 @@ describe('delivery leases', () => {
       ['loc_other', 1],
     ]);
     await eventually(async () => receiver.hits.length === 2);
+    // those two are answered in 8 s; anything sent from now on at once (a second send of them too)
+    receiver.mode = { kind: 'answer' };
     // a later event of the same record queues behind the one in flight
     await queue(endpointId, [['loc_slow', 2]]);
-    await eventually(async () => (await deliveries(endpointId)).every((d) => d.status === 'succeeded'), 20_000);
+    await eventually(async () => (await deliveries(endpointId)).every((d) => d.status === 'succeeded'), 30_000);
     // longer than a lease in flight, yet each event went out once
     expect(receiver.hits.map((h) => `${h.record} ${h.n}`).sort()).toEqual(['loc_other 1', 'loc_slow 1', 'loc_slow 2']);
     expect(receiver.answered('loc_slow')).toEqual([1, 2]);
