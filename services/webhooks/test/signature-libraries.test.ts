@@ -12,7 +12,7 @@ import { envelope, FakeClock, newEndpoint } from './fixtures';
  * the `standardwebhooks` package on the Standard Webhooks headers, all with the secret as issued.
  */
 
-// The README's receiver snippet (section Webhooks), verbatim.
+// The README's receiver snippet (section Webhooks), verbatim but for the types.
 function verifyServiceSignature(rawBody: Buffer | string, header: string, secret: string): boolean {
   const parts = header.split(',').map((p) => p.split('='));
   const t = Number(parts.find(([k]) => k === 't')?.[1]);
@@ -20,7 +20,7 @@ function verifyServiceSignature(rawBody: Buffer | string, header: string, secret
   const expected = createHmac('sha256', secret).update(`${t}.${rawBody}`).digest();
   return parts.some(([k, v]) => {
     if (k !== 'v1') return false;
-    const got = Buffer.from(v, 'hex');
+    const got = Buffer.from(v ?? '', 'hex');
     return got.length === expected.length && timingSafeEqual(got, expected);
   });
 }
