@@ -62,3 +62,18 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => new Date() };
+
+/**
+ * A value from an event made storable in Postgres: every U+0000 in its strings (keys too) becomes
+ * U+FFFD, which `text` and `jsonb` take (both refuse NUL). For consumers that keep what a producer
+ * sent (e.g. a batch's `source`) rather than park the event for one character; the edge refuses NUL,
+ * so only events from before that rule, or from another producer, carry one.
+ */
+export function withoutNul<T>(value: T): T {
+  if (typeof value === 'string') return (value.includes('\u0000') ? value.replace(/\u0000/g, '\uFFFD') : value) as T;
+  if (Array.isArray(value)) return value.map((v) => withoutNul(v)) as T;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [withoutNul(k), withoutNul(v)])) as T;
+  }
+  return value;
+}
