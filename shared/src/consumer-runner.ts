@@ -27,7 +27,7 @@ const RETRY_CAP_MS = 10_000;
 const OUTAGE_CAP_MS = 5_000;
 
 /** Text Postgres takes: `text` refuses NUL, kept as its 6-character JSON escape. */
-const textOf = (value: unknown): string => String(value ?? '').replace(/\u0000/g, '\\u0000');
+const textOf = (value: unknown): string => String(value ?? '').replaceAll('\u0000', '\\u0000');
 const errorText = (err: unknown): string => textOf(err instanceof Error ? `${err.name}: ${err.message}` : String(err));
 /**
  * A payload as the text parked in dead_letters: its JSON form, where a NUL or a lone surrogate is an

@@ -70,7 +70,7 @@ export const systemClock: Clock = { now: () => new Date() };
  * so only events from before that rule, or from another producer, carry one.
  */
 export function withoutNul<T>(value: T): T {
-  if (typeof value === 'string') return (value.includes('\u0000') ? value.replace(/\u0000/g, '\uFFFD') : value) as T;
+  if (typeof value === 'string') return (value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value) as T;
   if (Array.isArray(value)) return value.map((v) => withoutNul(v)) as T;
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [withoutNul(k), withoutNul(v)])) as T;
