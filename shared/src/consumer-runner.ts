@@ -85,6 +85,11 @@ export class ConsumerRunner {
     return `${this.opts.service}.${def.name}`;
   }
 
+  /** The consumer groups this runner runs (`<service>.<consumer>`). */
+  groups(): string[] {
+    return this.defs.map((d) => this.group(d));
+  }
+
   async start(): Promise<void> {
     this.stopping = false;
     for (const def of this.defs) {
