@@ -30,6 +30,16 @@ const OUTAGE_CAP_MS = 5_000;
 const textOf = (value: unknown): string => String(value ?? '').replaceAll('\u0000', '\\u0000');
 const errorText = (err: unknown): string => textOf(err instanceof Error ? `${err.name}: ${err.message}` : String(err));
 /**
+ * An error as stored in dead_letters: a database error without the statement and parameters the
+ * driver puts before it (they can repeat the whole payload); the log lines keep the full text.
+ */
+const storedError = (err: unknown): string => {
+  const text = errorText(err);
+  const sqlState = (err as { code?: unknown } | null)?.code;
+  const cut = text.lastIndexOf(' - ');
+  return err instanceof Error && typeof sqlState === 'string' && cut > 0 ? `${err.name}: ${text.slice(cut + 3)}` : text;
+};
+/**
  * A payload as the text parked in dead_letters: its JSON form, where a NUL or a lone surrogate is an
  * escape (valid in `text`) and `JSON.parse` gives the payload back (`ops dead-letters retry`).
  */
@@ -225,7 +235,7 @@ export class ConsumerRunner {
    * with its payload (see the class comment).
    */
   private async park(def: ConsumerDef, message: ConsumedMessage, error: unknown, attempts: number): Promise<void> {
-    const cause = errorText(error);
+    const cause = storedError(error);
     const payload = payloadText(message.payload);
     const where = { consumer: def.name, eventId: textOf(message.eventId), type: textOf(message.type), topic: textOf(message.topic), position: textOf(message.position) };
     const insert = `insert into "${this.opts.schema}"."dead_letters" ("consumer", "event_id", "topic", "key", "type", "position", "payload", "error", "attempts")
@@ -234,12 +244,12 @@ export class ConsumerRunner {
     for (;;) {
       try {
         await this.opts.orm.em.getConnection().execute(insert, [this.group(def), textOf(message.eventId), textOf(message.topic), textOf(message.key), textOf(message.type), textOf(message.position), payload, cause, attempts]);
-        this.opts.log.error({ ...where, err: cause, attempts }, 'consumer: parked in dead_letters');
+        this.opts.log.error({ ...where, err: errorText(error), attempts }, 'consumer: parked in dead_letters');
         return;
       } catch (err) {
         if (await this.outage(def, err, state)) continue;
-        const parkError = errorText(err);
-        this.opts.log.error({ ...where, key: textOf(message.key), err: cause, parkError, payload }, 'consumer: could not park the event whole; keeping a minimal dead letter (its payload is in this line)');
+        const parkError = storedError(err);
+        this.opts.log.error({ ...where, key: textOf(message.key), err: errorText(error), parkError: errorText(err), payload }, 'consumer: could not park the event whole; keeping a minimal dead letter (its payload is in this line)');
         const short = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);
         try {
           await this.opts.orm.em.getConnection().execute(insert, [
@@ -257,7 +267,7 @@ export class ConsumerRunner {
         } catch (minimalErr) {
           if (await this.outage(def, minimalErr, state)) continue;
           this.opts.log.error(
-            { ...where, key: textOf(message.key), err: cause, parkError: errorText(minimalErr), payload },
+            { ...where, key: textOf(message.key), err: errorText(error), parkError: errorText(minimalErr), payload },
             'consumer: event SKIPPED without a dead letter (no row could be written); this line is its record: replay it from its topic and position',
           );
           return;
@@ -291,7 +301,7 @@ export class ConsumerRunner {
       } catch (err) {
         if (isDatabaseUnavailable(err) && !(await this.databaseAnswers())) throw err;
         stillFailing += 1;
-        await conn.execute(`update "${this.opts.schema}"."dead_letters" set "error" = ?, "attempts" = "attempts" + 1 where "id" = ?`, [errorText(err), row.id]);
+        await conn.execute(`update "${this.opts.schema}"."dead_letters" set "error" = ?, "attempts" = "attempts" + 1 where "id" = ?`, [storedError(err), row.id]);
       }
     }
     return { retried, stillFailing };
