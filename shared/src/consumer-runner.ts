@@ -169,7 +169,15 @@ export class ConsumerRunner {
   }
 
   private async handleBatch(def: ConsumerDef, batch: ConsumedMessage[]): Promise<void> {
-    const relevant = batch.filter((m) => wanted(def, m.type));
+    const relevant: ConsumedMessage[] = [];
+    for (const m of batch) {
+      if (m.undecodable === undefined) {
+        if (wanted(def, m.type)) relevant.push(m);
+      } else if (m.type === '' || wanted(def, m.type)) {
+        // bytes the bus could not decode reach no handler: parked as they are (also when no header names the type)
+        await this.park(def, m, new Error(`undecodable event: ${m.undecodable}`), 0);
+      }
+    }
     if (relevant.length === 0) return;
     const state = { waits: 0, free: false };
     for (;;) {
