@@ -7,7 +7,10 @@ import type { ConsumedMessage } from './bus/types';
  * A handler for other areas' (or its own) events, declared in a service's `consumers/`.
  * The kit runs it at least once per event and never twice: the event id goes into the service's
  * `processed_events` table in the same transaction as the handler's writes. A message that keeps
- * failing is retried with backoff, then parked in `dead_letters` so its topic moves on.
+ * failing is retried with backoff, then parked in `dead_letters` (payload as JSON text) so its topic
+ * moves on; a database outage is waited out, never counted (consumer-runner.ts). A handler throws
+ * for an event it cannot apply (a producer's bug) rather than guess: the event is parked, visible
+ * to ops, and retried once fixed.
  */
 export interface ConsumerDef {
   /** unique within the service; the consumer group is `<service>.<name>` */
