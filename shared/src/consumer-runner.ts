@@ -25,6 +25,15 @@ const wanted = (def: ConsumerDef, type: string) =>
 const backoff = (base: number, step: number, cap: number) => Math.min(cap, base * 2 ** Math.min(step, 16));
 const RETRY_CAP_MS = 10_000;
 const OUTAGE_CAP_MS = 5_000;
+/** How long a Kafka consumer waits out an outage inside one batch before handing it back (below the 30 s session timeout). */
+const KAFKA_OUTAGE_HOLD_MS = 15_000;
+
+/** Per message (or batch): outage waits so far, since when, and whether the one free retry was used. */
+interface OutageState {
+  waits: number;
+  since?: number;
+  free: boolean;
+}
 
 /** Text Postgres takes: `text` refuses NUL, kept as its 6-character JSON escape. */
 const textOf = (value: unknown): string => String(value ?? '').replaceAll('\u0000', '\\u0000');
@@ -70,9 +79,12 @@ class RunnerStopping extends Error {
  * Never stalls, never loses (issue 13):
  * - A database outage is not a bad record: a failure `isDatabaseUnavailable` recognises, while a
  *   probe (`select 1`) cannot reach the database either, counts no attempt and parks nothing; the
- *   runner waits with backoff and runs the same message again once the database answers. (An error
- *   that only looks like an outage — its text can carry a record's values — while the database
- *   answers gets one free retry, then counts: a record cannot stall its topic by mimicking one.)
+ *   runner waits with backoff (at most 5 s between tries; on Kafka, after 15 s in one batch, the batch
+ *   goes back to the bus so the group member is not timed out) and runs the same message again once
+ *   the database answers. (An error that only looks like an outage — its text can carry a record's
+ *   values — while the database answers gets one free retry, then counts: a record cannot stall its
+ *   topic by mimicking one.)
+ * - A message the bus could not decode (`undecodable`) reaches no handler: it is parked as it is.
  * - A dead letter keeps the payload as JSON text (every column is text, NULs escaped), so whatever a
  *   consumer got can be parked.
  * - If parking still fails (not for an outage: then it waits), a minimal row is written instead
@@ -155,14 +167,20 @@ export class ConsumerRunner {
    * attempt counted). `free` carries, per message, whether the one free retry of an outage-looking
    * failure with a reachable database was used.
    */
-  private async outage(def: ConsumerDef, err: unknown, state: { waits: number; free: boolean }): Promise<boolean> {
+  private async outage(def: ConsumerDef, err: unknown, state: OutageState): Promise<boolean> {
     if (!isDatabaseUnavailable(err)) return false;
     if (await this.databaseAnswers()) {
       if (state.free) return false;
       state.free = true;
       return true;
     }
-    if (state.waits === 0) this.opts.log.warn({ err: errorText(err), consumer: def.name }, 'consumer: database unreachable; waiting for it (no attempt counted, nothing parked)');
+    if (state.waits === 0) {
+      state.since = Date.now();
+      this.opts.log.warn({ err: errorText(err), consumer: def.name }, 'consumer: database unreachable; waiting for it (no attempt counted, nothing parked)');
+    }
+    // Kafka ends a group member that stays inside one batch past its session timeout: after a while
+    // the batch goes back to the bus (redelivered after its backoff, attempts starting afresh)
+    if (this.opts.bus.kind === 'kafka' && Date.now() - (state.since ?? Date.now()) > KAFKA_OUTAGE_HOLD_MS) throw err;
     await this.sleep(backoff(this.opts.backoffMs ?? 200, state.waits, OUTAGE_CAP_MS));
     state.waits += 1;
     return true;
@@ -179,7 +197,7 @@ export class ConsumerRunner {
       }
     }
     if (relevant.length === 0) return;
-    const state = { waits: 0, free: false };
+    const state: OutageState = { waits: 0, free: false };
     for (;;) {
       try {
         await this.opts.orm.em.fork().transactional((em) => this.apply(def, em, relevant));
@@ -218,7 +236,7 @@ export class ConsumerRunner {
 
   private async handleOne(def: ConsumerDef, message: ConsumedMessage): Promise<void> {
     const max = this.opts.maxAttempts ?? 5;
-    const state = { waits: 0, free: false };
+    const state: OutageState = { waits: 0, free: false };
     let attempts = 0;
     let lastError: unknown;
     for (;;) {
@@ -248,7 +266,7 @@ export class ConsumerRunner {
     const where = { consumer: def.name, eventId: textOf(message.eventId), type: textOf(message.type), topic: textOf(message.topic), position: textOf(message.position) };
     const insert = `insert into "${this.opts.schema}"."dead_letters" ("consumer", "event_id", "topic", "key", "type", "position", "payload", "error", "attempts")
        values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("consumer", "event_id") do update set "payload" = excluded."payload", "error" = excluded."error", "attempts" = "dead_letters"."attempts" + excluded."attempts"`;
-    const state = { waits: 0, free: true };
+    const state: OutageState = { waits: 0, free: true };
     for (;;) {
       try {
         await this.opts.orm.em.getConnection().execute(insert, [this.group(def), textOf(message.eventId), textOf(message.topic), textOf(message.key), textOf(message.type), textOf(message.position), payload, cause, attempts]);
