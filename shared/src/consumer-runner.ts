@@ -124,7 +124,10 @@ export class ConsumerRunner {
         settleMs: def.settleMs,
         handler: (batch) => this.handleBatch(def, batch),
         onError: (err) => {
-          if (!(err instanceof RunnerStopping)) this.opts.log.error({ err, consumer: def.name }, 'consumer: batch failed; retrying');
+          if (err instanceof RunnerStopping) return;
+          // the bus's own reads fail during an outage too: expected, retried by the bus
+          if (isDatabaseUnavailable(err)) this.opts.log.warn({ err: errorText(err), consumer: def.name }, 'consumer: bus unreachable; retrying');
+          else this.opts.log.error({ err, consumer: def.name }, 'consumer: batch failed; retrying');
         },
       });
       this.subscriptions.push(sub);
