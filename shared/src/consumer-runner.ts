@@ -269,6 +269,8 @@ export class ConsumerRunner {
     const where = { consumer: def.name, eventId: textOf(message.eventId), type: textOf(message.type), topic: textOf(message.topic), position: textOf(message.position) };
     const insert = `insert into "${this.opts.schema}"."dead_letters" ("consumer", "event_id", "topic", "key", "type", "position", "payload", "error", "attempts")
        values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("consumer", "event_id") do update set "payload" = excluded."payload", "error" = excluded."error", "attempts" = "dead_letters"."attempts" + excluded."attempts"`;
+    // a minimal row never blanks the payload an earlier parking of the same event kept
+    const insertMinimal = insert.replace(`"payload" = excluded."payload", `, '');
     const state: OutageState = { waits: 0, free: true };
     for (;;) {
       try {
@@ -281,7 +283,7 @@ export class ConsumerRunner {
         this.opts.log.error({ ...where, key: textOf(message.key), err: errorText(error), parkError: errorText(err), payload }, 'consumer: could not park the event whole; keeping a minimal dead letter (its payload is in this line)');
         const short = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);
         try {
-          await this.opts.orm.em.getConnection().execute(insert, [
+          await this.opts.orm.em.getConnection().execute(insertMinimal, [
             this.group(def),
             short(textOf(message.eventId), 200),
             short(textOf(message.topic), 200),
