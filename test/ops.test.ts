@@ -2,6 +2,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { Client } from 'pg';
 import { freshDatabase, type TestDatabase } from './harness';
 
 const run = promisify(execFile);
@@ -74,6 +75,36 @@ describe('ops CLI', () => {
     const retry = await ops(['dead-letters', 'retry']);
     expect(retry.code).toBe(0);
     expect(retry.out).toContain('retried 0, still failing 0');
+  });
+
+  it('shows a parked payload as text (a NUL as its escape) and retries it from that text', async () => {
+    // an integrations dead letter as the runner parks it: the event's JSON text, `\u0000` escaped
+    const event = {
+      id: 'evt_OPSNUL',
+      type: 'cash.batch.completed',
+      createdAt: '2026-11-24T12:00:00.000Z',
+      apiVersion: 'v1',
+      actor: { type: 'integration', id: 'int_gone' },
+      locationId: null,
+      data: { object: { batchId: 'bat_OPSNUL', integrationId: 'int_gone', source: 'a\u0000b', endpoint: 'POST /cash/bank-transactions', received: 1, created: 0, updated: 0, rejected: 1, createdAt: '2026-11-24T12:00:00.000Z' } },
+    };
+    const c = new Client({ connectionString: db.url });
+    await c.connect();
+    try {
+      await c.query(
+        `insert into integrations.dead_letters (consumer, event_id, topic, key, type, position, payload, error, attempts) values ('integrations.ingestion-batches', $1, 'cash', 'bat_OPSNUL', $2, '42', $3, 'Error: was failing', 5)`,
+        [event.id, event.type, JSON.stringify(event)],
+      );
+      const list = await ops(['dead-letters', 'list', '--service', 'integrations']);
+      expect(list.out).toContain('cash@42');
+      expect(list.out).toContain('"source":"a\\u0000b"');
+      const retry = await ops(['dead-letters', 'retry', '--service', 'integrations']);
+      expect(retry.out).toContain('retried 1, still failing 0');
+      expect(retry.code).toBe(0);
+      expect((await c.query('select 1 from integrations.dead_letters')).rows).toEqual([]);
+    } finally {
+      await c.end();
+    }
   });
 
   it('lists integrations and webhook endpoints, and says when an endpoint is unknown', async () => {

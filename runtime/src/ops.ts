@@ -208,7 +208,8 @@ async function main(argv: string[]): Promise<number> {
             if (sub === 'list') {
               for (const d of await listDeadLetters(runtime.orm, runtime.schema)) {
                 total += 1;
-                console.log(`${def.name}  #${d.id}  ${d.consumer}  ${d.type}  ${d.eventId}  attempts ${d.attempts}  ${d.createdAt}\n    ${d.error}`);
+                const payload = d.payload === '' ? '(not kept: see the log line of its parking)' : d.payload.length > 500 ? `${d.payload.slice(0, 500)}… (${d.payload.length} characters)` : d.payload;
+                console.log(`${def.name}  #${d.id}  ${d.consumer}  ${d.type}  ${d.eventId}  ${d.topic}@${d.position}  attempts ${d.attempts}  ${d.createdAt}\n    ${d.error}\n    payload ${payload}`);
               }
               return;
             }

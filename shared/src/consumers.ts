@@ -7,7 +7,10 @@ import type { ConsumedMessage } from './bus/types';
  * A handler for other areas' (or its own) events, declared in a service's `consumers/`.
  * The kit runs it at least once per event and never twice: the event id goes into the service's
  * `processed_events` table in the same transaction as the handler's writes. A message that keeps
- * failing is retried with backoff, then parked in `dead_letters` so its topic moves on.
+ * failing is retried with backoff, then parked in `dead_letters` (payload as JSON text) so its topic
+ * moves on; a database outage is waited out, never counted (consumer-runner.ts). A handler throws
+ * for an event it cannot apply (a producer's bug) rather than guess: the event is parked, visible
+ * to ops, and retried once fixed.
  */
 export interface ConsumerDef {
   /** unique within the service; the consumer group is `<service>.<name>` */
@@ -62,3 +65,18 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => new Date() };
+
+/**
+ * A value from an event made storable in Postgres: every U+0000 in its strings (keys too) becomes
+ * U+FFFD, which `text` and `jsonb` take (both refuse NUL). For consumers that keep what a producer
+ * sent (e.g. a batch's `source`) rather than park the event for one character; the edge refuses NUL,
+ * so only events from before that rule, or from another producer, carry one.
+ */
+export function withoutNul<T>(value: T): T {
+  if (typeof value === 'string') return (value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value) as T;
+  if (Array.isArray(value)) return value.map((v) => withoutNul(v)) as T;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [withoutNul(k), withoutNul(v)])) as T;
+  }
+  return value;
+}

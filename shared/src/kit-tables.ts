@@ -19,21 +19,42 @@ export function kitTablesSql(schema: string): string[] {
       "processed_at" timestamptz not null default now(),
       primary key ("consumer", "event_id")
     )`,
+    // every column text: whatever a consumer got can be parked (a payload jsonb refuses, e.g. with
+    // `\u0000`, or a Kafka key or header longer than the bus's own columns); the payload is the
+    // event's JSON text, where a NUL stays the 6-character escape (`text` refuses a raw NUL too)
     `create table if not exists ${q('dead_letters')} (
       "id" bigserial primary key,
-      "consumer" varchar(120) not null,
-      "event_id" varchar(40) not null,
-      "topic" varchar(60) not null,
-      "key" varchar(100) not null,
-      "type" varchar(100) not null,
-      "position" varchar(60) not null,
-      "payload" jsonb not null,
+      "consumer" text not null,
+      "event_id" text not null,
+      "topic" text not null,
+      "key" text not null,
+      "type" text not null,
+      "position" text not null,
+      "payload" text not null,
       "error" text not null,
       "attempts" integer not null,
       "created_at" timestamptz not null default now(),
       unique ("consumer", "event_id")
     )`,
+    deadLettersAsTextSql(schema),
   ];
+}
+
+const DEAD_LETTER_TEXT_COLUMNS = ['consumer', 'event_id', 'topic', 'key', 'type', 'position', 'payload'];
+
+/**
+ * Turns a `dead_letters` table made before (payload jsonb, varchar columns) into the all-text one,
+ * once: a catalogue lookup on every start, the `alter` only while some column is not text yet
+ * (jsonb's text form is the same JSON, so parked payloads stay retryable).
+ */
+export function deadLettersAsTextSql(schema: string): string {
+  const columns = DEAD_LETTER_TEXT_COLUMNS.map((c) => `'${c}'`).join(', ');
+  const alters = DEAD_LETTER_TEXT_COLUMNS.map((c) => `alter column "${c}" type text using "${c}"::text`).join(', ');
+  return `do $$ begin
+    if exists (select 1 from information_schema.columns where table_schema = '${schema}' and table_name = 'dead_letters' and column_name in (${columns}) and data_type <> 'text') then
+      alter table "${schema}"."dead_letters" ${alters};
+    end if;
+  end $$`;
 }
 
 /** The outbox table (also created by the first services' own first migration, hence `if not exists`). */

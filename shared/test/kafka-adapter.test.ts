@@ -330,12 +330,21 @@ describe('processBatch (eachBatch without auto-resolve or auto-commit)', () => {
     ]);
   });
 
-  it('treats an undecodable record like a failed handler', async () => {
-    const bad = { ...record('20', envelope()), value: Buffer.from('{nope') } as KafkaMessage;
-    const { payload, log } = payloadOf([bad]);
-    await expect(processBatch(runOf(log, async () => undefined), payload)).resolves.toBe('failed');
-    expect(log).toHaveLength(1);
-    expect(log[0]).toMatch(/^failed from 20: /);
+  it('hands on a record that can never be decoded marked undecodable (its bytes as text), so the partition moves on', async () => {
+    const bad = { ...record('20', envelope()), value: Buffer.from('{nope\u0000') } as KafkaMessage;
+    const { payload, log } = payloadOf([bad, messages[0]]);
+    const seen: ConsumedMessage[] = [];
+    await expect(processBatch(runOf(log, async (b) => void seen.push(...b)), payload)).resolves.toBe('done');
+    expect(log).toEqual(['handle 2:20,2:10', 'resolve 10', 'commit t-sales/2@11', 'ok', 'heartbeat']);
+    expect(seen[0]).toMatchObject({ position: '2:20', payload: { value: '{nope\u0000' }, undecodable: expect.stringMatching(/^SyntaxError: /) });
+    expect(seen[1].undecodable).toBeUndefined();
+  });
+
+  it('treats a decoding failure that may pass (the registry unreachable) like a failed handler', async () => {
+    const { payload, log } = payloadOf([messages[0]]);
+    const run = { ...runOf(log, async () => undefined), decode: async () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8081'), { code: 'ECONNREFUSED' })) };
+    await expect(processBatch(run, payload)).resolves.toBe('failed');
+    expect(log).toEqual(['failed from 10: connect ECONNREFUSED 127.0.0.1:8081']);
   });
 
   it('stops between chunks when a seek made the batch stale', async () => {

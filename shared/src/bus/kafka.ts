@@ -168,8 +168,12 @@ export async function processBatch(run: BatchRun, payload: EachBatchPayload): Pr
     if (!isRunning() || isStale() || run.stopped()) return 'interrupted';
     const chunk = batch.messages.slice(i, i + size);
     try {
-      const decoded = await Promise.all(chunk.map((m) => run.decode(m.value)));
-      const consumed = chunk.map((m, j) => fromKafkaMessage(run.prefix, batch.topic, batch.partition, m, decoded[j]));
+      const decoded = await Promise.all(chunk.map((m) => decodeOrMark(run, m.value)));
+      const consumed = chunk.map((m, j) => {
+        const d = decoded[j];
+        const message = fromKafkaMessage(run.prefix, batch.topic, batch.partition, m, d.payload);
+        return d.undecodable === undefined ? message : { ...message, undecodable: d.undecodable };
+      });
       await run.handler(consumed);
     } catch (err) {
       run.failed(chunk[0].offset, err);
@@ -182,6 +186,26 @@ export async function processBatch(run: BatchRun, payload: EachBatchPayload): Pr
     await heartbeat();
   }
   return 'done';
+}
+
+/**
+ * A value that can never be decoded (not JSON, not an object, refused by the registry's schema) is
+ * handed on marked `undecodable`, its bytes as text in `payload.value`, so the consumer parks it and
+ * the partition moves on (issue 13); any other decoding failure (the registry unreachable) fails the
+ * chunk, to be redelivered.
+ */
+async function decodeOrMark(run: BatchRun, value: Buffer | null): Promise<{ payload: Record<string, unknown>; undecodable?: string }> {
+  try {
+    return { payload: await run.decode(value) };
+  } catch (err) {
+    const e = err as Error;
+    const permanent =
+      err instanceof SyntaxError ||
+      /^(empty event payload|event payload is not a JSON object)$/.test(e?.message ?? '') ||
+      ['ConfluentSchemaRegistryValidationError', 'ConfluentSchemaRegistryArgumentError'].includes(e?.name);
+    if (!permanent) throw err;
+    return { payload: { value: value ? value.toString('utf8') : null }, undecodable: `${e.name}: ${e.message}` };
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -23,6 +23,11 @@ export interface BusMessage {
 export interface ConsumedMessage extends BusMessage {
   /** position in its topic (Postgres: a bigint sequence; Kafka: `<partition>:<offset>`) */
   position: string;
+  /**
+   * Set when the adapter could not decode the stored value (why): `payload` is then `{ value }`, the
+   * bytes as text. The consumer runner parks such a message without running a handler.
+   */
+  undecodable?: string;
 }
 
 export interface SubscribeOptions {

@@ -1,10 +1,10 @@
 import { BatchCompletedEvent, serviceTable } from '@bop/contracts';
-import { defineConsumer, formatPath } from '@bop/shared';
+import { defineConsumer, formatPath, withoutNul } from '@bop/shared';
 
 /**
  * Keeps one row per ingestion batch of an integration from the areas' `<area>.batch.completed`
  * events (contract: BatchCompletedEvent). Batches sent by people, and those of integrations deleted
- * meanwhile, are not kept.
+ * meanwhile, are not kept. An event that is not a BatchCompletedEvent is parked in dead_letters.
  */
 export const batchConsumer = defineConsumer({
   name: 'ingestion-batches',
@@ -18,7 +18,9 @@ export const batchConsumer = defineConsumer({
       const issues = parsed.error.issues.map((i) => `${formatPath(i.path) || '(object)'}: ${i.message}`).join('; ');
       throw new Error(`${event.type} ${event.id}: data.object is not a BatchCompletedEvent (${issues})`);
     }
-    const b = parsed.data;
+    // kept as sent, but storable: a NUL (which text and jsonb refuse) becomes U+FFFD (issue 13: such a
+    // batch failed here and could not even be parked, so no later batch was recorded)
+    const b = withoutNul(parsed.data);
     const integrationId = b.integrationId ?? (event.actor?.type === 'integration' ? event.actor.id : null);
     if (!integrationId) return;
     await em.execute(

@@ -1,0 +1,176 @@
+/**
+ * Every consumer of every service fed poison (issue 13: one bad record never stalls a consumer):
+ * events a producer could have published — `data.object` null, of the wrong shape, or carrying a
+ * NUL in a value the consumer stores — go out on the real Postgres bus, then a good event of the same
+ * type. Each poison ends in that service's `dead_letters` with its payload as JSON text (NUL and all,
+ * `JSON.parse` gives it back) and the good event after it is applied (in `processed_events`, written
+ * in the handler's own transaction). The table must name every consumer the services run.
+ */
+import { Client } from 'pg';
+import { newId, type BusMessage } from '@bop/shared';
+import { cashService } from '@svc/cash';
+import { integrationsService } from '@svc/integrations';
+import { inventoryService } from '@svc/inventory';
+import { purchasingService } from '@svc/purchasing';
+import { salesService } from '@svc/sales';
+import { webhooksService } from '@svc/webhooks';
+import { eventually, startTestServices, type TestServices } from './harness';
+
+let stack: TestServices;
+
+beforeAll(async () => {
+  // one attempt: a poison is parked at its first failure (the retries are the runner test's subject)
+  stack = await startTestServices([cashService, integrationsService, inventoryService, purchasingService, salesService, webhooksService], { CONSUMER_MAX_ATTEMPTS: '1' });
+}, 60_000);
+afterAll(async () => {
+  await stack?.close();
+});
+
+async function sql<T = any>(text: string, params: unknown[] = []): Promise<T[]> {
+  const c = new Client({ connectionString: stack.db.url });
+  await c.connect();
+  try {
+    return (await c.query(text, params)).rows as T[];
+  } finally {
+    await c.end();
+  }
+}
+
+const now = () => new Date().toISOString();
+const NUL = '\u0000';
+
+interface Case {
+  /** service and consumer name (the group is `<service>.<consumer>`) */
+  service: string;
+  consumer: string;
+  topic: string;
+  type: string;
+  /** `data.object` of poison events (each must be parked) */
+  poisons: unknown[];
+  /** `data.object` of a good event of the same type */
+  good: () => Record<string, unknown>;
+}
+
+const location = (over: Record<string, unknown> = {}) => ({ id: newId('location'), name: 'Poison test', externalId: null, timezone: 'UTC', businessDayCutoff: '04:00', status: 'active', orgUnitId: null, updatedAt: now(), ...over });
+const orgUnit = (over: Record<string, unknown> = {}) => ({ id: `oun_${newId('event').slice(4)}`, parentId: null, status: 'active', updatedAt: now(), ...over });
+const recordedForCash = (over: Record<string, unknown> = {}) => ({
+  locationId: newId('location'),
+  transactions: [{ id: `txn_${newId('event').slice(4)}`, version: 1, businessDay: '2026-11-20', status: 'completed', tenders: [{ type: 'cash', amount: '10.00' }] }],
+  ...over,
+});
+const recordedForInventory = (over: Record<string, unknown> = {}) => ({
+  locationId: newId('location'),
+  reason: 'ingested',
+  transactions: [{ id: `txn_${newId('event').slice(4)}`, version: 1, type: 'sale', status: 'completed', occurredAt: now(), lines: [{ itemId: null, quantity: '1' }] }],
+  ...over,
+});
+
+/** Per location/org-unit replica: the same two consumers in each service that keeps one. */
+const replicaCases = (service: string): Case[] => [
+  { service, consumer: 'location-replica', topic: 'organization', type: 'location.created', poisons: [null, location({ id: `loc_${NUL}x` }), location({ updatedAt: 'not a time' })], good: () => location() },
+  { service, consumer: 'org-unit-replica', topic: 'organization', type: 'org_unit.created', poisons: [null, orgUnit({ id: `oun_${NUL}x` })], good: () => orgUnit() },
+];
+
+const cases: Case[] = [
+  ...['cash', 'inventory', 'purchasing', 'sales'].flatMap(replicaCases),
+  {
+    service: 'cash',
+    consumer: 'expected-tenders',
+    topic: 'sales',
+    type: 'sales.transactions.recorded',
+    poisons: [null, recordedForCash({ transactions: [null] }), recordedForCash({ locationId: `loc_${NUL}` })],
+    good: () => recordedForCash(),
+  },
+  {
+    service: 'inventory',
+    consumer: 'sales-depletion',
+    topic: 'sales',
+    type: 'sales.transactions.recorded',
+    poisons: [null, recordedForInventory({ transactions: 'all of them' }), recordedForInventory({ locationId: `loc_${NUL}`, transactions: [{ id: 'txn_nul', version: 1, type: 'sale', status: 'completed', occurredAt: now(), lines: [{ itemId: 'itm_unknown', quantity: '1' }] }] })],
+    good: () => recordedForInventory(),
+  },
+  {
+    service: 'integrations',
+    consumer: 'ingestion-batches',
+    topic: 'cash',
+    type: 'cash.batch.completed',
+    // a NUL in a batch's text is kept (as U+FFFD: services/integrations/test/poison-batch.test.ts), not parked
+    poisons: [null, { batchId: 'bat_x', source: 7, transactions: [null] }],
+    good: () => ({ batchId: `bat_${newId('event').slice(4)}`, integrationId: 'int_unknown', source: 'till', endpoint: 'POST /cash/bank-transactions', received: 1, created: 1, updated: 0, rejected: 0, createdAt: now() }),
+  },
+  {
+    service: 'inventory',
+    consumer: 'order-release',
+    topic: 'sales',
+    type: 'sales_order.cancelled',
+    poisons: [null, { id: `so_${NUL}x` }],
+    good: () => ({ id: `so_${newId('event').slice(4)}`, status: 'cancelled' }),
+  },
+  {
+    service: 'inventory',
+    consumer: 'purchase-receipts',
+    topic: 'purchasing',
+    type: 'purchasing.receipt.recorded',
+    poisons: [null, { id: 'prc_x', lines: [{ itemId: 5 }] }],
+    good: () => ({ id: `prc_${newId('event').slice(4)}`, purchaseOrderId: 'po_x', supplierId: 'sup_x', locationId: newId('location'), receivedAt: now(), note: null, lines: [] }),
+  },
+  {
+    service: 'sales',
+    consumer: 'item-replica',
+    topic: 'inventory',
+    type: 'item.created',
+    poisons: [null, { id: 'itm_x', name: ['not', 'a', 'name'] }],
+    good: () => ({ id: `itm_${newId('event').slice(4)}`, sku: null, barcodes: [], externalId: null, name: 'Flour', status: 'active', updatedAt: now() }),
+  },
+  {
+    service: 'sales',
+    consumer: 'closed-days',
+    topic: 'cash',
+    type: 'cash.business_day_closed',
+    poisons: [null, { locationId: `loc_${NUL}`, businessDay: '2026-11-20', status: 'closed', updatedAt: now() }],
+    good: () => ({ locationId: newId('location'), businessDay: '2026-11-20', status: 'closed', closedAt: now(), updatedAt: now() }),
+  },
+  {
+    service: 'webhooks',
+    consumer: 'fan-out',
+    topic: 'identity',
+    type: 'identity.feature.enabled',
+    poisons: [null, { key: `sales${NUL}`, enabled: true, effective: true }],
+    good: () => ({ key: 'sales', enabled: true, effective: true }),
+  },
+];
+
+const envelope = (type: string, object: unknown) => {
+  const id = newId('event');
+  return { id, type, createdAt: now(), apiVersion: 'v1', actor: { type: 'system', id: 'system' }, locationId: null, data: { object } };
+};
+const message = (c: Case, payload: ReturnType<typeof envelope>): BusMessage => ({ topic: c.topic, key: `poison-${c.consumer}`, eventId: payload.id, type: c.type, payload });
+
+describe('a poison event never stalls a consumer', () => {
+  it('the table names every consumer of every service', () => {
+    const running = Object.values(stack.services).flatMap((s) => s.svc.consumers.groups());
+    expect(running.sort()).toEqual(cases.map((c) => `${c.service}.${c.consumer}`).sort());
+  });
+
+  it.each(cases.map((c) => [`${c.service}.${c.consumer}`, c] as const))('%s parks each poison as text and applies the good event after it', async (group, c) => {
+    const poisons = c.poisons.map((object) => envelope(c.type, object));
+    const good = envelope(c.type, c.good());
+    await stack.bus.publish([...poisons, good].map((p) => message(c, p)));
+
+    const schema = c.service;
+    await eventually(async () => (await sql(`select 1 from "${schema}"."processed_events" where "consumer" = $1 and "event_id" = $2`, [group, good.id])).length === 1, 30_000);
+    const parked = await sql<{ event_id: string; payload: unknown; error: string; topic: string; type: string }>(
+      `select "event_id", "payload", "error", "topic", "type" from "${schema}"."dead_letters" where "consumer" = $1 and "event_id" = any($2)`,
+      [group, poisons.map((p) => p.id)],
+    );
+    expect(parked.map((r) => r.event_id).sort()).toEqual(poisons.map((p) => p.id).sort());
+    for (const row of parked) {
+      expect(typeof row.payload).toBe('string');
+      expect(JSON.parse(row.payload as string)).toEqual(poisons.find((p) => p.id === row.event_id));
+      expect(row).toMatchObject({ topic: c.topic, type: c.type });
+      expect(row.error).not.toContain(NUL);
+    }
+    // the good event was not parked
+    expect(await sql(`select 1 from "${schema}"."dead_letters" where "event_id" = $1`, [good.id])).toEqual([]);
+  });
+});
