@@ -23,6 +23,7 @@ import { Relay } from './relay';
 import { ConsumerRunner } from './consumer-runner';
 import { systemClock, type Clock, type ConsumerDef, type WorkerDef } from './consumers';
 import { ServiceClient } from './service-client';
+import { bindReadThrough } from './read-through';
 import { zodFieldErrors } from './validation';
 import type { InternalRouteDef, RouteContext, RouteDef, RouteResult } from './routes';
 import { newId } from './ids';
@@ -182,6 +183,8 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     clock: opts.clock ?? systemClock,
     services: new ServiceClient(serviceUrls, signer),
   };
+  // the replicas of this service read through from their owners with its client
+  bindReadThrough(orm, runtime.services);
   const verifier = await InternalTokenVerifier.fromPem(config.INTERNAL_JWT_PUBLIC_KEY);
   const { table, served } = compileRoutes(def.name, def.routes(runtime), def.internalRoutes?.(runtime) ?? []);
 
