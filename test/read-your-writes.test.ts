@@ -120,6 +120,27 @@ describe('a location just written at organization', () => {
   });
 });
 
+describe('an item just created at inventory', () => {
+  it('is accepted on a customer invoice right after POST /items answered 201 (sales reads it through)', async () => {
+    const item = await call('inventory', 'POST', '/items', { name: 'Catering tray', baseUnit: 'each' });
+    expect(item.status).toBe(201);
+    const customer = await call('sales', 'POST', '/customers', { name: 'Ada Lovelace', email: 'ada@example.com' });
+    expect(customer.status).toBe(201);
+    const invoice = await call('sales', 'POST', '/customer-invoices', {
+      customerId: customer.body.id,
+      currency: 'USD',
+      lines: [{ itemId: item.body.id, description: 'Catering tray', quantity: '1', unitPrice: '40.00', tax: '0.00' }],
+    });
+    expect(invoice.status).toBe(201);
+    expect(await sql(`select name, status from sales.items where id = ?`, [item.body.id])).toEqual([{ name: 'Catering tray', status: 'active' }]);
+
+    const missing = newId('item');
+    const refused = await call('sales', 'POST', '/customer-invoices', { customerId: customer.body.id, currency: 'USD', lines: [{ itemId: missing, description: 'Nothing', quantity: '1', unitPrice: '1.00', tax: '0.00' }] });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual([{ path: 'lines[0].itemId', message: `No item with id ${missing}.` }]);
+  });
+});
+
 describe('organization unreachable', () => {
   it('decides with the replica when it knows the location, else answers 503 service_unavailable', async () => {
     const known = await onboard();
