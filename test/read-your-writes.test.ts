@@ -13,7 +13,7 @@ import { organizationService } from '@svc/organization';
 import { purchasingService } from '@svc/purchasing';
 import { salesService } from '@svc/sales';
 import { createLogger, newId, Relay } from '@bop/shared';
-import { eventually, integration, startTestServices, type HttpResult, type TestServices } from './harness';
+import { eventually, integration, person, startTestServices, type HttpResult, type TestServices } from './harness';
 
 let stack: TestServices;
 const pos = integration(['sales:write', 'sales:read']);
@@ -117,6 +117,23 @@ describe('a location just written at organization', () => {
     const sales = await salesBatch([sale(unique('T'), 'NO-SUCH-STORE')]);
     expect(sales.body).toMatchObject({ created: 0, rejected: 1 });
     expect(sales.body.results[0].errors).toEqual([{ path: 'locationExternalId', message: 'No location with externalId NO-SUCH-STORE.' }]);
+  });
+});
+
+describe('a person whose reach is an org unit', () => {
+  it('reaches a location created in that unit at once for writes', async () => {
+    const unit = await call('organization', 'POST', '/org-units', { name: unique('Region') });
+    expect(unit.status).toBe(201);
+    const at = await call('organization', 'POST', '/locations', { name: unique('Store'), timezone: 'Europe/Paris', businessDayCutoff: '04:00', orgUnitId: unit.body.id });
+    expect(at.status).toBe(201);
+    const manager = person({ 'stock_counts.count': [{ type: 'org_units', ids: [unit.body.id] }] });
+    const counted = await stack.services.inventory.call('POST', '/stock-counts', { as: manager, body: { locationId: at.body.id, lines: [{ itemId, quantity: '1' }] } });
+    expect(counted.status).toBe(201);
+    // a location outside the unit stays out of reach
+    const other = await onboard();
+    const refused = await stack.services.inventory.call('POST', '/stock-counts', { as: manager, body: { locationId: other.id, lines: [{ itemId, quantity: '1' }] } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('out_of_reach');
   });
 });
 

@@ -90,13 +90,13 @@ async function upsertLocations(em: EntityManager, schema: string, rows: OwnedLoc
 }
 
 /** The read-through of every service's location replica: organization's `POST /internal/locations:resolve`. */
-export const locationReadThrough = readThroughReplica<{ ids: string[]; externalIds: string[] }, OwnedLocation>({
+export const locationReadThrough = readThroughReplica<{ ids: string[]; externalIds: string[]; orgUnitIds?: string[] }, OwnedLocation>({
   owner: 'organization',
   path: '/internal/locations:resolve',
   what: 'resolve locations',
   rows: (answer) => (answer as { data: OwnedLocation[] }).data,
   upsert: upsertLocations,
-  isEmpty: (q) => q.ids.length === 0 && q.externalIds.length === 0,
+  isEmpty: (q) => q.ids.length === 0 && q.externalIds.length === 0 && !q.orgUnitIds?.length,
 });
 
 /** The two consumers that keep `<schema>.locations` and `<schema>.org_units` (a replayed older event never overwrites a newer state). */
@@ -134,9 +134,19 @@ export function orgReplicaConsumers(schema: string): ConsumerDef[] {
   return [locations, orgUnits];
 }
 
-/** For `createService({ locationsInOrgUnits })`: the locations in these org units or any unit below them (archived units still hold theirs). */
-export function locationsInOrgUnitsOf(schema: string): (em: EntityManager, orgUnitIds: string[]) => Promise<string[]> {
-  return async (em, orgUnitIds) => {
+/**
+ * For `createService({ locationsInOrgUnits })`: the locations in these org units or any unit below them
+ * (archived units still hold theirs). With `current` (a write) organization answers, so a location
+ * just created in (or moved into) a unit of the reach is reached at once; from the replica when it
+ * cannot be asked, and for reads.
+ */
+export function locationsInOrgUnitsOf(schema: string): (em: EntityManager, orgUnitIds: string[], opts?: { current?: boolean }) => Promise<string[]> {
+  return async (em, orgUnitIds, opts = {}) => {
+    if (opts.current) {
+      // the answer decides the reach only; the locations the write names are kept by resolveLocations
+      const answer = await locationReadThrough.read(em, schema, { ids: [], externalIds: [], orgUnitIds }, () => false);
+      if (answer.status === 'answered') return answer.rows.map((l) => l.id);
+    }
     const rows = await sqlQuery<{ id: string }>(
       em,
       `with recursive units as (

@@ -3,11 +3,13 @@ import { z } from '../zod';
 /**
  * `POST /internal/locations:resolve` (organization): the current state of the locations named by id
  * and/or externalId, for the read-through of the area services' replicas (a replica miss, or a write
- * whose answer depends on the location's status). Names organization does not know are simply absent.
+ * whose answer depends on the location's status), and the locations in org units and the units below
+ * them (a person's reach by org unit, for a write). Names organization does not know are simply absent.
  */
 export const LocationsResolveRequest = z.strictObject({
   ids: z.array(z.string().min(1).max(200)).max(2000).optional(),
   externalIds: z.array(z.string().min(1).max(200)).max(2000).optional(),
+  orgUnitIds: z.array(z.string().min(1).max(200)).max(2000).optional(),
 });
 export type LocationsResolveRequest = z.output<typeof LocationsResolveRequest>;
 
