@@ -109,6 +109,15 @@ describe('a location just written at organization', () => {
     expect((await deposit(at.id)).status).toBe(201);
   });
 
+  it('never writes an older state of organization over a newer one the replica holds', async () => {
+    const at = await onboard();
+    expect((await count(at.id, itemId)).status).toBe(201);
+    // as if a later event had already reached inventory (organization's answer is older)
+    await sql(`update inventory.locations set timezone = 'Asia/Tokyo', updated_at = now() + interval '1 day' where id = ?`, [at.id]);
+    expect((await count(at.id, itemId)).status).toBe(201);
+    expect(await sql(`select timezone from inventory.locations where id = ?`, [at.id])).toEqual([{ timezone: 'Asia/Tokyo' }]);
+  });
+
   it('is unknown everywhere when organization knows no such location', async () => {
     const missing = newId('location');
     const r = await count(missing, itemId);

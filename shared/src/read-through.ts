@@ -77,14 +77,18 @@ export function readThroughReplica<Q, R>(def: ReadThroughDef<Q, R>): ReadThrough
 
 /**
  * The replica is a cache: the owner's answer stands even when keeping it fails (a concurrent consumer
- * holds a conflicting row), so the upsert runs in a savepoint of its own and only an outage is raised.
- * It is part of the request's transaction when there is one (no second connection is held while the
- * first waits): a refused write keeps nothing, and the owner's event brings the replica up to date.
+ * holds a conflicting row), so only an outage is raised. Within the request's transaction the upsert
+ * runs in a savepoint of its own (no second connection is held while the first waits, and a failure
+ * leaves the transaction usable): a refused write keeps nothing, the owner's event brings it later.
  */
-async function upsertQuietly(em: EntityManager, work: (tem: EntityManager) => Promise<void>): Promise<void> {
+async function upsertQuietly(em: EntityManager, work: (em: EntityManager) => Promise<void>): Promise<void> {
+  const inTransaction = em.isInTransaction();
+  if (inTransaction) await em.execute('savepoint "read_through"');
   try {
-    await em.transactional((tem) => work(tem));
+    await work(em);
+    if (inTransaction) await em.execute('release savepoint "read_through"');
   } catch (err) {
     if (isDatabaseUnavailable(err)) throw err;
+    if (inTransaction) await em.execute('rollback to savepoint "read_through"');
   }
 }
