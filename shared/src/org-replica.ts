@@ -10,7 +10,9 @@ import { readThroughReplica, type ReadThroughAnswer } from './read-through';
 /**
  * An area service's replica of the organization: `<schema>.locations` (time zone, business-day
  * cut-off, externalId, status, org unit) and `<schema>.org_units` (the tree), fed by organization's
- * events, so the service resolves locations and org-unit reach without calling organization.
+ * events, so reads resolve locations and org-unit reach without calling organization. Writes never
+ * refuse on the replica's lag: a location it lacks, a status that decides the answer, and a writer's
+ * reach by org unit are read through from organization (`locationReadThrough`, see read-through.ts).
  * The service's own migration creates the tables (`orgReplicaTablesSql`); the kit keeps them.
  */
 export function orgReplicaTablesSql(schema: string): string[] {
