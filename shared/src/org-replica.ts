@@ -3,13 +3,16 @@ import type { ZodType } from 'zod';
 import { parseBatchRecords } from './ingest';
 import { defineConsumer, type ConsumerDef } from './consumers';
 import { sqlQuery, type EntityManager } from './db';
-import { OutOfReach } from './errors';
+import { OutOfReach, ServiceUnavailable } from './errors';
 import type { ReachSet } from './auth';
+import { readThroughReplica, type ReadThroughAnswer } from './read-through';
 
 /**
  * An area service's replica of the organization: `<schema>.locations` (time zone, business-day
  * cut-off, externalId, status, org unit) and `<schema>.org_units` (the tree), fed by organization's
- * events, so the service resolves locations and org-unit reach without calling organization.
+ * events, so reads resolve locations and org-unit reach without calling organization. Writes never
+ * refuse on the replica's lag: a location it lacks, a status that decides the answer, and a writer's
+ * reach by org unit are read through from organization (`locationReadThrough`, see read-through.ts).
  * The service's own migration creates the tables (`orgReplicaTablesSql`); the kit keeps them.
  */
 export function orgReplicaTablesSql(schema: string): string[] {
@@ -53,6 +56,51 @@ export function locationReplicaEntity<N extends string>(name: N, schema: string)
   });
 }
 
+
+/** A location as organization's internal read answers it (contracts: `ReplicatedLocation`). */
+export interface OwnedLocation {
+  id: string;
+  externalId: string | null;
+  timezone: string;
+  businessDayCutoff: string;
+  status: string;
+  orgUnitId: string | null;
+  updatedAt: string;
+}
+
+/**
+ * Writes locations into `<schema>.locations`, each only over an older state. An externalId is unique
+ * at organization, so an older replica row still holding the externalId a newer state claims lets go
+ * of it (events of two locations may arrive in either order).
+ */
+async function upsertLocations(em: EntityManager, schema: string, rows: OwnedLocation[]): Promise<void> {
+  for (const o of rows) {
+    const updatedAt = new Date(o.updatedAt);
+    if (o.externalId) {
+      await em.execute(`update "${schema}"."locations" set "external_id" = null where "external_id" = ? and "id" <> ? and "updated_at" <= ?`, [o.externalId, o.id, updatedAt]);
+    }
+    await em.execute(
+      `insert into "${schema}"."locations" ("id", "external_id", "timezone", "business_day_cutoff", "status", "org_unit_id", "updated_at")
+       values (?, ?, ?, ?, ?, ?, ?)
+       on conflict ("id") do update set
+         "external_id" = excluded."external_id", "timezone" = excluded."timezone", "org_unit_id" = excluded."org_unit_id",
+         "business_day_cutoff" = excluded."business_day_cutoff", "status" = excluded."status", "updated_at" = excluded."updated_at"
+       where "locations"."updated_at" <= excluded."updated_at"`,
+      [o.id, o.externalId, o.timezone, o.businessDayCutoff, o.status, o.orgUnitId, updatedAt],
+    );
+  }
+}
+
+/** The read-through of every service's location replica: organization's `POST /internal/locations:resolve`. */
+export const locationReadThrough = readThroughReplica<{ ids: string[]; externalIds: string[]; orgUnitIds?: string[] }, OwnedLocation>({
+  owner: 'organization',
+  path: '/internal/locations:resolve',
+  what: 'resolve locations',
+  rows: (answer) => (answer as { data: OwnedLocation[] }).data,
+  upsert: upsertLocations,
+  isEmpty: (q) => q.ids.length === 0 && q.externalIds.length === 0 && !q.orgUnitIds?.length,
+});
+
 /** The two consumers that keep `<schema>.locations` and `<schema>.org_units` (a replayed older event never overwrites a newer state). */
 export function orgReplicaConsumers(schema: string): ConsumerDef[] {
   const locations = defineConsumer({
@@ -65,15 +113,9 @@ export function orgReplicaConsumers(schema: string): ConsumerDef[] {
         // a producer's bug: parked in dead_letters rather than dropped
         throw new Error(`${event.type} ${event.id}: data.object lacks id, timezone, businessDayCutoff or status`);
       }
-      await em.execute(
-        `insert into "${schema}"."locations" ("id", "external_id", "timezone", "business_day_cutoff", "status", "org_unit_id", "updated_at")
-         values (?, ?, ?, ?, ?, ?, ?)
-         on conflict ("id") do update set
-           "external_id" = excluded."external_id", "timezone" = excluded."timezone", "org_unit_id" = excluded."org_unit_id",
-           "business_day_cutoff" = excluded."business_day_cutoff", "status" = excluded."status", "updated_at" = excluded."updated_at"
-         where "locations"."updated_at" <= excluded."updated_at"`,
-        [o.id, o.externalId ?? null, o.timezone, o.businessDayCutoff, o.status, o.orgUnitId ?? null, new Date(o.updatedAt ?? event.createdAt)],
-      );
+      await locationReadThrough.upsert(em, schema, [
+        { id: o.id, externalId: o.externalId ?? null, timezone: o.timezone, businessDayCutoff: o.businessDayCutoff, status: o.status, orgUnitId: o.orgUnitId ?? null, updatedAt: o.updatedAt ?? event.createdAt },
+      ]);
     },
   });
   const orgUnits = defineConsumer({
@@ -94,9 +136,19 @@ export function orgReplicaConsumers(schema: string): ConsumerDef[] {
   return [locations, orgUnits];
 }
 
-/** For `createService({ locationsInOrgUnits })`: the locations in these org units or any unit below them (archived units still hold theirs). */
-export function locationsInOrgUnitsOf(schema: string): (em: EntityManager, orgUnitIds: string[]) => Promise<string[]> {
-  return async (em, orgUnitIds) => {
+/**
+ * For `createService({ locationsInOrgUnits })`: the locations in these org units or any unit below them
+ * (archived units still hold theirs). With `current` (a write) organization answers, so a location
+ * just created in (or moved into) a unit of the reach is reached at once; from the replica when it
+ * cannot be asked, and for reads.
+ */
+export function locationsInOrgUnitsOf(schema: string): (em: EntityManager, orgUnitIds: string[], opts?: { current?: boolean }) => Promise<string[]> {
+  return async (em, orgUnitIds, opts = {}) => {
+    if (opts.current) {
+      // the answer decides the reach only; the locations the write names are kept by resolveLocations
+      const answer = await locationReadThrough.read(em, schema, { ids: [], externalIds: [], orgUnitIds }, () => false);
+      if (answer.status === 'answered') return answer.rows.map((l) => l.id);
+    }
     const rows = await sqlQuery<{ id: string }>(
       em,
       `with recursive units as (
@@ -142,24 +194,27 @@ export interface ReplicaLocationRef {
 }
 
 /**
- * Field errors for locations a new record names, checked against `<schema>.locations`: unknown to the
- * service's replica of the organization (or not replicated yet), or archived (supplement: an archived
- * location takes no new counts or orders).
+ * Field errors for locations a new record names: unknown, or archived (supplement: an archived
+ * location takes no new counts or orders). The decision follows organization's current state (one
+ * read-through call for all the refs), not the replica alone: a location answered by organization is
+ * accepted and an archive it answered is refused at once (read-your-writes across services).
  */
 export async function replicaLocationErrors(em: EntityManager, schema: string, refs: ReplicaLocationRef[]): Promise<Array<{ path: string; message: string }>> {
-  const rows = await sqlQuery<{ id: string; status: string }>(
-    em,
-    `select "id", "status" from "${schema}"."locations" where "id" = any(array(select jsonb_array_elements_text(?::jsonb)))`,
-    [JSON.stringify([...new Set(refs.map((r) => r.id))])],
-  );
-  const status = new Map(rows.map((r) => [r.id, r.status]));
+  return (await writableLocations(em, schema, refs)).errors;
+}
+
+/** `replicaLocationErrors` with the locations themselves (time zone, cut-off) of the refs that passed. */
+export async function writableLocations(em: EntityManager, schema: string, refs: ReplicaLocationRef[]): Promise<{ errors: Array<{ path: string; message: string }>; byId: Map<string, ReplicaLocation> }> {
+  const map = await resolveLocations(em, schema, refs.map((r) => ({ locationId: r.id })), { current: true });
   const errors: Array<{ path: string; message: string }> = [];
+  const byId = new Map<string, ReplicaLocation>();
   for (const r of refs) {
-    const s = status.get(r.id);
-    if (s === undefined) errors.push({ path: r.path, message: `No location ${r.id} (or it has not reached ${schema} yet).` });
-    else if (s !== 'active') errors.push({ path: r.path, message: `Location ${r.id} is ${s}; it takes no new ${r.takes}.` });
+    const location = map.byId.get(r.id);
+    if (location === undefined) errors.push({ path: r.path, message: `No location ${r.id}.` });
+    else if (location.status !== 'active') errors.push({ path: r.path, message: `Location ${r.id} is ${location.status}; it takes no new ${r.takes}.` });
+    else byId.set(r.id, location);
   }
-  return errors;
+  return { errors, byId };
 }
 
 /** A location of a service's replica as ingestion needs it (business-day assignment, archived warning). */
@@ -176,8 +231,30 @@ export interface LocationMap {
   byExternalId: Map<string, ReplicaLocation>;
 }
 
-/** Loads every location a batch names (spec: ingestion rule 2 — by id or by externalId) in one query against `<schema>.locations`. */
-export async function resolveLocations(em: EntityManager, schema: string, inputs: Iterable<{ locationId?: string; locationExternalId?: string }>): Promise<LocationMap> {
+export interface ResolveLocationsOptions {
+  /**
+   * The answer depends on the locations' state (an archived location is refused): organization is
+   * asked for every location named, not only the replica's misses, and its answer decides. Without
+   * it the replica answers and only its misses are read through (ingestion: an archived location
+   * still takes records, with a warning).
+   */
+  current?: boolean;
+}
+
+/**
+ * Loads every location the inputs name (spec: ingestion rule 2 — by id or by externalId) from
+ * `<schema>.locations` in one query, then reads through from organization (one call) what the replica
+ * cannot answer for sure: its misses, or with `current` every location named. What organization answers
+ * is upserted into the replica. Organization unreachable: the replica decides when it knows every
+ * location named (availability), else 503 `service_unavailable` (never a refusal it cannot vouch for);
+ * no way to reach organization configured (a service run alone): the replica decides.
+ */
+export async function resolveLocations(
+  em: EntityManager,
+  schema: string,
+  inputs: Iterable<{ locationId?: string; locationExternalId?: string }>,
+  opts: ResolveLocationsOptions = {},
+): Promise<LocationMap> {
   const ids = new Set<string>();
   const externalIds = new Set<string>();
   for (const i of inputs) {
@@ -186,16 +263,35 @@ export async function resolveLocations(em: EntityManager, schema: string, inputs
   }
   const map: LocationMap = { byId: new Map(), byExternalId: new Map() };
   if (ids.size === 0 && externalIds.size === 0) return map;
-  const rows = await sqlQuery<{ id: string; external_id: string | null; timezone: string; business_day_cutoff: string; status: string }>(
+  const rows = await sqlQuery<{ id: string; external_id: string | null; timezone: string; business_day_cutoff: string; status: string; updated_at: Date }>(
     em,
-    `select "id", "external_id", "timezone", "business_day_cutoff", "status" from "${schema}"."locations"
+    `select "id", "external_id", "timezone", "business_day_cutoff", "status", "updated_at" from "${schema}"."locations"
      where "id" = any(array(select jsonb_array_elements_text(?::jsonb))) or "external_id" = any(array(select jsonb_array_elements_text(?::jsonb)))`,
     [JSON.stringify([...ids]), JSON.stringify([...externalIds])],
   );
+  const replicated = new Map<string, number>();
   for (const r of rows) {
     const loc: ReplicaLocation = { id: r.id, externalId: r.external_id, timezone: r.timezone, businessDayCutoff: r.business_day_cutoff, status: r.status };
     map.byId.set(loc.id, loc);
     if (loc.externalId) map.byExternalId.set(loc.externalId, loc);
+    replicated.set(r.id, new Date(r.updated_at).getTime());
+  }
+  const ask = {
+    ids: [...ids].filter((id) => opts.current || !map.byId.has(id)),
+    externalIds: [...externalIds].filter((x) => opts.current || !map.byExternalId.has(x)),
+  };
+  const answer: ReadThroughAnswer<OwnedLocation> = await locationReadThrough.read(em, schema, ask, (o) => (replicated.get(o.id) ?? -Infinity) < Date.parse(o.updatedAt));
+  if (answer.status === 'answered') {
+    // organization's answer replaces the replica's for every name asked (absent = no such location)
+    for (const id of ask.ids) map.byId.delete(id);
+    for (const x of ask.externalIds) map.byExternalId.delete(x);
+    for (const o of answer.rows) {
+      const loc: ReplicaLocation = { id: o.id, externalId: o.externalId, timezone: o.timezone, businessDayCutoff: o.businessDayCutoff, status: o.status };
+      map.byId.set(loc.id, loc);
+      if (loc.externalId) map.byExternalId.set(loc.externalId, loc);
+    }
+  } else if (answer.status === 'unreachable' && (ask.ids.some((id) => !map.byId.has(id)) || ask.externalIds.some((x) => !map.byExternalId.has(x)))) {
+    throw new ServiceUnavailable(`A location named here is not known to ${schema} yet and organization could not be asked (${answer.detail}); retry later.`);
   }
   return map;
 }

@@ -23,6 +23,7 @@ import { Relay } from './relay';
 import { ConsumerRunner } from './consumer-runner';
 import { systemClock, type Clock, type ConsumerDef, type WorkerDef } from './consumers';
 import { ServiceClient } from './service-client';
+import { bindReadThrough } from './read-through';
 import { zodFieldErrors } from './validation';
 import type { InternalRouteDef, RouteContext, RouteDef, RouteResult } from './routes';
 import { newId } from './ids';
@@ -58,9 +59,10 @@ export interface ServiceDefinition<S extends z.ZodObject = z.ZodObject> {
   /**
    * The location ids in these org units and their sub-units (from the service's replica of the
    * organization). When given, a person's org-unit reach is resolved before the handler runs:
-   * `ctx.reach().locationIds` then holds those locations too (`orgUnitsResolved`).
+   * `ctx.reach().locationIds` then holds those locations too (`orgUnitsResolved`). `current` is set for
+   * writes: the owner's present answer then decides (read-your-writes), the replica for reads.
    */
-  locationsInOrgUnits?: (em: EntityManager, orgUnitIds: string[]) => Promise<string[]>;
+  locationsInOrgUnits?: (em: EntityManager, orgUnitIds: string[], opts?: { current?: boolean }) => Promise<string[]>;
 }
 
 /** Declares a service; `startService` runs it. Checks every route is a catalogue row this service owns. */
@@ -182,6 +184,8 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     clock: opts.clock ?? systemClock,
     services: new ServiceClient(serviceUrls, signer),
   };
+  // the replicas of this service read through from their owners with its client
+  bindReadThrough(orm, runtime.services);
   const verifier = await InternalTokenVerifier.fromPem(config.INTERNAL_JWT_PUBLIC_KEY);
   const { table, served } = compileRoutes(def.name, def.routes(runtime), def.internalRoutes?.(runtime) ?? []);
 
@@ -335,7 +339,8 @@ async function resolveOrgUnitReach(ctx: RouteContext, resolve: NonNullable<Servi
     return; // no permission: the handler's own ctx.reach() refuses
   }
   if (reach.everyone || reach.orgUnitIds.size === 0) return;
-  const ids = await resolve(ctx.em, [...reach.orgUnitIds]);
+  // a write reaches what organization says now (read-your-writes); reads use the replica
+  const ids = await resolve(ctx.em, [...reach.orgUnitIds], { current: ctx.row !== null && ctx.row.method !== 'GET' });
   const resolved: ReachSet = { ...reach, locationIds: new Set([...reach.locationIds, ...ids]), orgUnitsResolved: true };
   ctx.reach = () => resolved;
 }

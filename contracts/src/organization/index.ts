@@ -6,6 +6,7 @@ import { departmentOperations } from './departments';
 export * from './locations';
 export * from './org-units';
 export * from './departments';
+export * from './internal';
 
 export const organizationOperations = defineOperations({
   ...locationOperations,

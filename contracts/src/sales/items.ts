@@ -16,6 +16,16 @@ export const ItemEventObject = z.object({
 });
 export type ItemEventObject = z.output<typeof ItemEventObject>;
 
+/**
+ * `POST /internal/items:states` (inventory): the current state of items by id, for the read-through
+ * of sales' item replica (an invoice line naming an item sales has not replicated yet). Ids inventory
+ * does not know are simply absent; each item is the record as `item.*` events carry it.
+ */
+export const ItemStatesRequest = z.strictObject({ ids: z.array(z.string().min(1).max(64)).min(1).max(2000) });
+export type ItemStatesRequest = z.output<typeof ItemStatesRequest>;
+export const ItemStatesAnswer = z.object({ data: z.array(ItemEventObject) });
+export type ItemStatesAnswer = z.output<typeof ItemStatesAnswer>;
+
 /** Which line field identifies a POS item: the strongest reference the line carries (externalId, then SKU, then barcode). */
 export const PosItemRefField = z.enum(['itemExternalId', 'itemSku', 'itemBarcode']);
 export type PosItemRefField = z.output<typeof PosItemRefField>;

@@ -20,6 +20,7 @@ import { transfersConsumers } from './transfers/consumers';
 import { reservationRoutes } from './reservations/routes';
 import { reservationsConsumers } from './reservations/consumers';
 import { purchasingRoutes } from './purchasing/routes';
+import { itemStateRoutes } from './items/internal-routes';
 import { purchasingConsumers } from './purchasing/consumers';
 
 export { inventoryConfigSchema, type InventoryConfig } from './config';
@@ -41,8 +42,8 @@ export const inventoryService = createService({
   locationsInOrgUnits: locationsInOrgUnitsOf('inventory'),
   consumers: (svc) => [...orgReplicaConsumers('inventory'), ...itemsConsumers, ...stockConsumers, ...recipesConsumers(svc), ...countsConsumers, ...transfersConsumers, ...reservationsConsumers, ...purchasingConsumers],
   routes: (svc) => [...itemsRoutes(svc), ...stockRoutes(svc), ...recipesRoutes(svc), ...countsRoutes(svc), ...transfersRoutes(svc)],
-  // sales' commands for online orders (reserve, ship, release); purchasing's reads (items:resolve, replenishment)
-  internalRoutes: () => [...reservationRoutes(), ...purchasingRoutes()],
+  // sales' commands for online orders (reserve, ship, release); purchasing's reads (items:resolve, replenishment); the item replicas' read-through (items:states)
+  internalRoutes: () => [...reservationRoutes(), ...purchasingRoutes(), ...itemStateRoutes()],
 });
 
 export * from './ledger/post';

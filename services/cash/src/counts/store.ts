@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import type { CashCount, CashCountCreate } from '@bop/contracts';
-import { ValidationError, actorOf, businessDayOf, fmtAmount, insertEvents, newId, replicaLocationErrors, sqlQuery, type EntityManager, type FieldError, type Principal } from '@bop/shared';
+import { ValidationError, actorOf, businessDayOf, fmtAmount, insertEvents, newId, writableLocations, type EntityManager, type FieldError, type Principal } from '@bop/shared';
 import { assertDaysOpen, lockLocationCash } from '../days/lock';
 import { CashCountEntity, type StoredDenomination } from './entities';
 import { drawerExpected, safeExpected, type Expectation } from './expected';
@@ -61,17 +61,17 @@ function countedAmount(body: CashCountCreate): { amount: Decimal; denominations:
  * now. `cash.count_completed`; `cash.over_short_exceeded` when the over/short passes the threshold.
  */
 export async function createCount(em: EntityManager, body: CashCountCreate, w: WriteContext): Promise<CashCount> {
-  const locationErrors = await replicaLocationErrors(em, 'cash', [{ id: body.locationId, path: 'locationId', takes: 'counts' }]);
-  if (locationErrors.length > 0) throw new ValidationError(locationErrors);
+  const located = await writableLocations(em, 'cash', [{ id: body.locationId, path: 'locationId', takes: 'counts' }]);
+  if (located.errors.length > 0) throw new ValidationError(located.errors);
   const countedAt = body.countedAt !== undefined ? new Date(body.countedAt) : w.now;
   const { amount, denominations, errors } = countedAmount(body);
   if (countedAt.getTime() > w.now.getTime() + FUTURE_TOLERANCE_MS) errors.unshift({ path: 'countedAt', message: 'Lies in the future; a count is recorded when (or after) it was made.' });
   if (errors.length > 0) throw new ValidationError(errors);
 
-  const [location] = await sqlQuery<{ timezone: string; business_day_cutoff: string }>(em, `select "timezone", "business_day_cutoff" from "cash"."locations" where "id" = ?`, [body.locationId]);
+  const location = located.byId.get(body.locationId)!;
   // spec: ingestion rule 8, the business day from the location's time zone and cut-off
-  const businessDay = body.businessDay ?? businessDayOf(countedAt.toISOString(), location.timezone, location.business_day_cutoff);
-  const today = businessDayOf(w.now.toISOString(), location.timezone, location.business_day_cutoff);
+  const businessDay = body.businessDay ?? businessDayOf(countedAt.toISOString(), location.timezone, location.businessDayCutoff);
+  const today = businessDayOf(w.now.toISOString(), location.timezone, location.businessDayCutoff);
   // a day that has not begun has nothing to count yet (a typo in businessDay would open it)
   if (businessDay > today) throw new ValidationError([{ path: 'businessDay', message: `Business day ${businessDay} has not begun at location ${body.locationId} (today is ${today}).` }]);
   // counts and deposits of a location one after another: each sees the skims, drawer counts, safe counts and deposits recorded before it

@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import type { OverShortThresholds, OverShortThresholdsReplace } from '@bop/contracts';
-import { ValidationError, canonicalJson, fmtAmount, sqlQuery, type EntityManager, type FieldError } from '@bop/shared';
+import { ValidationError, canonicalJson, fmtAmount, resolveLocations, sqlQuery, type EntityManager, type FieldError } from '@bop/shared';
 
 /**
  * Over/short thresholds (supplement: `GET/PUT /cash/over-short-thresholds`): one set for the company,
@@ -96,11 +96,10 @@ export async function replaceThresholds(em: EntityManager, body: OverShortThresh
     else seen.set(key, i);
   });
   const named = [...new Set(body.thresholds.flatMap((t) => (t.locationId ? [t.locationId] : [])))];
-  const known = new Set(
-    (await sqlQuery<{ id: string }>(em, `select "id" from "cash"."locations" where "id" = any(array(select jsonb_array_elements_text(?::jsonb)))`, [JSON.stringify(named)])).map((r) => r.id),
-  );
+  // read through from organization for a location cash does not hold yet
+  const known = new Set((await resolveLocations(em, 'cash', named.map((locationId) => ({ locationId })))).byId.keys());
   body.thresholds.forEach((t, i) => {
-    if (t.locationId && !known.has(t.locationId)) errors.push({ path: `thresholds[${i}].locationId`, message: `No location ${t.locationId} (or it has not reached cash yet).` });
+    if (t.locationId && !known.has(t.locationId)) errors.push({ path: `thresholds[${i}].locationId`, message: `No location ${t.locationId}.` });
   });
   if (errors.length > 0) throw new ValidationError(errors);
 

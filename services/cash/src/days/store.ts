@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import type { CashBusinessDay, DayFigures } from '@bop/contracts';
-import { ApiError, Conflict, ValidationError, actorOf, assertLocationInReach, businessDayOf, insertEvents, sqlQuery, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
+import { ApiError, Conflict, ValidationError, actorOf, assertLocationInReach, businessDayOf, insertEvents, resolveLocations, sqlQuery, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
 import { passes, thresholdFor } from '../counts/thresholds';
 import { rematchSettlements } from '../settlements/rematch';
 import { liveFigures } from './figures';
@@ -78,9 +78,10 @@ export async function dayDtos(em: EntityManager, locationId: string, rows: DayRo
 
 /** The current business day of a location (its time zone and cut-off), or a 422 when cash does not know it. */
 export async function currentBusinessDay(em: EntityManager, locationId: string, now: Date, path = 'locationId'): Promise<string> {
-  const [loc] = await sqlQuery<{ timezone: string; business_day_cutoff: string }>(em, `select "timezone", "business_day_cutoff" from "cash"."locations" where "id" = ?`, [locationId]);
-  if (!loc) throw new ValidationError([{ path, message: `No location ${locationId} (or it has not reached cash yet).` }]);
-  return businessDayOf(now.toISOString(), loc.timezone, loc.business_day_cutoff);
+  // read through from organization when cash does not hold the location yet
+  const loc = (await resolveLocations(em, 'cash', [{ locationId }])).byId.get(locationId);
+  if (!loc) throw new ValidationError([{ path, message: `No location ${locationId}.` }]);
+  return businessDayOf(now.toISOString(), loc.timezone, loc.businessDayCutoff);
 }
 
 export async function listDays(em: EntityManager, q: { locationId: string; from?: string; to?: string; status?: 'open' | 'closed' }, now: Date): Promise<CashBusinessDay[]> {

@@ -12,8 +12,9 @@ import {
   insertEvents,
   newId,
   parseBatchRecords,
-  replicaLocationErrors,
+  resolveLocations,
   sqlQuery,
+  writableLocations,
   type ApiError,
   type BatchResult,
   type EntityManager,
@@ -71,10 +72,10 @@ export function depositConflictFor(_constraint: string | undefined): ApiError {
  */
 export async function recordDeposit(em: EntityManager, body: CashDepositCreate, w: WriteContext): Promise<CashDeposit> {
   assertLocationInReach(w.reach, body.locationId);
-  const locationErrors = await replicaLocationErrors(em, 'cash', [{ id: body.locationId, path: 'locationId', takes: 'deposits' }]);
-  if (locationErrors.length > 0) throw new ValidationError(locationErrors);
-  const [location] = await sqlQuery<{ timezone: string; business_day_cutoff: string }>(em, `select "timezone", "business_day_cutoff" from "cash"."locations" where "id" = ?`, [body.locationId]);
-  const dayAt = (at: Date) => businessDayOf(at.toISOString(), location.timezone, location.business_day_cutoff);
+  const located = await writableLocations(em, 'cash', [{ id: body.locationId, path: 'locationId', takes: 'deposits' }]);
+  if (located.errors.length > 0) throw new ValidationError(located.errors);
+  const location = located.byId.get(body.locationId)!;
+  const dayAt = (at: Date) => businessDayOf(at.toISOString(), location.timezone, location.businessDayCutoff);
 
   const depositedAt = body.depositedAt ? new Date(body.depositedAt) : w.now;
   const errors = depositFieldErrors({ depositedAt, businessDays: body.businessDays }, w.now, dayAt(w.now));
@@ -123,8 +124,9 @@ interface BankTransactionRow extends Record<string, unknown> {
 async function prepareBankRecords(em: EntityManager, records: unknown[]): Promise<PreparedRecord<BankTransactionRow>[]> {
   const parsed = parseBatchRecords(BankTransactionInput, records);
   const named = [...new Set(parsed.flatMap((p) => (p.data?.locationId ? [p.data.locationId] : [])))];
-  const rows = named.length > 0 ? await sqlQuery<{ id: string; status: string }>(em, `select "id", "status" from "cash"."locations" where "id" = any(array(select jsonb_array_elements_text(?::jsonb)))`, [json(named)]) : [];
-  const status = new Map(rows.map((r) => [r.id, r.status]));
+  // read through from organization for a location cash does not hold yet
+  const located = await resolveLocations(em, 'cash', named.map((locationId) => ({ locationId })));
+  const status = new Map([...located.byId.values()].map((l) => [l.id, l.status]));
   return parsed.map((p) => {
     const errors: FieldError[] = [...p.errors];
     const warnings: FieldError[] = [];
@@ -132,7 +134,7 @@ async function prepareBankRecords(em: EntityManager, records: unknown[]): Promis
     if (!t) return { index: p.index, externalId: p.externalId, errors };
     if (t.locationId) {
       const s = status.get(t.locationId);
-      if (s === undefined) errors.push({ path: 'locationId', message: `No location ${t.locationId} (or it has not reached cash yet).` });
+      if (s === undefined) errors.push({ path: 'locationId', message: `No location ${t.locationId}.` });
       else if (s === 'archived') warnings.push({ path: 'locationId', message: `Location ${t.locationId} is archived.` });
     }
     if (errors.length > 0) return { index: p.index, externalId: p.externalId, errors };

@@ -18,6 +18,7 @@ import {
   type RouteDef,
 } from '@bop/shared';
 import { storageAreaDto, type StorageAreaRow } from './dto';
+import { isFieldError, writableLocation } from '../stock/location';
 
 const nameTaken = (detail: string) => new Conflict(detail, [{ path: 'name', message: "Already used by another of the location's active storage areas." }]);
 const conflictFor = (constraint: string | undefined): ApiError =>
@@ -105,9 +106,8 @@ export const storageAreaRoutes = (): RouteDef[] => [
       async (tem) => {
         // a location's areas are written one at a time: the name check and the default position read them
         await sqlQuery(tem, `select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`inventory.storage_areas ${locationId}`]);
-        const [location] = await sqlQuery<{ status: string }>(tem, `select "status" from "inventory"."locations" where "id" = ?`, [locationId]);
-        if (!location) throw new ValidationError([{ path: 'locationId', message: `No location ${locationId}.` }]);
-        if (location.status !== 'active') throw new ValidationError([{ path: 'locationId', message: `Location ${locationId} is archived.` }]);
+        const location = await writableLocation(tem, locationId);
+        if (isFieldError(location)) throw new ValidationError([location]);
         await assertNameFree(tem, locationId, name, null);
         await assertItems(tem, itemIds, []);
         const [created] = await sqlQuery<StorageAreaRow>(

@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import type { ItemsResolveAnswer, ItemsResolveRequest, ReceiptRecordedObject, ReplenishmentAnswer, ReplenishmentRequest } from '@bop/contracts';
-import { sqlQuery, ValidationError, type EntityManager, type FieldError } from '@bop/shared';
+import { resolveLocations, sqlQuery, ValidationError, type EntityManager, type FieldError } from '@bop/shared';
 import { resolveLines } from '../domain/lines';
 import { dec, formatNullable, formatQuantity } from '../domain/quantity';
 import { postMovements, type MovementInput } from '../ledger/post';
@@ -26,8 +26,9 @@ export async function bookReceipt(em: EntityManager, receipt: ReceiptRecordedObj
   const known = new Set(rows.map((r) => r.id));
   const unknown = itemIds.filter((id) => !known.has(id));
   if (unknown.length > 0) throw new Error(`receipt ${receipt.id}: inventory does not know item(s) ${unknown.join(', ')}`);
-  const [location] = await sqlQuery(em, `select 1 from "inventory"."locations" where "id" = ?`, [receipt.locationId]);
-  if (!location) throw new Error(`receipt ${receipt.id}: location ${receipt.locationId} is not in inventory's replica (yet)`);
+  // read through from organization when inventory does not hold the location yet
+  const located = await resolveLocations(em, 'inventory', [{ locationId: receipt.locationId }]);
+  if (!located.byId.has(receipt.locationId)) throw new Error(`receipt ${receipt.id}: organization knows no location ${receipt.locationId}`);
 
   const occurredAt = new Date(receipt.receivedAt);
   const movements: MovementInput[] = receipt.lines.map((l) => ({
@@ -84,8 +85,8 @@ interface ReplenishmentRow {
  */
 export async function replenishment(em: EntityManager, body: ReplenishmentRequest): Promise<ReplenishmentAnswer> {
   const errors: FieldError[] = [];
-  const [location] = await sqlQuery(em, `select 1 from "inventory"."locations" where "id" = ?`, [body.locationId]);
-  if (!location) errors.push({ path: 'locationId', message: `No location ${body.locationId}.` });
+  const located = await resolveLocations(em, 'inventory', [{ locationId: body.locationId }]);
+  if (!located.byId.has(body.locationId)) errors.push({ path: 'locationId', message: `No location ${body.locationId}.` });
   const from = new Date(body.usageFrom);
   const to = new Date(body.usageTo);
   if (from.getTime() >= to.getTime()) errors.push({ path: 'usageTo', message: 'Must be after usageFrom.' });

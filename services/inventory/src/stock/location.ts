@@ -1,4 +1,4 @@
-import { sqlQuery, type EntityManager, type FieldError } from '@bop/shared';
+import { resolveLocations, type EntityManager, type FieldError } from '@bop/shared';
 
 export interface StockLocation {
   id: string;
@@ -7,18 +7,16 @@ export interface StockLocation {
 }
 
 /**
- * The location a write names, from inventory's replica of the organization, or the field error that
- * refuses it: unknown (or not replicated yet), or archived (a closed location keeps no stock).
+ * The location a write names, or the field error that refuses it: unknown, or archived (a closed
+ * location keeps no stock). Organization's current state decides (the kit reads it through, so a
+ * location just created or archived there is honoured at once), inventory's replica when organization
+ * cannot be reached.
  */
 export async function writableLocation(em: EntityManager, locationId: string, path = 'locationId'): Promise<StockLocation | FieldError> {
-  const [row] = await sqlQuery<{ id: string; timezone: string; business_day_cutoff: string; status: string }>(
-    em,
-    `select "id", "timezone", "business_day_cutoff", "status" from "inventory"."locations" where "id" = ?`,
-    [locationId],
-  );
+  const row = (await resolveLocations(em, 'inventory', [{ locationId }], { current: true })).byId.get(locationId);
   if (!row) return { path, message: `No location ${locationId}.` };
   if (row.status !== 'active') return { path, message: `Location ${locationId} is archived.` };
-  return { id: row.id, timezone: row.timezone, cutoff: row.business_day_cutoff };
+  return { id: row.id, timezone: row.timezone, cutoff: row.businessDayCutoff };
 }
 
 export const isFieldError = (v: StockLocation | FieldError): v is FieldError => 'path' in v;

@@ -1,10 +1,11 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { CustomerInvoiceCreate, CustomerInvoicePay } from '@bop/contracts';
 import {
-  Conflict, NotFound, ValidationError, actorOf, changedFields, insertEvents, newId, sqlQuery, type EntityManager, type FieldError, type Principal,
+  Conflict, NotFound, ServiceUnavailable, ValidationError, actorOf, changedFields, insertEvents, newId, sqlQuery, type EntityManager, type FieldError, type Principal,
 } from '@bop/shared';
 import { SalesCustomer } from '../customers/entities';
 import { SalesOrder } from '../orders/entities';
+import { itemReadThrough } from '../items/consumers';
 import {
   afterPayment, balanceDue, checkDueDate, checkLines, checkPaidAt, checkPaymentAmount, checkTotal, dueDateAt, invoiceLine, invoiceNumber, invoiceTotals,
   issueRefusal, linesFromOrder, paidAtInstant, payRefusal, voidRefusal, type InvoiceLine, type InvoiceStatus,
@@ -58,13 +59,23 @@ async function billableCustomer(em: EntityManager, customerId: string): Promise<
   return customer;
 }
 
-/** Lines naming an item must name one of the catalogue (sales' item replica). */
+/**
+ * Lines naming an item must name one of the catalogue: sales' item replica, and for an item it does
+ * not hold yet, inventory's answer (read through, so an item just created there is accepted; inventory
+ * unreachable: 503, not a refusal).
+ */
 async function checkItems(em: EntityManager, lines: Array<{ itemId?: string }>): Promise<FieldError[]> {
   const ids = [...new Set(lines.flatMap((l) => (l.itemId === undefined ? [] : [l.itemId])))];
   if (ids.length === 0) return [];
   const known = new Set(
     (await sqlQuery<{ id: string }>(em, 'select "id" from "sales"."items" where "id" in (select jsonb_array_elements_text(?::jsonb))', [JSON.stringify(ids)])).map((r) => r.id),
   );
+  const missing = ids.filter((id) => !known.has(id));
+  if (missing.length > 0) {
+    const answer = await itemReadThrough.read(em, 'sales', { ids: missing });
+    if (answer.status === 'answered') for (const item of answer.rows) known.add(item.id);
+    if (answer.status === 'unreachable') throw new ServiceUnavailable(`An item named here is not known to sales yet and inventory could not be asked (${answer.detail}); retry later.`);
+  }
   return lines.flatMap((l, i) => (l.itemId !== undefined && !known.has(l.itemId) ? [{ path: `lines[${i}].itemId`, message: `No item with id ${l.itemId}.` }] : []));
 }
 
