@@ -4,6 +4,7 @@ import type { EntitySchema } from '@mikro-orm/core';
 import {
   findEndpoint,
   operationSchemas,
+  successStatuses,
   serviceTable,
   RouteTable,
   isRouteMatch,
@@ -106,6 +107,14 @@ interface Compiled {
   query?: z.ZodType;
   body?: z.ZodType;
   status?: number;
+  alsoStatuses?: readonly number[];
+}
+
+const undocumented = new Set<string>();
+
+/** Success statuses this process answered that the endpoint's operation schemas do not document (`"<key> <status>"`); a test asserts none. */
+export function undocumentedStatuses(): string[] {
+  return [...undocumented];
 }
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -243,7 +252,12 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     const ctx = buildContext(req, principal, compiled, match.params, orm, log);
     if (def.locationsInOrgUnits) await resolveOrgUnitReach(ctx, def.locationsInOrgUnits);
     const result: RouteResult = await compiled.def.handler(ctx);
-    send(res, result, compiled.status);
+    const status = send(res, result, compiled.status);
+    if (compiled.row && !successStatuses(compiled).includes(status)) {
+      const key = `${compiled.def.key} ${status}`;
+      if (!undocumented.has(key)) log.warn({ key }, 'answered a success status the contracts do not document');
+      undocumented.add(key);
+    }
   });
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     renderError(err, req, res, config.ERRORS_BASE_URL, log);
@@ -349,16 +363,17 @@ function parseOrThrow(schema: z.ZodType, value: unknown, part: 'params' | 'query
   throw new BadRequest('The query parameters are not valid.', errors);
 }
 
-function send(res: Response, result: RouteResult, defaultStatus?: number): void {
+function send(res: Response, result: RouteResult, defaultStatus?: number): number {
   const status = result.status ?? defaultStatus ?? 200;
   if (result.headers) for (const [k, v] of Object.entries(result.headers)) res.setHeader(k, v);
   const body = result.body as { version?: unknown } | undefined;
   if (body && typeof body === 'object' && typeof body.version === 'number') res.setHeader('ETag', `"${body.version}"`);
   if (status === 204 || result.body === undefined) {
     res.status(status).end();
-    return;
+    return status;
   }
   res.status(status).json(result.body);
+  return status;
 }
 
 /** Maps anything thrown to RFC 9457 problem details; unknown errors are logged and become 500. */
