@@ -359,8 +359,20 @@ function parseOrThrow(schema: z.ZodType, value: unknown, part: 'params' | 'query
   if (parsed.success) return parsed.data;
   const errors = zodFieldErrors(parsed.error);
   if (part === 'body') throw new ValidationError(errors);
-  if (part === 'params') throw new NotFound('record');
+  if (part === 'params') {
+    // a typed segment that is malformed (a date such as 2026-13-45) is a bad request naming it; an id that matches nothing stays 404
+    const malformed = parsed.error.issues.filter(isMalformedTypedValue);
+    if (malformed.length > 0) throw new BadRequest('A path parameter is malformed.', zodFieldErrors(new z.ZodError(malformed)));
+    throw new NotFound('record');
+  }
   throw new BadRequest('The query parameters are not valid.', errors);
+}
+
+const TYPED_FORMATS = new Set(['date', 'datetime', 'time', 'duration']);
+
+function isMalformedTypedValue(issue: z.core.$ZodIssue): boolean {
+  if (issue.code === 'invalid_format') return TYPED_FORMATS.has(issue.format);
+  return issue.code === 'invalid_type' && (issue.expected === 'number' || issue.expected === 'int');
 }
 
 function send(res: Response, result: RouteResult, defaultStatus?: number): number {
