@@ -67,9 +67,9 @@ describe('the running expected amounts (kept per day as sales arrive)', () => {
     ...over,
   });
   /** the expected amounts from sales summed afresh from every stored transaction (the definition) */
-  const summedAfresh = async (locationId: string, day: string) =>
+  const summedAfresh = async (locationId: string, day: string): Promise<ExpectedAmount[]> =>
     (
-      await em()
+      (await em()
         .getConnection()
         .execute(
           `select t."drawer_id", d->>'type' as "tender_type", case when d->>'type' = 'platform' then d->>'platform' end as "platform",
@@ -77,10 +77,10 @@ describe('the running expected amounts (kept per day as sales arrive)', () => {
            from "cash"."sales_transactions" t, jsonb_array_elements(t."tenders") d
            where t."location_id" = ? and t."business_day" = ?::date group by 1, 2, 3`,
           [locationId, day],
-        )
+        )) as Array<{ drawer_id: string | null; tender_type: ExpectedAmount['tenderType']; platform: string | null; amount: string }>
     )
-      .map((r: { drawer_id: string | null; tender_type: string; platform: string | null; amount: string }) => ({ drawerId: r.drawer_id, tenderType: r.tender_type, platform: r.platform, amount: fmtAmount(r.amount), source: 'sales' }))
-      .sort((a: ExpectedAmount, b: ExpectedAmount) => (a.drawerId ?? '').localeCompare(b.drawerId ?? '') || a.tenderType.localeCompare(b.tenderType) || (a.platform ?? '').localeCompare(b.platform ?? ''));
+      .map((r): ExpectedAmount => ({ drawerId: r.drawer_id, tenderType: r.tender_type, platform: r.platform, amount: fmtAmount(r.amount), source: 'sales' }))
+      .sort((a, b) => (a.drawerId ?? '').localeCompare(b.drawerId ?? '') || a.tenderType.localeCompare(b.tenderType) || (a.platform ?? '').localeCompare(b.platform ?? ''));
   const both = async (locationId: string, day: string) => [(await expectedAmounts(em(), locationId, [day])).get(day), await summedAfresh(locationId, day)];
 
   it('apply the difference between versions: changed tenders, a moved drawer, day or location, a void, replays and old versions', async () => {
