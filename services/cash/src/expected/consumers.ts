@@ -56,6 +56,9 @@ export async function applyRecordedTenders(em: EntityManager, recorded: Recorded
   for (const t of recorded) if ((newest.get(t.id)?.version ?? 0) < t.version) newest.set(t.id, t);
   if (newest.size === 0) return [];
   const list = [...newest.values()];
+  // one writer of the running day amounts at a time: a version of a transaction cash has not stored yet
+  // has no row to lock, and two writers would each add it without taking the other's off
+  await sqlQuery(em, `select pg_advisory_xact_lock(hashtext('cash:expected_sales'))`);
   const stored = await sqlQuery<{ id: string; location_id: string; business_day: string; version: number; drawer_id: string | null; tenders: RecordedTransaction['tenders'] }>(
     em,
     `select "id", "location_id", to_char("business_day", 'YYYY-MM-DD') as "business_day", "version", "drawer_id", "tenders" from "cash"."sales_transactions"
