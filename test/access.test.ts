@@ -5,7 +5,7 @@
  * feature → 404 feature_disabled. New services are covered as soon as they serve rows.
  */
 import { endpoints, endpointKey, featureChain, type EndpointRow } from '@bop/contracts';
-import { systemPrincipal } from '@bop/shared';
+import { systemPrincipal, undocumentedStatuses } from '@bop/shared';
 import { identityAdmin } from '@svc/identity';
 import type { Runtime } from '../runtime/src';
 import { http } from './harness';
@@ -111,5 +111,9 @@ describe('access rules of every served endpoint', () => {
     // no served row has a feature yet (identity and organization are always on): the gateway's
     // own tests cover the step on catalogue rows; this loop covers each area as it lands
     expect(featured.length).toBeGreaterThanOrEqual(0);
+  });
+
+  it('answered no success status its operation does not document (the kit records any, across every row called above)', () => {
+    expect(undocumentedStatuses()).toEqual([]);
   });
 });

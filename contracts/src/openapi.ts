@@ -5,6 +5,7 @@ import type { EndpointRow } from './catalogue/types';
 import { features } from './catalogue/features';
 import { endpointKey } from './catalogue-lookup';
 import { operationSchemas, type OperationSchemas } from './operations';
+import { successStatuses } from './operation-types';
 import { Problem } from './common';
 import { errorCodes } from './errors';
 
@@ -103,6 +104,15 @@ function describeAccess(row: EndpointRow): string {
 
 const problemRef = { $ref: '#/components/responses/Problem' } as const;
 
+const successDescriptions: Record<number, string> = { 200: 'Success', 201: 'Created', 202: 'Accepted', 204: 'No content' };
+
+function successResponse(status: number, ops: OperationSchemas | undefined) {
+  const description = (ops?.alsoStatuses?.length ? successDescriptions[status] : undefined) ?? 'Success';
+  if (status === 204 || (!ops?.response && status !== 200)) return { description };
+  if (ops?.response) return { description, content: { 'application/json': { schema: ops.response } } };
+  return { description, content: { 'application/json': { schema: { type: 'object' as const } } } };
+}
+
 function routeConfig(row: EndpointRow, withSchemas: boolean): RouteConfig {
   const ops = withSchemas ? operationSchemas(endpointKey(row)) : undefined;
   const isPublic = row.people === 'public';
@@ -123,14 +133,9 @@ function routeConfig(row: EndpointRow, withSchemas: boolean): RouteConfig {
         .openapi({ description: 'Replays the original response for 24 hours; the same key with another body answers 409 `conflict`.' }),
     });
   }
-  const status = ops?.status ?? 200;
-  const success =
-    status === 204 || (!ops?.response && status !== 200)
-      ? { description: 'Success' }
-      : ops?.response
-        ? { description: 'Success', content: { 'application/json': { schema: ops.response } } }
-        : { description: 'Success', content: { 'application/json': { schema: { type: 'object' as const } } } };
-  const responses: RouteConfig['responses'] = { [String(status)]: success, '400': problemRef };
+  const responses: RouteConfig['responses'] = {};
+  for (const status of successStatuses(ops)) responses[String(status)] = successResponse(status, ops);
+  responses['400'] = problemRef;
   if (!isPublic) {
     responses['401'] = problemRef;
     responses['403'] = problemRef;

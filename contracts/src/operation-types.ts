@@ -8,6 +8,13 @@ export interface OperationSchemas {
   response?: z.ZodType;
   /** success status when not 200 (e.g. 201 on create, 202 on batches, 204 on no content) */
   status?: number;
+  /** other success statuses the endpoint answers besides `status` (a creating PUT: 201 when it created, `status` 200 when it replaced) */
+  alsoStatuses?: readonly number[];
+}
+
+/** Every success status an endpoint documents: its main one first, then the others. */
+export function successStatuses(ops: OperationSchemas | undefined): number[] {
+  return [ops?.status ?? 200, ...(ops?.alsoStatuses ?? [])];
 }
 
 export function defineOperations<T extends Record<string, OperationSchemas>>(ops: T): T {

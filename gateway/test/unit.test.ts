@@ -134,6 +134,17 @@ describe('feature switches step', () => {
     switches.applyToggle(child.key, true);
     expect(() => step(request('/widgets'))).not.toThrow();
   });
+
+  it('keeps a child’s own state while its parent is off: the parent on again restores it', () => {
+    switches.applyToggle(child.parent!, false);
+    switches.applyToggle(child.parent!, true);
+    expect(() => step(request('/widgets'))).not.toThrow();
+    switches.applyToggle(child.key, false);
+    switches.applyToggle(child.parent!, false);
+    switches.applyToggle(child.parent!, true);
+    expect(() => step(request('/widgets'))).toThrow(expect.objectContaining({ code: 'feature_disabled' }));
+    switches.applyToggle(child.key, true);
+  });
 });
 
 describe('OpenAPI description', () => {

@@ -4,6 +4,7 @@ import type { EntitySchema } from '@mikro-orm/core';
 import {
   findEndpoint,
   operationSchemas,
+  successStatuses,
   serviceTable,
   RouteTable,
   isRouteMatch,
@@ -108,6 +109,14 @@ interface Compiled {
   query?: z.ZodType;
   body?: z.ZodType;
   status?: number;
+  alsoStatuses?: readonly number[];
+}
+
+const undocumented = new Set<string>();
+
+/** Success statuses this process answered that the endpoint's operation schemas do not document (`"<key> <status>"`); a test asserts none. */
+export function undocumentedStatuses(): string[] {
+  return [...undocumented];
 }
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -247,7 +256,12 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     const ctx = buildContext(req, principal, compiled, match.params, orm, log);
     if (def.locationsInOrgUnits) await resolveOrgUnitReach(ctx, def.locationsInOrgUnits);
     const result: RouteResult = await compiled.def.handler(ctx);
-    send(res, result, compiled.status);
+    const status = send(res, result, compiled.status);
+    if (compiled.row && !successStatuses(compiled).includes(status)) {
+      const key = `${compiled.def.key} ${status}`;
+      if (!undocumented.has(key)) log.warn({ key }, 'answered a success status the contracts do not document');
+      undocumented.add(key);
+    }
   });
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     renderError(err, req, res, config.ERRORS_BASE_URL, log);
@@ -350,20 +364,33 @@ function parseOrThrow(schema: z.ZodType, value: unknown, part: 'params' | 'query
   if (parsed.success) return parsed.data;
   const errors = zodFieldErrors(parsed.error);
   if (part === 'body') throw new ValidationError(errors);
-  if (part === 'params') throw new NotFound('record');
+  if (part === 'params') {
+    // a typed segment that is malformed (a date such as 2026-13-45) is a bad request naming it; an id that matches nothing stays 404
+    const malformed = parsed.error.issues.filter(isMalformedTypedValue);
+    if (malformed.length > 0) throw new BadRequest('A path parameter is malformed.', zodFieldErrors(new z.ZodError(malformed)));
+    throw new NotFound('record');
+  }
   throw new BadRequest('The query parameters are not valid.', errors);
 }
 
-function send(res: Response, result: RouteResult, defaultStatus?: number): void {
+const TYPED_FORMATS = new Set(['date', 'datetime', 'time', 'duration']);
+
+function isMalformedTypedValue(issue: z.core.$ZodIssue): boolean {
+  if (issue.code === 'invalid_format') return TYPED_FORMATS.has(issue.format);
+  return issue.code === 'invalid_type' && (issue.expected === 'number' || issue.expected === 'int');
+}
+
+function send(res: Response, result: RouteResult, defaultStatus?: number): number {
   const status = result.status ?? defaultStatus ?? 200;
   if (result.headers) for (const [k, v] of Object.entries(result.headers)) res.setHeader(k, v);
   const body = result.body as { version?: unknown } | undefined;
   if (body && typeof body === 'object' && typeof body.version === 'number') res.setHeader('ETag', `"${body.version}"`);
   if (status === 204 || result.body === undefined) {
     res.status(status).end();
-    return;
+    return status;
   }
   res.status(status).json(result.body);
+  return status;
 }
 
 /** Maps anything thrown to RFC 9457 problem details; unknown errors are logged and become 500. */

@@ -248,7 +248,7 @@ export const inventoryItemsOperations = {
   'POST /items': { body: ItemCreate, response: Item, status: 201 },
   'GET /items/external/{externalId}': { params: ExternalIdParam, response: Item },
   // 201 when the externalId is new, 200 otherwise
-  'PUT /items/external/{externalId}': { params: ExternalIdParam, body: ItemReplace, response: Item },
+  'PUT /items/external/{externalId}': { params: ExternalIdParam, body: ItemReplace, response: Item, alsoStatuses: [201] },
   'GET /items/{id}': { params: IdParam, response: Item },
   'PATCH /items/{id}': { params: IdParam, body: ItemPatch, response: Item },
   // archive (idempotent): the item, status archived

@@ -94,5 +94,5 @@ export type RecordedSalesObject = z.output<typeof RecordedSalesObject>;
 export const inventoryRecipesOperations = {
   'GET /usage-recipes/{itemId}': { params: UsageRecipeParams, response: UsageRecipe },
   // 201 when the item had no recipe, 200 when replaced, 204 when an empty list removed it
-  'PUT /usage-recipes/{itemId}': { params: UsageRecipeParams, body: UsageRecipeReplace, response: UsageRecipe },
+  'PUT /usage-recipes/{itemId}': { params: UsageRecipeParams, body: UsageRecipeReplace, response: UsageRecipe, alsoStatuses: [201, 204] },
 };

@@ -81,5 +81,5 @@ export const locationOperations = {
   'PATCH /locations/{id}': { params: IdParam, body: LocationPatch, response: Location },
   'DELETE /locations/{id}': { params: IdParam, response: Location },
   'GET /locations/external/{externalId}': { params: ExternalIdParam, response: Location },
-  'PUT /locations/external/{externalId}': { params: ExternalIdParam, body: LocationReplace, response: Location },
+  'PUT /locations/external/{externalId}': { params: ExternalIdParam, body: LocationReplace, response: Location, alsoStatuses: [201] },
 };

@@ -126,7 +126,7 @@ export const purchasingSuppliersOperations = {
   'POST /suppliers': { body: SupplierCreate, response: Supplier, status: 201 },
   'GET /suppliers/external/{externalId}': { params: ExternalIdParam, response: Supplier },
   // 201 when the externalId is new, 200 when replaced
-  'PUT /suppliers/external/{externalId}': { params: ExternalIdParam, body: SupplierReplace, response: Supplier },
+  'PUT /suppliers/external/{externalId}': { params: ExternalIdParam, body: SupplierReplace, response: Supplier, alsoStatuses: [201] },
   'GET /suppliers/{id}': { params: IdParam, response: Supplier },
   'PATCH /suppliers/{id}': { params: IdParam, body: SupplierPatch, response: Supplier },
   'DELETE /suppliers/{id}': { params: IdParam, response: Supplier },

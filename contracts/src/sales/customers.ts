@@ -90,7 +90,7 @@ export const salesCustomerOperations = {
   'POST /customers': { body: CustomerCreate, response: Customer, status: 201 },
   'GET /customers/external/{externalId}': { params: ExternalIdParam, response: Customer },
   // 201 when the externalId is new, 200 otherwise
-  'PUT /customers/external/{externalId}': { params: ExternalIdParam, body: CustomerReplace, response: Customer },
+  'PUT /customers/external/{externalId}': { params: ExternalIdParam, body: CustomerReplace, response: Customer, alsoStatuses: [201] },
   'GET /customers/{id}': { params: IdParam, response: Customer },
   'PATCH /customers/{id}': { params: IdParam, body: CustomerPatch, response: Customer },
 };

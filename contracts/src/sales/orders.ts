@@ -175,7 +175,7 @@ export const SalesOrderShip = z
 /** Online sales orders: PUT/GET /sales-orders/external/{externalId}, GET /sales-orders, GET /sales-orders/{id}, POST /sales-orders/{id}:reserve, :ship, :cancel */
 export const salesOrderOperations = {
   // 201 when the (source, externalId) is new, 200 otherwise
-  'PUT /sales-orders/external/{externalId}': { params: ExternalIdParam, body: SalesOrderInput, response: SalesOrder },
+  'PUT /sales-orders/external/{externalId}': { params: ExternalIdParam, body: SalesOrderInput, response: SalesOrder, alsoStatuses: [201] },
   'GET /sales-orders': { query: SalesOrderListQuery, response: listEnvelope(SalesOrder) },
   'GET /sales-orders/external/{externalId}': { params: ExternalIdParam, query: SalesOrderExternalQuery, response: SalesOrder },
   'GET /sales-orders/{id}': { params: IdParam, response: SalesOrder },

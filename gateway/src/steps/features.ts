@@ -1,4 +1,4 @@
-import { featureChain, features as featureDefs } from '@bop/contracts';
+import { features as featureDefs } from '@bop/contracts';
 import { ApiError, type Logger } from '@bop/shared';
 import type { GatewayRequest } from '../context';
 import { callService, type CachedToken } from '../internal';
@@ -79,18 +79,14 @@ export class FeatureSwitches {
   }
 
   /**
-   * Applies a switch this gateway just saw succeed (as identity does: switching off also switches off
-   * every feature below it), then re-reads everything in the background.
+   * Applies a switch this gateway just saw succeed (as identity does: only that switch changes; its
+   * children keep their own states and `isOn` follows the chain), then re-reads everything in the background.
    */
   applyToggle(key: string, on: boolean): void {
     this.toggledAt = ++this.seq;
-    const keys = on ? [key] : featureDefs.filter((f) => featureChain(f.key).includes(key)).map((f) => f.key);
-    if (!keys.includes(key)) keys.push(key);
-    for (const k of keys) {
-      if (this.enabled.get(k) !== on) {
-        this.enabled.set(k, on);
-        this.version++;
-      }
+    if (this.enabled.get(key) !== on) {
+      this.enabled.set(key, on);
+      this.version++;
     }
     void this.refresh();
   }

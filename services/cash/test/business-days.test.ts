@@ -149,4 +149,17 @@ describe('business days', () => {
     expect((await reopen(nyc, day, { reason: 'x' }, { as: berlinOnly })).status).toBe(403);
     expect((await days({ locationId: ber }, berlinOnly)).status).toBe(200);
   });
+
+  it('answers a malformed date in the path with 400 naming it; an id that cannot exist stays 404', async () => {
+    for (const bad of ['2026-13-45', '2026-02-30', 'yesterday']) {
+      const r = await close(nyc, bad);
+      expect([bad, r.status, r.body.code, r.body.errors?.[0]?.path]).toEqual([bad, 400, 'bad_request', 'date']);
+    }
+    const reopened = await reopen(nyc, '2026-13-45', { reason: 'typo' });
+    expect([reopened.status, reopened.body.errors[0].path]).toEqual([400, 'date']);
+    const impossible = await close('x'.repeat(65), '2026-11-15');
+    expect([impossible.status, impossible.body.code]).toEqual([404, 'not_found']);
+    const unknown = await close('loc_missing', '2026-11-15');
+    expect([unknown.status, unknown.body.errors[0].path]).toEqual([422, 'locationId']);
+  });
 });

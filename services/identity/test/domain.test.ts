@@ -1,6 +1,6 @@
 import { permissionNames } from '@bop/contracts';
 import { builtInRoles, effectivePermissions, isOwnerGrant } from '../src/domain/permissions';
-import { blockingAncestor, featureStates, withDescendants } from '../src/domain/features';
+import { blockingAncestor, featureStates } from '../src/domain/features';
 import { cacheSeconds, idleExpiresAt, sessionStatus, shouldTouch } from '../src/domain/sessions';
 import { invitationStatus } from '../src/domain/invitations';
 import { newPasswordProblem, passwordProblem } from '../src/domain/passwords';
@@ -31,10 +31,12 @@ describe('effectivePermissions', () => {
 });
 
 describe('features', () => {
-  test('effective needs every ancestor; descendants; blocking ancestor', () => {
+  test('effective needs every ancestor; a child keeps its own state under a parent that is off; blocking ancestor', () => {
     const states = featureStates(new Map([['sales', false]]));
     expect(states.find((f) => f.key === 'sales.invoices')).toMatchObject({ enabled: true, effective: false });
-    expect(withDescendants('sales').sort()).toEqual(['sales', 'sales.invoices', 'sales.online_orders']);
+    const kept = featureStates(new Map([['sales', false], ['sales.invoices', false]]));
+    expect(kept.find((f) => f.key === 'sales.online_orders')).toMatchObject({ enabled: true, effective: false });
+    expect(kept.find((f) => f.key === 'sales.invoices')).toMatchObject({ enabled: false, effective: false });
     expect(blockingAncestor('sales.invoices', new Map([['sales', false]]))).toBe('sales');
     expect(blockingAncestor('sales.invoices', new Map())).toBeNull();
   });

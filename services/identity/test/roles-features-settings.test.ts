@@ -76,26 +76,44 @@ describe('features', () => {
     expect(r.body.data.find((f: { key: string }) => f.key === 'inventory.waste')).toMatchObject({ parent: 'inventory', enabled: true, effective: true });
   });
 
-  test('disable cascades to children; a child cannot be enabled under a disabled parent; internal list agrees', async () => {
+  test('a parent switched off keeps its children’s own states and restores them when on again; a child cannot be enabled under a disabled parent', async () => {
+    const state = async () => new Map(((await t.call('GET', '/features?limit=200')).body.data as Array<{ key: string; enabled: boolean; effective: boolean }>).map((f) => [f.key, { enabled: f.enabled, effective: f.effective }]));
+    expect((await t.call('POST', '/features/inventory.waste:disable')).status).toBe(200);
+
     const off = await t.call('POST', '/features/inventory:disable');
     expect(off.status).toBe(200);
     expect(off.body).toMatchObject({ key: 'inventory', enabled: false, effective: false });
-    const list = (await t.call('GET', '/features?limit=200')).body.data as Array<{ key: string; enabled: boolean; effective: boolean }>;
-    for (const k of ['inventory', 'inventory.transfers', 'inventory.usage_recipes', 'inventory.waste']) expect(list.find((f) => f.key === k)).toMatchObject({ enabled: false, effective: false });
-    expect(list.find((f) => f.key === 'sales')!.enabled).toBe(true);
+    let list = await state();
+    expect(list.get('inventory.transfers')).toEqual({ enabled: true, effective: false });
+    expect(list.get('inventory.usage_recipes')).toEqual({ enabled: true, effective: false });
+    expect(list.get('inventory.waste')).toEqual({ enabled: false, effective: false });
+    expect(list.get('sales')!.enabled).toBe(true);
 
     const child = await t.call('POST', '/features/inventory.waste:enable');
     expect(child.status).toBe(409);
     expect(child.body.code).toBe('conflict');
 
     expect((await t.call('POST', '/features/inventory:enable')).body).toMatchObject({ enabled: true, effective: true });
+    list = await state();
+    expect(list.get('inventory.transfers')).toEqual({ enabled: true, effective: true });
+    expect(list.get('inventory.usage_recipes')).toEqual({ enabled: true, effective: true });
+    expect(list.get('inventory.waste')).toEqual({ enabled: false, effective: false });
     const internal = await t.call('GET', '/internal/features', { as: system });
-    const waste = internal.body.features.find((f: { key: string }) => f.key === 'inventory.waste');
-    expect(waste).toEqual({ key: 'inventory.waste', enabled: false, effective: false });
+    expect(internal.body.features.find((f: { key: string }) => f.key === 'inventory.transfers')).toEqual({ key: 'inventory.transfers', enabled: true, effective: true });
     expect((await t.call('POST', '/features/inventory.waste:enable')).body).toMatchObject({ enabled: true, effective: true });
 
+    // every change of a feature's effective state is an event carrying both states
     const disabledEvents = await outbox(t, 'identity.feature.disabled');
     expect(disabledEvents.map((e) => e.aggregate_id).sort()).toEqual(['inventory', 'inventory.transfers', 'inventory.usage_recipes', 'inventory.waste']);
+    const enabledEvents = await outbox(t, 'identity.feature.enabled');
+    expect(enabledEvents.map((e) => e.aggregate_id).sort()).toEqual(['inventory', 'inventory.transfers', 'inventory.usage_recipes', 'inventory.waste']);
+  });
+
+  test('switching sales off and on leaves sales.online_orders and sales.invoices as they were', async () => {
+    expect((await t.call('POST', '/features/sales:disable')).status).toBe(200);
+    expect((await t.call('POST', '/features/sales:enable')).status).toBe(200);
+    const list = (await t.call('GET', '/features?limit=200')).body.data as Array<{ key: string; enabled: boolean; effective: boolean }>;
+    for (const k of ['sales', 'sales.online_orders', 'sales.invoices']) expect(list.find((f) => f.key === k)).toMatchObject({ key: k, enabled: true, effective: true });
   });
 
   test('unknown key → 404 not_found', async () => {

@@ -211,6 +211,32 @@ describe('POST /purchase-orders', () => {
   });
 });
 
+describe('archived items', () => {
+  it('refuses an item archived after it entered the catalog, by item id or supplier code (422 at the line); the catalog refuses it too', async () => {
+    const item = await s.inventory.call('POST', '/items', { body: { name: unique('Flour'), baseUnit: 'g' } });
+    expect(item.status).toBe(201);
+    const kept = await insertItem(s.sql);
+    const { supplier } = await supplierWithCatalog(s, [
+      { supplierItemCode: 'FL', itemId: item.body.id, price: '3' },
+      { supplierItemCode: 'KP', itemId: kept, price: '1' },
+    ]);
+    expect((await createOrder(s, { supplierId: supplier.id, locationId: nyc, lines: [{ itemId: item.body.id, quantity: '1' }] })).status).toBe(201);
+
+    expect((await s.inventory.call('DELETE', `/items/${item.body.id}`)).status).toBe(200);
+    const byId = await createOrder(s, { supplierId: supplier.id, locationId: nyc, lines: [{ itemId: kept, quantity: '1' }, { itemId: item.body.id, quantity: '1' }] });
+    expect(byId.status).toBe(422);
+    expect(byId.body.errors).toEqual([{ path: 'lines[1].itemId', message: `Item ${item.body.id} is archived.` }]);
+    const byCode = await createOrder(s, { supplierId: supplier.id, locationId: nyc, lines: [{ supplierItemCode: 'FL', quantity: '1' }] });
+    expect(byCode.status).toBe(422);
+    expect(byCode.body.errors).toEqual([{ path: 'lines[0].supplierItemCode', message: `Item ${item.body.id} is archived.` }]);
+    expect((await createOrder(s, { supplierId: supplier.id, locationId: nyc, lines: [{ supplierItemCode: 'KP', quantity: '1' }] })).status).toBe(201);
+
+    const catalog = await api(s, 'PUT', `/suppliers/${supplier.id}/catalog`, { lines: [{ supplierItemCode: 'FL', itemId: item.body.id, packSize: '1', price: '3' }] });
+    expect(catalog.status).toBe(422);
+    expect(catalog.body.errors).toEqual([{ path: 'lines[0].itemId', message: `Item ${item.body.id} is archived.` }]);
+  });
+});
+
 describe('the state machine', () => {
   type Status = 'draft' | 'approved' | 'sent' | 'partially_received' | 'received' | 'cancelled';
   type Action = 'approve' | 'send' | 'receive' | 'cancel';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiError, Conflict } from '@bop/shared';
 import { FeatureSwitch } from '../entities';
-import { blockingAncestor, featureStates, isKnownFeature, withDescendants, type FeatureState } from '../domain/features';
+import { blockingAncestor, featureStates, isKnownFeature, type FeatureState } from '../domain/features';
 import { advisoryLock, emit, type Actor } from './events';
 
 async function switches(em: EntityManager): Promise<Map<string, boolean>> {
@@ -15,8 +15,9 @@ export async function listFeatures(em: EntityManager): Promise<FeatureState[]> {
 }
 
 /**
- * POST /features/{key}:enable|disable. Disabling turns the child switches off too; enabling a child
- * while an ancestor is off is refused with 409.
+ * POST /features/{key}:enable|disable. Only the named switch changes: a child keeps its own state while
+ * its parent is off (its effective state follows the parent), so switching the parent on again restores
+ * the children as they were. Enabling a child while an ancestor is off is refused with 409.
  */
 export async function setFeature(em: EntityManager, key: string, enabled: boolean, actor: Actor = null): Promise<FeatureState> {
   if (!isKnownFeature(key)) throw new ApiError('not_found', `No feature ${key}.`);
@@ -28,16 +29,13 @@ export async function setFeature(em: EntityManager, key: string, enabled: boolea
       if (blocker) throw new Conflict(`Switch on ${blocker} first.`);
     }
     const before = new Map(featureStates(current).map((f) => [f.key, f]));
-    const targets = enabled ? [key] : withDescendants(key);
     const now = new Date();
-    for (const k of targets) {
-      const row = await tem.findOne(FeatureSwitch, { key: k });
-      if (row) {
-        row.enabled = enabled;
-        row.updatedAt = now;
-      } else tem.create(FeatureSwitch, { key: k, enabled, updatedAt: now });
-      current.set(k, enabled);
-    }
+    const row = await tem.findOne(FeatureSwitch, { key });
+    if (row) {
+      row.enabled = enabled;
+      row.updatedAt = now;
+    } else tem.create(FeatureSwitch, { key, enabled, updatedAt: now });
+    current.set(key, enabled);
     await tem.flush();
     const after = featureStates(current);
     for (const f of after) {

@@ -28,11 +28,6 @@ export function isKnownFeature(key: string): boolean {
   return features.some((f) => f.key === key);
 }
 
-/** The feature and every switch below it (spec: disabling turns off its child switches too). */
-export function withDescendants(key: string): string[] {
-  return features.filter((f) => featureChain(f.key).includes(key)).map((f) => f.key);
-}
-
 /** The nearest ancestor that is off, which keeps `key` from being switched on; null when none. */
 export function blockingAncestor(key: string, switches: ReadonlyMap<string, boolean>): string | null {
   for (const k of featureChain(key).slice(1)) if (switches.get(k) === false) return k;

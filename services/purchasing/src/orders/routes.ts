@@ -34,7 +34,7 @@ export const ordersRoutes = (svc: ServiceRuntime<PurchasingConfig>): RouteDef[] 
 
     route('POST /purchase-orders', async (ctx) => {
       const reach = ctx.reach();
-      const body = await ctx.em.transactional((em) => createOrder(em, ctx.body, reach, { actor: ctx.principal, now: new Date() }));
+      const body = await ctx.em.transactional((em) => createOrder(em, ctx.body, reach, { actor: ctx.principal, now: new Date(), services: svc.services, requestId: ctx.requestId }));
       return { status: 201, body, headers: { Location: `/api/v1/purchase-orders/${body.id}` } };
     }),
 

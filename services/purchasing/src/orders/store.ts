@@ -8,12 +8,14 @@ import {
   type PurchaseOrderReceive,
   type PurchaseOrderStatus,
   type ReceiptRecordedObject,
+  type ItemsResolveAnswer,
 } from '@bop/contracts';
 import {
   Conflict,
   NotFound,
   ValidationError,
   actorOf,
+  callCommand,
   assertLocationInReach,
   changedFields,
   insertEvents,
@@ -24,6 +26,7 @@ import {
   type FieldError,
   type Principal,
   type ReachSet,
+  type ServiceClient,
 } from '@bop/shared';
 import { fmtAmount, fmtQuantity, round6 } from '@bop/shared';
 import { catalogOf, orderableSupplier } from '../suppliers/store';
@@ -34,6 +37,12 @@ import { PurchaseOrderEntity, type StoredOrderLine } from './entities';
 export interface WriteContext {
   actor: Principal;
   now: Date;
+}
+
+/** Creating an order also asks inventory about its items. */
+export interface CreateContext extends WriteContext {
+  services: ServiceClient;
+  requestId?: string;
 }
 
 /** Future receipt times are refused beyond this clock skew. */
@@ -54,7 +63,7 @@ const orderEvent = (type: string, dto: PurchaseOrder, previous?: Record<string, 
  * least its minimum order quantity, priced from the catalog unless the line agrees another price.
  * The catalog line's pack and conversion are copied into the order. `purchase_order.created`.
  */
-export async function createOrder(em: EntityManager, body: PurchaseOrderCreate, reach: ReachSet, w: WriteContext): Promise<PurchaseOrder> {
+export async function createOrder(em: EntityManager, body: PurchaseOrderCreate, reach: ReachSet, w: CreateContext): Promise<PurchaseOrder> {
   assertLocationInReach(reach, body.locationId);
   const locationErrors = await replicaLocationErrors(em, 'purchasing', [{ id: body.locationId, path: 'locationId', takes: 'orders' }]);
   if (locationErrors.length > 0) throw new ValidationError(locationErrors);
@@ -97,6 +106,7 @@ export async function createOrder(em: EntityManager, body: PurchaseOrderCreate, 
     });
   });
   if (errors.length > 0) throw new ValidationError(errors);
+  await refuseArchivedItems(w, body, lines);
 
   const [{ n }] = await sqlQuery<{ n: string }>(em, `select nextval('"purchasing"."purchase_order_number_seq"')::text as "n"`);
   const total = lines.reduce((sum, l) => sum.plus(l.amount), new Decimal(0));
@@ -127,6 +137,30 @@ export async function createOrder(em: EntityManager, body: PurchaseOrderCreate, 
   const dto = purchaseOrderDto(order);
   await insertEvents(em, 'purchasing', [orderEvent('purchase_order.created', dto)], actorOf(w.actor), w.now);
   return dto;
+}
+
+/**
+ * spec: an archived item is "no longer orderable". The catalog line copied its item when it was
+ * written; whether the item is archived now is asked of its owner, inventory, at this write (422 at
+ * the order line: `itemId`, or `supplierItemCode` when the line named the catalog line by code).
+ */
+async function refuseArchivedItems(w: CreateContext, body: PurchaseOrderCreate, lines: StoredOrderLine[]): Promise<void> {
+  try {
+    await callCommand<ItemsResolveAnswer>(w.services, 'inventory', 'POST', '/internal/items:resolve', { lines: lines.map((l) => ({ itemId: l.itemId, unitId: null })) }, {
+      what: 'check the ordered items',
+      ok: [200],
+      fieldPrefix: '',
+      requestId: w.requestId,
+    });
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    throw new ValidationError(
+      (err.errors ?? []).map((e) => {
+        const i = Number(/^lines\[(\d+)\]/.exec(e.path)?.[1]);
+        return body.lines[i] && !body.lines[i].itemId ? { path: `lines[${i}].supplierItemCode`, message: e.message } : e;
+      }),
+    );
+  }
 }
 
 export interface ActionContext extends WriteContext {
