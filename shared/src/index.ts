@@ -27,3 +27,4 @@ export * from './org-replica';
 export * from './business-day';
 export * from './write-transaction';
 export * from './money';
+export * from './pg-clients';
