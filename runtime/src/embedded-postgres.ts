@@ -118,12 +118,12 @@ async function stopServer(pid: number, graceMs: number): Promise<void> {
 /**
  * Clears the way for a start in `pgDir`. A postmaster.pid naming no Postgres of this directory is
  * stale (a crash; its pid may since be any other process, or a zombie) and is removed. One naming a
- * Postgres of this directory whose parent is the live runtime recorded in `runtime.json` belongs to
- * another instance: refused. Otherwise that Postgres outlived a runtime that crashed (`kill -9` of the
- * runtime leaves its child running): it is shut down (fast shutdown, nothing committed is lost) so
- * this runtime starts and supervises its own.
+ * Postgres of this directory whose parent is a live node process belongs to another instance: refused.
+ * Otherwise that Postgres outlived a runtime that crashed (`kill -9` of the runtime leaves its child
+ * running, re-parented to init): it is shut down (fast shutdown, nothing committed is lost) so this
+ * runtime starts and supervises its own.
  */
-export async function clearStalePostgres(dataDir: string, pgDir: string, log: Logger): Promise<void> {
+export async function clearStalePostgres(pgDir: string, log: Logger): Promise<void> {
   const pid = postmasterPid(pgDir);
   const pidFile = path.join(pgDir, 'postmaster.pid');
   if (pid === null) {
@@ -135,14 +135,11 @@ export async function clearStalePostgres(dataDir: string, pgDir: string, log: Lo
     fs.rmSync(pidFile, { force: true });
     return;
   }
-  let owner: number | null = null;
-  try {
-    owner = (JSON.parse(fs.readFileSync(path.join(dataDir, 'runtime.json'), 'utf8')) as { pid?: number }).pid ?? null;
-  } catch {
-    owner = null;
-  }
+  // its parent: a live node process (a runtime, an ops command, a test) still owns it; a server whose
+  // runtime died was handed to init (or a subreaper) and is an orphan. Unknown (no /proc): refused.
   const parent = parentPid(pid);
-  if (parent === null || (owner !== null && owner !== process.pid && parent === owner && processAlive(owner))) {
+  const parentArgv = parent !== null && parent > 1 ? commandLine(parent) : null;
+  if (parent === null || (parentArgv !== null && /^node/.test(path.basename(parentArgv[0])))) {
     throw new Error(`the embedded Postgres in ${pgDir} is already running (pid ${pid}); is another instance started?`);
   }
   log.warn({ pid, parent }, 'embedded Postgres: a server of this data directory outlived its runtime (a crash); stopping it to start a supervised one');
@@ -176,7 +173,7 @@ export async function startEmbeddedPostgres(opts: {
   ensureDir(dataDir);
   const pgDir = path.join(dataDir, 'postgres');
   const initialised = fs.existsSync(path.join(pgDir, 'PG_VERSION'));
-  await clearStalePostgres(dataDir, pgDir, opts.log);
+  await clearStalePostgres(pgDir, opts.log);
   const pg = new EmbeddedPostgres({
     databaseDir: pgDir,
     user: 'postgres',

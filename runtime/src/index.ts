@@ -11,7 +11,7 @@ import { loadRuntimeConfig, type RuntimeConfig } from './config';
 import type { WorkerInput, WorkerMessage } from './worker';
 
 export { serviceDefinitions } from './services';
-export { startEmbeddedPostgres } from './embedded-postgres';
+export { startEmbeddedPostgres, isPostgresOfDataDir, postmasterPid } from './embedded-postgres';
 export { loadRuntimeConfig, runtimeConfigSchema } from './config';
 
 /** An explicit SERVICE_PORT_<NAME> wins; else any free port (`auto`, bound as 0) or the service's fixed port. */
