@@ -72,7 +72,7 @@ export interface Stack {
 }
 
 /** The runtime, an owner, a location, an integration key and an item sold by SKU, with the sales pipeline warmed up. */
-export async function startStack(env: Record<string, string> = {}): Promise<Stack> {
+export async function startStack(env: Record<string, string> = {}, opts: { warmSales?: boolean } = {}): Promise<Stack> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bop-faults-'));
   const output = path.join(dataDir, 'runtime.log');
   const rt = await startRuntimeProcess({ API_INGEST_RATE_LIMIT_PER_MIN: '100000000', API_RATE_LIMIT_PER_MIN: '100000000', ...env }, { dataDir, output });
@@ -113,6 +113,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
     const reg = await must(base, 'POST', '/api/v1/integrations', { manifest: { name: 'Fault POS', version: '1.0.0', description: 'fault tests', scopes: ['sales:write', 'sales:read', 'inventory:read', 'inventory:write'], webhooks: [] } }, stack.session);
     stack.key = reg.apiKey;
     stack.itemId = (await must(base, 'POST', '/api/v1/items', { name: 'Fault burger', sku: stack.sku, baseUnit: 'each' }, stack.session)).id;
+    if (opts.warmSales === false) return stack;
     // the location and the item reach sales' replicas, the location inventory's, through the bus: a
     // probe sale is matched and depleted once all of that is in place
     const probe = await waitFor(30_000, async () => {
