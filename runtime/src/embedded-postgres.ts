@@ -75,6 +75,13 @@ export function isPostgresOfDataDir(pid: number, pgDir: string): boolean {
   }
 }
 
+/** Whether `pid` is a live node process (a runtime), not a zombie or another program under a reused pid. */
+export function isNodeProcess(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0 || !processAlive(pid)) return false;
+  const argv = commandLine(pid);
+  return argv !== null && /^node/.test(path.basename(argv[0]));
+}
+
 /** The parent of a process (Linux), or null. */
 function parentPid(pid: number): number | null {
   try {
@@ -138,8 +145,7 @@ export async function clearStalePostgres(pgDir: string, log: Logger): Promise<vo
   // its parent: a live node process (a runtime, an ops command, a test) still owns it; a server whose
   // runtime died was handed to init (or a subreaper) and is an orphan. Unknown (no /proc): refused.
   const parent = parentPid(pid);
-  const parentArgv = parent !== null && parent > 1 ? commandLine(parent) : null;
-  if (parent === null || (parentArgv !== null && /^node/.test(path.basename(parentArgv[0])))) {
+  if (parent === null || (parent > 1 && isNodeProcess(parent))) {
     throw new Error(`the embedded Postgres in ${pgDir} is already running (pid ${pid}); is another instance started?`);
   }
   log.warn({ pid, parent }, 'embedded Postgres: a server of this data directory outlived its runtime (a crash); stopping it to start a supervised one');
