@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { RouteTable } from '@bop/contracts';
-import { NotFound, pendingMigrations, renderError, type Logger, type Orm } from '@bop/shared';
+import { NotFound, pendingMigrations, renderError, withinMs, type Logger, type Orm } from '@bop/shared';
 import type { CompiledRoute, GatewayRequest } from './context';
 import type { GatewayConfig } from './config';
 import type { ApiDocs } from './openapi-docs';
@@ -67,8 +67,11 @@ export function createApp(parts: GatewayParts): { app: Express; handler: (req: I
   app.get('/api/ready', async (_req, res) => {
     let own: { status: 'ready' | 'not_ready'; pending?: string[]; error?: string };
     try {
-      await parts.orm.em.getConnection().execute('select 1');
-      const pending = await pendingMigrations(parts.orm);
+      // 503 while the database does not answer (an outage), 200 again by itself once it is back
+      const pending = await withinMs(3000, 'the database did not answer in time', async () => {
+        await parts.orm.em.getConnection().execute('select 1');
+        return pendingMigrations(parts.orm);
+      });
       own = { status: pending.length === 0 ? 'ready' : 'not_ready', pending };
     } catch (err) {
       own = { status: 'not_ready', error: (err as Error).message };

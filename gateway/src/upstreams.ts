@@ -1,5 +1,5 @@
 import type { AreaService } from '@bop/contracts';
-import { ApiError, type Logger } from '@bop/shared';
+import { ApiError, ServiceUnavailable, type Logger } from '@bop/shared';
 import type { CompiledRoute } from './context';
 import { callService, type CachedToken } from './internal';
 
@@ -93,7 +93,7 @@ export class Upstreams {
     const set = this.served.get(service);
     if (!set) {
       this.poke(service);
-      throw new ApiError('service_unavailable', `The ${service} service is not reachable; retry with backoff.`);
+      throw new ServiceUnavailable(`The ${service} service is not reachable; retry with backoff.`);
     }
     if (!set.has(route.key)) throw new ApiError('not_found', `${route.key} is not available in this deployment.`);
     return url;

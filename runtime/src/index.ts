@@ -11,7 +11,7 @@ import { loadRuntimeConfig, type RuntimeConfig } from './config';
 import type { WorkerInput, WorkerMessage } from './worker';
 
 export { serviceDefinitions } from './services';
-export { startEmbeddedPostgres } from './embedded-postgres';
+export { startEmbeddedPostgres, isPostgresOfDataDir, postmasterPid } from './embedded-postgres';
 export { loadRuntimeConfig, runtimeConfigSchema } from './config';
 
 /** An explicit SERVICE_PORT_<NAME> wins; else any free port (`auto`, bound as 0) or the service's fixed port. */
@@ -60,9 +60,16 @@ async function startWorker(input: WorkerInput, onStarted: (name: string, url: st
     await worker.terminate();
     throw err;
   }
+  // after the start, a failure of the thread is logged (never an unhandled 'error' on the main thread)
+  let closing = false;
+  worker.on('error', (err) => log.error({ err, services: input.names }, 'worker thread failed'));
+  worker.on('exit', (code) => {
+    if (!closing) log.error({ code, services: input.names }, 'worker thread exited; its services no longer answer');
+  });
   return {
     post: (message) => worker.postMessage(message),
     async close() {
+      closing = true;
       await Promise.race([closed(), new Promise((r) => setTimeout(r, 15_000))]);
       await worker.terminate().catch((err) => log.error({ err }, 'worker thread terminate failed'));
     },

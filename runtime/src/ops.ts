@@ -31,7 +31,7 @@ import { integrationsAdmin, integrationsService } from '@svc/integrations';
 import { webhooksAdmin, webhooksService } from '@svc/webhooks';
 import { serviceDefinitions } from './services';
 import { loadRuntimeConfig } from './config';
-import { processAlive, startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres';
+import { isNodeProcess, startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres';
 
 const log = createLogger('ops', process.env.LOG_LEVEL ?? 'warn');
 
@@ -67,7 +67,8 @@ async function withDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
   const runtimeFile = path.join(path.resolve(config.DATA_DIR), 'runtime.json');
   if (fs.existsSync(runtimeFile)) {
     const state = JSON.parse(fs.readFileSync(runtimeFile, 'utf8')) as { pid: number; databaseUrl: string };
-    if (processAlive(state.pid)) return fn(state.databaseUrl);
+    // the runtime that wrote it still runs (a pid alone may since name any process, or a zombie)
+    if (isNodeProcess(state.pid)) return fn(state.databaseUrl);
   }
   let db: EmbeddedDb | null = null;
   try {

@@ -34,7 +34,9 @@ export async function createOrm(opts: OrmOptions): Promise<Orm> {
     discovery: { warnWhenNoEntities: false },
     // at least 2: `migrate` holds one connection for its advisory lock while the migrator uses another
     pool: { min: 0, max: Math.max(2, opts.poolMax ?? 5), idleTimeoutMillis: 10_000 },
-    driverOptions: { connection: { application_name: `bop-${opts.schema}` } },
+    // knex listens for each connection's `error` (a dropped connection is marked and discarded, never
+    // an unhandled event); a connect that hangs (an unreachable host) fails after 5 s, as an outage
+    driverOptions: { connection: { application_name: `bop-${opts.schema}`, connectionTimeoutMillis: 5000 } },
     forceUtcTimezone: true,
     allowGlobalContext: false,
     debug: opts.debug ?? false,

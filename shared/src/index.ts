@@ -28,3 +28,4 @@ export * from './business-day';
 export * from './write-transaction';
 export * from './money';
 export * from './read-through';
+export * from './pg-clients';

@@ -2,6 +2,8 @@ import { Client } from 'pg';
 import type { Logger } from './logger';
 import type { Bus, BusMessage } from './bus/types';
 import { Waker } from './waker';
+import { isDatabaseUnavailable } from './db-faults';
+import { handleClientErrors } from './pg-clients';
 
 export interface RelayOptions {
   /** the service's schema (its outbox) */
@@ -47,6 +49,7 @@ export class Relay {
   private async run(): Promise<void> {
     let failures = 0;
     while (!this.stopped) {
+      let n = 0;
       try {
         if (!this.leader) {
           await this.tryLead();
@@ -55,22 +58,32 @@ export class Relay {
             continue;
           }
         }
-        const n = await this.publishBatch();
-        failures = 0;
-        if (n < (this.opts.batchSize ?? 500)) await this.waker.sleep(this.opts.pollMs ?? 1000);
+        n = await this.publishBatch();
       } catch (err) {
         failures += 1;
-        this.opts.log.warn({ err: (err as Error).message, failures }, 'relay: publishing failed; retrying');
+        const outage = isDatabaseUnavailable(err);
+        // an outage is logged when it starts and then every 30th try, not every two seconds
+        if (!outage || failures === 1 || failures % 30 === 0) {
+          this.opts.log.warn({ err: (err as Error).message, failures, outage }, 'relay: publishing failed; retrying');
+        }
         if (this.client === null || !(await this.alive())) await this.dropConnection();
-        await this.waker.sleep(Math.min(10_000, 100 * 2 ** Math.min(failures, 7)));
+        // during an outage, retried every 2 s at most: publishing resumes soon after the database is back
+        await this.waker.sleep(Math.min(outage ? 2000 : 10_000, 100 * 2 ** Math.min(failures, 7)));
+        continue;
       }
+      if (failures > 0) this.opts.log.info({ failures }, 'relay: publishing again');
+      failures = 0;
+      if (n < (this.opts.batchSize ?? 500)) await this.waker.sleep(this.opts.pollMs ?? 1000);
     }
   }
 
   private async tryLead(): Promise<void> {
     if (!this.client) {
       const client = new Client({ connectionString: this.opts.connectionString, application_name: `bop-relay-${this.opts.schema}` });
-      client.on('error', () => void this.dropConnection());
+      // the lock went with the connection: lead again (or let another replica) once it is back
+      handleClientErrors(client, this.opts.log, `relay ${this.opts.schema}`, () => {
+        if (this.client === client) void this.dropConnection();
+      });
       client.on('notification', () => this.wake());
       await client.connect();
       this.client = client;

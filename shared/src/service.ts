@@ -15,7 +15,8 @@ import {
 import { baseConfigSchema, loadConfig, type BaseConfig } from './config';
 import { createLogger, type Logger } from './logger';
 import { createOrm, migrate, pendingMigrations, type EntityManager, type MigrationEntry, type Orm } from './db';
-import { ApiError, BadRequest, NotFound, Unauthorized, ValidationError, VersionMismatch } from './errors';
+import { ApiError, BadRequest, NotFound, ServiceUnavailable, Unauthorized, ValidationError, VersionMismatch } from './errors';
+import { isDatabaseUnavailable } from './db-faults';
 import { PROBLEM_CONTENT_TYPE, problemBody } from './problem';
 import { INTERNAL_TOKEN_HEADER, InternalTokenSigner, InternalTokenVerifier, reachFor, type Principal, type ReachSet } from './auth';
 import { createBus } from './bus';
@@ -198,10 +199,13 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
   const verifier = await InternalTokenVerifier.fromPem(config.INTERNAL_JWT_PUBLIC_KEY);
   const { table, served } = compileRoutes(def.name, def.routes(runtime), def.internalRoutes?.(runtime) ?? []);
 
+  // not ready while the database does not answer (an outage): 503, and 200 again once it is back
   const ready = async () => {
     try {
-      await orm.em.getConnection().execute('select 1');
-      const pending = await pendingMigrations(orm);
+      const pending = await withinMs(READY_TIMEOUT_MS, 'the database did not answer in time', async () => {
+        await orm.em.getConnection().execute('select 1');
+        return pendingMigrations(orm);
+      });
       return { ok: pending.length === 0, pending };
     } catch (err) {
       return { ok: false, pending: [], error: (err as Error).message };
@@ -393,6 +397,21 @@ function send(res: Response, result: RouteResult, defaultStatus?: number): numbe
   return status;
 }
 
+const READY_TIMEOUT_MS = 3000;
+
+/** `work()`, or a rejection after `ms` (a readiness probe answers even when a connection attempt hangs). */
+export async function withinMs<T>(ms: number, message: string, work: () => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  try {
+    return await Promise.race([work(), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Maps anything thrown to RFC 9457 problem details; unknown errors are logged and become 500. */
 export function renderError(err: unknown, req: Request, res: Response, errorsBase: string, log: Logger): void {
   let apiError: ApiError;
@@ -402,6 +421,10 @@ export function renderError(err: unknown, req: Request, res: Response, errorsBas
       err.type === 'entity.too.large'
         ? new ApiError('payload_too_large', `The request body is larger than the limit (${err.limit} bytes).`)
         : new BadRequest(err.type === 'entity.parse.failed' ? 'The body is not valid JSON.' : `The body could not be read (${err.type}).`);
+  } else if (isDatabaseUnavailable(err)) {
+    // an outage (Postgres restarting, unreachable, out of connections), not a fault of this request
+    ((req as any).log ?? log).warn({ err: (err as Error).message }, 'database unavailable');
+    apiError = new ServiceUnavailable('The database is not reachable right now; retry with backoff.');
   } else {
     ((req as any).log ?? log).error({ err }, 'unhandled error');
     apiError = new ApiError('internal_error', 'Something went wrong on our side; retry with backoff and quote the requestId.');

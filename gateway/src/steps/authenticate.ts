@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { errorCodes, type ErrorCode } from '@bop/contracts';
-import { ApiError, Unauthorized, type Logger, type Principal } from '@bop/shared';
+import { ApiError, ServiceUnavailable, Unauthorized, type Logger, type Principal } from '@bop/shared';
 import type { AuthEntry, GatewayRequest } from '../context';
 import { callService, type CachedToken } from '../internal';
 
@@ -60,14 +60,14 @@ export class Authenticator {
   }
 
   private async ask(hash: string, presented: string, requestId: string): Promise<AuthEntry> {
-    if (!this.identityUrl) throw new ApiError('service_unavailable', 'Authentication is not available in this deployment.');
+    if (!this.identityUrl) throw new ServiceUnavailable('Authentication is not available in this deployment.');
     const generation = this.generation;
     let r;
     try {
       r = await callService(this.identityUrl, 'POST', '/internal/authenticate', { token: await this.token.get(), body: { token: presented }, requestId });
     } catch (err) {
       this.log.warn({ err: (err as Error).message, requestId }, 'identity unreachable for authentication');
-      throw new ApiError('service_unavailable', 'Authentication is unavailable right now; retry with backoff.');
+      throw new ServiceUnavailable('Authentication is unavailable right now; retry with backoff.');
     }
     if (r.status === 200 && r.body?.principal) {
       const principal = r.body.principal as Principal;
@@ -86,7 +86,7 @@ export class Authenticator {
     }
     if (r.status >= 400 && r.status < 500) throw passThrough(r.body, r.status);
     this.log.warn({ status: r.status, requestId }, 'identity failed to authenticate');
-    throw new ApiError('service_unavailable', 'Authentication is unavailable right now; retry with backoff.');
+    throw new ServiceUnavailable('Authentication is unavailable right now; retry with backoff.');
   }
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Response } from 'express';
-import { ApiError, BadRequest, Conflict, type Logger, type Orm } from '@bop/shared';
+import { ApiError, BadRequest, Conflict, ServiceUnavailable, type Logger, type Orm } from '@bop/shared';
 import type { GatewayRequest } from '../context';
 import { clientIp } from './rate-limit';
 
@@ -60,7 +60,7 @@ export class IdempotencyStore {
       if (rows.length > 0) return { claimed: false, record: rows[0] };
       // released (or expired) between the two statements: try again
     }
-    throw new ApiError('service_unavailable', 'The Idempotency-Key could not be claimed; retry.');
+    throw new ServiceUnavailable('The Idempotency-Key could not be claimed; retry.');
   }
 
   async complete(scope: string, key: string, status: number, headers: Record<string, string>, body: Buffer): Promise<void> {

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { Writable } from 'node:stream';
 import type { Response } from 'express';
 import { createProxyMiddleware, proxyEventsPlugin, type RequestHandler } from 'http-proxy-middleware';
-import { ApiError, INTERNAL_TOKEN_HEADER, InternalTokenSigner, renderError, type Logger } from '@bop/shared';
+import { INTERNAL_TOKEN_HEADER, ServiceUnavailable, InternalTokenSigner, renderError, type Logger } from '@bop/shared';
 import type { GatewayRequest } from '../context';
 import { TOKEN_REUSE_MS, type CachedToken } from '../internal';
 import { clientIp } from './rate-limit';
@@ -136,7 +136,7 @@ export class Proxy {
       }
       this.s.log.warn({ err: (err as Error).message, requestId: req.id, service: req.gw.route?.row.service }, 'upstream failed');
       const service = req.gw.route?.row.service ?? 'upstream';
-      renderError(new ApiError('service_unavailable', `The ${service} service did not answer; retry with backoff.`), req, res, this.s.errorsBaseUrl, this.s.log);
+      renderError(new ServiceUnavailable(`The ${service} service did not answer; retry with backoff.`), req, res, this.s.errorsBaseUrl, this.s.log);
     };
     if (release) release().finally(respond);
     else respond();

@@ -2,6 +2,8 @@ import { Client, Pool, type PoolClient } from 'pg';
 import type { Logger } from '../logger';
 import type { Bus, BusMessage, ConsumedMessage, SubscribeOptions, Subscription } from './types';
 import { Waker } from '../waker';
+import { handlePoolErrors } from '../pg-clients';
+import { isDatabaseUnavailable } from '../db-faults';
 
 const CHANNEL = 'bus_messages';
 /** Messages per insert statement (6 parameters each, far below Postgres' 65,535). */
@@ -55,8 +57,7 @@ export interface PostgresBusOptions {
  * NOTIFY (sent at commit) wakes subscribers; a poll covers lost notifications.
  */
 export async function createPostgresBus(opts: PostgresBusOptions): Promise<Bus> {
-  const pool = new Pool({ connectionString: opts.connectionString, max: opts.poolMax ?? 4, application_name: 'bop-bus' });
-  pool.on('error', (err) => opts.log.warn({ err: err.message }, 'bus pool connection error'));
+  const pool = handlePoolErrors(new Pool({ connectionString: opts.connectionString, max: opts.poolMax ?? 4, application_name: 'bop-bus' }), opts.log, 'bus');
   const client = await pool.connect();
   try {
     await client.query(`select pg_advisory_lock(hashtext('bus:schema'))`);
@@ -76,6 +77,9 @@ class PostgresBus implements Bus {
   private readonly subscriptions = new Set<PgSubscription>();
   private listener: Client | null = null;
   private listenerReady: Promise<void> | null = null;
+  private listenerRetry: NodeJS.Timeout | null = null;
+  /** set once a listener connected: the next one is a reconnection */
+  private listenerConnectedBefore = false;
   private closed = false;
 
   constructor(
@@ -153,28 +157,65 @@ class PostgresBus implements Bus {
     return sub;
   }
 
-  /** One LISTEN connection per bus wakes every subscription; it reconnects when dropped. */
+  /**
+   * One LISTEN connection per bus wakes every subscription. When it drops (or cannot connect: the
+   * database is down) the subscriptions poll and it is retried every second; once it is back every
+   * subscription is woken, as notifications sent meanwhile were lost.
+   */
   private ensureListener(): Promise<void> {
-    this.listenerReady ??= (async () => {
-      const client = new Client({ connectionString: this.opts.connectionString, application_name: 'bop-bus-listen' });
-      client.on('notification', () => {
-        for (const s of this.subscriptions) s.wake();
-      });
-      client.on('error', (err) => {
+    this.listenerReady ??= this.connectListener().catch((err: unknown) => {
+      this.listenerReady = null;
+      this.retryListener();
+      throw err;
+    });
+    return this.listenerReady;
+  }
+
+  private retryListener(): void {
+    if (this.closed || this.listenerRetry) return;
+    this.listenerRetry = setTimeout(() => {
+      this.listenerRetry = null;
+      void this.ensureListener().catch(() => undefined);
+    }, 1000);
+    this.listenerRetry.unref();
+  }
+
+  private async connectListener(): Promise<void> {
+    const client = new Client({ connectionString: this.opts.connectionString, application_name: 'bop-bus-listen' });
+    let lost = false;
+    client.on('notification', () => {
+      for (const s of this.subscriptions) s.wake();
+    });
+    // a dropped connection emits `error` (more than once: the server's message, then the socket's end)
+    client.on('error', (err) => {
+      if (lost) return;
+      lost = true;
+      if (this.listener === client) {
         this.opts.log.warn({ err: err.message }, 'bus listener lost; polling until it is back');
         this.listener = null;
         this.listenerReady = null;
-        if (!this.closed) setTimeout(() => void this.ensureListener().catch(() => undefined), 1000).unref();
-      });
-      await client.connect();
-      await client.query(`listen ${CHANNEL}`);
-      this.listener = client;
-    })();
-    return this.listenerReady;
+      }
+      void client.end().catch(() => undefined);
+      this.retryListener();
+    });
+    const reconnect = this.listenerConnectedBefore;
+    await client.connect();
+    await client.query(`listen ${CHANNEL}`);
+    if (this.closed) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    this.listener = client;
+    this.listenerConnectedBefore = true;
+    if (reconnect) {
+      this.opts.log.info('bus listener back');
+      for (const s of this.subscriptions) s.wake();
+    }
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.listenerRetry) clearTimeout(this.listenerRetry);
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
     await this.listener?.end().catch(() => undefined);
     await this.pool.end();
@@ -213,7 +254,8 @@ class PgSubscription implements Subscription {
       } catch (err) {
         this.failures += 1;
         this.options.onError?.(err);
-        await this.waker.sleep(Math.min(30_000, 100 * 2 ** Math.min(this.failures, 9)));
+        // a database outage is retried every 2 s at most, so the group resumes soon after it ends
+        await this.waker.sleep(Math.min(isDatabaseUnavailable(err) ? 2000 : 30_000, 100 * 2 ** Math.min(this.failures, 9)));
         continue;
       }
       if (handled < limit) {

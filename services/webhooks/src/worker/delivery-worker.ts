@@ -96,7 +96,10 @@ export class DeliveryWorker implements WorkerDef {
 
   async start(): Promise<void> {
     this.stopped = false;
-    await this.listen().catch((err) => this.o.log.warn({ err: (err as Error).message }, 'webhooks: LISTEN failed; polling'));
+    await this.listen().catch((err) => {
+      this.o.log.warn({ err: (err as Error).message }, 'webhooks: LISTEN failed; polling until it is back');
+      this.retryListen();
+    });
     this.heartbeat = setInterval(() => {
       this.renewing ??= this.renew().finally(() => (this.renewing = null));
     }, Math.max(100, Math.floor(this.leaseMs / 3)));
@@ -342,20 +345,36 @@ export class DeliveryWorker implements WorkerDef {
   }
 
 
-  /** LISTEN on a connection of the service's pool, so a delivery queued by any replica wakes this one. */
+  /**
+   * LISTEN on a connection of the service's pool, so a delivery queued by any replica wakes this one.
+   * When that connection drops (the database restarted) the loop polls, LISTEN is retried every second
+   * until the database answers, and the loop is woken then (notifications sent meanwhile were lost).
+   */
   private async listen(): Promise<void> {
     const client = this.o.orm.em.getConnection().getKnex().client;
     const conn = await client.acquireConnection();
     const onNotify = (msg: { channel: string }) => {
       if (msg.channel === WAKE_CHANNEL) this.wake();
     };
+    let lost = false;
     const onError = () => {
-      this.listener = null;
-      if (!this.stopped) this.listenRetry = setTimeout(() => void this.listen().catch(() => undefined), 1000);
+      // emitted more than once for one drop (the server's message, then the socket's end)
+      if (lost) return;
+      lost = true;
+      if (this.listener?.conn === conn) this.listener = null;
+      conn.off('notification', onNotify);
+      // back to the pool, which discards a broken connection (knex marks it disposed)
+      void Promise.resolve(client.releaseConnection(conn)).catch(() => undefined);
+      this.retryListen();
     };
     conn.on('notification', onNotify);
-    conn.once('error', onError);
-    await conn.query(`listen "${WAKE_CHANNEL}"`);
+    conn.on('error', onError);
+    try {
+      await conn.query(`listen "${WAKE_CHANNEL}"`);
+    } catch (err) {
+      onError();
+      throw err;
+    }
     this.listener = {
       conn,
       release: async () => {
@@ -365,6 +384,22 @@ export class DeliveryWorker implements WorkerDef {
         await client.releaseConnection(conn);
       },
     };
+  }
+
+  private retryListen(): void {
+    if (this.stopped || this.listenRetry) return;
+    this.listenRetry = setTimeout(() => {
+      this.listenRetry = null;
+      if (this.stopped || this.listener) return;
+      this.listen().then(
+        () => {
+          this.o.log.info('webhooks: LISTEN back');
+          this.wake();
+        },
+        () => this.retryListen(),
+      );
+    }, 1000);
+    this.listenRetry.unref();
   }
 
   private async unlisten(): Promise<void> {
