@@ -243,7 +243,10 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     if (malformed) throw new BadRequest(malformed);
     next();
   });
-  app.use(express.json({ limit: config.REQUEST_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
+  const parseJson = express.json({ limit: config.REQUEST_BODY_LIMIT, type: ['application/json', 'application/*+json'] });
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    parseJson(req, res, (err?: unknown) => next(err === undefined ? undefined : bodyReadError(err)));
+  });
   app.use(async (req: Request, res: Response) => {
     const token = req.headers[INTERNAL_TOKEN_HEADER];
     const principal = typeof token === 'string' ? await verifier.verify(token) : null;
@@ -307,6 +310,18 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     })());
 
   return { name: def.name, url: `http://${urlHost(host)}:${actualPort}`, port: actualPort, runtime, relay, consumers, served, ready, close };
+}
+
+/** What reading the body failed on, as the caller's error: a body that does not inflate or decode is a 400, not a 500. */
+function bodyReadError(err: unknown): unknown {
+  if (err instanceof ApiError || typeof err !== 'object' || err === null) return err;
+  const e = err as { type?: unknown; status?: unknown; message?: unknown; limit?: unknown; encoding?: unknown; charset?: unknown };
+  if (e.type === 'entity.too.large') return new ApiError('payload_too_large', `The request body is larger than the limit (${e.limit} bytes).`);
+  if (e.type === 'entity.parse.failed') return new BadRequest('The body is not valid JSON.');
+  if (e.type === 'encoding.unsupported') return new BadRequest(`Content-Encoding ${String(e.encoding)} is not supported; send gzip, deflate, br or none.`);
+  if (e.type === 'charset.unsupported') return new BadRequest(`Charset ${String(e.charset)} is not supported; send UTF-8.`);
+  if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) return new BadRequest(`The body could not be read (${String(e.message)}).`);
+  return err;
 }
 
 /**
