@@ -24,6 +24,7 @@ import { ConsumerRunner } from './consumer-runner';
 import { systemClock, type Clock, type ConsumerDef, type WorkerDef } from './consumers';
 import { ServiceClient } from './service-client';
 import { zodFieldErrors } from './validation';
+import { valueRefusedByDatabase } from './db-values';
 import { badTextInParams, malformedPercentEncoding, scanJson } from './text-guard';
 import type { InternalRouteDef, RouteContext, RouteDef, RouteResult } from './routes';
 import { newId } from './ids';
@@ -264,7 +265,12 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     guardInput(req, compiled, match.params, config.JSON_MAX_DEPTH);
     const ctx = buildContext(req, principal, compiled, match.params, orm, log);
     if (def.locationsInOrgUnits) await resolveOrgUnitReach(ctx, def.locationsInOrgUnits);
-    const result: RouteResult = await compiled.def.handler(ctx);
+    let result: RouteResult;
+    try {
+      result = await compiled.def.handler(ctx);
+    } catch (err) {
+      throw valueRefusedByDatabase(err) ?? err; // a value the contract let through but a column cannot hold: the caller's 422
+    }
     send(res, result, compiled.status);
   });
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {

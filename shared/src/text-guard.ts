@@ -13,6 +13,13 @@ import { formatPath } from './validation';
 // eslint-disable-next-line no-control-regex -- the NUL is what this finds
 const BAD_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+const BAD_TEXT_ALL = new RegExp(BAD_TEXT.source, 'g');
+
+/** The string with each NUL or lone surrogate replaced by U+FFFD (to name a bad key without echoing it). */
+export function printable(s: string): string {
+  return s.replace(BAD_TEXT_ALL, '\uFFFD');
+}
+
 /** Why a string cannot be accepted, or null when it can. */
 export function badTextReason(s: string): string | null {
   const m = BAD_TEXT.exec(s);
@@ -47,7 +54,7 @@ interface Frame {
 function pathOf(frame: Frame, last?: PropertyKey): string {
   const segs: PropertyKey[] = last === undefined ? [] : [last];
   for (let f: Frame | null = frame; f && f.key !== null; f = f.parent) segs.push(f.key);
-  return formatPath(segs.reverse());
+  return formatPath(segs.reverse().map((k) => (typeof k === 'string' ? printable(k) : k)));
 }
 
 /**
@@ -95,7 +102,7 @@ export function badTextInParams(params: Record<string, unknown>): FieldError[] {
   for (const [k, v] of Object.entries(params)) {
     const keyReason = badTextReason(k);
     if (keyReason) {
-      errors.push({ path: k, message: `Parameter name: ${keyReason}` });
+      errors.push({ path: printable(k), message: `Parameter name: ${keyReason}` });
       continue;
     }
     const values = Array.isArray(v) ? v : [v];
