@@ -57,6 +57,8 @@ export function createApp(parts: GatewayParts): { app: Express; handler: (req: I
   app.use((req: Request, res: Response, next: NextFunction) => {
     startRequest(req as GatewayRequest, res);
     if (accessLog) logLine(req as GatewayRequest, res);
+    const malformed = malformedPercentEncoding(req.url);
+    if (malformed) throw new BadRequest(malformed);
     next();
   });
 

@@ -6,7 +6,7 @@
  * be below 500, and every 4xx an RFC 9457 problem with a `code`; the runtime stays up throughout.
  */
 import net from 'node:net';
-import { endpoints, endpointKey, features, scopes, type EndpointRow } from '@bop/contracts';
+import { endpoints, endpointKey, features, operationSchemas, scopes, type EndpointRow } from '@bop/contracts';
 import { http } from '../harness';
 import { startTestRuntime, type TestRuntime } from '../runtime-harness';
 
@@ -63,6 +63,8 @@ let owner: Record<string, string>;
 let key: Record<string, string>;
 let doc: { paths: Record<string, Record<string, any>>; components?: { schemas?: Record<string, Schema> } };
 let operations: Operation[];
+/** the catalogue keys the runtime serves */
+const served = new Set<string>();
 /** ids of real records, by the field or path segment that names them, so requests get past lookups */
 const ids: Record<string, string> = {};
 
@@ -93,11 +95,12 @@ beforeAll(async () => {
   await made('/locations', { name: 'Fuzz store', timezone: 'Europe/Berlin', orgUnitId: ids.orgUnit }, 'location');
   await made('/departments', { name: 'Fuzz kitchen', locationId: ids.location }, 'department');
   await made('/items', { name: 'Fuzz milk', baseUnit: 'ml' }, 'item');
-  await made('/suppliers', { name: 'Fuzz supplies', locationIds: [ids.location] }, 'supplier');
+  await made('/suppliers', { name: 'Fuzz supplies' }, 'supplier'); // (no locationIds: purchasing learns of the new location by event)
   await made('/roles', { name: 'Fuzz role', permissions: ['recognition.give'] }, 'role');
-  const served = await http(base, 'GET', '/api/v1/openapi.json', { headers: owner });
-  expect(served.status).toBe(200);
-  doc = served.body;
+  for (const svc of t.rt.services) for (const k of svc.served) served.add(k);
+  const openapi = await http(base, 'GET', '/api/v1/openapi.json', { headers: owner });
+  expect(openapi.status).toBe(200);
+  doc = openapi.body;
   const rows = new Map(endpoints.map((e) => [endpointKey(e), e]));
   operations = [];
   for (const [path, item] of Object.entries(doc.paths)) {
@@ -416,9 +419,9 @@ describe('the examples of issue 13', () => {
   });
 
   it('answers 400 for malformed percent-encoding in the path or the query', async () => {
-    for (const path of ['/api/v1/items/%E0%A4%A', '/api/v1/locations?orgUnitId=%E0%A4%A', '/api/v1/items/a%ED%B0%80b']) {
+    for (const path of ['/api/v1/items/%E0%A4%A', '/api/v1/locations?orgUnitId=%E0%A4%A', '/api/v1/items/a%ED%B0%80b', '/docs/%E0%A4%A', '/%E0%A4%A', '/api/health?x=%E0%A4%A']) {
       const r = await http(base, 'GET', path, { headers: owner });
-      expect([r.status, r.body.code]).toEqual([400, 'bad_request']);
+      expect([path, r.status, r.body.code]).toEqual([path, 400, 'bad_request']);
     }
   });
 
@@ -467,6 +470,23 @@ describe('the examples of issue 13', () => {
     const whole = await http(base, 'POST', '/api/v1/sales/transactions:batch', { headers: key, rawBody: JSON.stringify({ source: `p${NUL}s`, transactions: [record('t-3', 'POS-REL')] }) });
     expect(whole.status).toBe(422);
     expect(whole.body.errors).toEqual([{ path: 'source', message: expect.stringContaining('NUL') }]);
+  });
+
+  it('judges bad text per record on every batch endpoint, and refuses a bad batch-level field whole', async () => {
+    const batches = endpoints.filter((e) => operationSchemas(endpointKey(e))?.status === 202 && operationSchemas(endpointKey(e))?.body && served.has(endpointKey(e)));
+    expect(batches.map(endpointKey).sort()).toEqual(['POST /cash/bank-transactions', 'POST /cash/settlements', 'POST /cash/tenders', 'POST /sales-summaries', 'POST /sales/transactions:batch']);
+    const field = (e: EndpointRow) => (e.path === '/cash/tenders' ? 'tenders' : e.path === '/cash/settlements' ? 'settlements' : e.path === '/sales-summaries' ? 'summaries' : 'transactions');
+    for (const e of batches) {
+      const records = [{ externalId: 'ok-1' }, { externalId: `bad${NUL}`, note: 'x\udfffy' }, { externalId: 'bad-2', ['k\ud800']: 1 }];
+      const r = await http(base, e.method, `/api/v1${e.path}`, { headers: key, rawBody: JSON.stringify({ source: 'pos', [field(e)]: records }) });
+      expect([endpointKey(e), r.status]).toEqual([endpointKey(e), 202]);
+      expect(r.body.results[1]).toMatchObject({ index: 1, externalId: null, status: 'rejected' });
+      expect(r.body.results[1].errors.map((x: { path: string }) => x.path).sort()).toEqual(['externalId', 'note']);
+      expect(r.body.results[2]).toMatchObject({ index: 2, externalId: 'bad-2', status: 'rejected', errors: [{ path: 'k\ufffd', message: expect.stringMatching(/surrogate/) }] });
+      // issue 13 item 2: a NUL source refuses the batch before anything is stored or published
+      const whole = await http(base, e.method, `/api/v1${e.path}`, { headers: key, rawBody: `{"source":"\\u0000","${field(e)}":[null]}` });
+      expect([endpointKey(e), whole.status, whole.body.code, whole.body.errors]).toEqual([endpointKey(e), 422, 'validation_error', [{ path: 'source', message: expect.stringMatching(/NUL/) }]]);
+    }
   });
 
   it('answers an oversized URL or header and a NUL in a header with a problem body', async () => {
