@@ -321,8 +321,9 @@ function generate(op: Operation, rng: Rng, auth: Record<string, string>): FuzzRe
       value = rng.pick(['not-an-id', `itm_${NUL}`, 'x'.repeat(65), 'itm_01JD3Y7Q0ZK8M4N2P5R6S7T8V9', 'loc_\udfff']);
       what = `bad id ${JSON.stringify(value).slice(0, 40)}`;
     } else {
-      value = rng.pick([-1, 0, 1e21, 2 ** 31, 2 ** 53, -(2 ** 63), 0.000001, 123456789.1234567]);
-      what = `number ${value}`;
+      value = rng.pick([-1, 0, 1e21, 2 ** 31, 2 ** 53, -(2 ** 63), 0.000001, 123456789.1234567, `${RAW}0`, `${RAW}0`]);
+      if (value === `${RAW}0`) raws.push(rng.pick(['1e999', '-1e999', '-0.0e-999', '123456789012345678901234567890']));
+      what = `number ${value === `${RAW}0` ? raws[0] : value}`;
     }
     if (value !== undefined) {
       if (places.length > 0 && rng.chance(0.9)) {
