@@ -20,9 +20,14 @@ const REFUSED: Record<string, string> = {
 
 export function valueRefusedByDatabase(err: unknown, depth = 0): ApiError | null {
   if (!err || typeof err !== 'object' || depth > 4) return null;
-  const e = err as { code?: unknown; sqlState?: unknown; cause?: unknown };
+  const e = err as { code?: unknown; sqlState?: unknown; message?: unknown; cause?: unknown };
   for (const code of [e.code, e.sqlState]) {
     if (typeof code === 'string' && REFUSED[code]) return new ApiError('validation_error', `${REFUSED[code]} The database refused to store it.`);
+  }
+  // a NUL inside a statement's text (MikroORM inlines values into it) ends the protocol message early:
+  // Postgres answers 08P01 "invalid message format" — a bad value, not a lost connection
+  if (e.code === '08P01' && typeof e.message === 'string' && /invalid message format/.test(e.message)) {
+    return new ApiError('validation_error', `${REFUSED['22021']} The database refused to store it.`);
   }
   return valueRefusedByDatabase(e.cause, depth + 1);
 }

@@ -68,6 +68,10 @@ describe('values a column cannot hold', () => {
         const refused = valueRefusedByDatabase(new Error('wrapped', { cause: err }));
         expect(refused).toMatchObject({ status: 422, code: 'validation_error' });
       }
+      // a NUL in the statement's text itself (as MikroORM inlines values)
+      const inlined = await c.query("select 'a\u0000b'").then(() => null, (e: unknown) => e);
+      expect(inlined).toMatchObject({ code: '08P01' });
+      expect(valueRefusedByDatabase(inlined)).toMatchObject({ status: 422 });
       const syntax = await c.query('selec 1').then(() => null, (e: unknown) => e);
       expect(valueRefusedByDatabase(syntax)).toBeNull();
     } finally {

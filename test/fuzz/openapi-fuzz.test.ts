@@ -542,6 +542,11 @@ describe('fuzzing every operation of the OpenAPI document', () => {
           offences.push({ method: r.method, path: r.path.slice(0, 200), cause: `${r.cause} (no answer: ${(err as Error).message})`, status: 0, body: '' });
         }
         sent++;
+        if (sent % 1000 === 0) {
+          // up throughout, not only at the end
+          const health = await fetch(`${base}/api/health`).then((res) => res.status, (err: Error) => err.message);
+          if (health !== 200) offences.push({ method: 'GET', path: '/api/health', cause: `after ${sent} requests`, status: typeof health === 'number' ? health : 0, body: String(health) });
+        }
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
