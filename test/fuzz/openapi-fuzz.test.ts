@@ -7,6 +7,8 @@
  */
 import net from 'node:net';
 import { endpoints, endpointKey, features, operationSchemas, scopes, type EndpointRow } from '@bop/contracts';
+import { z } from 'zod';
+import * as contracts from '@bop/contracts';
 import { http } from '../harness';
 import { startTestRuntime, type TestRuntime } from '../runtime-harness';
 
@@ -110,7 +112,7 @@ beforeAll(async () => {
       const row = rows.get(`${method} ${path}`);
       if (!row || SPARED.has(`${method} ${path}`)) continue;
       const params: Array<{ name: string; in: string; schema?: Schema }> = (op.parameters ?? []).map((p: Schema) => resolve(p));
-      const body = op.requestBody ? resolve(resolve(op.requestBody).content?.['application/json']?.schema ?? null) : null;
+      const body = op.requestBody ? withRecordSchemas(resolve(resolve(op.requestBody).content?.['application/json']?.schema ?? null)) : null;
       operations.push({
         method,
         path,
@@ -126,6 +128,23 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
+
+/**
+ * A batch's records are `unknown` in the document ("SalesTransactionInput records; …"): give them the
+ * JSON Schema of the named record contract, so records are generated (and spoiled) field by field.
+ */
+const recordSchemas = new Set<string>();
+function withRecordSchemas(body: Schema): Schema {
+  if (!body.properties) return body;
+  const properties: Record<string, Schema> = {};
+  for (const [k, v] of Object.entries<Schema>(body.properties)) {
+    const name = /^(\w+Input) records/.exec(v.description ?? '')?.[1];
+    const record = name ? (contracts as unknown as Record<string, unknown>)[name] : undefined;
+    if (record instanceof z.ZodType) recordSchemas.add(name!);
+    properties[k] = record instanceof z.ZodType ? { ...v, items: z.toJSONSchema(record, { io: 'input', unrepresentable: 'any' }) } : v;
+  }
+  return { ...body, properties };
+}
 
 function resolve(s: Schema | null): Schema {
   if (!s) return {};
@@ -514,6 +533,7 @@ describe('the examples of issue 13', () => {
 describe('fuzzing every operation of the OpenAPI document', () => {
   it(`answers ${TOTAL} generated bad requests without a 5xx, each 4xx a problem`, async () => {
     expect(operations.length).toBeGreaterThan(100);
+    expect([...recordSchemas].sort()).toEqual(['BankTransactionInput', 'SalesSummaryInput', 'SalesTransactionInput', 'SettlementInput', 'TenderTotalInput']);
     const rng = prng(SEED);
     const requests: FuzzRequest[] = [];
     for (let i = 0; i < TOTAL; i++) {
