@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { RouteTable } from '@bop/contracts';
-import { NotFound, pendingMigrations, renderError, withinMs, type Logger, type Orm } from '@bop/shared';
+import { BadRequest, malformedPercentEncoding, NotFound, pendingMigrations, renderError, withinMs, type Logger, type Orm } from '@bop/shared';
 import type { CompiledRoute, GatewayRequest } from './context';
 import type { GatewayConfig } from './config';
 import type { ApiDocs } from './openapi-docs';
@@ -57,6 +57,8 @@ export function createApp(parts: GatewayParts): { app: Express; handler: (req: I
   app.use((req: Request, res: Response, next: NextFunction) => {
     startRequest(req as GatewayRequest, res);
     if (accessLog) logLine(req as GatewayRequest, res);
+    const malformed = malformedPercentEncoding(req.url);
+    if (malformed) throw new BadRequest(malformed);
     next();
   });
 
@@ -101,6 +103,9 @@ export function createApp(parts: GatewayParts): { app: Express; handler: (req: I
 
   const api = async (req: GatewayRequest, res: Response): Promise<void> => {
     try {
+      // a path or query that does not decode is malformed, not an unknown endpoint
+      const malformed = malformedPercentEncoding(req.url);
+      if (malformed) throw new BadRequest(malformed);
       steps.route(req);
       steps.feature(req);
       const route = req.gw.route!;

@@ -133,7 +133,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const port = opts.port ?? config.PORT;
   let listener: HttpListener;
   try {
-    listener = await listenHttp(handler, port, host);
+    listener = await listenHttp(handler, port, host, { errorsBaseUrl: config.ERRORS_BASE_URL });
   } catch (err) {
     upstreams.stop();
     features.stop();

@@ -16,6 +16,8 @@ export const baseConfigSchema = z.object({
   /** the gateway's public key (SPKI PEM, or base64 of it) that signs internal tokens */
   INTERNAL_JWT_PUBLIC_KEY: z.string().optional(),
   REQUEST_BODY_LIMIT: z.string().default('10mb'),
+  /** deepest JSON nesting a request body may have (an object or array at the top is 1); deeper is a 400 */
+  JSON_MAX_DEPTH: z.coerce.number().int().min(2).max(1000).default(64),
   /** signs internal tokens; services that call other services' internal commands need it */
   INTERNAL_JWT_PRIVATE_KEY: z.string().optional(),
   BUS: z.enum(['postgres', 'kafka']).default('postgres'),

@@ -1,5 +1,8 @@
 import http, { type RequestListener } from 'node:http';
 import net, { type AddressInfo, type Socket } from 'node:net';
+import { errorCodes } from '@bop/contracts';
+import { newId } from './ids';
+import { PROBLEM_CONTENT_TYPE } from './problem';
 
 export interface HttpListener {
   server: http.Server;
@@ -8,11 +11,48 @@ export interface HttpListener {
   close(graceMs: number): Promise<void>;
 }
 
+export interface ListenOptions {
+  /** the `type` base of problem bodies (ERRORS_BASE_URL) */
+  errorsBaseUrl?: string;
+}
+
+/**
+ * What Node's parser refused before any handler ran (request line or headers over 16 KB, malformed
+ * HTTP), as an RFC 9457 problem instead of Node's bare status line: 431 for headers/URL too large,
+ * 408 for a request that did not arrive in time, else 400 — code `bad_request`.
+ */
+export function answerClientError(err: Error & { code?: string }, socket: net.Socket | import('node:stream').Duplex, errorsBaseUrl: string): void {
+  if (err.code === 'ECONNRESET' || !socket.writable || (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, detail] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'The request line (URL) or headers are larger than the server accepts (16 KB).']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'The request did not arrive in time.']
+        : [400, 'Bad Request', 'The request is not valid HTTP.'];
+  const requestId = newId('request');
+  const body = JSON.stringify({
+    type: `${errorsBaseUrl.replace(/\/$/, '')}/bad_request`,
+    title: status === 400 ? errorCodes.bad_request.title : reason,
+    status,
+    code: 'bad_request',
+    detail,
+    requestId,
+  });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 /** Listens with keep-alive longer than typical client pools, so a reused socket is never closed under a request. */
-export async function listenHttp(handler: RequestListener, port: number, host: string): Promise<HttpListener> {
+export async function listenHttp(handler: RequestListener, port: number, host: string, opts: ListenOptions = {}): Promise<HttpListener> {
   const server = http.createServer(handler);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  const errorsBaseUrl = opts.errorsBaseUrl ?? 'https://errors.bop.dev';
+  server.on('clientError', (err: Error & { code?: string }, socket) => answerClientError(err, socket, errorsBaseUrl));
   const sockets = new Set<Socket>();
   server.on('connection', (s) => {
     sockets.add(s);

@@ -4,6 +4,8 @@ export * from './ids';
 export * from './errors';
 export * from './problem';
 export * from './validation';
+export * from './text-guard';
+export * from './db-values';
 export * from './auth';
 export * from './pagination';
 export * from './events';

@@ -4,6 +4,7 @@ import { sqlQuery, type EntityManager } from './db';
 import type { ZodType } from 'zod';
 import { ApiError, type FieldError } from './errors';
 import { zodFieldErrors } from './validation';
+import { badTextReason, scanJson } from './text-guard';
 import { newId } from './ids';
 import { actorOf, type Principal } from './auth';
 
@@ -333,7 +334,12 @@ export interface ParsedRecord<T> {
 export function parseBatchRecords<T>(schema: ZodType<T>, records: unknown[]): Array<ParsedRecord<T>> {
   return records.map((raw, index) => {
     const sent = (raw as { externalId?: unknown } | null)?.externalId;
-    const externalId = typeof sent === 'string' && sent.length > 0 ? sent : null;
+    // an externalId with bad text is not echoed (nor stored in the batch's event): the error names it
+    const externalId = typeof sent === 'string' && sent.length > 0 && badTextReason(sent) === null ? sent : null;
+    // the kit's edge leaves the records to this check: NUL or a lone surrogate rejects this record only
+    // (nesting depth was checked at the edge for the whole body)
+    const badText = scanJson(raw, { maxDepth: Number.MAX_SAFE_INTEGER }).errors;
+    if (badText.length > 0) return { index, externalId, errors: badText };
     const parsed = schema.safeParse(raw);
     return parsed.success ? { index, externalId, data: parsed.data, errors: [] } : { index, externalId, errors: zodFieldErrors(parsed.error) };
   });

@@ -27,6 +27,8 @@ import { systemClock, type Clock, type ConsumerDef, type WorkerDef } from './con
 import { ServiceClient } from './service-client';
 import { bindReadThrough } from './read-through';
 import { zodFieldErrors } from './validation';
+import { valueRefusedByDatabase } from './db-values';
+import { badTextInParams, malformedPercentEncoding, scanJson } from './text-guard';
 import type { InternalRouteDef, RouteContext, RouteDef, RouteResult } from './routes';
 import { newId } from './ids';
 import { listenHttp, urlHost, type HttpListener } from './http-server';
@@ -111,6 +113,8 @@ interface Compiled {
   body?: z.ZodType;
   status?: number;
   alsoStatuses?: readonly number[];
+  /** top-level body fields holding a batch's raw records (`z.array(z.unknown())`): judged record by record by the handler */
+  recordFields?: ReadonlySet<string>;
 }
 
 const undocumented = new Set<string>();
@@ -118,6 +122,16 @@ const undocumented = new Set<string>();
 /** Success statuses this process answered that the endpoint's operation schemas do not document (`"<key> <status>"`); a test asserts none. */
 export function undocumentedStatuses(): string[] {
   return [...undocumented];
+}
+
+/** The body fields whose records a batch handler parses one by one (an array of `unknown` in the contract). */
+function recordFieldsOf(body: z.ZodType | undefined): ReadonlySet<string> | undefined {
+  if (!(body instanceof z.ZodObject)) return undefined;
+  const fields = new Set<string>();
+  for (const [key, field] of Object.entries(body.shape as Record<string, z.ZodType>)) {
+    if (field instanceof z.ZodArray && field.element instanceof z.ZodUnknown) fields.add(key);
+  }
+  return fields.size > 0 ? fields : undefined;
 }
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -130,7 +144,7 @@ function compileRoutes(name: AreaService, routes: RouteDef[], internal: Internal
     if (!row) throw new Error(`${name}: route ${def.key} is not in the endpoint catalogue`);
     if (row.service !== name) throw new Error(`${name}: route ${def.key} belongs to ${row.service}`);
     const schemas = operationSchemas(def.key) ?? {};
-    table.add(row.method, row.path, { def, row, ...schemas });
+    table.add(row.method, row.path, { def, row, ...schemas, recordFields: recordFieldsOf(schemas.body) });
     served.push(def.key);
   }
   for (const def of internal) {
@@ -242,7 +256,15 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     const r = await ready();
     res.status(r.ok ? 200 : 503).json({ status: r.ok ? 'ready' : 'not_ready', service: def.name, ...r });
   });
-  app.use(express.json({ limit: config.REQUEST_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    const malformed = malformedPercentEncoding(req.url);
+    if (malformed) throw new BadRequest(malformed);
+    next();
+  });
+  const parseJson = express.json({ limit: config.REQUEST_BODY_LIMIT, type: ['application/json', 'application/*+json'] });
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    parseJson(req, res, (err?: unknown) => next(err === undefined ? undefined : bodyReadError(err)));
+  });
   app.use(async (req: Request, res: Response) => {
     const token = req.headers[INTERNAL_TOKEN_HEADER];
     const principal = typeof token === 'string' ? await verifier.verify(token) : null;
@@ -257,9 +279,15 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     // internal routes serve the platform only; a public caller reaches nothing but public rows
     if (compiled.row === null && principal.kind !== 'system') throw new ApiError('forbidden', 'Internal routes are for the platform only.');
     if (principal.kind === 'anonymous' && compiled.row?.people !== 'public') throw new Unauthorized();
+    guardInput(req, compiled, match.params, config.JSON_MAX_DEPTH);
     const ctx = buildContext(req, principal, compiled, match.params, orm, log);
     if (def.locationsInOrgUnits) await resolveOrgUnitReach(ctx, def.locationsInOrgUnits);
-    const result: RouteResult = await compiled.def.handler(ctx);
+    let result: RouteResult;
+    try {
+      result = await compiled.def.handler(ctx);
+    } catch (err) {
+      throw valueRefusedByDatabase(err) ?? err; // a value the contract let through but a column cannot hold: the caller's 422
+    }
     const status = send(res, result, compiled.status);
     if (compiled.row && !successStatuses(compiled).includes(status)) {
       const key = `${compiled.def.key} ${status}`;
@@ -284,7 +312,7 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     await relay?.stop();
   };
   try {
-    listener = await listenHttp(app, opts.port ?? Number(env.PORT ?? serviceTable[def.name].port), host);
+    listener = await listenHttp(app, opts.port ?? Number(env.PORT ?? serviceTable[def.name].port), host, { errorsBaseUrl: config.ERRORS_BASE_URL });
     if (def.onStart) await def.onStart(runtime);
     relay?.start();
     await consumers.start();
@@ -310,6 +338,41 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     })());
 
   return { name: def.name, url: `http://${urlHost(host)}:${actualPort}`, port: actualPort, runtime, relay, consumers, served, ready, close };
+}
+
+/** What reading the body failed on, as the caller's error: a body that does not inflate or decode is a 400, not a 500. */
+function bodyReadError(err: unknown): unknown {
+  if (err instanceof ApiError || typeof err !== 'object' || err === null) return err;
+  const e = err as { type?: unknown; status?: unknown; message?: unknown; limit?: unknown; encoding?: unknown; charset?: unknown };
+  if (e.type === 'entity.too.large') return new ApiError('payload_too_large', `The request body is larger than the limit (${e.limit} bytes).`);
+  if (e.type === 'entity.parse.failed') return new BadRequest('The body is not valid JSON.');
+  if (e.type === 'encoding.unsupported') return new BadRequest(`Content-Encoding ${String(e.encoding)} is not supported; send gzip, deflate, br or none.`);
+  if (e.type === 'charset.unsupported') return new BadRequest(`Charset ${String(e.charset)} is not supported; send UTF-8.`);
+  if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) return new BadRequest(`The body could not be read (${String(e.message)}).`);
+  return err;
+}
+
+/**
+ * The kit's edge (see text-guard.ts): NUL or a lone surrogate in a path parameter or a query key or
+ * value is a 400 naming the parameter; JSON nested deeper than JSON_MAX_DEPTH a 400; bad text in a
+ * body string or key a 422 naming the field — except inside a batch's records, which the handler
+ * judges one by one (a bad record is `rejected`, the rest are stored).
+ */
+function guardInput(req: Request, compiled: Compiled, rawParams: Record<string, string>, maxDepth: number): void {
+  const inPath = badTextInParams(rawParams);
+  if (inPath.length > 0) throw new BadRequest('A path parameter holds text that cannot be accepted.', inPath);
+  const query = req.query as Record<string, unknown> | undefined;
+  if (query) {
+    const inQuery = badTextInParams(query);
+    if (inQuery.length > 0) throw new BadRequest('A query parameter holds text that cannot be accepted.', inQuery);
+  }
+  if (req.body !== null && typeof req.body === 'object') {
+    const scan = scanJson(req.body, { maxDepth, skipTextUnder: compiled.recordFields });
+    if (scan.tooDeepAt !== null) {
+      throw new BadRequest(`The body nests deeper than ${maxDepth} levels (JSON_MAX_DEPTH).`, [{ path: scan.tooDeepAt, message: `Nested deeper than ${maxDepth} levels.` }]);
+    }
+    if (scan.errors.length > 0) throw new ValidationError(scan.errors, 'The body holds text that cannot be accepted.');
+  }
 }
 
 function buildContext(req: Request, principal: Principal, compiled: Compiled, rawParams: Record<string, string>, orm: Orm, log: Logger): RouteContext {

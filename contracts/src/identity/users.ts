@@ -5,6 +5,7 @@ import { Assignment, AssignmentInput } from './reach';
 export const UserStatus = z.enum(['active', 'deactivated']);
 export const Locale = z
   .string()
+  .max(35)
   .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'Use a language tag such as en or en-US.')
   .openapi({ example: 'en-US' });
 export const EmployeeRef = z.string().regex(/^emp_[A-Za-z0-9]{1,60}$/, 'Use an employee id (emp_…).');
