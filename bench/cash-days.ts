@@ -10,7 +10,7 @@
  */
 import os from 'node:os';
 import { Client } from 'pg';
-import { BENCH_OWNER, startRuntimeProcess } from './runtime-process';
+import { benchRequest, benchSession, startRuntimeProcess } from './runtime-process';
 
 const small = Number(process.env.BENCH_SMALL ?? 200);
 const large = Number(process.env.BENCH_SALES ?? 50_000);
@@ -50,17 +50,11 @@ const p50 = (ms: number[]) => [...ms].sort((a, b) => a - b)[Math.floor(ms.length
 async function main(): Promise<void> {
   const rt = await startRuntimeProcess({ API_INGEST_RATE_LIMIT_PER_MIN: '100000000', API_RATE_LIMIT_PER_MIN: '100000000' });
   const { base, pgPort } = rt;
-  const request = async (method: string, p: string, body: unknown, auth: string) => {
-    const res = await fetch(`${base}${p}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${auth}` }, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
-    const parsed = (await res.json().catch(() => null)) as any;
-    if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(parsed).slice(0, 300)}`);
-    return parsed;
-  };
+  const request = (method: string, p: string, body: unknown, auth: string) => benchRequest(base, method, p, body, auth);
   const pg = new Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${pgPort}/bop` });
   pg.on('error', () => {}); // the runtime's Postgres stops after the run
   try {
-    const signIn = await fetch(`${base}/api/v1/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(BENCH_OWNER) });
-    const session = ((await signIn.json()) as any).token as string;
+    const session = await benchSession(base);
     const location = await request('POST', '/api/v1/locations', { name: 'Bench cafe', timezone: 'America/New_York', businessDayCutoff: '04:00', externalId: 'BENCH-CASH' }, session);
     const reg = await request('POST', '/api/v1/integrations', { manifest: { name: 'Bench POS', version: '1.0.0', description: 'bench', scopes: ['sales:write'], webhooks: [] } }, session);
     const key: string = reg.apiKey;

@@ -14,7 +14,7 @@
  */
 import os from 'node:os';
 import { Client } from 'pg';
-import { BENCH_OWNER, startRuntimeProcess } from './runtime-process';
+import { benchRequest, benchSession, startRuntimeProcess } from './runtime-process';
 
 const total = Number(process.env.BENCH_RECORDS ?? 10_000);
 const batchSize = Number(process.env.BENCH_BATCH ?? 1000);
@@ -45,17 +45,11 @@ async function main(): Promise<void> {
     EMBEDDED_PG_FLAGS: [process.env.EMBEDDED_PG_FLAGS, '-c track_commit_timestamp=on'].filter(Boolean).join(' '),
   });
   const { base, pgPort } = rt;
-  const request = async (method: string, p: string, body: unknown, auth: string) => {
-    const res = await fetch(`${base}${p}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${auth}` }, body: typeof body === 'string' ? body : JSON.stringify(body) });
-    const parsed = (await res.json().catch(() => null)) as any;
-    if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(parsed).slice(0, 300)}`);
-    return parsed;
-  };
+  const request = (method: string, p: string, body: unknown, auth: string) => benchRequest(base, method, p, body, auth);
   const pg = new Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${pgPort}/bop` });
   pg.on('error', () => {}); // the runtime's Postgres stops after the run
   try {
-    const signIn = await fetch(`${base}/api/v1/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(BENCH_OWNER) });
-    const session = ((await signIn.json()) as any).token as string;
+    const session = await benchSession(base);
     await request('POST', '/api/v1/locations', { name: 'Bench kitchen', timezone: 'America/New_York', businessDayCutoff: '04:00', externalId: 'BENCH-DEPLETION' }, session);
     const reg = await request('POST', '/api/v1/integrations', { manifest: { name: 'Bench POS', version: '1.0.0', description: 'bench', scopes: ['sales:write', 'sales:read'], webhooks: [] } }, session);
     const key: string = reg.apiKey;

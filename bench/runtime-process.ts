@@ -123,3 +123,18 @@ export async function startRuntimeProcess(env: Record<string, string>, opts: Run
     stop,
   };
 }
+
+/** A JSON call to the runtime that throws on any status of 300 or more (a bench's set-up must not half-succeed). */
+export async function benchRequest(base: string, method: string, p: string, body: unknown, auth?: string): Promise<any> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (auth) headers.authorization = `Bearer ${auth}`;
+  const res = await fetch(`${base}${p}`, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  const parsed = (await res.json().catch(() => null)) as any;
+  if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(parsed).slice(0, 300)}`);
+  return parsed;
+}
+
+/** A session token of the bench's owner. */
+export async function benchSession(base: string): Promise<string> {
+  return (await benchRequest(base, 'POST', '/api/v1/auth/sign-in', BENCH_OWNER)).token as string;
+}
