@@ -59,12 +59,6 @@ export interface WorkerDef {
   stop(): Promise<void> | void;
 }
 
-/** Time, injectable so schedules are tested without waiting. */
-export interface Clock {
-  now(): Date;
-}
-
-export const systemClock: Clock = { now: () => new Date() };
 
 /**
  * A value from an event made storable in Postgres: every U+0000 in its strings (keys too) becomes

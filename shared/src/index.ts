@@ -31,3 +31,6 @@ export * from './write-transaction';
 export * from './money';
 export * from './read-through';
 export * from './pg-clients';
+export * from './clock';
+export * from './retry';
+export * from './sql';

@@ -23,7 +23,8 @@ import { createBus } from './bus';
 import type { Bus } from './bus/types';
 import { Relay } from './relay';
 import { ConsumerRunner } from './consumer-runner';
-import { systemClock, type Clock, type ConsumerDef, type WorkerDef } from './consumers';
+import { type ConsumerDef, type WorkerDef } from './consumers';
+import { processClock, type Clock } from './clock';
 import { ServiceClient } from './service-client';
 import { bindReadThrough } from './read-through';
 import { zodFieldErrors } from './validation';
@@ -205,7 +206,7 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     orm,
     log,
     bus,
-    clock: opts.clock ?? systemClock,
+    clock: opts.clock ?? processClock,
     services: new ServiceClient(serviceUrls, signer),
   };
   // the replicas of this service read through from their owners with its client
