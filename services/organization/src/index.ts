@@ -1,13 +1,19 @@
 import { createService } from '@bop/shared';
-import { Department, Location, OrgUnit } from './entities';
+import { configSchema } from './config';
+import { Location } from './locations/entities';
+import { OrgUnit } from './org-units/entities';
+import { Department } from './departments/entities';
 import { migrations } from './migrations';
-import { locationRoutes } from './routes/locations';
-import { orgUnitRoutes } from './routes/org-units';
-import { departmentRoutes } from './routes/departments';
-import { internalRoutes } from './routes/internal';
+import { locationRoutes } from './locations/routes';
+import { internalRoutes } from './locations/internal-routes';
+import { orgUnitRoutes } from './org-units/routes';
+import { departmentRoutes } from './departments/routes';
+
+export { configSchema } from './config';
 
 export const organizationService = createService({
   name: 'organization',
+  configSchema,
   entities: [Location, OrgUnit, Department],
   migrations,
   routes: () => [...locationRoutes(), ...orgUnitRoutes(), ...departmentRoutes()],

@@ -1,0 +1,106 @@
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import type { z } from 'zod';
+import type { DepartmentCreate, DepartmentListQuery, DepartmentPatch } from '@bop/contracts';
+import { changedFields, Conflict, decodeCursor, newId, NotFound, now, pageLimit, recordEvent, toPage, ValidationError, type EntityManager, type ReachSet } from '@bop/shared';
+import { Department } from './entities';
+import { Location } from '../locations/entities';
+import type { Caller } from '../locations/store';
+import { departmentDto } from './dto';
+import { loadParents } from '../org-units/tree-store';
+import { assertLocationInReach, assertUnitInReach, locationReachFilter } from '../org-units/reach';
+
+/** A location department follows its location's reach; a company-wide one needs reach Everyone to change. */
+async function assertDepartmentInReach(em: EntityManager, reach: ReachSet, locationId: string | null, forWrite: boolean): Promise<void> {
+  if (reach.everyone) return;
+  const parents = await loadParents(em);
+  if (!locationId) {
+    if (forWrite) assertUnitInReach(reach, parents, null);
+    return;
+  }
+  const location = await em.findOne(Location, { id: locationId });
+  if (location) assertLocationInReach(reach, parents, location);
+}
+
+/** Locks a department for a change the caller may make. */
+async function departmentForChange(em: EntityManager, id: string, caller: Caller): Promise<Department> {
+  const dep = await em.findOne(Department, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!dep) throw new NotFound('department', id);
+  await assertDepartmentInReach(em, caller.reach(), dep.locationId ?? null, true);
+  caller.checkVersion(dep.version);
+  return dep;
+}
+
+/** A page of the departments: company-wide ones and those of locations the caller reaches. */
+export async function listDepartments(em: EntityManager, query: z.output<typeof DepartmentListQuery>, caller: Pick<Caller, 'reach'>) {
+  const { limit, cursor, locationId, status } = query;
+  const where: FilterQuery<Department> = {};
+  const after = decodeCursor(cursor);
+  if (after) where.id = { $gt: after };
+  if (locationId) where.locationId = locationId;
+  if (status) where.status = status;
+  const reach = locationReachFilter(caller.reach(), await loadParents(em));
+  if (reach) {
+    const reachable = await em.find(Location, { $or: [{ id: { $in: reach.ids } }, { orgUnitId: { $in: reach.orgUnitIds } }] }, { fields: ['id'] });
+    where.$or = [{ locationId: null }, { locationId: { $in: reachable.map((l) => l.id) } }];
+  }
+  const n = pageLimit(limit);
+  const rows = await em.find(Department, where, { orderBy: { id: 'asc' }, limit: n + 1 });
+  return toPage(rows, n, departmentDto);
+}
+
+export function createDepartment(em: EntityManager, body: z.output<typeof DepartmentCreate>, caller: Caller) {
+  return em.transactional(async (tem) => {
+    const locationId = body.locationId ?? null;
+    if (locationId) {
+      const location = await tem.findOne(Location, { id: locationId });
+      if (!location) throw new ValidationError([{ path: 'locationId', message: `No location ${locationId}.` }]);
+      if (location.status !== 'active') throw new ValidationError([{ path: 'locationId', message: `Location ${locationId} is archived.` }]);
+    }
+    await assertDepartmentInReach(tem, caller.reach(), locationId, true);
+    const at = now();
+    const dep = tem.create(Department, {
+      id: newId('department'),
+      name: body.name,
+      code: body.code ?? null,
+      locationId,
+      status: 'active',
+      version: 1,
+      createdAt: at,
+      updatedAt: at,
+    });
+    const object = departmentDto(dep);
+    recordEvent(tem, { type: 'department.created', aggregateType: 'department', aggregateId: dep.id, locationId, object, actor: caller.principal });
+    return object;
+  });
+}
+
+export function patchDepartment(em: EntityManager, id: string, body: z.output<typeof DepartmentPatch>, caller: Caller) {
+  return em.transactional(async (tem) => {
+    const dep = await departmentForChange(tem, id, caller);
+    if (dep.status === 'archived') throw new Conflict(`Department ${dep.id} is archived.`);
+    const before = departmentDto(dep);
+    if (body.name !== undefined) dep.name = body.name;
+    if (body.code !== undefined) dep.code = body.code;
+    const previous = changedFields(before, departmentDto(dep));
+    if (Object.keys(previous).length === 0) return before;
+    dep.version += 1;
+    dep.updatedAt = now();
+    const object = departmentDto(dep);
+    recordEvent(tem, { type: 'department.updated', aggregateType: 'department', aggregateId: dep.id, locationId: dep.locationId ?? null, object, previous, actor: caller.principal });
+    return object;
+  });
+}
+
+export function archiveDepartment(em: EntityManager, id: string, caller: Caller) {
+  return em.transactional(async (tem) => {
+    const dep = await departmentForChange(tem, id, caller);
+    if (dep.status === 'archived') return departmentDto(dep);
+    const before = departmentDto(dep);
+    dep.status = 'archived';
+    dep.version += 1;
+    dep.updatedAt = now();
+    const object = departmentDto(dep);
+    recordEvent(tem, { type: 'department.archived', aggregateType: 'department', aggregateId: dep.id, locationId: dep.locationId ?? null, object, previous: changedFields(before, object), actor: caller.principal });
+    return object;
+  });
+}

@@ -1,3 +1,0 @@
-export * from './location';
-export * from './org-unit';
-export * from './department';
