@@ -1,20 +1,23 @@
 import { createService } from '@bop/shared';
 import { configSchema } from './config';
-import { entities } from './entities';
+import { Integration } from './integrations/entities';
+import { IntegrationKey } from './keys/entities';
+import { IntegrationLog } from './logs/entities';
+import { IngestionBatch } from './batches/entities';
 import { migrations } from './migrations';
-import { integrationRoutes } from './routes/integrations';
-import { logRoutes } from './routes/logs';
-import { healthRoutes } from './routes/health';
-import { batchRoutes } from './routes/batches';
-import { batchConsumer } from './consumers/batches';
+import { integrationRoutes } from './integrations/routes';
+import { logRoutes } from './logs/routes';
+import { healthRoutes } from './health/routes';
+import { batchRoutes } from './batches/routes';
+import { batchConsumer } from './batches/consumers';
 
-export { integrationsAdmin } from './admin';
+export { integrationsAdmin } from './integrations/admin';
 export { configSchema } from './config';
 
 export const integrationsService = createService({
   name: 'integrations',
   configSchema,
-  entities,
+  entities: [Integration, IntegrationKey, IntegrationLog, IngestionBatch],
   migrations,
   routes: (svc) => [...integrationRoutes(svc), ...logRoutes(svc), ...healthRoutes(svc), ...batchRoutes()],
   consumers: () => [batchConsumer],

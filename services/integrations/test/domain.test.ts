@@ -1,9 +1,9 @@
 import { IntegrationManifest } from '@bop/contracts';
-import { applyConfigPatch, configErrors, keepDeclared, maskConfig, maskSecret, missingConfig, sameValues } from '../src/domain/config';
-import { deriveHealth, silentAfter } from '../src/domain/health';
-import { keyStatus } from '../src/domain/keys';
-import { levelRank, levelsAtOrAbove } from '../src/domain/logs';
-import { manifestErrors, sameScopes, scopesNarrowed, subscriptionProblem } from '../src/domain/manifest';
+import { applyConfigPatch, configErrors, keepDeclared, maskConfig, maskSecret, missingConfig, sameValues } from '../src/integrations/config-values';
+import { deriveHealth, silentAfter } from '../src/health/derive-health';
+import { keyStatus } from '../src/keys/key-status';
+import { levelRank, levelsAtOrAbove } from '../src/logs/levels';
+import { manifestErrors, sameScopes, scopesNarrowed, subscriptionProblem } from '../src/integrations/manifest';
 
 const manifest = (over: Record<string, unknown> = {}) =>
   IntegrationManifest.parse({ name: 'POS bridge', version: '1.2.0', description: 'Sends sales', scopes: ['sales:write', 'organization:read'], ...over });

@@ -1,7 +1,7 @@
 import { identityService } from '@svc/identity';
 import { webhooksService } from '@svc/webhooks';
 import { integrationsService } from '../src';
-import { integrationsAdmin } from '../src/admin';
+import { integrationsAdmin } from '../src/integrations/admin';
 import { integration, person, startTestServices, type TestService, type TestServices } from '../../../test/harness';
 import { authenticate, manifestBody, quietIdentity, outbox, principalOf, register, sql, stored } from './fixtures';
 

@@ -1,6 +1,4 @@
-import { LockMode } from '@mikro-orm/core';
-import { Forbidden, NotFound, OutOfReach, type EntityManager, type RouteContext } from '@bop/shared';
-import { Integration } from '../entities';
+import { Forbidden, OutOfReach, type RouteContext } from '@bop/shared';
 
 /**
  * Managing integrations: a person (or the platform) with integrations.manage at reach Everyone
@@ -16,10 +14,4 @@ export function selfIntegrationId(ctx: RouteContext): string {
   const p = ctx.principal;
   if (p.kind !== 'integration' || !p.integrationId) throw new Forbidden('Only an integration key may call this endpoint.');
   return p.integrationId;
-}
-
-export async function findIntegration(em: EntityManager, id: string, lock = false): Promise<Integration> {
-  const row = await em.findOne(Integration, { id }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
-  if (!row) throw new NotFound('integration', id);
-  return row;
 }

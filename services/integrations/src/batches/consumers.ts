@@ -1,5 +1,6 @@
 import { BatchCompletedEvent, serviceTable } from '@bop/contracts';
 import { defineConsumer, formatPath, withoutNul } from '@bop/shared';
+import { recordBatch } from './store';
 
 /**
  * Keeps one row per ingestion batch of an integration from the areas' `<area>.batch.completed`
@@ -23,28 +24,6 @@ export const batchConsumer = defineConsumer({
     const b = withoutNul(parsed.data);
     const integrationId = b.integrationId ?? (event.actor?.type === 'integration' ? event.actor.id : null);
     if (!integrationId) return;
-    await em.execute(
-      `insert into "integrations"."ingestion_batches"
-         ("id", "integration_id", "source", "endpoint", "received", "created", "updated", "unchanged", "duplicate", "rejected", "rejected_records", "created_at", "event_id")
-       select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?
-       where exists (select 1 from "integrations"."integrations" where "id" = ?)
-       on conflict ("id") do nothing`,
-      [
-        b.batchId,
-        integrationId,
-        b.source,
-        b.endpoint,
-        b.received,
-        b.created,
-        b.updated,
-        b.unchanged,
-        b.duplicate,
-        b.rejected,
-        JSON.stringify(b.rejectedRecords ?? []),
-        new Date(b.createdAt),
-        event.id,
-        integrationId,
-      ],
-    );
+    await recordBatch(em, b, integrationId, event.id);
   },
 });

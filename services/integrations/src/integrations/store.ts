@@ -1,64 +1,57 @@
-import type { FilterQuery } from '@mikro-orm/core';
-import type { IntegrationEventType, IntegrationManifest } from '@bop/contracts';
-import {
-  changedFields,
-  created,
-  decodeCursor,
-  newId,
-  noContent,
-  ok,
-  pageLimit,
-  recordEvent,
-  route,
-  toPage,
-  ValidationError,
-  type EntityManager,
-  type Principal,
-  type RouteDef,
-  type ServiceRuntime,
-} from '@bop/shared';
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import type { z } from 'zod';
+import type { IntegrationEventType, IntegrationListQuery, IntegrationManifest } from '@bop/contracts';
+import { changedFields, decodeCursor, NotFound, pageLimit, recordEvent, toPage, ValidationError, type EntityManager, type Principal, type RouteContext, type ServiceRuntime } from '@bop/shared';
 import type { IntegrationsConfig } from '../config';
-import { Integration, IntegrationKey } from '../entities';
-import { integrationDetailDto, integrationDto, keyDto } from '../dto';
-import { applyConfigPatch, configErrors, keepDeclared, sameValues } from '../domain/config';
-import { manifestErrors, sameScopes, scopesNarrowed } from '../domain/manifest';
-import { IdentityCommands, newWebhookSecret, WebhookCommands, withUndo, type EndpointView, type MintedKey, type Undo } from '../lib/collaborators';
-import { assertManager, findIntegration } from './access';
+import { Integration } from './entities';
+import { integrationDetailDto, integrationDto } from './dto';
+import { keyDto } from '../keys/dto';
+import { keyRow, keysOf, noteRevoked } from '../keys/store';
+import { applyConfigPatch, keepDeclared, sameValues, type ConfigValues } from './config-values';
+import { sameScopes, scopesNarrowed } from './manifest';
+import { IdentityCommands, newWebhookSecret, WebhookCommands, withUndo, type EndpointView, type MintedKey, type Undo } from './collaborators';
 
 type Svc = ServiceRuntime<IntegrationsConfig>;
 
+/** What a change needs of its request: its entity manager and log, who acts, the If-Match check. */
+export type Caller = Pick<RouteContext, 'em' | 'log' | 'requestId' | 'principal' | 'checkVersion'>;
+
 /** Grace of the old keys when a manifest change only adds scopes (they keep a subset of the new ones). */
 export const MANIFEST_SCOPE_GRACE_MINUTES = 60;
+
+export async function findIntegration(em: EntityManager, id: string, lock = false): Promise<Integration> {
+  const row = await em.findOne(Integration, { id }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+  if (!row) throw new NotFound('integration', id);
+  return row;
+}
+
+/** Every integration, for the ops CLI (on a fork, so any EntityManager will do). */
+export function allIntegrations(em: EntityManager): Promise<Integration[]> {
+  return em.fork().find(Integration, {}, { orderBy: { id: 'asc' } });
+}
 
 function emit(em: EntityManager, type: IntegrationEventType, row: Integration, now: Date, actor: Principal, previous?: Record<string, unknown>, extra?: Record<string, unknown>): void {
   const object = { ...integrationDto(row, now), ...(extra ?? {}) };
   recordEvent(em, { type, aggregateType: 'integration', aggregateId: row.id, locationId: null, object, previous, actor });
 }
 
-function keyRow(em: EntityManager, minted: MintedKey, now: Date): IntegrationKey {
-  return em.create(IntegrationKey, {
-    id: minted.id,
-    integrationId: minted.integrationId,
-    prefix: minted.prefix,
-    scopes: minted.scopes,
-    createdAt: now,
-    expiresAt: minted.expiresAt ? new Date(minted.expiresAt) : null,
-    revokedAt: null,
-  });
+/** What pausing and resuming change (they are each other's undo). */
+interface PauseChange {
+  paused: boolean;
+  status: 'paused' | 'active';
+  event: IntegrationEventType;
+  undoKeys: string;
+  undoWebhooks: string;
 }
+const PAUSE: PauseChange = { paused: true, status: 'paused', event: 'integrations.integration.paused', undoKeys: 'resume the keys', undoWebhooks: 'resume the webhooks' };
+const RESUME: PauseChange = { paused: false, status: 'active', event: 'integrations.integration.resumed', undoKeys: 'pause the keys again', undoWebhooks: 'pause the webhooks again' };
 
-/** Writes identity's revocations onto our copies of the keys. */
-async function noteRevoked(em: EntityManager, integrationId: string, revoked: Array<{ id: string; revokedAt: string }>, flush = false): Promise<void> {
-  if (revoked.length === 0) return;
-  const keys = await em.find(IntegrationKey, { integrationId, id: { $in: revoked.map((r) => r.id) } });
-  const at = new Map(revoked.map((r) => [r.id, new Date(r.revokedAt)]));
-  for (const key of keys) key.revokedAt = at.get(key.id)!;
-  if (flush) await em.flush();
-}
-
-const keysOf = (em: EntityManager, integrationId: string) => em.find(IntegrationKey, { integrationId }, { orderBy: { id: 'asc' } });
-
-export const integrationRoutes = (svc: Svc): RouteDef[] => {
+/**
+ * The integration records and the changes that also ask other services (identity's keys, the webhooks
+ * service's endpoints): each such change holds the record's lock and undoes the other services' part
+ * when a later step fails.
+ */
+export const integrationStore = (svc: Svc) => {
   const commands = (requestId: string) => ({ identity: new IdentityCommands(svc.services, requestId), webhooks: new WebhookCommands(svc.services, requestId) });
   const intervalOf = (m: IntegrationManifest) => m.heartbeatIntervalSeconds ?? svc.config.INTEGRATION_HEARTBEAT_DEFAULT_SECONDS;
 
@@ -66,30 +59,46 @@ export const integrationRoutes = (svc: Svc): RouteDef[] => {
   const change = <T>(ctx: { em: EntityManager; log: Svc['log'] }, id: string, work: (em: EntityManager, row: Integration, undo: Undo) => Promise<T>) =>
     withUndo(ctx.log, (undo) => ctx.em.transactional(async (em) => work(em, await findIntegration(em, id, true), undo)));
 
-  return [
-    route('GET /integrations', async (ctx) => {
-      assertManager(ctx);
-      const { limit, cursor, status } = ctx.query;
+  /** Pauses or resumes the keys (identity) and the webhooks, then the record; repeating it changes nothing. */
+  const setPaused = (ctx: Caller, id: string, to: PauseChange) => {
+    const { identity, webhooks } = commands(ctx.requestId);
+    return change(ctx, id, async (em, row, undo) => {
+      ctx.checkVersion(row.version);
+      const now = svc.clock.now();
+      if (row.status === to.status) return integrationDto(row, now);
+      undo.push(to.undoKeys, () => identity.setPaused(row.id, !to.paused));
+      await identity.setPaused(row.id, to.paused);
+      if (row.hasWebhookSecret) {
+        undo.push(to.undoWebhooks, () => webhooks.setPaused(row.id, !to.paused));
+        await webhooks.setPaused(row.id, to.paused);
+      }
+      const before = integrationDto(row, now);
+      row.status = to.status;
+      row.pausedAt = to.paused ? now : null;
+      row.version += 1;
+      row.updatedAt = now;
+      emit(em, to.event, row, now, ctx.principal, changedFields(before, integrationDto(row, now)));
+      return integrationDto(row, now);
+    });
+  };
+
+  return {
+    async list(em: EntityManager, query: z.output<typeof IntegrationListQuery>) {
+      const { limit, cursor, status } = query;
       const where: FilterQuery<Integration> = {};
       const after = decodeCursor(cursor);
       if (after) where.id = { $gt: after };
       if (status) where.status = status;
       const n = pageLimit(limit);
-      const rows = await ctx.em.find(Integration, where, { orderBy: { id: 'asc' }, limit: n + 1 });
+      const rows = await em.find(Integration, where, { orderBy: { id: 'asc' }, limit: n + 1 });
       const now = svc.clock.now();
-      return ok(toPage(rows, n, (r) => integrationDto(r, now)));
-    }),
+      return toPage(rows, n, (r) => integrationDto(r, now));
+    },
 
     // spec: Integration (none) → active; API key and webhook secret returned once
-    route('POST /integrations', async (ctx) => {
-      assertManager(ctx);
-      const { manifest } = ctx.body;
-      const config = ctx.body.config ?? {};
-      const errors = [...manifestErrors(manifest, 'manifest'), ...configErrors(manifest.config, config)];
-      if (errors.length > 0) throw new ValidationError(errors);
+    register(ctx: Caller, id: string, manifest: IntegrationManifest, config: ConfigValues) {
       const { identity, webhooks } = commands(ctx.requestId);
-      const id = newId('integration');
-      const body = await withUndo(ctx.log, async (undo) => {
+      return withUndo(ctx.log, async (undo) => {
         // undo steps go first: an answer lost on the way must not leave a key or endpoint behind
         undo.push('revoke the keys', () => identity.revokeKeys({ integrationId: id }));
         const minted = await identity.mintKey(id, manifest.scopes, `${manifest.name} key`);
@@ -126,12 +135,10 @@ export const integrationRoutes = (svc: Svc): RouteDef[] => {
         });
         return { integration, apiKey: minted.key, webhookSecret };
       });
-      return { ...created(body), headers: { Location: `/api/v1/integrations/${id}` } };
-    }),
+    },
 
-    route('GET /integrations/{id}', async (ctx) => {
-      assertManager(ctx);
-      const row = await findIntegration(ctx.em, ctx.params.id);
+    async read(ctx: Pick<Caller, 'em' | 'log' | 'requestId'>, id: string) {
+      const row = await findIntegration(ctx.em, id);
       const keys = await keysOf(ctx.em, row.id);
       let endpoints: EndpointView[] | null = [];
       if (row.hasWebhookSecret) {
@@ -143,15 +150,13 @@ export const integrationRoutes = (svc: Svc): RouteDef[] => {
             return null;
           });
       }
-      const body = integrationDetailDto(row, keys, endpoints, svc.clock.now());
-      return ok(body, { ETag: `"${row.version}"` });
-    }),
+      return integrationDetailDto(row, keys, endpoints, svc.clock.now());
+    },
 
     // spec supplement: Integration active|paused → removed; keys, config, logs and webhook endpoint removed
-    route('DELETE /integrations/{id}', async (ctx) => {
-      assertManager(ctx);
+    async remove(ctx: Caller, id: string) {
       const { identity, webhooks } = commands(ctx.requestId);
-      await change(ctx, ctx.params.id, async (em, row, undo) => {
+      await change(ctx, id, async (em, row, undo) => {
         ctx.checkVersion(row.version);
         // keys first: a failure later leaves the record (and a retry finishes) but never a working key
         const revoked = await identity.revokeKeys({ integrationId: row.id });
@@ -161,16 +166,11 @@ export const integrationRoutes = (svc: Svc): RouteDef[] => {
         emit(em, 'integrations.integration.deleted', row, now, ctx.principal);
         await em.nativeDelete(Integration, { id: row.id });
       });
-      return noContent();
-    }),
+    },
 
-    route('PUT /integrations/{id}/manifest', async (ctx) => {
-      assertManager(ctx);
-      const manifest = ctx.body;
-      const errors = manifestErrors(manifest);
-      if (errors.length > 0) throw new ValidationError(errors);
+    replaceManifest(ctx: Caller, id: string, manifest: IntegrationManifest) {
       const { identity, webhooks } = commands(ctx.requestId);
-      const body = await change(ctx, ctx.params.id, async (em, row, undo) => {
+      return change(ctx, id, async (em, row, undo) => {
         ctx.checkVersion(row.version);
         const old = row.manifest;
         // identity keys carry their scopes: new scopes need a new key (returned once)
@@ -218,15 +218,13 @@ export const integrationRoutes = (svc: Svc): RouteDef[] => {
         await em.flush();
         return { integration: integrationDetailDto(row, await keysOf(em, row.id), endpoints, now), apiKey: minted?.key ?? null, webhookSecret };
       });
-      return ok(body, { ETag: `"${body.integration.version}"` });
-    }),
+    },
 
-    route('PATCH /integrations/{id}/config', async (ctx) => {
-      assertManager(ctx);
-      const dto = await ctx.em.transactional(async (em) => {
-        const row = await findIntegration(em, ctx.params.id, true);
+    patchConfig(ctx: Caller, id: string, patch: Parameters<typeof applyConfigPatch>[2]) {
+      return ctx.em.transactional(async (em) => {
+        const row = await findIntegration(em, id, true);
         ctx.checkVersion(row.version);
-        const { values, errors } = applyConfigPatch(row.manifest.config, row.config, ctx.body);
+        const { values, errors } = applyConfigPatch(row.manifest.config, row.config, patch);
         if (errors.length > 0) throw new ValidationError(errors);
         const now = svc.clock.now();
         if (sameValues(values, row.config)) return integrationDto(row, now);
@@ -237,68 +235,22 @@ export const integrationRoutes = (svc: Svc): RouteDef[] => {
         emit(em, 'integrations.integration.updated', row, now, ctx.principal, changedFields(before, integrationDto(row, now)));
         return integrationDto(row, now);
       });
-      return ok(dto);
-    }),
+    },
 
     // spec: Integration active → paused; its keys are refused, its webhooks wait (repeating it changes nothing)
-    route('POST /integrations/{id}:pause', async (ctx) => {
-      assertManager(ctx);
-      const { identity, webhooks } = commands(ctx.requestId);
-      const dto = await change(ctx, ctx.params.id, async (em, row, undo) => {
-        ctx.checkVersion(row.version);
-        const now = svc.clock.now();
-        if (row.status === 'paused') return integrationDto(row, now);
-        undo.push('resume the keys', () => identity.setPaused(row.id, false));
-        await identity.setPaused(row.id, true);
-        if (row.hasWebhookSecret) {
-          undo.push('resume the webhooks', () => webhooks.setPaused(row.id, false));
-          await webhooks.setPaused(row.id, true);
-        }
-        const before = integrationDto(row, now);
-        row.status = 'paused';
-        row.pausedAt = now;
-        row.version += 1;
-        row.updatedAt = now;
-        emit(em, 'integrations.integration.paused', row, now, ctx.principal, changedFields(before, integrationDto(row, now)));
-        return integrationDto(row, now);
-      });
-      return ok(dto);
-    }),
+    pause: (ctx: Caller, id: string) => setPaused(ctx, id, PAUSE),
 
     // spec: Integration paused → active; queued events are sent in order (the webhooks service's part)
-    route('POST /integrations/{id}:resume', async (ctx) => {
-      assertManager(ctx);
-      const { identity, webhooks } = commands(ctx.requestId);
-      const dto = await change(ctx, ctx.params.id, async (em, row, undo) => {
-        ctx.checkVersion(row.version);
-        const now = svc.clock.now();
-        if (row.status === 'active') return integrationDto(row, now);
-        undo.push('pause the keys again', () => identity.setPaused(row.id, true));
-        await identity.setPaused(row.id, false);
-        if (row.hasWebhookSecret) {
-          undo.push('pause the webhooks again', () => webhooks.setPaused(row.id, true));
-          await webhooks.setPaused(row.id, false);
-        }
-        const before = integrationDto(row, now);
-        row.status = 'active';
-        row.pausedAt = null;
-        row.version += 1;
-        row.updatedAt = now;
-        emit(em, 'integrations.integration.resumed', row, now, ctx.principal, changedFields(before, integrationDto(row, now)));
-        return integrationDto(row, now);
-      });
-      return ok(dto);
-    }),
+    resume: (ctx: Caller, id: string) => setPaused(ctx, id, RESUME),
 
     // spec: Integration key current → new key issued; old keys keep working for graceMinutes
-    route('POST /integrations/{id}:rotate-key', async (ctx) => {
-      assertManager(ctx);
+    rotateKey(ctx: Caller, id: string, graceMinutes: number | undefined) {
       const { identity } = commands(ctx.requestId);
-      const body = await change(ctx, ctx.params.id, async (em, row, undo) => {
+      return change(ctx, id, async (em, row, undo) => {
         let minted: MintedKey | null = null;
         undo.push('revoke the new key', async () => minted && identity.revokeKeys({ integrationId: row.id, keyId: minted.id }));
         minted = await identity.mintKey(row.id, row.manifest.scopes, `${row.manifest.name} key`);
-        const revoked = await identity.revokeKeys({ integrationId: row.id, exceptKeyIds: [minted.id], graceMinutes: ctx.body.graceMinutes });
+        const revoked = await identity.revokeKeys({ integrationId: row.id, exceptKeyIds: [minted.id], graceMinutes });
         const now = svc.clock.now();
         await noteRevoked(em, row.id, revoked);
         const key = keyRow(em, minted, now);
@@ -309,7 +261,6 @@ export const integrationRoutes = (svc: Svc): RouteDef[] => {
         await em.flush();
         return { integration: integrationDto(row, now), apiKey: minted.key, key: keyDto(key, now), keys: (await keysOf(em, row.id)).map((k) => keyDto(k, now)) };
       });
-      return ok(body);
-    }),
-  ];
+    },
+  };
 };

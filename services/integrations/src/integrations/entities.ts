@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { IntegrationManifest } from '@bop/contracts';
-import type { ConfigValues } from '../domain/config';
+import type { ConfigValues } from './config-values';
 
 export const Integration = defineEntity({
   name: 'Integration',
