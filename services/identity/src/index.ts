@@ -1,5 +1,5 @@
 import { createService } from '@bop/shared';
-import { configSchema, type IdentityConfig } from './config';
+import { configSchema } from './config';
 import { migrations } from './migrations';
 import { Assignment, User } from './users/entities';
 import { Role } from './roles/entities';
@@ -11,9 +11,8 @@ import { EmailLog } from './email/entities';
 import { FeatureSwitch } from './features/entities';
 import { CompanySettings } from './company-settings/entities';
 import { bootstrap } from './bootstrap/store';
-import { SignInLimiter } from './sessions/sign-in-limiter';
-import type { SessionPolicy } from './sessions/store';
-import type { Deps } from './sessions/deps';
+import { sessionPolicy } from './sessions/lifetime';
+import { routeDeps } from './sessions/deps';
 import { authRoutes } from './sessions/routes';
 import { meRoutes } from './me/routes';
 import { mfaRoutes } from './mfa/routes';
@@ -28,20 +27,13 @@ import { internalRoutes } from './internal/routes';
 export { identityAdmin } from './users/admin';
 export { configSchema } from './config';
 
-const policyOf = (c: IdentityConfig): SessionPolicy => ({
-  idleMs: c.SESSION_IDLE_MINUTES * 60_000,
-  absoluteMs: c.SESSION_ABSOLUTE_HOURS * 3_600_000,
-  mfaChallengeMs: c.MFA_CHALLENGE_MINUTES * 60_000,
-});
-
 export const identityService = createService({
   name: 'identity',
   configSchema,
   entities: [User, Role, Assignment, Session, ApiKey, IntegrationState, MfaChallenge, RecoveryCode, Invitation, EmailLog, FeatureSwitch, CompanySettings],
   migrations,
   routes: ({ config }) => {
-    // the sign-in limiter lives in this process's memory, one per started service
-    const deps: Deps = { config, policy: policyOf(config), limiter: new SignInLimiter(config.SIGN_IN_MAX_ATTEMPTS, config.SIGN_IN_WINDOW_MINUTES) };
+    const deps = routeDeps(config);
     return [
       ...authRoutes(deps),
       ...meRoutes(deps),
@@ -54,7 +46,7 @@ export const identityService = createService({
       ...companySettingsRoutes(),
     ];
   },
-  internalRoutes: ({ config }) => internalRoutes(policyOf(config)),
+  internalRoutes: ({ config }) => internalRoutes(sessionPolicy(config)),
   onStart: async ({ orm, config, log }) => {
     const { created, generatedPassword } = await bootstrap(orm.em.fork(), { email: config.BOOTSTRAP_ADMIN_EMAIL, password: config.BOOTSTRAP_ADMIN_PASSWORD });
     if (!created) return;

@@ -4,7 +4,7 @@ import { decodeCursor, newId, NotFound, toPage, ValidationError, type ListPage }
 import { ApiKey, IntegrationState } from './entities';
 import { User } from '../users/entities';
 import { randomToken, sha256 } from '../sessions/secrets';
-import { apiKeyView, type ApiKeyView } from '../users/dto';
+import { apiKeyView, type ApiKeyView } from './dto';
 import { emit, type Actor } from '../users/events-store';
 import { KEY_PREFIX } from '../sessions/store';
 

@@ -14,8 +14,12 @@ async function ownerRoleId(em: EntityManager): Promise<string> {
   return owner.id;
 }
 
-/** An owner at Everyone (ops CLI `createAdmin`); refuses an email in use with 409. */
+/**
+ * An owner at Everyone (ops CLI `createAdmin`); refuses an email in use with 409. Works before the
+ * service ever started: the built-in roles are synced first (idempotent).
+ */
 export async function createAdmin(em: EntityManager, input: { email: string; password: string; name?: string }): Promise<UserView> {
+  await em.transactional((tem) => syncBuiltInRoles(tem));
   return em.transactional(async (tem) => {
     const roleId = await ownerRoleId(tem);
     const user = await insertUser(tem, { email: input.email, name: input.name ?? null, password: input.password, assignments: [{ roleId, reach: { type: 'everyone' } }] }, null);

@@ -3,9 +3,9 @@ import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
 import { changedFields } from '@bop/shared';
 import type { CompanySettingsPatch, InvoiceMatchTolerances } from '@bop/contracts';
+import type { User } from '../users/entities';
 import { CompanySettings } from './entities';
-import { companySettings } from '../roles/access-store';
-import { settingsView, type SettingsView } from '../users/dto';
+import { settingsView, type SettingsView } from './dto';
 import { emit, type Actor } from '../users/events-store';
 import type { VersionCheck } from '../users/store';
 
@@ -44,4 +44,16 @@ export async function updateSettings(em: EntityManager, patch: SettingsPatch, ac
     emit(tem, 'company_settings.updated', { type: 'company_settings', id: 'company' }, after, actor, previous);
     return after;
   });
+}
+
+export async function companySettings(em: EntityManager): Promise<CompanySettings> {
+  const settings = await em.findOne(CompanySettings, { id: 1 });
+  if (!settings) throw new Error('identity: company settings row is missing (migration not applied?)');
+  return settings;
+}
+
+/** spec: Authentication rule 8, the company requires two-factor and the person has not enrolled. */
+export async function mfaEnrollmentRequired(em: EntityManager, user: User): Promise<boolean> {
+  if (user.totpSecret) return false;
+  return (await companySettings(em)).requireTwoFactor;
 }

@@ -1,6 +1,6 @@
 import { ok, route, type RouteDef } from '@bop/shared';
 import { listFeatures, setFeature } from './store';
-import { pageOf } from '../sessions/client-ip';
+import { pageOf } from './catalogue-page';
 
 export const featureRoutes = (): RouteDef[] => [
   route('GET /features', async (ctx) => ok(pageOf(await listFeatures(ctx.em), (f) => f.key, ctx.query))),

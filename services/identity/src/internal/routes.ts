@@ -1,5 +1,6 @@
 import { Forbidden, internalRoute, ok, created, type InternalRouteDef, type RouteContext } from '@bop/shared';
-import { authenticate, type SessionPolicy } from '../sessions/store';
+import { authenticate } from '../sessions/store';
+import type { SessionPolicy } from '../sessions/lifetime';
 import { listFeatures } from '../features/store';
 import { mintIntegrationKey, revokeIntegrationKeys, setIntegrationPaused } from '../api-keys/store';
 import { latestEmails } from '../email/store';

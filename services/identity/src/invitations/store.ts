@@ -5,9 +5,10 @@ import { Invitation } from './entities';
 import { User } from '../users/entities';
 import { invitationStatus } from './invitation-status';
 import { randomToken, sha256 } from '../sessions/secrets';
-import { invitationView, type InvitationView, type UserView } from '../users/dto';
+import { invitationView, type InvitationView } from './dto';
+import type { UserView } from '../users/dto';
 import { emit, type Actor } from '../users/events-store';
-import { companySettings } from '../roles/access-store';
+import { companySettings } from '../company-settings/store';
 import { sendEmail } from '../email/store';
 import { checkAssignments, insertUser, userViewOf, type AssignmentInput } from '../users/store';
 

@@ -4,9 +4,10 @@ import { ApiKey } from '../api-keys/entities';
 import { Session } from '../sessions/entities';
 import { User } from '../users/entities';
 import { idleExpiresAt } from '../sessions/lifetime';
-import { mfaEnrollmentRequired, permissionsOf } from '../roles/access-store';
+import { permissionsOf } from '../roles/access-store';
+import { mfaEnrollmentRequired } from '../company-settings/store';
 import { userViewOf, userViews } from '../users/store';
-import type { MeView, SessionView } from '../users/dto';
+import type { MeView, SessionView } from './dto';
 
 /** The person behind a principal (sessions and personal keys), or 401 when there is none. */
 export async function callingUser(em: EntityManager, principal: Principal): Promise<User> {

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Reach } from '@bop/shared';
-import { Assignment, type User } from '../users/entities';
-import { CompanySettings } from '../company-settings/entities';
+import { Assignment } from '../users/entities';
 import { Role } from './entities';
 import { effectivePermissions } from './permissions';
 
@@ -15,16 +14,4 @@ export async function permissionsOf(em: EntityManager, userId: string): Promise<
     return role ? [{ permissions: role.permissions, reach: a.reach }] : [];
   });
   return { permissions: effectivePermissions(grants), roles, assignments };
-}
-
-export async function companySettings(em: EntityManager): Promise<CompanySettings> {
-  const settings = await em.findOne(CompanySettings, { id: 1 });
-  if (!settings) throw new Error('identity: company settings row is missing (migration not applied?)');
-  return settings;
-}
-
-/** spec: Authentication rule 8, the company requires two-factor and the person has not enrolled. */
-export async function mfaEnrollmentRequired(em: EntityManager, user: User): Promise<boolean> {
-  if (user.totpSecret) return false;
-  return (await companySettings(em)).requireTwoFactor;
 }

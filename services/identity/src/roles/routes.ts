@@ -1,7 +1,7 @@
 import { created, ok, route, type RouteDef } from '@bop/shared';
 import { permissions } from '@bop/contracts';
 import { archiveRole, createRole, listRoles, updateRole } from './store';
-import { pageOf } from '../sessions/client-ip';
+import { pageOf } from '../features/catalogue-page';
 
 export const roleRoutes = (): RouteDef[] => [
   route('GET /roles', async (ctx) => ok(await listRoles(ctx.em, ctx.query))),

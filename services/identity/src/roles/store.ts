@@ -4,7 +4,7 @@ import { changedFields, Conflict, decodeCursor, newId, NotFound, toPage, type Li
 import { Assignment } from '../users/entities';
 import { Role } from './entities';
 import { builtInRoles } from './permissions';
-import { roleView, type RoleView } from '../users/dto';
+import { roleView, type RoleView } from './dto';
 import { emit, type Actor } from '../users/events-store';
 import type { VersionCheck } from '../users/store';
 

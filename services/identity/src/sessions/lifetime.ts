@@ -1,3 +1,5 @@
+import type { IdentityConfig } from '../config';
+
 export interface SessionTimes {
   lastSeenAt: Date;
   expiresAt: Date;
@@ -33,3 +35,16 @@ export function cacheSeconds(now: Date, max: number, ...until: Array<Date | null
   for (const t of until) if (t) seconds = Math.min(seconds, Math.floor((t.getTime() - now.getTime()) / 1000));
   return Math.max(0, seconds);
 }
+
+export interface SessionPolicy {
+  idleMs: number;
+  absoluteMs: number;
+  mfaChallengeMs: number;
+}
+
+/** The session lifetimes and the second-factor window from the service's settings. */
+export const sessionPolicy = (c: IdentityConfig): SessionPolicy => ({
+  idleMs: c.SESSION_IDLE_MINUTES * 60_000,
+  absoluteMs: c.SESSION_ABSOLUTE_HOURS * 3_600_000,
+  mfaChallengeMs: c.MFA_CHALLENGE_MINUTES * 60_000,
+});

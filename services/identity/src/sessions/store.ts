@@ -6,9 +6,10 @@ import { ApiKey, IntegrationState } from '../api-keys/entities';
 import { MfaChallenge } from '../mfa/entities';
 import { Session } from './entities';
 import { User } from '../users/entities';
-import { cacheSeconds, idleExpiresAt, sessionStatus, shouldTouch } from './lifetime';
+import { cacheSeconds, idleExpiresAt, sessionStatus, shouldTouch, type SessionPolicy } from './lifetime';
 import { randomToken, sha256 } from './secrets';
-import { mfaEnrollmentRequired, permissionsOf } from '../roles/access-store';
+import { permissionsOf } from '../roles/access-store';
+import { mfaEnrollmentRequired } from '../company-settings/store';
 import { spendSecondFactor } from '../mfa/store';
 import { redeemInvitation } from '../invitations/store';
 import { userViewOf } from '../users/store';
@@ -21,12 +22,6 @@ const MFA_TOKEN_PREFIX = 'mfa_';
 const MFA_MAX_ATTEMPTS = 5;
 const SESSION_CACHE_MAX_S = 30;
 const KEY_CACHE_MAX_S = 60;
-
-export interface SessionPolicy {
-  idleMs: number;
-  absoluteMs: number;
-  mfaChallengeMs: number;
-}
 
 export interface SignInResult {
   token: string;

@@ -1,12 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { NotFound } from '@bop/shared';
-import { User } from './entities';
 import { listFeatures, setFeature } from '../features/store';
 import { createAdmin } from '../bootstrap/store';
-import { syncBuiltInRoles } from '../roles/store';
 import { createPersonalKey as createKeyFor } from '../api-keys/store';
 import { acceptInvitation } from '../invitations/store';
-import { userViews } from './store';
+import { allUsers, userByEmail } from './store';
 
 /**
  * The ops CLI's entry points. Each takes any EntityManager (forked here, so the global one is fine)
@@ -18,24 +15,16 @@ export const identityAdmin = {
   setFeature: (em: EntityManager, key: string, enabled: boolean) => setFeature(em.fork(), key, enabled, null),
 
   /** works before the service ever started: the built-in roles are synced first (idempotent) */
-  async createAdmin(em: EntityManager, input: { email: string; password: string; name?: string }) {
-    const fork = em.fork();
-    await fork.transactional((tem) => syncBuiltInRoles(tem));
-    return createAdmin(fork, input);
-  },
+  createAdmin: (em: EntityManager, input: { email: string; password: string; name?: string }) => createAdmin(em.fork(), input),
 
   async createPersonalKey(em: EntityManager, input: { email: string; name: string; expiresAt?: string }): Promise<{ key: string; id: string }> {
     const fork = em.fork();
-    const user = await fork.findOne(User, { email: input.email.trim().toLowerCase() });
-    if (!user) throw new NotFound('user with email', input.email);
+    const user = await userByEmail(fork, input.email);
     const { key, id } = await createKeyFor(fork, { userId: user.id, name: input.name, expiresAt: input.expiresAt }, null);
     return { key, id };
   },
 
-  async listUsers(em: EntityManager) {
-    const fork = em.fork();
-    return userViews(fork, await fork.find(User, {}, { orderBy: { id: 'asc' } }));
-  },
+  listUsers: (em: EntityManager) => allUsers(em.fork()),
 
   acceptInvitation: (em: EntityManager, input: { token: string; password: string; name?: string }) => acceptInvitation(em.fork(), input),
 };

@@ -40,6 +40,18 @@ export async function userViewOf(em: EntityManager, user: User): Promise<UserVie
   return (await userViews(em, [user]))[0];
 }
 
+/** The user with this email (any status), or 404. */
+export async function userByEmail(em: EntityManager, email: string): Promise<User> {
+  const user = await em.findOne(User, { email: email.trim().toLowerCase() });
+  if (!user) throw new NotFound('user with email', email);
+  return user;
+}
+
+/** Every user, oldest first (ops CLI). */
+export async function allUsers(em: EntityManager): Promise<UserView[]> {
+  return userViews(em, await em.find(User, {}, { orderBy: { id: 'asc' } }));
+}
+
 export async function getUser(em: EntityManager, id: string): Promise<UserView> {
   const user = await em.findOne(User, { id });
   if (!user) throw new NotFound('user', id);
