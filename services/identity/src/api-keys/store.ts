@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
-import { decodeCursor, newId, NotFound, toPage, ValidationError, type ListPage } from '@bop/shared';
+import { decodeCursor, newId, NotFound, toPage, ValidationError, type ListPage, now, nowMs } from '@bop/shared';
 import { ApiKey, IntegrationState } from './entities';
 import { User } from '../users/entities';
 import { randomToken, sha256 } from '../sessions/secrets';
@@ -18,7 +18,7 @@ function newKeyValue(): { key: string; prefix: string; keyHash: string } {
 function futureOrThrow(expiresAt: string | undefined | null): Date | null {
   if (!expiresAt) return null;
   const date = new Date(expiresAt);
-  if (date.getTime() <= Date.now()) throw new ValidationError([{ path: 'expiresAt', message: 'Must lie in the future.' }]);
+  if (date.getTime() <= nowMs()) throw new ValidationError([{ path: 'expiresAt', message: 'Must lie in the future.' }]);
   return date;
 }
 
@@ -46,7 +46,7 @@ export async function createPersonalKey(
       prefix,
       keyHash,
       scopes: null,
-      createdAt: new Date(),
+      createdAt: now(),
       expiresAt,
       lastUsedAt: null,
       revokedAt: null,
@@ -77,7 +77,7 @@ export async function revokePersonalKey(em: EntityManager, keyId: string, caller
     const key = await tem.findOne(ApiKey, { id: keyId, kind: 'personal' }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!key || (key.userId !== caller.userId && !caller.mayRevokeOthers)) throw new NotFound('API key', keyId);
     if (key.revokedAt) return;
-    key.revokedAt = new Date();
+    key.revokedAt = now();
     emit(tem, 'api_key.revoked', { type: 'api_key', id: key.id }, revokedObject(key), actor);
   });
 }
@@ -110,7 +110,7 @@ export async function mintIntegrationKey(
       prefix,
       keyHash,
       scopes,
-      createdAt: new Date(),
+      createdAt: now(),
       expiresAt,
       lastUsedAt: null,
       revokedAt: null,
@@ -131,7 +131,7 @@ export async function revokeIntegrationKeys(
   actor: Actor,
 ): Promise<{ revoked: Array<{ id: string; revokedAt: string }> }> {
   return em.transactional(async (tem) => {
-    const effective = new Date(Date.now() + (input.graceMinutes ?? 0) * 60_000);
+    const effective = new Date(nowMs() + (input.graceMinutes ?? 0) * 60_000);
     const keys = await tem.find(
       ApiKey,
       { kind: 'integration', integrationId: input.integrationId, ...(input.keyId ? { id: input.keyId } : {}) },
@@ -159,7 +159,7 @@ export async function setIntegrationPaused(em: EntityManager, integrationId: str
     const state = await tem.findOneOrFail(IntegrationState, { integrationId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (state.paused === paused) return { integrationId, paused };
     state.paused = paused;
-    state.updatedAt = new Date();
+    state.updatedAt = now();
     emit(tem, paused ? 'integration.paused' : 'integration.resumed', { type: 'integration', id: integrationId }, { integrationId, paused }, actor);
     return { integrationId, paused };
   });

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
-import { changedFields } from '@bop/shared';
+import { changedFields, now } from '@bop/shared';
 import type { CompanySettingsPatch, InvoiceMatchTolerances } from '@bop/contracts';
 import type { User } from '../users/entities';
 import { CompanySettings } from './entities';
@@ -38,7 +38,7 @@ export async function updateSettings(em: EntityManager, patch: SettingsPatch, ac
     const previous = changedFields(before, settingsView(row));
     if (Object.keys(previous).length === 0) return before;
     row.version += 1;
-    row.updatedAt = new Date();
+    row.updatedAt = now();
     await tem.flush();
     const after = settingsView(row);
     emit(tem, 'company_settings.updated', { type: 'company_settings', id: 'company' }, after, actor, previous);

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { newId } from '@bop/shared';
+import { newId, now } from '@bop/shared';
 import { EmailLog } from './entities';
 
 /** Sends an email; in this mode that means writing it to the email log, in the caller's transaction. */
 export function sendEmail(em: EntityManager, mail: { to: string; subject: string; body: string }): void {
-  em.create(EmailLog, { id: newId('emailLog'), to: mail.to, subject: mail.subject, body: mail.body, createdAt: new Date() });
+  em.create(EmailLog, { id: newId('emailLog'), to: mail.to, subject: mail.subject, body: mail.body, createdAt: now() });
 }
 
 export async function latestEmails(em: EntityManager, q: { limit: number; to?: string }) {

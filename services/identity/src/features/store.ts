@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ApiError, Conflict } from '@bop/shared';
+import { ApiError, Conflict, now as clockNow } from '@bop/shared';
 import { FeatureSwitch } from './entities';
 import { blockingAncestor, featureStates, isKnownFeature, type FeatureState } from './feature-states';
 import { advisoryLock, emit, type Actor } from '../users/events-store';
@@ -29,7 +29,7 @@ export async function setFeature(em: EntityManager, key: string, enabled: boolea
       if (blocker) throw new Conflict(`Switch on ${blocker} first.`);
     }
     const before = new Map(featureStates(current).map((f) => [f.key, f]));
-    const now = new Date();
+    const now = clockNow();
     const row = await tem.findOne(FeatureSwitch, { key });
     if (row) {
       row.enabled = enabled;

@@ -7,7 +7,7 @@ export type InvitationView = z.output<typeof InvitationSchema>;
 
 const iso = (d: Date) => d.toISOString();
 
-export function invitationView(inv: Invitation, now = new Date()): InvitationView {
+export function invitationView(inv: Invitation, now: Date): InvitationView {
   return {
     id: inv.id,
     email: inv.email,

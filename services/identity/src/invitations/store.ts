@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { Conflict, decodeCursor, newId, NotFound, toPage, type ListPage } from '@bop/shared';
+import { Conflict, decodeCursor, newId, NotFound, toPage, type ListPage, now as clockNow } from '@bop/shared';
 import { Invitation } from './entities';
 import { User } from '../users/entities';
 import { invitationStatus } from './invitation-status';
@@ -14,7 +14,7 @@ import { checkAssignments, insertUser, userViewOf, type AssignmentInput } from '
 
 export async function listInvitations(em: EntityManager, q: { status?: InvitationView['status']; limit: number; cursor?: string }): Promise<ListPage<InvitationView>> {
   const after = decodeCursor(q.cursor);
-  const now = new Date();
+  const now = clockNow();
   const where: Record<string, unknown> = after ? { id: { $gt: after } } : {};
   if (q.status === 'pending') Object.assign(where, { status: 'pending', expiresAt: { $gt: now } });
   else if (q.status === 'expired') Object.assign(where, { status: 'pending', expiresAt: { $lte: now } });
@@ -33,7 +33,7 @@ export async function createInvitation(
   return em.transactional(async (tem) => {
     const email = input.email.trim().toLowerCase();
     if (await tem.findOne(User, { email, status: 'active' })) throw new Conflict(`An active user with email ${email} exists.`);
-    const now = new Date();
+    const now = clockNow();
     if (await tem.findOne(Invitation, { email, status: 'pending', expiresAt: { $gt: now } })) {
       throw new Conflict(`A pending invitation for ${email} exists; revoke it to send a new one.`);
     }
@@ -77,7 +77,7 @@ export async function revokeInvitation(em: EntityManager, id: string, actor: Act
   return em.transactional(async (tem) => {
     const inv = await tem.findOne(Invitation, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!inv) throw new NotFound('invitation', id);
-    const now = new Date();
+    const now = clockNow();
     const status = invitationStatus(inv.status, inv.expiresAt, now);
     if (status === 'revoked') return invitationView(inv, now);
     if (status !== 'pending') throw new Conflict(`The invitation is ${status}.`);
@@ -102,7 +102,7 @@ const NOT_ACCEPTABLE: Record<Exclude<InvitationView['status'], 'pending'>, strin
 export async function redeemInvitation(em: EntityManager, input: { token: string; password: string; name?: string }): Promise<User> {
   const inv = await em.findOne(Invitation, { tokenHash: sha256(input.token) }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!inv) throw new NotFound('invitation');
-  const now = new Date();
+  const now = clockNow();
   const status = invitationStatus(inv.status, inv.expiresAt, now);
   if (status !== 'pending') throw new Conflict(NOT_ACCEPTABLE[status]);
   let user: User;

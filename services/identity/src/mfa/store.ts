@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
 import { generateSecret, generateURI, verify } from 'otplib';
-import { Conflict, newId, Unauthorized, ValidationError } from '@bop/shared';
+import { Conflict, newId, Unauthorized, ValidationError, now as clockNow } from '@bop/shared';
 import { RecoveryCode } from './entities';
 import { User } from '../users/entities';
 import { looksLikeTotp, normalizeRecoveryCode, RECOVERY_CODE_COUNT } from './recovery-codes';
@@ -31,7 +31,7 @@ export async function startEnrollment(em: EntityManager, userId: string, issuer:
     if (user.totpSecret) throw new Conflict('A second factor is already set up; an administrator can reset it.');
     const secret = generateSecret();
     user.totpPendingSecret = secret;
-    user.updatedAt = new Date();
+    user.updatedAt = clockNow();
     return { secret, otpauthUrl: generateURI({ issuer, label: user.email, secret }) };
   });
 }
@@ -44,7 +44,7 @@ export async function confirmEnrollment(em: EntityManager, userId: string, code:
     if (!user.totpPendingSecret) throw new Conflict('Start the enrolment first (POST /auth/mfa/enrollment).');
     const step = await checkTotp(user.totpPendingSecret, code.trim(), null);
     if (step === null) throw new ValidationError([{ path: 'code', message: 'The code does not match; check the device clock and try again.' }]);
-    const now = new Date();
+    const now = clockNow();
     user.totpSecret = user.totpPendingSecret;
     user.totpPendingSecret = null;
     user.totpLastStep = step;
@@ -72,6 +72,6 @@ export async function spendSecondFactor(em: EntityManager, user: User, code: str
   }
   const recovery = await em.findOne(RecoveryCode, { userId: user.id, codeHash: sha256(normalizeRecoveryCode(code)), usedAt: null });
   if (!recovery) return false;
-  recovery.usedAt = new Date();
+  recovery.usedAt = clockNow();
   return true;
 }

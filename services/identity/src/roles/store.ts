@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { changedFields, Conflict, decodeCursor, newId, NotFound, toPage, type ListPage } from '@bop/shared';
+import { changedFields, Conflict, decodeCursor, newId, NotFound, toPage, type ListPage, now as clockNow } from '@bop/shared';
 import { Assignment } from '../users/entities';
 import { Role } from './entities';
 import { builtInRoles } from './permissions';
@@ -10,7 +10,7 @@ import type { VersionCheck } from '../users/store';
 
 /** Creates or refreshes the built-in roles (owner gets every permission of the catalogue). Idempotent. */
 export async function syncBuiltInRoles(em: EntityManager): Promise<void> {
-  const now = new Date();
+  const now = clockNow();
   for (const def of builtInRoles()) {
     const role = await em.findOne(Role, { key: def.key });
     if (!role) {
@@ -57,7 +57,7 @@ export async function createRole(em: EntityManager, input: { name: string; descr
   return conflictOnDuplicateName(
     em.transactional(async (tem) => {
       await ensureNameFree(tem, input.name);
-      const now = new Date();
+      const now = clockNow();
       const role = tem.create(Role, {
         id: newId('role'),
         key: null,
@@ -108,7 +108,7 @@ export async function updateRole(
       const previous = changedFields(before, roleView(role));
       if (Object.keys(previous).length === 0) return before;
       role.version += 1;
-      role.updatedAt = new Date();
+      role.updatedAt = clockNow();
       await tem.flush();
       const after = roleView(role);
       emit(tem, 'role.updated', { type: 'role', id: role.id }, after, actor, previous);
@@ -126,7 +126,7 @@ export async function archiveRole(em: EntityManager, id: string, actor: Actor): 
     if (holders > 0) throw new Conflict(`The role is assigned ${holders} time(s); replace those assignments first.`);
     role.status = 'archived';
     role.version += 1;
-    role.updatedAt = new Date();
+    role.updatedAt = clockNow();
     await tem.flush();
     const view = roleView(role);
     emit(tem, 'role.archived', { type: 'role', id: role.id }, view, actor, { status: 'active' });

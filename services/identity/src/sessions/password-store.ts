@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
 import { hash, verify } from '@node-rs/argon2';
-import { Unauthorized, ValidationError, type FieldError, type Principal } from '@bop/shared';
+import { Unauthorized, ValidationError, type FieldError, type Principal, now as clockNow } from '@bop/shared';
 import { MfaChallenge } from '../mfa/entities';
 import { Session } from './entities';
 import { User } from '../users/entities';
@@ -38,7 +38,7 @@ export async function changePassword(
 
     // not a field of the user record: no version bump, so pending If-Match headers stay valid
     user.passwordHash = await hash(input.newPassword);
-    const now = new Date();
+    const now = clockNow();
     const others = principal.sessionId ? { id: { $ne: principal.sessionId } } : {};
     const endedSessions = await tem.nativeUpdate(Session, { userId: user.id, endedAt: null, ...others }, { endedAt: now, endReason: 'password_changed' });
     await tem.nativeUpdate(MfaChallenge, { userId: user.id, usedAt: null }, { usedAt: now });

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
 import { hash, verify } from '@node-rs/argon2';
-import { ApiError, newId, Unauthorized, type Principal } from '@bop/shared';
+import { ApiError, newId, Unauthorized, type Principal, now as clockNow } from '@bop/shared';
 import { ApiKey, IntegrationState } from '../api-keys/entities';
 import { MfaChallenge } from '../mfa/entities';
 import { Session } from './entities';
@@ -54,7 +54,7 @@ export async function signIn(
   await limiter.succeeded(limitKey);
   if (user.totpSecret) {
     const mfaToken = randomToken(MFA_TOKEN_PREFIX);
-    const now = new Date();
+    const now = clockNow();
     em.create(MfaChallenge, {
       id: newId('mfaChallenge'),
       userId: user.id,
@@ -78,7 +78,7 @@ export async function signIn(
 export async function completeMfaSignIn(em: EntityManager, policy: SessionPolicy, input: { mfaToken: string; code: string; ip: string }): Promise<SignInResult> {
   const outcome = await em.transactional(async (tem) => {
     const challenge = await tem.findOne(MfaChallenge, { tokenHash: sha256(input.mfaToken) }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    const now = new Date();
+    const now = clockNow();
     if (!challenge || challenge.usedAt || challenge.expiresAt <= now || challenge.attempts >= MFA_MAX_ATTEMPTS) {
       return { error: 'The sign-in expired or was already finished; sign in again.' } as const;
     }
@@ -111,7 +111,7 @@ export async function acceptInvitationAndSignIn(
 
 async function openSession(em: EntityManager, policy: SessionPolicy, user: User, ip: string): Promise<SignInResult> {
   const token = randomToken(SESSION_TOKEN_PREFIX);
-  const now = new Date();
+  const now = clockNow();
   const expiresAt = new Date(now.getTime() + policy.absoluteMs);
   em.create(Session, {
     id: newId('session'),
@@ -143,7 +143,7 @@ export async function authenticate(em: EntityManager, policy: SessionPolicy, tok
 async function authenticateSession(em: EntityManager, policy: SessionPolicy, token: string): Promise<Authentication> {
   const session = token.startsWith(SESSION_TOKEN_PREFIX) ? await em.findOne(Session, { tokenHash: sha256(token) }) : null;
   if (!session) throw new Unauthorized();
-  const now = new Date();
+  const now = clockNow();
   const status = sessionStatus(session, now, policy.idleMs);
   const user = status === 'active' ? await em.findOne(User, { id: session.userId }) : null;
   if (status !== 'active' || !user || user.status !== 'active') {
@@ -166,7 +166,7 @@ async function authenticateSession(em: EntityManager, policy: SessionPolicy, tok
 
 async function authenticateKey(em: EntityManager, token: string): Promise<Authentication> {
   const key = await em.findOne(ApiKey, { keyHash: sha256(token) });
-  const now = new Date();
+  const now = clockNow();
   if (!key || (key.revokedAt && key.revokedAt <= now) || (key.expiresAt && key.expiresAt <= now)) throw new Unauthorized();
   let result: Authentication;
   if (key.kind === 'integration') {

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { hash } from '@node-rs/argon2';
-import { changedFields, Conflict, decodeCursor, newId, NotFound, toPage, ValidationError, type ListPage, type Reach, type FieldError } from '@bop/shared';
+import { changedFields, Conflict, decodeCursor, newId, NotFound, toPage, ValidationError, type ListPage, type Reach, type FieldError, now as clockNow } from '@bop/shared';
 import { Assignment, User } from './entities';
 import { Role } from '../roles/entities';
 import { Session } from '../sessions/entities';
@@ -145,7 +145,7 @@ export async function insertUser(em: EntityManager, input: NewUser, actor: Actor
     throw new Conflict(`Employee ${input.employeeId} is already linked to another user.`);
   }
   await checkAssignments(em, input.assignments, 'assignments');
-  const now = new Date();
+  const now = clockNow();
   const user = em.create(User, {
     id: newId('user'),
     email,
@@ -196,7 +196,7 @@ export async function updateUser(em: EntityManager, id: string, changes: UserCha
       const previous = changedFields(before, { ...before, name: user.name ?? null, locale: user.locale, employeeId: user.employeeId ?? null, status: user.status });
       if (Object.keys(previous).length === 0) return before;
       user.version += 1;
-      user.updatedAt = new Date();
+      user.updatedAt = clockNow();
       await tem.flush();
       const after = await userViewOf(tem, user);
       emit(tem, reactivated ? 'user.reactivated' : 'user.updated', { type: 'user', id: user.id }, after, actor, previous);
@@ -211,7 +211,7 @@ export async function updateUser(em: EntityManager, id: string, changes: UserCha
 /** Deactivation: sign-in refused, sessions ended, personal keys revoked, record kept. Expects the locked, active user. */
 async function endAccess(em: EntityManager, user: User, actor: Actor): Promise<void> {
   if (await isActiveOwner(em, user)) await ensureAnotherOwner(em, user.id, 'This is the last active owner; make someone else owner first.');
-  const now = new Date();
+  const now = clockNow();
   const before = await userViewOf(em, user);
   user.status = 'deactivated';
   user.deactivatedAt = now;
@@ -247,7 +247,7 @@ export async function resetMfa(em: EntityManager, id: string, actor: Actor): Pro
     user.totpLastStep = null;
     user.mfaEnrolledAt = null;
     user.version += 1;
-    user.updatedAt = new Date();
+    user.updatedAt = clockNow();
     await tem.nativeDelete(RecoveryCode, { userId: user.id });
     await tem.flush();
     const view = await userViewOf(tem, user);
@@ -268,7 +268,7 @@ export async function replaceAssignments(em: EntityManager, id: string, inputs: 
     }
     const before = await userViewOf(tem, user);
     await tem.nativeDelete(Assignment, { userId: user.id });
-    const now = new Date();
+    const now = clockNow();
     for (const a of inputs) tem.create(Assignment, { id: newId('assignment'), userId: user.id, roleId: a.roleId, reach: a.reach, createdAt: now });
     user.version += 1;
     user.updatedAt = now;
