@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { NotFound } from '@bop/shared';
+import { lockForTransaction, NotFound } from '@bop/shared';
 import { Role } from '../roles/entities';
 import { User } from '../users/entities';
 import { newPassword } from '../sessions/secrets';
-import { advisoryLock } from '../users/events-store';
 import { syncBuiltInRoles } from '../roles/store';
 import { insertUser, userViewOf } from '../users/store';
 import type { UserView } from '../users/dto';
@@ -33,7 +32,7 @@ export async function createAdmin(em: EntityManager, input: { email: string; pas
  */
 export async function bootstrap(em: EntityManager, admin: { email: string; password?: string }): Promise<{ created: UserView | null; generatedPassword: string | null }> {
   return em.transactional(async (tem) => {
-    await advisoryLock(tem, 'bootstrap');
+    await lockForTransaction(tem, 'identity.bootstrap');
     await syncBuiltInRoles(tem);
     if ((await tem.count(User, {})) > 0) return { created: null, generatedPassword: null };
     const generatedPassword = admin.password ? null : newPassword();

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ApiError, Conflict, now as clockNow } from '@bop/shared';
+import { ApiError, Conflict, lockForTransaction, now as clockNow } from '@bop/shared';
 import { FeatureSwitch } from './entities';
 import { blockingAncestor, featureStates, isKnownFeature, type FeatureState } from './feature-states';
-import { advisoryLock, emit, type Actor } from '../users/events-store';
+import { emit, type Actor } from '../users/events-store';
 
 async function switches(em: EntityManager): Promise<Map<string, boolean>> {
   const rows = await em.find(FeatureSwitch, {});
@@ -22,7 +22,7 @@ export async function listFeatures(em: EntityManager): Promise<FeatureState[]> {
 export async function setFeature(em: EntityManager, key: string, enabled: boolean, actor: Actor = null): Promise<FeatureState> {
   if (!isKnownFeature(key)) throw new ApiError('not_found', `No feature ${key}.`);
   return em.transactional(async (tem) => {
-    await advisoryLock(tem, 'features');
+    await lockForTransaction(tem, 'identity.features');
     const current = await switches(tem);
     if (enabled) {
       const blocker = blockingAncestor(key, current);

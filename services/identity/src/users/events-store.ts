@@ -22,8 +22,3 @@ export function emit(
     actor,
   });
 }
-
-/** Serialises a kind of change across replicas for the rest of the transaction. */
-export async function advisoryLock(em: EntityManager, name: string): Promise<void> {
-  await em.execute('select pg_advisory_xact_lock(hashtext(?))', [`identity:${name}`]);
-}

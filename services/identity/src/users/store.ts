@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { hash } from '@node-rs/argon2';
-import { changedFields, Conflict, decodeCursor, newId, NotFound, toPage, ValidationError, type ListPage, type Reach, type FieldError, now as clockNow } from '@bop/shared';
+import { changedFields, Conflict, decodeCursor, newId, NotFound, toPage, ValidationError, type ListPage, type Reach, type FieldError, lockForTransaction, now as clockNow } from '@bop/shared';
 import { Assignment, User } from './entities';
 import { Role } from '../roles/entities';
 import { Session } from '../sessions/entities';
@@ -10,7 +10,7 @@ import { RecoveryCode, MfaChallenge } from '../mfa/entities';
 import { isOwnerGrant } from '../roles/permissions';
 import { passwordProblem } from './passwords';
 import { userView, type UserView } from './dto';
-import { advisoryLock, emit, type Actor } from './events-store';
+import { emit, type Actor } from './events-store';
 
 export interface AssignmentInput {
   roleId: string;
@@ -98,7 +98,7 @@ export async function checkAssignments(em: EntityManager, inputs: AssignmentInpu
 
 /** Refuses a change that would leave no active owner at Everyone. Call inside the transaction. */
 async function ensureAnotherOwner(em: EntityManager, userId: string, detail: string): Promise<void> {
-  await advisoryLock(em, 'owners');
+  await lockForTransaction(em, 'identity.owners');
   const rows = await em.execute<Array<{ n: string }>>(
     `select count(distinct u.id) as n
        from "identity"."users" u
