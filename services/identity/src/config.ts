@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { BaseConfig } from '@bop/shared';
-import { PASSWORD_MIN_LENGTH } from './domain/passwords';
+import { PASSWORD_MIN_LENGTH } from './users/passwords';
 
 /** Identity's settings on top of the kit's (read from the environment). */
 export const configSchema = z.object({

@@ -1,39 +1,39 @@
 import { createService } from '@bop/shared';
-import { configSchema, type IdentityConfig } from './config';
-import { entities } from './entities';
+import { configSchema } from './config';
 import { migrations } from './migrations';
-import { bootstrap } from './actions/bootstrap';
-import { SignInLimiter } from './actions/sign-in-limiter';
-import type { SessionPolicy } from './actions/sessions';
-import type { Deps } from './routes/deps';
-import { authRoutes } from './routes/auth';
-import { meRoutes } from './routes/me';
-import { mfaRoutes } from './routes/mfa';
-import { apiKeyRoutes } from './routes/api-keys';
-import { userRoutes } from './routes/users';
-import { invitationRoutes } from './routes/invitations';
-import { roleRoutes } from './routes/roles';
-import { featureRoutes } from './routes/features';
-import { companySettingsRoutes } from './routes/company-settings';
-import { internalRoutes } from './routes/internal';
+import { Assignment, User } from './users/entities';
+import { Role } from './roles/entities';
+import { Session } from './sessions/entities';
+import { ApiKey, IntegrationState } from './api-keys/entities';
+import { MfaChallenge, RecoveryCode } from './mfa/entities';
+import { Invitation } from './invitations/entities';
+import { EmailLog } from './email/entities';
+import { FeatureSwitch } from './features/entities';
+import { CompanySettings } from './company-settings/entities';
+import { bootstrap } from './bootstrap/store';
+import { sessionPolicy } from './sessions/lifetime';
+import { routeDeps } from './sessions/deps';
+import { authRoutes } from './sessions/routes';
+import { meRoutes } from './me/routes';
+import { mfaRoutes } from './mfa/routes';
+import { apiKeyRoutes } from './api-keys/routes';
+import { userRoutes } from './users/routes';
+import { invitationRoutes } from './invitations/routes';
+import { roleRoutes } from './roles/routes';
+import { featureRoutes } from './features/routes';
+import { companySettingsRoutes } from './company-settings/routes';
+import { internalRoutes } from './internal/routes';
 
-export { identityAdmin } from './admin';
+export { identityAdmin } from './users/admin';
 export { configSchema } from './config';
-
-const policyOf = (c: IdentityConfig): SessionPolicy => ({
-  idleMs: c.SESSION_IDLE_MINUTES * 60_000,
-  absoluteMs: c.SESSION_ABSOLUTE_HOURS * 3_600_000,
-  mfaChallengeMs: c.MFA_CHALLENGE_MINUTES * 60_000,
-});
 
 export const identityService = createService({
   name: 'identity',
   configSchema,
-  entities,
+  entities: [User, Role, Assignment, Session, ApiKey, IntegrationState, MfaChallenge, RecoveryCode, Invitation, EmailLog, FeatureSwitch, CompanySettings],
   migrations,
   routes: ({ config }) => {
-    // the sign-in limiter lives in this process's memory, one per started service
-    const deps: Deps = { config, policy: policyOf(config), limiter: new SignInLimiter(config.SIGN_IN_MAX_ATTEMPTS, config.SIGN_IN_WINDOW_MINUTES) };
+    const deps = routeDeps(config);
     return [
       ...authRoutes(deps),
       ...meRoutes(deps),
@@ -46,7 +46,7 @@ export const identityService = createService({
       ...companySettingsRoutes(),
     ];
   },
-  internalRoutes: ({ config }) => internalRoutes(policyOf(config)),
+  internalRoutes: ({ config }) => internalRoutes(sessionPolicy(config)),
   onStart: async ({ orm, config, log }) => {
     const { created, generatedPassword } = await bootstrap(orm.em.fork(), { email: config.BOOTSTRAP_ADMIN_EMAIL, password: config.BOOTSTRAP_ADMIN_PASSWORD });
     if (!created) return;

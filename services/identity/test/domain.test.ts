@@ -1,10 +1,10 @@
 import { permissionNames } from '@bop/contracts';
-import { builtInRoles, effectivePermissions, isOwnerGrant } from '../src/domain/permissions';
-import { blockingAncestor, featureStates } from '../src/domain/features';
-import { cacheSeconds, idleExpiresAt, sessionStatus, shouldTouch } from '../src/domain/sessions';
-import { invitationStatus } from '../src/domain/invitations';
-import { newPasswordProblem, passwordProblem } from '../src/domain/passwords';
-import { normalizeRecoveryCode } from '../src/domain/recovery-codes';
+import { builtInRoles, effectivePermissions, isOwnerGrant } from '../src/roles/permissions';
+import { blockingAncestor, featureStates } from '../src/features/feature-states';
+import { cacheSeconds, idleExpiresAt, sessionStatus, shouldTouch } from '../src/sessions/lifetime';
+import { invitationStatus } from '../src/invitations/invitation-status';
+import { newPasswordProblem, passwordProblem } from '../src/users/passwords';
+import { normalizeRecoveryCode } from '../src/mfa/recovery-codes';
 
 describe('effectivePermissions', () => {
   test('unions reaches per permission; everyone wins; unsupported reach types are dropped', () => {

@@ -3,8 +3,8 @@ import { generate } from 'otplib';
 import type { Principal, Reach } from '@bop/shared';
 import { system, type TestService } from '../../../test/harness';
 import { identityService } from '../src';
-import { insertUser } from '../src/actions/users';
-import { Role } from '../src/entities';
+import { insertUser } from '../src/users/store';
+import { Role } from '../src/roles/entities';
 
 export const OWNER_EMAIL = 'owner@example.com';
 export const OWNER_PASSWORD = 'owner-password-123';

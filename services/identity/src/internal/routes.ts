@@ -1,0 +1,57 @@
+import { Forbidden, internalRoute, ok, created, type InternalRouteDef, type RouteContext } from '@bop/shared';
+import { authenticate } from '../sessions/store';
+import type { SessionPolicy } from '../sessions/lifetime';
+import { listFeatures } from '../features/store';
+import { mintIntegrationKey, revokeIntegrationKeys, setIntegrationPaused } from '../api-keys/store';
+import { latestEmails } from '../email/store';
+import { getSettings } from '../company-settings/store';
+import { AuthenticateBody, EmailLogQuery, IntegrationKeyCreate, IntegrationKeyRevoke } from './schemas';
+
+/** Internal routes answer only the system principal (the gateway and other services), never a person or key. */
+function systemOnly(ctx: RouteContext): void {
+  if (ctx.principal.kind !== 'system') throw new Forbidden('Internal routes are for the platform only.');
+}
+
+export const internalRoutes = (policy: SessionPolicy): InternalRouteDef[] => [
+  internalRoute('POST /internal/authenticate', { body: AuthenticateBody }, async (ctx) => {
+    systemOnly(ctx);
+    return ok(await authenticate(ctx.em, policy, ctx.body.token));
+  }),
+
+  internalRoute('GET /internal/features', {}, async (ctx) => {
+    systemOnly(ctx);
+    const features = await listFeatures(ctx.em);
+    return ok({ features: features.map((f) => ({ key: f.key, enabled: f.enabled, effective: f.effective })) });
+  }),
+
+  /** The company settings as `GET /company-settings` answers them (purchasing reads the approval threshold and invoice matching tolerances). */
+  internalRoute('GET /internal/company-settings', {}, async (ctx) => {
+    systemOnly(ctx);
+    return ok(await getSettings(ctx.em));
+  }),
+
+  internalRoute('POST /internal/integration-keys', { body: IntegrationKeyCreate }, async (ctx) => {
+    systemOnly(ctx);
+    return created(await mintIntegrationKey(ctx.em, ctx.body, ctx.principal));
+  }),
+
+  internalRoute('POST /internal/integration-keys:revoke', { body: IntegrationKeyRevoke }, async (ctx) => {
+    systemOnly(ctx);
+    return ok(await revokeIntegrationKeys(ctx.em, ctx.body, ctx.principal));
+  }),
+
+  internalRoute('POST /internal/integrations/{id}:pause', {}, async (ctx) => {
+    systemOnly(ctx);
+    return ok(await setIntegrationPaused(ctx.em, ctx.params.id, true, ctx.principal));
+  }),
+
+  internalRoute('POST /internal/integrations/{id}:resume', {}, async (ctx) => {
+    systemOnly(ctx);
+    return ok(await setIntegrationPaused(ctx.em, ctx.params.id, false, ctx.principal));
+  }),
+
+  internalRoute('GET /internal/email-log', { query: EmailLogQuery }, async (ctx) => {
+    systemOnly(ctx);
+    return ok({ data: await latestEmails(ctx.em, ctx.query) });
+  }),
+];

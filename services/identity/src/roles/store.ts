@@ -1,0 +1,135 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { changedFields, Conflict, decodeCursor, newId, NotFound, toPage, type ListPage, now as clockNow } from '@bop/shared';
+import { Assignment } from '../users/entities';
+import { Role } from './entities';
+import { builtInRoles } from './permissions';
+import { roleView, type RoleView } from './dto';
+import { emit, type Actor } from '../users/events-store';
+import type { VersionCheck } from '../users/store';
+
+/** Creates or refreshes the built-in roles (owner gets every permission of the catalogue). Idempotent. */
+export async function syncBuiltInRoles(em: EntityManager): Promise<void> {
+  const now = clockNow();
+  for (const def of builtInRoles()) {
+    const role = await em.findOne(Role, { key: def.key });
+    if (!role) {
+      em.create(Role, { id: newId('role'), key: def.key, name: def.name, description: def.description, permissions: def.permissions, builtIn: true, status: 'active', createdAt: now, updatedAt: now, version: 1 });
+    } else if (JSON.stringify(role.permissions) !== JSON.stringify(def.permissions) || role.description !== def.description) {
+      role.permissions = def.permissions;
+      role.description = def.description;
+      role.version += 1;
+      role.updatedAt = now;
+    }
+  }
+  await em.flush();
+}
+
+export async function listRoles(em: EntityManager, q: { status?: 'active' | 'archived'; limit: number; cursor?: string }): Promise<ListPage<RoleView>> {
+  const after = decodeCursor(q.cursor);
+  const rows = await em.find(
+    Role,
+    { status: q.status ?? 'active', ...(after ? { id: { $gt: after } } : {}) },
+    { orderBy: { id: 'asc' }, limit: q.limit + 1 },
+  );
+  return toPage(rows, q.limit, roleView);
+}
+
+const uniquePermissions = (names: string[]) => [...new Set(names)].sort();
+
+async function ensureNameFree(em: EntityManager, name: string, exceptId?: string): Promise<void> {
+  const rows = await em.execute<Array<{ id: string }>>(
+    `select id from "identity"."roles" where status = 'active' and lower(name) = lower(?) and id <> ?`,
+    [name, exceptId ?? ''],
+  );
+  if (rows.length > 0) throw new Conflict(`An active role named ${name} exists.`);
+}
+
+function conflictOnDuplicateName<T>(work: Promise<T>): Promise<T> {
+  return work.catch((err: unknown) => {
+    if (err instanceof UniqueConstraintViolationException) throw new Conflict('An active role with that name exists.');
+    throw err;
+  });
+}
+
+/** POST /roles: from permission names of the catalogue (checked by the contract). */
+export async function createRole(em: EntityManager, input: { name: string; description?: string | null; permissions: string[] }, actor: Actor): Promise<RoleView> {
+  return conflictOnDuplicateName(
+    em.transactional(async (tem) => {
+      await ensureNameFree(tem, input.name);
+      const now = clockNow();
+      const role = tem.create(Role, {
+        id: newId('role'),
+        key: null,
+        name: input.name,
+        description: input.description ?? null,
+        permissions: uniquePermissions(input.permissions),
+        builtIn: false,
+        status: 'active',
+        createdAt: now,
+        updatedAt: now,
+        version: 1,
+      });
+      await tem.flush();
+      const view = roleView(role);
+      emit(tem, 'role.created', { type: 'role', id: role.id }, view, actor);
+      return view;
+    }),
+  );
+}
+
+async function lockChangeableRole(em: EntityManager, id: string): Promise<Role> {
+  const role = await em.findOne(Role, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!role) throw new NotFound('role', id);
+  if (role.builtIn) throw new Conflict(`The built-in role ${role.name} cannot be changed or archived.`);
+  return role;
+}
+
+/** PATCH /roles/{id}: applies from the holders' next request (the gateway's cache drops on the event). */
+export async function updateRole(
+  em: EntityManager,
+  id: string,
+  patch: { name?: string; description?: string | null; permissions?: string[] },
+  actor: Actor,
+  opts: VersionCheck = {},
+): Promise<RoleView> {
+  return conflictOnDuplicateName(
+    em.transactional(async (tem) => {
+      const role = await lockChangeableRole(tem, id);
+      opts.expectVersion?.(role.version);
+      if (role.status === 'archived') throw new Conflict('The role is archived.');
+      const before = roleView(role);
+      if (patch.name !== undefined && patch.name !== role.name) {
+        await ensureNameFree(tem, patch.name, role.id);
+        role.name = patch.name;
+      }
+      if (patch.description !== undefined) role.description = patch.description;
+      if (patch.permissions !== undefined) role.permissions = uniquePermissions(patch.permissions);
+      const previous = changedFields(before, roleView(role));
+      if (Object.keys(previous).length === 0) return before;
+      role.version += 1;
+      role.updatedAt = clockNow();
+      await tem.flush();
+      const after = roleView(role);
+      emit(tem, 'role.updated', { type: 'role', id: role.id }, after, actor, previous);
+      return after;
+    }),
+  );
+}
+
+/** DELETE /roles/{id}: archive; refused with 409 while assigned. */
+export async function archiveRole(em: EntityManager, id: string, actor: Actor): Promise<RoleView> {
+  return em.transactional(async (tem) => {
+    const role = await lockChangeableRole(tem, id);
+    if (role.status === 'archived') return roleView(role);
+    const holders = await tem.count(Assignment, { roleId: role.id });
+    if (holders > 0) throw new Conflict(`The role is assigned ${holders} time(s); replace those assignments first.`);
+    role.status = 'archived';
+    role.version += 1;
+    role.updatedAt = clockNow();
+    await tem.flush();
+    const view = roleView(role);
+    emit(tem, 'role.archived', { type: 'role', id: role.id }, view, actor, { status: 'active' });
+    return view;
+  });
+}

@@ -1,9 +1,0 @@
-import { ok, route, type RouteDef } from '@bop/shared';
-import { describeCaller, describeSession } from '../actions/me';
-import type { Deps } from './deps';
-
-export const meRoutes = ({ policy }: Deps): RouteDef[] => [
-  route('GET /me', async (ctx) => ok(await describeCaller(ctx.em, ctx.principal, policy.idleMs))),
-
-  route('GET /auth/session', async (ctx) => ok(await describeSession(ctx.em, ctx.principal, policy.idleMs))),
-];

@@ -1,0 +1,280 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { hash } from '@node-rs/argon2';
+import { changedFields, Conflict, decodeCursor, newId, NotFound, toPage, ValidationError, type ListPage, type Reach, type FieldError, lockForTransaction, now as clockNow } from '@bop/shared';
+import { Assignment, User } from './entities';
+import { Role } from '../roles/entities';
+import { Session } from '../sessions/entities';
+import { ApiKey } from '../api-keys/entities';
+import { RecoveryCode, MfaChallenge } from '../mfa/entities';
+import { isOwnerGrant } from '../roles/permissions';
+import { passwordProblem } from './passwords';
+import { userView, type UserView } from './dto';
+import { emit, type Actor } from './events-store';
+
+export interface AssignmentInput {
+  roleId: string;
+  reach: Reach;
+}
+
+export interface VersionCheck {
+  /** throws 409 version_mismatch when an If-Match names another version */
+  expectVersion?: (current: number) => void;
+}
+
+export async function userViews(em: EntityManager, users: User[]): Promise<UserView[]> {
+  if (users.length === 0) return [];
+  const assignments = await em.find(Assignment, { userId: { $in: users.map((u) => u.id) } }, { orderBy: { id: 'asc' } });
+  const roles = await em.find(Role, { id: { $in: [...new Set(assignments.map((a) => a.roleId))] } });
+  const rolesById = new Map(roles.map((r) => [r.id, r]));
+  return users.map((u) =>
+    userView(
+      u,
+      assignments.filter((a) => a.userId === u.id),
+      rolesById,
+    ),
+  );
+}
+
+export async function userViewOf(em: EntityManager, user: User): Promise<UserView> {
+  return (await userViews(em, [user]))[0];
+}
+
+/** The user with this email (any status), or 404. */
+export async function userByEmail(em: EntityManager, email: string): Promise<User> {
+  const user = await em.findOne(User, { email: email.trim().toLowerCase() });
+  if (!user) throw new NotFound('user with email', email);
+  return user;
+}
+
+/** Every user, oldest first (ops CLI). */
+export async function allUsers(em: EntityManager): Promise<UserView[]> {
+  return userViews(em, await em.find(User, {}, { orderBy: { id: 'asc' } }));
+}
+
+export async function getUser(em: EntityManager, id: string): Promise<UserView> {
+  const user = await em.findOne(User, { id });
+  if (!user) throw new NotFound('user', id);
+  return userViewOf(em, user);
+}
+
+export interface UserFilter {
+  status?: 'active' | 'deactivated';
+  roleId?: string;
+  email?: string;
+  limit: number;
+  cursor?: string;
+}
+
+export async function listUsers(em: EntityManager, q: UserFilter): Promise<ListPage<UserView>> {
+  const after = decodeCursor(q.cursor);
+  const where: Record<string, unknown> = {};
+  if (after) where.id = { $gt: after };
+  if (q.status) where.status = q.status;
+  if (q.email) where.email = q.email.trim().toLowerCase();
+  if (q.roleId) {
+    const holders = await em.find(Assignment, { roleId: q.roleId }, { fields: ['userId'] });
+    where.id = { ...((where.id as object) ?? {}), $in: [...new Set(holders.map((a) => a.userId))] };
+  }
+  const rows = await em.find(User, where, { orderBy: { id: 'asc' }, limit: q.limit + 1 });
+  const page = toPage(rows, q.limit, (u) => u);
+  return { ...page, data: await userViews(em, page.data) };
+}
+
+/** Checks each assignment's role exists and is active (422 with `<path>[i].roleId` otherwise); locks the roles against archiving. */
+export async function checkAssignments(em: EntityManager, inputs: AssignmentInput[], path: string): Promise<Map<string, Role>> {
+  const ids = [...new Set(inputs.map((a) => a.roleId))];
+  const roles = ids.length === 0 ? [] : await em.find(Role, { id: { $in: ids } }, { lockMode: LockMode.PESSIMISTIC_READ });
+  const byId = new Map(roles.map((r) => [r.id, r]));
+  const errors: FieldError[] = [];
+  inputs.forEach((a, i) => {
+    const role = byId.get(a.roleId);
+    if (!role) errors.push({ path: `${path}[${i}].roleId`, message: 'No such role.' });
+    else if (role.status !== 'active') errors.push({ path: `${path}[${i}].roleId`, message: 'The role is archived.' });
+  });
+  if (errors.length > 0) throw new ValidationError(errors);
+  return byId;
+}
+
+/** Refuses a change that would leave no active owner at Everyone. Call inside the transaction. */
+async function ensureAnotherOwner(em: EntityManager, userId: string, detail: string): Promise<void> {
+  await lockForTransaction(em, 'identity.owners');
+  const rows = await em.execute<Array<{ n: string }>>(
+    `select count(distinct u.id) as n
+       from "identity"."users" u
+       join "identity"."assignments" a on a.user_id = u.id
+       join "identity"."roles" r on r.id = a.role_id
+      where r.key = 'owner' and u.status = 'active' and a.reach->>'type' = 'everyone' and u.id <> ?`,
+    [userId],
+  );
+  if (Number(rows[0]?.n ?? 0) === 0) throw new Conflict(detail);
+}
+
+async function isActiveOwner(em: EntityManager, user: User): Promise<boolean> {
+  if (user.status !== 'active') return false;
+  const assignments = await em.find(Assignment, { userId: user.id });
+  if (assignments.length === 0) return false;
+  const roles = await em.find(Role, { id: { $in: assignments.map((a) => a.roleId) } });
+  const keyOf = new Map(roles.map((r) => [r.id, r.key ?? null]));
+  return assignments.some((a) => isOwnerGrant(keyOf.get(a.roleId) ?? null, a.reach));
+}
+
+async function lockUser(em: EntityManager, id: string): Promise<User> {
+  const user = await em.findOne(User, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!user) throw new NotFound('user', id);
+  return user;
+}
+
+export interface NewUser {
+  email: string;
+  name?: string | null;
+  password?: string;
+  employeeId?: string | null;
+  assignments: AssignmentInput[];
+}
+
+/** Creates an active user with assignments (bootstrap, ops CLI, accepted invitations). Call inside a transaction. */
+export async function insertUser(em: EntityManager, input: NewUser, actor: Actor): Promise<User> {
+  const email = input.email.trim().toLowerCase();
+  if (input.password !== undefined) {
+    const problem = passwordProblem(input.password);
+    if (problem) throw new ValidationError([{ path: 'password', message: problem }]);
+  }
+  if (await em.findOne(User, { email })) throw new Conflict(`A user with email ${email} exists.`);
+  if (input.employeeId && (await em.findOne(User, { employeeId: input.employeeId }))) {
+    throw new Conflict(`Employee ${input.employeeId} is already linked to another user.`);
+  }
+  await checkAssignments(em, input.assignments, 'assignments');
+  const now = clockNow();
+  const user = em.create(User, {
+    id: newId('user'),
+    email,
+    name: input.name ?? null,
+    locale: 'en',
+    status: 'active',
+    passwordHash: input.password !== undefined ? await hash(input.password) : null,
+    employeeId: input.employeeId ?? null,
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+  });
+  for (const a of input.assignments) {
+    em.create(Assignment, { id: newId('assignment'), userId: user.id, roleId: a.roleId, reach: a.reach, createdAt: now });
+  }
+  await em.flush();
+  emit(em, 'user.created', { type: 'user', id: user.id }, await userViewOf(em, user), actor);
+  return user;
+}
+
+export interface UserChanges {
+  name?: string | null;
+  locale?: string;
+  employeeId?: string | null;
+  status?: 'active' | 'deactivated';
+}
+
+/** PATCH /users/{id}: name, locale, linked employee; `status` active reactivates, deactivated deactivates. */
+export async function updateUser(em: EntityManager, id: string, changes: UserChanges, actor: Actor, opts: VersionCheck = {}): Promise<UserView> {
+  try {
+    return await em.transactional(async (tem) => {
+      const user = await lockUser(tem, id);
+      opts.expectVersion?.(user.version);
+      if (changes.status === 'deactivated' && user.status === 'active') await endAccess(tem, user, actor);
+      const before = await userViewOf(tem, user);
+      if (changes.employeeId && changes.employeeId !== user.employeeId) {
+        const other = await tem.findOne(User, { employeeId: changes.employeeId, id: { $ne: user.id } });
+        if (other) throw new Conflict(`Employee ${changes.employeeId} is already linked to another user.`);
+      }
+      const reactivated = changes.status === 'active' && user.status === 'deactivated';
+      if (changes.name !== undefined) user.name = changes.name;
+      if (changes.locale !== undefined) user.locale = changes.locale;
+      if (changes.employeeId !== undefined) user.employeeId = changes.employeeId;
+      if (reactivated) {
+        user.status = 'active';
+        user.deactivatedAt = null;
+      }
+      const previous = changedFields(before, { ...before, name: user.name ?? null, locale: user.locale, employeeId: user.employeeId ?? null, status: user.status });
+      if (Object.keys(previous).length === 0) return before;
+      user.version += 1;
+      user.updatedAt = clockNow();
+      await tem.flush();
+      const after = await userViewOf(tem, user);
+      emit(tem, reactivated ? 'user.reactivated' : 'user.updated', { type: 'user', id: user.id }, after, actor, previous);
+      return after;
+    });
+  } catch (err) {
+    if (err instanceof UniqueConstraintViolationException) throw new Conflict('The employee is already linked to another user.');
+    throw err;
+  }
+}
+
+/** Deactivation: sign-in refused, sessions ended, personal keys revoked, record kept. Expects the locked, active user. */
+async function endAccess(em: EntityManager, user: User, actor: Actor): Promise<void> {
+  if (await isActiveOwner(em, user)) await ensureAnotherOwner(em, user.id, 'This is the last active owner; make someone else owner first.');
+  const now = clockNow();
+  const before = await userViewOf(em, user);
+  user.status = 'deactivated';
+  user.deactivatedAt = now;
+  user.version += 1;
+  user.updatedAt = now;
+  await em.nativeUpdate(Session, { userId: user.id, endedAt: null }, { endedAt: now, endReason: 'user_deactivated' });
+  await em.nativeUpdate(MfaChallenge, { userId: user.id, usedAt: null }, { usedAt: now });
+  const keys = await em.find(ApiKey, { userId: user.id, kind: 'personal', revokedAt: null });
+  for (const key of keys) {
+    key.revokedAt = now;
+    emit(em, 'api_key.revoked', { type: 'api_key', id: key.id }, { id: key.id, kind: key.kind, userId: key.userId, prefix: key.prefix, revokedAt: now.toISOString() }, actor);
+  }
+  await em.flush();
+  emit(em, 'user.deactivated', { type: 'user', id: user.id }, await userViewOf(em, user), actor, { status: before.status });
+}
+
+/** DELETE /users/{id}. Deactivating a deactivated user changes nothing. */
+export async function deactivateUser(em: EntityManager, id: string, actor: Actor): Promise<UserView> {
+  return em.transactional(async (tem) => {
+    const user = await lockUser(tem, id);
+    if (user.status === 'active') await endAccess(tem, user, actor);
+    return userViewOf(tem, user);
+  });
+}
+
+/** POST /users/{id}:reset-mfa: removes the second factor and its recovery codes; the person enrols again. */
+export async function resetMfa(em: EntityManager, id: string, actor: Actor): Promise<UserView> {
+  return em.transactional(async (tem) => {
+    const user = await lockUser(tem, id);
+    if (!user.totpSecret && !user.totpPendingSecret) return userViewOf(tem, user);
+    user.totpSecret = null;
+    user.totpPendingSecret = null;
+    user.totpLastStep = null;
+    user.mfaEnrolledAt = null;
+    user.version += 1;
+    user.updatedAt = clockNow();
+    await tem.nativeDelete(RecoveryCode, { userId: user.id });
+    await tem.flush();
+    const view = await userViewOf(tem, user);
+    emit(tem, 'user.mfa_reset', { type: 'user', id: user.id }, view, actor);
+    return view;
+  });
+}
+
+/** PUT /users/{id}/assignments: replaces them all; the last active owner keeps an owner assignment at Everyone. */
+export async function replaceAssignments(em: EntityManager, id: string, inputs: AssignmentInput[], actor: Actor, opts: VersionCheck = {}): Promise<UserView> {
+  return em.transactional(async (tem) => {
+    const user = await lockUser(tem, id);
+    opts.expectVersion?.(user.version);
+    const roles = await checkAssignments(tem, inputs, 'assignments');
+    const keepsOwner = inputs.some((a) => isOwnerGrant(roles.get(a.roleId)?.key ?? null, a.reach));
+    if (!keepsOwner && (await isActiveOwner(tem, user))) {
+      await ensureAnotherOwner(tem, user.id, 'This is the last active owner; keep an owner assignment at Everyone.');
+    }
+    const before = await userViewOf(tem, user);
+    await tem.nativeDelete(Assignment, { userId: user.id });
+    const now = clockNow();
+    for (const a of inputs) tem.create(Assignment, { id: newId('assignment'), userId: user.id, roleId: a.roleId, reach: a.reach, createdAt: now });
+    user.version += 1;
+    user.updatedAt = now;
+    await tem.flush();
+    const after = await userViewOf(tem, user);
+    emit(tem, 'user.assignments_replaced', { type: 'user', id: user.id }, after, actor, { assignments: before.assignments });
+    return after;
+  });
+}
