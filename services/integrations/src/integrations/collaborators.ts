@@ -28,7 +28,7 @@ export function newWebhookSecret(): string {
 const call = <T>(client: ServiceClient, service: AreaService, what: string, method: string, path: string, body: unknown, requestId: string | undefined, ok: number[], fieldPrefix?: string) =>
   callCommand<T>(client, service, method, path, body, { what, ok, requestId, fieldPrefix });
 
-/** Identity's internal commands for integration keys (services/identity/src/routes/internal.ts). */
+/** Identity's internal commands for integration keys (services/identity/src/internal/routes.ts). */
 export class IdentityCommands {
   constructor(private readonly client: ServiceClient, private readonly requestId?: string) {}
 
