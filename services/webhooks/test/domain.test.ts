@@ -1,10 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { eventTypes } from '@bop/contracts';
-import { deliveryHeaders, generateSecret, standardKey, signingSecrets } from '../src/domain/signature';
-import { JITTER, nextAttemptAt, nominalDelayMs, parseRetryAfter, retryDelayMs, scheduleTable } from '../src/domain/schedule';
-import { blockedAddressReason, parseV6 } from '../src/domain/addresses';
-import { checkEvents, featureOn, isDeliverableType, subscribes } from '../src/domain/subscriptions';
-import { checkUrl } from '../src/domain/urls';
+import { deliveryHeaders, generateSecret, standardKey, signingSecrets } from '../src/deliveries/signature';
+import { JITTER, nextAttemptAt, nominalDelayMs, parseRetryAfter, retryDelayMs, scheduleTable } from '../src/deliveries/schedule';
+import { blockedAddressReason, parseV6 } from '../src/endpoints/addresses';
+import { checkEvents, featureOn, isDeliverableType, subscribes } from '../src/event-types/subscriptions';
+import { checkUrl } from '../src/endpoints/urls';
 
 const def = (type: string) => eventTypes.find((e) => e.type === type)!;
 

@@ -1,10 +1,13 @@
 import http from 'node:http';
 import net from 'node:net';
 import { createLogger, createOrm, migrate, newId, systemClock, type Orm } from '@bop/shared';
-import { Delivery, Endpoint, FeatureState, IntegrationState } from '../src/entities';
+import { Endpoint } from '../src/endpoints/entities';
+import { Delivery } from '../src/deliveries/entities';
+import { IntegrationState } from '../src/integrations/entities';
+import { FeatureState } from '../src/features/entities';
 import { migrations } from '../src/migrations';
-import { insertDeliveries } from '../src/store';
-import { DEFAULT_LEASE_MS, DeliveryWorker } from '../src/worker/delivery-worker';
+import { insertDeliveries } from '../src/deliveries/store';
+import { DEFAULT_LEASE_MS, DeliveryWorker } from '../src/deliveries/delivery-worker';
 import { eventually, freshDatabase, type TestDatabase } from '../../../test/harness';
 
 /**

@@ -1,7 +1,7 @@
 import dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { blockedAddressReason } from '../domain/addresses';
-import { isIpLiteral } from '../domain/urls';
+import { blockedAddressReason } from '../endpoints/addresses';
+import { isIpLiteral } from '../endpoints/urls';
 
 /** A target refused by the SSRF guard (spec: never private, loopback or link-local unless allowed). */
 export class AddressRefused extends Error {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Waker, type Clock, type Logger, type Orm, type WorkerDef } from '@bop/shared';
-import { deliveryHeaders, signingSecrets } from '../domain/signature';
-import { nextAttemptAt, parseRetryAfter } from '../domain/schedule';
-import { WAKE_CHANNEL } from '../store';
+import { deliveryHeaders, signingSecrets } from './signature';
+import { nextAttemptAt, parseRetryAfter } from './schedule';
+import { WAKE_CHANNEL } from './store';
 import { Sender, type SendResult } from './sender';
 
 export interface DeliveryWorkerOptions {

@@ -1,10 +1,11 @@
 import { ValidationError, newId, type EntityManager } from '@bop/shared';
-import { Endpoint, IntegrationState } from '../entities';
-import { checkEvents, type FieldError } from '../domain/subscriptions';
-import { PREVIOUS_SECRET_GRACE_MS } from '../domain/signature';
-import { deliveryCounts, lockQueuesShared, releaseQueue } from '../store';
-import { checkTarget, type TargetRules } from './targets';
-import type { IntegrationEndpointsPut } from '../routes/internal-schemas';
+import { IntegrationState } from './entities';
+import { Endpoint } from '../endpoints/entities';
+import { checkEvents, type FieldError } from '../event-types/subscriptions';
+import { PREVIOUS_SECRET_GRACE_MS } from '../deliveries/signature';
+import { deliveryCounts, lockQueuesShared, releaseQueue } from '../deliveries/store';
+import { checkTarget, type TargetRules } from '../endpoints/targets';
+import type { IntegrationEndpointsPut } from './internal-schemas';
 
 /** The integration's row, locked for the rest of the transaction (created on first use). */
 async function lockIntegration(em: EntityManager, integrationId: string, now: Date): Promise<IntegrationState> {

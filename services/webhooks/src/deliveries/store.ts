@@ -1,4 +1,8 @@
-import type { EntityManager } from '@bop/shared';
+import type { FilterQuery } from '@mikro-orm/core';
+import { decodeCursor, NotFound, pageLimit, toPage, type EntityManager } from '@bop/shared';
+import { Delivery } from './entities';
+import { Endpoint } from '../endpoints/entities';
+import { deliveryDetailDto, deliveryDto } from './dto';
 
 /** The channel that wakes delivery workers (every replica LISTENs). */
 export const WAKE_CHANNEL = 'webhooks_deliveries';
@@ -25,6 +29,35 @@ export async function insertDeliveries(em: EntityManager, rows: NewDelivery[], n
   if (notify) await wakeWorkers(em);
 }
 
+/**
+ * Queues deliveries with the unit of work: persisted with the kit's flush at the end of the caller's
+ * transaction (a consumer batch's: one multi-row insert per batch, in handling order, so `seq` keeps
+ * the order of each record's events).
+ */
+export function createDeliveries(em: EntityManager, rows: NewDelivery[], now: Date): void {
+  for (const r of rows) {
+    em.create(Delivery, {
+      id: r.id,
+      endpointId: r.endpointId,
+      eventId: r.eventId,
+      eventType: r.eventType,
+      recordKey: r.recordKey,
+      body: r.body,
+      status: 'pending',
+      attempts: 0,
+      scheduleStep: 0,
+      nextAttemptAt: now,
+      lastStatus: null,
+      lastError: null,
+      lastAttemptAt: null,
+      lockedUntil: null,
+      lease: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+}
+
 /** NOTIFY at commit of the caller's transaction (or now, outside one). */
 export async function wakeWorkers(em: EntityManager): Promise<void> {
   await em.execute(`select pg_notify('${WAKE_CHANNEL}', '')`);
@@ -45,19 +78,6 @@ export async function loadSubscribers(em: EntityManager): Promise<SubscriberRow[
      order by e."id"`,
   );
   return rows.map((r) => ({ id: r.id, events: r.events, scopes: r.integration_id ? (r.scopes ?? []) : null }));
-}
-
-export async function loadFeatureStates(em: EntityManager): Promise<Map<string, boolean>> {
-  const rows: Array<{ key: string; effective: boolean }> = await em.execute(`select "key", "effective" from "webhooks"."feature_states"`);
-  return new Map(rows.map((r) => [r.key, r.effective]));
-}
-
-export async function saveFeatureState(em: EntityManager, key: string, enabled: boolean, effective: boolean, at: Date): Promise<void> {
-  await em.execute(
-    `insert into "webhooks"."feature_states" ("key", "enabled", "effective", "updated_at") values (?, ?, ?, ?)
-     on conflict ("key") do update set "enabled" = excluded."enabled", "effective" = excluded."effective", "updated_at" = excluded."updated_at"`,
-    [key, enabled, effective, at],
-  );
 }
 
 /** Pending and failed counts per endpoint. */
@@ -133,4 +153,34 @@ export async function replayDeliveries(em: EntityManager, where: { ids?: string[
   }
   if (rows.length > 0) await wakeWorkers(em);
   return rows.length;
+}
+
+/** `:retry` — resend now, failed or not; a succeeded one makes a new attempt with the same event id. */
+export async function retryDelivery(em: EntityManager, id: string, now: Date) {
+  return em.transactional(async (tem) => {
+    if ((await replayDeliveries(tem, { ids: [id] }, now)) === 0) throw new NotFound('webhook delivery', id);
+    return deliveryDto(await tem.findOneOrFail(Delivery, { id }));
+  });
+}
+
+
+/** `GET /webhook-endpoints/{id}/deliveries`: a page in id order, bodies left out. */
+export async function listDeliveries(em: EntityManager, endpointId: string, query: { limit?: number; cursor?: string; status?: string; from?: string }) {
+  const endpoint = await em.findOne(Endpoint, { id: endpointId });
+  if (!endpoint) throw new NotFound('webhook endpoint', endpointId);
+  const { limit, cursor, status, from } = query;
+  const where: FilterQuery<Delivery> = { endpointId: endpoint.id };
+  const after = decodeCursor(cursor);
+  if (after) where.id = { $gt: after };
+  if (status) where.status = status;
+  if (from) where.createdAt = { $gte: new Date(from) };
+  const n = pageLimit(limit);
+  const rows = await em.find(Delivery, where, { orderBy: { id: 'asc' }, limit: n + 1, exclude: ['body'] });
+  return toPage(rows, n, deliveryDto);
+}
+
+export async function getDelivery(em: EntityManager, id: string) {
+  const delivery = await em.findOne(Delivery, { id });
+  if (!delivery) throw new NotFound('webhook delivery', id);
+  return deliveryDetailDto(delivery);
 }
