@@ -1,4 +1,4 @@
-import { Waker, type Clock, type Logger, type Orm, type WorkerDef } from '@bop/shared';
+import { backoffDelay, Waker, type BackoffPolicy, type Clock, type Logger, type Orm, type WorkerDef } from '@bop/shared';
 import { deliveryHeaders, signingSecrets } from './signature';
 import { nextAttemptAt, parseRetryAfter } from './schedule';
 import { claimDue, listenForWakes, recordResults, renewLeases, type Claimed, type Outcome, type WakeListener } from './queue-store';
@@ -28,6 +28,10 @@ const CLAIM_MAX = 200;
 const FLUSH_MAX = 500;
 /** default lease of a claimed delivery (renewed every third of it while the worker holds it) */
 export const DEFAULT_LEASE_MS = 6_000;
+/** waits after failed claims: 200 ms, doubling, up to 10 s */
+const CLAIM_BACKOFF: BackoffPolicy = { baseMs: 200, capMs: 10_000 };
+/** waits after failed result writes: 200 ms, doubling, up to 5 s */
+const RECORD_BACKOFF: BackoffPolicy = { baseMs: 200, capMs: 5_000 };
 
 /**
  * Sends due deliveries (spec: Events, Delivery rules). Claims with FOR UPDATE SKIP LOCKED and a lease,
@@ -112,7 +116,7 @@ export class DeliveryWorker implements WorkerDef {
         } catch (err) {
           failures += 1;
           this.o.log.warn({ err: (err as Error).message, failures }, 'webhooks: claiming deliveries failed');
-          await this.sleep(Math.min(10_000, 100 * 2 ** Math.min(failures, 7)));
+          await this.sleep(backoffDelay(failures, CLAIM_BACKOFF));
           continue;
         }
         for (const row of claimed) {
@@ -224,7 +228,7 @@ export class DeliveryWorker implements WorkerDef {
         this.o.log.warn({ err: (err as Error).message, failures }, 'webhooks: recording delivery results failed');
         // after a while the leases lapse and the deliveries go out again (at least once)
         if (failures >= 5 && this.stopped) return;
-        await new Promise((r) => setTimeout(r, Math.min(5_000, 100 * 2 ** failures)));
+        await new Promise((r) => setTimeout(r, backoffDelay(failures, RECORD_BACKOFF)));
       }
     }
   }
