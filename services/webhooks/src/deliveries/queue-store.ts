@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Orm } from '@bop/shared';
-import { WAKE_CHANNEL } from './store';
+import { lockForTransaction, type Orm } from '@bop/shared';
+import { QUEUE_LOCK, WAKE_CHANNEL } from './store';
 
 /**
  * The delivery worker's database side: claiming due deliveries under a lease, renewing leases,
@@ -99,7 +99,7 @@ export interface RecordedEndpoint {
 export async function recordResults(orm: Orm, batch: Outcome[], endpoints: EndpointTally[], limit: number, now: Date): Promise<RecordedEndpoint[]> {
   return orm.em.fork().transactional(async (em) => {
     // exclusive: a head handing over (trigger deliveries_hand_over) must see every row added behind it
-    await em.execute(`select pg_advisory_xact_lock(hashtext('webhooks:queue'))`);
+    await lockForTransaction(em, QUEUE_LOCK);
     // one statement: the deliveries, then each endpoint's failures in a row (spec: Delivery rules 5),
     // disabling it at the limit or at once on 410 (old values come from the snapshot `was`)
     const rows: RecordedEndpoint[] = await em.execute(

@@ -1,5 +1,5 @@
 import type { FilterQuery } from '@mikro-orm/core';
-import { decodeCursor, NotFound, pageLimit, toPage, type EntityManager } from '@bop/shared';
+import { decodeCursor, lockForTransaction, NotFound, pageLimit, toPage, type EntityManager } from '@bop/shared';
 import { Delivery } from './entities';
 import { Endpoint } from '../endpoints/entities';
 import { deliveryDetailDto, deliveryDto } from './dto';
@@ -114,9 +114,12 @@ export async function releaseQueue(em: EntityManager, endpointIds: string[], now
   return (res as { affectedRows?: number }).affectedRows ?? 0;
 }
 
+/** The queue lock's key; the trigger deliveries_enqueue takes it too (Migration20261125050000). */
+export const QUEUE_LOCK = 'webhooks.queue';
+
 /** Writers that put deliveries (back) into queues hold this shared; the worker's results take it exclusively. */
 export async function lockQueuesShared(em: EntityManager): Promise<void> {
-  await em.execute(`select pg_advisory_xact_lock_shared(hashtext('webhooks:queue'))`);
+  await lockForTransaction(em, QUEUE_LOCK, { shared: true });
 }
 
 /**
