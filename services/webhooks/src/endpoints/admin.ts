@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { systemClock, type Clock } from '@bop/shared';
+import { processClock, type Clock } from '@bop/shared';
 import { allEndpointViews, enableEndpoint, retryFailed } from './store';
 
 /**
@@ -9,7 +9,7 @@ import { allEndpointViews, enableEndpoint, retryFailed } from './store';
 export const webhooksAdmin = {
   listEndpoints: (em: EntityManager) => allEndpointViews(em.fork()),
 
-  enableEndpoint: (em: EntityManager, id: string, clock: Clock = systemClock) => enableEndpoint(em.fork(), id, clock.now()),
+  enableEndpoint: (em: EntityManager, id: string, clock: Clock = processClock) => enableEndpoint(em.fork(), id, clock.now()),
 
-  retryFailed: (em: EntityManager, id: string, clock: Clock = systemClock) => retryFailed(em.fork(), id, clock.now()),
+  retryFailed: (em: EntityManager, id: string, clock: Clock = processClock) => retryFailed(em.fork(), id, clock.now()),
 };
