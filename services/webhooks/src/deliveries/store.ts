@@ -1,5 +1,5 @@
 import type { FilterQuery } from '@mikro-orm/core';
-import { decodeCursor, lockForTransaction, NotFound, pageLimit, toPage, type EntityManager } from '@bop/shared';
+import { decodeCursor, lockForTransaction, NotFound, pageLimit, SqlWhere, sqlList, toPage, type EntityManager } from '@bop/shared';
 import { Delivery } from './entities';
 import { Endpoint } from '../endpoints/entities';
 import { deliveryDetailDto, deliveryDto } from './dto';
@@ -86,9 +86,9 @@ export async function deliveryCounts(em: EntityManager, endpointIds: string[]): 
   if (endpointIds.length === 0) return counts;
   const rows: Array<{ endpoint_id: string; status: string; n: string }> = await em.execute(
     `select "endpoint_id", "status", count(*) as n from "webhooks"."deliveries"
-     where "endpoint_id" in (${endpointIds.map(() => '?').join(',')}) and "status" in ('pending', 'failed')
+     where "endpoint_id" = any(?::text[]) and "status" in ('pending', 'failed')
      group by "endpoint_id", "status"`,
-    endpointIds,
+    [sqlList(endpointIds)],
   );
   for (const r of rows) {
     const c = counts.get(r.endpoint_id)!;
@@ -106,8 +106,8 @@ export async function releaseQueue(em: EntityManager, endpointIds: string[], now
   if (endpointIds.length === 0) return 0;
   const res = await em.execute(
     `update "webhooks"."deliveries" set "next_attempt_at" = ?, "updated_at" = ?
-     where "endpoint_id" in (${endpointIds.map(() => '?').join(',')}) and "status" = 'pending' and "next_attempt_at" > ?`,
-    [now, now, ...endpointIds, now],
+     where "endpoint_id" = any(?::text[]) and "status" = 'pending' and "next_attempt_at" > ?`,
+    [now, now, sqlList(endpointIds), now],
     'run',
   );
   await wakeWorkers(em);
@@ -130,21 +130,9 @@ export async function lockQueuesShared(em: EntityManager): Promise<void> {
  */
 export async function replayDeliveries(em: EntityManager, where: { ids?: string[]; endpointId?: string; status?: 'failed' }, now: Date): Promise<number> {
   await lockQueuesShared(em);
-  const conds: string[] = [];
-  const params: unknown[] = [];
-  if (where.ids) {
-    conds.push(`"id" in (${where.ids.map(() => '?').join(',')})`);
-    params.push(...where.ids);
-  }
-  if (where.endpointId) {
-    conds.push(`"endpoint_id" = ?`);
-    params.push(where.endpointId);
-  }
-  if (where.status) {
-    conds.push(`"status" = ?`);
-    params.push(where.status);
-  }
-  const rows: Array<{ id: string }> = await em.execute(`select "id" from "webhooks"."deliveries" where ${conds.join(' and ')} order by "seq" for update`, params);
+  const filter = new SqlWhere().andIn('"id"', where.ids).andIf(where.endpointId, '"endpoint_id" = ?').andIf(where.status, '"status" = ?');
+  if (filter.empty) throw new Error('replayDeliveries needs ids, an endpoint or a status');
+  const rows: Array<{ id: string }> = await em.execute(`select "id" from "webhooks"."deliveries" ${filter} order by "seq" for update`, filter.params);
   // one by one in seq order: each takes its place at the back of its record's queue
   for (const { id } of rows) {
     await em.execute(
