@@ -55,19 +55,13 @@ async function standaloneEvents(em: EntityManager, events: string[]): Promise<st
   return checked.events;
 }
 
-export async function createEndpoint(em: EntityManager, input: { url: string; events: string[]; description?: string | null }, rules: TargetRules, now: Date) {
-  const url = await checkTarget(input.url, rules, 'url');
-  const events = await standaloneEvents(em, input.events);
-  const secret = generateSecret();
-  const endpoint = em.create(Endpoint, {
+/** A new endpoint, active with no failures (persisted at the caller's flush); standalone or an integration's. */
+export function newEndpoint(em: EntityManager, fields: Pick<Endpoint, 'url' | 'events' | 'description' | 'integrationId' | 'secret'>, now: Date): Endpoint {
+  return em.create(Endpoint, {
     id: newId('webhookEndpoint'),
-    url,
-    events,
-    description: input.description ?? null,
+    ...fields,
     status: 'active',
     disabledReason: null,
-    integrationId: null,
-    secret,
     previousSecret: null,
     previousSecretUntil: null,
     consecutiveFailures: 0,
@@ -75,6 +69,13 @@ export async function createEndpoint(em: EntityManager, input: { url: string; ev
     createdAt: now,
     updatedAt: now,
   });
+}
+
+export async function createEndpoint(em: EntityManager, input: { url: string; events: string[]; description?: string | null }, rules: TargetRules, now: Date) {
+  const url = await checkTarget(input.url, rules, 'url');
+  const events = await standaloneEvents(em, input.events);
+  const secret = generateSecret();
+  const endpoint = newEndpoint(em, { url, events, description: input.description ?? null, integrationId: null, secret }, now);
   await em.flush();
   return { ...endpointDto(endpoint), secret, previousSecretExpiresAt: null };
 }
