@@ -1,15 +1,18 @@
 import { createService } from '@bop/shared';
 import { configSchema } from './config';
-import { Delivery, Endpoint, FeatureState, IntegrationState } from './entities';
+import { Endpoint } from './endpoints/entities';
+import { Delivery } from './deliveries/entities';
+import { IntegrationState } from './integrations/entities';
+import { FeatureState } from './features/entities';
 import { migrations } from './migrations';
-import { endpointRoutes } from './routes/endpoints';
-import { deliveryRoutes } from './routes/deliveries';
-import { eventTypeRoutes } from './routes/event-types';
-import { internalRoutes } from './routes/internal';
-import { fanOutConsumer } from './consumers/fan-out';
-import { DeliveryWorker } from './worker/delivery-worker';
+import { endpointRoutes } from './endpoints/routes';
+import { deliveryRoutes } from './deliveries/routes';
+import { eventTypeRoutes } from './event-types/routes';
+import { internalRoutes } from './integrations/internal-routes';
+import { fanOutConsumer } from './deliveries/consumers';
+import { DeliveryWorker } from './deliveries/delivery-worker';
 
-export { webhooksAdmin } from './admin';
+export { webhooksAdmin } from './endpoints/admin';
 export { configSchema } from './config';
 
 export const webhooksService = createService({

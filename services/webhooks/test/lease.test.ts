@@ -1,10 +1,13 @@
 import http from 'node:http';
 import net from 'node:net';
-import { createLogger, createOrm, migrate, newId, systemClock, type Orm } from '@bop/shared';
-import { Delivery, Endpoint, FeatureState, IntegrationState } from '../src/entities';
+import { createLogger, createOrm, lockForTransaction, migrate, newId, systemClock, type Orm } from '@bop/shared';
+import { Endpoint } from '../src/endpoints/entities';
+import { Delivery } from '../src/deliveries/entities';
+import { IntegrationState } from '../src/integrations/entities';
+import { FeatureState } from '../src/features/entities';
 import { migrations } from '../src/migrations';
-import { insertDeliveries } from '../src/store';
-import { DEFAULT_LEASE_MS, DeliveryWorker } from '../src/worker/delivery-worker';
+import { insertDeliveries, QUEUE_LOCK } from '../src/deliveries/store';
+import { DEFAULT_LEASE_MS, DeliveryWorker } from '../src/deliveries/delivery-worker';
 import { eventually, freshDatabase, type TestDatabase } from '../../../test/harness';
 
 /**
@@ -252,4 +255,23 @@ describe('delivery leases', () => {
     expect(receiver.answered('loc_slow')).toEqual([1, 2]);
     expect((await deliveries(endpointId)).map((d) => d.attempts)).toEqual([1, 1, 1]);
   }, 40_000);
+});
+
+describe('the queue lock', () => {
+  it('is one key for the code and the enqueue trigger: while the worker holds it, a delivery cannot enter a queue', async () => {
+    const endpointId = await newEndpoint();
+    const row = { id: newId('webhookDelivery'), endpointId, eventId: newId('event'), eventType: 'location.updated', recordKey: 'loc_lock', body: '{}' };
+    await admin.em.fork().transactional(async (held) => {
+      // as recordResults takes it
+      await lockForTransaction(held, QUEUE_LOCK);
+      await expect(
+        admin.em.fork().transactional(async (em) => {
+          await em.execute(`set local lock_timeout = '200ms'`);
+          await insertDeliveries(em, [row], new Date(), false);
+        }),
+      ).rejects.toThrow(/lock timeout/);
+    });
+    await insertDeliveries(admin.em.fork(), [row], new Date(), false);
+    expect(await deliveries(endpointId)).toEqual([expect.objectContaining({ record_key: 'loc_lock', status: 'pending' })]);
+  });
 });

@@ -1,4 +1,8 @@
 import type { MigrationEntry } from '@bop/shared';
 import { Migration20261121100000 } from './Migration20261121100000';
+import { Migration20261125050000 } from './Migration20261125050000';
 
-export const migrations: MigrationEntry[] = [{ name: 'Migration20261121100000', class: Migration20261121100000 }];
+export const migrations: MigrationEntry[] = [
+  { name: 'Migration20261121100000', class: Migration20261121100000 },
+  { name: 'Migration20261125050000', class: Migration20261125050000 },
+];

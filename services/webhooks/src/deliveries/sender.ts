@@ -1,6 +1,6 @@
 import { Agent, request } from 'undici';
-import { blockedAddressReason } from '../domain/addresses';
-import { hostOf, isIpLiteral } from '../domain/urls';
+import { blockedAddressReason } from '../endpoints/addresses';
+import { hostOf, isIpLiteral } from '../endpoints/urls';
 import { AddressRefused, guardedLookup } from './guard';
 
 export interface SendOptions {

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { Waker, type Clock, type Logger, type Orm, type WorkerDef } from '@bop/shared';
-import { deliveryHeaders, signingSecrets } from '../domain/signature';
-import { nextAttemptAt, parseRetryAfter } from '../domain/schedule';
-import { WAKE_CHANNEL } from '../store';
+import { backoffDelay, Waker, type BackoffPolicy, type Clock, type Logger, type Orm, type WorkerDef } from '@bop/shared';
+import { deliveryHeaders, signingSecrets } from './signature';
+import { nextAttemptAt, parseRetryAfter } from './schedule';
+import { claimDue, listenForWakes, recordResults, renewLeases, type Claimed, type Outcome, type WakeListener } from './queue-store';
 import { Sender, type SendResult } from './sender';
 
 export interface DeliveryWorkerOptions {
@@ -25,38 +24,14 @@ export interface DeliveryWorkerOptions {
   random?: () => number;
 }
 
-interface Claimed {
-  id: string;
-  endpoint_id: string;
-  event_id: string;
-  event_type: string;
-  body: string;
-  schedule_step: number;
-  lease: string;
-  url: string;
-  secret: string | null;
-  previous_secret: string | null;
-  previous_secret_until: Date | string | null;
-}
-
-interface Outcome {
-  id: string;
-  lease: string;
-  endpointId: string;
-  status: 'pending' | 'succeeded' | 'failed';
-  step: number;
-  next: string | null;
-  code: number | null;
-  err: string | null;
-  at: string;
-  ok: boolean;
-  gone: boolean;
-}
-
 const CLAIM_MAX = 200;
 const FLUSH_MAX = 500;
 /** default lease of a claimed delivery (renewed every third of it while the worker holds it) */
 export const DEFAULT_LEASE_MS = 6_000;
+/** waits after failed claims: 200 ms, doubling, up to 10 s */
+const CLAIM_BACKOFF: BackoffPolicy = { baseMs: 200, capMs: 10_000 };
+/** waits after failed result writes: 200 ms, doubling, up to 5 s */
+const RECORD_BACKOFF: BackoffPolicy = { baseMs: 200, capMs: 5_000 };
 
 /**
  * Sends due deliveries (spec: Events, Delivery rules). Claims with FOR UPDATE SKIP LOCKED and a lease,
@@ -81,7 +56,7 @@ export class DeliveryWorker implements WorkerDef {
   private results: Outcome[] = [];
   private flushing: Promise<void> | null = null;
   private readonly waker = new Waker();
-  private listener: { conn: any; release: () => Promise<void> } | null = null;
+  private listener: WakeListener | null = null;
   private listenRetry: NodeJS.Timeout | null = null;
   /** delivery id → lease id, for every claim this worker holds (in flight, or its result not yet written) */
   private readonly held = new Map<string, string>();
@@ -141,7 +116,7 @@ export class DeliveryWorker implements WorkerDef {
         } catch (err) {
           failures += 1;
           this.o.log.warn({ err: (err as Error).message, failures }, 'webhooks: claiming deliveries failed');
-          await this.sleep(Math.min(10_000, 100 * 2 ** Math.min(failures, 7)));
+          await this.sleep(backoffDelay(failures, CLAIM_BACKOFF));
           continue;
         }
         for (const row of claimed) {
@@ -170,48 +145,15 @@ export class DeliveryWorker implements WorkerDef {
    */
   private async renew(): Promise<void> {
     if (this.held.size === 0) return;
-    const held = JSON.stringify([...this.held].map(([id, lease]) => ({ id, lease })));
     try {
-      await this.o.orm.em.fork().execute(
-        `update "webhooks"."deliveries" d set "locked_until" = now() + make_interval(secs => ?)
-         where d."id" in (
-           select x."id" from "webhooks"."deliveries" x
-           join jsonb_to_recordset(?::jsonb) as h(id text, lease text) on x."id" = h.id and x."lease" = h.lease
-           order by x."id"
-           for update of x skip locked
-         )`,
-        [this.leaseMs / 1000, held],
-        'run',
-      );
+      await renewLeases(this.o.orm, this.held, this.leaseMs);
     } catch (err) {
       this.o.log.warn({ err: (err as Error).message, held: this.held.size }, 'webhooks: renewing delivery leases failed');
     }
   }
 
   private async claim(limit: number): Promise<Claimed[]> {
-    const lease = randomUUID();
-    // only queue heads have a next_attempt_at, so the due index walked in order yields sendable rows
-    return this.o.orm.em.fork().execute<Claimed[]>(
-      `with due as (
-         select d."id" from "webhooks"."deliveries" d
-         where d."status" = 'pending' and d."next_attempt_at" <= ?
-           and (d."locked_until" is null or d."locked_until" < now())
-           and d."endpoint_id" in (
-             select e."id" from "webhooks"."endpoints" e left join "webhooks"."integrations" i on i."integration_id" = e."integration_id"
-             where e."status" = 'active' and coalesce(i."paused", false) = false)
-         order by d."next_attempt_at", d."seq"
-         limit ?
-         for update of d skip locked
-       )
-       update "webhooks"."deliveries" d set "locked_until" = now() + make_interval(secs => ?), "lease" = ?
-       from due, "webhooks"."endpoints" e left join "webhooks"."integrations" i on i."integration_id" = e."integration_id"
-       where d."id" = due."id" and e."id" = d."endpoint_id"
-       returning d."id", d."endpoint_id", d."event_id", d."event_type", d."body", d."schedule_step", d."lease", e."url",
-         coalesce(e."secret", i."secret") as "secret",
-         case when e."integration_id" is null then e."previous_secret" else i."previous_secret" end as "previous_secret",
-         case when e."integration_id" is null then e."previous_secret_until" else i."previous_secret_until" end as "previous_secret_until"`,
-      [this.o.clock.now(), limit, this.leaseMs / 1000, lease],
-    );
+    return claimDue(this.o.orm, limit, this.o.clock.now(), this.leaseMs);
   }
 
   private async attempt(row: Claimed): Promise<void> {
@@ -286,7 +228,7 @@ export class DeliveryWorker implements WorkerDef {
         this.o.log.warn({ err: (err as Error).message, failures }, 'webhooks: recording delivery results failed');
         // after a while the leases lapse and the deliveries go out again (at least once)
         if (failures >= 5 && this.stopped) return;
-        await new Promise((r) => setTimeout(r, Math.min(5_000, 100 * 2 ** failures)));
+        await new Promise((r) => setTimeout(r, backoffDelay(failures, RECORD_BACKOFF)));
       }
     }
   }
@@ -306,38 +248,10 @@ export class DeliveryWorker implements WorkerDef {
     const endpoints = [...perEndpoint].map(([id, e]) => ({ id, ...e }));
     const now = this.o.clock.now();
     const limit = this.o.disableAfterFailures;
-    await this.o.orm.em.fork().transactional(async (em) => {
-      // exclusive: a head handing over (trigger deliveries_hand_over) must see every row added behind it
-      await em.execute(`select pg_advisory_xact_lock(hashtext('webhooks:queue'))`);
-      // one statement: the deliveries, then each endpoint's failures in a row (spec: Delivery rules 5),
-      // disabling it at the limit or at once on 410 (old values come from the snapshot `was`)
-      const rows: Array<{ id: string; disabled_reason: string; consecutive_failures: number; disabled_now: boolean }> = await em.execute(
-        `with done as (
-           update "webhooks"."deliveries" d set "status" = r.status, "attempts" = d."attempts" + 1, "schedule_step" = r.step,
-             "next_attempt_at" = coalesce(r.next, d."next_attempt_at"), "last_status" = r.code, "last_error" = r.err,
-             "last_attempt_at" = r.at, "updated_at" = r.at, "locked_until" = null, "lease" = null
-           from jsonb_to_recordset(?::jsonb) as r(id text, lease text, status text, step int, next timestamptz, code int, err text, at timestamptz)
-           where d."id" = r.id and d."lease" = r.lease
-         ), counts as (
-           select r.*, case when r.reset then r.failures else was."consecutive_failures" + r.failures end as n, was."status" as was_status
-           from jsonb_to_recordset(?::jsonb) as r(id text, reset boolean, failures int, gone boolean)
-           join "webhooks"."endpoints" was on was."id" = r.id
-           where not (r.reset and r.failures = 0 and was."consecutive_failures" = 0)
-         )
-         update "webhooks"."endpoints" e set "consecutive_failures" = c.n,
-           "status" = case when c.was_status = 'active' and (c.gone or c.n >= ?) then 'disabled' else e."status" end,
-           "disabled_reason" = case when c.was_status = 'active' and c.gone then 'gone' when c.was_status = 'active' and c.n >= ? then 'failures' else e."disabled_reason" end,
-           "version" = e."version" + case when c.was_status = 'active' and (c.gone or c.n >= ?) then 1 else 0 end,
-           "updated_at" = case when c.was_status = 'active' and (c.gone or c.n >= ?) then ?::timestamptz else e."updated_at" end
-         from counts c
-         where e."id" = c.id
-         returning e."id", e."disabled_reason", e."consecutive_failures", (c.was_status = 'active' and e."status" = 'disabled') as "disabled_now"`,
-        [JSON.stringify(batch), JSON.stringify(endpoints), limit, limit, limit, limit, now],
-      );
-      for (const d of rows.filter((r) => r.disabled_now)) {
-        this.o.log.warn({ endpointId: d.id, reason: d.disabled_reason, consecutiveFailures: d.consecutive_failures }, 'webhooks: endpoint disabled; its events queue until it is re-enabled');
-      }
-    });
+    const rows = await recordResults(this.o.orm, batch, endpoints, limit, now);
+    for (const d of rows.filter((r) => r.disabled_now)) {
+      this.o.log.warn({ endpointId: d.id, reason: d.disabled_reason, consecutiveFailures: d.consecutive_failures }, 'webhooks: endpoint disabled; its events queue until it is re-enabled');
+    }
   }
 
   private sleep(ms: number): Promise<void> {
@@ -351,39 +265,17 @@ export class DeliveryWorker implements WorkerDef {
    * until the database answers, and the loop is woken then (notifications sent meanwhile were lost).
    */
   private async listen(): Promise<void> {
-    const client = this.o.orm.em.getConnection().getKnex().client;
-    const conn = await client.acquireConnection();
-    const onNotify = (msg: { channel: string }) => {
-      if (msg.channel === WAKE_CHANNEL) this.wake();
-    };
-    let lost = false;
-    const onError = () => {
-      // emitted more than once for one drop (the server's message, then the socket's end)
-      if (lost) return;
-      lost = true;
-      if (this.listener?.conn === conn) this.listener = null;
-      conn.off('notification', onNotify);
-      // back to the pool, which discards a broken connection (knex marks it disposed)
-      void Promise.resolve(client.releaseConnection(conn)).catch(() => undefined);
-      this.retryListen();
-    };
-    conn.on('notification', onNotify);
-    conn.on('error', onError);
-    try {
-      await conn.query(`listen "${WAKE_CHANNEL}"`);
-    } catch (err) {
-      onError();
-      throw err;
-    }
-    this.listener = {
-      conn,
-      release: async () => {
-        conn.off('notification', onNotify);
-        conn.off('error', onError);
-        await conn.query(`unlisten "${WAKE_CHANNEL}"`).catch(() => undefined);
-        await client.releaseConnection(conn);
+    // null until LISTEN answers: a connection lost before then was never this.listener
+    let listener: WakeListener | null = null;
+    listener = await listenForWakes(
+      this.o.orm,
+      () => this.wake(),
+      () => {
+        if (listener && this.listener === listener) this.listener = null;
+        this.retryListen();
       },
-    };
+    );
+    this.listener = listener;
   }
 
   private retryListen(): void {

@@ -1,4 +1,8 @@
-import type { EntityManager } from '@bop/shared';
+import type { FilterQuery } from '@mikro-orm/core';
+import { decodeCursor, lockForTransaction, NotFound, pageLimit, SqlWhere, sqlList, toPage, type EntityManager } from '@bop/shared';
+import { Delivery } from './entities';
+import { Endpoint } from '../endpoints/entities';
+import { deliveryDetailDto, deliveryDto } from './dto';
 
 /** The channel that wakes delivery workers (every replica LISTENs). */
 export const WAKE_CHANNEL = 'webhooks_deliveries';
@@ -25,6 +29,35 @@ export async function insertDeliveries(em: EntityManager, rows: NewDelivery[], n
   if (notify) await wakeWorkers(em);
 }
 
+/**
+ * Queues deliveries with the unit of work: persisted with the kit's flush at the end of the caller's
+ * transaction (a consumer batch's: one multi-row insert per batch, in handling order, so `seq` keeps
+ * the order of each record's events).
+ */
+export function createDeliveries(em: EntityManager, rows: NewDelivery[], now: Date): void {
+  for (const r of rows) {
+    em.create(Delivery, {
+      id: r.id,
+      endpointId: r.endpointId,
+      eventId: r.eventId,
+      eventType: r.eventType,
+      recordKey: r.recordKey,
+      body: r.body,
+      status: 'pending',
+      attempts: 0,
+      scheduleStep: 0,
+      nextAttemptAt: now,
+      lastStatus: null,
+      lastError: null,
+      lastAttemptAt: null,
+      lockedUntil: null,
+      lease: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+}
+
 /** NOTIFY at commit of the caller's transaction (or now, outside one). */
 export async function wakeWorkers(em: EntityManager): Promise<void> {
   await em.execute(`select pg_notify('${WAKE_CHANNEL}', '')`);
@@ -47,28 +80,15 @@ export async function loadSubscribers(em: EntityManager): Promise<SubscriberRow[
   return rows.map((r) => ({ id: r.id, events: r.events, scopes: r.integration_id ? (r.scopes ?? []) : null }));
 }
 
-export async function loadFeatureStates(em: EntityManager): Promise<Map<string, boolean>> {
-  const rows: Array<{ key: string; effective: boolean }> = await em.execute(`select "key", "effective" from "webhooks"."feature_states"`);
-  return new Map(rows.map((r) => [r.key, r.effective]));
-}
-
-export async function saveFeatureState(em: EntityManager, key: string, enabled: boolean, effective: boolean, at: Date): Promise<void> {
-  await em.execute(
-    `insert into "webhooks"."feature_states" ("key", "enabled", "effective", "updated_at") values (?, ?, ?, ?)
-     on conflict ("key") do update set "enabled" = excluded."enabled", "effective" = excluded."effective", "updated_at" = excluded."updated_at"`,
-    [key, enabled, effective, at],
-  );
-}
-
 /** Pending and failed counts per endpoint. */
 export async function deliveryCounts(em: EntityManager, endpointIds: string[]): Promise<Map<string, { pending: number; failed: number }>> {
   const counts = new Map(endpointIds.map((id) => [id, { pending: 0, failed: 0 }]));
   if (endpointIds.length === 0) return counts;
   const rows: Array<{ endpoint_id: string; status: string; n: string }> = await em.execute(
     `select "endpoint_id", "status", count(*) as n from "webhooks"."deliveries"
-     where "endpoint_id" in (${endpointIds.map(() => '?').join(',')}) and "status" in ('pending', 'failed')
+     where "endpoint_id" = any(?::text[]) and "status" in ('pending', 'failed')
      group by "endpoint_id", "status"`,
-    endpointIds,
+    [sqlList(endpointIds)],
   );
   for (const r of rows) {
     const c = counts.get(r.endpoint_id)!;
@@ -86,17 +106,20 @@ export async function releaseQueue(em: EntityManager, endpointIds: string[], now
   if (endpointIds.length === 0) return 0;
   const res = await em.execute(
     `update "webhooks"."deliveries" set "next_attempt_at" = ?, "updated_at" = ?
-     where "endpoint_id" in (${endpointIds.map(() => '?').join(',')}) and "status" = 'pending' and "next_attempt_at" > ?`,
-    [now, now, ...endpointIds, now],
+     where "endpoint_id" = any(?::text[]) and "status" = 'pending' and "next_attempt_at" > ?`,
+    [now, now, sqlList(endpointIds), now],
     'run',
   );
   await wakeWorkers(em);
   return (res as { affectedRows?: number }).affectedRows ?? 0;
 }
 
+/** The queue lock's key; the trigger deliveries_enqueue takes it too (Migration20261125050000). */
+export const QUEUE_LOCK = 'webhooks.queue';
+
 /** Writers that put deliveries (back) into queues hold this shared; the worker's results take it exclusively. */
 export async function lockQueuesShared(em: EntityManager): Promise<void> {
-  await em.execute(`select pg_advisory_xact_lock_shared(hashtext('webhooks:queue'))`);
+  await lockForTransaction(em, QUEUE_LOCK, { shared: true });
 }
 
 /**
@@ -107,21 +130,9 @@ export async function lockQueuesShared(em: EntityManager): Promise<void> {
  */
 export async function replayDeliveries(em: EntityManager, where: { ids?: string[]; endpointId?: string; status?: 'failed' }, now: Date): Promise<number> {
   await lockQueuesShared(em);
-  const conds: string[] = [];
-  const params: unknown[] = [];
-  if (where.ids) {
-    conds.push(`"id" in (${where.ids.map(() => '?').join(',')})`);
-    params.push(...where.ids);
-  }
-  if (where.endpointId) {
-    conds.push(`"endpoint_id" = ?`);
-    params.push(where.endpointId);
-  }
-  if (where.status) {
-    conds.push(`"status" = ?`);
-    params.push(where.status);
-  }
-  const rows: Array<{ id: string }> = await em.execute(`select "id" from "webhooks"."deliveries" where ${conds.join(' and ')} order by "seq" for update`, params);
+  const filter = new SqlWhere().andIn('"id"', where.ids).andIf(where.endpointId, '"endpoint_id" = ?').andIf(where.status, '"status" = ?');
+  if (filter.empty) throw new Error('replayDeliveries needs ids, an endpoint or a status');
+  const rows: Array<{ id: string }> = await em.execute(`select "id" from "webhooks"."deliveries" ${filter} order by "seq" for update`, filter.params);
   // one by one in seq order: each takes its place at the back of its record's queue
   for (const { id } of rows) {
     await em.execute(
@@ -133,4 +144,34 @@ export async function replayDeliveries(em: EntityManager, where: { ids?: string[
   }
   if (rows.length > 0) await wakeWorkers(em);
   return rows.length;
+}
+
+/** `:retry` — resend now, failed or not; a succeeded one makes a new attempt with the same event id. */
+export async function retryDelivery(em: EntityManager, id: string, now: Date) {
+  return em.transactional(async (tem) => {
+    if ((await replayDeliveries(tem, { ids: [id] }, now)) === 0) throw new NotFound('webhook delivery', id);
+    return deliveryDto(await tem.findOneOrFail(Delivery, { id }));
+  });
+}
+
+
+/** `GET /webhook-endpoints/{id}/deliveries`: a page in id order, bodies left out. */
+export async function listDeliveries(em: EntityManager, endpointId: string, query: { limit?: number; cursor?: string; status?: string; from?: string }) {
+  const endpoint = await em.findOne(Endpoint, { id: endpointId });
+  if (!endpoint) throw new NotFound('webhook endpoint', endpointId);
+  const { limit, cursor, status, from } = query;
+  const where: FilterQuery<Delivery> = { endpointId: endpoint.id };
+  const after = decodeCursor(cursor);
+  if (after) where.id = { $gt: after };
+  if (status) where.status = status;
+  if (from) where.createdAt = { $gte: new Date(from) };
+  const n = pageLimit(limit);
+  const rows = await em.find(Delivery, where, { orderBy: { id: 'asc' }, limit: n + 1, exclude: ['body'] });
+  return toPage(rows, n, deliveryDto);
+}
+
+export async function getDelivery(em: EntityManager, id: string) {
+  const delivery = await em.findOne(Delivery, { id });
+  if (!delivery) throw new NotFound('webhook delivery', id);
+  return deliveryDetailDto(delivery);
 }

@@ -1,7 +1,7 @@
 import { eventTypes } from '@bop/contracts';
 import { decodeCursor, encodeCursor, pageLimit, route, type RouteDef } from '@bop/shared';
-import { featureOn, PING_EVENT } from '../domain/subscriptions';
-import { loadFeatureStates } from '../store';
+import { featureOn, PING_EVENT } from './subscriptions';
+import { loadFeatureStates } from '../features/store';
 
 export const eventTypeRoutes = (): RouteDef[] => [
   route('GET /event-types', async (ctx) => {

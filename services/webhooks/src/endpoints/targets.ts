@@ -1,11 +1,14 @@
 import { ValidationError } from '@bop/shared';
-import { checkUrl, hostOf } from '../domain/urls';
-import { AddressRefused, resolveAllowed } from '../worker/guard';
+import type { WebhooksConfig } from '../config';
+import { checkUrl, hostOf } from './urls';
+import { AddressRefused, resolveAllowed } from '../deliveries/guard';
 
 export interface TargetRules {
   allowPrivate: boolean;
   allowHttp: boolean;
 }
+
+export const targetRules = (c: WebhooksConfig): TargetRules => ({ allowPrivate: c.WEBHOOK_ALLOW_PRIVATE_NETWORKS, allowHttp: c.WEBHOOK_ALLOW_HTTP });
 
 /**
  * A URL an endpoint may deliver to: https (http when allowed) and a host that resolves to public

@@ -1,10 +1,12 @@
-import { ValidationError, newId, type EntityManager } from '@bop/shared';
-import { Endpoint, IntegrationState } from '../entities';
-import { checkEvents, type FieldError } from '../domain/subscriptions';
-import { PREVIOUS_SECRET_GRACE_MS } from '../domain/signature';
-import { deliveryCounts, lockQueuesShared, releaseQueue } from '../store';
-import { checkTarget, type TargetRules } from './targets';
-import type { IntegrationEndpointsPut } from '../routes/internal-schemas';
+import { ValidationError, type EntityManager } from '@bop/shared';
+import { IntegrationState } from './entities';
+import { Endpoint } from '../endpoints/entities';
+import { checkEvents, type FieldError } from '../event-types/subscriptions';
+import { PREVIOUS_SECRET_GRACE_MS } from '../deliveries/signature';
+import { deliveryCounts, lockQueuesShared, releaseQueue } from '../deliveries/store';
+import { checkTarget, type TargetRules } from '../endpoints/targets';
+import { newEndpoint } from '../endpoints/store';
+import type { IntegrationEndpointsPut } from './internal-schemas';
 
 /** The integration's row, locked for the rest of the transaction (created on first use). */
 async function lockIntegration(em: EntityManager, integrationId: string, now: Date): Promise<IntegrationState> {
@@ -73,24 +75,7 @@ export async function putIntegrationEndpoints(em: EntityManager, integrationId: 
         result.push(e);
         continue;
       }
-      result.push(
-        tem.create(Endpoint, {
-          id: newId('webhookEndpoint'),
-          url: w.url,
-          events: w.events,
-          description: null,
-          status: 'active',
-          disabledReason: null,
-          integrationId,
-          secret: null,
-          previousSecret: null,
-          previousSecretUntil: null,
-          consecutiveFailures: 0,
-          version: 1,
-          createdAt: now,
-          updatedAt: now,
-        }),
-      );
+      result.push(newEndpoint(tem, { url: w.url, events: w.events, description: null, integrationId, secret: null }, now));
     }
     for (const gone of existing.values()) tem.remove(gone);
     await tem.flush();

@@ -1,8 +1,8 @@
 import { defineConsumer, newId, type Clock, type ConsumerDef, type EntityManager } from '@bop/shared';
 import { eventTypes, type EventEnvelope } from '@bop/contracts';
-import { eventTypeDef, featureOn, isDeliverableType, subscribes } from '../domain/subscriptions';
-import { Delivery } from '../entities';
-import { loadFeatureStates, loadSubscribers, saveFeatureState, wakeWorkers, type SubscriberRow } from '../store';
+import { eventTypeDef, featureOn, isDeliverableType, subscribes } from '../event-types/subscriptions';
+import { loadFeatureStates, saveFeatureState } from '../features/store';
+import { createDeliveries, loadSubscribers, wakeWorkers, type SubscriberRow } from './store';
 
 const FEATURE_EVENTS = new Set(['identity.feature.enabled', 'identity.feature.disabled']);
 
@@ -67,27 +67,11 @@ export function fanOutConsumer(clock: Clock): ConsumerDef {
       const now = clock.now();
       // persisted with the kit's flush at the end of the batch's transaction: one multi-row insert per
       // batch, in handling order (so `seq` keeps the order of each record's events)
-      for (const t of targets) {
-        em.create(Delivery, {
-          id: newId('webhookDelivery'),
-          endpointId: t.id,
-          eventId: event.id,
-          eventType: event.type,
-          recordKey: message.key,
-          body,
-          status: 'pending',
-          attempts: 0,
-          scheduleStep: 0,
-          nextAttemptAt: now,
-          lastStatus: null,
-          lastError: null,
-          lastAttemptAt: null,
-          lockedUntil: null,
-          lease: null,
-          createdAt: now,
-          updatedAt: now,
-        });
-      }
+      createDeliveries(
+        em,
+        targets.map((t) => ({ id: newId('webhookDelivery'), endpointId: t.id, eventId: event.id, eventType: event.type, recordKey: message.key, body })),
+        now,
+      );
       if (!ctx.notified) {
         ctx.notified = true;
         await wakeWorkers(em);

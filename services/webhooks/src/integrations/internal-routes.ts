@@ -1,8 +1,8 @@
 import { internalRoute, type InternalRouteDef, type ServiceRuntime } from '@bop/shared';
 import type { WebhooksConfig } from '../config';
-import { listIntegrationEndpoints, putIntegrationEndpoints, removeIntegration, setPaused } from '../actions/integrations';
+import { targetRules } from '../endpoints/targets';
+import { listIntegrationEndpoints, putIntegrationEndpoints, removeIntegration, setPaused } from './store';
 import { IntegrationEndpointsPut } from './internal-schemas';
-import { targetRules } from './endpoints';
 
 /** Internal commands for the integrations service (system principal only; the kit enforces it). */
 export const internalRoutes = ({ config, clock }: ServiceRuntime<WebhooksConfig>): InternalRouteDef[] => [

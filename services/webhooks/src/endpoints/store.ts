@@ -1,15 +1,36 @@
-import { LockMode } from '@mikro-orm/core';
-import { actorOf, ApiError, Conflict, newId, NotFound, ValidationError, type EntityManager, type Principal } from '@bop/shared';
-import { Delivery, Endpoint } from '../entities';
-import { endpointDto, deliveryDto } from '../dto';
-import { checkEvents, PING_EVENT } from '../domain/subscriptions';
-import { generateSecret, PREVIOUS_SECRET_GRACE_MS } from '../domain/signature';
-import { deliveryCounts, insertDeliveries, loadFeatureStates, lockQueuesShared, releaseQueue, replayDeliveries } from '../store';
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import { actorOf, ApiError, Conflict, decodeCursor, newId, NotFound, pageLimit, toPage, ValidationError, type EntityManager, type Principal } from '@bop/shared';
+import { Endpoint } from './entities';
+import { Delivery } from '../deliveries/entities';
+import { endpointDto } from './dto';
+import { deliveryDto } from '../deliveries/dto';
+import { checkEvents, PING_EVENT } from '../event-types/subscriptions';
+import { generateSecret, PREVIOUS_SECRET_GRACE_MS } from '../deliveries/signature';
+import { deliveryCounts, insertDeliveries, lockQueuesShared, releaseQueue, replayDeliveries } from '../deliveries/store';
+import { loadFeatureStates } from '../features/store';
 import { checkTarget, type TargetRules } from './targets';
 
 export async function endpointViews(em: EntityManager, endpoints: Endpoint[]) {
   const counts = await deliveryCounts(em, endpoints.map((e) => e.id));
   return endpoints.map((e) => endpointDto(e, counts.get(e.id)));
+}
+
+/** `GET /webhook-endpoints`: a page in id order, with each endpoint's pending and failed counts. */
+export async function listEndpoints(em: EntityManager, query: { limit?: number; cursor?: string; status?: string }) {
+  const { limit, cursor, status } = query;
+  const where: FilterQuery<Endpoint> = {};
+  const after = decodeCursor(cursor);
+  if (after) where.id = { $gt: after };
+  if (status) where.status = status;
+  const n = pageLimit(limit);
+  const rows = await em.find(Endpoint, where, { orderBy: { id: 'asc' }, limit: n + 1 });
+  const counts = await deliveryCounts(em, rows.slice(0, n).map((e) => e.id));
+  return toPage(rows, n, (e) => endpointDto(e, counts.get(e.id)));
+}
+
+/** Every endpoint in id order (the ops CLI's `webhooks list`). */
+export async function allEndpointViews(em: EntityManager) {
+  return endpointViews(em, await em.find(Endpoint, {}, { orderBy: { id: 'asc' } }));
 }
 
 export async function endpointView(em: EntityManager, endpoint: Endpoint) {
@@ -34,19 +55,13 @@ async function standaloneEvents(em: EntityManager, events: string[]): Promise<st
   return checked.events;
 }
 
-export async function createEndpoint(em: EntityManager, input: { url: string; events: string[]; description?: string | null }, rules: TargetRules, now: Date) {
-  const url = await checkTarget(input.url, rules, 'url');
-  const events = await standaloneEvents(em, input.events);
-  const secret = generateSecret();
-  const endpoint = em.create(Endpoint, {
+/** A new endpoint, active with no failures (persisted at the caller's flush); standalone or an integration's. */
+export function newEndpoint(em: EntityManager, fields: Pick<Endpoint, 'url' | 'events' | 'description' | 'integrationId' | 'secret'>, now: Date): Endpoint {
+  return em.create(Endpoint, {
     id: newId('webhookEndpoint'),
-    url,
-    events,
-    description: input.description ?? null,
+    ...fields,
     status: 'active',
     disabledReason: null,
-    integrationId: null,
-    secret,
     previousSecret: null,
     previousSecretUntil: null,
     consecutiveFailures: 0,
@@ -54,6 +69,13 @@ export async function createEndpoint(em: EntityManager, input: { url: string; ev
     createdAt: now,
     updatedAt: now,
   });
+}
+
+export async function createEndpoint(em: EntityManager, input: { url: string; events: string[]; description?: string | null }, rules: TargetRules, now: Date) {
+  const url = await checkTarget(input.url, rules, 'url');
+  const events = await standaloneEvents(em, input.events);
+  const secret = generateSecret();
+  const endpoint = newEndpoint(em, { url, events, description: input.description ?? null, integrationId: null, secret }, now);
   await em.flush();
   return { ...endpointDto(endpoint), secret, previousSecretExpiresAt: null };
 }
@@ -113,6 +135,16 @@ export async function changeEndpoint(em: EntityManager, endpoint: Endpoint, chan
     endpoint.updatedAt = now;
   }
   await em.flush();
+}
+
+/** PATCH under the endpoint's lock; `checkVersion` sees the locked row's version (If-Match). */
+export async function patchEndpoint(em: EntityManager, id: string, change: EndpointChange, rules: TargetRules, now: Date, checkVersion: (version: number) => void) {
+  return em.transactional(async (tem) => {
+    const endpoint = await lockEndpoint(tem, id);
+    checkVersion(endpoint.version);
+    await changeEndpoint(tem, endpoint, change, rules, now);
+    return endpointView(tem, endpoint);
+  });
 }
 
 function enable(endpoint: Endpoint): void {
@@ -186,14 +218,6 @@ export async function retryFailed(em: EntityManager, id: string, now: Date): Pro
     const endpoint = await tem.findOne(Endpoint, { id });
     if (!endpoint) throw new NotFound('webhook endpoint', id);
     return replayDeliveries(tem, { endpointId: id, status: 'failed' }, now);
-  });
-}
-
-/** `:retry` — resend now, failed or not; a succeeded one makes a new attempt with the same event id. */
-export async function retryDelivery(em: EntityManager, id: string, now: Date) {
-  return em.transactional(async (tem) => {
-    if ((await replayDeliveries(tem, { ids: [id] }, now)) === 0) throw new NotFound('webhook delivery', id);
-    return deliveryDto(await tem.findOneOrFail(Delivery, { id }));
   });
 }
 
