@@ -1,9 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import net from 'node:net';
 import { eventTypes } from '@bop/contracts';
 import { deliveryHeaders, generateSecret, standardKey, signingSecrets } from '../src/deliveries/signature';
 import { JITTER, nextAttemptAt, nominalDelayMs, parseRetryAfter, retryDelayMs, scheduleTable } from '../src/deliveries/schedule';
-import { blockedAddressReason, isIP, parseV6 } from '../src/endpoints/addresses';
+import { blockedAddressReason, parseV6 } from '../src/endpoints/addresses';
 import { checkEvents, featureOn, isDeliverableType, subscribes } from '../src/event-types/subscriptions';
 import { checkUrl } from '../src/endpoints/urls';
 
@@ -158,16 +157,6 @@ describe('SSRF address classifier', () => {
     expect(parseV6('1:2:3:4:5:6:7:8:9')).toBeNull();
     expect(parseV6('1::2::3')).toBeNull();
     expect(blockedAddressReason('not-an-ip')).toBe('not an IP address');
-  });
-
-  it("tells IP literals apart exactly as node:net's isIP", () => {
-    const inputs = [
-      '1.2.3.4', '0.0.0.0', '255.255.255.255', '256.1.1.1', '01.2.3.4', '1.2.3', '1.2.3.4.5', ' 1.2.3.4', '1.2.3.4 ',
-      '::', '::1', '1::', 'fe80::1%eth0', 'fe80::1%', '::ffff:1.2.3.4', '::ffff:01.2.3.4', '64:ff9b::1.2.3.4', '2001:db8::',
-      '1:2:3:4:5:6:7:8', '1:2:3:4:5:6:7:8:9', '1::2::3', '[::1]', 'FFFF::', 'g::1', '1:2:3:4:5:6:1.2.3.4', 'localhost',
-      'example.com', '', '12345::', '::ffff:0:1.2.3.4', '1.2.3.4%eth0',
-    ];
-    for (const s of inputs) expect([s, isIP(s)]).toEqual([s, net.isIP(s)]);
   });
 });
 

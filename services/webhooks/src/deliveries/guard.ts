@@ -1,13 +1,7 @@
 import dns from 'node:dns';
+import type { LookupFunction } from 'node:net';
 import { blockedAddressReason } from '../endpoints/addresses';
 import { isIpLiteral } from '../endpoints/urls';
-
-/** node:net's LookupFunction (same signature), the `lookup` net.connect and undici take */
-type LookupFunction = (
-  hostname: string,
-  options: dns.LookupOptions,
-  callback: (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void,
-) => void;
 
 /** A target refused by the SSRF guard (spec: never private, loopback or link-local unless allowed). */
 export class AddressRefused extends Error {

@@ -1,4 +1,4 @@
-import { isIP } from './addresses';
+import { isIP } from 'node:net';
 
 export interface UrlRules {
   /** plain http is accepted only when private networks or http are allowed (tests, local receivers) */
