@@ -2,9 +2,9 @@ import Decimal from 'decimal.js';
 import { LockMode } from '@mikro-orm/core';
 import type { StockCount, StockCountCreate, StockCountItem, StockCountLine, StockCountStatus } from '@bop/contracts';
 import { Conflict, NotFound, ValidationError, actorOf, assertLocationInReach, changedFields, insertEvents, newId, sqlQuery, type EntityManager, type FieldError, type Principal, type ReachSet, replicaLocationErrors } from '@bop/shared';
-import { resolveLines } from '../domain/lines';
-import { dec, formatQuantity } from '../domain/quantity';
-import { lockLevels, postMovements, type MovementInput } from '../ledger/post';
+import { resolveLines } from '../items/lines-store';
+import { dec, formatQuantity } from '../ledger/quantity';
+import { lockLevels, postMovements, type MovementInput } from '../ledger/store';
 import { countedAtOf, countedTotals, duplicateLineErrors, itemFigures, transitionRefusal, type CountedItem } from './domain';
 import { countDto } from './dto';
 import { InventoryStockCount } from './entities';
@@ -25,7 +25,7 @@ const pointKey = (countId: string, itemId: string) => `${countId}\u0000${itemId}
 
 /**
  * The ledger at each count's instant, for each of its items, in one statement (one snapshot). The
- * level's on hand is the Σ of all the item's movements at the location (ledger/post.ts keeps it so),
+ * level's on hand is the Σ of all the item's movements at the location (ledger/store.ts keeps it so),
  * so on hand at an instant is on hand minus what moved after it: a recent count reads a few rows,
  * not the item's whole history.
  */

@@ -1,6 +1,6 @@
 import { RECEIPT_RECORDED, ReceiptRecordedObject } from '@bop/contracts';
 import { defineConsumer, type ConsumerDef } from '@bop/shared';
-import { dec } from '../domain/quantity';
+import { dec } from '../ledger/quantity';
 import { bookReceipt } from './store';
 
 /**

@@ -1,9 +1,9 @@
 import Decimal from 'decimal.js';
 import type { ItemsResolveAnswer, ItemsResolveRequest, ReceiptRecordedObject, ReplenishmentAnswer, ReplenishmentRequest } from '@bop/contracts';
 import { resolveLocations, sqlQuery, ValidationError, type EntityManager, type FieldError } from '@bop/shared';
-import { resolveLines } from '../domain/lines';
-import { dec, formatNullable, formatQuantity } from '../domain/quantity';
-import { postMovements, type MovementInput } from '../ledger/post';
+import { resolveLines } from '../items/lines-store';
+import { dec, formatNullable, formatQuantity } from '../ledger/quantity';
+import { postMovements, type MovementInput } from '../ledger/store';
 
 /**
  * Inventory's side of purchasing (contracts/src/purchasing/internal.ts): receipts booked from

@@ -1,7 +1,7 @@
 import { RecordedSalesObject } from '@bop/contracts';
 import { defineConsumer, sqlQuery, type ConsumerDef, type EntityManager, type Logger, type ServiceRuntime } from '@bop/shared';
 import type { InventoryConfig } from '../config';
-import { postMovements, type MovementInput } from '../ledger/post';
+import { postMovements, type MovementInput } from '../ledger/store';
 import { depletionChanges, depletionTarget, movementTypeOf, usagePerUnit, type Applied, type RecordedTransaction } from './domain';
 import { loadGraph } from './store';
 

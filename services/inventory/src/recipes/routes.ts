@@ -15,8 +15,9 @@ import {
   type ServiceRuntime,
 } from '@bop/shared';
 import type { InventoryConfig } from '../config';
-import { resolveLines, type ResolvedLine } from '../domain/lines';
-import { formatQuantity } from '../domain/quantity';
+import type { ResolvedLine } from '../items/lines';
+import { resolveLines } from '../items/lines-store';
+import { formatQuantity } from '../ledger/quantity';
 import { checkNesting, type StoredComponent } from './domain';
 import { UsageRecipeRow } from './entities';
 import { itemNames, loadGraph, lockRecipes, longestUsedByChain, recipeDto } from './store';

@@ -1,8 +1,8 @@
 import Decimal from 'decimal.js';
 import { Conflict, sqlQuery, type EntityManager, type Principal } from '@bop/shared';
-import { resolveLines } from '../domain/lines';
-import { formatQuantity, round6 } from '../domain/quantity';
-import { postMovements, type MovementInput } from '../ledger/post';
+import { resolveLines } from '../items/lines-store';
+import { formatQuantity, round6 } from '../ledger/quantity';
+import { postMovements, type MovementInput } from '../ledger/store';
 import { stockComponents } from './components';
 
 /**

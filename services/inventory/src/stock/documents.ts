@@ -1,9 +1,10 @@
 import Decimal from 'decimal.js';
 import type { StockAdjustment, StockAdjustmentCreate, StockDocumentLine, StockMovement, WasteRecord, WasteRecordCreate } from '@bop/contracts';
 import { actorOf, businessDayOf, insertEvents, newId, sqlQuery, ValidationError, type EntityManager, type FieldError, type Principal } from '@bop/shared';
-import { resolveLines, type ResolvedLine } from '../domain/lines';
-import { formatNullable, formatQuantity } from '../domain/quantity';
-import { postMovements, stockMovementFromRow, type MovementInput } from '../ledger/post';
+import type { ResolvedLine } from '../items/lines';
+import { resolveLines } from '../items/lines-store';
+import { formatNullable, formatQuantity } from '../ledger/quantity';
+import { postMovements, stockMovementFromRow, type MovementInput } from '../ledger/store';
 import { adjustmentLineErrors, baseQuantityError, headerErrors, lineCountErrors, sortErrors } from './domain';
 import { documentDto, type DocumentKind, type DocumentRow } from './dto';
 import { isFieldError, writableLocation, type StockLocation } from './location';

@@ -1,7 +1,7 @@
 import type { StockLevel, StockLevelConfigure } from '@bop/contracts';
 import { actorOf, BadRequest, insertEvents, sqlQuery, ValidationError, type EntityManager, type FieldError, type Principal } from '@bop/shared';
-import { dec } from '../domain/quantity';
-import { crossedBelowReorderPoint, lockLevels, stampAfterLock, stockLevelDto, stockLevelFromRow } from '../ledger/post';
+import { dec } from '../ledger/quantity';
+import { crossedBelowReorderPoint, lockLevels, stampAfterLock, stockLevelDto, stockLevelFromRow } from '../ledger/store';
 import { isFieldError, writableLocation } from './location';
 
 export interface LevelFilter {

@@ -1,6 +1,6 @@
 import type { StockMovement } from '@bop/contracts';
 import { BadRequest, sqlQuery, type EntityManager } from '@bop/shared';
-import { stockMovementFromRow } from '../ledger/post';
+import { stockMovementFromRow } from '../ledger/store';
 
 export interface MovementFilter {
   /** null: every location */

@@ -1,8 +1,9 @@
 import { LockMode } from '@mikro-orm/core';
 import type { Transfer, TransferCreate, TransferReceive, TransferStatus } from '@bop/contracts';
 import { Conflict, NotFound, ValidationError, actorOf, assertLocationInReach, changedFields, insertEvents, newId, type EntityManager, type FieldError, type Principal, type ReachSet, replicaLocationErrors } from '@bop/shared';
-import { resolveLines, type ResolvedLine } from '../domain/lines';
-import { postMovements, type MovementInput } from '../ledger/post';
+import type { ResolvedLine } from '../items/lines';
+import { resolveLines } from '../items/lines-store';
+import { postMovements, type MovementInput } from '../ledger/store';
 import { duplicateItemErrors, matchReceipt, receiveRefusal, receivedLine, receivedStatus, sentLine } from './domain';
 import { transferDto } from './dto';
 import { InventoryTransfer } from './entities';

@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import type { StockLevel, StockMovement, StockMovementType } from '@bop/contracts';
 import { actorOf, ApiError, businessDayOf, insertEvents, newId, sqlQuery, type EntityManager, type FieldError, type IngestEvent, type Principal } from '@bop/shared';
-import { dec, formatNullable, formatQuantity, round6 } from '../domain/quantity';
+import { dec, formatNullable, formatQuantity, round6 } from './quantity';
 
 /**
  * The stock ledger (issue: "every change is a line in an append-only stock ledger with its cause").
