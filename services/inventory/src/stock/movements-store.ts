@@ -1,5 +1,5 @@
 import type { StockMovement } from '@bop/contracts';
-import { BadRequest, sqlQuery, type EntityManager } from '@bop/shared';
+import { BadRequest, sqlList, sqlQuery, type EntityManager } from '@bop/shared';
 import { stockMovementFromRow } from '../ledger/store';
 
 export interface MovementFilter {
@@ -25,7 +25,7 @@ export async function listMovements(em: EntityManager, f: MovementFilter): Promi
     where.push(sql);
     params.push(value);
   };
-  if (f.reachable) add(`"location_id" = any(array(select jsonb_array_elements_text(?::jsonb)))`, JSON.stringify(f.reachable));
+  if (f.reachable) add(`"location_id" = any(?::text[])`, sqlList(f.reachable));
   if (f.locationId) add('"location_id" = ?', f.locationId);
   if (f.itemId) add('"item_id" = ?', f.itemId);
   if (f.type) add('"type" = ?', f.type);

@@ -1,8 +1,8 @@
 import type { StockLevel, StockLevelConfigure } from '@bop/contracts';
-import { actorOf, BadRequest, insertEvents, sqlQuery, ValidationError, type EntityManager, type FieldError, type Principal } from '@bop/shared';
+import { actorOf, BadRequest, insertEvents, sqlList, sqlQuery, ValidationError, type EntityManager, type FieldError, type Principal } from '@bop/shared';
 import { dec } from '../ledger/quantity';
 import { crossedBelowReorderPoint, lockLevels, stampAfterLock, stockLevelDto, stockLevelFromRow } from '../ledger/store';
-import { isFieldError, writableLocation } from './location';
+import { isFieldError, writableLocation } from './location-store';
 
 export interface LevelFilter {
   /** null: every location */
@@ -38,8 +38,8 @@ export async function listLevels(em: EntityManager, f: LevelFilter): Promise<Arr
   const where: string[] = [];
   const params: unknown[] = [];
   if (f.reachable) {
-    where.push(`l."location_id" = any(array(select jsonb_array_elements_text(?::jsonb)))`);
-    params.push(JSON.stringify(f.reachable));
+    where.push(`l."location_id" = any(?::text[])`);
+    params.push(sqlList(f.reachable));
   }
   if (f.locationId) {
     where.push('l."location_id" = ?');
@@ -72,6 +72,11 @@ export async function listLevels(em: EntityManager, f: LevelFilter): Promise<Arr
   return rows.map((r) => ({ id: JSON.stringify([r.cursor_ts, r.item_id, r.location_id]), level: stockLevelFromRow(r) }));
 }
 
+/** `POST /stock-levels:configure` in a transaction of its own (see `configure`). */
+export const configureLevel = (em: EntityManager, body: StockLevelConfigure, w: ConfigureContext): Promise<StockLevel> => em.transactional((tem) => configure(tem, body, w));
+
+type ConfigureContext = { actor: Principal; clock: () => Date; checkVersion: (current: number) => void };
+
 /**
  * `POST /stock-levels:configure`: par level and reorder point of an item at a location, the level
  * locked as the ledger locks it (a concurrent movement waits; nothing is lost). Version +1 when
@@ -79,11 +84,7 @@ export async function listLevels(em: EntityManager, f: LevelFilter): Promise<Arr
  * reorder point puts available below it and it was not below before; no `stock.level_changed`
  * (no quantity changes: spec event mapping, "on hand, reserved or available changes").
  */
-export async function configureLevel(
-  em: EntityManager,
-  body: StockLevelConfigure,
-  w: { actor: Principal; clock: () => Date; checkVersion: (current: number) => void },
-): Promise<StockLevel> {
+async function configure(em: EntityManager, body: StockLevelConfigure, w: ConfigureContext): Promise<StockLevel> {
   const errors: FieldError[] = [];
   const location = await writableLocation(em, body.locationId);
   if (isFieldError(location)) errors.push(location);
