@@ -1,4 +1,4 @@
-import { sqlQuery, type EntityManager } from '@bop/shared';
+import { sqlList, sqlQuery, type EntityManager } from '@bop/shared';
 import { judgeLines, type LineInput, type LineUnit, type ResolvedItem, type ResolvedLine } from './lines';
 
 /**
@@ -14,8 +14,8 @@ export async function resolveLines(em: EntityManager, lines: LineInput[], opts: 
     (
       await sqlQuery<{ id: string; name: string; base_unit: ResolvedItem['baseUnit']; status: ResolvedItem['status']; cost: string | null }>(
         em,
-        `select "id", "name", "base_unit", "status", "cost"::text from "inventory"."items" where "id" = any(array(select jsonb_array_elements_text(?::jsonb)))`,
-        [JSON.stringify(itemIds)],
+        `select "id", "name", "base_unit", "status", "cost"::text from "inventory"."items" where "id" = any(?::text[])`,
+        [sqlList(itemIds)],
       )
     ).map((r) => [r.id, { id: r.id, name: r.name, baseUnit: r.base_unit, status: r.status, cost: r.cost }]),
   );
@@ -25,8 +25,8 @@ export async function resolveLines(em: EntityManager, lines: LineInput[], opts: 
       : (
           await sqlQuery<LineUnit>(
             em,
-            `select "id", "base_unit", "factor"::text, "item_id" from "inventory"."units_of_measure" where "id" = any(array(select jsonb_array_elements_text(?::jsonb)))`,
-            [JSON.stringify(unitIds)],
+            `select "id", "base_unit", "factor"::text, "item_id" from "inventory"."units_of_measure" where "id" = any(?::text[])`,
+            [sqlList(unitIds)],
           )
         ).map((r) => [r.id, r]),
   );
