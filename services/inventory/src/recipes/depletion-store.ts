@@ -1,9 +1,10 @@
-import { RecordedSalesObject } from '@bop/contracts';
-import { defineConsumer, sqlQuery, type ConsumerDef, type EntityManager, type Logger, type ServiceRuntime } from '@bop/shared';
-import type { InventoryConfig } from '../config';
+import type { RecordedSalesObject } from '@bop/contracts';
+import { now as clockNow, sqlList, sqlQuery, type EntityManager, type Logger } from '@bop/shared';
 import { postMovements, type MovementInput } from '../ledger/store';
 import { depletionChanges, depletionTarget, movementTypeOf, usagePerUnit, type Applied, type RecordedTransaction } from './domain';
 import { loadGraph } from './store';
+
+// raw SQL (bulk jsonb statements over a whole batch of sales) because it pays: measured by `npm run bench:depletion`
 
 interface DepletionRow {
   transaction_id: string;
@@ -54,8 +55,8 @@ async function withoutNothingToDo(em: EntityManager, transactions: Entry[]): Pro
   if (itemless.length === 0) return transactions;
   const stored = await sqlQuery<{ transaction_id: string }>(
     em,
-    `select "transaction_id" from "inventory"."sale_depletions" where "transaction_id" = any(array(select jsonb_array_elements_text(?::jsonb)))`,
-    [JSON.stringify(itemless.map((t) => t.id))],
+    `select "transaction_id" from "inventory"."sale_depletions" where "transaction_id" = any(?::text[])`,
+    [sqlList(itemless.map((t) => t.id))],
   );
   const keep = new Set(stored.map((r) => r.transaction_id));
   return transactions.filter((t) => keep.has(t.id) || t.lines.some((l) => l.itemId !== null));
@@ -64,7 +65,7 @@ async function withoutNothingToDo(em: EntityManager, transactions: Entry[]): Pro
 /** Items of these ids that inventory knows. */
 async function knownItems(em: EntityManager, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await sqlQuery<{ id: string }>(em, `select "id" from "inventory"."items" where "id" = any(array(select jsonb_array_elements_text(?::jsonb)))`, [JSON.stringify(ids)]);
+  const rows = await sqlQuery<{ id: string }>(em, `select "id" from "inventory"."items" where "id" = any(?::text[])`, [sqlList(ids)]);
   return new Set(rows.map((r) => r.id));
 }
 
@@ -78,7 +79,7 @@ export async function applyRecordedSales(
   em: EntityManager,
   objects: RecordedSalesObject | RecordedSalesObject[],
   log: Logger,
-  now = new Date(),
+  now: Date = clockNow(),
 ): Promise<{ movements: number; applied: number; skipped: number }> {
   const entries = (Array.isArray(objects) ? objects : [objects]).flatMap((o) => o.transactions.map((t): Entry => ({ ...t, locationId: t.locationId ?? o.locationId, reason: o.reason ?? null })));
   const transactions = await withoutNothingToDo(em, newestOf(entries));
@@ -122,37 +123,3 @@ export async function applyRecordedSales(
   await postMovements(em, movements, { now, actor: null, movementDtos: false });
   return { movements: movements.length, applied: fresh.length, skipped };
 }
-
-/**
- * Depletion of sales: sales publishes every written transaction (ingested, re-mapped, accepted from
- * review) with its version on `sales.transactions.recorded`; duplicates and older deliveries change
- * nothing, newer ones post only the difference (updates, voids, lines mapped to an item later).
- */
-export const depletionConsumer = (settleMs: number) =>
-  defineConsumer({
-    name: 'sales-depletion',
-    topics: ['sales'],
-    types: ['sales.transactions.recorded'],
-    async handle({ em, event, log }) {
-      await applyRecordedSales(em, parseRecorded(event), log);
-    },
-    // a bus batch of events at once: one ledger write (and one stock.level_changed per item and location) for all of them;
-    // under load, a second of sales gathers into one batch (stock still reflects a sale within seconds)
-    settleMs,
-    async handleBatch({ em, events, log }) {
-      await applyRecordedSales(em, events.map(({ event }) => parseRecorded(event)), log);
-    },
-  });
-
-/** The event's object, or an error that parks it (a producer's bug: parked in dead_letters rather than dropped). */
-function parseRecorded(event: { id: string; type: string; data: { object: unknown } }): RecordedSalesObject {
-  const parsed = RecordedSalesObject.safeParse(event.data.object);
-  if (!parsed.success) {
-    const fields = parsed.error.issues.map((i) => i.path.join('.') || '(object)').join(', ');
-    throw new Error(`${event.type} ${event.id}: data.object is not a RecordedSalesObject (${fields})`);
-  }
-  return parsed.data;
-}
-
-/** Bus consumers of the recipes area. */
-export const recipesConsumers = (svc: ServiceRuntime<InventoryConfig>): ConsumerDef[] => [depletionConsumer(svc.config.DEPLETION_SETTLE_MS)];
