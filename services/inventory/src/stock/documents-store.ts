@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import type { StockAdjustment, StockAdjustmentCreate, StockDocumentLine, StockMovement, WasteRecord, WasteRecordCreate } from '@bop/contracts';
-import { actorOf, businessDayOf, insertEvents, newId, sqlList, sqlQuery, ValidationError, type EntityManager, type FieldError, type Principal } from '@bop/shared';
+import { actorOf, businessDayOf, insertEvents, newId, sqlList, sqlQuery, SqlWhere, ValidationError, type EntityManager, type FieldError, type Principal } from '@bop/shared';
 import type { ResolvedLine } from '../items/lines';
 import { resolveLines } from '../items/lines-store';
 import { formatNullable, formatQuantity } from '../ledger/quantity';
@@ -182,37 +182,19 @@ export interface DocumentFilter {
 
 /** A page of adjustments or waste records (`limit + 1` rows: the caller's toPage tells whether more follow), in id (creation) order. */
 export async function listDocuments(em: EntityManager, f: DocumentFilter): Promise<Array<StockAdjustment | WasteRecord>> {
-  const where = ['d."kind" = ?'];
-  const params: unknown[] = [f.kind];
-  if (f.reachable) {
-    where.push(`d."location_id" = any(?::text[])`);
-    params.push(sqlList(f.reachable));
-  }
-  if (f.locationId) {
-    where.push('d."location_id" = ?');
-    params.push(f.locationId);
-  }
-  if (f.itemId) {
-    where.push('d."lines" @> ?::jsonb');
-    params.push(JSON.stringify([{ itemId: f.itemId }]));
-  }
-  if (f.reason) {
-    where.push('d."reason" = ?');
-    params.push(f.reason);
-  }
-  if (f.from) {
-    where.push('d."occurred_at" >= ?');
-    params.push(new Date(f.from));
-  }
-  if (f.after) {
-    where.push('d."id" > ?');
-    params.push(f.after);
-  }
+  const where = new SqlWhere()
+    .and('d."kind" = ?', f.kind)
+    .andIn('d."location_id"', f.reachable)
+    .andIf(f.locationId, 'd."location_id" = ?')
+    .andIf(f.itemId ? JSON.stringify([{ itemId: f.itemId }]) : undefined, 'd."lines" @> ?::jsonb')
+    .andIf(f.reason, 'd."reason" = ?')
+    .andIf(f.from ? new Date(f.from) : undefined, 'd."occurred_at" >= ?')
+    .andIf(f.after, 'd."id" > ?');
   const rows = await sqlQuery<DocumentRow>(
     em,
     `select d."id", d."kind", d."location_id", d."reason", d."note", d."lines", d."occurred_at", d."business_day"::text as "business_day", d."created_at", d."actor"
-     from "inventory"."stock_documents" d where ${where.join(' and ')} order by d."id" limit ?`,
-    [...params, f.limit + 1],
+     from "inventory"."stock_documents" d ${String(where)} order by d."id" limit ?`,
+    [...where.params, f.limit + 1],
   );
   // the extra row only tells whether more follow: its movements are not needed
   const movements = await movementsOf(em, f.kind === 'adjustment' ? 'stock_adjustment' : 'waste_record', rows.slice(0, f.limit).map((r) => r.id));

@@ -1,5 +1,5 @@
 import type { StockMovement } from '@bop/contracts';
-import { BadRequest, sqlList, sqlQuery, type EntityManager } from '@bop/shared';
+import { BadRequest, SqlWhere, sqlQuery, type EntityManager } from '@bop/shared';
 import { stockMovementFromRow } from '../ledger/store';
 
 export interface MovementFilter {
@@ -19,28 +19,19 @@ export interface MovementFilter {
 
 /** A page of the ledger in append order (`limit + 1` rows, each with its sequence as `id` for the cursor). */
 export async function listMovements(em: EntityManager, f: MovementFilter): Promise<Array<{ id: string; movement: StockMovement }>> {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  const add = (sql: string, value: unknown) => {
-    where.push(sql);
-    params.push(value);
-  };
-  if (f.reachable) add(`"location_id" = any(?::text[])`, sqlList(f.reachable));
-  if (f.locationId) add('"location_id" = ?', f.locationId);
-  if (f.itemId) add('"item_id" = ?', f.itemId);
-  if (f.type) add('"type" = ?', f.type);
-  if (f.causeType) add('"cause_type" = ?', f.causeType);
-  if (f.causeId) add('"cause_id" = ?', f.causeId);
-  if (f.from) add('"occurred_at" >= ?', new Date(f.from));
-  if (f.to) add('"occurred_at" < ?', new Date(f.to));
+  const where = new SqlWhere()
+    .andIn('"location_id"', f.reachable)
+    .andIf(f.locationId, '"location_id" = ?')
+    .andIf(f.itemId, '"item_id" = ?')
+    .andIf(f.type, '"type" = ?')
+    .andIf(f.causeType, '"cause_type" = ?')
+    .andIf(f.causeId, '"cause_id" = ?')
+    .andIf(f.from ? new Date(f.from) : undefined, '"occurred_at" >= ?')
+    .andIf(f.to ? new Date(f.to) : undefined, '"occurred_at" < ?');
   if (f.after !== null) {
     if (!/^\d{1,18}$/.test(f.after)) throw new BadRequest('The cursor is not valid.', [{ path: 'cursor', message: 'Not a cursor returned by this list.' }]);
-    add('"seq" > ?::bigint', f.after);
+    where.and('"seq" > ?::bigint', f.after);
   }
-  const rows = await sqlQuery(
-    em,
-    `select * from "inventory"."stock_movements" ${where.length > 0 ? `where ${where.join(' and ')}` : ''} order by "seq" limit ?`,
-    [...params, f.limit + 1],
-  );
+  const rows = await sqlQuery(em, `select * from "inventory"."stock_movements" ${String(where)} order by "seq" limit ?`, [...where.params, f.limit + 1]);
   return rows.map((r) => ({ id: String(r.seq), movement: stockMovementFromRow(r) }));
 }
