@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { BaseConfig } from '@bop/shared';
 
-export const inventoryConfigSchema = z.object({
+export const configSchema = z.object({
   /** spec: Limits, records per batch (lines of one count, transfer, waste or adjustment) */
   API_MAX_BATCH_SIZE: z.coerce.number().int().min(1).default(1000),
   /**
@@ -11,4 +11,4 @@ export const inventoryConfigSchema = z.object({
   DEPLETION_SETTLE_MS: z.coerce.number().int().min(0).max(10_000).default(1000),
 });
 
-export type InventoryConfig = BaseConfig & z.output<typeof inventoryConfigSchema>;
+export type InventoryConfig = BaseConfig & z.output<typeof configSchema>;

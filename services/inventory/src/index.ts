@@ -1,33 +1,27 @@
 import { createService, locationsInOrgUnitsOf, orgReplicaConsumers } from '@bop/shared';
-import { inventoryConfigSchema } from './config';
-import { InventoryLocation } from './entities';
+import { configSchema } from './config';
 import { migrations } from './migrations';
-import { itemsEntities } from './items/entities';
 import { itemsRoutes } from './items/routes';
-import { itemsConsumers } from './items/consumers';
-import { stockEntities } from './stock/entities';
+import { InventoryLocation } from './stock/entities';
 import { stockRoutes } from './stock/routes';
-import { stockConsumers } from './stock/consumers';
 import { recipesEntities } from './recipes/entities';
 import { recipesRoutes } from './recipes/routes';
 import { recipesConsumers } from './recipes/consumers';
 import { countsEntities } from './counts/entities';
 import { countsRoutes } from './counts/routes';
-import { countsConsumers } from './counts/consumers';
 import { transfersEntities } from './transfers/entities';
 import { transfersRoutes } from './transfers/routes';
-import { transfersConsumers } from './transfers/consumers';
 import { reservationRoutes } from './reservations/routes';
 import { reservationsConsumers } from './reservations/consumers';
 import { purchasingRoutes } from './purchasing/routes';
 import { itemStateRoutes } from './items/internal-routes';
 import { purchasingConsumers } from './purchasing/consumers';
 
-export { inventoryConfigSchema, type InventoryConfig } from './config';
+export { configSchema, type InventoryConfig } from './config';
 
 /**
  * Inventory: items and their reference data (categories, units of measure, storage areas), the
- * append-only stock ledger and the levels derived from it (ledger/post.ts: every stock change goes
+ * append-only stock ledger and the levels derived from it (ledger/store.ts: every stock change goes
  * through it), adjustments and waste, usage recipes and the depletion of sales, counts, transfers,
  * the stock held for online sales orders (reservations/), and purchase receipts and purchasing's
  * reads (purchasing/).
@@ -35,17 +29,18 @@ export { inventoryConfigSchema, type InventoryConfig } from './config';
  */
 export const inventoryService = createService({
   name: 'inventory',
-  configSchema: inventoryConfigSchema,
-  entities: [InventoryLocation, ...itemsEntities, ...stockEntities, ...recipesEntities, ...countsEntities, ...transfersEntities],
+  configSchema,
+  entities: [InventoryLocation, ...recipesEntities, ...countsEntities, ...transfersEntities],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (inventory's replica of the organization)
   locationsInOrgUnits: locationsInOrgUnitsOf('inventory'),
-  consumers: (svc) => [...orgReplicaConsumers('inventory'), ...itemsConsumers, ...stockConsumers, ...recipesConsumers(svc), ...countsConsumers, ...transfersConsumers, ...reservationsConsumers, ...purchasingConsumers],
+  consumers: (svc) => [...orgReplicaConsumers('inventory'), ...recipesConsumers(svc), ...reservationsConsumers, ...purchasingConsumers],
   routes: (svc) => [...itemsRoutes(svc), ...stockRoutes(svc), ...recipesRoutes(svc), ...countsRoutes(svc), ...transfersRoutes(svc)],
   // sales' commands for online orders (reserve, ship, release); purchasing's reads (items:resolve, replenishment); the item replicas' read-through (items:states)
   internalRoutes: () => [...reservationRoutes(), ...purchasingRoutes(), ...itemStateRoutes()],
 });
 
-export * from './ledger/post';
-export * from './domain/quantity';
-export * from './domain/lines';
+export * from './ledger/store';
+export * from './ledger/quantity';
+export * from './items/lines';
+export * from './items/lines-store';

@@ -8,7 +8,7 @@
 import { salesService } from '@svc/sales';
 import { newIdWithPrefix } from '@bop/shared';
 import { eventually, integration, person } from '../../../test/harness';
-import { applyRecordedSales } from '../src/recipes/consumers';
+import { applyRecordedSales } from '../src/recipes/depletion-store';
 import { itemKnownToSales, levelOf, outboxEvents, startInventoryStack, type InventoryStack } from './fixtures';
 
 let s: InventoryStack;

@@ -1,5 +1,5 @@
 /**
- * The stock ledger (ledger/post.ts): movements with the levels after each, weighted-average cost on
+ * The stock ledger (ledger/store.ts): movements with the levels after each, weighted-average cost on
  * costed arrivals, no lost updates under concurrent writers, insufficient_stock refusing everything,
  * one stock.level_changed per item and location per transaction, stock.below_reorder_point crossings.
  */

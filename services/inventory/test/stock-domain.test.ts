@@ -4,7 +4,7 @@
  */
 import Decimal from 'decimal.js';
 import { adjustmentLineErrors, baseQuantityError, headerErrors, lineCountErrors, sortErrors, totalValue } from '../src/stock/domain';
-import { stampAfterLock } from '../src/ledger/post';
+import { stampAfterLock } from '../src/ledger/store';
 
 const now = new Date('2026-11-21T15:00:00Z');
 

@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import type { StockCountItem, StockCountLine, StockCountStatus } from '@bop/contracts';
 import type { FieldError } from '@bop/shared';
-import { dec, formatNullable, formatQuantity, round6 } from '../domain/quantity';
+import { dec, formatNullable, formatQuantity, round6 } from '../ledger/quantity';
 
 /** Clock skew a client's `countedAt` may have over ours before it counts as the future. */
 export const COUNTED_AT_SKEW_MS = 60_000;

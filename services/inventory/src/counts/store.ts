@@ -1,10 +1,10 @@
 import Decimal from 'decimal.js';
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { StockCount, StockCountCreate, StockCountItem, StockCountLine, StockCountStatus } from '@bop/contracts';
-import { Conflict, NotFound, ValidationError, actorOf, assertLocationInReach, changedFields, insertEvents, newId, sqlQuery, type EntityManager, type FieldError, type Principal, type ReachSet, replicaLocationErrors } from '@bop/shared';
-import { resolveLines } from '../domain/lines';
-import { dec, formatQuantity } from '../domain/quantity';
-import { lockLevels, postMovements, type MovementInput } from '../ledger/post';
+import { Conflict, NotFound, ValidationError, actorOf, assertLocationInReach, changedFields, insertEvents, newId, sqlList, sqlQuery, type EntityManager, type FieldError, type Principal, type ReachSet, replicaLocationErrors } from '@bop/shared';
+import { resolveLines } from '../items/lines-store';
+import { dec, formatQuantity } from '../ledger/quantity';
+import { lockLevels, postMovements, type MovementInput } from '../ledger/store';
 import { countedAtOf, countedTotals, duplicateLineErrors, itemFigures, transitionRefusal, type CountedItem } from './domain';
 import { countDto } from './dto';
 import { InventoryStockCount } from './entities';
@@ -25,7 +25,7 @@ const pointKey = (countId: string, itemId: string) => `${countId}\u0000${itemId}
 
 /**
  * The ledger at each count's instant, for each of its items, in one statement (one snapshot). The
- * level's on hand is the Σ of all the item's movements at the location (ledger/post.ts keeps it so),
+ * level's on hand is the Σ of all the item's movements at the location (ledger/store.ts keeps it so),
  * so on hand at an instant is on hand minus what moved after it: a recent count reads a few rows,
  * not the item's whole history.
  */
@@ -78,8 +78,8 @@ async function storageAreaErrors(em: EntityManager, locationId: string, lines: S
   if (ids.length === 0) return [];
   const rows = await sqlQuery<{ id: string; location_id: string; status: string }>(
     em,
-    `select "id", "location_id", "status" from "inventory"."storage_areas" where "id" = any(array(select jsonb_array_elements_text(?::jsonb)))`,
-    [JSON.stringify(ids)],
+    `select "id", "location_id", "status" from "inventory"."storage_areas" where "id" = any(?::text[])`,
+    [sqlList(ids)],
   );
   const areas = new Map(rows.map((r) => [r.id, r]));
   const errors: FieldError[] = [];
@@ -104,11 +104,42 @@ const countEvent = (type: string, dto: StockCount, previous?: Record<string, unk
 });
 
 /**
+ * The count commands, each in a transaction of its own (see `openCount`, `postOpenCount`, `cancelOpenCount`).
+ */
+export const createCount = (em: EntityManager, body: StockCountCreate, w: WriteContext): Promise<StockCount> => em.transactional((tem) => openCount(tem, body, w));
+export const postCount = (em: EntityManager, id: string, reach: ReachSet, checkVersion: (v: number) => void, w: WriteContext): Promise<StockCount> =>
+  em.transactional((tem) => postOpenCount(tem, id, reach, checkVersion, w));
+export const cancelCount = (em: EntityManager, id: string, reason: string | null, reach: ReachSet, checkVersion: (v: number) => void, w: WriteContext): Promise<StockCount> =>
+  em.transactional((tem) => cancelOpenCount(tem, id, reason, reach, checkVersion, w));
+
+export interface CountFilter {
+  /** the kit's location filter of the reach (`locationFilter`); undefined: every location */
+  inLocations: string | { $in: string[] } | undefined;
+  status?: StockCountStatus;
+  from?: string;
+  /** the decoded cursor: id of the last count of the previous page */
+  after: string | null;
+  limit: number;
+}
+
+/** A page of counts in id order (`limit + 1` rows: the caller's toPage tells whether more follow). */
+export async function listCounts(em: EntityManager, f: CountFilter): Promise<InventoryStockCount[]> {
+  const where: FilterQuery<InventoryStockCount> = {};
+  if (f.after) where.id = { $gt: f.after };
+  if (f.inLocations) where.locationId = f.inLocations;
+  if (f.status) where.status = f.status;
+  if (f.from) where.countedAt = { $gte: new Date(f.from) };
+  return em.find(InventoryStockCount, where, { orderBy: { id: 'asc' }, limit: f.limit + 1 });
+}
+
+export const findCount = (em: EntityManager, id: string): Promise<InventoryStockCount | null> => em.findOne(InventoryStockCount, { id });
+
+/**
  * `POST /stock-counts`: validates everything at once (location, countedAt, lines, storage areas,
  * items and units — archived items cannot be counted) and stores an `open` count with
  * `inventory.stock_count.created` (internal: the catalogue names only `stock_count.posted`).
  */
-export async function createCount(em: EntityManager, body: StockCountCreate, w: WriteContext): Promise<StockCount> {
+async function openCount(em: EntityManager, body: StockCountCreate, w: WriteContext): Promise<StockCount> {
   const countedAt = countedAtOf(body.countedAt, w.now);
   const errors: FieldError[] = [
     ...(await replicaLocationErrors(em, 'inventory', [{ id: body.locationId, path: 'locationId', takes: 'counts' }])),
@@ -172,11 +203,11 @@ async function refuseUnderLaterCounts(em: EntityManager, count: InventoryStockCo
   const later = await sqlQuery<{ id: string; counted_at: Date; item_ids: string[] }>(
     em,
     `select c."id", c."counted_at", array(select distinct x->>'itemId' from jsonb_array_elements(c."lines") as x
-       where x->>'itemId' = any(array(select jsonb_array_elements_text(?::jsonb)))) as item_ids
+       where x->>'itemId' = any(?::text[])) as item_ids
      from "inventory"."stock_counts" c
      where c."location_id" = ? and c."status" = 'posted' and c."counted_at" > ?
      order by c."counted_at" desc`,
-    [JSON.stringify(totals.map((t) => t.itemId)), count.locationId, count.countedAt],
+    [sqlList(totals.map((t) => t.itemId)), count.locationId, count.countedAt],
   );
   const errors: FieldError[] = [];
   for (const t of totals) {
@@ -193,7 +224,7 @@ async function refuseUnderLaterCounts(em: EntityManager, count: InventoryStockCo
  * dated `countedAt` (on hand at that instant becomes what was counted; later movements stay on top),
  * the figures frozen, status `posted`, `stock_count.posted`. Items not counted are not touched.
  */
-export async function postCount(em: EntityManager, id: string, reach: ReachSet, checkVersion: (v: number) => void, w: WriteContext): Promise<StockCount> {
+async function postOpenCount(em: EntityManager, id: string, reach: ReachSet, checkVersion: (v: number) => void, w: WriteContext): Promise<StockCount> {
   const count = await lockOpenCount(em, id, reach, checkVersion, 'post');
   const totals = countedTotals(count.lines);
   // the levels first: no movement of these items can slip in between reading the ledger and posting
@@ -231,7 +262,7 @@ export async function postCount(em: EntityManager, id: string, reach: ReachSet, 
 }
 
 /** `POST /stock-counts/{id}:cancel`: status `cancelled`, the figures as they stand frozen, stock unchanged; `inventory.stock_count.cancelled` (internal). */
-export async function cancelCount(em: EntityManager, id: string, reason: string | null, reach: ReachSet, checkVersion: (v: number) => void, w: WriteContext): Promise<StockCount> {
+async function cancelOpenCount(em: EntityManager, id: string, reason: string | null, reach: ReachSet, checkVersion: (v: number) => void, w: WriteContext): Promise<StockCount> {
   const count = await lockOpenCount(em, id, reach, checkVersion, 'cancel');
   const items = (await liveItems(em, [count])).get(count.id)!;
   const before = countDto(count, items);

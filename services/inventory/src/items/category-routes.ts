@@ -1,43 +1,6 @@
-import { assertCompanyWide, Conflict, NotFound, ValidationError, decodeCursor, newId, pageLimit, route, sqlQuery, toPage, type ApiError, type EntityManager, type RouteDef, writeTransaction } from '@bop/shared';
-import { categoryDto, type CategoryRow } from './dto';
-
-/**
- * Serialises category writes: the name check, cycle check and "no active subcategory under an
- * archived one" all read the tree, and two moves at once could otherwise close a loop.
- */
-const lockTree = (em: EntityManager) => sqlQuery(em, `select pg_advisory_xact_lock(hashtextextended('inventory.item_categories', 0))`);
-
-const nameTaken = (detail: string) => new Conflict(detail, [{ path: 'name', message: 'Already used by another active category.' }]);
-const conflictFor = (constraint: string | undefined): ApiError =>
-  constraint === 'item_categories_active_name_uq' ? nameTaken('Another active category already has this name.') : new Conflict('Another category was written at the same time; send the request again.');
-
-async function assertNameFree(em: EntityManager, name: string, selfId: string | null): Promise<void> {
-  const [other] = await sqlQuery<{ id: string; name: string }>(
-    em,
-    `select "id", "name" from "inventory"."item_categories" where lower("name") = lower(?) and "status" = 'active' and "id" <> ?`,
-    [name, selfId ?? ''],
-  );
-  if (other) throw nameTaken(`Active category ${other.id} is already named ${other.name}.`);
-}
-
-/** A parent must be an active category, and not the category itself or one of its descendants. */
-async function assertParent(em: EntityManager, parentId: string, selfId: string | null): Promise<void> {
-  const [parent] = await sqlQuery<{ status: string }>(em, `select "status" from "inventory"."item_categories" where "id" = ?`, [parentId]);
-  if (!parent) throw new ValidationError([{ path: 'parentId', message: `No item category ${parentId}.` }]);
-  if (parent.status !== 'active') throw new ValidationError([{ path: 'parentId', message: `Item category ${parentId} is archived.` }]);
-  if (selfId === null) return;
-  const loop = await sqlQuery(
-    em,
-    `with recursive up as (
-       select "id", "parent_id" from "inventory"."item_categories" where "id" = ?
-       union
-       select c."id", c."parent_id" from "inventory"."item_categories" c join up on c."id" = up."parent_id"
-     )
-     select 1 from up where "id" = ? limit 1`,
-    [parentId, selfId],
-  );
-  if (loop.length > 0) throw new ValidationError([{ path: 'parentId', message: `Category ${parentId} is this category or one of its subcategories; moving under it would make a cycle.` }]);
-}
+import { assertCompanyWide, decodeCursor, now, pageLimit, route, toPage, type RouteDef } from '@bop/shared';
+import { categoryDto } from './dto';
+import { createCategory, listCategories, updateCategory } from './category-store';
 
 /** item categories (supplement: GET/POST /item-categories, PATCH /item-categories/{id}) */
 export const categoryRoutes = (): RouteDef[] => [
@@ -46,80 +9,19 @@ export const categoryRoutes = (): RouteDef[] => [
     const { limit, cursor, status, parentId } = ctx.query;
     const after = decodeCursor(cursor);
     const n = pageLimit(limit);
-    const rows = await sqlQuery<CategoryRow>(
-      ctx.em,
-      `select * from "inventory"."item_categories"
-       where (?::text is null or "id" > ?) and (?::text is null or "status" = ?) and (?::text is null or "parent_id" = ?)
-       order by "id" limit ?`,
-      [after, after, status ?? null, status ?? null, parentId ?? null, parentId ?? null, n + 1],
-    );
+    const rows = await listCategories(ctx.em, { after, status, parentId, limit: n });
     return { body: toPage(rows, n, categoryDto) };
   }),
 
   route('POST /item-categories', async (ctx) => {
     assertCompanyWide(ctx.reach(), 'Item categories');
-    const { name, parentId } = ctx.body;
-    const now = new Date();
-    const row = await writeTransaction(
-      ctx.em,
-      async (tem) => {
-        await lockTree(tem);
-        if (parentId) await assertParent(tem, parentId, null);
-        await assertNameFree(tem, name, null);
-        const [created] = await sqlQuery<CategoryRow>(
-          tem,
-          `insert into "inventory"."item_categories" ("id", "name", "parent_id", "status", "version", "created_at", "updated_at")
-           values (?, ?, ?, 'active', 1, ?, ?) returning *`,
-          [newId('itemCategory'), name, parentId ?? null, now, now],
-        );
-        return created;
-      },
-      conflictFor,
-    );
+    const row = await createCategory(ctx.em, ctx.body, now());
     return { status: 201, body: categoryDto(row) };
   }),
 
   route('PATCH /item-categories/{id}', async (ctx) => {
     assertCompanyWide(ctx.reach(), 'Item categories');
-    const now = new Date();
-    const row = await writeTransaction(
-      ctx.em,
-      async (tem) => {
-        await lockTree(tem);
-        const [found] = await sqlQuery<CategoryRow>(tem, `select * from "inventory"."item_categories" where "id" = ? for update`, [ctx.params.id]);
-        if (!found) throw new NotFound('item category', ctx.params.id);
-        ctx.checkVersion(found.version);
-        const next = {
-          name: ctx.body.name ?? found.name,
-          parentId: ctx.body.parentId === undefined ? found.parent_id : ctx.body.parentId,
-          status: ctx.body.status ?? found.status,
-        };
-        if (next.name === found.name && next.parentId === found.parent_id && next.status === found.status) return found;
-        if (next.parentId !== null && next.parentId !== found.parent_id) await assertParent(tem, next.parentId, found.id);
-        if (next.status === 'active' && (found.status === 'archived' || next.name.toLowerCase() !== found.name.toLowerCase())) await assertNameFree(tem, next.name, found.id);
-        if (next.status === 'archived' && found.status === 'active') {
-          const children = await sqlQuery<{ id: string }>(tem, `select "id" from "inventory"."item_categories" where "parent_id" = ? and "status" = 'active' order by "id" limit 5`, [found.id]);
-          if (children.length > 0) {
-            throw new Conflict(`Category ${found.id} has active subcategories (${children.map((c) => c.id).join(', ')}); archive or move them first.`, [
-              { path: 'status', message: 'Has active subcategories.' },
-            ]);
-          }
-        }
-        if (found.status === 'archived' && next.status === 'active' && next.parentId !== null && next.parentId === found.parent_id) {
-          const [parent] = await sqlQuery<{ status: string }>(tem, `select "status" from "inventory"."item_categories" where "id" = ?`, [next.parentId]);
-          if (parent?.status === 'archived') {
-            throw new Conflict(`The parent category ${next.parentId} is archived; revive it or move this category first.`, [{ path: 'status', message: 'The parent category is archived.' }]);
-          }
-        }
-        const [updated] = await sqlQuery<CategoryRow>(
-          tem,
-          `update "inventory"."item_categories" set "name" = ?, "parent_id" = ?, "status" = ?, "version" = "version" + 1, "updated_at" = ? where "id" = ? returning *`,
-          [next.name, next.parentId, next.status, now, found.id],
-        );
-        return updated;
-      },
-      conflictFor,
-    );
+    const row = await updateCategory(ctx.em, ctx.params.id, ctx.body, (v) => ctx.checkVersion(v), now());
     return { body: categoryDto(row) };
   }),
 ];

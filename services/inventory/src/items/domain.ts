@@ -1,6 +1,6 @@
 import type { BaseUnit, ItemCreate, ItemPatch, ItemReplace } from '@bop/contracts';
 import { canonicalJson } from '@bop/shared';
-import { formatNullable } from '../domain/quantity';
+import { formatNullable } from '../ledger/quantity';
 
 export type ItemStatus = 'active' | 'archived';
 

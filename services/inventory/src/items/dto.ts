@@ -1,5 +1,5 @@
 import type { BaseUnit, Item, ItemCategory, ItemUnit, StorageArea, UnitOfMeasure } from '@bop/contracts';
-import { formatNullable, formatQuantity } from '../domain/quantity';
+import { formatNullable, formatQuantity } from '../ledger/quantity';
 import type { ItemFields, ItemStatus } from './domain';
 
 /** Stored rows as `sqlQuery` reads them (snake_case; numerics as strings, timestamps as Dates). */

@@ -1,7 +1,7 @@
-import { assertCompanyWide, NotFound, decodeCursor, pageLimit, route, toPage, sqlQuery, type RouteDef, writeTransaction } from '@bop/shared';
+import { assertCompanyWide, NotFound, decodeCursor, now, pageLimit, route, toPage, type RouteDef, writeTransaction } from '@bop/shared';
 import { createFields, patchFields, replaceFields } from './domain';
-import { fieldsOf, type ItemRow } from './dto';
-import { createItem, findItem, itemConflictFor, itemDtoOf, itemDtos, lockExternalId, updateItem } from './store';
+import { fieldsOf } from './dto';
+import { createItem, findItem, itemConflictFor, itemDtoOf, itemDtos, listItems, lockExternalId, updateItem } from './store';
 
 /** Items, categories and units are company-wide: reading needs the permission at any reach, writing it at reach Everyone. */
 /** items (spec: Inventory; supplement: DELETE /items/{id} archives) */
@@ -9,33 +9,16 @@ export const itemRoutes = (): RouteDef[] => [
   route('GET /items', async (ctx) => {
     ctx.reach();
     const { limit, cursor, status, categoryId, sku, barcode, externalId, updatedSince } = ctx.query;
-    const where: string[] = [];
-    const params: unknown[] = [];
-    const add = (sql: string, value: unknown) => {
-      where.push(sql);
-      params.push(value);
-    };
     const after = decodeCursor(cursor);
-    if (after) add(`"id" > ?`, after);
-    if (status) add(`"status" = ?`, status);
-    if (categoryId) add(`"category_id" = ?`, categoryId);
-    if (sku) add(`"sku" = ?`, sku);
-    if (barcode) add(`"barcodes" @> array[?]::text[]`, barcode);
-    if (externalId) add(`"external_id" = ?`, externalId);
-    if (updatedSince) add(`"updated_at" >= ?`, new Date(updatedSince));
     const n = pageLimit(limit);
-    const rows = await sqlQuery<ItemRow>(
-      ctx.em,
-      `select * from "inventory"."items" ${where.length > 0 ? `where ${where.join(' and ')}` : ''} order by "id" limit ?`,
-      [...params, n + 1],
-    );
+    const rows = await listItems(ctx.em, { after, status, categoryId, sku, barcode, externalId, updatedSince, limit: n });
     const page = toPage(rows, n, (r) => r);
     return { body: { ...page, data: await itemDtos(ctx.em, page.data) } };
   }),
 
   route('POST /items', async (ctx) => {
     assertCompanyWide(ctx.reach(), 'Items');
-    const w = { actor: ctx.principal, now: new Date() };
+    const w = { actor: ctx.principal, now: now() };
     const item = await writeTransaction(ctx.em, (tem) => createItem(tem, createFields(ctx.body), w), itemConflictFor);
     return { status: 201, body: item, headers: { Location: `/api/v1/items/${item.id}` } };
   }),
@@ -51,7 +34,7 @@ export const itemRoutes = (): RouteDef[] => [
   route('PUT /items/external/{externalId}', async (ctx) => {
     assertCompanyWide(ctx.reach(), 'Items');
     const { externalId } = ctx.params;
-    const w = { actor: ctx.principal, now: new Date(), checkVersion: (v: number) => ctx.checkVersion(v) };
+    const w = { actor: ctx.principal, now: now(), checkVersion: (v: number) => ctx.checkVersion(v) };
     const result = await writeTransaction(
       ctx.em,
       async (tem) => {
@@ -75,7 +58,7 @@ export const itemRoutes = (): RouteDef[] => [
 
   route('PATCH /items/{id}', async (ctx) => {
     assertCompanyWide(ctx.reach(), 'Items');
-    const w = { actor: ctx.principal, now: new Date(), checkVersion: (v: number) => ctx.checkVersion(v) };
+    const w = { actor: ctx.principal, now: now(), checkVersion: (v: number) => ctx.checkVersion(v) };
     const item = await writeTransaction(
       ctx.em,
       async (tem) => {
@@ -93,7 +76,7 @@ export const itemRoutes = (): RouteDef[] => [
   // supplement: archive; history kept; no longer orderable or countable. Archiving an archived item changes nothing (200, no event).
   route('DELETE /items/{id}', async (ctx) => {
     assertCompanyWide(ctx.reach(), 'Items');
-    const w = { actor: ctx.principal, now: new Date(), checkVersion: (v: number) => ctx.checkVersion(v) };
+    const w = { actor: ctx.principal, now: now(), checkVersion: (v: number) => ctx.checkVersion(v) };
     const item = await writeTransaction(
       ctx.em,
       async (tem) => {

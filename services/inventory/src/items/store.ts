@@ -1,5 +1,5 @@
 import type { BaseUnit, Item, ItemUnit } from '@bop/contracts';
-import { Conflict, ValidationError, actorOf, changedFields, insertEvents, newId, sqlQuery, type ApiError, type EntityManager, type FieldError, type Principal } from '@bop/shared';
+import { Conflict, ValidationError, actorOf, changedFields, insertEvents, lockForTransaction, newId, sqlList, sqlQuery, SqlWhere, type ApiError, type EntityManager, type FieldError, type Principal } from '@bop/shared';
 import { claimedIdentifiers, fieldsDiffer, type ItemFields } from './domain';
 import { fieldsOf, itemDto, itemUnitDto, type ItemRow, type UnitRow } from './dto';
 
@@ -8,11 +8,9 @@ export interface WriteContext {
   now: Date;
 }
 
-const ids = (values: readonly string[]) => JSON.stringify(values);
-
 /** Serialises, within a transaction, the writes that hinge on one externalId (a row that does not exist yet cannot be locked). */
 export async function lockExternalId(em: EntityManager, externalId: string): Promise<void> {
-  await sqlQuery(em, 'select pg_advisory_xact_lock(hashtextextended(?, 0))', [`inventory.items ${JSON.stringify(externalId)}`]);
+  await lockForTransaction(em, `inventory.items ${JSON.stringify(externalId)}`);
 }
 
 /** An item row by id or externalId, optionally locked for update (FOR UPDATE also holds off a first stock movement: the ledger first creates the item's level row, whose foreign key takes KEY SHARE). */
@@ -22,6 +20,37 @@ export async function findItem(em: EntityManager, by: { id: string } | { externa
   return rows[0] ?? null;
 }
 
+export interface ItemFilter {
+  status?: string;
+  categoryId?: string;
+  sku?: string;
+  barcode?: string;
+  externalId?: string;
+  updatedSince?: string;
+  /** the decoded cursor: id of the last item of the previous page */
+  after: string | null;
+  limit: number;
+}
+
+/** A page of item rows in id order (`limit + 1` rows: the caller's toPage tells whether more follow). */
+export async function listItems(em: EntityManager, f: ItemFilter): Promise<ItemRow[]> {
+  const where = new SqlWhere()
+    .andIf(f.after, `"id" > ?`)
+    .andIf(f.status, `"status" = ?`)
+    .andIf(f.categoryId, `"category_id" = ?`)
+    .andIf(f.sku, `"sku" = ?`)
+    .andIf(f.barcode, `"barcodes" @> array[?]::text[]`)
+    .andIf(f.externalId, `"external_id" = ?`)
+    .andIf(f.updatedSince ? new Date(f.updatedSince) : undefined, `"updated_at" >= ?`);
+  return sqlQuery<ItemRow>(em, `select * from "inventory"."items" ${String(where)} order by "id" limit ?`, [...where.params, f.limit + 1]);
+}
+
+/** The current items of these ids, in id order (the item replicas' read-through). */
+export async function itemsByIds(em: EntityManager, ids: string[]): Promise<Item[]> {
+  const rows = await sqlQuery<ItemRow>(em, `select * from "inventory"."items" where "id" = any(?::text[]) order by "id"`, [sqlList([...new Set(ids)])]);
+  return itemDtos(em, rows);
+}
+
 /** The units that apply to each item: its own and the company-wide ones of its base unit, smallest first. */
 export async function unitsFor(em: EntityManager, items: ReadonlyArray<Pick<ItemRow, 'id' | 'base_unit'>>): Promise<Map<string, ItemUnit[]>> {
   const out = new Map<string, ItemUnit[]>(items.map((i) => [i.id, []]));
@@ -29,10 +58,10 @@ export async function unitsFor(em: EntityManager, items: ReadonlyArray<Pick<Item
   const rows = await sqlQuery<UnitRow>(
     em,
     `select u."id", u."name", u."base_unit", u."factor"::text as "factor", u."item_id", u."version", u."created_at", u."updated_at" from "inventory"."units_of_measure" u
-     where u."item_id" = any(array(select jsonb_array_elements_text(?::jsonb)))
-        or (u."item_id" is null and u."base_unit" = any(array(select jsonb_array_elements_text(?::jsonb))))
+     where u."item_id" = any(?::text[])
+        or (u."item_id" is null and u."base_unit" = any(?::text[]))
      order by u."factor", lower(u."name"), u."id"`,
-    [ids(items.map((i) => i.id)), ids([...new Set(items.map((i) => i.base_unit))])],
+    [sqlList(items.map((i) => i.id)), sqlList([...new Set(items.map((i) => i.base_unit))])],
   );
   for (const item of items) {
     out.set(
@@ -81,8 +110,8 @@ async function assertIdentifiersFree(em: EntityManager, next: ItemFields, stored
      union all
      select 'sku', "sku", "id" from "inventory"."items" where "sku" = ?::text and "status" = 'active' and "id" <> ?
      union all
-     select 'barcode', "barcode", "item_id" from "inventory"."item_barcodes" where "barcode" = any(array(select jsonb_array_elements_text(?::jsonb))) and "item_id" <> ?`,
-    [claimed.externalId, self, claimed.sku, self, ids(claimed.barcodes.map((b) => b.barcode)), self],
+     select 'barcode', "barcode", "item_id" from "inventory"."item_barcodes" where "barcode" = any(?::text[]) and "item_id" <> ?`,
+    [claimed.externalId, self, claimed.sku, self, sqlList(claimed.barcodes.map((b) => b.barcode)), self],
   );
   const holder = (kind: string, value: string) => held.find((h) => h.kind === kind && h.value === value)?.item_id;
   const errors: FieldError[] = [];
@@ -164,8 +193,8 @@ export async function createItem(em: EntityManager, fields: ItemFields, w: Write
   const [row] = await sqlQuery<ItemRow>(
     em,
     `insert into "inventory"."items" ("id", "external_id", "sku", "barcodes", "name", "category_id", "base_unit", "cost", "status", "archived_at", "version", "created_at", "updated_at")
-     values (?, ?, ?, array(select jsonb_array_elements_text(?::jsonb)), ?, ?, ?, ?::numeric, ?, ?, 1, ?, ?) returning *`,
-    [newId('item'), fields.externalId, fields.sku, ids(fields.barcodes), fields.name, fields.categoryId, fields.baseUnit, fields.cost, fields.status, archivedAtOf(fields, null, w.now), w.now, w.now],
+     values (?, ?, ?, ?::text[], ?, ?, ?, ?::numeric, ?, ?, 1, ?, ?) returning *`,
+    [newId('item'), fields.externalId, fields.sku, sqlList(fields.barcodes), fields.name, fields.categoryId, fields.baseUnit, fields.cost, fields.status, archivedAtOf(fields, null, w.now), w.now, w.now],
   );
   const item = await itemDtoOf(em, row);
   await insertEvents(em, 'inventory', [eventOf('item.created', item)], actorOf(w.actor), w.now);
@@ -186,10 +215,10 @@ export async function updateItem(em: EntityManager, row: ItemRow, next: ItemFiel
   const before = await itemDtoOf(em, row);
   const [updated] = await sqlQuery<ItemRow>(
     em,
-    `update "inventory"."items" set "external_id" = ?, "sku" = ?, "barcodes" = array(select jsonb_array_elements_text(?::jsonb)), "name" = ?, "category_id" = ?,
+    `update "inventory"."items" set "external_id" = ?, "sku" = ?, "barcodes" = ?::text[], "name" = ?, "category_id" = ?,
        "base_unit" = ?, "cost" = ?::numeric, "status" = ?, "archived_at" = ?, "version" = "version" + 1, "updated_at" = ?
      where "id" = ? returning *`,
-    [next.externalId, next.sku, ids(next.barcodes), next.name, next.categoryId, next.baseUnit, next.cost, next.status, archivedAtOf(next, row, w.now), w.now, row.id],
+    [next.externalId, next.sku, sqlList(next.barcodes), next.name, next.categoryId, next.baseUnit, next.cost, next.status, archivedAtOf(next, row, w.now), w.now, row.id],
   );
   const after = await itemDtoOf(em, updated);
   await insertEvents(em, 'inventory', [eventOf('item.updated', after, changedFields(before, after))], actorOf(w.actor), w.now);

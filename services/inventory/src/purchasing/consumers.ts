@@ -1,6 +1,6 @@
 import { RECEIPT_RECORDED, ReceiptRecordedObject } from '@bop/contracts';
-import { defineConsumer, type ConsumerDef } from '@bop/shared';
-import { dec } from '../domain/quantity';
+import { defineConsumer, now, type ConsumerDef } from '@bop/shared';
+import { dec } from '../ledger/quantity';
 import { bookReceipt } from './store';
 
 /**
@@ -13,7 +13,7 @@ export const receiptConsumer = defineConsumer({
   topics: ['purchasing'],
   types: [RECEIPT_RECORDED],
   async handle({ em, event }) {
-    await bookReceipt(em, parseReceipt(event), new Date());
+    await bookReceipt(em, parseReceipt(event), now());
   },
 });
 

@@ -1,9 +1,9 @@
 import Decimal from 'decimal.js';
 import type { ItemsResolveAnswer, ItemsResolveRequest, ReceiptRecordedObject, ReplenishmentAnswer, ReplenishmentRequest } from '@bop/contracts';
-import { resolveLocations, sqlQuery, ValidationError, type EntityManager, type FieldError } from '@bop/shared';
-import { resolveLines } from '../domain/lines';
-import { dec, formatNullable, formatQuantity } from '../domain/quantity';
-import { postMovements, type MovementInput } from '../ledger/post';
+import { resolveLocations, sqlList, sqlQuery, ValidationError, type EntityManager, type FieldError } from '@bop/shared';
+import { resolveLines } from '../items/lines-store';
+import { dec, formatNullable, formatQuantity } from '../ledger/quantity';
+import { postMovements, type MovementInput } from '../ledger/store';
 
 /**
  * Inventory's side of purchasing (contracts/src/purchasing/internal.ts): receipts booked from
@@ -22,7 +22,7 @@ import { postMovements, type MovementInput } from '../ledger/post';
 export async function bookReceipt(em: EntityManager, receipt: ReceiptRecordedObject, now: Date): Promise<{ movements: number }> {
   if (receipt.lines.length === 0) return { movements: 0 };
   const itemIds = [...new Set(receipt.lines.map((l) => l.itemId))];
-  const rows = await sqlQuery<{ id: string }>(em, `select "id" from "inventory"."items" where "id" = any(array(select jsonb_array_elements_text(?::jsonb)))`, [JSON.stringify(itemIds)]);
+  const rows = await sqlQuery<{ id: string }>(em, `select "id" from "inventory"."items" where "id" = any(?::text[])`, [sqlList(itemIds)]);
   const known = new Set(rows.map((r) => r.id));
   const unknown = itemIds.filter((id) => !known.has(id));
   if (unknown.length > 0) throw new Error(`receipt ${receipt.id}: inventory does not know item(s) ${unknown.join(', ')}`);

@@ -1,4 +1,4 @@
-import { defineConsumer, type ConsumerDef } from '@bop/shared';
+import { defineConsumer, now, type ConsumerDef } from '@bop/shared';
 import { releaseStock } from './store';
 
 /** spec (supplement): `:cancel` — "reserved stock is released": inventory gives it back when sales announces the cancellation. */
@@ -9,7 +9,7 @@ export const releaseOnCancel = defineConsumer({
   async handle({ em, event }) {
     const order = event.data.object as { id?: string };
     if (!order.id) throw new Error(`${event.type} ${event.id}: data.object lacks id`);
-    await em.transactional((tem) => releaseStock(tem, order.id!, new Date(), null));
+    await releaseStock(em, order.id!, now(), null);
   },
 });
 

@@ -1,9 +1,9 @@
 import Decimal from 'decimal.js';
-import { Conflict, sqlQuery, type EntityManager, type Principal } from '@bop/shared';
-import { resolveLines } from '../domain/lines';
-import { formatQuantity, round6 } from '../domain/quantity';
-import { postMovements, type MovementInput } from '../ledger/post';
-import { stockComponents } from './components';
+import { Conflict, lockForTransaction, sqlQuery, type EntityManager, type Principal } from '@bop/shared';
+import { resolveLines } from '../items/lines-store';
+import { formatQuantity, round6 } from '../ledger/quantity';
+import { postMovements, type MovementInput } from '../ledger/store';
+import { stockComponents } from './components-store';
 
 /**
  * Stock held for online sales orders (supplement: Sales order `:reserve`, `:ship`, `:cancel`). Sales
@@ -35,9 +35,16 @@ const held = (r: Row): HeldStock => ({ orderId: r.order_id, locationId: r.locati
 
 async function lockRow(em: EntityManager, orderId: string): Promise<Row | undefined> {
   // serialises every command of one order (a reserve racing a ship or a release)
-  await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`inventory.order ${orderId}`]);
+  await lockForTransaction(em, `inventory.order ${orderId}`);
   return (await sqlQuery<Row>(em, `select * from "inventory"."order_reservations" where "order_id" = ? for update`, [orderId]))[0];
 }
+
+/** The order commands, each in a transaction of its own (see `reserve`, `ship`, `release`). */
+export const reserveStock = (em: EntityManager, input: { orderId: string; locationId: string; lines: OrderLineRef[] }, now: Date, actor: Principal | null): Promise<HeldStock> =>
+  em.transactional((tem) => reserve(tem, input, now, actor));
+export const shipStock = (em: EntityManager, input: { orderId: string; locationId: string; lines: OrderLineRef[]; shippedAt: Date }, now: Date, actor: Principal | null): Promise<HeldStock> =>
+  em.transactional((tem) => ship(tem, input, now, actor));
+export const releaseStock = (em: EntityManager, orderId: string, now: Date, actor: Principal | null): Promise<HeldStock | null> => em.transactional((tem) => release(tem, orderId, now, actor));
 
 /**
  * The stock an order's lines take: each line's item, or its usage recipe's ingredients, summed per
@@ -78,7 +85,7 @@ function movements(
 
 const linesOf = (perItem: Map<string, Decimal>) => [...perItem].map(([itemId, q]) => ({ itemId, quantity: formatQuantity(q) }));
 
-export async function reserveStock(em: EntityManager, input: { orderId: string; locationId: string; lines: OrderLineRef[] }, now: Date, actor: Principal | null): Promise<HeldStock> {
+async function reserve(em: EntityManager, input: { orderId: string; locationId: string; lines: OrderLineRef[] }, now: Date, actor: Principal | null): Promise<HeldStock> {
   const row = await lockRow(em, input.orderId);
   if (row?.status === 'reserved') return held(row);
   if (row) throw new Conflict(`The stock of order ${input.orderId} was ${row.status}; nothing can be reserved for it any more.`);
@@ -99,7 +106,7 @@ export async function reserveStock(em: EntityManager, input: { orderId: string; 
 }
 
 /** Deducts the order's stock: what it holds reserved, else its lines (which must be available). */
-export async function shipStock(em: EntityManager, input: { orderId: string; locationId: string; lines: OrderLineRef[]; shippedAt: Date }, now: Date, actor: Principal | null): Promise<HeldStock> {
+async function ship(em: EntityManager, input: { orderId: string; locationId: string; lines: OrderLineRef[]; shippedAt: Date }, now: Date, actor: Principal | null): Promise<HeldStock> {
   const row = await lockRow(em, input.orderId);
   if (row?.status === 'shipped') return held(row);
   if (row?.status === 'released') throw new Conflict(`The stock of order ${input.orderId} was released; it cannot be shipped.`);
@@ -126,7 +133,7 @@ export async function shipStock(em: EntityManager, input: { orderId: string; loc
 }
 
 /** Gives back what an order holds reserved (its cancellation); nothing held → nothing to do. A shipped order's stock stays deducted. */
-export async function releaseStock(em: EntityManager, orderId: string, now: Date, actor: Principal | null): Promise<HeldStock | null> {
+async function release(em: EntityManager, orderId: string, now: Date, actor: Principal | null): Promise<HeldStock | null> {
   const row = await lockRow(em, orderId);
   if (!row || row.status !== 'reserved') return row ? held(row) : null;
   const perItem = new Map(row.lines.map((l) => [l.itemId, new Decimal(l.quantity)]));

@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import type { AdjustmentReason, StockAdjustmentCreate } from '@bop/contracts';
 import type { FieldError } from '@bop/shared';
-import { round6 } from '../domain/quantity';
+import { round6 } from '../ledger/quantity';
 
 /** Clock skew tolerated on `occurredAt` (a till a few minutes ahead is still "now"). */
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;

@@ -1,5 +1,5 @@
 import type { StockAdjustment, StockDocumentLine, StockMovement, WasteRecord } from '@bop/contracts';
-import { formatNullable, formatQuantity } from '../domain/quantity';
+import { formatNullable, formatQuantity } from '../ledger/quantity';
 import { totalValue } from './domain';
 
 export type DocumentKind = 'adjustment' | 'waste';

@@ -1,8 +1,8 @@
 import { assertLocationInReach, BadRequest, decodeCursor, pageLimit, reachableLocationIds, route, toPage, ValidationError, type RouteContext, type RouteDef, type ServiceRuntime } from '@bop/shared';
 import type { InventoryConfig } from '../config';
-import { listDocuments, recordAdjustment, recordWaste, type WriteContext } from './documents';
-import { configureLevel, listLevels } from './levels';
-import { listMovements } from './movements';
+import { listDocuments, recordAdjustment, recordWaste, type WriteContext } from './documents-store';
+import { configureLevel, listLevels } from './levels-store';
+import { listMovements } from './movements-store';
 
 /**
  * A quantity or value beyond numeric(20,6) that slipped past the line checks (e.g. an average cost
@@ -29,7 +29,7 @@ export const stockRoutes = (svc: ServiceRuntime<InventoryConfig>): RouteDef[] =>
     route('POST /inventory/adjustments', async (ctx) => {
       assertLocationInReach(ctx.reach(), ctx.body.locationId);
       const w = writer(ctx);
-      const adjustment = await ctx.em.transactional((em) => recordAdjustment(em, ctx.body, w)).catch(rethrowOutOfRange);
+      const adjustment = await recordAdjustment(ctx.em, ctx.body, w).catch(rethrowOutOfRange);
       return { status: 201, body: adjustment };
     }),
 
@@ -44,7 +44,7 @@ export const stockRoutes = (svc: ServiceRuntime<InventoryConfig>): RouteDef[] =>
     route('POST /inventory/waste', async (ctx) => {
       assertLocationInReach(ctx.reach(), ctx.body.locationId);
       const w = writer(ctx);
-      const record = await ctx.em.transactional((em) => recordWaste(em, ctx.body, w)).catch(rethrowOutOfRange);
+      const record = await recordWaste(ctx.em, ctx.body, w).catch(rethrowOutOfRange);
       return { status: 201, body: record };
     }),
 
@@ -68,7 +68,7 @@ export const stockRoutes = (svc: ServiceRuntime<InventoryConfig>): RouteDef[] =>
     route('POST /stock-levels:configure', async (ctx) => {
       assertLocationInReach(ctx.reach(), ctx.body.locationId);
       const w = { actor: ctx.principal, clock, checkVersion: (v: number) => ctx.checkVersion(v) };
-      const level = await ctx.em.transactional((em) => configureLevel(em, ctx.body, w));
+      const level = await configureLevel(ctx.em, ctx.body, w);
       return { body: level };
     }),
 

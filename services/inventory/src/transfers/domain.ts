@@ -1,7 +1,7 @@
 import type Decimal from 'decimal.js';
 import type { TransferLine, TransferStatus } from '@bop/contracts';
 import type { FieldError } from '@bop/shared';
-import { dec, formatNullable, formatQuantity, round6 } from '../domain/quantity';
+import { dec, formatNullable, formatQuantity, round6 } from '../ledger/quantity';
 
 /** Each item once per transfer (the receiver answers per item). */
 export function duplicateItemErrors(lines: Array<{ itemId: string }>): FieldError[] {

@@ -1,41 +1,33 @@
-import type { FilterQuery } from '@mikro-orm/core';
 import { NotFound, OutOfReach, assertLocationInReach, decodeCursor, pageLimit, reachableLocationIds, route, toPage, type RouteDef, type ServiceRuntime } from '@bop/shared';
 import type { InventoryConfig } from '../config';
 import { transferDto } from './dto';
-import { InventoryTransfer } from './entities';
-import { createTransfer, receiveTransfer } from './store';
+import { createTransfer, findTransfer, listTransfers, receiveTransfer } from './store';
 
 /**
  * Transfers (spec: Inventory /transfers; supplement: Transfer states). Reach: sending needs the
  * sending location, receiving the receiving one; reading either side.
  */
-export const transfersRoutes = (_svc: ServiceRuntime<InventoryConfig>): RouteDef[] => [
+export const transfersRoutes = (svc: ServiceRuntime<InventoryConfig>): RouteDef[] => [
   route('GET /transfers', async (ctx) => {
     const { limit, cursor, locationId, status, from } = ctx.query;
     const reach = ctx.reach();
     const reachable = reachableLocationIds(reach);
     if (locationId) assertLocationInReach(reach, locationId);
-    const where: FilterQuery<InventoryTransfer>[] = [];
     const after = decodeCursor(cursor);
-    if (after) where.push({ id: { $gt: after } });
-    if (locationId) where.push({ $or: [{ fromLocationId: locationId }, { toLocationId: locationId }] });
-    else if (reachable) where.push({ $or: [{ fromLocationId: { $in: reachable } }, { toLocationId: { $in: reachable } }] });
-    if (status) where.push({ status });
-    if (from) where.push({ sentAt: { $gte: new Date(from) } });
     const n = pageLimit(limit);
-    const rows = await ctx.em.find(InventoryTransfer, { $and: where }, { orderBy: { id: 'asc' }, limit: n + 1 });
+    const rows = await listTransfers(ctx.em, { locationId, reachable, status, from, after, limit: n });
     return { body: toPage(rows, n, transferDto) };
   }),
 
   route('POST /transfers', async (ctx) => {
     assertLocationInReach(ctx.reach(), ctx.body.fromLocationId);
-    const body = await ctx.em.transactional((em) => createTransfer(em, ctx.body, { actor: ctx.principal, now: new Date() }));
+    const body = await createTransfer(ctx.em, ctx.body, { actor: ctx.principal, now: svc.clock.now() });
     return { status: 201, body, headers: { Location: `/api/v1/transfers/${body.id}` } };
   }),
 
   route('GET /transfers/{id}', async (ctx) => {
     const reachable = reachableLocationIds(ctx.reach());
-    const transfer = await ctx.em.findOne(InventoryTransfer, { id: ctx.params.id });
+    const transfer = await findTransfer(ctx.em, ctx.params.id);
     if (!transfer) throw new NotFound('transfer', ctx.params.id);
     if (reachable && !reachable.includes(transfer.fromLocationId) && !reachable.includes(transfer.toLocationId)) {
       throw new OutOfReach(`Your permission reaches neither location ${transfer.fromLocationId} nor ${transfer.toLocationId}.`);
@@ -46,7 +38,7 @@ export const transfersRoutes = (_svc: ServiceRuntime<InventoryConfig>): RouteDef
   // supplement: in_transit → :receive → received | received_with_discrepancy (both final)
   route('POST /transfers/{id}:receive', async (ctx) => {
     const reach = ctx.reach();
-    const body = await ctx.em.transactional((em) => receiveTransfer(em, ctx.params.id, ctx.body, reach, (v) => ctx.checkVersion(v), { actor: ctx.principal, now: new Date() }));
+    const body = await receiveTransfer(ctx.em, ctx.params.id, ctx.body, reach, (v) => ctx.checkVersion(v), { actor: ctx.principal, now: svc.clock.now() });
     return { body };
   }),
 ];

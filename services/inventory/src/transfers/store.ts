@@ -1,8 +1,9 @@
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { Transfer, TransferCreate, TransferReceive, TransferStatus } from '@bop/contracts';
 import { Conflict, NotFound, ValidationError, actorOf, assertLocationInReach, changedFields, insertEvents, newId, type EntityManager, type FieldError, type Principal, type ReachSet, replicaLocationErrors } from '@bop/shared';
-import { resolveLines, type ResolvedLine } from '../domain/lines';
-import { postMovements, type MovementInput } from '../ledger/post';
+import type { ResolvedLine } from '../items/lines';
+import { resolveLines } from '../items/lines-store';
+import { postMovements, type MovementInput } from '../ledger/store';
 import { duplicateItemErrors, matchReceipt, receiveRefusal, receivedLine, receivedStatus, sentLine } from './domain';
 import { transferDto } from './dto';
 import { InventoryTransfer } from './entities';
@@ -30,12 +31,42 @@ const transferEvent = (type: string, dto: Transfer, locationId: string, previous
   ...(previous ? { previous } : {}),
 });
 
+/** The transfer commands, each in a transaction of its own (see `sendTransfer`, `receiveInTransit`). */
+export const createTransfer = (em: EntityManager, body: TransferCreate, w: WriteContext): Promise<Transfer> => em.transactional((tem) => sendTransfer(tem, body, w));
+export const receiveTransfer = (em: EntityManager, id: string, body: TransferReceive, reach: ReachSet, checkVersion: (v: number) => void, w: WriteContext): Promise<Transfer> =>
+  em.transactional((tem) => receiveInTransit(tem, id, body, reach, checkVersion, w));
+
+export interface TransferFilter {
+  locationId?: string;
+  /** null: every location */
+  reachable: string[] | null;
+  status?: TransferStatus;
+  from?: string;
+  /** the decoded cursor: id of the last transfer of the previous page */
+  after: string | null;
+  limit: number;
+}
+
+/** A page of transfers from or to the locations, in id order (`limit + 1` rows: the caller's toPage tells whether more follow). */
+export async function listTransfers(em: EntityManager, f: TransferFilter): Promise<InventoryTransfer[]> {
+  const { locationId, reachable, status, from, after } = f;
+  const where: FilterQuery<InventoryTransfer>[] = [];
+  if (after) where.push({ id: { $gt: after } });
+  if (locationId) where.push({ $or: [{ fromLocationId: locationId }, { toLocationId: locationId }] });
+  else if (reachable) where.push({ $or: [{ fromLocationId: { $in: reachable } }, { toLocationId: { $in: reachable } }] });
+  if (status) where.push({ status });
+  if (from) where.push({ sentAt: { $gte: new Date(from) } });
+  return em.find(InventoryTransfer, { $and: where }, { orderBy: { id: 'asc' }, limit: f.limit + 1 });
+}
+
+export const findTransfer = (em: EntityManager, id: string): Promise<InventoryTransfer | null> => em.findOne(InventoryTransfer, { id });
+
 /**
  * `POST /transfers`: `transfer_out` movements at the sender (422 `insufficient_stock` when available
  * stock does not cover a line), each line keeping the sender's cost per base unit at sending;
  * status `in_transit`; `transfer.sent` (at the sending location).
  */
-export async function createTransfer(em: EntityManager, body: TransferCreate, w: WriteContext): Promise<Transfer> {
+async function sendTransfer(em: EntityManager, body: TransferCreate, w: WriteContext): Promise<Transfer> {
   const errors: FieldError[] = [];
   if (body.toLocationId === body.fromLocationId) errors.push({ path: 'toLocationId', message: 'Must differ from fromLocationId.' });
   errors.push(
@@ -91,7 +122,7 @@ export async function createTransfer(em: EntityManager, body: TransferCreate, w:
  * `transfer.received` and, on a difference, `transfer.discrepancy` (at the receiving location).
  * The transfer row is locked: a second receipt waits, then gets 409.
  */
-export async function receiveTransfer(em: EntityManager, id: string, body: TransferReceive, reach: ReachSet, checkVersion: (v: number) => void, w: WriteContext): Promise<Transfer> {
+async function receiveInTransit(em: EntityManager, id: string, body: TransferReceive, reach: ReachSet, checkVersion: (v: number) => void, w: WriteContext): Promise<Transfer> {
   const transfer = await em.findOne(InventoryTransfer, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!transfer) throw new NotFound('transfer', id);
   assertLocationInReach(reach, transfer.toLocationId);

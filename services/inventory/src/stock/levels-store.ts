@@ -1,8 +1,8 @@
 import type { StockLevel, StockLevelConfigure } from '@bop/contracts';
-import { actorOf, BadRequest, insertEvents, sqlQuery, ValidationError, type EntityManager, type FieldError, type Principal } from '@bop/shared';
-import { dec } from '../domain/quantity';
-import { crossedBelowReorderPoint, lockLevels, stampAfterLock, stockLevelDto, stockLevelFromRow } from '../ledger/post';
-import { isFieldError, writableLocation } from './location';
+import { actorOf, BadRequest, insertEvents, SqlWhere, sqlQuery, ValidationError, type EntityManager, type FieldError, type Principal } from '@bop/shared';
+import { dec } from '../ledger/quantity';
+import { crossedBelowReorderPoint, lockLevels, stampAfterLock, stockLevelDto, stockLevelFromRow } from '../ledger/store';
+import { isFieldError, writableLocation } from './location-store';
 
 export interface LevelFilter {
   /** null: every location */
@@ -35,42 +35,31 @@ function parseAfter(after: string | null): [string, string, string] | null {
  * item and location: a level that changes while a poller pages moves behind it and is seen again.
  */
 export async function listLevels(em: EntityManager, f: LevelFilter): Promise<Array<{ id: string; level: StockLevel }>> {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (f.reachable) {
-    where.push(`l."location_id" = any(array(select jsonb_array_elements_text(?::jsonb)))`);
-    params.push(JSON.stringify(f.reachable));
-  }
-  if (f.locationId) {
-    where.push('l."location_id" = ?');
-    params.push(f.locationId);
-  }
-  if (f.itemId) {
-    where.push('l."item_id" = ?');
-    params.push(f.itemId);
-  }
-  if (f.updatedSince) {
-    where.push('l."updated_at" >= ?');
-    params.push(new Date(f.updatedSince));
-  }
+  const where = new SqlWhere()
+    .andIn('l."location_id"', f.reachable)
+    .andIf(f.locationId, 'l."location_id" = ?')
+    .andIf(f.itemId, 'l."item_id" = ?')
+    .andIf(f.updatedSince ? new Date(f.updatedSince) : undefined, 'l."updated_at" >= ?');
   if (f.belowReorderPoint !== undefined) {
     const below = `(l."reorder_point" is not null and l."on_hand" - l."reserved" < l."reorder_point")`;
-    where.push(f.belowReorderPoint ? below : `not ${below}`);
+    where.and(f.belowReorderPoint ? below : `not ${below}`);
   }
   const after = parseAfter(f.after);
-  if (after) {
-    where.push('(l."updated_at", l."item_id", l."location_id") > (?::timestamptz, ?, ?)');
-    params.push(...after);
-  }
+  if (after) where.and('(l."updated_at", l."item_id", l."location_id") > (?::timestamptz, ?, ?)', ...after);
   const rows = await sqlQuery<Parameters<typeof stockLevelFromRow>[0] & { cursor_ts: string }>(
     em,
     `select l.*, ${CURSOR_TS} as "cursor_ts" from "inventory"."stock_levels" l
-     ${where.length > 0 ? `where ${where.join(' and ')}` : ''}
+     ${String(where)}
      order by l."updated_at", l."item_id", l."location_id" limit ?`,
-    [...params, f.limit + 1],
+    [...where.params, f.limit + 1],
   );
   return rows.map((r) => ({ id: JSON.stringify([r.cursor_ts, r.item_id, r.location_id]), level: stockLevelFromRow(r) }));
 }
+
+/** `POST /stock-levels:configure` in a transaction of its own (see `configure`). */
+export const configureLevel = (em: EntityManager, body: StockLevelConfigure, w: ConfigureContext): Promise<StockLevel> => em.transactional((tem) => configure(tem, body, w));
+
+type ConfigureContext = { actor: Principal; clock: () => Date; checkVersion: (current: number) => void };
 
 /**
  * `POST /stock-levels:configure`: par level and reorder point of an item at a location, the level
@@ -79,11 +68,7 @@ export async function listLevels(em: EntityManager, f: LevelFilter): Promise<Arr
  * reorder point puts available below it and it was not below before; no `stock.level_changed`
  * (no quantity changes: spec event mapping, "on hand, reserved or available changes").
  */
-export async function configureLevel(
-  em: EntityManager,
-  body: StockLevelConfigure,
-  w: { actor: Principal; clock: () => Date; checkVersion: (current: number) => void },
-): Promise<StockLevel> {
+async function configure(em: EntityManager, body: StockLevelConfigure, w: ConfigureContext): Promise<StockLevel> {
   const errors: FieldError[] = [];
   const location = await writableLocation(em, body.locationId);
   if (isFieldError(location)) errors.push(location);

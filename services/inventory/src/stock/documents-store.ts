@@ -1,12 +1,13 @@
 import Decimal from 'decimal.js';
 import type { StockAdjustment, StockAdjustmentCreate, StockDocumentLine, StockMovement, WasteRecord, WasteRecordCreate } from '@bop/contracts';
-import { actorOf, businessDayOf, insertEvents, newId, sqlQuery, ValidationError, type EntityManager, type FieldError, type Principal } from '@bop/shared';
-import { resolveLines, type ResolvedLine } from '../domain/lines';
-import { formatNullable, formatQuantity } from '../domain/quantity';
-import { postMovements, stockMovementFromRow, type MovementInput } from '../ledger/post';
+import { actorOf, businessDayOf, insertEvents, newId, sqlList, sqlQuery, SqlWhere, ValidationError, type EntityManager, type FieldError, type Principal } from '@bop/shared';
+import type { ResolvedLine } from '../items/lines';
+import { resolveLines } from '../items/lines-store';
+import { formatNullable, formatQuantity } from '../ledger/quantity';
+import { postMovements, stockMovementFromRow, type MovementInput } from '../ledger/store';
 import { adjustmentLineErrors, baseQuantityError, headerErrors, lineCountErrors, sortErrors } from './domain';
 import { documentDto, type DocumentKind, type DocumentRow } from './dto';
-import { isFieldError, writableLocation, type StockLocation } from './location';
+import { isFieldError, writableLocation, type StockLocation } from './location-store';
 
 export interface WriteContext {
   actor: Principal;
@@ -68,11 +69,15 @@ function header(body: Body, location: StockLocation, now: Date) {
   return { occurredAt, businessDay: businessDayOf(occurredAt.toISOString(), location.timezone, location.cutoff) };
 }
 
+/** `POST /inventory/adjustments` and `POST /inventory/waste`, each in a transaction of its own (see `adjust` and `writeOff`). */
+export const recordAdjustment = (em: EntityManager, body: StockAdjustmentCreate, w: WriteContext): Promise<StockAdjustment> => em.transactional((tem) => adjust(tem, body, w));
+export const recordWaste = (em: EntityManager, body: WasteRecordCreate, w: WriteContext): Promise<WasteRecord> => em.transactional((tem) => writeOff(tem, body, w));
+
 /**
  * `POST /inventory/adjustments`: one `adjustment` movement per line (cause stock_adjustment); found
  * stock with a cost moves the weighted average; stock may go negative (a count corrects it).
  */
-export async function recordAdjustment(em: EntityManager, body: StockAdjustmentCreate, w: WriteContext): Promise<StockAdjustment> {
+async function adjust(em: EntityManager, body: StockAdjustmentCreate, w: WriteContext): Promise<StockAdjustment> {
   const { location, resolved } = await validateDocument(
     em,
     body,
@@ -123,7 +128,7 @@ export async function recordAdjustment(em: EntityManager, body: StockAdjustmentC
  * `POST /inventory/waste`: one `waste` movement per line (negative, cause waste_record) valued at
  * the average cost, and `waste.recorded` with the record (base quantities, values, total).
  */
-export async function recordWaste(em: EntityManager, body: WasteRecordCreate, w: WriteContext): Promise<WasteRecord> {
+async function writeOff(em: EntityManager, body: WasteRecordCreate, w: WriteContext): Promise<WasteRecord> {
   const { location, resolved } = await validateDocument(
     em,
     body,
@@ -177,37 +182,19 @@ export interface DocumentFilter {
 
 /** A page of adjustments or waste records (`limit + 1` rows: the caller's toPage tells whether more follow), in id (creation) order. */
 export async function listDocuments(em: EntityManager, f: DocumentFilter): Promise<Array<StockAdjustment | WasteRecord>> {
-  const where = ['d."kind" = ?'];
-  const params: unknown[] = [f.kind];
-  if (f.reachable) {
-    where.push(`d."location_id" = any(array(select jsonb_array_elements_text(?::jsonb)))`);
-    params.push(JSON.stringify(f.reachable));
-  }
-  if (f.locationId) {
-    where.push('d."location_id" = ?');
-    params.push(f.locationId);
-  }
-  if (f.itemId) {
-    where.push('d."lines" @> ?::jsonb');
-    params.push(JSON.stringify([{ itemId: f.itemId }]));
-  }
-  if (f.reason) {
-    where.push('d."reason" = ?');
-    params.push(f.reason);
-  }
-  if (f.from) {
-    where.push('d."occurred_at" >= ?');
-    params.push(new Date(f.from));
-  }
-  if (f.after) {
-    where.push('d."id" > ?');
-    params.push(f.after);
-  }
+  const where = new SqlWhere()
+    .and('d."kind" = ?', f.kind)
+    .andIn('d."location_id"', f.reachable)
+    .andIf(f.locationId, 'd."location_id" = ?')
+    .andIf(f.itemId ? JSON.stringify([{ itemId: f.itemId }]) : undefined, 'd."lines" @> ?::jsonb')
+    .andIf(f.reason, 'd."reason" = ?')
+    .andIf(f.from ? new Date(f.from) : undefined, 'd."occurred_at" >= ?')
+    .andIf(f.after, 'd."id" > ?');
   const rows = await sqlQuery<DocumentRow>(
     em,
     `select d."id", d."kind", d."location_id", d."reason", d."note", d."lines", d."occurred_at", d."business_day"::text as "business_day", d."created_at", d."actor"
-     from "inventory"."stock_documents" d where ${where.join(' and ')} order by d."id" limit ?`,
-    [...params, f.limit + 1],
+     from "inventory"."stock_documents" d ${String(where)} order by d."id" limit ?`,
+    [...where.params, f.limit + 1],
   );
   // the extra row only tells whether more follow: its movements are not needed
   const movements = await movementsOf(em, f.kind === 'adjustment' ? 'stock_adjustment' : 'waste_record', rows.slice(0, f.limit).map((r) => r.id));
@@ -220,8 +207,8 @@ async function movementsOf(em: EntityManager, causeType: string, ids: string[]):
   if (ids.length === 0) return out;
   const rows = await sqlQuery(
     em,
-    `select * from "inventory"."stock_movements" where "cause_type" = ? and "cause_id" = any(array(select jsonb_array_elements_text(?::jsonb))) order by "seq"`,
-    [causeType, JSON.stringify(ids)],
+    `select * from "inventory"."stock_movements" where "cause_type" = ? and "cause_id" = any(?::text[]) order by "seq"`,
+    [causeType, sqlList(ids)],
   );
   for (const r of rows) {
     const m = stockMovementFromRow(r);

@@ -1,6 +1,6 @@
 import type Decimal from 'decimal.js';
-import { sqlQuery, ValidationError, type EntityManager, type FieldError } from '@bop/shared';
-import { toBase } from './quantity';
+import { ValidationError, type FieldError } from '@bop/shared';
+import { toBase } from '../ledger/quantity';
 
 export interface LineInput {
   itemId: string;
@@ -23,36 +23,20 @@ export interface ResolvedLine {
   base: Decimal;
 }
 
+/** A unit of measure as a line names it (as stored: snake_case, the factor as text). */
+export interface LineUnit {
+  id: string;
+  base_unit: string;
+  factor: string;
+  item_id: string | null;
+}
+
 /**
- * The items and base-unit quantities of a document's lines (adjustment, waste, count, transfer …),
- * or a 422 naming every bad line: an unknown item, an archived one (unless `allowArchived`), a unit
- * that does not exist, measures another base unit, or belongs to another item. `path` is the lines'
- * field name in the body (`lines` → `lines[2].itemId`).
+ * The lines judged against the items and units they name (see `resolveLines` in lines-store.ts):
+ * the items and base-unit quantities, or a 422 naming every bad line.
  */
-export async function resolveLines(em: EntityManager, lines: LineInput[], opts: { path?: string; allowArchived?: boolean } = {}): Promise<ResolvedLine[]> {
+export function judgeLines(lines: LineInput[], items: Map<string, ResolvedItem>, units: Map<string, LineUnit>, opts: { path?: string; allowArchived?: boolean } = {}): ResolvedLine[] {
   const path = opts.path ?? 'lines';
-  const itemIds = [...new Set(lines.map((l) => l.itemId))];
-  const unitIds = [...new Set(lines.flatMap((l) => (l.unitId ? [l.unitId] : [])))];
-  const items = new Map(
-    (
-      await sqlQuery<{ id: string; name: string; base_unit: ResolvedItem['baseUnit']; status: ResolvedItem['status']; cost: string | null }>(
-        em,
-        `select "id", "name", "base_unit", "status", "cost"::text from "inventory"."items" where "id" = any(array(select jsonb_array_elements_text(?::jsonb)))`,
-        [JSON.stringify(itemIds)],
-      )
-    ).map((r) => [r.id, { id: r.id, name: r.name, baseUnit: r.base_unit, status: r.status, cost: r.cost }]),
-  );
-  const units = new Map(
-    unitIds.length === 0
-      ? []
-      : (
-          await sqlQuery<{ id: string; base_unit: string; factor: string; item_id: string | null }>(
-            em,
-            `select "id", "base_unit", "factor"::text, "item_id" from "inventory"."units_of_measure" where "id" = any(array(select jsonb_array_elements_text(?::jsonb)))`,
-            [JSON.stringify(unitIds)],
-          )
-        ).map((r) => [r.id, r]),
-  );
   const errors: FieldError[] = [];
   const resolved: ResolvedLine[] = [];
   lines.forEach((l, i) => {

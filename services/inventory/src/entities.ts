@@ -1,6 +1,0 @@
-import { locationReplicaEntity } from '@bop/shared';
-import type { InferEntity } from '@mikro-orm/core';
-
-/** Replica of organization's locations, fed by location.* events (the kit's orgReplicaConsumers). */
-export const InventoryLocation = locationReplicaEntity('InventoryLocation', 'inventory');
-export type InventoryLocation = InferEntity<typeof InventoryLocation>;

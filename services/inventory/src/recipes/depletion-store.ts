@@ -1,0 +1,125 @@
+import type { RecordedSalesObject } from '@bop/contracts';
+import { now as clockNow, sqlList, sqlQuery, type EntityManager, type Logger } from '@bop/shared';
+import { postMovements, type MovementInput } from '../ledger/store';
+import { depletionChanges, depletionTarget, movementTypeOf, usagePerUnit, type Applied, type RecordedTransaction } from './domain';
+import { loadGraph } from './store';
+
+// raw SQL (bulk jsonb statements over a whole batch of sales) because it pays: measured by `npm run bench:depletion`
+
+interface DepletionRow {
+  transaction_id: string;
+  location_id: string;
+  version: number;
+  applied: Record<string, string>;
+}
+
+/** A transaction of an event with its event's location and reason. */
+type Entry = RecordedTransaction & { locationId: string; reason: string | null };
+
+/** The newest version of each transaction the events carry (a chunk, or a batch of events, may name one twice). */
+function newestOf(transactions: Entry[]): Entry[] {
+  const byId = new Map<string, Entry>();
+  for (const t of transactions) {
+    const seen = byId.get(t.id);
+    if (!seen || t.version > seen.version) byId.set(t.id, t);
+  }
+  return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** Locks (creating at version 0, nothing applied) the depletion rows of these transactions, in id order. */
+async function lockDepletions(em: EntityManager, transactions: Entry[], now: Date): Promise<Map<string, DepletionRow>> {
+  const keys = JSON.stringify(transactions.map((t) => [t.id, t.locationId]));
+  await sqlQuery(
+    em,
+    `insert into "inventory"."sale_depletions" ("transaction_id", "location_id", "version", "applied", "updated_at")
+     select k->>0, k->>1, 0, '{}'::jsonb, ? from jsonb_array_elements(?::jsonb) as k order by k->>0
+     on conflict ("transaction_id") do nothing`,
+    [now, keys],
+  );
+  const rows = await sqlQuery<DepletionRow>(
+    em,
+    `select "transaction_id", "location_id", "version", "applied" from "inventory"."sale_depletions"
+     where "transaction_id" in (select k->>0 from jsonb_array_elements(?::jsonb) as k) order by "transaction_id" for update`,
+    [keys],
+  );
+  return new Map(rows.map((r) => [r.transaction_id, r]));
+}
+
+/**
+ * Leaves out transactions with nothing to do: no line names an item (a POS whose items are not
+ * mapped yet) and nothing was applied for them before. Most of a busy feed can be like that; a
+ * later version that names items (`:map`) arrives as a new event and is applied then.
+ */
+async function withoutNothingToDo(em: EntityManager, transactions: Entry[]): Promise<Entry[]> {
+  const itemless = transactions.filter((t) => t.lines.every((l) => l.itemId === null));
+  if (itemless.length === 0) return transactions;
+  const stored = await sqlQuery<{ transaction_id: string }>(
+    em,
+    `select "transaction_id" from "inventory"."sale_depletions" where "transaction_id" = any(?::text[])`,
+    [sqlList(itemless.map((t) => t.id))],
+  );
+  const keep = new Set(stored.map((r) => r.transaction_id));
+  return transactions.filter((t) => keep.has(t.id) || t.lines.some((l) => l.itemId !== null));
+}
+
+/** Items of these ids that inventory knows. */
+async function knownItems(em: EntityManager, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await sqlQuery<{ id: string }>(em, `select "id" from "inventory"."items" where "id" = any(?::text[])`, [sqlList(ids)]);
+  return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * Applies `sales.transactions.recorded` events (one, or a bus batch of them): for each transaction
+ * newer than what was applied, the ingredients it should have taken (recipes as they are now, nested
+ * ones expanded to leaves; an item without a recipe takes itself) less what it took before, posted
+ * as one ledger write.
+ */
+export async function applyRecordedSales(
+  em: EntityManager,
+  objects: RecordedSalesObject | RecordedSalesObject[],
+  log: Logger,
+  now: Date = clockNow(),
+): Promise<{ movements: number; applied: number; skipped: number }> {
+  const entries = (Array.isArray(objects) ? objects : [objects]).flatMap((o) => o.transactions.map((t): Entry => ({ ...t, locationId: t.locationId ?? o.locationId, reason: o.reason ?? null })));
+  const transactions = await withoutNothingToDo(em, newestOf(entries));
+  if (transactions.length === 0) return { movements: 0, applied: 0, skipped: 0 };
+  const rows = await lockDepletions(em, transactions, now);
+  const fresh = transactions.filter((t) => t.version > rows.get(t.id)!.version);
+  const skipped = transactions.length - fresh.length;
+  if (fresh.length === 0) return { movements: 0, applied: 0, skipped };
+
+  const soldIds = [...new Set(fresh.flatMap((t) => (t.status === 'voided' ? [] : t.lines.flatMap((l) => (l.itemId === null ? [] : [l.itemId])))))];
+  const known = await knownItems(em, soldIds);
+  const graph = await loadGraph(em, [...known]);
+  const memo = new Map();
+  const usage = (itemId: string) => (known.has(itemId) ? usagePerUnit(itemId, graph, memo) : undefined);
+
+  const movements: MovementInput[] = [];
+  const updates: Array<{ transaction_id: string; location_id: string; version: number; applied: Record<string, string> }> = [];
+  for (const t of fresh) {
+    const unknown = t.status === 'voided' ? [] : [...new Set(t.lines.flatMap((l) => (l.itemId !== null && !known.has(l.itemId) ? [l.itemId] : [])))];
+    if (unknown.length > 0) log.warn({ transactionId: t.id, itemIds: unknown }, 'depletion: lines name items inventory does not know; they deplete nothing');
+    const row = rows.get(t.id)!;
+    const locationId = t.locationId;
+    const target = depletionTarget(t, usage);
+    const applied: Applied | null = row.version === 0 ? null : { locationId: row.location_id, items: row.applied };
+    const occurredAt = new Date(t.occurredAt);
+    const type = movementTypeOf(t);
+    for (const change of depletionChanges(applied, locationId, target)) {
+      movements.push({ ...change, type, cause: { type: 'sales_transaction', id: t.id }, reason: t.reason, occurredAt });
+    }
+    updates.push({ transaction_id: t.id, location_id: locationId, version: t.version, applied: Object.fromEntries(target) });
+  }
+
+  await sqlQuery(
+    em,
+    `update "inventory"."sale_depletions" d set "location_id" = x."location_id", "version" = x."version", "applied" = x."applied", "updated_at" = ?
+     from jsonb_to_recordset(?::jsonb) as x("transaction_id" text, "location_id" text, "version" int, "applied" jsonb)
+     where d."transaction_id" = x."transaction_id"`,
+    [now, JSON.stringify(updates)],
+  );
+  // one ledger write for all the events: one stock.level_changed per item and location however many sales touched it
+  await postMovements(em, movements, { now, actor: null, movementDtos: false });
+  return { movements: movements.length, applied: fresh.length, skipped };
+}
