@@ -1,9 +1,10 @@
 import { createService, locationsInOrgUnitsOf, orgReplicaConsumers } from '@bop/shared';
-import { SalesLocation, SalesTransaction } from './entities';
+import { SalesTransaction } from './transactions/entities';
+import { SalesLocation } from './locations/entities';
 import { migrations } from './migrations';
-import { salesConfigSchema } from './config';
-import { transactionRoutes } from './routes/transactions';
-import { transactionBatchRoutes } from './routes/transactions-batch';
+import { configSchema } from './config';
+import { transactionRoutes } from './transactions/routes';
+import { transactionBatchRoutes } from './transactions/batch-routes';
 import { itemsEntities } from './items/entities';
 import { itemRoutes } from './items/routes';
 import { itemsConsumers } from './items/consumers';
@@ -25,7 +26,7 @@ import { customerRoutes } from './customers/routes';
 import { invoicesEntities } from './invoices/entities';
 import { invoiceRoutes } from './invoices/routes';
 
-export { salesConfigSchema, type SalesConfig } from './config';
+export { configSchema, type SalesConfig } from './config';
 
 /**
  * Sales: transactions (batch ingestion), items matching and the unmapped-items queue, summaries
@@ -34,7 +35,7 @@ export { salesConfigSchema, type SalesConfig } from './config';
  */
 export const salesService = createService({
   name: 'sales',
-  configSchema: salesConfigSchema,
+  configSchema,
   entities: [SalesTransaction, SalesLocation, ...itemsEntities, ...summariesEntities, ...reviewEntities, ...ordersEntities, ...customersEntities, ...invoicesEntities],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (sales' replica of the organization)
@@ -53,9 +54,9 @@ export const salesService = createService({
   ],
 });
 
-export * from './domain/totals';
+export * from './transactions/totals';
 export { businessDayOf } from '@bop/shared';
-export * from './domain/normalize';
-export * from './domain/money';
-export * from './locations';
-export * from './pipeline';
+export * from './transactions/normalize';
+export * from './transactions/money';
+export * from './locations/store';
+export * from './transactions/pipeline';

@@ -17,9 +17,9 @@ import {
   type ServiceRuntime,
 } from '@bop/shared';
 import type { SalesConfig } from '../config';
-import { formatMoney } from '../domain/money';
-import type { TransactionRow } from '../pipeline';
-import { transactionEvents } from '../store';
+import { formatMoney } from '../transactions/money';
+import type { TransactionRow } from '../transactions/pipeline';
+import { transactionEvents } from '../transactions/store';
 import { entryFromRow, unmappedItemDto } from './dto';
 import { SalesUnmappedItem } from './entities';
 import { LINE_REF_FIELD_SQL, LINE_REF_VALUE_SQL, lockItemMappings, replicaItemIds } from './match';

@@ -1,5 +1,5 @@
-import type { StoredLine } from '../domain/normalize';
-import type { PreStoreStep, PostStoreStep } from '../pipeline';
+import type { StoredLine } from '../transactions/normalize';
+import type { PreStoreStep, PostStoreStep } from '../transactions/pipeline';
 import { recordUnmatched, resolveItemRefs } from './match';
 
 /** spec: ingestion rule 3 — fills each line's `itemId` from mappings and the item replica (one query for the whole batch). */

@@ -20,7 +20,7 @@ import {
   locationFilter,
 } from '@bop/shared';
 import type { SalesConfig } from '../config';
-import { locationFor, resolveLocations } from '../locations';
+import { locationFor, resolveLocations } from '../locations/store';
 import { cancelRefusal, checkOrder, normalizeOrder, orderStockLines, reserveRefusal, shipRefusal, type OrderStatus, type OrderStockLine } from './domain';
 import { orderDto } from './dto';
 import { SalesOrder } from './entities';

@@ -1,8 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
 import { assertLocationInReach, actorOf, Conflict, Forbidden, ingestBatch, insertEvents, NotFound, sqlQuery, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
-import { SalesTransaction } from '../entities';
-import type { TransactionRow } from '../pipeline';
-import { postStoreSteps, transactionEvents, transactionsTarget } from '../store';
+import { SalesTransaction } from '../transactions/entities';
+import type { TransactionRow } from '../transactions/pipeline';
+import { postStoreSteps, transactionEvents, transactionsTarget } from '../transactions/store';
 import type { IngestedSummaryRow } from '../summaries/domain';
 import { SalesSummaryEntity } from '../summaries/entities';
 import { claimSourceModes, ruleNine } from '../summaries/steps';

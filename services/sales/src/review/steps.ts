@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import { newId, sqlQuery, type EntityManager, type FieldError } from '@bop/shared';
-import { formatMoney } from '../domain/money';
-import type { PreStoreStep, TransactionRow, ValidCandidate } from '../pipeline';
+import { formatMoney } from '../transactions/money';
+import type { PreStoreStep, TransactionRow, ValidCandidate } from '../transactions/pipeline';
 import type { ReviewRecordKind } from './entities';
 
 /** The first valid candidate of each externalId: the one the upsert stores (later ones are `duplicate`). */

@@ -1,5 +1,5 @@
 import { newId, sqlQuery, type EntityManager, type FieldError } from '@bop/shared';
-import type { LocationRef } from '../domain/normalize';
+import type { LocationRef } from '../transactions/normalize';
 import { businessDaysOfPeriod, type IngestedSummaryRow } from '../summaries/domain';
 import { pendingReason, savePendingItems, type HeldAnswer, type PendingItemWrite } from './steps';
 

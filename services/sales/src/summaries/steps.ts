@@ -1,5 +1,5 @@
 import type { EntityManager } from '@bop/shared';
-import type { PreStoreStep, PostStoreStep } from '../pipeline';
+import type { PreStoreStep, PostStoreStep } from '../transactions/pipeline';
 import { dayString } from './dto';
 
 export type SourceMode = 'transactions' | 'summaries';

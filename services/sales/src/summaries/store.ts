@@ -12,7 +12,7 @@ import {
   parseLocatedRecords,
   firstOfEach,
 } from '@bop/shared';
-import type { ReplicaLocation } from '../locations';
+import type { ReplicaLocation } from '../locations/store';
 import { holdClosedSummaryDays, storeHeldSummaries } from '../review/summary-holds';
 import { checkSummary, ingestedSummaryRow, periodsOverlap, type IngestedSummaryRow } from './domain';
 import { summaryDto } from './dto';

@@ -1,11 +1,13 @@
-import { ingestBatch, type BatchResult, type EntityManager, type IngestEvent, type IngestTarget, type PreparedRecord, type Principal, lockStoredRecords, type StoredKey } from '@bop/shared';
-import { fillLineTotals, transactionRow } from './domain/normalize';
-import { checkTransaction } from './domain/totals';
+import { locationFilter, ingestBatch, type BatchResult, type EntityManager, type IngestEvent, type IngestTarget, type PreparedRecord, type Principal, lockStoredRecords, type StoredKey } from '@bop/shared';
+import type { FilterQuery } from '@mikro-orm/core';
+import { SalesTransaction } from './entities';
+import { fillLineTotals, transactionRow } from './normalize';
+import { checkTransaction } from './totals';
 import { isValid, type Candidate, type ValidCandidate, type PostStoreStep, type PreStoreStep, type StepContext, type TransactionRow } from './pipeline';
-import { markDaysForRebuild, refuseWhereSummariesWereSent } from './summaries/steps';
-import { matchItems, recordUnmappedItems } from './items/steps';
-import { lockItemMappings } from './items/match';
-import { checkRefundsAndVoids, holdLockedDays, storeHeldRecords } from './review/steps';
+import { markDaysForRebuild, refuseWhereSummariesWereSent } from '../summaries/steps';
+import { matchItems, recordUnmappedItems } from '../items/steps';
+import { lockItemMappings } from '../items/match';
+import { checkRefundsAndVoids, holdLockedDays, storeHeldRecords } from '../review/steps';
 
 /** sales.transactions as the kit's batch upsert writes it (snake_case columns of the migration). */
 export const transactionsTarget: IngestTarget = {
@@ -207,4 +209,22 @@ export async function storeTransactions(
       },
     });
   });
+}
+
+/** `GET /sales/transactions`: a page of transactions (keyset after `after`, ordered by id), `limit` rows at most. */
+export async function listTransactions(
+  em: EntityManager,
+  f: { after?: string | null; source?: string; updatedSince?: string; inLocations?: ReturnType<typeof locationFilter>; businessDayFrom?: string; businessDayTo?: string },
+  limit: number,
+): Promise<SalesTransaction[]> {
+  const { after, source, updatedSince, inLocations, businessDayFrom, businessDayTo } = f;
+  const where: FilterQuery<SalesTransaction> = {};
+  if (after) where.id = { $gt: after };
+  if (source) where.source = source;
+  if (updatedSince) where.updatedAt = { $gte: new Date(updatedSince) };
+  if (inLocations) where.locationId = inLocations;
+  if (businessDayFrom || businessDayTo) {
+    where.businessDay = { ...(businessDayFrom ? { $gte: businessDayFrom } : {}), ...(businessDayTo ? { $lte: businessDayTo } : {}) };
+  }
+  return em.find(SalesTransaction, where, { orderBy: { id: 'asc' }, limit });
 }
