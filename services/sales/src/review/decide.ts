@@ -6,7 +6,7 @@ import { transactionEvents } from '../transactions/recorded-events';
 import { postStoreSteps, transactionsTarget } from '../transactions/store';
 import type { IngestedSummaryRow } from '../summaries/domain';
 import { SalesSummaryEntity } from '../summaries/entities';
-import { claimSourceModes, ruleNine } from '../summaries/steps';
+import { claimSourceModes, ruleNine } from '../summaries/source-modes-store';
 import { summariesTarget, summaryUpdatedEvents } from '../summaries/store';
 import { SalesReviewItemEntity } from './entities';
 import { reviewItemDetailDto, reviewItemDto, type CurrentRecord } from './dto';

@@ -1,3 +1,4 @@
+import type { FilterQuery } from '@mikro-orm/core';
 import { SalesSummaryInput } from '@bop/contracts';
 import {
   contentHash,
@@ -11,12 +12,14 @@ import {
   type StoredRecord,
   parseLocatedRecords,
   firstOfEach,
+  type locationFilter,
 } from '@bop/shared';
 import type { ReplicaLocation } from '../locations/store';
 import { holdClosedSummaryDays, storeHeldSummaries } from '../review/summary-holds';
 import { checkSummary, ingestedSummaryRow, periodsOverlap, type IngestedSummaryRow } from './domain';
 import { summaryDto } from './dto';
-import { claimSourceModes, ruleNine } from './steps';
+import { SalesSummaryEntity } from './entities';
+import { claimSourceModes, ruleNine } from './source-modes-store';
 
 /** sales.summaries as the kit's batch upsert writes an ingested summary (snake_case columns of the migration). */
 export const summariesTarget: IngestTarget = {
@@ -196,3 +199,21 @@ export async function storeSummaries(em: EntityManager, opts: { source: string; 
     });
   });
 }
+
+/** `GET /sales-summaries`: a page of summaries (keyset after `after`, ordered by id), `limit` rows at most. */
+export async function listSummaries(
+  em: EntityManager,
+  f: { after?: string | null; inLocations?: ReturnType<typeof locationFilter>; source?: string; origin?: string; from?: string; to?: string },
+  limit: number,
+): Promise<SalesSummaryEntity[]> {
+  const { after, inLocations, source, origin, from, to } = f;
+  const where: FilterQuery<SalesSummaryEntity> = {};
+  if (after) where.id = { $gt: after };
+  if (inLocations) where.locationId = inLocations;
+  if (source) where.source = source;
+  if (origin) where.origin = origin;
+  if (from || to) where.periodStart = { ...(from ? { $gte: new Date(from) } : {}), ...(to ? { $lt: new Date(to) } : {}) };
+  return em.find(SalesSummaryEntity, where, { orderBy: { id: 'asc' }, limit });
+}
+
+export const findSummary = (em: EntityManager, id: string) => em.findOne(SalesSummaryEntity, { id });
