@@ -15,7 +15,7 @@ import {
   type locationFilter,
 } from '@bop/shared';
 import type { ReplicaLocation } from '../locations/store';
-import { holdClosedSummaryDays, storeHeldSummaries } from '../review/summary-holds';
+import { holdClosedSummaryDays, storeHeldSummaries } from '../review/summary-holds-store';
 import { checkSummary, ingestedSummaryRow, periodsOverlap, type IngestedSummaryRow } from './domain';
 import { summaryDto } from './dto';
 import { SalesSummaryEntity } from './entities';

@@ -9,7 +9,7 @@ import { refuseWhereSummariesWereSent } from '../summaries/source-modes-store';
 import { markDaysForRebuild } from '../summaries/rebuild-store';
 import { matchItems, recordUnmappedItems } from '../items/store';
 import { lockItemMappings } from '../items/store';
-import { checkRefundsAndVoids, holdLockedDays, storeHeldRecords } from '../review/steps';
+import { checkRefundsAndVoids, holdLockedDays, storeHeldRecords } from '../review/transaction-holds-store';
 
 /** sales.transactions as the kit's batch upsert writes it (snake_case columns of the migration). */
 export const transactionsTarget: IngestTarget = {

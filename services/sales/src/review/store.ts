@@ -1,5 +1,5 @@
-import { LockMode } from '@mikro-orm/core';
-import { assertLocationInReach, actorOf, Conflict, Forbidden, ingestBatch, insertEvents, NotFound, sqlQuery, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import { assertLocationInReach, actorOf, Conflict, Forbidden, ingestBatch, insertEvents, NotFound, sqlQuery, type locationFilter, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
 import { SalesTransaction } from '../transactions/entities';
 import type { TransactionRow } from '../transactions/pipeline';
 import { transactionEvents } from '../transactions/recorded-events';
@@ -8,7 +8,7 @@ import type { IngestedSummaryRow } from '../summaries/domain';
 import { SalesSummaryEntity } from '../summaries/entities';
 import { claimSourceModes, ruleNine } from '../summaries/source-modes-store';
 import { summariesTarget, summaryUpdatedEvents } from '../summaries/store';
-import { SalesReviewItemEntity } from './entities';
+import { SalesReviewItemEntity, type ReviewRecordKind } from './entities';
 import { reviewItemDetailDto, reviewItemDto, type CurrentRecord } from './dto';
 
 const RECORDED = 'sales.transactions.recorded';
@@ -160,5 +160,39 @@ export function rejectItem(em: EntityManager, id: string, by: Decider, reason: s
       item.decisionNote = reason;
     },
     'sales.review_item.rejected',
+  );
+}
+
+/** `GET /sales/review-items`: a page of review items (keyset after `after`, ordered by id), `limit` rows at most. */
+export async function listReviewItems(
+  em: EntityManager,
+  f: { after?: string | null; status: string; source?: string; recordKind?: ReviewRecordKind; inLocations?: ReturnType<typeof locationFilter> },
+  limit: number,
+): Promise<SalesReviewItemEntity[]> {
+  const { after, status, source, recordKind, inLocations } = f;
+  const where: FilterQuery<SalesReviewItemEntity> = { status };
+  if (after) where.id = { $gt: after };
+  if (source) where.source = source;
+  if (recordKind) where.recordKind = recordKind;
+  if (inLocations) where.locationId = inLocations;
+  return em.find(SalesReviewItemEntity, where, { orderBy: { id: 'asc' }, limit });
+}
+
+/** A business day's state in `sales.closed_days`, from cash's business-day events. */
+export async function saveClosedDay(
+  em: EntityManager,
+  d: { locationId: string; businessDay: string; status: 'closed' | 'open'; closedAt: Date | null; reopenedAt: Date | null; updatedAt: Date },
+): Promise<void> {
+  // a replayed older event never overwrites a newer state
+  await em.execute(
+    `insert into "sales"."closed_days" ("location_id", "business_day", "status", "closed_at", "reopened_at", "updated_at")
+     values (?, ?::date, ?, ?, ?, ?)
+     on conflict ("location_id", "business_day") do update set
+       "status" = excluded."status",
+       "closed_at" = coalesce(excluded."closed_at", "closed_days"."closed_at"),
+       "reopened_at" = coalesce(excluded."reopened_at", "closed_days"."reopened_at"),
+       "updated_at" = excluded."updated_at"
+     where "closed_days"."updated_at" <= excluded."updated_at"`,
+    [d.locationId, d.businessDay, d.status, d.closedAt, d.reopenedAt, d.updatedAt],
   );
 }
