@@ -6,7 +6,7 @@ import { addCustomer, findCustomer, listCustomers, patchCustomer, putCustomer } 
 
 /** Permission catalogue: customers.read / customers.manage reach Everyone only (customers belong to the company, not a location). */
 /** customer master records (supplement: Sales lists, orders and invoices, /customers) */
-export const customerRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
+export const customerRoutes = (svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
   route('GET /customers', async (ctx) => {
     assertCompanyWide(ctx.reach(), 'Customers');
     const { limit, cursor, email, updatedSince, status } = ctx.query;
@@ -17,7 +17,7 @@ export const customerRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] =>
 
   route('POST /customers', async (ctx) => {
     assertCompanyWide(ctx.reach(), 'Customers');
-    const customer = await addCustomer(ctx.em, createFields(ctx.body), { actor: ctx.principal, now: new Date() });
+    const customer = await addCustomer(ctx.em, createFields(ctx.body), { actor: ctx.principal, now: svc.clock.now() });
     return { status: 201, body: customerDto(customer), headers: { Location: `/api/v1/customers/${customer.id}` } };
   }),
 
@@ -32,7 +32,7 @@ export const customerRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] =>
   route('PUT /customers/external/{externalId}', async (ctx) => {
     assertCompanyWide(ctx.reach(), 'Customers');
     const { externalId } = ctx.params;
-    const w = { actor: ctx.principal, now: new Date(), checkVersion: (v: number) => ctx.checkVersion(v) };
+    const w = { actor: ctx.principal, now: svc.clock.now(), checkVersion: (v: number) => ctx.checkVersion(v) };
     const result = await putCustomer(ctx.em, externalId, ctx.body, w);
     return { status: result.status, body: customerDto(result.customer) };
   }),
@@ -46,7 +46,7 @@ export const customerRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] =>
 
   route('PATCH /customers/{id}', async (ctx) => {
     assertCompanyWide(ctx.reach(), 'Customers');
-    const w = { actor: ctx.principal, now: new Date(), checkVersion: (v: number) => ctx.checkVersion(v) };
+    const w = { actor: ctx.principal, now: svc.clock.now(), checkVersion: (v: number) => ctx.checkVersion(v) };
     const customer = await patchCustomer(ctx.em, ctx.params.id, ctx.body, w);
     return { body: customerDto(customer) };
   }),

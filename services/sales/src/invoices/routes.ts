@@ -5,7 +5,7 @@ import { createInvoice, dtoOf, findInvoice, listInvoices, issueInvoice, payInvoi
 
 /** Permission catalogue: customer_invoices.* reach Everyone only (invoices belong to the company, not a location). */
 /** customer invoices (supplement: Sales lists, orders and invoices, /customer-invoices; Customer invoice states) */
-export const invoiceRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
+export const invoiceRoutes = (svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
   route('GET /customer-invoices', async (ctx) => {
     assertCompanyWide(ctx.reach(), 'Customer invoices');
     const { limit, cursor, status, customerId, dueBefore } = ctx.query;
@@ -17,7 +17,7 @@ export const invoiceRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] => 
 
   route('POST /customer-invoices', async (ctx) => {
     assertCompanyWide(ctx.reach(), 'Customer invoices');
-    const body = await createInvoice(ctx.em, ctx.body, { actor: ctx.principal, now: new Date() });
+    const body = await createInvoice(ctx.em, ctx.body, { actor: ctx.principal, now: svc.clock.now() });
     return { status: 201, body, headers: { Location: `/api/v1/customer-invoices/${body.id}` } };
   }),
 
@@ -30,19 +30,19 @@ export const invoiceRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] => 
 
   route('POST /customer-invoices/{id}:issue', async (ctx) => {
     assertCompanyWide(ctx.reach(), 'Customer invoices');
-    const body = await issueInvoice(ctx.em, ctx.params.id, { actor: ctx.principal, now: new Date(), checkVersion: (v) => ctx.checkVersion(v) });
+    const body = await issueInvoice(ctx.em, ctx.params.id, { actor: ctx.principal, now: svc.clock.now(), checkVersion: (v) => ctx.checkVersion(v) });
     return { body };
   }),
 
   route('POST /customer-invoices/{id}:pay', async (ctx) => {
     assertCompanyWide(ctx.reach(), 'Customer invoices');
-    const body = await payInvoice(ctx.em, ctx.params.id, ctx.body, { actor: ctx.principal, now: new Date(), checkVersion: (v) => ctx.checkVersion(v) });
+    const body = await payInvoice(ctx.em, ctx.params.id, ctx.body, { actor: ctx.principal, now: svc.clock.now(), checkVersion: (v) => ctx.checkVersion(v) });
     return { body };
   }),
 
   route('POST /customer-invoices/{id}:void', async (ctx) => {
     assertCompanyWide(ctx.reach(), 'Customer invoices');
-    const body = await voidInvoice(ctx.em, ctx.params.id, ctx.body.reason, { actor: ctx.principal, now: new Date(), checkVersion: (v) => ctx.checkVersion(v) });
+    const body = await voidInvoice(ctx.em, ctx.params.id, ctx.body.reason, { actor: ctx.principal, now: svc.clock.now(), checkVersion: (v) => ctx.checkVersion(v) });
     return { body };
   }),
 ];

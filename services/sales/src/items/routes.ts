@@ -15,7 +15,7 @@ import type { SalesConfig } from '../config';
 import { unmappedItemDto } from './dto';
 import { listUnmappedItems, mapUnmappedItems, replicaItemIds } from './store';
 
-export const itemRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
+export const itemRoutes = (svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
   // spec: ingestion rule 3 — the unmapped-items queue; an entry is listed to those reaching any of its locations
   route('GET /sales/unmapped-items', async (ctx) => {
     const { limit, cursor, source, status, locationId } = ctx.query;
@@ -41,7 +41,7 @@ export const itemRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
     });
     if (repeated.length > 0) throw new ValidationError(repeated);
     const actor = actorOf(ctx.principal);
-    const now = new Date();
+    const now = svc.clock.now();
     const body = await mapUnmappedItems(ctx.em, mappings, { actor, now, reach: () => ctx.reach() });
     return { status: 200, body };
   }),

@@ -14,6 +14,7 @@ import {
   type FieldError,
   type IngestEvent,
   type ReachSet,
+  now as clockNow,
 } from '@bop/shared';
 import type { StoredLine } from '../transactions/normalize';
 import { formatMoney } from '../transactions/money';
@@ -207,7 +208,7 @@ export async function recordUnmatched(
     .filter((s) => s.delta !== 0 || s.now > 0)
     .sort((a, b) => (a.key.refField === b.key.refField ? (a.key.refValue < b.key.refValue ? -1 : 1) : a.key.refField < b.key.refField ? -1 : 1));
   if (rows.length === 0) return [];
-  const at = new Date();
+  const at = clockNow();
   const payload = rows.map((s) => ({
     id: newId('unmappedItem'),
     ref_field: s.key.refField,

@@ -115,8 +115,8 @@ export const orderRoutes = (svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
 
   // supplement: Sales order open or reserved → :ship → shipped (final): stock deducted (422 insufficient_stock when short); `sales_order.shipped`
   route('POST /sales-orders/{id}:ship', async (ctx) => {
-    const shippedAt = ctx.body.shippedAt ? new Date(ctx.body.shippedAt) : new Date();
-    if (shippedAt.getTime() > Date.now() + 60_000) throw new ValidationError([{ path: 'shippedAt', message: 'Must not be in the future.' }]);
+    const shippedAt = ctx.body.shippedAt ? new Date(ctx.body.shippedAt) : svc.clock.now();
+    if (shippedAt.getTime() > svc.clock.now().getTime() + 60_000) throw new ValidationError([{ path: 'shippedAt', message: 'Must not be in the future.' }]);
     return {
       body: await orderCommand(ctx.em, commandOf(ctx), shipRefusal, 'sales_order.shipped', async (order) => {
         const stock = orderStockLines(order.lines);

@@ -1,5 +1,5 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
-import { assertLocationInReach, lockForTransaction, NotFound, type locationFilter, type ReachSet, Conflict, ValidationError, actorOf, changedFields, insertEvents, newId, type EntityManager, type IngestEvent, type Principal } from '@bop/shared';
+import { assertLocationInReach, lockForTransaction, NotFound, type locationFilter, type ReachSet, Conflict, ValidationError, actorOf, changedFields, insertEvents, newId, type EntityManager, type IngestEvent, type Principal, now as clockNow } from '@bop/shared';
 import { customerIdFor } from '../customers/store';
 import { recordUnmatched, resolveItemRefs, type UnmatchedLine } from '../items/store';
 import { decidePut, type NormalizedOrder, type OrderLine, type OrderStatus } from './domain';
@@ -38,7 +38,7 @@ function refuseArchived(location: PutOrderInput['location']): void {
  */
 export async function putOrder(em: EntityManager, input: PutOrderInput): Promise<{ status: 200 | 201; order: ReturnType<typeof orderDto> }> {
   const { source, externalId, order: sent, location } = input;
-  const now = new Date();
+  const now = clockNow();
   return em.transactional(async (tem) => {
     // items first: the item-mapping lock before the order's, in the order `:map` would take them (no deadlock)
     const lines = await matchLines(tem, source, sent.lines);
@@ -191,7 +191,7 @@ export async function orderCommand(
   eventType: 'sales_order.shipped' | 'sales_order.cancelled' | null,
   apply: (order: SalesOrder, now: Date) => Promise<void>,
 ) {
-  const now = new Date();
+  const now = clockNow();
   const { reach } = cmd;
   return em.transactional(async (tem) => {
     const order = await tem.findOne(SalesOrder, { id: cmd.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });

@@ -1,5 +1,5 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
-import { assertLocationInReach, actorOf, Conflict, Forbidden, ingestBatch, insertEvents, NotFound, sqlQuery, type locationFilter, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
+import { assertLocationInReach, actorOf, Conflict, Forbidden, ingestBatch, insertEvents, NotFound, sqlQuery, type locationFilter, type EntityManager, type Principal, type ReachSet, now as clockNow } from '@bop/shared';
 import { SalesTransaction } from '../transactions/entities';
 import type { TransactionRow } from '../transactions/pipeline';
 import { transactionEvents } from '../transactions/recorded-events';
@@ -51,7 +51,7 @@ async function decide(em: EntityManager, id: string, by: Decider, apply: (tem: E
     if (item.status !== 'pending') throw new Conflict(`Review item ${id} is already ${item.status}; only a pending item is decided.`);
     by.checkVersion(item.version);
     await apply(tem, item);
-    const now = new Date();
+    const now = clockNow();
     item.decidedAt = now;
     item.decidedBy = by.principal.userId ?? by.principal.id;
     item.updatedAt = now;
@@ -78,7 +78,7 @@ async function applyTransaction(tem: EntityManager, item: SalesReviewItemEntity,
     endpoint: ACCEPT_ENDPOINT,
     batchEvent: false,
     afterStore: async (dem, stored) => {
-      const step = { em: dem, source: item.source, now: new Date() };
+      const step = { em: dem, source: item.source, now: clockNow() };
       const events = [];
       for (const run of postStoreSteps) events.push(...(await run(step, stored)));
       return [...events.filter((e) => e.type !== RECORDED), ...transactionEvents(item.source, stored, 'review_accepted')];
@@ -98,7 +98,7 @@ async function applyTransaction(tem: EntityManager, item: SalesReviewItemEntity,
  */
 async function applySummary(tem: EntityManager, item: SalesReviewItemEntity, by: Decider): Promise<string> {
   const row = item.row as IngestedSummaryRow;
-  const now = new Date();
+  const now = clockNow();
   const modes = await claimSourceModes(tem, item.source, [row.location_id], 'summaries', now, true);
   if (modes.get(row.location_id) === 'transactions') {
     throw new Conflict(`Source ${item.source} sends transactions for location ${row.location_id}, so the service builds its summaries: ${ruleNine}. Reject this item.`);

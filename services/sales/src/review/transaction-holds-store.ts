@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import { newId, sqlList, sqlQuery, type EntityManager, type FieldError } from '@bop/shared';
+import { newId, sqlList, sqlQuery, type EntityManager, type FieldError, now as clockNow } from '@bop/shared';
 import { formatMoney } from '../transactions/money';
 import type { PreStoreStep, TransactionRow, ValidCandidate } from '../transactions/pipeline';
 import type { ReviewRecordKind } from './entities';
@@ -279,7 +279,7 @@ export async function savePendingItems(
   answers: HeldAnswer[],
 ): Promise<HeldAnswer[]> {
   if (writes.length === 0) return answers;
-  const now = new Date();
+  const now = clockNow();
   const returned: Array<{ external_id: string; record_id: string; inserted: boolean }> = await sqlQuery(
     em,
     `insert into "sales"."review_items" as r ("id", "source", "record_kind", "external_id", "record_id", "location_id", "business_day", "previous_business_day",

@@ -1,5 +1,5 @@
 import type { SalesSummary as SalesSummaryDto } from '@bop/contracts';
-import { changedFields, insertEvents, lockForTransaction, newId, sqlList, type EntityManager } from '@bop/shared';
+import { changedFields, insertEvents, lockForTransaction, newId, sqlList, type EntityManager, now as clockNow } from '@bop/shared';
 import type { PostStoreStep } from '../transactions/pipeline';
 import { builtFigures, builtSummaryHash, builtSummaryKey, businessDayPeriod, type ChannelAggregate } from './domain';
 import { dayString, summaryDto, summaryFromRow } from './dto';
@@ -35,7 +35,7 @@ const dayKey = (k: DayKey) => `${k.location_id}|${k.source}|${k.business_day}`;
  * changed summary. A day whose transactions are all gone or voided keeps a zero summary. Answers the
  * number of marks taken.
  */
-export async function rebuildMarkedDays(em: EntityManager, limit: number, now = new Date()): Promise<number> {
+export async function rebuildMarkedDays(em: EntityManager, limit: number, now = clockNow()): Promise<number> {
   return em.transactional(async (tem) => {
     const marks: DayKey[] = await tem.execute(
       `delete from "sales"."summary_rebuilds" where "id" in (

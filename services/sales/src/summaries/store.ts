@@ -13,6 +13,7 @@ import {
   parseLocatedRecords,
   firstOfEach,
   type locationFilter,
+  now as clockNow,
 } from '@bop/shared';
 import type { ReplicaLocation } from '../locations/store';
 import { holdClosedSummaryDays, storeHeldSummaries } from '../review/summary-holds-store';
@@ -168,7 +169,7 @@ export const summaryUpdatedEvents = (source: string, now: Date) => (s: StoredRec
 export async function storeSummaries(em: EntityManager, opts: { source: string; records: unknown[]; actor: Principal; endpoint: string }): Promise<BatchResult> {
   const { source } = opts;
   const candidates = await validate(em, opts.records);
-  const now = new Date();
+  const now = clockNow();
   return em.transactional(async (tem) => {
     const valid = () => candidates.filter(isValid);
     if (valid().length > 0) await refuseWhereTransactionsWereSent(tem, source, valid(), now);

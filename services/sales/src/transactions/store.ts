@@ -1,4 +1,4 @@
-import { locationFilter, ingestBatch, type BatchResult, type EntityManager, type IngestTarget, type PreparedRecord, type Principal, lockStoredRecords, type StoredKey } from '@bop/shared';
+import { locationFilter, ingestBatch, type BatchResult, type EntityManager, type IngestTarget, type PreparedRecord, type Principal, lockStoredRecords, type StoredKey, now as clockNow } from '@bop/shared';
 import type { FilterQuery } from '@mikro-orm/core';
 import { SalesTransaction } from './entities';
 import { fillLineTotals, transactionRow } from './normalize';
@@ -87,7 +87,7 @@ export async function storeTransactions(
   opts: { source: string; candidates: Candidate[]; actor: Principal; endpoint: string; batchEvent?: boolean },
 ): Promise<BatchResult> {
   const { source, candidates } = opts;
-  const now = new Date();
+  const now = clockNow();
   return em.transactional(async (tem) => {
     // before any row lock: `:map` takes this exclusively, so lock order is always mapping → rows
     await lockItemMappings(tem, [source], 'shared');
