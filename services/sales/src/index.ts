@@ -1,46 +1,43 @@
 import { createService, locationsInOrgUnitsOf, orgReplicaConsumers } from '@bop/shared';
-import { SalesLocation, SalesTransaction } from './entities';
+import { SalesTransaction } from './transactions/entities';
+import { SalesLocation } from './locations/entities';
 import { migrations } from './migrations';
-import { salesConfigSchema } from './config';
-import { transactionRoutes } from './routes/transactions';
-import { transactionBatchRoutes } from './routes/transactions-batch';
+import { configSchema } from './config';
+import { transactionRoutes } from './transactions/routes';
+import { transactionBatchRoutes } from './transactions/batch-routes';
 import { itemsEntities } from './items/entities';
 import { itemRoutes } from './items/routes';
 import { itemsConsumers } from './items/consumers';
-import { itemsWorkers } from './items/workers';
 import { summariesEntities } from './summaries/entities';
 import { summaryRoutes } from './summaries/routes';
-import { summariesConsumers } from './summaries/consumers';
 import { summariesWorkers } from './summaries/workers';
 import { reviewEntities } from './review/entities';
 import { reviewRoutes } from './review/routes';
 import { reviewConsumers } from './review/consumers';
-import { reviewWorkers } from './review/workers';
 import { ordersEntities } from './orders/entities';
 import { orderRoutes } from './orders/routes';
-import { ordersConsumers } from './orders/consumers';
-import { ordersWorkers } from './orders/workers';
 import { customersEntities } from './customers/entities';
 import { customerRoutes } from './customers/routes';
 import { invoicesEntities } from './invoices/entities';
 import { invoiceRoutes } from './invoices/routes';
 
-export { salesConfigSchema, type SalesConfig } from './config';
+export { configSchema, type SalesConfig } from './config';
 
 /**
  * Sales: transactions (batch ingestion), items matching and the unmapped-items queue, summaries
  * (ingested, and built from transactions), the review queue of locked days, online orders.
- * Each area lives in its own folder (entities, routes, consumers, workers, pipeline steps).
+ * Each area lives in its own folder (entities, routes, store, dto, rules, consumers, workers); locations/ is
+ * sales' replica of the organization.
  */
 export const salesService = createService({
   name: 'sales',
-  configSchema: salesConfigSchema,
+  configSchema,
   entities: [SalesTransaction, SalesLocation, ...itemsEntities, ...summariesEntities, ...reviewEntities, ...ordersEntities, ...customersEntities, ...invoicesEntities],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (sales' replica of the organization)
   locationsInOrgUnits: locationsInOrgUnitsOf('sales'),
-  consumers: () => [...orgReplicaConsumers('sales'), ...itemsConsumers, ...summariesConsumers, ...reviewConsumers, ...ordersConsumers],
-  workers: (svc) => [...itemsWorkers(svc), ...summariesWorkers(svc), ...reviewWorkers(svc), ...ordersWorkers(svc)],
+  consumers: () => [...orgReplicaConsumers('sales'), ...itemsConsumers, ...reviewConsumers],
+  workers: (svc) => summariesWorkers(svc),
   routes: (svc) => [
     ...transactionBatchRoutes(svc),
     ...transactionRoutes(svc),
@@ -53,9 +50,9 @@ export const salesService = createService({
   ],
 });
 
-export * from './domain/totals';
+export * from './transactions/totals';
 export { businessDayOf } from '@bop/shared';
-export * from './domain/normalize';
-export * from './domain/money';
-export * from './locations';
-export * from './pipeline';
+export * from './transactions/normalize';
+export * from './transactions/money';
+export * from './locations/store';
+export * from './transactions/pipeline';

@@ -4,7 +4,7 @@
  */
 import Decimal from 'decimal.js';
 import { formatMoney, roundMoney } from '../src';
-import { formatScaledMoney, mulScaled, roundScaled, toScaled } from '../src/domain/exact';
+import { formatScaledMoney, mulScaled, roundScaled, toScaled } from '../src/transactions/exact';
 
 describe('exact fixed-point arithmetic', () => {
   it('reads decimal strings exactly, with sign and up to 12 decimals', () => {

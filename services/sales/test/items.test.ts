@@ -451,7 +451,7 @@ describe('POST /sales/unmapped-items:map', () => {
     try {
       // an order PUT in flight: it matched its lines (no mapping yet) and stored them, but has not committed
       await client.query('begin');
-      await client.query(`select pg_advisory_xact_lock_shared(hashtext('sales.item-mapping:shop-race'))`);
+      await client.query(`select pg_advisory_xact_lock_shared(hashtextextended('sales.item-mapping shop-race', 0))`);
       await client.query(
         `insert into sales.orders (id, source, external_id, location_id, customer, placed_at, lines, shipping, payment_status, status, currency,
            subtotal, tax_total, shipping_total, total, content_hash, core_hash, version, created_at, updated_at)
@@ -480,7 +480,7 @@ describe('POST /sales/unmapped-items:map', () => {
     try {
       // a batch in flight: it matched its lines (no mapping yet) and stored them, but has not committed
       await client.query('begin');
-      await client.query(`select pg_advisory_xact_lock_shared(hashtext('sales.item-mapping:pos-race'))`);
+      await client.query(`select pg_advisory_xact_lock_shared(hashtextextended('sales.item-mapping pos-race', 0))`);
       await client.query(
         `insert into sales.transactions (id, source, external_id, location_id, occurred_at, business_day, type, status, channel, register_id, employee_external_id,
            subtotal, tax, total, currency, refund_of, lines, tenders, content_hash, version, created_at, updated_at)

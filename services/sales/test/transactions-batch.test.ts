@@ -5,7 +5,7 @@
 import { organizationService } from '@svc/organization';
 import { salesService } from '../src';
 import { nycSale } from './fixtures';
-import { RECORDED_CHUNK, transactionEvents } from '../src/store';
+import { RECORDED_CHUNK, transactionEvents } from '../src/transactions/recorded-events';
 import { eventually, integration, startTestServices, type TestServices } from '../../../test/harness';
 
 let stack: TestServices;

@@ -1,6 +1,7 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { Conflict, actorOf, changedFields, insertEvents, newId, sqlQuery, type EntityManager, type Principal } from '@bop/shared';
-import { fieldsDiffer, type CustomerFields } from './domain';
+import { LockMode, UniqueConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
+import type { CustomerPatch, CustomerReplace } from '@bop/contracts';
+import { Conflict, NotFound, lockForTransaction, actorOf, changedFields, insertEvents, newId, sqlQuery, type EntityManager, type Principal } from '@bop/shared';
+import { fieldsDiffer, patchFields, replaceFields, type CustomerFields, type CustomerStatus } from './domain';
 import { customerDto, fieldsOf } from './dto';
 import { SalesCustomer } from './entities';
 
@@ -15,7 +16,7 @@ interface WriteContext {
  * customer's creation (so the order either sees the customer or is linked by `linkOrders`).
  */
 export async function lockExternalId(em: EntityManager, externalId: string): Promise<void> {
-  await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`sales.customers ${JSON.stringify(externalId)}`]);
+  await lockForTransaction(em, `sales.customers ${JSON.stringify(externalId)}`);
 }
 
 /**
@@ -121,4 +122,57 @@ export async function updateCustomer(em: EntityManager, customer: SalesCustomer,
   if (claims !== null) await linkOrders(em, customer.id, claims, w.now);
   const after = customerDto(customer);
   await insertEvents(em, 'sales', [eventOf('sales.customer.updated', customer, changedFields(before, after))], actorOf(w.actor), w.now);
+}
+
+/** `GET /customers`: a page of customers (keyset after `after`, ordered by id), `limit` rows at most. */
+export async function listCustomers(em: EntityManager, f: { after?: string | null; email?: string; updatedSince?: string; status?: string }, limit: number): Promise<SalesCustomer[]> {
+  const { after, email, updatedSince, status } = f;
+  const where: FilterQuery<SalesCustomer> = {};
+  if (after) where.id = { $gt: after };
+  // emails are stored lower-cased and the filter is lower-cased by the contract: exact, case-insensitive
+  if (email) where.email = email;
+  if (updatedSince) where.updatedAt = { $gte: new Date(updatedSince) };
+  if (status) where.status = status;
+  return em.find(SalesCustomer, where, { orderBy: { id: 'asc' }, limit });
+}
+
+export const findCustomer = (em: EntityManager, where: { id: string } | { externalId: string }) => em.findOne(SalesCustomer, where);
+
+/** `POST /customers`: a new customer in its own transaction. */
+export async function addCustomer(em: EntityManager, fields: CustomerFields, w: WriteContext): Promise<SalesCustomer> {
+  return em.transactional((tem) => createCustomer(tem, fields, w)).catch(rethrowExternalIdTaken);
+}
+
+/** `PUT /customers/external/{externalId}`: create (201) or replace (200) the customer with this externalId. */
+export async function putCustomer(
+  em: EntityManager,
+  externalId: string,
+  body: CustomerReplace,
+  w: WriteContext & { checkVersion: (current: number) => void },
+): Promise<{ status: number; customer: SalesCustomer }> {
+  return em
+    .transactional(async (tem) => {
+      await lockExternalId(tem, externalId);
+      const existing = await tem.findOne(SalesCustomer, { externalId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!existing) return { status: 201, customer: await createCustomer(tem, replaceFields(body, externalId, null), w) };
+      await updateCustomer(tem, existing, replaceFields(body, externalId, existing.status as CustomerStatus), w);
+      return { status: 200, customer: existing };
+    })
+    .catch(rethrowExternalIdTaken);
+}
+
+/** `PATCH /customers/{id}`: the customer with the patch applied. */
+export async function patchCustomer(em: EntityManager, id: string, patch: CustomerPatch, w: WriteContext & { checkVersion: (current: number) => void }): Promise<SalesCustomer> {
+  return em
+    .transactional(async (tem) => {
+      // a claimed externalId's lock before the row's, in the order PUT takes them (no deadlock)
+      if (patch.externalId) await lockExternalId(tem, patch.externalId);
+      const found = await tem.findOne(SalesCustomer, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!found) throw new NotFound('customer', id);
+      // If-Match guards a person's edit even when it turns out to change nothing
+      w.checkVersion(found.version);
+      await updateCustomer(tem, found, patchFields(fieldsOf(found), patch), w);
+      return found;
+    })
+    .catch(rethrowExternalIdTaken);
 }

@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import type { FieldError } from '@bop/shared';
-import { formatMoney, formatQuantity, minorUnits, roundMoney } from '../domain/money';
+import { formatMoney, formatQuantity, minorUnits, roundMoney } from '../transactions/money';
 import type { OrderLine, OrderShipping } from '../orders/domain';
 
 export type InvoiceStatus = 'draft' | 'issued' | 'partially_paid' | 'paid' | 'void';

@@ -1,5 +1,5 @@
 import type { CustomerInvoice as CustomerInvoiceDto } from '@bop/contracts';
-import { formatMoney } from '../domain/money';
+import { formatMoney } from '../transactions/money';
 import { address } from '../customers/domain';
 import { balanceDue } from './domain';
 import type { CustomerInvoice, InvoicePayment } from './entities';

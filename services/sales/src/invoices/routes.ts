@@ -1,61 +1,48 @@
-import type { FilterQuery } from '@mikro-orm/core';
 import { assertCompanyWide, NotFound, decodeCursor, pageLimit, route, toPage, type RouteDef, type ServiceRuntime } from '@bop/shared';
 import type { SalesConfig } from '../config';
 import { invoiceDto } from './dto';
-import { CustomerInvoice } from './entities';
-import { createInvoice, dtoOf, issueInvoice, payInvoice, paymentsOf, voidInvoice } from './store';
+import { createInvoice, dtoOf, findInvoice, listInvoices, issueInvoice, payInvoice, paymentsOf, voidInvoice } from './store';
 
 /** Permission catalogue: customer_invoices.* reach Everyone only (invoices belong to the company, not a location). */
 /** customer invoices (supplement: Sales lists, orders and invoices, /customer-invoices; Customer invoice states) */
-export const invoiceRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
+export const invoiceRoutes = (svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
   route('GET /customer-invoices', async (ctx) => {
     assertCompanyWide(ctx.reach(), 'Customer invoices');
     const { limit, cursor, status, customerId, dueBefore } = ctx.query;
-    const where: FilterQuery<CustomerInvoice> = {};
-    const after = decodeCursor(cursor);
-    if (after) where.id = { $gt: after };
-    if (customerId) where.customerId = customerId;
-    if (dueBefore) {
-      // what is still owed and due before the date: issued or partially paid (drafts are not owed yet; paid and void owe nothing)
-      where.dueDate = { $lt: dueBefore };
-      where.status = status ? { $in: ['issued', 'partially_paid'].filter((s) => s === status) } : { $in: ['issued', 'partially_paid'] };
-    } else if (status) {
-      where.status = status;
-    }
     const n = pageLimit(limit);
-    const rows = await ctx.em.find(CustomerInvoice, where, { orderBy: { id: 'asc' }, limit: n + 1 });
+    const rows = await listInvoices(ctx.em, { after: decodeCursor(cursor), status, customerId, dueBefore }, n + 1);
     const payments = await paymentsOf(ctx.em, rows.slice(0, n).map((r) => r.id));
     return { body: toPage(rows, n, (r) => invoiceDto(r, payments.get(r.id) ?? [])) };
   }),
 
   route('POST /customer-invoices', async (ctx) => {
     assertCompanyWide(ctx.reach(), 'Customer invoices');
-    const body = await createInvoice(ctx.em, ctx.body, { actor: ctx.principal, now: new Date() });
+    const body = await createInvoice(ctx.em, ctx.body, { actor: ctx.principal, now: svc.clock.now() });
     return { status: 201, body, headers: { Location: `/api/v1/customer-invoices/${body.id}` } };
   }),
 
   route('GET /customer-invoices/{id}', async (ctx) => {
     assertCompanyWide(ctx.reach(), 'Customer invoices');
-    const invoice = await ctx.em.findOne(CustomerInvoice, { id: ctx.params.id });
+    const invoice = await findInvoice(ctx.em, ctx.params.id);
     if (!invoice) throw new NotFound('customer invoice', ctx.params.id);
     return { body: await dtoOf(ctx.em, invoice) };
   }),
 
   route('POST /customer-invoices/{id}:issue', async (ctx) => {
     assertCompanyWide(ctx.reach(), 'Customer invoices');
-    const body = await issueInvoice(ctx.em, ctx.params.id, { actor: ctx.principal, now: new Date(), checkVersion: (v) => ctx.checkVersion(v) });
+    const body = await issueInvoice(ctx.em, ctx.params.id, { actor: ctx.principal, now: svc.clock.now(), checkVersion: (v) => ctx.checkVersion(v) });
     return { body };
   }),
 
   route('POST /customer-invoices/{id}:pay', async (ctx) => {
     assertCompanyWide(ctx.reach(), 'Customer invoices');
-    const body = await payInvoice(ctx.em, ctx.params.id, ctx.body, { actor: ctx.principal, now: new Date(), checkVersion: (v) => ctx.checkVersion(v) });
+    const body = await payInvoice(ctx.em, ctx.params.id, ctx.body, { actor: ctx.principal, now: svc.clock.now(), checkVersion: (v) => ctx.checkVersion(v) });
     return { body };
   }),
 
   route('POST /customer-invoices/{id}:void', async (ctx) => {
     assertCompanyWide(ctx.reach(), 'Customer invoices');
-    const body = await voidInvoice(ctx.em, ctx.params.id, ctx.body.reason, { actor: ctx.principal, now: new Date(), checkVersion: (v) => ctx.checkVersion(v) });
+    const body = await voidInvoice(ctx.em, ctx.params.id, ctx.body.reason, { actor: ctx.principal, now: svc.clock.now(), checkVersion: (v) => ctx.checkVersion(v) });
     return { body };
   }),
 ];

@@ -1,7 +1,7 @@
-import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
 import type { CustomerInvoiceCreate, CustomerInvoicePay } from '@bop/contracts';
 import {
-  Conflict, NotFound, ServiceUnavailable, ValidationError, actorOf, changedFields, insertEvents, newId, sqlQuery, type EntityManager, type FieldError, type Principal,
+  Conflict, NotFound, ServiceUnavailable, ValidationError, actorOf, changedFields, insertEvents, newId, sqlList, sqlQuery, type EntityManager, type FieldError, type Principal,
 } from '@bop/shared';
 import { SalesCustomer } from '../customers/entities';
 import { SalesOrder } from '../orders/entities';
@@ -68,7 +68,7 @@ async function checkItems(em: EntityManager, lines: Array<{ itemId?: string }>):
   const ids = [...new Set(lines.flatMap((l) => (l.itemId === undefined ? [] : [l.itemId])))];
   if (ids.length === 0) return [];
   const known = new Set(
-    (await sqlQuery<{ id: string }>(em, 'select "id" from "sales"."items" where "id" in (select jsonb_array_elements_text(?::jsonb))', [JSON.stringify(ids)])).map((r) => r.id),
+    (await sqlQuery<{ id: string }>(em, 'select "id" from "sales"."items" where "id" = any(?::text[])', [sqlList(ids)])).map((r) => r.id),
   );
   const missing = ids.filter((id) => !known.has(id));
   if (missing.length > 0) {
@@ -272,3 +272,21 @@ export async function voidInvoice(em: EntityManager, id: string, reason: string,
     return after;
   });
 }
+
+/** `GET /customer-invoices`: a page of invoices (keyset after `after`, ordered by id), `limit` rows at most. */
+export async function listInvoices(em: EntityManager, f: { after?: string | null; status?: string; customerId?: string; dueBefore?: string }, limit: number): Promise<CustomerInvoice[]> {
+  const { after, status, customerId, dueBefore } = f;
+  const where: FilterQuery<CustomerInvoice> = {};
+  if (after) where.id = { $gt: after };
+  if (customerId) where.customerId = customerId;
+  if (dueBefore) {
+    // what is still owed and due before the date: issued or partially paid (drafts are not owed yet; paid and void owe nothing)
+    where.dueDate = { $lt: dueBefore };
+    where.status = status ? { $in: ['issued', 'partially_paid'].filter((s) => s === status) } : { $in: ['issued', 'partially_paid'] };
+  } else if (status) {
+    where.status = status;
+  }
+  return em.find(CustomerInvoice, where, { orderBy: { id: 'asc' }, limit });
+}
+
+export const findInvoice = (em: EntityManager, id: string) => em.findOne(CustomerInvoice, { id });

@@ -1,5 +1,6 @@
 import { ItemEventObject, ItemStatesAnswer } from '@bop/contracts';
-import { defineConsumer, readThroughReplica, type ConsumerDef, type EntityManager } from '@bop/shared';
+import { defineConsumer, readThroughReplica, type ConsumerDef } from '@bop/shared';
+import { upsertItems } from './store';
 
 /**
  * Keeps `sales.items` (what lines match against) from inventory's item events. An item whose
@@ -20,21 +21,6 @@ export const itemReplicaConsumer = defineConsumer({
     await itemReadThrough.upsert(em, 'sales', [parsed.data]);
   },
 });
-
-/** Writes items into `sales.items`, each only over an older state (a replayed older event, or a read-through answer older than an event). */
-async function upsertItems(em: EntityManager, schema: string, items: ItemEventObject[]): Promise<void> {
-  for (const o of items) {
-    await em.execute(
-      `insert into "${schema}"."items" ("id", "sku", "barcodes", "external_id", "name", "status", "updated_at")
-       values (?, ?, array(select jsonb_array_elements_text(?::jsonb)), ?, ?, ?, ?)
-       on conflict ("id") do update set
-         "sku" = excluded."sku", "barcodes" = excluded."barcodes", "external_id" = excluded."external_id",
-         "name" = excluded."name", "status" = excluded."status", "updated_at" = excluded."updated_at"
-       where "items"."updated_at" <= excluded."updated_at"`,
-      [o.id, o.sku, JSON.stringify([...new Set(o.barcodes)]), o.externalId, o.name, o.status, new Date(o.updatedAt)],
-    );
-  }
-}
 
 /** The read-through of `sales.items`: inventory's `POST /internal/items:states` (by id). */
 export const itemReadThrough = readThroughReplica<{ ids: string[] }, ItemEventObject>({

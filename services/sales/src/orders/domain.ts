@@ -1,8 +1,8 @@
 import Decimal from 'decimal.js';
 import type { SalesOrderInput } from '@bop/contracts';
 import { contentHash, type FieldError } from '@bop/shared';
-import { formatMoney, formatQuantity, minorUnits, roundMoney } from '../domain/money';
-import type { StoredLine } from '../domain/normalize';
+import { formatMoney, formatQuantity, minorUnits, roundMoney } from '../transactions/money';
+import type { StoredLine } from '../transactions/normalize';
 
 export type OrderStatus = 'open' | 'reserved' | 'shipped' | 'cancelled';
 

@@ -1,5 +1,5 @@
 import type { SalesOrder as SalesOrderDto } from '@bop/contracts';
-import { formatMoney } from '../domain/money';
+import { formatMoney } from '../transactions/money';
 import type { SalesOrder } from './entities';
 
 /** The order record (API and `data.object` of its events). */

@@ -1,16 +1,11 @@
-import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import {
   callCommand,
   assertLocationInReach,
   reachableLocationIds,
-  Conflict,
   NotFound,
   OutOfReach,
   ValidationError,
-  actorOf,
-  changedFields,
   decodeCursor,
-  insertEvents,
   pageLimit,
   route,
   toPage,
@@ -20,11 +15,10 @@ import {
   locationFilter,
 } from '@bop/shared';
 import type { SalesConfig } from '../config';
-import { locationFor, resolveLocations } from '../locations';
-import { cancelRefusal, checkOrder, normalizeOrder, orderStockLines, reserveRefusal, shipRefusal, type OrderStatus, type OrderStockLine } from './domain';
+import { locationFor, resolveLocations } from '../locations/store';
+import { cancelRefusal, checkOrder, normalizeOrder, orderStockLines, reserveRefusal, shipRefusal, type OrderStockLine } from './domain';
 import { orderDto } from './dto';
-import { SalesOrder } from './entities';
-import { putOrder } from './store';
+import { findOrder, listOrders, orderCommand, ordersByExternalId, putOrder, type OrderCommand } from './store';
 
 /** online sales orders (spec: Online sales order; supplement: Sales order states) */
 interface HeldStock {
@@ -48,39 +42,12 @@ function stockCommand(svc: ServiceRuntime<SalesConfig>, requestId: string, order
   });
 }
 
-/**
- * A command on one order: locked (a concurrent command waits, inventory's answer included), in the
- * caller's reach, at the If-Match version, allowed in its state; `apply` changes it; version,
- * updated_at and the event (with the changed fields) follow, in the same transaction.
- */
-async function orderCommand(
-  ctx: RouteContext<unknown, unknown, { id: string }>,
-  refusalOf: (status: OrderStatus) => string | null,
-  eventType: 'sales_order.shipped' | 'sales_order.cancelled' | null,
-  apply: (order: SalesOrder, now: Date) => Promise<void>,
-) {
-  const now = new Date();
-  const reach = ctx.reach();
-  return ctx.em.transactional(async (tem) => {
-    const order = await tem.findOne(SalesOrder, { id: ctx.params.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!order) throw new NotFound('sales order', ctx.params.id);
-    assertLocationInReach(reach, order.locationId);
-    ctx.checkVersion(order.version);
-    const refusal = refusalOf(order.status as OrderStatus);
-    if (refusal) throw new Conflict(refusal);
-    const before = orderDto(order);
-    await apply(order, now);
-    order.version += 1;
-    order.updatedAt = now;
-    await tem.flush();
-    const after = orderDto(order);
-    if (eventType) {
-      const event = { type: eventType, aggregateType: 'sales_order', aggregateId: order.id, locationId: order.locationId, object: after, previous: changedFields(before, after) };
-      await insertEvents(tem, 'sales', [event], actorOf(ctx.principal), now);
-    }
-    return after;
-  });
-}
+const commandOf = (ctx: RouteContext<unknown, unknown, { id: string }>): OrderCommand => ({
+  id: ctx.params.id,
+  reach: ctx.reach(),
+  principal: ctx.principal,
+  checkVersion: (v) => ctx.checkVersion(v),
+});
 
 export const orderRoutes = (svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
   // spec: PUT /sales-orders/external/{externalId}, idempotent on (source, externalId); totals by the service
@@ -103,15 +70,8 @@ export const orderRoutes = (svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
   route('GET /sales-orders', async (ctx) => {
     const { limit, cursor, status, source, locationId, updatedSince } = ctx.query;
     const inLocations = locationFilter(ctx.reach(), locationId);
-    const where: FilterQuery<SalesOrder> = {};
-    const after = decodeCursor(cursor);
-    if (after) where.id = { $gt: after };
-    if (status) where.status = status;
-    if (source) where.source = source;
-    if (updatedSince) where.updatedAt = { $gte: new Date(updatedSince) };
-    if (inLocations) where.locationId = inLocations;
     const n = pageLimit(limit);
-    const rows = await ctx.em.find(SalesOrder, where, { orderBy: { id: 'asc' }, limit: n + 1 });
+    const rows = await listOrders(ctx.em, { after: decodeCursor(cursor), status, source, updatedSince, inLocations }, n + 1);
     return { body: toPage(rows, n, orderDto) };
   }),
 
@@ -119,9 +79,7 @@ export const orderRoutes = (svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
   route('GET /sales-orders/external/{externalId}', async (ctx) => {
     const { externalId } = ctx.params;
     const reachable = reachableLocationIds(ctx.reach());
-    const where: FilterQuery<SalesOrder> = { externalId };
-    if (ctx.query.source) where.source = ctx.query.source;
-    const rows = await ctx.em.find(SalesOrder, where, { orderBy: { source: 'asc' } });
+    const rows = await ordersByExternalId(ctx.em, externalId, ctx.query.source);
     if (rows.length === 0) throw new NotFound('sales order with externalId', externalId);
     const inReach = reachable ? rows.filter((o) => reachable.includes(o.locationId)) : rows;
     if (inReach.length === 0) throw new OutOfReach(`Your permission does not reach location ${rows[0].locationId}.`);
@@ -136,7 +94,7 @@ export const orderRoutes = (svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
 
   route('GET /sales-orders/{id}', async (ctx) => {
     const reach = ctx.reach();
-    const order = await ctx.em.findOne(SalesOrder, { id: ctx.params.id });
+    const order = await findOrder(ctx.em, ctx.params.id);
     if (!order) throw new NotFound('sales order', ctx.params.id);
     assertLocationInReach(reach, order.locationId);
     return { body: orderDto(order) };
@@ -144,7 +102,7 @@ export const orderRoutes = (svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
 
   // supplement: Sales order open → :reserve → reserved (stock reserved at the order's location; 422 insufficient_stock when short)
   route('POST /sales-orders/{id}:reserve', async (ctx) => ({
-    body: await orderCommand(ctx, reserveRefusal, null, async (order, now) => {
+    body: await orderCommand(ctx.em, commandOf(ctx), reserveRefusal, null, async (order, now) => {
       const stock = orderStockLines(order.lines);
       if ('errors' in stock) throw new ValidationError(stock.errors, 'Every line must name an item before its stock can be reserved.');
       // repeated after a failed commit here, inventory answers what it already holds (idempotent per order)
@@ -157,10 +115,10 @@ export const orderRoutes = (svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
 
   // supplement: Sales order open or reserved → :ship → shipped (final): stock deducted (422 insufficient_stock when short); `sales_order.shipped`
   route('POST /sales-orders/{id}:ship', async (ctx) => {
-    const shippedAt = ctx.body.shippedAt ? new Date(ctx.body.shippedAt) : new Date();
-    if (shippedAt.getTime() > Date.now() + 60_000) throw new ValidationError([{ path: 'shippedAt', message: 'Must not be in the future.' }]);
+    const shippedAt = ctx.body.shippedAt ? new Date(ctx.body.shippedAt) : svc.clock.now();
+    if (shippedAt.getTime() > svc.clock.now().getTime() + 60_000) throw new ValidationError([{ path: 'shippedAt', message: 'Must not be in the future.' }]);
     return {
-      body: await orderCommand(ctx, shipRefusal, 'sales_order.shipped', async (order) => {
+      body: await orderCommand(ctx.em, commandOf(ctx), shipRefusal, 'sales_order.shipped', async (order) => {
         const stock = orderStockLines(order.lines);
         if ('errors' in stock) throw new ValidationError(stock.errors, 'Every line must name an item before the order can be shipped.');
         const body = { locationId: order.locationId, lines: stock.lines, shippedAt: shippedAt.toISOString() };
@@ -174,7 +132,7 @@ export const orderRoutes = (svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
 
   // supplement: Sales order open or reserved → :cancel → cancelled (final); inventory releases the reserved stock on `sales_order.cancelled`
   route('POST /sales-orders/{id}:cancel', async (ctx) => ({
-    body: await orderCommand(ctx, cancelRefusal, 'sales_order.cancelled', async (order, now) => {
+    body: await orderCommand(ctx.em, commandOf(ctx), cancelRefusal, 'sales_order.cancelled', async (order, now) => {
       order.status = 'cancelled';
       order.reservations = [];
       order.cancelledAt = now;

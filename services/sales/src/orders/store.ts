@@ -1,7 +1,7 @@
-import { LockMode } from '@mikro-orm/core';
-import { Conflict, ValidationError, actorOf, changedFields, insertEvents, newId, type EntityManager, type IngestEvent, type Principal } from '@bop/shared';
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import { assertLocationInReach, lockForTransaction, NotFound, type locationFilter, type ReachSet, Conflict, ValidationError, actorOf, changedFields, insertEvents, newId, type EntityManager, type IngestEvent, type Principal, now as clockNow } from '@bop/shared';
 import { customerIdFor } from '../customers/store';
-import { recordUnmatched, resolveItemRefs, type UnmatchedLine } from '../items/match';
+import { recordUnmatched, resolveItemRefs, type UnmatchedLine } from '../items/store';
 import { decidePut, type NormalizedOrder, type OrderLine, type OrderStatus } from './domain';
 import { orderDto } from './dto';
 import { SalesOrder } from './entities';
@@ -38,7 +38,7 @@ function refuseArchived(location: PutOrderInput['location']): void {
  */
 export async function putOrder(em: EntityManager, input: PutOrderInput): Promise<{ status: 200 | 201; order: ReturnType<typeof orderDto> }> {
   const { source, externalId, order: sent, location } = input;
-  const now = new Date();
+  const now = clockNow();
   return em.transactional(async (tem) => {
     // items first: the item-mapping lock before the order's, in the order `:map` would take them (no deadlock)
     const lines = await matchLines(tem, source, sent.lines);
@@ -46,7 +46,7 @@ export async function putOrder(em: EntityManager, input: PutOrderInput): Promise
     const sentCustomerExternalId = sent.content.customer?.externalId ?? null;
     const customerId = await customerIdFor(tem, sentCustomerExternalId);
     // serialises concurrent first PUTs of one (source, externalId): one creates, the other sees it
-    await tem.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`sales.orders ${JSON.stringify([source, externalId])}`]);
+    await lockForTransaction(tem, `sales.orders ${JSON.stringify([source, externalId])}`);
     const existing = await tem.findOne(SalesOrder, { source, externalId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const stored = existing && { status: existing.status as OrderStatus, contentHash: existing.contentHash, coreHash: existing.coreHash, paymentStatus: existing.paymentStatus ?? null };
     const decision = decidePut(stored, { contentHash: sent.contentHash, coreHash: sent.coreHash, status: sent.content.status, paymentStatus: sent.content.paymentStatus });
@@ -144,4 +144,72 @@ function fieldsOf(sent: NormalizedOrder, lines: OrderLine[]) {
     contentHash: sent.contentHash,
     coreHash: sent.coreHash,
   };
+}
+
+/** `GET /sales-orders`: a page of orders (keyset after `after`, ordered by id), `limit` rows at most. */
+export async function listOrders(
+  em: EntityManager,
+  f: { after?: string | null; status?: string; source?: string; updatedSince?: string; inLocations?: ReturnType<typeof locationFilter> },
+  limit: number,
+): Promise<SalesOrder[]> {
+  const { after, status, source, updatedSince, inLocations } = f;
+  const where: FilterQuery<SalesOrder> = {};
+  if (after) where.id = { $gt: after };
+  if (status) where.status = status;
+  if (source) where.source = source;
+  if (updatedSince) where.updatedAt = { $gte: new Date(updatedSince) };
+  if (inLocations) where.locationId = inLocations;
+  return em.find(SalesOrder, where, { orderBy: { id: 'asc' }, limit });
+}
+
+/** The orders of every source (or of `source`) with this externalId, by source. */
+export async function ordersByExternalId(em: EntityManager, externalId: string, source: string | undefined): Promise<SalesOrder[]> {
+  const where: FilterQuery<SalesOrder> = { externalId };
+  if (source) where.source = source;
+  return em.find(SalesOrder, where, { orderBy: { source: 'asc' } });
+}
+
+export const findOrder = (em: EntityManager, id: string) => em.findOne(SalesOrder, { id });
+
+/** Who commands which order: the caller's reach, principal and If-Match check. */
+export interface OrderCommand {
+  id: string;
+  reach: ReachSet;
+  principal: Principal;
+  checkVersion: (current: number) => void;
+}
+
+/**
+ * A command on one order: locked (a concurrent command waits, inventory's answer included), in the
+ * caller's reach, at the If-Match version, allowed in its state; `apply` changes it; version,
+ * updated_at and the event (with the changed fields) follow, in the same transaction.
+ */
+export async function orderCommand(
+  em: EntityManager,
+  cmd: OrderCommand,
+  refusalOf: (status: OrderStatus) => string | null,
+  eventType: 'sales_order.shipped' | 'sales_order.cancelled' | null,
+  apply: (order: SalesOrder, now: Date) => Promise<void>,
+) {
+  const now = clockNow();
+  const { reach } = cmd;
+  return em.transactional(async (tem) => {
+    const order = await tem.findOne(SalesOrder, { id: cmd.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!order) throw new NotFound('sales order', cmd.id);
+    assertLocationInReach(reach, order.locationId);
+    cmd.checkVersion(order.version);
+    const refusal = refusalOf(order.status as OrderStatus);
+    if (refusal) throw new Conflict(refusal);
+    const before = orderDto(order);
+    await apply(order, now);
+    order.version += 1;
+    order.updatedAt = now;
+    await tem.flush();
+    const after = orderDto(order);
+    if (eventType) {
+      const event = { type: eventType, aggregateType: 'sales_order', aggregateId: order.id, locationId: order.locationId, object: after, previous: changedFields(before, after) };
+      await insertEvents(tem, 'sales', [event], actorOf(cmd.principal), now);
+    }
+    return after;
+  });
 }

@@ -1,5 +1,6 @@
 import { BusinessDayEventObject } from '@bop/contracts';
 import { defineConsumer, type ConsumerDef } from '@bop/shared';
+import { saveClosedDay } from './store';
 
 export const BUSINESS_DAY_CLOSED = 'cash.business_day_closed';
 /** internal (no catalogue row): the cash service's `POST /cash/business-days/{locationId}/{date}:reopen` */
@@ -23,18 +24,7 @@ export const closedDaysConsumer = defineConsumer({
     const o = parsed.data;
     const closedAt = o.closedAt ? new Date(o.closedAt) : expected === 'closed' ? new Date(event.createdAt) : null;
     const reopenedAt = o.reopenedAt ? new Date(o.reopenedAt) : expected === 'open' ? new Date(event.createdAt) : null;
-    // a replayed older event never overwrites a newer state
-    await em.execute(
-      `insert into "sales"."closed_days" ("location_id", "business_day", "status", "closed_at", "reopened_at", "updated_at")
-       values (?, ?::date, ?, ?, ?, ?)
-       on conflict ("location_id", "business_day") do update set
-         "status" = excluded."status",
-         "closed_at" = coalesce(excluded."closed_at", "closed_days"."closed_at"),
-         "reopened_at" = coalesce(excluded."reopened_at", "closed_days"."reopened_at"),
-         "updated_at" = excluded."updated_at"
-       where "closed_days"."updated_at" <= excluded."updated_at"`,
-      [o.locationId, o.businessDay, expected, closedAt, reopenedAt, new Date(o.updatedAt)],
-    );
+    await saveClosedDay(em, { locationId: o.locationId, businessDay: o.businessDay, status: expected, closedAt, reopenedAt, updatedAt: new Date(o.updatedAt) });
   },
 });
 

@@ -1,8 +1,8 @@
 import type { SalesReviewItem, SalesReviewItemDetail } from '@bop/contracts';
-import { transactionDto } from '../dto';
-import { formatMoney } from '../domain/money';
-import type { SalesTransaction } from '../entities';
-import type { TransactionRow } from '../pipeline';
+import { transactionDto } from '../transactions/dto';
+import { formatMoney } from '../transactions/money';
+import type { SalesTransaction } from '../transactions/entities';
+import type { TransactionRow } from '../transactions/pipeline';
 import type { IngestedSummaryRow } from '../summaries/domain';
 import { formatAmount } from '../summaries/domain';
 import { summaryEntityDto } from '../summaries/dto';

@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { FieldError } from '@bop/shared';
-import type { TransactionRow } from '../pipeline';
+import type { TransactionRow } from '../transactions/pipeline';
 import type { IngestedSummaryRow } from '../summaries/domain';
 
 /** What a held record is: a transaction of `POST /sales/transactions:batch` or a summary of `POST /sales-summaries`. */

@@ -1,23 +1,15 @@
-import type { FilterQuery } from '@mikro-orm/core';
 import { decodeCursor, pageLimit, route, toPage, type RouteDef, type ServiceRuntime, locationFilter } from '@bop/shared';
 import type { SalesConfig } from '../config';
-import { SalesReviewItemEntity } from './entities';
 import { reviewItemDetailDto, reviewItemDto } from './dto';
-import { acceptItem, loadItem, rejectItem } from './decide';
+import { acceptItem, listReviewItems, loadItem, rejectItem } from './store';
 
 /** The review queue of records held because their business day is closed (spec: ingestion rule 7). */
 export const reviewRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
   route('GET /sales/review-items', async (ctx) => {
     const { limit, cursor, status, locationId, source, recordKind } = ctx.query;
     const inLocations = locationFilter(ctx.reach(), locationId);
-    const where: FilterQuery<SalesReviewItemEntity> = { status };
-    const after = decodeCursor(cursor);
-    if (after) where.id = { $gt: after };
-    if (source) where.source = source;
-    if (recordKind) where.recordKind = recordKind;
-    if (inLocations) where.locationId = inLocations;
     const n = pageLimit(limit);
-    const rows = await ctx.em.find(SalesReviewItemEntity, where, { orderBy: { id: 'asc' }, limit: n + 1 });
+    const rows = await listReviewItems(ctx.em, { after: decodeCursor(cursor), status, source, recordKind, inLocations }, n + 1);
     return { body: toPage(rows, n, reviewItemDto) };
   }),
 

@@ -3,7 +3,7 @@ import { IANAZone } from 'luxon';
 import type { SalesSummaryInput } from '@bop/contracts';
 import { contentHash, type FieldError } from '@bop/shared';
 import { businessDayOf } from '@bop/shared';
-import { formatMoney, roundMoney } from '../domain/money';
+import { formatMoney, roundMoney } from '../transactions/money';
 import type { ChannelFigures } from './entities';
 
 /** Minor units assumed when a summary names no currency (the spec's summary has none). */

@@ -1,4 +1,3 @@
-import type { FilterQuery } from '@mikro-orm/core';
 import {
   assertLocationInReach,
   NotFound,
@@ -13,8 +12,7 @@ import {
 } from '@bop/shared';
 import type { SalesConfig } from '../config';
 import { summaryEntityDto } from './dto';
-import { SalesSummaryEntity } from './entities';
-import { storeSummaries } from './store';
+import { findSummary, listSummaries, storeSummaries } from './store';
 
 /** POST /sales-summaries, GET /sales-summaries, GET /sales-summaries/{id} */
 export const summaryRoutes = (svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
@@ -30,20 +28,13 @@ export const summaryRoutes = (svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
   route('GET /sales-summaries', async (ctx) => {
     const { limit, cursor, locationId, source, origin, from, to } = ctx.query;
     const inLocations = locationFilter(ctx.reach(), locationId);
-    const where: FilterQuery<SalesSummaryEntity> = {};
-    const after = decodeCursor(cursor);
-    if (after) where.id = { $gt: after };
-    if (inLocations) where.locationId = inLocations;
-    if (source) where.source = source;
-    if (origin) where.origin = origin;
-    if (from || to) where.periodStart = { ...(from ? { $gte: new Date(from) } : {}), ...(to ? { $lt: new Date(to) } : {}) };
     const n = pageLimit(limit);
-    const rows = await ctx.em.find(SalesSummaryEntity, where, { orderBy: { id: 'asc' }, limit: n + 1 });
+    const rows = await listSummaries(ctx.em, { after: decodeCursor(cursor), inLocations, source, origin, from, to }, n + 1);
     return { body: toPage(rows, n, summaryEntityDto) };
   }),
 
   route('GET /sales-summaries/{id}', async (ctx) => {
-    const summary = await ctx.em.findOne(SalesSummaryEntity, { id: ctx.params.id });
+    const summary = await findSummary(ctx.em, ctx.params.id);
     if (!summary) throw new NotFound('sales summary', ctx.params.id);
     // a summary of a location out of reach is refused as such (the id alone reveals nothing)
     assertLocationInReach(ctx.reach(), summary.locationId);

@@ -1,3 +1,4 @@
+import type { FilterQuery } from '@mikro-orm/core';
 import { SalesSummaryInput } from '@bop/contracts';
 import {
   contentHash,
@@ -11,12 +12,15 @@ import {
   type StoredRecord,
   parseLocatedRecords,
   firstOfEach,
+  type locationFilter,
+  now as clockNow,
 } from '@bop/shared';
-import type { ReplicaLocation } from '../locations';
-import { holdClosedSummaryDays, storeHeldSummaries } from '../review/summary-holds';
+import type { ReplicaLocation } from '../locations/store';
+import { holdClosedSummaryDays, storeHeldSummaries } from '../review/summary-holds-store';
 import { checkSummary, ingestedSummaryRow, periodsOverlap, type IngestedSummaryRow } from './domain';
 import { summaryDto } from './dto';
-import { claimSourceModes, ruleNine } from './steps';
+import { SalesSummaryEntity } from './entities';
+import { claimSourceModes, ruleNine } from './source-modes-store';
 
 /** sales.summaries as the kit's batch upsert writes an ingested summary (snake_case columns of the migration). */
 export const summariesTarget: IngestTarget = {
@@ -165,7 +169,7 @@ export const summaryUpdatedEvents = (source: string, now: Date) => (s: StoredRec
 export async function storeSummaries(em: EntityManager, opts: { source: string; records: unknown[]; actor: Principal; endpoint: string }): Promise<BatchResult> {
   const { source } = opts;
   const candidates = await validate(em, opts.records);
-  const now = new Date();
+  const now = clockNow();
   return em.transactional(async (tem) => {
     const valid = () => candidates.filter(isValid);
     if (valid().length > 0) await refuseWhereTransactionsWereSent(tem, source, valid(), now);
@@ -196,3 +200,21 @@ export async function storeSummaries(em: EntityManager, opts: { source: string; 
     });
   });
 }
+
+/** `GET /sales-summaries`: a page of summaries (keyset after `after`, ordered by id), `limit` rows at most. */
+export async function listSummaries(
+  em: EntityManager,
+  f: { after?: string | null; inLocations?: ReturnType<typeof locationFilter>; source?: string; origin?: string; from?: string; to?: string },
+  limit: number,
+): Promise<SalesSummaryEntity[]> {
+  const { after, inLocations, source, origin, from, to } = f;
+  const where: FilterQuery<SalesSummaryEntity> = {};
+  if (after) where.id = { $gt: after };
+  if (inLocations) where.locationId = inLocations;
+  if (source) where.source = source;
+  if (origin) where.origin = origin;
+  if (from || to) where.periodStart = { ...(from ? { $gte: new Date(from) } : {}), ...(to ? { $lt: new Date(to) } : {}) };
+  return em.find(SalesSummaryEntity, where, { orderBy: { id: 'asc' }, limit });
+}
+
+export const findSummary = (em: EntityManager, id: string) => em.findOne(SalesSummaryEntity, { id });

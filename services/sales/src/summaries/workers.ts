@@ -1,6 +1,6 @@
-import { Waker, type Logger, type Orm, type ServiceRuntime, type WorkerDef } from '@bop/shared';
+import { backoffDelay, Waker, type BackoffPolicy, type Logger, type Orm, type ServiceRuntime, type WorkerDef } from '@bop/shared';
 import type { SalesConfig } from '../config';
-import { rebuildMarkedDays } from './rebuild';
+import { rebuildMarkedDays } from './rebuild-store';
 
 /** Marks taken per transaction; a full take loops at once, so a backlog drains at the database's pace. */
 const TAKE = 2000;
@@ -17,6 +17,8 @@ const POLL_MS = 250;
 const SETTLE_MS = 1000;
 const SETTLE_FACTOR = 20;
 const MAX_SETTLE_MS = 8000;
+/** After a failed pass: 200 ms doubling per failure, at most 10 s. */
+const REBUILD_BACKOFF: BackoffPolicy = { baseMs: 200, capMs: 10_000 };
 
 /**
  * Rebuilds the day summaries of marked (location, source, business day)s in the background
@@ -54,7 +56,7 @@ export class SummaryRebuildWorker implements WorkerDef {
         failures += 1;
         // the marks stay (the transaction rolled back): the next pass retries them
         this.o.log.warn({ err: (err as Error).message, failures }, 'sales: rebuilding day summaries failed');
-        await this.sleep(Math.min(10_000, 100 * 2 ** Math.min(failures, 7)));
+        await this.sleep(backoffDelay(failures, REBUILD_BACKOFF));
         continue;
       }
       const settle = Math.min(MAX_SETTLE_MS, Math.max(this.o.settleMs ?? SETTLE_MS, SETTLE_FACTOR * (performance.now() - started)));

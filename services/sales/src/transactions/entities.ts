@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import type { StoredLine, StoredTender } from '../domain/normalize';
+import type { StoredLine, StoredTender } from './normalize';
 
 export const SalesTransaction = defineEntity({
   name: 'SalesTransaction',

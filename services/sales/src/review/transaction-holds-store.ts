@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
-import { newId, sqlQuery, type EntityManager, type FieldError } from '@bop/shared';
-import { formatMoney } from '../domain/money';
-import type { PreStoreStep, TransactionRow, ValidCandidate } from '../pipeline';
+import { newId, sqlList, sqlQuery, type EntityManager, type FieldError, now as clockNow } from '@bop/shared';
+import { formatMoney } from '../transactions/money';
+import type { PreStoreStep, TransactionRow, ValidCandidate } from '../transactions/pipeline';
 import type { ReviewRecordKind } from './entities';
 
 /** The first valid candidate of each externalId: the one the upsert stores (later ones are `duplicate`). */
@@ -38,22 +38,22 @@ export const checkRefundsAndVoids: PreStoreStep = async (ctx, candidates) => {
   // nothing to look up: no refund, and no record changes a stored transaction (the common batch of new sales)
   if (refunds.length === 0 && !candidates.some((c) => c.stored)) return;
   const keys = [...new Set([...candidates.map((c) => c.externalId), ...refunds.map((c) => c.normalized.refundOf!)])];
-  const keysJson = JSON.stringify(keys);
+  const keysList = sqlList(keys);
   const rows: Array<{ external_id: string; type: string; status: string; total: string; currency: string; refund_of: string | null; stored: boolean; refunded: string | null }> =
     await sqlQuery(
       ctx.em,
       `select t."external_id", t."type", t."status", t."total"::text as "total", t."currency", t."refund_of", true as "stored",
-         case when t."external_id" = any(array(select jsonb_array_elements_text(?::jsonb))) then
+         case when t."external_id" = any(?::text[]) then
            (select coalesce(sum(r."total"), 0)::text from "sales"."transactions" r
              where r."source" = t."source" and r."refund_of" = t."external_id" and r."type" = 'refund' and r."status" = 'completed') end as "refunded"
        from "sales"."transactions" t
-       where t."source" = ? and t."external_id" = any(array(select jsonb_array_elements_text(?::jsonb)))
+       where t."source" = ? and t."external_id" = any(?::text[])
        union all
        select i."external_id", i."row"->>'type', i."row"->>'status', i."row"->>'total', i."row"->>'currency', i."row"->>'refund_of', false, null
        from "sales"."review_items" i
-       where i."source" = ? and i."status" = 'pending' and i."record_kind" = 'transaction' and i."kind" = 'new' and i."external_id" = any(array(select jsonb_array_elements_text(?::jsonb)))`,
+       where i."source" = ? and i."status" = 'pending' and i."record_kind" = 'transaction' and i."kind" = 'new' and i."external_id" = any(?::text[])`,
       // what was refunded so far only for the originals this batch's refunds name (index on refund_of)
-      [JSON.stringify([...new Set(refunds.map((c) => c.normalized.refundOf!))]), ctx.source, keysJson, ctx.source, keysJson],
+      [sqlList([...new Set(refunds.map((c) => c.normalized.refundOf!))]), ctx.source, keysList, ctx.source, keysList],
     );
   const known = new Map<string, KnownTransaction>();
   for (const r of rows) {
@@ -279,7 +279,7 @@ export async function savePendingItems(
   answers: HeldAnswer[],
 ): Promise<HeldAnswer[]> {
   if (writes.length === 0) return answers;
-  const now = new Date();
+  const now = clockNow();
   const returned: Array<{ external_id: string; record_id: string; inserted: boolean }> = await sqlQuery(
     em,
     `insert into "sales"."review_items" as r ("id", "source", "record_kind", "external_id", "record_id", "location_id", "business_day", "previous_business_day",
@@ -313,8 +313,8 @@ export async function savePendingItems(
     const rows: Array<{ external_id: string; record_id: string }> = await sqlQuery(
       em,
       `select "external_id", "record_id" from "sales"."review_items"
-       where "source" = ? and "record_kind" = ? and "status" = 'pending' and "external_id" = any(array(select jsonb_array_elements_text(?::jsonb)))`,
-      [source, recordKind, JSON.stringify(missing.map((i) => externalIds[i]))],
+       where "source" = ? and "record_kind" = ? and "status" = 'pending' and "external_id" = any(?::text[])`,
+      [source, recordKind, sqlList(missing.map((i) => externalIds[i]))],
     );
     const ids = new Map(rows.map((r) => [r.external_id, r.record_id]));
     for (const i of missing) answers[i] = { status: 'unchanged', id: ids.get(externalIds[i]) ?? answers[i].id };

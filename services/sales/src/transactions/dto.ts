@@ -1,6 +1,6 @@
 import type { SalesTransaction as SalesTransactionDto } from '@bop/contracts';
 import type { SalesTransaction } from './entities';
-import { formatMoney } from './domain/money';
+import { formatMoney } from './money';
 
 export function transactionDto(t: SalesTransaction): SalesTransactionDto {
   return {

@@ -1,13 +1,14 @@
-import { LockMode } from '@mikro-orm/core';
-import { assertLocationInReach, actorOf, Conflict, Forbidden, ingestBatch, insertEvents, NotFound, sqlQuery, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
-import { SalesTransaction } from '../entities';
-import type { TransactionRow } from '../pipeline';
-import { postStoreSteps, transactionEvents, transactionsTarget } from '../store';
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import { assertLocationInReach, actorOf, Conflict, Forbidden, ingestBatch, insertEvents, NotFound, sqlQuery, type locationFilter, type EntityManager, type Principal, type ReachSet, now as clockNow } from '@bop/shared';
+import { SalesTransaction } from '../transactions/entities';
+import type { TransactionRow } from '../transactions/pipeline';
+import { transactionEvents } from '../transactions/recorded-events';
+import { postStoreSteps, transactionsTarget } from '../transactions/store';
 import type { IngestedSummaryRow } from '../summaries/domain';
 import { SalesSummaryEntity } from '../summaries/entities';
-import { claimSourceModes, ruleNine } from '../summaries/steps';
+import { claimSourceModes, ruleNine } from '../summaries/source-modes-store';
 import { summariesTarget, summaryUpdatedEvents } from '../summaries/store';
-import { SalesReviewItemEntity } from './entities';
+import { SalesReviewItemEntity, type ReviewRecordKind } from './entities';
 import { reviewItemDetailDto, reviewItemDto, type CurrentRecord } from './dto';
 
 const RECORDED = 'sales.transactions.recorded';
@@ -50,7 +51,7 @@ async function decide(em: EntityManager, id: string, by: Decider, apply: (tem: E
     if (item.status !== 'pending') throw new Conflict(`Review item ${id} is already ${item.status}; only a pending item is decided.`);
     by.checkVersion(item.version);
     await apply(tem, item);
-    const now = new Date();
+    const now = clockNow();
     item.decidedAt = now;
     item.decidedBy = by.principal.userId ?? by.principal.id;
     item.updatedAt = now;
@@ -77,7 +78,7 @@ async function applyTransaction(tem: EntityManager, item: SalesReviewItemEntity,
     endpoint: ACCEPT_ENDPOINT,
     batchEvent: false,
     afterStore: async (dem, stored) => {
-      const step = { em: dem, source: item.source, now: new Date() };
+      const step = { em: dem, source: item.source, now: clockNow() };
       const events = [];
       for (const run of postStoreSteps) events.push(...(await run(step, stored)));
       return [...events.filter((e) => e.type !== RECORDED), ...transactionEvents(item.source, stored, 'review_accepted')];
@@ -97,7 +98,7 @@ async function applyTransaction(tem: EntityManager, item: SalesReviewItemEntity,
  */
 async function applySummary(tem: EntityManager, item: SalesReviewItemEntity, by: Decider): Promise<string> {
   const row = item.row as IngestedSummaryRow;
-  const now = new Date();
+  const now = clockNow();
   const modes = await claimSourceModes(tem, item.source, [row.location_id], 'summaries', now, true);
   if (modes.get(row.location_id) === 'transactions') {
     throw new Conflict(`Source ${item.source} sends transactions for location ${row.location_id}, so the service builds its summaries: ${ruleNine}. Reject this item.`);
@@ -159,5 +160,39 @@ export function rejectItem(em: EntityManager, id: string, by: Decider, reason: s
       item.decisionNote = reason;
     },
     'sales.review_item.rejected',
+  );
+}
+
+/** `GET /sales/review-items`: a page of review items (keyset after `after`, ordered by id), `limit` rows at most. */
+export async function listReviewItems(
+  em: EntityManager,
+  f: { after?: string | null; status: string; source?: string; recordKind?: ReviewRecordKind; inLocations?: ReturnType<typeof locationFilter> },
+  limit: number,
+): Promise<SalesReviewItemEntity[]> {
+  const { after, status, source, recordKind, inLocations } = f;
+  const where: FilterQuery<SalesReviewItemEntity> = { status };
+  if (after) where.id = { $gt: after };
+  if (source) where.source = source;
+  if (recordKind) where.recordKind = recordKind;
+  if (inLocations) where.locationId = inLocations;
+  return em.find(SalesReviewItemEntity, where, { orderBy: { id: 'asc' }, limit });
+}
+
+/** A business day's state in `sales.closed_days`, from cash's business-day events. */
+export async function saveClosedDay(
+  em: EntityManager,
+  d: { locationId: string; businessDay: string; status: 'closed' | 'open'; closedAt: Date | null; reopenedAt: Date | null; updatedAt: Date },
+): Promise<void> {
+  // a replayed older event never overwrites a newer state
+  await em.execute(
+    `insert into "sales"."closed_days" ("location_id", "business_day", "status", "closed_at", "reopened_at", "updated_at")
+     values (?, ?::date, ?, ?, ?, ?)
+     on conflict ("location_id", "business_day") do update set
+       "status" = excluded."status",
+       "closed_at" = coalesce(excluded."closed_at", "closed_days"."closed_at"),
+       "reopened_at" = coalesce(excluded."reopened_at", "closed_days"."reopened_at"),
+       "updated_at" = excluded."updated_at"
+     where "closed_days"."updated_at" <= excluded."updated_at"`,
+    [d.locationId, d.businessDay, d.status, d.closedAt, d.reopenedAt, d.updatedAt],
   );
 }

@@ -1,6 +1,5 @@
-import type { EntityManager } from '@bop/shared';
-import type { PreStoreStep, PostStoreStep } from '../pipeline';
-import { dayString } from './dto';
+import { sqlList, type EntityManager } from '@bop/shared';
+import type { PreStoreStep } from '../transactions/pipeline';
 
 export type SourceMode = 'transactions' | 'summaries';
 
@@ -15,9 +14,9 @@ export async function claimSourceModes(em: EntityManager, source: string, locati
   const read = async (): Promise<Map<string, SourceMode>> => {
     const rows: Array<{ location_id: string; mode: SourceMode }> = await em.execute(
       `select "location_id", "mode" from "sales"."source_modes"
-       where "source" = ? and "location_id" = any(array(select jsonb_array_elements_text(?::jsonb)))
+       where "source" = ? and "location_id" = any(?::text[])
        order by "location_id"${lock ? ' for update' : ''}`,
-      [source, JSON.stringify(wanted)],
+      [source, sqlList(wanted)],
     );
     return new Map(rows.map((r) => [r.location_id, r.mode]));
   };
@@ -48,31 +47,4 @@ export const refuseWhereSummariesWereSent: PreStoreStep = async (ctx, candidates
       c.errors.push({ path: 'source', message: `Source ${ctx.source} sends summaries for location ${c.location.id}, so it cannot also send transactions there: ${ruleNine}. Use another source for transactions.` });
     }
   }
-};
-
-/**
- * Marks the (location, source, business day)s a write touched for the background day-summary
- * rebuild (spec: ingestion rules 5 and 7): the new row's day and, for an update, the day it had
- * before (a sale moved to another day, or another location, changes both). One insert per batch;
- * the worker coalesces repeated marks of a day into one rebuild.
- */
-export const markDaysForRebuild: PostStoreStep = async (ctx, stored) => {
-  const days = new Map<string, { location_id: string; business_day: string }>();
-  const mark = (locationId: unknown, day: unknown) => {
-    if (typeof locationId !== 'string' || day == null) return;
-    const d = dayString(day);
-    days.set(`${locationId}|${d}`, { location_id: locationId, business_day: d });
-  };
-  for (const s of stored) {
-    mark(s.row.location_id, s.row.business_day);
-    if (s.before) mark(s.before.location_id, s.before.business_day);
-  }
-  if (days.size > 0) {
-    await ctx.em.execute(
-      `insert into "sales"."summary_rebuilds" ("location_id", "source", "business_day", "requested_at")
-       select x.location_id, ?, x.business_day, ? from jsonb_to_recordset(?::jsonb) as x(location_id text, business_day date)`,
-      [ctx.source, ctx.now, JSON.stringify([...days.values()])],
-    );
-  }
-  return [];
 };

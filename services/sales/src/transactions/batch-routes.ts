@@ -1,10 +1,10 @@
 import { SalesTransactionInput } from '@bop/contracts';
 import { parseBatchRecords, route, type RouteDef, type ServiceRuntime, assertBatchSize } from '@bop/shared';
 import type { SalesConfig } from '../config';
-import { normalizeTransaction } from '../domain/normalize';
-import { locateRecords } from '../locations';
-import type { Candidate, StepContext } from '../pipeline';
-import { storeTransactions } from '../store';
+import { normalizeTransaction } from './normalize';
+import { locateRecords } from '../locations/store';
+import type { Candidate, StepContext } from './pipeline';
+import { storeTransactions } from './store';
 
 /** Schema and location of each record on its own, and its canonical form (no transaction needed). */
 async function validate(ctx: { em: StepContext['em'] }, records: unknown[]): Promise<Candidate[]> {

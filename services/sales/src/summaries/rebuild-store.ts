@@ -1,7 +1,8 @@
 import type { SalesSummary as SalesSummaryDto } from '@bop/contracts';
-import { changedFields, insertEvents, newId, type EntityManager } from '@bop/shared';
+import { changedFields, insertEvents, lockForTransaction, newId, sqlList, type EntityManager, now as clockNow } from '@bop/shared';
+import type { PostStoreStep } from '../transactions/pipeline';
 import { builtFigures, builtSummaryHash, builtSummaryKey, businessDayPeriod, type ChannelAggregate } from './domain';
-import { summaryDto, summaryFromRow } from './dto';
+import { dayString, summaryDto, summaryFromRow } from './dto';
 import { SUMMARY_UPDATED } from './store';
 
 interface DayKey {
@@ -34,7 +35,7 @@ const dayKey = (k: DayKey) => `${k.location_id}|${k.source}|${k.business_day}`;
  * changed summary. A day whose transactions are all gone or voided keeps a zero summary. Answers the
  * number of marks taken.
  */
-export async function rebuildMarkedDays(em: EntityManager, limit: number, now = new Date()): Promise<number> {
+export async function rebuildMarkedDays(em: EntityManager, limit: number, now = clockNow()): Promise<number> {
   return em.transactional(async (tem) => {
     const marks: DayKey[] = await tem.execute(
       `delete from "sales"."summary_rebuilds" where "id" in (
@@ -45,11 +46,7 @@ export async function rebuildMarkedDays(em: EntityManager, limit: number, now = 
     if (marks.length === 0) return 0;
     const days = [...new Map(marks.map((m) => [dayKey(m), m])).values()].sort((a, b) => (dayKey(a) < dayKey(b) ? -1 : 1));
     const daysJson = JSON.stringify(days);
-    await tem.execute(
-      `select pg_advisory_xact_lock(hashtext('sales:summary-day'), d.h)
-       from (select distinct hashtext(x.value) as h from jsonb_array_elements_text(?::jsonb) as x(value) order by 1) d`,
-      [JSON.stringify(days.map(dayKey))],
-    );
+    await lockForTransaction(tem, days.map((d) => `sales.summary-day ${dayKey(d)}`));
     // one aggregate for every day: voided excluded; refunds (negative quantities) subtract; a line-less refund counts its subtotal
     const groups: AggregateRow[] = await tem.execute(
       `select t."location_id", t."source", to_char(t."business_day", 'YYYY-MM-DD') as "business_day", t."currency", t."channel",
@@ -75,8 +72,8 @@ export async function rebuildMarkedDays(em: EntityManager, limit: number, now = 
       [daysJson],
     );
     const locations: Array<{ id: string; timezone: string; business_day_cutoff: string }> = await tem.execute(
-      `select "id", "timezone", "business_day_cutoff" from "sales"."locations" where "id" = any(array(select jsonb_array_elements_text(?::jsonb)))`,
-      [JSON.stringify([...new Set(days.map((d) => d.location_id))])],
+      `select "id", "timezone", "business_day_cutoff" from "sales"."locations" where "id" = any(?::text[])`,
+      [sqlList([...new Set(days.map((d) => d.location_id))])],
     );
     const zoneOf = new Map(locations.map((l) => [l.id, l]));
 
@@ -183,3 +180,30 @@ export async function rebuildMarkedDays(em: EntityManager, limit: number, now = 
     return marks.length;
   });
 }
+
+/**
+ * Marks the (location, source, business day)s a write touched for the background day-summary
+ * rebuild (spec: ingestion rules 5 and 7): the new row's day and, for an update, the day it had
+ * before (a sale moved to another day, or another location, changes both). One insert per batch;
+ * the worker coalesces repeated marks of a day into one rebuild.
+ */
+export const markDaysForRebuild: PostStoreStep = async (ctx, stored) => {
+  const days = new Map<string, { location_id: string; business_day: string }>();
+  const mark = (locationId: unknown, day: unknown) => {
+    if (typeof locationId !== 'string' || day == null) return;
+    const d = dayString(day);
+    days.set(`${locationId}|${d}`, { location_id: locationId, business_day: d });
+  };
+  for (const s of stored) {
+    mark(s.row.location_id, s.row.business_day);
+    if (s.before) mark(s.before.location_id, s.before.business_day);
+  }
+  if (days.size > 0) {
+    await ctx.em.execute(
+      `insert into "sales"."summary_rebuilds" ("location_id", "source", "business_day", "requested_at")
+       select x.location_id, ?, x.business_day, ? from jsonb_to_recordset(?::jsonb) as x(location_id text, business_day date)`,
+      [ctx.source, ctx.now, JSON.stringify([...days.values()])],
+    );
+  }
+  return [];
+};

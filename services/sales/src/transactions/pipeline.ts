@@ -1,8 +1,8 @@
 import type { SalesTransactionInput } from '@bop/contracts';
 import type { EntityManager, FieldError, IngestEvent, StoredRecord } from '@bop/shared';
-import type { NormalizedTransaction } from './domain/normalize';
-import type { transactionRow } from './domain/normalize';
-import type { ReplicaLocation } from './locations';
+import type { NormalizedTransaction } from './normalize';
+import type { transactionRow } from './normalize';
+import type { ReplicaLocation } from '@bop/shared';
 
 /** The stored row of one transaction (snake_case columns), as the kit's upsert writes it. */
 export type TransactionRow = ReturnType<typeof transactionRow>;

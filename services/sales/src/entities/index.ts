@@ -1,2 +1,0 @@
-export * from './transaction';
-export * from './location';

@@ -1,0 +1,504 @@
+import type { ItemEventObject, PosItemRefField } from '@bop/contracts';
+import type { FilterQuery } from '@mikro-orm/core';
+import {
+  actorOf,
+  insertEvents,
+  newId,
+  OutOfReach,
+  reachableLocationIds,
+  sqlList,
+  sqlQuery,
+  lockForTransaction,
+  ValidationError,
+  type EntityManager,
+  type FieldError,
+  type IngestEvent,
+  type ReachSet,
+  now as clockNow,
+} from '@bop/shared';
+import type { StoredLine } from '../transactions/normalize';
+import { formatMoney } from '../transactions/money';
+import type { PreStoreStep, PostStoreStep, TransactionRow } from '../transactions/pipeline';
+import { transactionEvents } from '../transactions/recorded-events';
+import { entryFromRow, unmappedItemDto } from './dto';
+import { SalesUnmappedItem } from './entities';
+
+/** How a sales line or order line names its item (spec: ingestion rule 3: any one matches). */
+export interface ItemRef {
+  itemSku?: string | null;
+  itemBarcode?: string | null;
+  itemExternalId?: string | null;
+}
+
+/** A POS item within its source: the strongest reference its lines carry. */
+export interface PosItemKey {
+  refField: PosItemRefField;
+  refValue: string;
+}
+
+/**
+ * The POS item a line names: itemExternalId, else itemSku, else itemBarcode. A line naming none
+ * (a service charge, an open item) has nothing to match or map: it is stored unmatched, not queued.
+ */
+export function posItemKey(ref: ItemRef): PosItemKey | null {
+  if (ref.itemExternalId) return { refField: 'itemExternalId', refValue: ref.itemExternalId };
+  if (ref.itemSku) return { refField: 'itemSku', refValue: ref.itemSku };
+  if (ref.itemBarcode) return { refField: 'itemBarcode', refValue: ref.itemBarcode };
+  return null;
+}
+
+/** `posItemKey` in SQL over a jsonb line `l` (same precedence), for set-based recalculation. */
+export const LINE_REF_FIELD_SQL = (l: string) =>
+  `(case when ${l}->>'itemExternalId' is not null then 'itemExternalId' when ${l}->>'itemSku' is not null then 'itemSku' when ${l}->>'itemBarcode' is not null then 'itemBarcode' end)`;
+export const LINE_REF_VALUE_SQL = (l: string) => `coalesce(${l}->>'itemExternalId', ${l}->>'itemSku', ${l}->>'itemBarcode')`;
+
+/**
+ * Serialises mapping against matching per source: writers that match lines hold it shared until they
+ * commit, `:map` holds it exclusive. So a line matched before a mapping commits is always stored
+ * before the mapping's recalculation reads the sales, and a line matched after it sees the mapping.
+ * Transaction-scoped: call it inside the transaction that stores the lines.
+ */
+export async function lockItemMappings(em: EntityManager, sources: string[], mode: 'shared' | 'exclusive'): Promise<void> {
+  await lockForTransaction(
+    em,
+    sources.map((source) => `sales.item-mapping ${source}`),
+    { shared: mode === 'shared' },
+  );
+}
+
+/** Among several replica items with the same reference: active before archived, then the latest state. */
+const PICK = `order by it."status" = 'active' desc, it."updated_at" desc, it."id" limit 1`;
+
+/**
+ * One set-based lookup: per distinct ref, the mapped item of its POS item (when `source` is given),
+ * else the replica item by externalId, then SKU, then barcode. Archived items still match: a
+ * backfilled or late sale of a discontinued item is still that item.
+ */
+async function lookup(em: EntityManager, source: string | null, refs: ItemRef[]): Promise<Array<string | null>> {
+  const slot = new Map<string, number>();
+  const distinct: Array<{ i: number; ref_field: string | null; ref_value: string | null; ext: string | null; sku: string | null; barcode: string | null }> = [];
+  const at = refs.map((r) => {
+    const key = posItemKey(r);
+    if (!key) return -1;
+    const k = JSON.stringify([r.itemExternalId ?? null, r.itemSku ?? null, r.itemBarcode ?? null]);
+    let i = slot.get(k);
+    if (i === undefined) {
+      i = distinct.length;
+      slot.set(k, i);
+      distinct.push({ i, ref_field: key.refField, ref_value: key.refValue, ext: r.itemExternalId ?? null, sku: r.itemSku ?? null, barcode: r.itemBarcode ?? null });
+    }
+    return i;
+  });
+  if (distinct.length === 0) return refs.map(() => null);
+  const mapped = source === null
+    ? ''
+    : `(select m."item_id" from "sales"."unmapped_items" m where m."source" = ? and m."ref_field" = r."ref_field" and m."ref_value" = r."ref_value" and m."status" = 'mapped'),`;
+  const rows = await sqlQuery<{ i: number; item_id: string | null }>(
+    em,
+    `select r."i", coalesce(${mapped}
+       (select it."id" from "sales"."items" it where r."ext" is not null and it."external_id" = r."ext" ${PICK}),
+       (select it."id" from "sales"."items" it where r."sku" is not null and it."sku" = r."sku" ${PICK}),
+       (select it."id" from "sales"."items" it where r."barcode" is not null and it."barcodes" @> array[r."barcode"] ${PICK})
+     ) as "item_id"
+     from jsonb_to_recordset(?::jsonb) as r("i" int, "ref_field" text, "ref_value" text, "ext" text, "sku" text, "barcode" text)`,
+    source === null ? [JSON.stringify(distinct)] : [source, JSON.stringify(distinct)],
+  );
+  const found = new Map(rows.map((r) => [Number(r.i), r.item_id]));
+  return at.map((i) => (i < 0 ? null : (found.get(i) ?? null)));
+}
+
+/**
+ * The item id each ref matches for `source` (explicit mappings from `unmapped-items:map` first,
+ * then the item replica by externalId, SKU, barcode), or null. Same order as `refs`.
+ * Used by the transaction batch step and by online orders.
+ */
+export async function resolveItemRefs(em: EntityManager, source: string, refs: ItemRef[]): Promise<Array<string | null>> {
+  if (!refs.some((r) => posItemKey(r) !== null)) return refs.map(() => null);
+  await lockItemMappings(em, [source], 'shared');
+  return lookup(em, source, refs);
+}
+
+/** The replica item each ref matches now, ignoring mappings (suggestions for open queue entries). */
+export const replicaItemIds = (em: EntityManager, refs: ItemRef[]) => lookup(em, null, refs);
+
+/** One unmatched line seen in a stored record (transaction or order). */
+export interface UnmatchedLine extends ItemRef {
+  name?: string | null;
+}
+
+const SAMPLE_NAMES = 5;
+
+interface Seen {
+  key: PosItemKey;
+  ext: string | null;
+  sku: string | null;
+  barcode: string | null;
+  /** records newly carrying it minus records that carried it before and no longer do */
+  delta: number;
+  /** records of this call carrying it now */
+  now: number;
+  firstSeen: string | null;
+  lastSeen: string | null;
+  firstSeenMs: number;
+  lastSeenMs: number;
+  names: string[];
+  locations: string[];
+}
+
+/**
+ * Enters the unmatched POS items of one or more stored records into the unmapped-items queue
+ * (counts, first/last seen, sample names) and answers the `sales.unmapped_item` events for POS items
+ * that were not yet in the queue (once per new POS item). `records` carry what each stored record
+ * now has unmatched and what it had before (for exact counts on updates).
+ */
+export async function recordUnmatched(
+  em: EntityManager,
+  source: string,
+  records: Array<{ recordId: string; locationId: string; seenAt: string; lines: UnmatchedLine[]; before: UnmatchedLine[] | null }>,
+): Promise<Array<IngestEvent & { aggregateType: string; aggregateId: string }>> {
+  const seen = new Map<string, Seen>();
+  const entry = (key: PosItemKey) => {
+    const k = `${key.refField}\u0000${key.refValue}`;
+    let s = seen.get(k);
+    if (!s) seen.set(k, (s = { key, ext: null, sku: null, barcode: null, delta: 0, now: 0, firstSeen: null, lastSeen: null, firstSeenMs: 0, lastSeenMs: 0, names: [], locations: [] }));
+    return s;
+  };
+  const keysOf = (lines: UnmatchedLine[]) => {
+    const byKey = new Map<string, { key: PosItemKey; lines: UnmatchedLine[] }>();
+    for (const l of lines) {
+      const key = posItemKey(l);
+      if (!key) continue;
+      const k = `${key.refField}\u0000${key.refValue}`;
+      const g = byKey.get(k);
+      if (g) g.lines.push(l);
+      else byKey.set(k, { key, lines: [l] });
+    }
+    return byKey;
+  };
+  const noLines = new Map<string, { key: PosItemKey; lines: UnmatchedLine[] }>();
+  for (const rec of records) {
+    const now = keysOf(rec.lines);
+    const before = rec.before && rec.before.length > 0 ? keysOf(rec.before) : noLines;
+    const seenAt = Date.parse(rec.seenAt);
+    for (const [k, g] of now) {
+      const s = entry(g.key);
+      // counts are per record: a line seen again in an updated record does not count twice
+      if (!before.has(k)) s.delta += 1;
+      s.now += 1;
+      if (s.firstSeen === null || seenAt < s.firstSeenMs) {
+        s.firstSeen = rec.seenAt;
+        s.firstSeenMs = seenAt;
+      }
+      if (s.lastSeen === null || seenAt > s.lastSeenMs) {
+        s.lastSeen = rec.seenAt;
+        s.lastSeenMs = seenAt;
+      }
+      if (!s.locations.includes(rec.locationId)) s.locations.push(rec.locationId);
+      for (const l of g.lines) {
+        s.ext ??= l.itemExternalId ?? null;
+        s.sku ??= l.itemSku ?? null;
+        s.barcode ??= l.itemBarcode ?? null;
+        const name = l.name?.trim();
+        if (name && s.names.length < SAMPLE_NAMES && !s.names.includes(name)) s.names.push(name);
+      }
+    }
+    for (const [k, g] of before) if (!now.has(k)) entry(g.key).delta -= 1;
+  }
+  const rows = [...seen.values()]
+    .filter((s) => s.delta !== 0 || s.now > 0)
+    .sort((a, b) => (a.key.refField === b.key.refField ? (a.key.refValue < b.key.refValue ? -1 : 1) : a.key.refField < b.key.refField ? -1 : 1));
+  if (rows.length === 0) return [];
+  const at = clockNow();
+  const payload = rows.map((s) => ({
+    id: newId('unmappedItem'),
+    ref_field: s.key.refField,
+    ref_value: s.key.refValue,
+    ext: s.ext,
+    sku: s.sku,
+    barcode: s.barcode,
+    delta: s.delta,
+    n_now: s.now,
+    // a POS item only removed from records leaves its seen times alone (least/greatest with ±infinity)
+    first_seen: s.firstSeen ?? 'infinity',
+    last_seen: s.lastSeen ?? '-infinity',
+    names: s.names,
+    locations: [...s.locations].sort(),
+  }));
+  // one statement for the batch, in key order (concurrent batches lock entries in the same order);
+  // a mapped entry's count is frozen: its lines match the item from then on
+  const written = await sqlQuery(
+    em,
+    `with x as (
+       select * from jsonb_to_recordset(?::jsonb) as x("id" text, "ref_field" text, "ref_value" text, "ext" text, "sku" text, "barcode" text,
+         "delta" int, "n_now" int, "first_seen" timestamptz, "last_seen" timestamptz, "names" text[], "locations" text[])
+     )
+     insert into "sales"."unmapped_items" as u ("id", "source", "ref_field", "ref_value", "item_external_id", "item_sku", "item_barcode",
+       "sample_names", "transaction_count", "first_seen_at", "last_seen_at", "location_ids", "status", "version", "created_at", "updated_at")
+     select x."id", ?, x."ref_field", x."ref_value", x."ext", x."sku", x."barcode", x."names", x."n_now", x."first_seen", x."last_seen",
+       x."locations", 'open', 1, ?, ?
+     from x
+     where x."n_now" > 0
+        or exists (select 1 from "sales"."unmapped_items" e where e."source" = ? and e."ref_field" = x."ref_field" and e."ref_value" = x."ref_value")
+     order by x."ref_field", x."ref_value"
+     on conflict ("source", "ref_field", "ref_value") do update set
+       "transaction_count" = greatest(0, u."transaction_count" + (select x."delta" from x where x."ref_field" = u."ref_field" and x."ref_value" = u."ref_value")),
+       "first_seen_at" = least(u."first_seen_at", excluded."first_seen_at"),
+       "last_seen_at" = greatest(u."last_seen_at", excluded."last_seen_at"),
+       "sample_names" = array(select s.v from unnest(u."sample_names" || excluded."sample_names") with ordinality s(v, o) group by s.v order by min(s.o) limit ${SAMPLE_NAMES}),
+       "location_ids" = array(select distinct unnest(u."location_ids" || excluded."location_ids") order by 1),
+       "item_external_id" = coalesce(u."item_external_id", excluded."item_external_id"),
+       "item_sku" = coalesce(u."item_sku", excluded."item_sku"),
+       "item_barcode" = coalesce(u."item_barcode", excluded."item_barcode"),
+       "version" = u."version" + 1,
+       "updated_at" = excluded."updated_at"
+     where u."status" = 'open'
+     returning u.*, (u."xmax" = 0) as "inserted"`,
+    [JSON.stringify(payload), source, at, at, source],
+  );
+  const firstLocation = new Map(rows.map((s) => [`${s.key.refField}\u0000${s.key.refValue}`, s.locations[0] ?? null]));
+  // spec: sales.unmapped_item — a line's item cannot be matched and that POS item is not yet in the queue
+  return written
+    .filter((r) => r.inserted)
+    .map((r) => {
+      const e = entryFromRow(r);
+      return {
+        type: 'sales.unmapped_item',
+        aggregateType: 'sales_unmapped_item',
+        aggregateId: e.id,
+        locationId: firstLocation.get(`${e.refField}\u0000${e.refValue}`) ?? e.locationIds[0] ?? null,
+        object: unmappedItemDto(e) as unknown as Record<string, unknown>,
+      };
+    });
+}
+
+/** spec: ingestion rule 3 — fills each line's `itemId` from mappings and the item replica (one query for the whole batch). */
+export const matchItems: PreStoreStep = async (ctx, candidates) => {
+  const lines = candidates.flatMap((c) => c.normalized.lines);
+  if (lines.length === 0) return;
+  const ids = await resolveItemRefs(ctx.em, ctx.source, lines);
+  lines.forEach((line, i) => {
+    line.itemId = ids[i];
+  });
+};
+
+const unmatched = (lines: StoredLine[] | null | undefined) => (lines ?? []).filter((l) => (l.itemId ?? null) === null);
+
+/**
+ * spec: ingestion rule 3 — unmatched lines are stored and their POS items listed in the unmapped-items
+ * queue; `sales.unmapped_item` once per new POS item. Counts compare with the row before, so an
+ * updated record never counts twice and one that drops the line counts no more.
+ */
+export const recordUnmappedItems: PostStoreStep = async (ctx, stored) => {
+  const records = stored
+    .map((s) => ({
+      recordId: s.id,
+      locationId: s.row.location_id,
+      seenAt: s.row.occurred_at,
+      lines: unmatched(s.row.lines),
+      before: s.before ? unmatched(s.before.lines as StoredLine[]) : null,
+    }))
+    .filter((r) => r.lines.length > 0 || (r.before?.length ?? 0) > 0);
+  if (records.length === 0) return [];
+  return recordUnmatched(ctx.em, ctx.source, records);
+};
+
+const ids = (values: string[]) => sqlList([...new Set(values)]);
+
+interface Change {
+  source: string;
+  ref_field: string;
+  ref_value: string;
+  item_id: string;
+  /** the item the entry was mapped to before (a correction), whose lines move to the new item */
+  old_item_id: string | null;
+}
+
+/** A jsonb line `l` of a record aliased `t` names the POS item of change `m`, unmatched or matched through the mapping being corrected. */
+const matches = (l: string) =>
+  `m."source" = t."source" and m."ref_field" = ${LINE_REF_FIELD_SQL(l)} and m."ref_value" = ${LINE_REF_VALUE_SQL(l)} and (${l}->>'itemId' is null or ${l}->>'itemId' = m."old_item_id")`;
+
+/**
+ * The one statement that gives the lines of `table` (transactions or orders) naming a mapped POS item
+ * their item: the rows are locked in (source, externalId) order, version +1, updated_at now.
+ */
+const remapLinesSql = (table: '"transactions"' | '"orders"', returning: string) => `with m as materialized (
+       select * from jsonb_to_recordset(?::jsonb) as m("source" text, "ref_field" text, "ref_value" text, "item_id" text, "old_item_id" text)
+     ),
+     hit as materialized (
+       select t."id" from "sales".${table} t
+       where t."source" in (select m."source" from m)
+         and exists (select 1 from m, jsonb_array_elements(t."lines") as l(v) where ${matches('l.v')})
+       order by t."source", t."external_id"
+       for update of t
+     )
+     update "sales".${table} t set
+       "lines" = (
+         select jsonb_agg(case when m."item_id" is null then e.v else jsonb_set(e.v, '{itemId}', to_jsonb(m."item_id")) end order by e.n)
+         from jsonb_array_elements(t."lines") with ordinality as e(v, n)
+         left join m on ${matches('e.v')}
+       ),
+       "version" = t."version" + 1,
+       "updated_at" = ?
+     from hit where t."id" = hit."id"
+     returning ${returning}`;
+
+/**
+ * spec: ingestion rule 3 — "when someone links it, past sales are recalculated": the stored lines of
+ * each mapped POS item (unmatched, or matched through the mapping being corrected) get the item, in
+ * one set-based jsonb update. Version and updated_at move (pollers of `updatedSince` see it); the
+ * content hash does not (a re-send of the same content stays `unchanged`).
+ */
+async function recalculate(em: EntityManager, changes: Change[], now: Date): Promise<Array<{ id: string; source: string; externalId: string; version: number; row: TransactionRow }>> {
+  const rows = await sqlQuery<Record<string, any>>(
+    em,
+    remapLinesSql(
+      '"transactions"',
+      `t."id", t."source", t."external_id", t."location_id",
+       to_char(t."occurred_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "occurred_at",
+       to_char(t."business_day", 'YYYY-MM-DD') as "business_day",
+       t."type", t."status", t."channel", t."register_id", t."employee_external_id",
+       t."subtotal"::text as "subtotal", t."tax"::text as "tax", t."total"::text as "total", t."currency", t."refund_of", t."lines", t."tenders", t."version"`,
+    ),
+    [JSON.stringify(changes), now],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    source: r.source,
+    externalId: r.external_id,
+    version: Number(r.version),
+    row: {
+      location_id: r.location_id,
+      occurred_at: r.occurred_at,
+      business_day: r.business_day,
+      type: r.type,
+      status: r.status,
+      channel: r.channel,
+      register_id: r.register_id,
+      employee_external_id: r.employee_external_id,
+      // numeric(18,6) reads back as "12.500000"
+      subtotal: formatMoney(r.subtotal, r.currency),
+      tax: formatMoney(r.tax, r.currency),
+      total: formatMoney(r.total, r.currency),
+      currency: r.currency,
+      refund_of: r.refund_of,
+      lines: r.lines,
+      tenders: r.tenders,
+    },
+  }));
+}
+
+/**
+ * spec: ingestion rule 3 — online orders record unmatched POS items in the same queue, so the lines of
+ * the source's stored orders naming a mapped POS item get the item too (same rule as sales, one
+ * set-based update). Version and updated_at move; the content hashes do not (itemId is derived, so a
+ * re-sent order stays `unchanged`). No order event: the catalogue has none for a changed order.
+ * Answers the number of orders changed.
+ */
+async function recalculateOrders(em: EntityManager, changes: Change[], now: Date): Promise<number> {
+  const rows = await sqlQuery<{ id: string }>(
+    em,
+    remapLinesSql('"orders"', 't."id"'),
+    [JSON.stringify(changes), now],
+  );
+  return rows.length;
+}
+
+/** `GET /sales/unmapped-items`: a page of queue entries (keyset after `after`, ordered by id), `limit` rows at most. */
+export async function listUnmappedItems(
+  em: EntityManager,
+  f: { after?: string | null; status: string; source?: string; locationId?: string; reachable: string[] | null },
+  limit: number,
+): Promise<SalesUnmappedItem[]> {
+  const { after, status, source, locationId, reachable } = f;
+  const where: FilterQuery<SalesUnmappedItem> = { status };
+  if (after) where.id = { $gt: after };
+  if (source) where.source = source;
+  if (locationId) where.locationIds = { $contains: [locationId] };
+  else if (reachable) where.locationIds = { $overlap: reachable };
+  return em.find(SalesUnmappedItem, where, { orderBy: { id: 'asc' }, limit });
+}
+
+/**
+ * `POST /sales/unmapped-items:map` in one transaction: links POS items to items (all or nothing),
+ * recalculates their past sales and orders, and records the events.
+ */
+export async function mapUnmappedItems(em: EntityManager, mappings: Array<{ unmappedItemId: string; itemId: string }>, w: { actor: ReturnType<typeof actorOf>; now: Date; reach: () => ReachSet }) {
+  const { actor, now } = w;
+  return em.transactional(async (em) => {
+    const entryIds = ids(mappings.map((m) => m.unmappedItemId));
+    const sources = await sqlQuery<{ source: string }>(
+      em,
+      `select distinct "source" from "sales"."unmapped_items" where "id" = any(?::text[])`,
+      [entryIds],
+    );
+    // waits for batches of these sources that matched lines before this mapping, and holds new ones back
+    await lockItemMappings(em, sources.map((s) => s.source), 'exclusive');
+    const entries = await sqlQuery<Record<string, any>>(
+      em,
+      `select * from "sales"."unmapped_items" where "id" = any(?::text[]) order by "id" for update`,
+      [entryIds],
+    );
+    const items = await sqlQuery<{ id: string }>(
+      em,
+      `select "id" from "sales"."items" where "id" = any(?::text[])`,
+      [ids(mappings.map((m) => m.itemId))],
+    );
+    const byId = new Map(entries.map((r) => [r.id as string, entryFromRow(r)]));
+    const known = new Set(items.map((r) => r.id));
+    const errors: FieldError[] = [];
+    mappings.forEach((m, i) => {
+      if (!byId.has(m.unmappedItemId)) errors.push({ path: `mappings[${i}].unmappedItemId`, message: `No unmapped item ${m.unmappedItemId}.` });
+      if (!known.has(m.itemId)) errors.push({ path: `mappings[${i}].itemId`, message: `No item ${m.itemId}.` });
+    });
+    if (errors.length > 0) throw new ValidationError(errors);
+    // the recalculation touches sales at every location the POS item was sold at
+    const reachable = reachableLocationIds(w.reach());
+    if (reachable) {
+      for (const e of byId.values()) {
+        const outside = e.locationIds.find((id) => !reachable.includes(id));
+        if (outside) throw new OutOfReach(`Unmapped item ${e.id} was sold at location ${outside}, which your permission does not reach.`);
+      }
+    }
+    const changes: Change[] = mappings.flatMap((m) => {
+      const e = byId.get(m.unmappedItemId)!;
+      return e.itemId === m.itemId ? [] : [{ source: e.source, ref_field: e.refField, ref_value: e.refValue, item_id: m.itemId, old_item_id: e.itemId ?? null }];
+    });
+    if (changes.length === 0) {
+      return { mapped: mappings.map((m) => unmappedItemDto(byId.get(m.unmappedItemId)!, { reachable })), transactionsRecalculated: 0, ordersRecalculated: 0 };
+    }
+
+    const recalculated = await recalculate(em, changes, now);
+    // still under the exclusive mapping lock: an order PUT matching lines waits, then sees the mapping
+    const ordersRecalculated = await recalculateOrders(em, changes, now);
+    const updated = await sqlQuery<Record<string, any>>(
+      em,
+      `update "sales"."unmapped_items" u set "status" = 'mapped', "item_id" = c."item_id", "mapped_at" = ?, "mapped_by" = ?::jsonb,
+         "version" = u."version" + 1, "updated_at" = ?
+       from jsonb_to_recordset(?::jsonb) as c("id" text, "item_id" text)
+       where u."id" = c."id"
+       returning u.*`,
+      [now, JSON.stringify(actor), now, JSON.stringify(mappings.filter((m) => byId.get(m.unmappedItemId)!.itemId !== m.itemId).map((m) => ({ id: m.unmappedItemId, item_id: m.itemId })))],
+    );
+    for (const r of updated) byId.set(r.id, entryFromRow(r));
+    // consumers (inventory depletion) see each recalculated sale again, its lines now naming the item
+    const bySource = new Map<string, typeof recalculated>();
+    for (const t of recalculated) bySource.set(t.source, [...(bySource.get(t.source) ?? []), t]);
+    await insertEvents(em, 'sales', [...bySource].flatMap(([source, written]) => transactionEvents(source, written, 'items_mapped')), actor, now);
+    return { mapped: mappings.map((m) => unmappedItemDto(byId.get(m.unmappedItemId)!, { reachable })), transactionsRecalculated: recalculated.length, ordersRecalculated };
+  });
+}
+
+/** Writes items into `sales.items`, each only over an older state (a replayed older event, or a read-through answer older than an event). */
+export async function upsertItems(em: EntityManager, schema: string, items: ItemEventObject[]): Promise<void> {
+  for (const o of items) {
+    await em.execute(
+      `insert into "${schema}"."items" ("id", "sku", "barcodes", "external_id", "name", "status", "updated_at")
+       values (?, ?, ?::text[], ?, ?, ?, ?)
+       on conflict ("id") do update set
+         "sku" = excluded."sku", "barcodes" = excluded."barcodes", "external_id" = excluded."external_id",
+         "name" = excluded."name", "status" = excluded."status", "updated_at" = excluded."updated_at"
+       where "items"."updated_at" <= excluded."updated_at"`,
+      [o.id, o.sku, sqlList([...new Set(o.barcodes)]), o.externalId, o.name, o.status, new Date(o.updatedAt)],
+    );
+  }
+}

@@ -1,4 +1,0 @@
-import type { ConsumerDef } from '@bop/shared';
-
-/** consumers of the orders area (stub) */
-export const ordersConsumers: ConsumerDef[] = [];
