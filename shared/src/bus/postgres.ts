@@ -4,6 +4,7 @@ import type { Bus, BusMessage, ConsumedMessage, SubscribeOptions, Subscription }
 import { Waker } from '../waker';
 import { handlePoolErrors } from '../pg-clients';
 import { isDatabaseUnavailable } from '../db-faults';
+import { backoffDelay, busBackoff } from '../retry';
 
 const CHANNEL = 'bus_messages';
 /** Messages per insert statement (6 parameters each, far below Postgres' 65,535). */
@@ -254,8 +255,7 @@ class PgSubscription implements Subscription {
       } catch (err) {
         this.failures += 1;
         this.options.onError?.(err);
-        // a database outage is retried every 2 s at most, so the group resumes soon after it ends
-        await this.waker.sleep(Math.min(isDatabaseUnavailable(err) ? 2000 : 30_000, 100 * 2 ** Math.min(this.failures, 9)));
+        await this.waker.sleep(backoffDelay(this.failures, busBackoff, isDatabaseUnavailable(err)));
         continue;
       }
       if (handled < limit) {
