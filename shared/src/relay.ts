@@ -5,6 +5,7 @@ import { Waker } from './waker';
 import { isDatabaseUnavailable } from './db-faults';
 import { handleClientErrors } from './pg-clients';
 import { backoffDelay, relayBackoff } from './retry';
+import { advisoryKeySql } from './sql';
 
 export interface RelayOptions {
   /** the service's schema (its outbox) */
@@ -88,7 +89,7 @@ export class Relay {
       await client.connect();
       this.client = client;
     }
-    const { rows } = await this.client.query<{ ok: boolean }>(`select pg_try_advisory_lock(hashtext($1)) as ok`, [`relay:${this.opts.schema}`]);
+    const { rows } = await this.client.query<{ ok: boolean }>(`select pg_try_advisory_lock(${advisoryKeySql('$1')}) as ok`, [`${this.opts.schema}.relay`]);
     if (rows[0]?.ok) {
       await this.client.query(`listen "outbox_${this.opts.schema}"`);
       this.leader = true;

@@ -1,5 +1,6 @@
 /** The kit's SQL helpers against a real Postgres: id lists as one bound array, optional filters, advisory locks. */
-import { createOrm, encodeCursor, lockForTransaction, sqlList, SqlWhere, ApiError, type EntityManager, type Orm } from '@bop/shared';
+import { Client } from 'pg';
+import { advisoryKeySql, createOrm, encodeCursor, lockForTransaction, sqlList, SqlWhere, ApiError, type EntityManager, type Orm } from '@bop/shared';
 import { eventually, freshDatabase, type TestDatabase } from '../../test/harness';
 
 let db: TestDatabase;
@@ -127,6 +128,22 @@ describe('lockForTransaction', () => {
     await eventually(async () => writer.isLocked());
     writer.release();
     await writer.done;
+  });
+
+  it('advisoryKeySql names the same lock for SQL that takes one itself (a session lock excludes the transaction lock)', async () => {
+    const session = new Client({ connectionString: db.url });
+    await session.connect();
+    try {
+      await session.query(`select pg_advisory_lock(${advisoryKeySql('$1')})`, ['kit.test session']);
+      const tx = holdIn((em) => lockForTransaction(em, 'kit.test session'));
+      await eventually(async () => (await waiting()) === 1);
+      await session.query(`select pg_advisory_unlock(${advisoryKeySql('$1')})`, ['kit.test session']);
+      await eventually(async () => tx.isLocked());
+      tx.release();
+      await tx.done;
+    } finally {
+      await session.end();
+    }
   });
 
   it('releases at the end of the transaction, also on rollback, and refuses to run outside one', async () => {
