@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { Client } from 'pg';
-import { handleClientErrors, type Logger } from '@bop/shared';
+import { backoffDelay, handleClientErrors, type Logger } from '@bop/shared';
 
 export interface EmbeddedDb {
   url: string;
@@ -105,6 +105,8 @@ export function postmasterPid(pgDir: string): number | null {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Restarts of a dead embedded Postgres: 250 ms doubling, at most 5 s apart. */
+const restartBackoff = { baseMs: 250, capMs: 5_000 };
 
 /** Stops a Postgres (fast shutdown: SIGINT), forcing it after `graceMs`, and waits until it is gone. */
 async function stopServer(pid: number, graceMs: number): Promise<void> {
@@ -257,7 +259,7 @@ class Supervisor {
   private async restart(): Promise<void> {
     for (let attempt = 1; !this.stopping; attempt++) {
       // a killed postmaster's backends take a moment to exit and release shared memory
-      await sleep(Math.min(5000, 250 * 2 ** Math.min(attempt - 1, 5)));
+      await sleep(backoffDelay(attempt, restartBackoff));
       if (this.stopping) return;
       try {
         const stale = postmasterPid(this.pgDir);

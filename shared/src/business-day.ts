@@ -1,3 +1,5 @@
+import { DateTime, FixedOffsetZone, IANAZone } from 'luxon';
+
 /**
  * The business day (YYYY-MM-DD) of a UTC instant at a location (spec: ingestion rule 8): the local
  * calendar date, or the day before when the local time of day is before the cut-off (01:30 with a
@@ -5,18 +7,17 @@
  * repeated hour land on the same day, and a cut-off inside a skipped hour takes effect at the first
  * local time after it.
  *
- * Hot path (every ingested record): the zone's UTC offset comes from Intl once per zone and
- * quarter-hour and is then reused — offsets only change at transitions, and tz transitions fall
- * on quarter hours; a quarter hour whose two ends disagree is never cached.
+ * Hot path (every ingested record): the zone's UTC offset (luxon) is looked up once per zone and
+ * quarter-hour and then reused — offsets only change at transitions, and tz transitions fall on
+ * quarter hours; a quarter hour whose two ends disagree is never cached.
  */
 export function businessDayOf(occurredAtUtc: string, timezone: string, cutoff: string): string {
   const ms = Date.parse(occurredAtUtc);
   if (Number.isNaN(ms)) throw new Error(`businessDayOf: invalid instant ${occurredAtUtc}`);
   const cutoffMinutes = parseCutoff(cutoff);
-  const local = new Date(ms + offsetMs(timezone, ms));
-  const minuteOfDay = local.getUTCHours() * 60 + local.getUTCMinutes();
-  if (minuteOfDay < cutoffMinutes) local.setUTCDate(local.getUTCDate() - 1);
-  return local.toISOString().slice(0, 10);
+  const local = DateTime.fromMillis(ms, { zone: FixedOffsetZone.instance(offsetMs(timezone, ms) / 60_000) });
+  const day = local.hour * 60 + local.minute < cutoffMinutes ? local.minus({ days: 1 }) : local;
+  return day.toISODate()!;
 }
 
 const cutoffCache = new Map<string, number>();
@@ -33,7 +34,6 @@ function parseCutoff(cutoff: string): number {
 }
 
 const QUARTER = 15 * 60_000;
-const formatters = new Map<string, Intl.DateTimeFormat>();
 const offsets = new Map<string, number>();
 
 /** The zone's offset from UTC at an instant, in ms (local wall clock = instant + offset). */
@@ -42,26 +42,17 @@ export function offsetMs(timezone: string, ms: number): number {
   const key = `${timezone}|${bucket}`;
   const cached = offsets.get(key);
   if (cached !== undefined) return cached;
-  const start = exactOffset(timezone, bucket * QUARTER);
-  const end = exactOffset(timezone, bucket * QUARTER + QUARTER - 1);
-  if (start !== end) return exactOffset(timezone, ms);
+  const zone = zoneOf(timezone);
+  const start = zone.offset(bucket * QUARTER);
+  const end = zone.offset(bucket * QUARTER + QUARTER - 1);
+  if (start !== end) return zone.offset(ms) * 60_000;
   if (offsets.size > 100_000) offsets.clear();
-  offsets.set(key, start);
-  return start;
+  offsets.set(key, start * 60_000);
+  return start * 60_000;
 }
 
-function exactOffset(timezone: string, ms: number): number {
-  let f = formatters.get(timezone);
-  if (!f) {
-    try {
-      f = new Intl.DateTimeFormat('en-US', { timeZone: timezone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
-    } catch {
-      throw new Error(`businessDayOf: invalid zone ${timezone}`);
-    }
-    formatters.set(timezone, f);
-  }
-  const p: Record<string, number> = {};
-  for (const part of f.formatToParts(ms)) if (part.type !== 'literal') p[part.type] = Number(part.value);
-  const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-  return wall - (ms - (((ms % 1000) + 1000) % 1000));
+function zoneOf(timezone: string): IANAZone {
+  const zone = IANAZone.create(timezone);
+  if (!zone.isValid) throw new Error(`businessDayOf: invalid zone ${timezone}`);
+  return zone;
 }

@@ -4,6 +4,7 @@ import type { Logger } from './logger';
 import type { Bus, ConsumedMessage, Subscription } from './bus/types';
 import type { ConsumerDef } from './consumers';
 import { isDatabaseUnavailable } from './db-faults';
+import { backoffDelay, consumerBackoff, type BackoffPolicy } from './retry';
 
 export interface ConsumerRunnerOptions {
   service: string;
@@ -13,7 +14,7 @@ export interface ConsumerRunnerOptions {
   log: Logger;
   /** attempts of one message before it is parked in dead_letters */
   maxAttempts?: number;
-  /** first retry delay (ms); doubles per attempt, capped at 10 s (5 s while the database is unreachable) */
+  /** first retry delay (ms, default consumerBackoff's); doubles per attempt, capped at 10 s (5 s while the database is unreachable) */
   backoffMs?: number;
   batchSize?: number;
 }
@@ -21,10 +22,6 @@ export interface ConsumerRunnerOptions {
 const wanted = (def: ConsumerDef, type: string) =>
   def.types === undefined ? true : typeof def.types === 'function' ? def.types(type) : def.types.includes(type);
 
-/** The one backoff of the runner: `base` doubling per step, at most `cap`. */
-const backoff = (base: number, step: number, cap: number) => Math.min(cap, base * 2 ** Math.min(step, 16));
-const RETRY_CAP_MS = 10_000;
-const OUTAGE_CAP_MS = 5_000;
 /** How long a Kafka consumer waits out an outage inside one batch before handing it back (below the 30 s session timeout). */
 const KAFKA_OUTAGE_HOLD_MS = 15_000;
 
@@ -97,11 +94,14 @@ export class ConsumerRunner {
   private readonly subscriptions: Subscription[] = [];
   private stopping = false;
   private readonly sleepers = new Set<() => void>();
+  private readonly backoff: BackoffPolicy;
 
   constructor(
     private readonly defs: ConsumerDef[],
     private readonly opts: ConsumerRunnerOptions,
-  ) {}
+  ) {
+    this.backoff = { ...consumerBackoff, baseMs: opts.backoffMs ?? consumerBackoff.baseMs };
+  }
 
   group(def: ConsumerDef): string {
     return `${this.opts.service}.${def.name}`;
@@ -184,7 +184,7 @@ export class ConsumerRunner {
     // Kafka ends a group member that stays inside one batch past its session timeout: after a while
     // the batch goes back to the bus (redelivered after its backoff, attempts starting afresh)
     if (this.opts.bus.kind === 'kafka' && Date.now() - (state.since ?? Date.now()) > KAFKA_OUTAGE_HOLD_MS) throw err;
-    await this.sleep(backoff(this.opts.backoffMs ?? 200, state.waits, OUTAGE_CAP_MS));
+    await this.sleep(backoffDelay(state.waits + 1, this.backoff, true));
     state.waits += 1;
     return true;
   }
@@ -252,7 +252,7 @@ export class ConsumerRunner {
         attempts += 1;
         lastError = err;
         if (attempts >= max) break;
-        await this.sleep(backoff(this.opts.backoffMs ?? 200, attempts - 1, RETRY_CAP_MS));
+        await this.sleep(backoffDelay(attempts, this.backoff));
       }
     }
     await this.park(def, message, lastError, attempts);

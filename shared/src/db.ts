@@ -5,6 +5,7 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { serviceTable } from '@bop/contracts';
 import { defineOutbox } from './outbox';
 import { kitTablesSql } from './kit-tables';
+import { advisoryKeySql } from './sql';
 
 export { Migration };
 export type { EntityManager };
@@ -60,15 +61,16 @@ export async function createOrm(opts: OrmOptions): Promise<Orm> {
 export async function migrate(orm: Orm, schema: string): Promise<string[]> {
   const knex = orm.em.getConnection().getKnex();
   const conn = await knex.client.acquireConnection();
+  const key = `${schema}.migrations`;
   try {
-    await conn.query(`select pg_advisory_lock(hashtext($1))`, [`migrate:${schema}`]);
+    await conn.query(`select pg_advisory_lock(${advisoryKeySql('$1')})`, [key]);
     try {
       await conn.query(`create schema if not exists "${schema}"`);
       for (const sql of kitTablesSql(schema)) await conn.query(sql);
       const done = await orm.getMigrator().up();
       return done.map((m) => m.name);
     } finally {
-      await conn.query(`select pg_advisory_unlock(hashtext($1))`, [`migrate:${schema}`]);
+      await conn.query(`select pg_advisory_unlock(${advisoryKeySql('$1')})`, [key]);
     }
   } finally {
     await knex.client.releaseConnection(conn);

@@ -4,6 +4,8 @@ import type { Bus, BusMessage } from './bus/types';
 import { Waker } from './waker';
 import { isDatabaseUnavailable } from './db-faults';
 import { handleClientErrors } from './pg-clients';
+import { backoffDelay, relayBackoff } from './retry';
+import { advisoryKeySql } from './sql';
 
 export interface RelayOptions {
   /** the service's schema (its outbox) */
@@ -67,8 +69,7 @@ export class Relay {
           this.opts.log.warn({ err: (err as Error).message, failures, outage }, 'relay: publishing failed; retrying');
         }
         if (this.client === null || !(await this.alive())) await this.dropConnection();
-        // during an outage, retried every 2 s at most: publishing resumes soon after the database is back
-        await this.waker.sleep(Math.min(outage ? 2000 : 10_000, 100 * 2 ** Math.min(failures, 7)));
+        await this.waker.sleep(backoffDelay(failures, relayBackoff, outage));
         continue;
       }
       if (failures > 0) this.opts.log.info({ failures }, 'relay: publishing again');
@@ -88,7 +89,7 @@ export class Relay {
       await client.connect();
       this.client = client;
     }
-    const { rows } = await this.client.query<{ ok: boolean }>(`select pg_try_advisory_lock(hashtext($1)) as ok`, [`relay:${this.opts.schema}`]);
+    const { rows } = await this.client.query<{ ok: boolean }>(`select pg_try_advisory_lock(${advisoryKeySql('$1')}) as ok`, [`${this.opts.schema}.relay`]);
     if (rows[0]?.ok) {
       await this.client.query(`listen "outbox_${this.opts.schema}"`);
       this.leader = true;

@@ -15,6 +15,15 @@ export interface BackoffPolicy {
 
 export const defaultBackoff: BackoffPolicy = { baseMs: 100, capMs: 10_000, outageCapMs: 2_000 };
 
+/** The outbox relay: 200 ms doubling to 10 s; every 2 s at most during an outage, so publishing resumes soon after it. */
+export const relayBackoff: BackoffPolicy = { baseMs: 200, capMs: 10_000, outageCapMs: 2_000 };
+
+/** A bus subscription's failed fetch or batch (both adapters): 200 ms doubling to 30 s; every 2 s at most during an outage. */
+export const busBackoff: BackoffPolicy = { baseMs: 200, capMs: 30_000, outageCapMs: 2_000 };
+
+/** The consumer runner's retries of one message: 200 ms doubling to 10 s; outage waits at most 5 s apart. */
+export const consumerBackoff: BackoffPolicy = { baseMs: 200, capMs: 10_000, outageCapMs: 5_000 };
+
 /** The wait before retrying after `failures` consecutive failures (1 = the first failure). */
 export function backoffDelay(failures: number, policy: BackoffPolicy = defaultBackoff, outage = false): number {
   const cap = outage ? Math.min(policy.outageCapMs ?? policy.capMs, policy.capMs) : policy.capMs;

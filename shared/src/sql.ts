@@ -53,9 +53,14 @@ export class SqlWhere {
   }
 }
 
+/** The key expression of the scheme, for SQL that takes a lock itself (a trigger, a session-level lock): `advisoryKeySql('$1')` with the key as `$1`. */
+export const advisoryKeySql = (param: string): string => `hashtextextended(${param}, 0)`;
+
 /**
  * Transaction-level advisory locks, one key scheme for the whole platform: the 64-bit
- * `hashtextextended(key, 0)` of a key named `<service>.<what>[ <id>]` (e.g. `inventory.items ext-1`).
+ * `hashtextextended(key, 0)` of a key named `<area>.<what>[ <id>]`, the area being a service or a
+ * part of the kit (e.g. `inventory.items ext-1`; the kit's own: `<schema>.migrations`, `<schema>.relay`,
+ * `bus.schema`, `bus.append`).
  * Held until the transaction ends; `em` must be in one. Several keys are taken in sorted order, so
  * two transactions locking overlapping sets never deadlock.
  */
@@ -65,12 +70,10 @@ export async function lockForTransaction(em: EntityManager, keys: string | reado
   if (list.length === 0) return;
   const q =
     list.length === 1
-      ? em.getKnex().raw(`select ${fn}(hashtextextended(?, 0))`, [list[0]])
-      : em.getKnex().raw(`select ${fn}(hashtextextended(k, 0)) from unnest(?::text[]) with ordinality as t(k, n) order by n`, [sqlList(list)]);
+      ? em.getKnex().raw(`select ${fn}(${advisoryKeySql('?')})`, [list[0]])
+      : em.getKnex().raw(`select ${fn}(${advisoryKeySql('k')}) from unnest(?::text[]) with ordinality as t(k, n) order by n`, [sqlList(list)]);
   const trx = em.getTransactionContext();
   if (!trx) throw new Error(`advisory lock ${list.join(', ')} taken outside a transaction`);
   await q.transacting(trx);
 }
 
-/** The key expression of the scheme, for SQL that takes a lock itself (a trigger, a session-level lock): `${ADVISORY_KEY}` with the key as `$1`. */
-export const advisoryKeySql = (param: string): string => `hashtextextended(${param}, 0)`;

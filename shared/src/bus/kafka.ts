@@ -17,6 +17,7 @@ import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import type { Logger } from '../logger';
 import type { Bus, BusMessage, ConsumedMessage, SubscribeOptions, Subscription } from './types';
 import { eventJsonSchema, type JsonSchemaObject } from './schemas';
+import { backoffDelay, busBackoff } from '../retry';
 
 /**
  * The `kafka` adapter (architecture: Events): kafkajs 2.2.4, idempotent producer, topic per area
@@ -136,9 +137,9 @@ export function nextOffset(offset: string): string {
   return (BigInt(offset) + 1n).toString();
 }
 
-/** Delay before a failed batch is redelivered: 200 ms doubling, at most 30 s (as the postgres adapter). */
+/** Delay before a failed batch is redelivered: the bus policy, as the postgres adapter (200 ms doubling, at most 30 s). */
 export function retryDelayMs(failures: number): number {
-  return Math.min(30_000, 100 * 2 ** Math.min(Math.max(failures, 1), 9));
+  return backoffDelay(failures, busBackoff);
 }
 
 /** What processBatch needs from its subscription. */

@@ -4,8 +4,15 @@ import type { Bus, BusMessage, ConsumedMessage, SubscribeOptions, Subscription }
 import { Waker } from '../waker';
 import { handlePoolErrors } from '../pg-clients';
 import { isDatabaseUnavailable } from '../db-faults';
+import { backoffDelay, busBackoff } from '../retry';
+import { advisoryKeySql } from '../sql';
 
 const CHANNEL = 'bus_messages';
+/** Advisory lock keys of the bus (the kit's one key scheme, `<area>.<what>`): its DDL, and appends (positions in commit order). */
+const SCHEMA_LOCK = 'bus.schema';
+const APPEND_LOCK = 'bus.append';
+const lockKey = advisoryKeySql('$1');
+
 /** Messages per insert statement (6 parameters each, far below Postgres' 65,535). */
 const MESSAGES_PER_INSERT = 1000;
 
@@ -60,11 +67,11 @@ export async function createPostgresBus(opts: PostgresBusOptions): Promise<Bus> 
   const pool = handlePoolErrors(new Pool({ connectionString: opts.connectionString, max: opts.poolMax ?? 4, application_name: 'bop-bus' }), opts.log, 'bus');
   const client = await pool.connect();
   try {
-    await client.query(`select pg_advisory_lock(hashtext('bus:schema'))`);
+    await client.query(`select pg_advisory_lock(${lockKey})`, [SCHEMA_LOCK]);
     try {
       for (const sql of busSchemaSql) await client.query(sql);
     } finally {
-      await client.query(`select pg_advisory_unlock(hashtext('bus:schema'))`);
+      await client.query(`select pg_advisory_unlock(${lockKey})`, [SCHEMA_LOCK]);
     }
   } finally {
     client.release();
@@ -93,7 +100,7 @@ class PostgresBus implements Bus {
     const client = await this.pool.connect();
     try {
       await client.query('begin');
-      await client.query(`select pg_advisory_xact_lock(hashtext('bus:append'))`);
+      await client.query(`select pg_advisory_xact_lock(${lockKey})`, [APPEND_LOCK]);
       // copied and marked in one transaction: each outbox row reaches the bus exactly once, in seq order
       const { rowCount } = await client.query(
         `with picked as (
@@ -122,7 +129,7 @@ class PostgresBus implements Bus {
     try {
       await client.query('begin');
       // spec: commit order = position order, so no reader skips a late-committing row
-      await client.query(`select pg_advisory_xact_lock(hashtext('bus:append'))`);
+      await client.query(`select pg_advisory_xact_lock(${lockKey})`, [APPEND_LOCK]);
       // bound parameters per message, the payload as text into a `json` column: no jsonb parsing, and no
       // jsonb[] array literal (node-pg escapes those character by character)
       for (let start = 0; start < messages.length; start += MESSAGES_PER_INSERT) {
@@ -254,8 +261,7 @@ class PgSubscription implements Subscription {
       } catch (err) {
         this.failures += 1;
         this.options.onError?.(err);
-        // a database outage is retried every 2 s at most, so the group resumes soon after it ends
-        await this.waker.sleep(Math.min(isDatabaseUnavailable(err) ? 2000 : 30_000, 100 * 2 ** Math.min(this.failures, 9)));
+        await this.waker.sleep(backoffDelay(this.failures, busBackoff, isDatabaseUnavailable(err)));
         continue;
       }
       if (handled < limit) {
