@@ -11,6 +11,8 @@ const services = fs.readdirSync(servicesDir).filter((d) => fs.existsSync(path.jo
 const TOP_FILES = new Set(['index.ts', 'main.ts', 'config.ts']);
 /** folders named for a layer, not an area of the service */
 const LAYER_NAMES = new Set(['routes', 'actions', 'domain', 'entities', 'lib', 'utils', 'helpers', 'common', 'consumers', 'workers', 'worker', 'store', 'stores', 'dto', 'shared', 'core', 'services', 'models', 'types']);
+/** a rule file named for a layer says nothing of what it decides */
+const VAGUE_NAMES = /^(domain|utils?|helpers?|lib|common|misc|logic|services?)\.ts$/;
 const KEBAB = /^[a-z][a-z0-9]*(-[a-z0-9]+)*\.ts$/;
 /** database access: the store's business alone */
 const DB_ACCESS = [
@@ -75,9 +77,10 @@ describe.each(services)('services/%s follows the one layout', (service) => {
     for (const p of DB_ACCESS) expect(index).not.toMatch(p);
   });
 
-  it('area folders hold kebab-case files only, no sub-folders', () => {
+  it('area folders hold kebab-case files only, no sub-folders; rule files are named for what they decide', () => {
     expect(areaFiles.filter((f) => f.dir).map((f) => `${f.area}/${f.name}`)).toEqual([]);
     expect(areaFiles.filter((f) => !f.dir && !KEBAB.test(f.name)).map((f) => `${f.area}/${f.name}`)).toEqual([]);
+    expect(areaFiles.filter((f) => VAGUE_NAMES.test(f.name)).map((f) => `${f.area}/${f.name}`)).toEqual([]);
   });
 
   it('entities are declared in an area\'s entities.ts only', () => {

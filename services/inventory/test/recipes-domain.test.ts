@@ -2,7 +2,7 @@
  * The pure rules of recipes and depletion (recipes/domain.ts): expansion to leaf ingredients with
  * yields, nesting checks, a transaction's target and the difference to what was applied.
  */
-import { checkNesting, depletionChanges, depletionTarget, movementTypeOf, usagePerUnit, RecipeGraphError, type RecipeGraph, type RecordedTransaction, type StoredComponent } from '../src/recipes/domain';
+import { checkNesting, depletionChanges, depletionTarget, movementTypeOf, usagePerUnit, RecipeGraphError, type RecipeGraph, type RecordedTransaction, type StoredComponent } from '../src/recipes/usage';
 
 const c = (itemId: string, baseQuantity: string, y = '1'): StoredComponent => ({ itemId, quantity: baseQuantity, unitId: null, yield: y, baseQuantity });
 const plain = (m: Map<string, { toFixed(): string }>) => Object.fromEntries([...m].map(([k, v]) => [k, v.toFixed()]));

@@ -3,7 +3,7 @@
  * on stock that arrives, notes for `other`, no future occurredAt, line limits, ledger range, totals.
  */
 import Decimal from 'decimal.js';
-import { adjustmentLineErrors, baseQuantityError, headerErrors, lineCountErrors, sortErrors, totalValue } from '../src/stock/domain';
+import { adjustmentLineErrors, baseQuantityError, headerErrors, lineCountErrors, sortErrors, totalValue } from '../src/stock/adjustment-rules';
 import { stampAfterLock } from '../src/ledger/store';
 
 const now = new Date('2026-11-21T15:00:00Z');

@@ -3,7 +3,7 @@ import { zodFieldErrors } from '@bop/shared';
 import {
   afterPayment, balanceDue, checkDueDate, checkLines, checkPaidAt, checkPaymentAmount, checkTotal, dueDateAt, invoiceLine, invoiceNumber, invoiceTotals,
   issueRefusal, linesFromOrder, paidAtInstant, payRefusal, voidRefusal, type InvoiceStatus,
-} from '../src/invoices/domain';
+} from '../src/invoices/invoice-rules';
 
 const schemaErrors = (schema: { safeParse: (v: unknown) => any }, body: unknown) => {
   const r = schema.safeParse(body);

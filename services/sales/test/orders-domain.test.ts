@@ -1,6 +1,6 @@
 import { SalesOrderInput } from '@bop/contracts';
 import { zodFieldErrors } from '@bop/shared';
-import { cancelRefusal, checkOrder, decidePut, normalizeOrder, orderTotals, type StoredOrderState } from '../src/orders/domain';
+import { cancelRefusal, checkOrder, decidePut, normalizeOrder, orderTotals, type StoredOrderState } from '../src/orders/order-rules';
 import { newOrderBody } from './fixtures';
 
 /** A valid order as an online store sends it (email in mixed case, as stores send it). */

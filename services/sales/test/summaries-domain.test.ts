@@ -1,7 +1,7 @@
 /** Pure rules of sales summaries: the ingested arithmetic, business-day periods, built figures. */
 import { SalesSummaryInput } from '@bop/contracts';
 import { businessDayOf } from '../src';
-import { builtFigures, businessDayPeriod, checkSummary, firstInstantAt, formatAmount, periodsOverlap } from '../src/summaries/domain';
+import { builtFigures, businessDayPeriod, checkSummary, firstInstantAt, formatAmount, periodsOverlap } from '../src/summaries/summary-rules';
 
 const summary = (over: Record<string, unknown> = {}) =>
   SalesSummaryInput.parse({

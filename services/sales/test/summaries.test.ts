@@ -6,7 +6,7 @@
 import { organizationService } from '@svc/organization';
 import { salesService } from '../src';
 import { nycDaySummary, nycSale } from './fixtures';
-import { businessDaysOfPeriod } from '../src/summaries/domain';
+import { businessDaysOfPeriod } from '../src/summaries/summary-rules';
 import { eventually, integration, person, startTestServices, type TestServices } from '../../../test/harness';
 
 let stack: TestServices;

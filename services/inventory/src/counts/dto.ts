@@ -1,5 +1,5 @@
 import type { StockCount, StockCountItem, StockCountStatus } from '@bop/contracts';
-import { totalVarianceValue } from './domain';
+import { totalVarianceValue } from './count-rules';
 import type { InventoryStockCount } from './entities';
 
 /** The count as the API returns it (and `data.object` of its events), with its items' figures. */

@@ -5,7 +5,7 @@ import { Conflict, NotFound, ValidationError, actorOf, assertLocationInReach, ch
 import { resolveLines } from '../items/lines-store';
 import { dec, formatQuantity } from '../ledger/quantity';
 import { lockLevels, postMovements, type MovementInput } from '../ledger/store';
-import { countedAtOf, countedTotals, duplicateLineErrors, itemFigures, transitionRefusal, type CountedItem } from './domain';
+import { countedAtOf, countedTotals, duplicateLineErrors, itemFigures, transitionRefusal, type CountedItem } from './count-rules';
 import { countDto } from './dto';
 import { InventoryStockCount } from './entities';
 

@@ -1,6 +1,6 @@
 import type { BaseUnit, Item, ItemCategory, ItemUnit, StorageArea, UnitOfMeasure } from '@bop/contracts';
 import { formatNullable, formatQuantity } from '../ledger/quantity';
-import type { ItemFields, ItemStatus } from './domain';
+import type { ItemFields, ItemStatus } from './item-fields';
 
 /** Stored rows as `sqlQuery` reads them (snake_case; numerics as strings, timestamps as Dates). */
 export interface ItemRow {

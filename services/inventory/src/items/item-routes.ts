@@ -1,5 +1,5 @@
 import { assertCompanyWide, NotFound, decodeCursor, now, pageLimit, route, toPage, type RouteDef, writeTransaction } from '@bop/shared';
-import { createFields, patchFields, replaceFields } from './domain';
+import { createFields, patchFields, replaceFields } from './item-fields';
 import { fieldsOf } from './dto';
 import { createItem, findItem, itemConflictFor, itemDtoOf, itemDtos, listItems, lockExternalId, updateItem } from './store';
 

@@ -1,6 +1,6 @@
 import type { BaseUnit, Item, ItemUnit } from '@bop/contracts';
 import { Conflict, ValidationError, actorOf, changedFields, insertEvents, lockForTransaction, newId, sqlList, sqlQuery, SqlWhere, type ApiError, type EntityManager, type FieldError, type Principal } from '@bop/shared';
-import { claimedIdentifiers, fieldsDiffer, type ItemFields } from './domain';
+import { claimedIdentifiers, fieldsDiffer, type ItemFields } from './item-fields';
 import { fieldsOf, itemDto, itemUnitDto, type ItemRow, type UnitRow } from './dto';
 
 export interface WriteContext {

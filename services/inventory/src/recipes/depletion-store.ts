@@ -1,7 +1,7 @@
 import type { RecordedSalesObject } from '@bop/contracts';
 import { now as clockNow, sqlList, sqlQuery, type EntityManager, type Logger } from '@bop/shared';
 import { postMovements, type MovementInput } from '../ledger/store';
-import { depletionChanges, depletionTarget, movementTypeOf, usagePerUnit, type Applied, type RecordedTransaction } from './domain';
+import { depletionChanges, depletionTarget, movementTypeOf, usagePerUnit, type Applied, type RecordedTransaction } from './usage';
 import { loadGraph } from './store';
 
 // raw SQL (bulk jsonb statements over a whole batch of sales) because it pays: measured by `npm run bench:depletion`

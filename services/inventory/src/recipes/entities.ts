@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import type { StoredComponent } from './domain';
+import type { StoredComponent } from './usage';
 
 /**
  * What one base unit of a sold item uses (core schema: inventory.usage_recipes). A removed recipe

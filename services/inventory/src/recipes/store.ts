@@ -4,7 +4,7 @@ import { NotFound, ValidationError, actorOf, canonicalJson, insertEvents, lockFo
 import type { ResolvedLine } from '../items/lines';
 import { resolveLines } from '../items/lines-store';
 import { formatQuantity } from '../ledger/quantity';
-import { checkNesting, depletesDto, formatGross, type RecipeGraph, type StoredComponent } from './domain';
+import { checkNesting, depletesDto, formatGross, type RecipeGraph, type StoredComponent } from './usage';
 import { UsageRecipeRow } from './entities';
 
 /**

@@ -1,6 +1,6 @@
 import type Decimal from 'decimal.js';
 import type { EntityManager } from '@bop/shared';
-import { usagePerUnit } from '../recipes/domain';
+import { usagePerUnit } from '../recipes/usage';
 import { loadGraph } from '../recipes/store';
 
 /**

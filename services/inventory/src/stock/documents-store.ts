@@ -5,7 +5,7 @@ import type { ResolvedLine } from '../items/lines';
 import { resolveLines } from '../items/lines-store';
 import { formatNullable, formatQuantity } from '../ledger/quantity';
 import { postMovements, stockMovementFromRow, type MovementInput } from '../ledger/store';
-import { adjustmentLineErrors, baseQuantityError, headerErrors, lineCountErrors, sortErrors } from './domain';
+import { adjustmentLineErrors, baseQuantityError, headerErrors, lineCountErrors, sortErrors } from './adjustment-rules';
 import { documentDto, type DocumentKind, type DocumentRow } from './dto';
 import { isFieldError, writableLocation, type StockLocation } from './location-store';
 

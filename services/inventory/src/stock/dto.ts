@@ -1,6 +1,6 @@
 import type { StockAdjustment, StockDocumentLine, StockMovement, WasteRecord } from '@bop/contracts';
 import { formatNullable, formatQuantity } from '../ledger/quantity';
-import { totalValue } from './domain';
+import { totalValue } from './adjustment-rules';
 
 export type DocumentKind = 'adjustment' | 'waste';
 

@@ -4,7 +4,7 @@ import { Conflict, NotFound, ValidationError, actorOf, assertLocationInReach, ch
 import type { ResolvedLine } from '../items/lines';
 import { resolveLines } from '../items/lines-store';
 import { postMovements, type MovementInput } from '../ledger/store';
-import { duplicateItemErrors, matchReceipt, receiveRefusal, receivedLine, receivedStatus, sentLine } from './domain';
+import { duplicateItemErrors, matchReceipt, receiveRefusal, receivedLine, receivedStatus, sentLine } from './transfer-rules';
 import { transferDto } from './dto';
 import { InventoryTransfer } from './entities';
 

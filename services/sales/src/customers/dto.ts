@@ -1,5 +1,5 @@
 import type { Customer as CustomerDto } from '@bop/contracts';
-import { address, type CustomerFields, type CustomerStatus } from './domain';
+import { address, type CustomerFields, type CustomerStatus } from './customer-fields';
 import type { SalesCustomer } from './entities';
 
 /** The customer record (API and `data.object` of its events). */

@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import type { CustomerAddress } from './domain';
+import type { CustomerAddress } from './customer-fields';
 
 /** A customer master record (supplement: /customers); externalId unique company-wide when set. */
 export const SalesCustomer = defineEntity({

@@ -1,6 +1,6 @@
 import { assertCompanyWide, NotFound, decodeCursor, pageLimit, route, toPage, type RouteDef, type ServiceRuntime } from '@bop/shared';
 import type { SalesConfig } from '../config';
-import { createFields } from './domain';
+import { createFields } from './customer-fields';
 import { customerDto } from './dto';
 import { addCustomer, findCustomer, listCustomers, patchCustomer, putCustomer } from './store';
 

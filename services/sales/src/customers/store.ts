@@ -1,7 +1,7 @@
 import { LockMode, UniqueConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
 import type { CustomerPatch, CustomerReplace } from '@bop/contracts';
 import { Conflict, NotFound, lockForTransaction, actorOf, changedFields, insertEvents, newId, sqlQuery, type EntityManager, type Principal } from '@bop/shared';
-import { fieldsDiffer, patchFields, replaceFields, type CustomerFields, type CustomerStatus } from './domain';
+import { fieldsDiffer, patchFields, replaceFields, type CustomerFields, type CustomerStatus } from './customer-fields';
 import { customerDto, fieldsOf } from './dto';
 import { SalesCustomer } from './entities';
 

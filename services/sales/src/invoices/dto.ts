@@ -1,7 +1,7 @@
 import type { CustomerInvoice as CustomerInvoiceDto } from '@bop/contracts';
 import { formatMoney } from '../transactions/money';
-import { address } from '../customers/domain';
-import { balanceDue } from './domain';
+import { address } from '../customers/customer-fields';
+import { balanceDue } from './invoice-rules';
 import type { CustomerInvoice, InvoicePayment } from './entities';
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);

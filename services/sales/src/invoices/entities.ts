@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import type { CustomerAddress } from '../customers/domain';
-import type { InvoiceLine } from './domain';
+import type { CustomerAddress } from '../customers/customer-fields';
+import type { InvoiceLine } from './invoice-rules';
 
 /** The customer as billed, fixed when the invoice is issued. */
 export interface BillTo {

@@ -9,7 +9,7 @@ import { itemReadThrough } from '../items/consumers';
 import {
   afterPayment, balanceDue, checkDueDate, checkLines, checkPaidAt, checkPaymentAmount, checkTotal, dueDateAt, invoiceLine, invoiceNumber, invoiceTotals,
   issueRefusal, linesFromOrder, paidAtInstant, payRefusal, voidRefusal, type InvoiceLine, type InvoiceStatus,
-} from './domain';
+} from './invoice-rules';
 import { invoiceDto } from './dto';
 import { CustomerInvoice, InvoicePayment } from './entities';
 

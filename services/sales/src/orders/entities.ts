@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import type { OrderCustomer, OrderLine, OrderShipment, OrderShipping, OrderStockLine } from './domain';
+import type { OrderCustomer, OrderLine, OrderShipment, OrderShipping, OrderStockLine } from './order-rules';
 
 /** An online sales order (spec: Online sales order), unique on (source, externalId). */
 export const SalesOrder = defineEntity({

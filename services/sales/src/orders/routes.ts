@@ -16,7 +16,7 @@ import {
 } from '@bop/shared';
 import type { SalesConfig } from '../config';
 import { locationFor, resolveLocations } from '../locations/store';
-import { cancelRefusal, checkOrder, normalizeOrder, orderStockLines, reserveRefusal, shipRefusal, type OrderStockLine } from './domain';
+import { cancelRefusal, checkOrder, normalizeOrder, orderStockLines, reserveRefusal, shipRefusal, type OrderStockLine } from './order-rules';
 import { orderDto } from './dto';
 import { findOrder, listOrders, orderCommand, ordersByExternalId, putOrder, type OrderCommand } from './store';
 

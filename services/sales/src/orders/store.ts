@@ -2,7 +2,7 @@ import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import { assertLocationInReach, lockForTransaction, NotFound, type locationFilter, type ReachSet, Conflict, ValidationError, actorOf, changedFields, insertEvents, newId, type EntityManager, type IngestEvent, type Principal, now as clockNow } from '@bop/shared';
 import { customerIdFor } from '../customers/store';
 import { recordUnmatched, resolveItemRefs, type UnmatchedLine } from '../items/store';
-import { decidePut, type NormalizedOrder, type OrderLine, type OrderStatus } from './domain';
+import { decidePut, type NormalizedOrder, type OrderLine, type OrderStatus } from './order-rules';
 import { orderDto } from './dto';
 import { SalesOrder } from './entities';
 

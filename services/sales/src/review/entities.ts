@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { FieldError } from '@bop/shared';
 import type { TransactionRow } from '../transactions/pipeline';
-import type { IngestedSummaryRow } from '../summaries/domain';
+import type { IngestedSummaryRow } from '../summaries/summary-rules';
 
 /** What a held record is: a transaction of `POST /sales/transactions:batch` or a summary of `POST /sales-summaries`. */
 export type ReviewRecordKind = 'transaction' | 'summary';

@@ -4,7 +4,7 @@ import { SalesTransaction } from '../transactions/entities';
 import type { TransactionRow } from '../transactions/pipeline';
 import { transactionEvents } from '../transactions/recorded-events';
 import { postStoreSteps, transactionsTarget } from '../transactions/store';
-import type { IngestedSummaryRow } from '../summaries/domain';
+import type { IngestedSummaryRow } from '../summaries/summary-rules';
 import { SalesSummaryEntity } from '../summaries/entities';
 import { claimSourceModes, ruleNine } from '../summaries/source-modes-store';
 import { summariesTarget, summaryUpdatedEvents } from '../summaries/store';

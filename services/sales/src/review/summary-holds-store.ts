@@ -1,6 +1,6 @@
 import { newId, sqlQuery, type EntityManager, type FieldError } from '@bop/shared';
 import type { LocationRef } from '../transactions/normalize';
-import { businessDaysOfPeriod, type IngestedSummaryRow } from '../summaries/domain';
+import { businessDaysOfPeriod, type IngestedSummaryRow } from '../summaries/summary-rules';
 import { pendingReason, savePendingItems, type HeldAnswer, type PendingItemWrite } from './transaction-holds-store';
 
 /** A valid ingested summary of a batch, as the hold check sees it. */

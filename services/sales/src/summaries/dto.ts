@@ -1,5 +1,5 @@
 import type { SalesSummary as SalesSummaryDto } from '@bop/contracts';
-import { formatAmount } from './domain';
+import { formatAmount } from './summary-rules';
 import type { ChannelFigures, SalesSummaryEntity } from './entities';
 
 /** A summary as stored, camelCase (entity or raw row mapped). */

@@ -1,7 +1,7 @@
 import type { SalesSummary as SalesSummaryDto } from '@bop/contracts';
 import { changedFields, insertEvents, lockForTransaction, newId, sqlList, type EntityManager, now as clockNow } from '@bop/shared';
 import type { PostStoreStep } from '../transactions/pipeline';
-import { builtFigures, builtSummaryHash, builtSummaryKey, businessDayPeriod, type ChannelAggregate } from './domain';
+import { builtFigures, builtSummaryHash, builtSummaryKey, businessDayPeriod, type ChannelAggregate } from './summary-rules';
 import { dayString, summaryDto, summaryFromRow } from './dto';
 import { SUMMARY_UPDATED } from './store';
 

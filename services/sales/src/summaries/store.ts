@@ -17,7 +17,7 @@ import {
 } from '@bop/shared';
 import type { ReplicaLocation } from '../locations/store';
 import { holdClosedSummaryDays, storeHeldSummaries } from '../review/summary-holds-store';
-import { checkSummary, ingestedSummaryRow, periodsOverlap, type IngestedSummaryRow } from './domain';
+import { checkSummary, ingestedSummaryRow, periodsOverlap, type IngestedSummaryRow } from './summary-rules';
 import { summaryDto } from './dto';
 import { SalesSummaryEntity } from './entities';
 import { claimSourceModes, ruleNine } from './source-modes-store';

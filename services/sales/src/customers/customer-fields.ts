@@ -1,6 +1,6 @@
 import type { CustomerCreate, CustomerPatch, CustomerReplace } from '@bop/contracts';
 import { canonicalJson } from '@bop/shared';
-import type { OrderAddress } from '../orders/domain';
+import type { OrderAddress } from '../orders/order-rules';
 
 export type CustomerStatus = 'active' | 'archived';
 

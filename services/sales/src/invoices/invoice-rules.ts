@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import type { FieldError } from '@bop/shared';
 import { formatMoney, formatQuantity, minorUnits, roundMoney } from '../transactions/money';
-import type { OrderLine, OrderShipping } from '../orders/domain';
+import type { OrderLine, OrderShipping } from '../orders/order-rules';
 
 export type InvoiceStatus = 'draft' | 'issued' | 'partially_paid' | 'paid' | 'void';
 
