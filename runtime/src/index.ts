@@ -9,7 +9,7 @@ import { startGateway } from '@bop/gateway';
 import { serviceDefinitions } from './services';
 import { ensureDataDir, isNodeProcess, startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres';
 import { StartupError } from './start-failure';
-import { chooseLogFormat } from './log-format';
+import { currentLogFormat } from './log-format';
 import { loadRuntimeConfig, type RuntimeConfig } from './config';
 import type { WorkerInput, WorkerMessage } from './worker';
 
@@ -199,8 +199,8 @@ export async function startAll(envOverrides: Record<string, string | undefined> 
           serviceUrls: { ...serviceUrls },
           ports: Object.fromEntries([...threaded].map((n) => [n, servicePort(n as keyof typeof serviceTable, env, config.SERVICE_PORTS)])),
           logLevel: config.LOG_LEVEL,
-          logFormat: chooseLogFormat(env),
-          colorize: !!process.stdout.isTTY,
+          logFormat: currentLogFormat().format,
+          colorize: currentLogFormat().colorize,
         },
         (name, url) => {
           serviceUrls[name] = url;

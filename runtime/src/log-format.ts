@@ -12,8 +12,16 @@ export function chooseLogFormat(env: Record<string, string | undefined> = proces
   return isTTY ? 'pretty' : 'json';
 }
 
+let current: { format: LogFormat; colorize: boolean } = { format: 'json', colorize: false };
+
+/** The format this thread's loggers write (what a worker thread is told to use too). */
+export function currentLogFormat(): { format: LogFormat; colorize: boolean } {
+  return current;
+}
+
 /** Makes every logger created from now on write in `format` (this thread). */
 export function useLogFormat(format: LogFormat, colorize = !!process.stdout.isTTY): void {
+  current = { format, colorize };
   if (format === 'json') {
     setLogDestination(undefined);
     return;
