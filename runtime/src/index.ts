@@ -21,6 +21,8 @@ export { StartupError, describeStartFailure } from './start-failure';
 /** What a running runtime records in DATA_DIR/runtime.json (the ops CLI finds its database there). */
 export interface RuntimeState {
   pid: number;
+  /** the process's start time (Linux: /proc/<pid>/stat), so a reused pid is not taken for the runtime */
+  startTime?: string | null;
   databaseUrl: string;
   /** the gateway's port (PORT, or the one taken for PORT=0) */
   port: number;
@@ -39,11 +41,22 @@ async function checkPortFree(host: string, port: number): Promise<void> {
   });
 }
 
+/** A process's start time in clock ticks since boot (Linux), or null. */
+function processStartTime(pid: number): string | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** Refuses a second runtime on the same data directory (its runtime.json names a live runtime). */
 function refuseRunningInstance(dataDir: string): void {
   try {
     const state = JSON.parse(fs.readFileSync(path.join(dataDir, 'runtime.json'), 'utf8')) as Partial<RuntimeState>;
-    if (typeof state.pid === 'number' && state.pid !== process.pid && isNodeProcess(state.pid)) {
+    const samePid = typeof state.pid === 'number' && (!state.startTime || processStartTime(state.pid) === null || processStartTime(state.pid) === state.startTime);
+    if (typeof state.pid === 'number' && state.pid !== process.pid && samePid && isNodeProcess(state.pid)) {
       const where = state.url ?? (state.port ? `port ${state.port}` : 'its port');
       throw new StartupError(`another instance is already running on this data directory (${dataDir}, pid ${state.pid}, ${where}): stop it first, or set DATA_DIR to another directory to run a second one.`);
     }
@@ -147,7 +160,7 @@ export async function startAll(envOverrides: Record<string, string | undefined> 
   if (!databaseUrl) {
     embedded = await startEmbeddedPostgres({ dataDir, port: config.EMBEDDED_PG_PORT, log, callerHandlesSignals: true });
     databaseUrl = embedded.url;
-    writeState({ pid: process.pid, databaseUrl, port: config.PORT, embeddedPgPort: embedded.port });
+    writeState({ pid: process.pid, startTime: processStartTime(process.pid), databaseUrl, port: config.PORT, embeddedPgPort: embedded.port });
   }
   const keys =
     config.INTERNAL_JWT_PRIVATE_KEY && config.INTERNAL_JWT_PUBLIC_KEY
@@ -224,7 +237,7 @@ export async function startAll(envOverrides: Record<string, string | undefined> 
     });
     if (embedded) {
       const port = Number(new URL(gateway.url).port);
-      writeState({ pid: process.pid, databaseUrl, port, url: gateway.url, embeddedPgPort: embedded.port, services: { ...serviceUrls } });
+      writeState({ pid: process.pid, startTime: processStartTime(process.pid), databaseUrl, port, url: gateway.url, embeddedPgPort: embedded.port, services: { ...serviceUrls } });
     }
     return {
       url: gateway.url,
