@@ -21,7 +21,7 @@ const after = <T>(ms: number, value: T) => new Promise<T>((r) => setTimeout(() =
 /** The environment of a fresh `npm start`: the embedded default, no test settings, default log level. */
 function startEnv(extra: Record<string, string>): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = { ...process.env, BOOTSTRAP_ADMIN_EMAIL: 'owner@example.com', ...extra };
-  for (const k of ['DATABASE_URL', 'EMBEDDED_PG_PORT', 'SERVICE_PORTS', 'LOG_LEVEL', 'LOG_FORMAT', 'DATA_DIR', 'PORT']) if (!(k in extra)) delete env[k];
+  for (const k of ['DATABASE_URL', 'EMBEDDED_PG_PORT', 'EMBEDDED_PG_SYSTEM_DIR', 'SERVICE_PORTS', 'LOG_LEVEL', 'LOG_FORMAT', 'DATA_DIR', 'PORT']) if (!(k in extra)) delete env[k];
   for (const k of Object.keys(env)) if (k.startsWith('SERVICE_PORT_')) delete env[k];
   return env;
 }
@@ -132,11 +132,23 @@ describe('first start', () => {
         for (const sub of fs.readdirSync(path.join(modules, name))) link(path.join(name, sub));
       } else link(name);
     }
-    const rt = run(path.join(app, 'runtime/dist/start.js'), startEnv({ PORT: '0' }), app);
+    // the system directory (default /var/lib/bop-platform) of this test: binaries copied afresh
+    const system = fs.mkdtempSync(path.join(os.tmpdir(), 'bop-first-system-'));
+    fs.chmodSync(system, 0o755);
+    tmpDirs.push(system);
+    const rt = run(path.join(app, 'runtime/dist/start.js'), startEnv({ PORT: '0', EMBEDDED_PG_SYSTEM_DIR: system }), app);
     running.push(rt);
     const url = await rt.url(150_000);
     expect(await health(url)).toBe(200);
     expect(rt.output()).not.toMatch(/EACCES|Unhandled 'error' event/);
+    if (isRoot) {
+      // Postgres runs as the postgres user from the copied binaries, its cluster in the system directory
+      const cluster = fs.realpathSync(path.join(app, '.data', 'postgres'));
+      expect(cluster.startsWith(path.join(fs.realpathSync(system), 'clusters') + path.sep)).toBe(true);
+      const pid = Number(fs.readFileSync(path.join(cluster, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      expect(fs.readlinkSync(`/proc/${pid}/exe`).startsWith(path.join(fs.realpathSync(system), 'binaries') + path.sep)).toBe(true);
+      expect(fs.statSync(`/proc/${pid}`).uid).not.toBe(0);
+    }
     // the default DATA_DIR (./.data of the checkout) holds what the ops CLI reads
     const state = JSON.parse(fs.readFileSync(path.join(app, '.data', 'runtime.json'), 'utf8'));
     expect(state.url).toBe(url);

@@ -166,8 +166,11 @@ export async function clearStalePostgres(pgDir: string, log: Logger): Promise<vo
   if (postmasterPid(pgDir) === pid) fs.rmSync(pidFile, { force: true });
 }
 
-/** Where a root start keeps what the `postgres` user must reach: binaries and clusters (root-owned, 0755). */
-export const SYSTEM_DIR = '/var/lib/bop-platform';
+/**
+ * Where a root start keeps what the `postgres` user must reach: binaries and clusters (root-owned,
+ * 0755); EMBEDDED_PG_SYSTEM_DIR moves it.
+ */
+export const systemDirectory = () => process.env.EMBEDDED_PG_SYSTEM_DIR || '/var/lib/bop-platform';
 
 interface Ids {
   uid?: number;
@@ -208,7 +211,7 @@ function postgresIds(): Ids {
   if (found) return found;
   try {
     execFileSync('groupadd', ['--system', 'postgres'], { stdio: 'ignore' });
-    execFileSync('useradd', ['--system', '-g', 'postgres', '-d', SYSTEM_DIR, '-s', '/usr/sbin/nologin', 'postgres'], { stdio: 'ignore' });
+    execFileSync('useradd', ['--system', '-g', 'postgres', '-d', systemDirectory(), '-s', '/usr/sbin/nologin', 'postgres'], { stdio: 'ignore' });
   } catch {
     /* reported below */
   }
@@ -233,12 +236,12 @@ function systemDir(dir: string): void {
 /**
  * The Postgres binaries directory the server's user can run. As root, when the packaged ones sit
  * where the `postgres` user cannot reach (a checkout under /root, mode 0700), they are copied once
- * to SYSTEM_DIR/binaries/<version> (root-owned, 0755).
+ * to <system directory>/binaries/<version> (root-owned, 0755).
  */
 function postgresBinaries(ids: Ids, log: Logger): string {
   const { native, version } = packagedPostgres();
   if (reachableBy(ids, path.join(native, 'bin', 'postgres'), 'x')) return native;
-  const dest = path.join(SYSTEM_DIR, 'binaries', version);
+  const dest = path.join(systemDirectory(), 'binaries', version);
   if (fs.existsSync(path.join(dest, 'bin', 'postgres')) && reachableBy(ids, path.join(dest, 'bin', 'postgres'), 'x')) return dest;
   log.info({ from: native, to: dest }, 'embedded Postgres: copying its binaries where the postgres user can run them');
   systemDir(path.dirname(dest));
@@ -266,7 +269,7 @@ function postgresBinaries(ids: Ids, log: Logger): string {
 
 /**
  * The cluster directory `<dataDir>/postgres`, made reachable by the server's user. As root with a
- * data directory the `postgres` user cannot reach, the cluster lives in SYSTEM_DIR/clusters/<id of
+ * data directory the `postgres` user cannot reach, the cluster lives in <system directory>/clusters/<id of
  * the data directory> and `<dataDir>/postgres` is a symlink to it. Returns the real path.
  */
 function clusterDir(dataDir: string, ids: Ids, log: Logger): string {
@@ -276,7 +279,7 @@ function clusterDir(dataDir: string, ids: Ids, log: Logger): string {
     return pgDir;
   }
   const id = createHash('sha256').update(fs.realpathSync(dataDir)).digest('hex').slice(0, 16);
-  const target = path.join(SYSTEM_DIR, 'clusters', id);
+  const target = path.join(systemDirectory(), 'clusters', id);
   const existing = fs.lstatSync(pgDir, { throwIfNoEntry: false });
   if (existing?.isSymbolicLink() && path.resolve(dataDir, fs.readlinkSync(pgDir)) === target) return target;
   systemDir(path.dirname(target));
