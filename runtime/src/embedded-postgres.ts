@@ -478,8 +478,19 @@ export async function startEmbeddedPostgres(opts: {
   const dataDir = path.resolve(opts.dataDir);
   ensureDataDir(dataDir);
   const ids = postgresIds();
-  const bin = postgresBinaries(ids, opts.log);
-  const pgDir = clusterDir(dataDir, ids, opts.log);
+  let bin: string;
+  let pgDir: string;
+  try {
+    bin = postgresBinaries(ids, opts.log);
+    pgDir = clusterDir(dataDir, ids, opts.log);
+  } catch (err) {
+    if (err instanceof StartupError) throw err;
+    const e = err as NodeJS.ErrnoException;
+    throw new StartupError(
+      `the embedded Postgres could not be made reachable by the postgres user (${e.code ?? e.message}${e.path ? ` on ${e.path}` : ''}): set EMBEDDED_PG_SYSTEM_DIR to a writable directory every user can enter, run as a user other than root, or set DATABASE_URL.`,
+      { cause: err },
+    );
+  }
   await clearStalePostgres(pgDir, opts.log);
   // EMBEDDED_PG_FLAGS adds server settings for diagnosis, e.g. "-c shared_preload_libraries=pg_stat_statements"
   const flags = ['-c', `max_connections=${opts.maxConnections ?? 200}`, '-c', 'listen_addresses=127.0.0.1', ...(process.env.EMBEDDED_PG_FLAGS ?? '').split(' ').filter(Boolean)];
