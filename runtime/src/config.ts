@@ -7,9 +7,10 @@ export const runtimeConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   DATA_DIR: z.string().default('./.data'),
   DATABASE_URL: z.string().url().optional(),
-  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(5488),
-  /** `auto` gives each service a free port (tests); otherwise the services' fixed ports */
-  SERVICE_PORTS: z.enum(['fixed', 'auto']).default('fixed'),
+  /** unset: a free port, picked at each start (and recorded in DATA_DIR/runtime.json) */
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** `auto` gives each service a free port (so two checkouts run side by side); `fixed`: the services' fixed ports (3101, …) */
+  SERVICE_PORTS: z.enum(['fixed', 'auto']).default('auto'),
   /**
    * `auto`: with two or more cores, the services that consume every sale (RUNTIME_THREAD_SERVICES)
    * run in a worker thread of their own, so ingestion does not share its event loop with them;
@@ -18,6 +19,8 @@ export const runtimeConfigSchema = z.object({
   RUNTIME_THREADS: z.enum(['auto', 'off']).default('auto'),
   RUNTIME_THREAD_SERVICES: z.string().default('inventory,purchasing,cash'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `pretty`: readable lines; `json`: one JSON object a line; unset: pretty when stdout is a terminal */
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   INTERNAL_JWT_PRIVATE_KEY: z.string().optional(),
   INTERNAL_JWT_PUBLIC_KEY: z.string().optional(),
 });

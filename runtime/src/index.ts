@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -6,13 +7,64 @@ import { serviceTable } from '@bop/contracts';
 import { baseConfigSchema, createBus, createLogger, generateInternalKeyPair, loadConfig, startService, type Logger, type RunningService } from '@bop/shared';
 import { startGateway } from '@bop/gateway';
 import { serviceDefinitions } from './services';
-import { startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres';
+import { ensureDataDir, isNodeProcess, startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres';
+import { StartupError } from './start-failure';
+import { currentLogFormat } from './log-format';
 import { loadRuntimeConfig, type RuntimeConfig } from './config';
 import type { WorkerInput, WorkerMessage } from './worker';
 
 export { serviceDefinitions } from './services';
 export { startEmbeddedPostgres, isPostgresOfDataDir, postmasterPid } from './embedded-postgres';
 export { loadRuntimeConfig, runtimeConfigSchema } from './config';
+export { StartupError, describeStartFailure } from './start-failure';
+
+/** What a running runtime records in DATA_DIR/runtime.json (the ops CLI finds its database there). */
+export interface RuntimeState {
+  pid: number;
+  /** the process's start time (Linux: /proc/<pid>/stat), so a reused pid is not taken for the runtime */
+  startTime?: string | null;
+  databaseUrl: string;
+  /** the gateway's port (PORT, or the one taken for PORT=0) */
+  port: number;
+  url?: string;
+  embeddedPgPort?: number;
+  services?: Record<string, string>;
+}
+
+/** Fails now, before Postgres and the services start, when the gateway's port is taken (a listen error, as the gateway's own would be). */
+async function checkPortFree(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  await new Promise<void>((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(port, host, () => srv.close(() => resolve()));
+  });
+}
+
+/** A process's start time in clock ticks since boot (Linux), or null. */
+function processStartTime(pid: number): string | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Refuses a second runtime on the same data directory (its runtime.json names a live runtime). */
+function refuseRunningInstance(dataDir: string): void {
+  try {
+    const state = JSON.parse(fs.readFileSync(path.join(dataDir, 'runtime.json'), 'utf8')) as Partial<RuntimeState>;
+    const samePid = typeof state.pid === 'number' && (!state.startTime || processStartTime(state.pid) === null || processStartTime(state.pid) === state.startTime);
+    if (typeof state.pid === 'number' && state.pid !== process.pid && samePid && isNodeProcess(state.pid)) {
+      const where = state.url ?? (state.port ? `port ${state.port}` : 'its port');
+      throw new StartupError(`another instance is already running on this data directory (${dataDir}, pid ${state.pid}, ${where}): stop it first, or set DATA_DIR to another directory to run a second one.`);
+    }
+  } catch (err) {
+    if (err instanceof StartupError) throw err;
+    /* no runtime.json, or unreadable: none running */
+  }
+}
 
 /** An explicit SERVICE_PORT_<NAME> wins; else any free port (`auto`, bound as 0) or the service's fixed port. */
 function servicePort(name: keyof typeof serviceTable, env: Record<string, string | undefined>, mode: 'fixed' | 'auto'): number {
@@ -42,7 +94,10 @@ async function startWorker(input: WorkerInput, onStarted: (name: string, url: st
     worker.on('message', (m: WorkerMessage) => {
       if (m.type === 'started') onStarted(m.name, m.url);
       if (m.type === 'ready') resolve();
-      if (m.type === 'failed') reject(new Error(`worker thread (${input.names.join(', ')}): ${m.message}`));
+      if (m.type === 'failed') {
+        // the service's error as it was (a port in use keeps its code, port and address)
+        reject(Object.assign(new Error(`worker thread (${input.names.join(', ')}): ${m.message}`), { code: m.code, port: m.port, address: m.address, syscall: m.syscall }));
+      }
     });
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`worker thread (${input.names.join(', ')}) exited with code ${code}`)));
@@ -95,10 +150,17 @@ export async function startAll(envOverrides: Record<string, string | undefined> 
   const log = logger ?? createLogger('runtime', config.LOG_LEVEL);
   let embedded: EmbeddedDb | null = null;
   let databaseUrl = config.DATABASE_URL;
+  const dataDir = path.resolve(config.DATA_DIR);
+  const writeState = (state: RuntimeState) => fs.writeFileSync(path.join(dataDir, 'runtime.json'), JSON.stringify(state, null, 2));
   if (!databaseUrl) {
-    embedded = await startEmbeddedPostgres({ dataDir: config.DATA_DIR, port: config.EMBEDDED_PG_PORT, log, callerHandlesSignals: true });
+    ensureDataDir(dataDir);
+    refuseRunningInstance(dataDir);
+  }
+  await checkPortFree(config.HOST, config.PORT);
+  if (!databaseUrl) {
+    embedded = await startEmbeddedPostgres({ dataDir, port: config.EMBEDDED_PG_PORT, log, callerHandlesSignals: true });
     databaseUrl = embedded.url;
-    fs.writeFileSync(path.join(path.resolve(config.DATA_DIR), 'runtime.json'), JSON.stringify({ pid: process.pid, databaseUrl, port: config.PORT }, null, 2));
+    writeState({ pid: process.pid, startTime: processStartTime(process.pid), databaseUrl, port: config.PORT, embeddedPgPort: embedded.port });
   }
   const keys =
     config.INTERNAL_JWT_PRIVATE_KEY && config.INTERNAL_JWT_PUBLIC_KEY
@@ -150,6 +212,8 @@ export async function startAll(envOverrides: Record<string, string | undefined> 
           serviceUrls: { ...serviceUrls },
           ports: Object.fromEntries([...threaded].map((n) => [n, servicePort(n as keyof typeof serviceTable, env, config.SERVICE_PORTS)])),
           logLevel: config.LOG_LEVEL,
+          logFormat: currentLogFormat().format,
+          colorize: currentLogFormat().colorize,
         },
         (name, url) => {
           serviceUrls[name] = url;
@@ -171,6 +235,10 @@ export async function startAll(envOverrides: Record<string, string | undefined> 
       bus,
       logger: createLogger('gateway', config.LOG_LEVEL),
     });
+    if (embedded) {
+      const port = Number(new URL(gateway.url).port);
+      writeState({ pid: process.pid, startTime: processStartTime(process.pid), databaseUrl, port, url: gateway.url, embeddedPgPort: embedded.port, services: { ...serviceUrls } });
+    }
     return {
       url: gateway.url,
       databaseUrl,

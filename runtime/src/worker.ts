@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { baseConfigSchema, createBus, createLogger, loadConfig, startService, type RunningService } from '@bop/shared';
 import { serviceDefinitions } from './services';
+import { useLogFormat, type LogFormat } from './log-format';
 
 export interface WorkerInput {
   names: string[];
@@ -15,16 +16,19 @@ export interface WorkerInput {
   serviceUrls: Record<string, string>;
   ports: Record<string, number>;
   logLevel: string;
+  logFormat?: LogFormat;
+  colorize?: boolean;
 }
 
 export type WorkerMessage =
   | { type: 'started'; name: string; url: string; served: string[] }
   | { type: 'ready' }
   | { type: 'closed' }
-  | { type: 'failed'; message: string };
+  | { type: 'failed'; message: string; code?: string; port?: number; address?: string; syscall?: string };
 
 const input = workerData as WorkerInput;
 const port = parentPort!;
+if (input.logFormat) useLogFormat(input.logFormat, input.colorize);
 const serviceUrls: Record<string, string> = { ...input.serviceUrls };
 const running: RunningService<any>[] = [];
 const log = createLogger('runtime-worker', input.logLevel);
@@ -65,6 +69,8 @@ void (async () => {
     }
     port.postMessage({ type: 'ready' } satisfies WorkerMessage);
   } catch (err) {
-    port.postMessage({ type: 'failed', message: (err as Error).stack ?? String(err) } satisfies WorkerMessage);
+    const e = err as NodeJS.ErrnoException & { port?: number; address?: string };
+    port.postMessage({ type: 'failed', message: e instanceof Error ? e.message : String(err), code: e.code, port: e.port, address: e.address, syscall: e.syscall } satisfies WorkerMessage);
+    log.debug({ err }, 'worker thread start failed');
   }
 })();
