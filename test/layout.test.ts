@@ -1,0 +1,127 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * The one service layout (../shared/handbook/conventions.md): every service under services/ has the
+ * same shape, so a reader who knows one knows all. Each rule below names what it keeps out.
+ */
+const servicesDir = path.join(__dirname, '..', 'services');
+const services = fs.readdirSync(servicesDir).filter((d) => fs.existsSync(path.join(servicesDir, d, 'src', 'index.ts')));
+
+const TOP_FILES = new Set(['index.ts', 'main.ts', 'config.ts']);
+/** folders named for a layer, not an area of the service */
+const LAYER_NAMES = new Set(['routes', 'actions', 'domain', 'entities', 'lib', 'utils', 'helpers', 'common', 'consumers', 'workers', 'worker', 'store', 'stores', 'dto', 'shared', 'core', 'services', 'models', 'types']);
+const KEBAB = /^[a-z][a-z0-9]*(-[a-z0-9]+)*\.ts$/;
+/** database access: the store's business alone */
+const DB_ACCESS = [
+  /\bsqlQuery\s*[(<]/,
+  /\.execute\s*\(/,
+  /\bgetKnex\s*\(/,
+  /\bcreateQueryBuilder\s*\(/,
+  /\bem\.(find|findOne|findOneOrFail|findAndCount|create|persist|persistAndFlush|flush|remove|nativeUpdate|nativeDelete|nativeInsert|count|upsert|upsertMany|transactional|getReference|qb|lock|refresh|insert|insertMany)\s*[(<]/,
+  /\btem\.(find|findOne|findOneOrFail|create|persist|flush|remove|nativeUpdate|nativeDelete|count|upsert|execute)\s*[(<]/,
+];
+const IMPURE_IMPORTS = /from '(@mikro-orm\/[a-z-]+|pg|knex|express|node:http|node:net|node:fs|node:child_process)'/;
+
+type Role = 'routes' | 'store' | 'entities' | 'dto' | 'consumers' | 'workers' | 'admin' | 'rule';
+function roleOf(file: string): Role {
+  const base = file.replace(/\.ts$/, '');
+  if (base === 'routes' || base.endsWith('-routes')) return 'routes';
+  if (base === 'store' || base.endsWith('-store')) return 'store';
+  if (base === 'entities') return 'entities';
+  if (base === 'dto') return 'dto';
+  if (base === 'consumers') return 'consumers';
+  if (base === 'workers' || base.endsWith('-worker')) return 'workers';
+  if (base === 'admin') return 'admin';
+  return 'rule';
+}
+
+function code(file: string): string {
+  // comments do not count (a rule may cite `em.find` in words)
+  return fs
+    .readFileSync(file, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+}
+
+describe.each(services)('services/%s follows the one layout', (service) => {
+  const src = path.join(servicesDir, service, 'src');
+  const entries = fs.readdirSync(src, { withFileTypes: true });
+  const areas = entries.filter((e) => e.isDirectory() && e.name !== 'migrations').map((e) => e.name);
+  const areaFiles = areas.flatMap((area) =>
+    fs.readdirSync(path.join(src, area), { withFileTypes: true }).map((f) => ({ area, name: f.name, dir: f.isDirectory(), file: path.join(src, area, f.name) })),
+  );
+
+  it('src holds index.ts, main.ts, config.ts, migrations/ and one folder per area, nothing else', () => {
+    const stray = entries.filter((e) => (e.isFile() ? !TOP_FILES.has(e.name) : false)).map((e) => e.name);
+    expect(stray).toEqual([]);
+    for (const f of TOP_FILES) expect(fs.existsSync(path.join(src, f))).toBe(true);
+    expect(areas.filter((a) => LAYER_NAMES.has(a) || !/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(a))).toEqual([]);
+    expect(areas.length).toBeGreaterThan(0);
+  });
+
+  it('migrations are Migration<YYYYMMDDhhmmss>.ts plus index.ts', () => {
+    const files = fs.readdirSync(path.join(src, 'migrations'));
+    expect(files.filter((f) => f !== 'index.ts' && !/^Migration\d{14}\.ts$/.test(f))).toEqual([]);
+    expect(files).toContain('index.ts');
+  });
+
+  it('config.ts exports `configSchema`; index.ts only declares the service', () => {
+    expect(code(path.join(src, 'config.ts'))).toMatch(/export const configSchema\b/);
+    const index = code(path.join(src, 'index.ts'));
+    expect(index).toMatch(/createService\(/);
+    // imports, re-exports and the one declaration: no functions, classes or SQL of its own
+    expect(index).not.toMatch(/^\s*(export\s+)?(async\s+)?function\b|^\s*(export\s+)?class\b/m);
+    for (const p of DB_ACCESS) expect(index).not.toMatch(p);
+  });
+
+  it('area folders hold kebab-case files only, no sub-folders', () => {
+    expect(areaFiles.filter((f) => f.dir).map((f) => `${f.area}/${f.name}`)).toEqual([]);
+    expect(areaFiles.filter((f) => !f.dir && !KEBAB.test(f.name)).map((f) => `${f.area}/${f.name}`)).toEqual([]);
+  });
+
+  it('entities are declared in an area\'s entities.ts only', () => {
+    const elsewhere = areaFiles
+      .filter((f) => !f.dir && roleOf(f.name) !== 'entities' && /\b(defineEntity|new EntitySchema)\s*[(<]/.test(code(f.file)))
+      .map((f) => `${f.area}/${f.name}`);
+    expect(elsewhere).toEqual([]);
+  });
+
+  it('only stores touch the database (routes, consumers, workers, dto and rules call a store)', () => {
+    const leaks = areaFiles
+      .filter((f) => !f.dir && roleOf(f.name) !== 'store' && roleOf(f.name) !== 'entities')
+      .flatMap((f) => {
+        const text = code(f.file);
+        return DB_ACCESS.filter((p) => p.test(text)).map((p) => `${f.area}/${f.name}: ${p.source}`);
+      });
+    expect(leaks).toEqual([]);
+  });
+
+  it('rule files are pure: no ORM, pg, express or file system import, no store import', () => {
+    const impure = areaFiles
+      .filter((f) => !f.dir && roleOf(f.name) === 'rule')
+      .filter((f) => {
+        const text = code(f.file);
+        return IMPURE_IMPORTS.test(text) || /from '\.{1,2}\/[^']*store'/.test(text);
+      })
+      .map((f) => `${f.area}/${f.name}`);
+    expect(impure).toEqual([]);
+  });
+
+  it('the time comes from the kit clock, never `new Date()` or `Date.now()`', () => {
+    const files = [...entries.filter((e) => e.isFile()).map((e) => path.join(src, e.name)), ...areaFiles.filter((f) => !f.dir).map((f) => f.file)];
+    const hits = files.filter((f) => /new Date\(\s*\)|Date\.now\(\s*\)/.test(code(f))).map((f) => path.relative(src, f));
+    expect(hits).toEqual([]);
+  });
+
+  it('imports contracts and the kit, never another service; no empty placeholder files', () => {
+    const files = areaFiles.filter((f) => !f.dir).map((f) => f.file);
+    const crossing = files.filter((f) => /from '@svc\//.test(code(f))).map((f) => path.relative(src, f));
+    expect(crossing).toEqual([]);
+    const empty = files.filter((f) => {
+      const body = code(f).replace(/^import .*$/gm, '').trim();
+      return body === '' || /^(export const \w+(: [^=]+)? = \[\];\s*)+$/.test(body);
+    });
+    expect(empty.map((f) => path.relative(src, f))).toEqual([]);
+  });
+});
