@@ -8,7 +8,7 @@ import { countsEntities } from './counts/entities';
 import { countsRoutes } from './counts/routes';
 import { depositsRoutes } from './deposits/routes';
 import { settlementsRoutes } from './settlements/routes';
-import { rematchSettlements } from './settlements/rematch';
+import { rematchSettlements } from './settlements/rematch-store';
 import { businessDaysRoutes } from './days/routes';
 
 export { configSchema, type CashConfig } from './config';

@@ -1,10 +1,11 @@
 import Decimal from 'decimal.js';
 import type { CashBusinessDay, DayFigures } from '@bop/contracts';
 import { ApiError, Conflict, ValidationError, actorOf, assertLocationInReach, businessDayOf, insertEvents, resolveLocations, sqlQuery, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
-import { passes, thresholdFor } from '../counts/thresholds';
-import { rematchSettlements } from '../settlements/rematch';
-import { liveFigures } from './figures';
-import { touchDays } from './lock';
+import { passes } from '../counts/thresholds';
+import { thresholdFor } from '../counts/thresholds-store';
+import { rematchSettlements } from '../settlements/rematch-store';
+import { liveFigures } from './figures-store';
+import { touchDays } from './lock-store';
 
 interface DayRow {
   location_id: string;
@@ -127,7 +128,10 @@ export interface DayAction {
  * A day after the location's current business day cannot be closed (422); closing a day with no
  * records yet is allowed (a day without sales is still a day).
  */
-export async function closeDay(em: EntityManager, locationId: string, day: string, note: string | null, c: DayAction): Promise<CashBusinessDay> {
+export const closeDayInTransaction = (em: EntityManager, locationId: string, day: string, note: string | null, c: DayAction): Promise<CashBusinessDay> =>
+  em.transactional((tem) => closeDay(tem, locationId, day, note, c));
+
+async function closeDay(em: EntityManager, locationId: string, day: string, note: string | null, c: DayAction): Promise<CashBusinessDay> {
   assertLocationInReach(c.reach, locationId);
   const today = await currentBusinessDay(em, locationId, c.now);
   if (day > today) throw new ValidationError([{ path: 'date', message: `Business day ${day} has not begun at location ${locationId} (today is ${today}).` }]);
@@ -158,7 +162,10 @@ export const BUSINESS_DAY_REOPENED = 'cash.business_day_reopened';
  * the day are applied (their review is over: the live figures include them), payouts covering it are
  * re-matched, and sales is told (`cash.business_day_reopened`).
  */
-export async function reopenDay(em: EntityManager, locationId: string, day: string, reason: string, c: DayAction): Promise<CashBusinessDay> {
+export const reopenDayInTransaction = (em: EntityManager, locationId: string, day: string, reason: string, c: DayAction): Promise<CashBusinessDay> =>
+  em.transactional((tem) => reopenDay(tem, locationId, day, reason, c));
+
+async function reopenDay(em: EntityManager, locationId: string, day: string, reason: string, c: DayAction): Promise<CashBusinessDay> {
   assertLocationInReach(c.reach, locationId);
   const row = await lockedDay(em, locationId, day);
   if (!row) throw new ApiError('not_found', `Business day ${day} at location ${locationId} has no records and was never closed.`);

@@ -1,6 +1,6 @@
 import { assertLocationInReach, route, writeTransaction, type RouteDef, type ServiceRuntime, assertBatchSize } from '@bop/shared';
 import type { CashConfig } from '../config';
-import { listBankTransactions, listDeposits } from './read';
+import { listBankTransactions, listDeposits } from './read-store';
 import { depositConflictFor, getDeposit, recordDeposit, storeBankTransactions } from './store';
 
 /**

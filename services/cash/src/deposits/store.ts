@@ -25,10 +25,10 @@ import {
   type ReachSet,
   type StoredRecord,
 } from '@bop/shared';
-import { assertDaysOpen, lockLocationCash } from '../days/lock';
+import { assertDaysOpen, lockLocationCash } from '../days/lock-store';
 import { depositFieldErrors, pairStatus } from './domain';
 import { DEPOSIT_SELECT, depositDto, type DepositRow } from './dto';
-import { matchCredits, matchDeposit } from './match';
+import { matchCredits, matchDeposit } from './match-store';
 
 export interface WriteContext {
   actor: Principal;
@@ -67,7 +67,7 @@ export function depositConflictFor(_constraint: string | undefined): ApiError {
 /**
  * `POST /cash/deposits`: the location in reach and active, the business days begun and open (409
  * `period_locked` for a closed one), then stored and matched against the bank's credits at once
- * (match.ts) — `cash.deposit_recorded`, and `cash.deposit_mismatch` when it pairs with a credit of
+ * (match-store.ts) — `cash.deposit_recorded`, and `cash.deposit_mismatch` when it pairs with a credit of
  * another amount.
  */
 export async function recordDeposit(em: EntityManager, body: CashDepositCreate, w: WriteContext): Promise<CashDeposit> {

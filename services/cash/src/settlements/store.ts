@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
-import { SettlementInput } from '@bop/contracts';
+import { SettlementInput, type Settlement } from '@bop/contracts';
 import {
+  SqlWhere,
   businessDayOf,
   contentHash,
   fmtAmount,
@@ -12,16 +13,39 @@ import {
   type PreparedRecord,
   type Principal,
   type StoredRecord,
+  pageLimit,
   parseLocatedRecords,
+  reachableLocationIds,
+  sqlQuery,
+  toPage,
+  type ListPage,
+  type ReachSet,
   firstOfEach,
   lockStoredRecords,
   storedState,
   type StoredKey,
 } from '@bop/shared';
-import { closedDays, dayKey, lateReview, lateWarning, type DayRef } from '../days/lock';
-import { SETTLEMENT_MISMATCH, settlementDto, type SettlementRow } from './dto';
+import { dayKey, lateReview, lateWarning, type DayRef } from '../days/lock';
+import { closedDays } from '../days/lock-store';
+import { SETTLEMENT_MISMATCH, settlementColumns, settlementDto, type SettlementRow } from './dto';
 import { matchSettlement } from './match';
-import { expectedOf } from './rematch';
+import { expectedOf } from './rematch-store';
+
+/** `GET /cash/settlements` (supplement): within the caller's reach (`locationId` checked by the route), oldest first, by cursor. */
+export async function listSettlements(
+  em: EntityManager,
+  reach: ReachSet,
+  q: { limit?: number; cursor?: string; locationId?: string; from?: string; matchStatus?: 'matched' | 'mismatched' },
+): Promise<ListPage<Settlement>> {
+  const reachable = reachableLocationIds(reach);
+  const where = new SqlWhere().after('s."id"', q.cursor);
+  if (q.locationId) where.and('s."location_id" = ?', q.locationId);
+  else where.andIn('s."location_id"', reachable);
+  where.andIf(q.from, 's."paid_on" >= ?::date').andIf(q.matchStatus, 's."match_status" = ?');
+  const n = pageLimit(q.limit);
+  const rows = await sqlQuery<SettlementRow>(em, `select ${settlementColumns} from "cash"."settlements" s ${where} order by s."id" limit ?`, [...where.params, n + 1]);
+  return toPage(rows, n, settlementDto);
+}
 
 /** cash.settlements as the kit's batch upsert writes it (snake_case columns of the migration). */
 export const settlementsTarget: IngestTarget = {

@@ -17,8 +17,9 @@ import {
   storedState,
   type StoredKey,
 } from '@bop/shared';
-import { closedDays, dayKey, lateReview, lateWarning, touchDays, type DayRef } from '../days/lock';
-import { rematchSettlements } from '../settlements/rematch';
+import { dayKey, lateReview, lateWarning, type DayRef } from '../days/lock';
+import { closedDays, touchDays } from '../days/lock-store';
+import { rematchSettlements } from '../settlements/rematch-store';
 
 /** cash.tender_totals as the kit's batch upsert writes it (snake_case columns of the migration). */
 export const tenderTotalsTarget: IngestTarget = {

@@ -1,7 +1,8 @@
 import type { ExpectedAmount } from '@bop/contracts';
 import { actorOf, fmtAmount, insertEvents, sqlQuery, systemPrincipal, type EntityManager } from '@bop/shared';
-import { closedDays, dayKey, type DayRef } from '../days/lock';
-import { expectedAmounts } from '../expected/expected';
+import { dayKey, type DayRef } from '../days/lock';
+import { closedDays } from '../days/lock-store';
+import { expectedAmounts } from '../expected/store';
 import { SETTLEMENT_MISMATCH, settlementColumns, settlementDto, type SettlementRow } from './dto';
 import { matchSettlement } from './match';
 
