@@ -1,4 +1,4 @@
-import { ApiError, sqlQuery, type EntityManager } from '@bop/shared';
+import { ApiError, lockForTransaction, sqlQuery, type EntityManager } from '@bop/shared';
 import type { DayRef } from './lock';
 
 /**
@@ -58,5 +58,5 @@ export async function assertDaysOpen(em: EntityManager, days: DayRef[], now: Dat
  * while another is being computed.
  */
 export async function lockLocationCash(em: EntityManager, locationId: string): Promise<void> {
-  await sqlQuery(em, `select pg_advisory_xact_lock(hashtext(?))`, [`cash.counts:${locationId}`]);
+  await lockForTransaction(em, `cash.counts ${locationId}`);
 }

@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import type { CashBusinessDay, DayFigures } from '@bop/contracts';
-import { ApiError, Conflict, ValidationError, actorOf, assertLocationInReach, businessDayOf, insertEvents, resolveLocations, sqlQuery, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
+import { ApiError, Conflict, ValidationError, actorOf, assertLocationInReach, businessDayOf, insertEvents, resolveLocations, sqlList, sqlQuery, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
 import { passes } from '../counts/thresholds';
 import { thresholdFor } from '../counts/thresholds-store';
 import { rematchSettlements } from '../settlements/rematch-store';
@@ -30,20 +30,20 @@ const DAY_COLUMNS = `"location_id", to_char("business_day", 'YYYY-MM-DD') as "bu
 async function lateRecordsOf(em: EntityManager, locationId: string, days: string[]): Promise<Map<string, LateRecord[]>> {
   const out = new Map<string, LateRecord[]>(days.map((d) => [d, []]));
   if (days.length === 0) return out;
-  const dayList = JSON.stringify(days);
+  const dayList = sqlList(days);
   const rows = await sqlQuery<{ kind: LateRecord['kind']; id: string; day: string; message: string; flagged_at: string; status: LateRecord['status'] }>(
     em,
     `select 'sales_transaction' as "kind", "id", to_char("business_day", 'YYYY-MM-DD') as "day", 'Sales transaction ' || "id" || ' (version ' || "version" || ', ' || "status" || ')' as "message",
        "late_review"->>'flaggedAt' as "flagged_at", "late_review"->>'status' as "status"
-     from "cash"."sales_transactions" where "location_id" = ? and "late_review" is not null and "business_day" = any(array(select jsonb_array_elements_text(?::jsonb))::date[])
+     from "cash"."sales_transactions" where "location_id" = ? and "late_review" is not null and "business_day" = any(?::date[])
      union all
      select 'tender_total', "id", to_char("business_day", 'YYYY-MM-DD'), 'Tender total ' || "external_id" || ' from ' || "source" || ': ' || "tender_type" || coalesce(' ' || "platform", '') || ' ' || "amount"::text,
        "late_review"->>'flaggedAt', "late_review"->>'status'
-     from "cash"."tender_totals" where "location_id" = ? and "late_review" is not null and "business_day" = any(array(select jsonb_array_elements_text(?::jsonb))::date[])
+     from "cash"."tender_totals" where "location_id" = ? and "late_review" is not null and "business_day" = any(?::date[])
      union all
      select 'settlement', s."id", d.day, 'Payout ' || s."external_id" || ' from ' || s."processor" || ': gross ' || s."gross"::text, s."late_review"->>'flaggedAt', s."late_review"->>'status'
      from "cash"."settlements" s, jsonb_array_elements_text(s."business_days") d(day)
-     where s."location_id" = ? and s."late_review" is not null and d.day = any(array(select jsonb_array_elements_text(?::jsonb)))
+     where s."location_id" = ? and s."late_review" is not null and d.day = any(?::text[])
      order by 5, 2`,
     [locationId, dayList, locationId, dayList, locationId, dayList],
   );

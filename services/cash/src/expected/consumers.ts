@@ -1,4 +1,4 @@
-import { defineConsumer, type ConsumerDef, type EntityManager } from '@bop/shared';
+import { defineConsumer, now, type ConsumerDef, type EntityManager } from '@bop/shared';
 import type { DayRef } from '../days/lock';
 import { applyRecordedTenders } from './store';
 
@@ -58,9 +58,9 @@ export const expectedTendersConsumer = (onChanged: (em: EntityManager, days: Day
       if (typeof parsed === 'string') throw new Error(`${event.type} ${event.id}: data.object is not a batch of recorded transactions (${parsed})`);
       for (const t of parsed) recorded.push(t);
     }
-    const now = new Date();
-    const days = await applyRecordedTenders(em, recorded, now);
-    if (days.length > 0) await onChanged(em, days, now);
+    const at = now();
+    const days = await applyRecordedTenders(em, recorded, at);
+    if (days.length > 0) await onChanged(em, days, at);
   };
   return defineConsumer({
     name: 'expected-tenders',

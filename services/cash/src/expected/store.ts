@@ -1,6 +1,6 @@
 import type Decimal from 'decimal.js';
 import type { ExpectedAmount } from '@bop/contracts';
-import { sqlQuery, type EntityManager } from '@bop/shared';
+import { lockForTransaction, sqlList, sqlQuery, type EntityManager } from '@bop/shared';
 import { dayKey, lateReview, type DayRef } from '../days/lock';
 import { closedDays, touchDays } from '../days/lock-store';
 import type { RecordedTransaction } from './consumers';
@@ -9,21 +9,21 @@ import { expectedByDay, sumExpected, type ExpectedRow } from './expected';
 /** The expected amounts of each of these days of a location (days without any: an empty list). */
 export async function expectedAmounts(em: EntityManager, locationId: string, days: string[]): Promise<Map<string, ExpectedAmount[]>> {
   if (days.length === 0) return new Map();
-  const dayList = JSON.stringify(days);
+  const dayList = sqlList(days);
   const fromSales = await sqlQuery<ExpectedRow>(
     em,
     // kept per day by the sales consumer (applyRecordedTenders below): a read does not grow with the day's sales
     `select to_char("business_day", 'YYYY-MM-DD') as "business_day", nullif("drawer_key", '') as "drawer_id", "tender_type",
        case when "tender_type" = 'platform' then nullif("platform_key", '') end as "platform", "amount"::text as "amount"
      from "cash"."expected_sales"
-     where "location_id" = ? and "business_day" = any(array(select jsonb_array_elements_text(?::jsonb))::date[]) and "tenders" > 0`,
+     where "location_id" = ? and "business_day" = any(?::date[]) and "tenders" > 0`,
     [locationId, dayList],
   );
   const fromTotals = await sqlQuery<ExpectedRow>(
     em,
     `select to_char("business_day", 'YYYY-MM-DD') as "business_day", "drawer_id", "tender_type", "platform", sum("amount")::text as "amount"
      from "cash"."tender_totals"
-     where "location_id" = ? and "business_day" = any(array(select jsonb_array_elements_text(?::jsonb))::date[])
+     where "location_id" = ? and "business_day" = any(?::date[])
      group by 1, 2, 3, 4`,
     [locationId, dayList],
   );
@@ -50,12 +50,12 @@ export async function applyRecordedTenders(em: EntityManager, recorded: Recorded
   const list = [...newest.values()];
   // one writer of the running day amounts at a time: a version of a transaction cash has not stored yet
   // has no row to lock, and two writers would each add it without taking the other's off
-  await sqlQuery(em, `select pg_advisory_xact_lock(hashtext('cash:expected_sales'))`);
+  await lockForTransaction(em, 'cash.expected_sales');
   const stored = await sqlQuery<{ id: string; location_id: string; business_day: string; version: number; drawer_id: string | null; tenders: RecordedTransaction['tenders'] }>(
     em,
     `select "id", "location_id", to_char("business_day", 'YYYY-MM-DD') as "business_day", "version", "drawer_id", "tenders" from "cash"."sales_transactions"
-     where "id" = any(array(select jsonb_array_elements_text(?::jsonb))) order by "id" for update`,
-    [JSON.stringify(list.map((t) => t.id))],
+     where "id" = any(?::text[]) order by "id" for update`,
+    [sqlList(list.map((t) => t.id))],
   );
   const before = new Map(stored.map((s) => [s.id, s]));
   const fresh = list.filter((t) => (before.get(t.id)?.version ?? 0) < t.version);

@@ -8,7 +8,7 @@ export const settlementsRoutes = (svc: ServiceRuntime<CashConfig>): RouteDef[] =
     const { source, settlements: records } = ctx.body;
     const max = svc.config.API_MAX_BATCH_SIZE;
     assertBatchSize(records, max, 'settlements');
-    const result = await storeSettlements(ctx.em, { source, records, actor: ctx.principal, endpoint: 'POST /cash/settlements' });
+    const result = await storeSettlements(ctx.em, { source, records, actor: ctx.principal, endpoint: 'POST /cash/settlements', now: svc.clock.now() });
     return { status: 202, body: result };
   }),
 

@@ -95,7 +95,7 @@ type Valid = Candidate & { externalId: string; sent: SentSettlement; hash: strin
 const isValid = (c: Candidate): c is Valid => c.errors.length === 0 && c.externalId !== null && c.sent !== undefined;
 
 /** Schema, location and net = gross − fees of each record on its own. */
-async function validate(em: EntityManager, records: unknown[]): Promise<Candidate[]> {
+async function validate(em: EntityManager, records: unknown[], now: Date): Promise<Candidate[]> {
   return (await parseLocatedRecords(em, 'cash', SettlementInput, records)).map((p) => {
     const c: Candidate = { index: p.index, externalId: p.externalId, errors: p.errors, warnings: p.warnings };
     if (!p.data || !p.location) return c;
@@ -105,7 +105,7 @@ async function validate(em: EntityManager, records: unknown[]): Promise<Candidat
       c.errors.push({ path: 'net', message: `Must equal gross − fees (${r.gross} − ${r.fees} = ${fmtAmount(net)}).` });
       return c;
     }
-    const today = businessDayOf(new Date().toISOString(), p.location.timezone, p.location.businessDayCutoff);
+    const today = businessDayOf(now.toISOString(), p.location.timezone, p.location.businessDayCutoff);
     const future = r.businessDays.findIndex((d) => d > today);
     if (future >= 0) {
       c.errors.push({ path: `businessDays[${future}]`, message: `Business day ${r.businessDays[future]} has not begun at location ${p.location.id} (today is ${today}); a payout covers days that have taken sales.` });
@@ -152,10 +152,9 @@ const mismatchEvents = (source: string, now: Date) => (s: StoredRecord<Settlemen
  * before it was re-sent) stored flagged for review (spec: ingestion rule 7); the kit's upsert on
  * (source, externalId) with `cash.settlement_mismatch` per written mismatched payout.
  */
-export async function storeSettlements(em: EntityManager, opts: { source: string; records: unknown[]; actor: Principal; endpoint: string }): Promise<BatchResult> {
-  const { source } = opts;
-  const candidates = await validate(em, opts.records);
-  const now = new Date();
+export async function storeSettlements(em: EntityManager, opts: { source: string; records: unknown[]; actor: Principal; endpoint: string; now: Date }): Promise<BatchResult> {
+  const { source, now } = opts;
+  const candidates = await validate(em, opts.records, now);
   return em.transactional(async (tem) => {
     const firsts = firstOfEach(candidates.filter(isValid));
     // the days first (the order a close or reopen takes), then the payouts
