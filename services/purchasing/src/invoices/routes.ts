@@ -11,7 +11,7 @@ import {
   locationFilter,
 } from '@bop/shared';
 import type { PurchasingConfig } from '../config';
-import { companySettings } from '../settings';
+import { companySettings } from '../orders/settings';
 import { supplierInvoiceDto } from './dto';
 import { SupplierInvoiceEntity } from './entities';
 import { approveInvoice, assertInvoiceInReach, disputeInvoice, invoiceConflictFor, recordInvoice } from './store';

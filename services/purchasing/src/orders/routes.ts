@@ -1,7 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import { NotFound, assertLocationInReach, decodeCursor, pageLimit, route, toPage, type RouteDef, type ServiceRuntime, locationFilter } from '@bop/shared';
 import type { PurchasingConfig } from '../config';
-import { companySettings } from '../settings';
+import { companySettings } from './settings';
 import { purchaseOrderDto } from './dto';
 import { PurchaseOrderEntity } from './entities';
 import { approveOrder, cancelOrder, createOrder, receiveOrder, sendOrder, type ActionContext } from './store';
