@@ -16,6 +16,7 @@ import {
   insertEvents,
   newId,
   reachableLocationIds,
+  sqlList,
   sqlQuery,
   type ApiError,
   type EntityManager,
@@ -82,9 +83,9 @@ async function billedBefore(em: EntityManager, orderId: string): Promise<Map<str
     em,
     `select l->>'purchaseOrderLineId' as "line_id", sum((l->>'quantity')::numeric)::text as "quantity"
      from "purchasing"."supplier_invoices" i, jsonb_array_elements(i."lines") l
-     where i."purchase_order_id" = ? and i."status" = any(?) and l->>'purchaseOrderLineId' is not null
+     where i."purchase_order_id" = ? and i."status" = any(?::text[]) and l->>'purchaseOrderLineId' is not null
      group by 1`,
-    [orderId, BILLING],
+    [orderId, sqlList(BILLING)],
   );
   return new Map(rows.map((r) => [r.line_id, new Decimal(r.quantity)]));
 }

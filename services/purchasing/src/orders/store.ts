@@ -27,6 +27,7 @@ import {
   insertEvents,
   newId,
   replicaLocationErrors,
+  sqlList,
   sqlQuery,
   type EntityManager,
   type FieldError,
@@ -91,7 +92,7 @@ const OPEN = ['draft', 'approved', 'sent', 'partially_received'];
 
 /** The lines of a location's open orders of every supplier (what is on order, for suggested orders). */
 export async function openOrderLines(em: EntityManager, locationId: string): Promise<Array<{ lines: StoredOrderLine[] }>> {
-  return sqlQuery<{ lines: StoredOrderLine[] }>(em, `select "lines" from "purchasing"."purchase_orders" where "location_id" = ? and "status" = any(?)`, [locationId, OPEN]);
+  return sqlQuery<{ lines: StoredOrderLine[] }>(em, `select "lines" from "purchasing"."purchase_orders" where "location_id" = ? and "status" = any(?::text[])`, [locationId, sqlList(OPEN)]);
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   callCommand,
   canonicalJson,
   decodeCursor,
+  lockForTransaction,
   newId,
   pageLimit,
   replicaLocationErrors,
@@ -94,7 +95,7 @@ export function patchFields(s: PurchasingSupplier, b: SupplierPatch): SupplierFi
 
 /** Serialises, within a transaction, the writes that hinge on one externalId (a row that does not exist yet cannot be locked). */
 export async function lockExternalId(em: EntityManager, externalId: string): Promise<void> {
-  await sqlQuery(em, 'select pg_advisory_xact_lock(hashtextextended(?, 0))', [`purchasing.suppliers ${JSON.stringify(externalId)}`]);
+  await lockForTransaction(em, `purchasing.suppliers ${JSON.stringify(externalId)}`);
 }
 
 const RACED: Record<string, { path: string; detail: string }> = {
