@@ -1,31 +1,29 @@
 import { createService, locationsInOrgUnitsOf, orgReplicaConsumers } from '@bop/shared';
-import { cashConfigSchema } from './config';
-import { CashLocation } from './entities';
+import { configSchema } from './config';
+import { CashLocation } from './locations/entities';
 import { migrations } from './migrations';
 import { expectedConsumers } from './expected/consumers';
 import { tendersRoutes } from './tenders/routes';
 import { countsEntities } from './counts/entities';
 import { countsRoutes } from './counts/routes';
-import { depositsEntities } from './deposits/entities';
 import { depositsRoutes } from './deposits/routes';
-import { settlementsEntities } from './settlements/entities';
 import { settlementsRoutes } from './settlements/routes';
-import { rematchSettlements } from './settlements/rematch';
-import { businessDaysEntities } from './days/entities';
+import { rematchSettlements } from './settlements/rematch-store';
 import { businessDaysRoutes } from './days/routes';
 
-export { cashConfigSchema, type CashConfig } from './config';
+export { configSchema, type CashConfig } from './config';
 
 /**
  * Cash management: for every location and business day, what cash and card money should exist
  * (expected/: from sales' transactions and tender totals), what was counted (counts/, with over/short
  * thresholds), deposited and seen at the bank (deposits/), paid out by processors and platforms
- * (settlements/), and the day's close that locks it all (days/). Each area lives in its own folder.
+ * (settlements/), and the day's close that locks it all (days/), over cash's replica of organization's
+ * locations (locations/). Each area lives in its own folder.
  */
 export const cashService = createService({
   name: 'cash',
-  configSchema: cashConfigSchema,
-  entities: [CashLocation, ...countsEntities, ...depositsEntities, ...settlementsEntities, ...businessDaysEntities],
+  configSchema,
+  entities: [CashLocation, ...countsEntities],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (cash's replica of the organization)
   locationsInOrgUnits: locationsInOrgUnitsOf('cash'),

@@ -5,7 +5,7 @@
  * `period_locked`, and `:reopen` with a reason letting them in (`cash.business_day_reopened`).
  */
 import { eventually, person } from '../../../test/harness';
-import { applyRecordedTenders } from '../src/expected/consumers';
+import { applyRecordedTenders } from '../src/expected/store';
 import { cashEvents, ingestSales, pos, saleTransaction, startCashStack, type CashStack } from './fixtures';
 
 let s: CashStack;

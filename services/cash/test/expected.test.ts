@@ -5,8 +5,8 @@
  */
 import type { ExpectedAmount } from '@bop/contracts';
 import { fmtAmount } from '@bop/shared';
-import { applyRecordedTenders, type RecordedTransaction } from '../src/expected/consumers';
-import { expectedAmounts } from '../src/expected/expected';
+import type { RecordedTransaction } from '../src/expected/consumers';
+import { applyRecordedTenders, expectedAmounts } from '../src/expected/store';
 import { ingestSales, saleTransaction, startCashStack, type CashStack } from './fixtures';
 
 let s: CashStack;

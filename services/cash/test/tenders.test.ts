@@ -5,7 +5,7 @@
  * instead of what sales brought.
  */
 import { eventually } from '../../../test/harness';
-import { expectedAmounts } from '../src/expected/expected';
+import { expectedAmounts } from '../src/expected/store';
 import { cashEvents, ingestSales, pos, saleTransaction, startCashStack, unique, type CashStack } from './fixtures';
 
 let s: CashStack;

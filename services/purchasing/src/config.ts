@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { BaseConfig } from '@bop/shared';
 
-export const purchasingConfigSchema = z.object({});
+export const configSchema = z.object({});
 
-export type PurchasingConfig = BaseConfig & z.output<typeof purchasingConfigSchema>;
+export type PurchasingConfig = BaseConfig & z.output<typeof configSchema>;

@@ -1,6 +1,6 @@
 import { createService, locationsInOrgUnitsOf, orgReplicaConsumers } from '@bop/shared';
-import { purchasingConfigSchema } from './config';
-import { PurchasingLocation } from './entities';
+import { configSchema } from './config';
+import { PurchasingLocation } from './locations/entities';
 import { migrations } from './migrations';
 import { suppliersEntities } from './suppliers/entities';
 import { suppliersRoutes } from './suppliers/routes';
@@ -10,18 +10,19 @@ import { invoicesEntities } from './invoices/entities';
 import { invoicesRoutes } from './invoices/routes';
 import { suggestedRoutes } from './suggested/routes';
 
-export { purchasingConfigSchema, type PurchasingConfig } from './config';
+export { configSchema, type PurchasingConfig } from './config';
 
 /**
  * Purchasing: suppliers and their catalogs (order guides), purchase orders from draft to received
  * (receipts reach inventory as the internal `purchasing.receipt.recorded` event), supplier invoices
  * matched three ways against orders and receipts, and suggested orders from inventory's levels and
- * recent depletion. Company settings (approval threshold, match tolerances) are read from identity.
- * Each area lives in its own folder (entities, routes, store, domain).
+ * recent depletion. Company settings (approval threshold, match tolerances) are read from identity (orders/settings.ts).
+ * Each area lives in its own folder (entities, routes, store, rules); locations/ is purchasing's replica
+ * of organization's locations.
  */
 export const purchasingService = createService({
   name: 'purchasing',
-  configSchema: purchasingConfigSchema,
+  configSchema,
   entities: [PurchasingLocation, ...suppliersEntities, ...ordersEntities, ...invoicesEntities],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (purchasing's replica of the organization)

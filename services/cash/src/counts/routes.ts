@@ -1,52 +1,24 @@
-import type { FilterQuery } from '@mikro-orm/core';
-import {
-  NotFound,
-  assertCompanyWide,
-  assertLocationInReach,
-  decodeCursor,
-  pageLimit,
-  reachableLocationIds,
-  route,
-  toPage,
-  type RouteDef,
-  type ServiceRuntime,
-  locationFilter,
-} from '@bop/shared';
+import { assertCompanyWide, assertLocationInReach, reachableLocationIds, route, type RouteDef, type ServiceRuntime, locationFilter } from '@bop/shared';
 import type { CashConfig } from '../config';
-import { CashCountEntity } from './entities';
-import { countDto, createCount } from './store';
-import { readThresholds, replaceThresholds } from './thresholds';
+import { countDto, createCountInTransaction, getCount, listCounts } from './store';
+import { readThresholds, replaceThresholdsInTransaction } from './thresholds-store';
 
 /** Cash counts and over/short thresholds (contracts/cash/counts.ts). Reach: the count's location. */
-export const countsRoutes = (_svc: ServiceRuntime<CashConfig>): RouteDef[] => [
+export const countsRoutes = (svc: ServiceRuntime<CashConfig>): RouteDef[] => [
   route('GET /cash/counts', async (ctx) => {
-    const { limit, cursor, locationId, type, drawerId, from, to, exceeded } = ctx.query;
-    const reach = ctx.reach();
-    const inLocations = locationFilter(reach, locationId);
-    const where: FilterQuery<CashCountEntity>[] = [];
-    const after = decodeCursor(cursor);
-    if (after) where.push({ id: { $gt: after } });
-    if (inLocations) where.push({ locationId: inLocations });
-    if (type) where.push({ type });
-    if (drawerId) where.push({ drawerId });
-    if (from) where.push({ businessDay: { $gte: from } });
-    if (to) where.push({ businessDay: { $lte: to } });
-    if (exceeded) where.push({ exceeded: exceeded === 'true' });
-    const n = pageLimit(limit);
-    const rows = await ctx.em.find(CashCountEntity, { $and: where }, { orderBy: { id: 'asc' }, limit: n + 1 });
-    return { body: toPage(rows, n, countDto) };
+    const inLocations = locationFilter(ctx.reach(), ctx.query.locationId);
+    return { body: await listCounts(ctx.em, inLocations, ctx.query) };
   }),
 
   route('POST /cash/counts', async (ctx) => {
     assertLocationInReach(ctx.reach(), ctx.body.locationId);
-    const body = await ctx.em.transactional((em) => createCount(em, ctx.body, { actor: ctx.principal, now: new Date() }));
+    const body = await createCountInTransaction(ctx.em, ctx.body, { actor: ctx.principal, now: svc.clock.now() });
     return { status: 201, body, headers: { Location: `/api/v1/cash/counts/${body.id}` } };
   }),
 
   route('GET /cash/counts/{id}', async (ctx) => {
     const reach = ctx.reach();
-    const count = await ctx.em.findOne(CashCountEntity, { id: ctx.params.id });
-    if (!count) throw new NotFound('cash count', ctx.params.id);
+    const count = await getCount(ctx.em, ctx.params.id);
     assertLocationInReach(reach, count.locationId);
     return { body: countDto(count) };
   }),
@@ -62,7 +34,7 @@ export const countsRoutes = (_svc: ServiceRuntime<CashConfig>): RouteDef[] => [
   // the whole set replaces every location's thresholds: reach Everyone only
   route('PUT /cash/over-short-thresholds', async (ctx) => {
     assertCompanyWide(ctx.reach(), 'Over/short thresholds');
-    const body = await ctx.em.transactional((em) => replaceThresholds(em, ctx.body, (v) => ctx.checkVersion(v), new Date()));
+    const body = await replaceThresholdsInTransaction(ctx.em, ctx.body, (v) => ctx.checkVersion(v), svc.clock.now());
     return { body };
   }),
 ];

@@ -1,10 +1,30 @@
 import Decimal from 'decimal.js';
-import type { CashCount, CashCountCreate } from '@bop/contracts';
-import { ValidationError, actorOf, businessDayOf, fmtAmount, insertEvents, newId, writableLocations, type EntityManager, type FieldError, type Principal } from '@bop/shared';
-import { assertDaysOpen, lockLocationCash } from '../days/lock';
+import type { FilterQuery } from '@mikro-orm/core';
+import type { z } from 'zod';
+import type { CashCount, CashCountCreate, CashCountListQuery } from '@bop/contracts';
+import {
+  NotFound,
+  ValidationError,
+  actorOf,
+  businessDayOf,
+  decodeCursor,
+  fmtAmount,
+  insertEvents,
+  newId,
+  pageLimit,
+  toPage,
+  writableLocations,
+  type EntityManager,
+  type FieldError,
+  type ListPage,
+  type Principal,
+} from '@bop/shared';
+import { assertDaysOpen, lockLocationCash } from '../days/lock-store';
 import { CashCountEntity, type StoredDenomination } from './entities';
-import { drawerExpected, safeExpected, type Expectation } from './expected';
-import { passes, thresholdFor } from './thresholds';
+import type { Expectation } from './expected';
+import { drawerExpected, safeExpected } from './expected-store';
+import { passes } from './thresholds';
+import { thresholdFor } from './thresholds-store';
 
 export interface WriteContext {
   actor: Principal;
@@ -37,6 +57,30 @@ export function countDto(c: CashCountEntity): CashCount {
   };
 }
 
+/** `GET /cash/counts`: the counts at `inLocations` (undefined: every location), oldest first, by cursor. */
+export async function listCounts(em: EntityManager, inLocations: string | { $in: string[] } | undefined, q: z.output<typeof CashCountListQuery>): Promise<ListPage<CashCount>> {
+  const { limit, cursor, type, drawerId, from, to, exceeded } = q;
+  const where: FilterQuery<CashCountEntity>[] = [];
+  const after = decodeCursor(cursor);
+  if (after) where.push({ id: { $gt: after } });
+  if (inLocations) where.push({ locationId: inLocations });
+  if (type) where.push({ type });
+  if (drawerId) where.push({ drawerId });
+  if (from) where.push({ businessDay: { $gte: from } });
+  if (to) where.push({ businessDay: { $lte: to } });
+  if (exceeded) where.push({ exceeded: exceeded === 'true' });
+  const n = pageLimit(limit);
+  const rows = await em.find(CashCountEntity, { $and: where }, { orderBy: { id: 'asc' }, limit: n + 1 });
+  return toPage(rows, n, countDto);
+}
+
+/** One count, or 404. */
+export async function getCount(em: EntityManager, id: string): Promise<CashCountEntity> {
+  const count = await em.findOne(CashCountEntity, { id });
+  if (!count) throw new NotFound('cash count', id);
+  return count;
+}
+
 /** The counted amount from the amount and/or denominations sent (each face value once; both must agree). */
 function countedAmount(body: CashCountCreate): { amount: Decimal; denominations: StoredDenomination[]; errors: FieldError[] } {
   const errors: FieldError[] = [];
@@ -60,7 +104,9 @@ function countedAmount(body: CashCountCreate): { amount: Decimal; denominations:
  * reaches, on an open business day, with its expected amount, over/short and threshold fixed as of
  * now. `cash.count_completed`; `cash.over_short_exceeded` when the over/short passes the threshold.
  */
-export async function createCount(em: EntityManager, body: CashCountCreate, w: WriteContext): Promise<CashCount> {
+export const createCountInTransaction = (em: EntityManager, body: CashCountCreate, w: WriteContext): Promise<CashCount> => em.transactional((tem) => createCount(tem, body, w));
+
+async function createCount(em: EntityManager, body: CashCountCreate, w: WriteContext): Promise<CashCount> {
   const located = await writableLocations(em, 'cash', [{ id: body.locationId, path: 'locationId', takes: 'counts' }]);
   if (located.errors.length > 0) throw new ValidationError(located.errors);
   const countedAt = body.countedAt !== undefined ? new Date(body.countedAt) : w.now;

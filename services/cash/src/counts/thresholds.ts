@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import type { OverShortThresholds, OverShortThresholdsReplace } from '@bop/contracts';
-import { ValidationError, canonicalJson, fmtAmount, resolveLocations, sqlQuery, type EntityManager, type FieldError } from '@bop/shared';
+import { fmtAmount } from '@bop/shared';
 
 /**
  * Over/short thresholds (supplement: `GET/PUT /cash/over-short-thresholds`): one set for the company,
@@ -15,27 +15,7 @@ export interface Threshold {
   percent: string | null;
 }
 
-type StoredThreshold = OverShortThresholds['thresholds'][number];
-
-interface SetRow {
-  thresholds: StoredThreshold[];
-  version: number;
-  updated_at: Date | null;
-}
-
-/** The threshold that applies to a location and count type: the location's own, else the company default, else none. */
-export async function thresholdFor(em: EntityManager, locationId: string, countType: ThresholdCountType): Promise<Threshold | null> {
-  const rows = await sqlQuery<Threshold>(
-    em,
-    `select t->>'amount' as "amount", t->>'percent' as "percent"
-     from "cash"."over_short_thresholds", jsonb_array_elements("thresholds") t
-     where "id" = 1 and t->>'countType' = ? and (t->>'locationId' = ? or t->>'locationId' is null)
-     order by t->>'locationId' is null
-     limit 1`,
-    [countType, locationId],
-  );
-  return rows[0] ?? null;
-}
+export type StoredThreshold = OverShortThresholds['thresholds'][number];
 
 /**
  * Whether an over/short passes a threshold: its absolute value is above the amount, or above the
@@ -49,25 +29,8 @@ export function passes(overShort: Decimal, expected: Decimal, threshold: Thresho
   return false;
 }
 
-const setDto = (row: SetRow, keep: (t: StoredThreshold) => boolean = () => true): OverShortThresholds => ({
-  thresholds: row.thresholds.filter(keep),
-  version: row.version,
-  updatedAt: row.updated_at ? new Date(row.updated_at).toISOString() : null,
-});
-
-async function loadSet(em: EntityManager, lock: boolean): Promise<SetRow> {
-  const [row] = await sqlQuery<SetRow>(em, `select "thresholds", "version", "updated_at" from "cash"."over_short_thresholds" where "id" = 1${lock ? ' for update' : ''}`);
-  return row;
-}
-
-/** The set as a reader sees it: the company defaults plus the rows of `locationIds` (null: every location). */
-export async function readThresholds(em: EntityManager, locationIds: string[] | null): Promise<OverShortThresholds> {
-  const row = await loadSet(em, false);
-  return setDto(row, (t) => t.locationId === null || locationIds === null || locationIds.includes(t.locationId));
-}
-
 /** One order and one spelling of every figure, so the same set sent again compares equal. */
-function normalize(body: OverShortThresholdsReplace): StoredThreshold[] {
+export function normalize(body: OverShortThresholdsReplace): StoredThreshold[] {
   return body.thresholds
     .map((t) => ({
       locationId: t.locationId,
@@ -76,40 +39,4 @@ function normalize(body: OverShortThresholdsReplace): StoredThreshold[] {
       percent: t.percent != null ? new Decimal(t.percent).toFixed() : null,
     }))
     .sort((a, b) => (a.locationId ?? '').localeCompare(b.locationId ?? '') || a.countType.localeCompare(b.countType));
-}
-
-/**
- * Replaces the whole set (each location and count type once; every location known to cash). The row
- * is locked, so two replacements apply one after the other and If-Match sees the latest version; the
- * same set again changes nothing (no new version).
- */
-export async function replaceThresholds(em: EntityManager, body: OverShortThresholdsReplace, checkVersion: (v: number) => void, now: Date): Promise<OverShortThresholds> {
-  const current = await loadSet(em, true);
-  checkVersion(current.version);
-
-  const errors: FieldError[] = [];
-  const seen = new Map<string, number>();
-  body.thresholds.forEach((t, i) => {
-    const key = `${t.locationId ?? ''}|${t.countType}`;
-    const first = seen.get(key);
-    if (first !== undefined) errors.push({ path: `thresholds[${i}]`, message: `${t.locationId ?? 'The company default'} already has a ${t.countType} threshold at thresholds[${first}]; send each location and count type once.` });
-    else seen.set(key, i);
-  });
-  const named = [...new Set(body.thresholds.flatMap((t) => (t.locationId ? [t.locationId] : [])))];
-  // read through from organization for a location cash does not hold yet
-  const known = new Set((await resolveLocations(em, 'cash', named.map((locationId) => ({ locationId })))).byId.keys());
-  body.thresholds.forEach((t, i) => {
-    if (t.locationId && !known.has(t.locationId)) errors.push({ path: `thresholds[${i}].locationId`, message: `No location ${t.locationId}.` });
-  });
-  if (errors.length > 0) throw new ValidationError(errors);
-
-  const thresholds = normalize(body);
-  if (canonicalJson(thresholds) === canonicalJson(current.thresholds)) return setDto(current);
-  const [row] = await sqlQuery<SetRow>(
-    em,
-    `update "cash"."over_short_thresholds" set "thresholds" = ?::jsonb, "version" = "version" + 1, "updated_at" = ? where "id" = 1
-     returning "thresholds", "version", "updated_at"`,
-    [JSON.stringify(thresholds), now],
-  );
-  return setDto(row);
 }

@@ -1,37 +1,24 @@
 import Decimal from 'decimal.js';
-import type { DayFigures } from '@bop/contracts';
-import { fmtAmount, sqlQuery, type EntityManager } from '@bop/shared';
-import { expectedAmounts, sumExpected } from '../expected/expected';
+import type { DayFigures, ExpectedAmount } from '@bop/contracts';
+import { fmtAmount } from '@bop/shared';
+import { sumExpected } from '../expected/expected';
+
+/** What a day's figures are made of, as read (figures-store.ts). */
+export interface DayRecords {
+  expected: Map<string, ExpectedAmount[]>;
+  counts: Array<{ business_day: string; type: string; drawer_id: string | null; amount: string; opening_float: string | null; over_short: string | null; exceeded: boolean; latest: boolean }>;
+  deposits: Array<{ id: string; amount: string; business_days: string[]; match_status: string }>;
+  settlements: Array<{ id: string; kind: string; processor: string; gross: string; difference: string; match_status: string; business_days: string[] }>;
+}
 
 /**
  * A business day's figures as they are now (the close keeps a snapshot of them): expected amounts,
  * what the drawers' latest counts found, skims, deposits and payouts covering the day, and every
- * difference in words.
+ * difference in words (the records of `days` read by figures-store.ts).
  */
-export async function liveFigures(em: EntityManager, locationId: string, days: string[]): Promise<Map<string, DayFigures>> {
+export function dayFigures(days: string[], records: DayRecords): Map<string, DayFigures> {
   const out = new Map<string, DayFigures>();
-  if (days.length === 0) return out;
-  const dayList = JSON.stringify(days);
-  const expected = await expectedAmounts(em, locationId, days);
-  const counts = await sqlQuery<{ business_day: string; type: string; drawer_id: string | null; amount: string; opening_float: string | null; over_short: string | null; exceeded: boolean; latest: boolean }>(
-    em,
-    `select to_char("business_day", 'YYYY-MM-DD') as "business_day", "type", "drawer_id", "amount"::text, "opening_float"::text, "over_short"::text, "exceeded",
-       row_number() over (partition by "business_day", "type", "drawer_id" order by "counted_at" desc, "id" desc) = 1 as "latest"
-     from "cash"."counts" where "location_id" = ? and "business_day" = any(array(select jsonb_array_elements_text(?::jsonb))::date[]) and "type" in ('drawer', 'skim')`,
-    [locationId, dayList],
-  );
-  const deposits = await sqlQuery<{ id: string; amount: string; business_days: string[]; match_status: string }>(
-    em,
-    `select "id", "amount"::text, "business_days", "match_status" from "cash"."deposits"
-     where "location_id" = ? and jsonb_exists_any("business_days", array(select jsonb_array_elements_text(?::jsonb))) order by "deposited_at", "id"`,
-    [locationId, dayList],
-  );
-  const settlements = await sqlQuery<{ id: string; kind: string; processor: string; gross: string; difference: string; match_status: string; business_days: string[] }>(
-    em,
-    `select "id", "kind", "processor", "gross"::text, "difference"::text, "match_status", "business_days" from "cash"."settlements"
-     where "location_id" = ? and jsonb_exists_any("business_days", array(select jsonb_array_elements_text(?::jsonb))) order by "paid_on", "id"`,
-    [locationId, dayList],
-  );
+  const { expected, counts, deposits, settlements } = records;
   for (const day of days) {
     const amounts = expected.get(day) ?? [];
     const byTender = new Map<string, { tenderType: string; platform: string | null; amount: Decimal }>();

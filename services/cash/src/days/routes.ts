@@ -1,12 +1,12 @@
 import { assertLocationInReach, route, type RouteDef, type ServiceRuntime } from '@bop/shared';
 import type { CashConfig } from '../config';
-import { closeDay, listDays, reopenDay, type DayAction } from './store';
+import { closeDayInTransaction, listDays, reopenDayInTransaction, type DayAction } from './store';
 
 /** Business days (spec: Cash management; supplement: Business day states). Reach: the location. */
-export const businessDaysRoutes = (_svc: ServiceRuntime<CashConfig>): RouteDef[] => {
+export const businessDaysRoutes = (svc: ServiceRuntime<CashConfig>): RouteDef[] => {
   const action = (ctx: { principal: DayAction['actor']; reach: () => DayAction['reach']; checkVersion: (v: number) => void }): DayAction => ({
     actor: ctx.principal,
-    now: new Date(),
+    now: svc.clock.now(),
     reach: ctx.reach(),
     checkVersion: (v) => ctx.checkVersion(v),
   });
@@ -14,18 +14,18 @@ export const businessDaysRoutes = (_svc: ServiceRuntime<CashConfig>): RouteDef[]
     // the days of one location that have records, newest first (default: the last 14 up to today)
     route('GET /cash/business-days', async (ctx) => {
       assertLocationInReach(ctx.reach(), ctx.query.locationId);
-      const data = await listDays(ctx.em, ctx.query, new Date());
+      const data = await listDays(ctx.em, ctx.query, svc.clock.now());
       return { body: { data, nextCursor: null, hasMore: false } };
     }),
 
     route('POST /cash/business-days/{locationId}/{date}:close', async (ctx) => {
       const c = action(ctx);
-      return { body: await ctx.em.transactional((em) => closeDay(em, ctx.params.locationId, ctx.params.date, ctx.body.note ?? null, c)) };
+      return { body: await closeDayInTransaction(ctx.em, ctx.params.locationId, ctx.params.date, ctx.body.note ?? null, c) };
     }),
 
     route('POST /cash/business-days/{locationId}/{date}:reopen', async (ctx) => {
       const c = action(ctx);
-      return { body: await ctx.em.transactional((em) => reopenDay(em, ctx.params.locationId, ctx.params.date, ctx.body.reason, c)) };
+      return { body: await reopenDayInTransaction(ctx.em, ctx.params.locationId, ctx.params.date, ctx.body.reason, c) };
     }),
   ];
 };

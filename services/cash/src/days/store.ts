@@ -1,10 +1,11 @@
 import Decimal from 'decimal.js';
 import type { CashBusinessDay, DayFigures } from '@bop/contracts';
-import { ApiError, Conflict, ValidationError, actorOf, assertLocationInReach, businessDayOf, insertEvents, resolveLocations, sqlQuery, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
-import { passes, thresholdFor } from '../counts/thresholds';
-import { rematchSettlements } from '../settlements/rematch';
-import { liveFigures } from './figures';
-import { touchDays } from './lock';
+import { ApiError, Conflict, ValidationError, actorOf, assertLocationInReach, businessDayOf, insertEvents, resolveLocations, sqlList, sqlQuery, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
+import { passes } from '../counts/thresholds';
+import { thresholdFor } from '../counts/thresholds-store';
+import { rematchSettlements } from '../settlements/rematch-store';
+import { liveFigures } from './figures-store';
+import { touchDays } from './lock-store';
 
 interface DayRow {
   location_id: string;
@@ -29,20 +30,20 @@ const DAY_COLUMNS = `"location_id", to_char("business_day", 'YYYY-MM-DD') as "bu
 async function lateRecordsOf(em: EntityManager, locationId: string, days: string[]): Promise<Map<string, LateRecord[]>> {
   const out = new Map<string, LateRecord[]>(days.map((d) => [d, []]));
   if (days.length === 0) return out;
-  const dayList = JSON.stringify(days);
+  const dayList = sqlList(days);
   const rows = await sqlQuery<{ kind: LateRecord['kind']; id: string; day: string; message: string; flagged_at: string; status: LateRecord['status'] }>(
     em,
     `select 'sales_transaction' as "kind", "id", to_char("business_day", 'YYYY-MM-DD') as "day", 'Sales transaction ' || "id" || ' (version ' || "version" || ', ' || "status" || ')' as "message",
        "late_review"->>'flaggedAt' as "flagged_at", "late_review"->>'status' as "status"
-     from "cash"."sales_transactions" where "location_id" = ? and "late_review" is not null and "business_day" = any(array(select jsonb_array_elements_text(?::jsonb))::date[])
+     from "cash"."sales_transactions" where "location_id" = ? and "late_review" is not null and "business_day" = any(?::date[])
      union all
      select 'tender_total', "id", to_char("business_day", 'YYYY-MM-DD'), 'Tender total ' || "external_id" || ' from ' || "source" || ': ' || "tender_type" || coalesce(' ' || "platform", '') || ' ' || "amount"::text,
        "late_review"->>'flaggedAt', "late_review"->>'status'
-     from "cash"."tender_totals" where "location_id" = ? and "late_review" is not null and "business_day" = any(array(select jsonb_array_elements_text(?::jsonb))::date[])
+     from "cash"."tender_totals" where "location_id" = ? and "late_review" is not null and "business_day" = any(?::date[])
      union all
      select 'settlement', s."id", d.day, 'Payout ' || s."external_id" || ' from ' || s."processor" || ': gross ' || s."gross"::text, s."late_review"->>'flaggedAt', s."late_review"->>'status'
      from "cash"."settlements" s, jsonb_array_elements_text(s."business_days") d(day)
-     where s."location_id" = ? and s."late_review" is not null and d.day = any(array(select jsonb_array_elements_text(?::jsonb)))
+     where s."location_id" = ? and s."late_review" is not null and d.day = any(?::text[])
      order by 5, 2`,
     [locationId, dayList, locationId, dayList, locationId, dayList],
   );
@@ -127,7 +128,10 @@ export interface DayAction {
  * A day after the location's current business day cannot be closed (422); closing a day with no
  * records yet is allowed (a day without sales is still a day).
  */
-export async function closeDay(em: EntityManager, locationId: string, day: string, note: string | null, c: DayAction): Promise<CashBusinessDay> {
+export const closeDayInTransaction = (em: EntityManager, locationId: string, day: string, note: string | null, c: DayAction): Promise<CashBusinessDay> =>
+  em.transactional((tem) => closeDay(tem, locationId, day, note, c));
+
+async function closeDay(em: EntityManager, locationId: string, day: string, note: string | null, c: DayAction): Promise<CashBusinessDay> {
   assertLocationInReach(c.reach, locationId);
   const today = await currentBusinessDay(em, locationId, c.now);
   if (day > today) throw new ValidationError([{ path: 'date', message: `Business day ${day} has not begun at location ${locationId} (today is ${today}).` }]);
@@ -158,7 +162,10 @@ export const BUSINESS_DAY_REOPENED = 'cash.business_day_reopened';
  * the day are applied (their review is over: the live figures include them), payouts covering it are
  * re-matched, and sales is told (`cash.business_day_reopened`).
  */
-export async function reopenDay(em: EntityManager, locationId: string, day: string, reason: string, c: DayAction): Promise<CashBusinessDay> {
+export const reopenDayInTransaction = (em: EntityManager, locationId: string, day: string, reason: string, c: DayAction): Promise<CashBusinessDay> =>
+  em.transactional((tem) => reopenDay(tem, locationId, day, reason, c));
+
+async function reopenDay(em: EntityManager, locationId: string, day: string, reason: string, c: DayAction): Promise<CashBusinessDay> {
   assertLocationInReach(c.reach, locationId);
   const row = await lockedDay(em, locationId, day);
   if (!row) throw new ApiError('not_found', `Business day ${day} at location ${locationId} has no records and was never closed.`);

@@ -1,6 +1,6 @@
 import { assertLocationInReach, route, writeTransaction, type RouteDef, type ServiceRuntime, assertBatchSize } from '@bop/shared';
 import type { CashConfig } from '../config';
-import { listBankTransactions, listDeposits } from './read';
+import { listBankTransactions, listDeposits } from './read-store';
 import { depositConflictFor, getDeposit, recordDeposit, storeBankTransactions } from './store';
 
 /**
@@ -9,7 +9,7 @@ import { depositConflictFor, getDeposit, recordDeposit, storeBankTransactions } 
  */
 export const depositsRoutes = (svc: ServiceRuntime<CashConfig>): RouteDef[] => [
   route('POST /cash/deposits', async (ctx) => {
-    const w = { actor: ctx.principal, reach: ctx.reach(), now: new Date() };
+    const w = { actor: ctx.principal, reach: ctx.reach(), now: svc.clock.now() };
     const body = await writeTransaction(ctx.em, (em) => recordDeposit(em, ctx.body, w), depositConflictFor);
     return { status: 201, body, headers: { Location: `/api/v1/cash/deposits/${body.id}` } };
   }),
@@ -28,7 +28,7 @@ export const depositsRoutes = (svc: ServiceRuntime<CashConfig>): RouteDef[] => [
     const { source, transactions: records } = ctx.body;
     const max = svc.config.API_MAX_BATCH_SIZE;
     assertBatchSize(records, max, 'transactions');
-    return { status: 202, body: await storeBankTransactions(ctx.em, { source, records, actor: ctx.principal, endpoint: 'POST /cash/bank-transactions' }) };
+    return { status: 202, body: await storeBankTransactions(ctx.em, { source, records, actor: ctx.principal, endpoint: 'POST /cash/bank-transactions', now: svc.clock.now() }) };
   }),
 
   route('GET /cash/bank-transactions', async (ctx) => ({ body: await listBankTransactions(ctx.em, ctx.reach(), ctx.query) })),

@@ -13,6 +13,7 @@ import {
   newId,
   parseBatchRecords,
   resolveLocations,
+  sqlList,
   sqlQuery,
   writableLocations,
   type ApiError,
@@ -25,10 +26,10 @@ import {
   type ReachSet,
   type StoredRecord,
 } from '@bop/shared';
-import { assertDaysOpen, lockLocationCash } from '../days/lock';
+import { assertDaysOpen, lockLocationCash } from '../days/lock-store';
 import { depositFieldErrors, pairStatus } from './domain';
 import { DEPOSIT_SELECT, depositDto, type DepositRow } from './dto';
-import { matchCredits, matchDeposit } from './match';
+import { matchCredits, matchDeposit } from './match-store';
 
 export interface WriteContext {
   actor: Principal;
@@ -41,7 +42,7 @@ const json = (v: unknown) => JSON.stringify(v);
 /** The deposits as GET answers them, by id. */
 export async function depositsById(em: EntityManager, ids: string[]): Promise<Map<string, CashDeposit>> {
   if (ids.length === 0) return new Map();
-  const rows = await sqlQuery<DepositRow>(em, `${DEPOSIT_SELECT} where d."id" = any(array(select jsonb_array_elements_text(?::jsonb))) order by d."id"`, [json(ids)]);
+  const rows = await sqlQuery<DepositRow>(em, `${DEPOSIT_SELECT} where d."id" = any(?::text[]) order by d."id"`, [sqlList(ids)]);
   return new Map(rows.map((r) => [r.id, depositDto(r)]));
 }
 
@@ -67,7 +68,7 @@ export function depositConflictFor(_constraint: string | undefined): ApiError {
 /**
  * `POST /cash/deposits`: the location in reach and active, the business days begun and open (409
  * `period_locked` for a closed one), then stored and matched against the bank's credits at once
- * (match.ts) — `cash.deposit_recorded`, and `cash.deposit_mismatch` when it pairs with a credit of
+ * (match-store.ts) — `cash.deposit_recorded`, and `cash.deposit_mismatch` when it pairs with a credit of
  * another amount.
  */
 export async function recordDeposit(em: EntityManager, body: CashDepositCreate, w: WriteContext): Promise<CashDeposit> {
@@ -159,8 +160,8 @@ async function matchStoredTransactions(em: EntityManager, stored: StoredRecord<B
   if (stored.length === 0) return [];
   const paired = await sqlQuery<{ id: string; amount: string; bank_transaction_id: string }>(
     em,
-    `select "id", "amount", "bank_transaction_id" from "cash"."deposits" where "bank_transaction_id" = any(array(select jsonb_array_elements_text(?::jsonb))) order by "id" for update`,
-    [json(stored.map((s) => s.id))],
+    `select "id", "amount", "bank_transaction_id" from "cash"."deposits" where "bank_transaction_id" = any(?::text[]) order by "id" for update`,
+    [sqlList(stored.map((s) => s.id))],
   );
   const byBank = new Map(paired.map((p) => [p.bank_transaction_id, p]));
   const mismatched: string[] = [];
@@ -184,9 +185,9 @@ async function matchStoredTransactions(em: EntityManager, stored: StoredRecord<B
  * `POST /cash/bank-transactions`: each record validated on its own, stored by (externalId, source)
  * with the kit's batch upsert, then matched (whichever of deposit and bank transaction arrives second).
  */
-export async function storeBankTransactions(em: EntityManager, opts: { source: string; records: unknown[]; actor: Principal; endpoint: string }): Promise<BatchResult> {
+export async function storeBankTransactions(em: EntityManager, opts: { source: string; records: unknown[]; actor: Principal; endpoint: string; now: Date }): Promise<BatchResult> {
   const records = await prepareBankRecords(em, opts.records);
-  const now = new Date();
+  const { now } = opts;
   return ingestBatch(em, {
     target: bankTransactionsTarget,
     source: opts.source,

@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
-import { SettlementInput } from '@bop/contracts';
+import { SettlementInput, type Settlement } from '@bop/contracts';
 import {
+  SqlWhere,
   businessDayOf,
   contentHash,
   fmtAmount,
@@ -12,16 +13,39 @@ import {
   type PreparedRecord,
   type Principal,
   type StoredRecord,
+  pageLimit,
   parseLocatedRecords,
+  reachableLocationIds,
+  sqlQuery,
+  toPage,
+  type ListPage,
+  type ReachSet,
   firstOfEach,
   lockStoredRecords,
   storedState,
   type StoredKey,
 } from '@bop/shared';
-import { closedDays, dayKey, lateReview, lateWarning, type DayRef } from '../days/lock';
-import { SETTLEMENT_MISMATCH, settlementDto, type SettlementRow } from './dto';
+import { dayKey, lateReview, lateWarning, type DayRef } from '../days/lock';
+import { closedDays } from '../days/lock-store';
+import { SETTLEMENT_MISMATCH, settlementColumns, settlementDto, type SettlementRow } from './dto';
 import { matchSettlement } from './match';
-import { expectedOf } from './rematch';
+import { expectedOf } from './rematch-store';
+
+/** `GET /cash/settlements` (supplement): within the caller's reach (`locationId` checked by the route), oldest first, by cursor. */
+export async function listSettlements(
+  em: EntityManager,
+  reach: ReachSet,
+  q: { limit?: number; cursor?: string; locationId?: string; from?: string; matchStatus?: 'matched' | 'mismatched' },
+): Promise<ListPage<Settlement>> {
+  const reachable = reachableLocationIds(reach);
+  const where = new SqlWhere().after('s."id"', q.cursor);
+  if (q.locationId) where.and('s."location_id" = ?', q.locationId);
+  else where.andIn('s."location_id"', reachable);
+  where.andIf(q.from, 's."paid_on" >= ?::date').andIf(q.matchStatus, 's."match_status" = ?');
+  const n = pageLimit(q.limit);
+  const rows = await sqlQuery<SettlementRow>(em, `select ${settlementColumns} from "cash"."settlements" s ${where} order by s."id" limit ?`, [...where.params, n + 1]);
+  return toPage(rows, n, settlementDto);
+}
 
 /** cash.settlements as the kit's batch upsert writes it (snake_case columns of the migration). */
 export const settlementsTarget: IngestTarget = {
@@ -71,7 +95,7 @@ type Valid = Candidate & { externalId: string; sent: SentSettlement; hash: strin
 const isValid = (c: Candidate): c is Valid => c.errors.length === 0 && c.externalId !== null && c.sent !== undefined;
 
 /** Schema, location and net = gross − fees of each record on its own. */
-async function validate(em: EntityManager, records: unknown[]): Promise<Candidate[]> {
+async function validate(em: EntityManager, records: unknown[], now: Date): Promise<Candidate[]> {
   return (await parseLocatedRecords(em, 'cash', SettlementInput, records)).map((p) => {
     const c: Candidate = { index: p.index, externalId: p.externalId, errors: p.errors, warnings: p.warnings };
     if (!p.data || !p.location) return c;
@@ -81,7 +105,7 @@ async function validate(em: EntityManager, records: unknown[]): Promise<Candidat
       c.errors.push({ path: 'net', message: `Must equal gross − fees (${r.gross} − ${r.fees} = ${fmtAmount(net)}).` });
       return c;
     }
-    const today = businessDayOf(new Date().toISOString(), p.location.timezone, p.location.businessDayCutoff);
+    const today = businessDayOf(now.toISOString(), p.location.timezone, p.location.businessDayCutoff);
     const future = r.businessDays.findIndex((d) => d > today);
     if (future >= 0) {
       c.errors.push({ path: `businessDays[${future}]`, message: `Business day ${r.businessDays[future]} has not begun at location ${p.location.id} (today is ${today}); a payout covers days that have taken sales.` });
@@ -128,10 +152,9 @@ const mismatchEvents = (source: string, now: Date) => (s: StoredRecord<Settlemen
  * before it was re-sent) stored flagged for review (spec: ingestion rule 7); the kit's upsert on
  * (source, externalId) with `cash.settlement_mismatch` per written mismatched payout.
  */
-export async function storeSettlements(em: EntityManager, opts: { source: string; records: unknown[]; actor: Principal; endpoint: string }): Promise<BatchResult> {
-  const { source } = opts;
-  const candidates = await validate(em, opts.records);
-  const now = new Date();
+export async function storeSettlements(em: EntityManager, opts: { source: string; records: unknown[]; actor: Principal; endpoint: string; now: Date }): Promise<BatchResult> {
+  const { source, now } = opts;
+  const candidates = await validate(em, opts.records, now);
   return em.transactional(async (tem) => {
     const firsts = firstOfEach(candidates.filter(isValid));
     // the days first (the order a close or reopen takes), then the payouts

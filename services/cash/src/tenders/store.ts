@@ -17,8 +17,9 @@ import {
   storedState,
   type StoredKey,
 } from '@bop/shared';
-import { closedDays, dayKey, lateReview, lateWarning, touchDays, type DayRef } from '../days/lock';
-import { rematchSettlements } from '../settlements/rematch';
+import { dayKey, lateReview, lateWarning, type DayRef } from '../days/lock';
+import { closedDays, touchDays } from '../days/lock-store';
+import { rematchSettlements } from '../settlements/rematch-store';
 
 /** cash.tender_totals as the kit's batch upsert writes it (snake_case columns of the migration). */
 export const tenderTotalsTarget: IngestTarget = {
@@ -67,14 +68,14 @@ type Valid = Candidate & { externalId: string; row: TenderTotalRow; hash: string
 const isValid = (c: Candidate): c is Valid => c.errors.length === 0 && c.externalId !== null && c.row !== undefined;
 
 /** Schema and location of each record on its own; the business day from `closedAt` by the location's cut-off. */
-async function validate(em: EntityManager, records: unknown[]): Promise<Candidate[]> {
+async function validate(em: EntityManager, records: unknown[], now: Date): Promise<Candidate[]> {
   return (await parseLocatedRecords(em, 'cash', TenderTotalInput, records)).map((p) => {
     const c: Candidate = { index: p.index, externalId: p.externalId, errors: p.errors, warnings: p.warnings };
     if (!p.data || !p.location) return c;
     const t = p.data;
     // spec: ingestion rule 8, business day from the location's time zone and cut-off
     const businessDay = t.businessDay ?? businessDayOf(t.closedAt!, p.location.timezone, p.location.businessDayCutoff);
-    const today = businessDayOf(new Date().toISOString(), p.location.timezone, p.location.businessDayCutoff);
+    const today = businessDayOf(now.toISOString(), p.location.timezone, p.location.businessDayCutoff);
     if (businessDay > today) {
       c.errors.push({ path: t.businessDay ? 'businessDay' : 'closedAt', message: `Business day ${businessDay} has not begun at location ${p.location.id} (today is ${today}).` });
       return c;
@@ -107,10 +108,9 @@ interface StoredTotal extends StoredKey {
  * (spec: ingestion rule 7), the kit's upsert on (source, externalId), then the settlements covering
  * the written days re-matched against the new expectation.
  */
-export async function storeTenderTotals(em: EntityManager, opts: { source: string; records: unknown[]; actor: Principal; endpoint: string }): Promise<BatchResult> {
-  const { source } = opts;
-  const candidates = await validate(em, opts.records);
-  const now = new Date();
+export async function storeTenderTotals(em: EntityManager, opts: { source: string; records: unknown[]; actor: Principal; endpoint: string; now: Date }): Promise<BatchResult> {
+  const { source, now } = opts;
+  const candidates = await validate(em, opts.records, now);
   return em.transactional(async (tem) => {
     const firsts = firstOfEach(candidates.filter(isValid));
     const dayOf = (c: Valid): DayRef => ({ locationId: c.row.location_id, businessDay: c.row.business_day });

@@ -1,20 +1,8 @@
-import type { FilterQuery } from '@mikro-orm/core';
-import {
-  NotFound,
-  decodeCursor,
-  pageLimit,
-  route,
-  toPage,
-  writeTransaction,
-  type RouteDef,
-  type ServiceRuntime,
-  locationFilter,
-} from '@bop/shared';
+import { route, writeTransaction, type RouteDef, type ServiceRuntime, locationFilter } from '@bop/shared';
 import type { PurchasingConfig } from '../config';
-import { companySettings } from '../settings';
+import { companySettings } from '../orders/settings';
 import { supplierInvoiceDto } from './dto';
-import { SupplierInvoiceEntity } from './entities';
-import { approveInvoice, assertInvoiceInReach, disputeInvoice, invoiceConflictFor, recordInvoice } from './store';
+import { approveInvoiceInTransaction, assertInvoiceInReach, disputeInvoiceInTransaction, getInvoice, invoiceConflictFor, listInvoices, recordInvoice } from './store';
 
 /**
  * Supplier invoices (spec: Purchasing and ordering; supplement: Supplier invoice states). Reach: the
@@ -22,46 +10,33 @@ import { approveInvoice, assertInvoiceInReach, disputeInvoice, invoiceConflictFo
  */
 export const invoicesRoutes = (svc: ServiceRuntime<PurchasingConfig>): RouteDef[] => [
   route('GET /supplier-invoices', async (ctx) => {
-    const { limit, cursor, status, supplierId, purchaseOrderId, locationId, updatedSince } = ctx.query;
-    const reach = ctx.reach();
-    const inLocations = locationFilter(reach, locationId);
-    const where: FilterQuery<SupplierInvoiceEntity>[] = [];
-    const after = decodeCursor(cursor);
-    if (after) where.push({ id: { $gt: after } });
-    if (inLocations) where.push({ locationId: inLocations });
-    if (status) where.push({ status });
-    if (supplierId) where.push({ supplierId });
-    if (purchaseOrderId) where.push({ purchaseOrderId });
-    if (updatedSince) where.push({ updatedAt: { $gte: new Date(updatedSince) } });
-    const n = pageLimit(limit);
-    const rows = await ctx.em.find(SupplierInvoiceEntity, { $and: where }, { orderBy: { id: 'asc' }, limit: n + 1 });
-    return { body: toPage(rows, n, supplierInvoiceDto) };
+    const inLocations = locationFilter(ctx.reach(), ctx.query.locationId);
+    return { body: await listInvoices(ctx.em, inLocations, ctx.query) };
   }),
 
   // the company's tolerances are read when the invoice is recorded and kept with it
   route('POST /supplier-invoices', async (ctx) => {
     const reach = ctx.reach();
     const { invoiceMatchTolerances } = await companySettings(svc.services, ctx.requestId);
-    const w = { actor: ctx.principal, now: new Date(), reach };
+    const w = { actor: ctx.principal, now: svc.clock.now(), reach };
     const body = await writeTransaction(ctx.em, (em) => recordInvoice(em, ctx.body, invoiceMatchTolerances, w), invoiceConflictFor);
     return { status: 201, body, headers: { Location: `/api/v1/supplier-invoices/${body.id}` } };
   }),
 
   route('GET /supplier-invoices/{id}', async (ctx) => {
     const reach = ctx.reach();
-    const invoice = await ctx.em.findOne(SupplierInvoiceEntity, { id: ctx.params.id });
-    if (!invoice) throw new NotFound('supplier invoice', ctx.params.id);
+    const invoice = await getInvoice(ctx.em, ctx.params.id);
     assertInvoiceInReach(reach, invoice.locationId ?? null);
     return { body: supplierInvoiceDto(invoice) };
   }),
 
   route('POST /supplier-invoices/{id}:approve', async (ctx) => {
-    const c = { actor: ctx.principal, now: new Date(), reach: ctx.reach(), checkVersion: (v: number) => ctx.checkVersion(v) };
-    return { body: await ctx.em.transactional((em) => approveInvoice(em, ctx.params.id, ctx.body.note ?? null, c)) };
+    const c = { actor: ctx.principal, now: svc.clock.now(), reach: ctx.reach(), checkVersion: (v: number) => ctx.checkVersion(v) };
+    return { body: await approveInvoiceInTransaction(ctx.em, ctx.params.id, ctx.body.note ?? null, c) };
   }),
 
   route('POST /supplier-invoices/{id}:dispute', async (ctx) => {
-    const c = { actor: ctx.principal, now: new Date(), reach: ctx.reach(), checkVersion: (v: number) => ctx.checkVersion(v) };
-    return { body: await ctx.em.transactional((em) => disputeInvoice(em, ctx.params.id, ctx.body.reason, c)) };
+    const c = { actor: ctx.principal, now: svc.clock.now(), reach: ctx.reach(), checkVersion: (v: number) => ctx.checkVersion(v) };
+    return { body: await disputeInvoiceInTransaction(ctx.em, ctx.params.id, ctx.body.reason, c) };
   }),
 ];

@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
-import { LockMode } from '@mikro-orm/core';
-import type { PurchaseOrderStatus, SupplierInvoice, SupplierInvoiceCreate, SupplierInvoiceStatus } from '@bop/contracts';
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import type { z } from 'zod';
+import type { PurchaseOrderStatus, SupplierInvoice, SupplierInvoiceCreate, SupplierInvoiceListQuery, SupplierInvoiceStatus } from '@bop/contracts';
 import {
   Conflict,
   NotFound,
@@ -8,9 +9,14 @@ import {
   ValidationError,
   actorOf,
   assertLocationInReach,
+  decodeCursor,
+  pageLimit,
+  toPage,
+  type ListPage,
   insertEvents,
   newId,
   reachableLocationIds,
+  sqlList,
   sqlQuery,
   type ApiError,
   type EntityManager,
@@ -77,11 +83,34 @@ async function billedBefore(em: EntityManager, orderId: string): Promise<Map<str
     em,
     `select l->>'purchaseOrderLineId' as "line_id", sum((l->>'quantity')::numeric)::text as "quantity"
      from "purchasing"."supplier_invoices" i, jsonb_array_elements(i."lines") l
-     where i."purchase_order_id" = ? and i."status" = any(?) and l->>'purchaseOrderLineId' is not null
+     where i."purchase_order_id" = ? and i."status" = any(?::text[]) and l->>'purchaseOrderLineId' is not null
      group by 1`,
-    [orderId, BILLING],
+    [orderId, sqlList(BILLING)],
   );
   return new Map(rows.map((r) => [r.line_id, new Decimal(r.quantity)]));
+}
+
+/** `GET /supplier-invoices`: the invoices at `inLocations` (undefined: every location), oldest first, by cursor. */
+export async function listInvoices(em: EntityManager, inLocations: string | { $in: string[] } | undefined, q: z.output<typeof SupplierInvoiceListQuery>): Promise<ListPage<SupplierInvoice>> {
+  const { limit, cursor, status, supplierId, purchaseOrderId, updatedSince } = q;
+  const where: FilterQuery<SupplierInvoiceEntity>[] = [];
+  const after = decodeCursor(cursor);
+  if (after) where.push({ id: { $gt: after } });
+  if (inLocations) where.push({ locationId: inLocations });
+  if (status) where.push({ status });
+  if (supplierId) where.push({ supplierId });
+  if (purchaseOrderId) where.push({ purchaseOrderId });
+  if (updatedSince) where.push({ updatedAt: { $gte: new Date(updatedSince) } });
+  const n = pageLimit(limit);
+  const rows = await em.find(SupplierInvoiceEntity, { $and: where }, { orderBy: { id: 'asc' }, limit: n + 1 });
+  return toPage(rows, n, supplierInvoiceDto);
+}
+
+/** One invoice, or 404. */
+export async function getInvoice(em: EntityManager, id: string): Promise<SupplierInvoiceEntity> {
+  const invoice = await em.findOne(SupplierInvoiceEntity, { id });
+  if (!invoice) throw new NotFound('supplier invoice', id);
+  return invoice;
 }
 
 /**
@@ -169,6 +198,8 @@ async function invoiceFor(em: EntityManager, id: string, c: ActionContext): Prom
  * tolerance are accepted and recorded with the approval (`acceptedDifferences`, each with its line
  * number, null for invoice-level ones). No event: the catalogue has none for it.
  */
+export const approveInvoiceInTransaction = (em: EntityManager, id: string, note: string | null, c: ActionContext): Promise<SupplierInvoice> => em.transactional((tem) => approveInvoice(tem, id, note, c));
+
 export async function approveInvoice(em: EntityManager, id: string, note: string | null, c: ActionContext): Promise<SupplierInvoice> {
   const invoice = await invoiceFor(em, id, c);
   if (invoice.status === 'approved') throw new Conflict(`Supplier invoice ${invoice.invoiceNumber} is approved already (final).`);
@@ -182,6 +213,8 @@ export async function approveInvoice(em: EntityManager, id: string, note: string
 }
 
 /** `:dispute` (mismatched → disputed): the reason is kept; a disputed invoice can still be approved later. */
+export const disputeInvoiceInTransaction = (em: EntityManager, id: string, reason: string, c: ActionContext): Promise<SupplierInvoice> => em.transactional((tem) => disputeInvoice(tem, id, reason, c));
+
 export async function disputeInvoice(em: EntityManager, id: string, reason: string, c: ActionContext): Promise<SupplierInvoice> {
   const invoice = await invoiceFor(em, id, c);
   if (invoice.status !== 'mismatched') {

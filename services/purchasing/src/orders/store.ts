@@ -1,7 +1,9 @@
 import Decimal from 'decimal.js';
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import type { z } from 'zod';
 import {
   RECEIPT_RECORDED,
+  type PurchaseOrderListQuery,
   type PurchaseOrder,
   type PurchaseOrderCreate,
   type PurchaseOrderReceipt,
@@ -18,9 +20,14 @@ import {
   callCommand,
   assertLocationInReach,
   changedFields,
+  decodeCursor,
+  pageLimit,
+  toPage,
+  type ListPage,
   insertEvents,
   newId,
   replicaLocationErrors,
+  sqlList,
   sqlQuery,
   type EntityManager,
   type FieldError,
@@ -57,12 +64,45 @@ const orderEvent = (type: string, dto: PurchaseOrder, previous?: Record<string, 
   ...(previous ? { previous } : {}),
 });
 
+/** `GET /purchase-orders`: the orders at `inLocations` (undefined: every location), oldest first, by cursor. */
+export async function listOrders(em: EntityManager, inLocations: string | { $in: string[] } | undefined, q: z.output<typeof PurchaseOrderListQuery>): Promise<ListPage<PurchaseOrder>> {
+  const { limit, cursor, status, supplierId, number, updatedSince } = q;
+  const where: FilterQuery<PurchaseOrderEntity>[] = [];
+  const after = decodeCursor(cursor);
+  if (after) where.push({ id: { $gt: after } });
+  if (inLocations) where.push({ locationId: inLocations });
+  if (status) where.push({ status });
+  if (supplierId) where.push({ supplierId });
+  if (number) where.push({ number });
+  if (updatedSince) where.push({ updatedAt: { $gte: new Date(updatedSince) } });
+  const n = pageLimit(limit);
+  const rows = await em.find(PurchaseOrderEntity, { $and: where }, { orderBy: { id: 'asc' }, limit: n + 1 });
+  return toPage(rows, n, purchaseOrderDto);
+}
+
+/** One order, or 404. */
+export async function getOrder(em: EntityManager, id: string): Promise<PurchaseOrderEntity> {
+  const order = await em.findOne(PurchaseOrderEntity, { id });
+  if (!order) throw new NotFound('purchase order', id);
+  return order;
+}
+
+/** Orders whose outstanding packs are still on the way (a draft counts: it is about to be ordered). */
+const OPEN = ['draft', 'approved', 'sent', 'partially_received'];
+
+/** The lines of a location's open orders of every supplier (what is on order, for suggested orders). */
+export async function openOrderLines(em: EntityManager, locationId: string): Promise<Array<{ lines: StoredOrderLine[] }>> {
+  return sqlQuery<{ lines: StoredOrderLine[] }>(em, `select "lines" from "purchasing"."purchase_orders" where "location_id" = ? and "status" = any(?::text[])`, [locationId, sqlList(OPEN)]);
+}
+
 /**
  * `POST /purchase-orders`: a draft at a location the person reaches, from a supplier that delivers
  * there; every line is a line of the supplier's catalog (by supplier code or item, once each), at
  * least its minimum order quantity, priced from the catalog unless the line agrees another price.
  * The catalog line's pack and conversion are copied into the order. `purchase_order.created`.
  */
+export const createOrderInTransaction = (em: EntityManager, body: PurchaseOrderCreate, reach: ReachSet, w: CreateContext): Promise<PurchaseOrder> => em.transactional((tem) => createOrder(tem, body, reach, w));
+
 export async function createOrder(em: EntityManager, body: PurchaseOrderCreate, reach: ReachSet, w: CreateContext): Promise<PurchaseOrder> {
   assertLocationInReach(reach, body.locationId);
   const locationErrors = await replicaLocationErrors(em, 'purchasing', [{ id: body.locationId, path: 'locationId', takes: 'orders' }]);
@@ -197,6 +237,8 @@ interface InternalEvent {
 }
 
 /** `:approve`: draft → approved (`purchase_order.approved`). */
+export const approveOrderInTransaction = (em: EntityManager, id: string, note: string | null, c: ActionContext): Promise<PurchaseOrder> => em.transactional((tem) => approveOrder(tem, id, note, c));
+
 export async function approveOrder(em: EntityManager, id: string, note: string | null, c: ActionContext): Promise<PurchaseOrder> {
   const order = await orderFor(em, id, 'approve', c);
   const before = purchaseOrderDto(order);
@@ -205,6 +247,8 @@ export async function approveOrder(em: EntityManager, id: string, note: string |
 }
 
 /** `:send`: approved → sent; a draft only when its total is within the approval threshold (else 409). `purchase_order.sent`. */
+export const sendOrderInTransaction = (em: EntityManager, id: string, threshold: string, c: ActionContext): Promise<PurchaseOrder> => em.transactional((tem) => sendOrder(tem, id, threshold, c));
+
 export async function sendOrder(em: EntityManager, id: string, threshold: string, c: ActionContext): Promise<PurchaseOrder> {
   const order = await orderFor(em, id, 'send', c);
   if (order.status === 'draft' && needsApproval(order.total, threshold)) {
@@ -216,6 +260,8 @@ export async function sendOrder(em: EntityManager, id: string, threshold: string
 }
 
 /** `:cancel`: draft, approved or sent with nothing received → cancelled (final). */
+export const cancelOrderInTransaction = (em: EntityManager, id: string, reason: string | null, c: ActionContext): Promise<PurchaseOrder> => em.transactional((tem) => cancelOrder(tem, id, reason, c));
+
 export async function cancelOrder(em: EntityManager, id: string, reason: string | null, c: ActionContext): Promise<PurchaseOrder> {
   const order = await orderFor(em, id, 'cancel', c);
   Object.assign(order, { status: 'cancelled', cancelledAt: c.now, cancelReason: reason, version: order.version + 1, updatedAt: c.now });
@@ -232,6 +278,9 @@ export async function cancelOrder(em: EntityManager, id: string, reason: string 
  * `partially_received`. `purchase_order.received`; inventory books the stock from the internal
  * `purchasing.receipt.recorded` event written in the same transaction (contracts/purchasing/internal.ts).
  */
+export const receiveOrderInTransaction = (em: EntityManager, id: string, body: PurchaseOrderReceive, c: ActionContext): Promise<PurchaseOrder> =>
+  em.transactional((tem) => receiveOrder(tem, id, body, c));
+
 export async function receiveOrder(em: EntityManager, id: string, body: PurchaseOrderReceive, c: ActionContext): Promise<PurchaseOrder> {
   const receivedAt = body.receivedAt ? new Date(body.receivedAt) : c.now;
   if (receivedAt.getTime() > c.now.getTime() + FUTURE_TOLERANCE_MS) throw new ValidationError([{ path: 'receivedAt', message: 'Is in the future.' }]);

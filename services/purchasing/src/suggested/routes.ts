@@ -1,16 +1,14 @@
 import Decimal from 'decimal.js';
 import type { ReplenishmentAnswer, SuggestedOrder } from '@bop/contracts';
-import { assertLocationInReach, callCommand, replicaLocationErrors, route, sqlQuery, ValidationError, type RouteDef, type ServiceRuntime } from '@bop/shared';
+import { assertLocationInReach, callCommand, replicaLocationErrors, route, ValidationError, type RouteDef, type ServiceRuntime } from '@bop/shared';
 import type { PurchasingConfig } from '../config';
 import { fmtAmount, fmtQuantity } from '@bop/shared';
-import type { StoredOrderLine } from '../orders/entities';
+import { openOrderLines } from '../orders/store';
 import { catalogLineDto } from '../suppliers/dto';
 import { catalogOf, findSupplier } from '../suppliers/store';
 import { suggestLine } from './compute';
 
 const DAY_MS = 86_400_000;
-/** Orders whose outstanding packs are still on the way (a draft counts: it is about to be ordered). */
-const OPEN = ['draft', 'approved', 'sent', 'partially_received'];
 
 /**
  * `GET /suggested-orders` (spec: Purchasing and ordering; contracts/src/purchasing/suggested.ts for
@@ -27,7 +25,7 @@ export const suggestedRoutes = (svc: ServiceRuntime<PurchasingConfig>): RouteDef
     else if (supplier.locationIds.length > 0 && !supplier.locationIds.includes(locationId)) errors.push({ path: 'supplierId', message: `Supplier ${supplierId} does not deliver to location ${locationId}.` });
     if (errors.length > 0 || !supplier) throw new ValidationError(errors);
 
-    const now = new Date();
+    const now = svc.clock.now();
     const usageFrom = new Date(now.getTime() - usageDays * DAY_MS);
     const catalog = ((await catalogOf(ctx.em, supplier.id))?.lines ?? []).map((l) => catalogLineDto(l, supplier.defaultLeadTimeDays ?? null));
     const base: Omit<SuggestedOrder, 'lines' | 'total'> = { supplierId, locationId, usageDays, usageFrom: usageFrom.toISOString(), usageTo: now.toISOString(), generatedAt: now.toISOString() };
@@ -43,7 +41,7 @@ export const suggestedRoutes = (svc: ServiceRuntime<PurchasingConfig>): RouteDef
       { what: 'read stock levels and usage', ok: [200], requestId: ctx.requestId, fieldPrefix: '' },
     );
     const onOrder = new Map<string, Decimal>();
-    const open = await sqlQuery<{ lines: StoredOrderLine[] }>(ctx.em, `select "lines" from "purchasing"."purchase_orders" where "location_id" = ? and "status" = any(?)`, [locationId, OPEN]);
+    const open = await openOrderLines(ctx.em, locationId);
     for (const order of open) {
       for (const l of order.lines) {
         const outstanding = Decimal.max(0, new Decimal(l.quantity).minus(l.receivedQuantity));

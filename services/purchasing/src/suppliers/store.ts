@@ -1,7 +1,29 @@
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import Decimal from 'decimal.js';
-import type { Catalog, CatalogReplace, ItemsResolveAnswer, Supplier, SupplierCreate, SupplierPatch, SupplierReplace } from '@bop/contracts';
-import { Conflict, ValidationError, actorOf, callCommand, canonicalJson, newId, replicaLocationErrors, sqlQuery, type ApiError, type EntityManager, type FieldError, type Principal, type ServiceClient } from '@bop/shared';
+import type { z } from 'zod';
+import type { Catalog, CatalogReplace, ItemsResolveAnswer, Supplier, SupplierCreate, SupplierListQuery, SupplierPatch, SupplierReplace } from '@bop/contracts';
+import {
+  Conflict,
+  NotFound,
+  ValidationError,
+  actorOf,
+  callCommand,
+  canonicalJson,
+  decodeCursor,
+  lockForTransaction,
+  newId,
+  pageLimit,
+  replicaLocationErrors,
+  sqlQuery,
+  toPage,
+  writeTransaction,
+  type ApiError,
+  type EntityManager,
+  type FieldError,
+  type ListPage,
+  type Principal,
+  type ServiceClient,
+} from '@bop/shared';
 import { fmtQuantity, round6 } from '@bop/shared';
 import { catalogDto, supplierDto } from './dto';
 import { PurchasingCatalog, PurchasingSupplier, type StoredCatalogLine } from './entities';
@@ -73,7 +95,7 @@ export function patchFields(s: PurchasingSupplier, b: SupplierPatch): SupplierFi
 
 /** Serialises, within a transaction, the writes that hinge on one externalId (a row that does not exist yet cannot be locked). */
 export async function lockExternalId(em: EntityManager, externalId: string): Promise<void> {
-  await sqlQuery(em, 'select pg_advisory_xact_lock(hashtextextended(?, 0))', [`purchasing.suppliers ${JSON.stringify(externalId)}`]);
+  await lockForTransaction(em, `purchasing.suppliers ${JSON.stringify(externalId)}`);
 }
 
 const RACED: Record<string, { path: string; detail: string }> = {
@@ -144,6 +166,77 @@ export async function updateSupplier(em: EntityManager, supplier: PurchasingSupp
   Object.assign(supplier, { ...next, archivedAt, version: supplier.version + 1, updatedAt: w.now, actor: actorOf(w.actor) });
   await em.flush();
   return supplierDto(supplier);
+}
+
+/** `GET /suppliers`: oldest first, by cursor. */
+export async function listSuppliers(em: EntityManager, q: z.output<typeof SupplierListQuery>): Promise<ListPage<Supplier>> {
+  const { limit, cursor, status, locationId, externalId, updatedSince } = q;
+  const where: FilterQuery<PurchasingSupplier>[] = [];
+  const after = decodeCursor(cursor);
+  if (after) where.push({ id: { $gt: after } });
+  if (status) where.push({ status });
+  if (externalId) where.push({ externalId });
+  if (updatedSince) where.push({ updatedAt: { $gte: new Date(updatedSince) } });
+  // delivers there: lists it, or lists no location (all)
+  if (locationId) where.push({ $or: [{ locationIds: { $contains: [locationId] } } as FilterQuery<PurchasingSupplier>, { locationIds: { $eq: [] } } as FilterQuery<PurchasingSupplier>] });
+  const n = pageLimit(limit);
+  const rows = await em.find(PurchasingSupplier, { $and: where }, { orderBy: { id: 'asc' }, limit: n + 1 });
+  return toPage(rows, n, supplierDto);
+}
+
+type EditContext = WriteContext & { checkVersion: (v: number) => void };
+
+/** `PUT /suppliers/external/{externalId}`: creates the supplier (201) or replaces its fields (200). */
+export async function putSupplierByExternalId(em: EntityManager, externalId: string, body: SupplierReplace, w: EditContext): Promise<{ status: number; supplier: Supplier }> {
+  return writeTransaction(
+    em,
+    async (tem) => {
+      // concurrent first PUTs of one externalId queue here: one creates, the others then replace
+      await lockExternalId(tem, externalId);
+      const existing = await findSupplier(tem, { externalId }, { lock: true });
+      if (!existing) return { status: 201, supplier: await createSupplier(tem, replaceFields(body, externalId, null), w) };
+      return { status: 200, supplier: await updateSupplier(tem, existing, replaceFields(body, externalId, existing), w) };
+    },
+    supplierConflictFor,
+  );
+}
+
+/** `PATCH /suppliers/{id}`. */
+export async function patchSupplier(em: EntityManager, id: string, body: SupplierPatch, w: EditContext): Promise<Supplier> {
+  return writeTransaction(
+    em,
+    async (tem) => {
+      const row = await findSupplier(tem, { id }, { lock: true });
+      if (!row) throw new NotFound('supplier', id);
+      // If-Match guards a person's edit even when it turns out to change nothing
+      w.checkVersion(row.version);
+      return updateSupplier(tem, row, patchFields(row, body), w);
+    },
+    supplierConflictFor,
+  );
+}
+
+/** `DELETE /suppliers/{id}`: archived (history kept; no new orders). */
+export async function archiveSupplier(em: EntityManager, id: string, w: EditContext): Promise<Supplier> {
+  return writeTransaction(
+    em,
+    async (tem) => {
+      const row = await findSupplier(tem, { id }, { lock: true });
+      if (!row) throw new NotFound('supplier', id);
+      return updateSupplier(tem, row, patchFields(row, { status: 'archived' }), w);
+    },
+    supplierConflictFor,
+  );
+}
+
+/** `PUT /suppliers/{id}/catalog` in one transaction, the supplier locked: 404 when unknown, 409 when archived. */
+export async function replaceCatalogOf(em: EntityManager, services: ServiceClient, id: string, body: CatalogReplace, w: EditContext & { requestId?: string }): Promise<Catalog> {
+  return em.transactional(async (tem) => {
+    const supplier = await findSupplier(tem, { id }, { lock: true });
+    if (!supplier) throw new NotFound('supplier', id);
+    if (supplier.status !== 'active') throw new Conflict(`Supplier ${supplier.id} is archived; its catalog cannot change.`);
+    return replaceCatalog(tem, services, supplier, body, w);
+  });
 }
 
 export async function findSupplier(em: EntityManager, by: { id: string } | { externalId: string }, opts: { lock?: boolean } = {}): Promise<PurchasingSupplier | null> {

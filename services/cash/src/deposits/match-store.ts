@@ -1,5 +1,5 @@
 import { DEPOSIT_MATCH_WINDOW_DAYS } from '@bop/contracts';
-import { sqlQuery, type EntityManager } from '@bop/shared';
+import { sqlList, sqlQuery, type EntityManager } from '@bop/shared';
 import { isCredit, pairOfCredit, pairOfDeposit, pairStatus, windowEnd, type CreditFacts, type DepositFacts, type MatchedBy } from './domain';
 
 /**
@@ -75,8 +75,8 @@ async function unmatchedDeposits(em: EntityManager, ids: string[]): Promise<Depo
   if (ids.length === 0) return [];
   const rows = await sqlQuery<DepositFactsRow>(
     em,
-    `select ${DEPOSIT_COLUMNS} from "cash"."deposits" d where d."id" = any(array(select jsonb_array_elements_text(?::jsonb))) and d."bank_transaction_id" is null order by d."id"`,
-    [json(ids)],
+    `select ${DEPOSIT_COLUMNS} from "cash"."deposits" d where d."id" = any(?::text[]) and d."bank_transaction_id" is null order by d."id"`,
+    [sqlList(ids)],
   );
   return rows.map(depositFacts);
 }
@@ -116,8 +116,8 @@ export async function matchDeposit(em: EntityManager, d: DepositFacts, now: Date
     await sqlQuery<CreditRow>(
       em,
       `select ${CREDIT_COLUMNS} from "cash"."bank_transactions" b
-       where b."id" = any(array(select jsonb_array_elements_text(?::jsonb))) and not exists (select 1 from "cash"."deposits" x where x."bank_transaction_id" = b."id")`,
-      [json(locked.map((r) => r.id))],
+       where b."id" = any(?::text[]) and not exists (select 1 from "cash"."deposits" x where x."bank_transaction_id" = b."id")`,
+      [sqlList(locked.map((r) => r.id))],
     )
   ).map(creditFacts);
   const rivals = await unmatchedDeposits(em, (await depositCandidateIds(em, credits, false)).filter((id) => id !== d.id));

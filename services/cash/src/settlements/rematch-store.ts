@@ -1,7 +1,8 @@
 import type { ExpectedAmount } from '@bop/contracts';
-import { actorOf, fmtAmount, insertEvents, sqlQuery, systemPrincipal, type EntityManager } from '@bop/shared';
-import { closedDays, dayKey, type DayRef } from '../days/lock';
-import { expectedAmounts } from '../expected/expected';
+import { actorOf, fmtAmount, insertEvents, sqlList, sqlQuery, systemPrincipal, type EntityManager } from '@bop/shared';
+import { dayKey, type DayRef } from '../days/lock';
+import { closedDays } from '../days/lock-store';
+import { expectedAmounts } from '../expected/store';
 import { SETTLEMENT_MISMATCH, settlementColumns, settlementDto, type SettlementRow } from './dto';
 import { matchSettlement } from './match';
 
@@ -47,8 +48,8 @@ export async function rematchSettlements(em: EntityManager, days: DayRef[], now:
   if (open.length === 0) return;
   const rows = await sqlQuery<SettlementRow>(
     em,
-    `select ${settlementColumns} from "cash"."settlements" s where s."id" = any(array(select jsonb_array_elements_text(?::jsonb))) order by s."id" for update`,
-    [JSON.stringify(open.map((c) => c.id))],
+    `select ${settlementColumns} from "cash"."settlements" s where s."id" = any(?::text[]) order by s."id" for update`,
+    [sqlList(open.map((c) => c.id))],
   );
   const expected = await expectedOf(em, rows.map((r) => ({ locationId: r.location_id, businessDays: r.business_days })));
   const changes = rows.flatMap((r) => {

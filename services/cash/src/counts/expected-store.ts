@@ -1,0 +1,53 @@
+import Decimal from 'decimal.js';
+import { sqlQuery, type EntityManager } from '@bop/shared';
+import { expectedDrawerCash } from '../expected/store';
+import { drawerExpectation, safeExpectation, type Expectation, type Tally } from './expected';
+
+interface TallyRow {
+  total: string;
+  count: string;
+}
+const tally = (r: TallyRow | undefined): Tally => ({ total: new Decimal(r?.total ?? 0), count: Number(r?.count ?? 0) });
+
+/** A drawer count's expectation: its day's cash tenders and the skims of that drawer and day counted at or before `countedAt`. */
+export async function drawerExpected(em: EntityManager, c: { locationId: string; businessDay: string; drawerId: string; countedAt: Date; openingFloat: Decimal }): Promise<Expectation> {
+  const cashTenders = await expectedDrawerCash(em, c.locationId, c.businessDay, c.drawerId);
+  const [skims] = await sqlQuery<TallyRow>(
+    em,
+    `select coalesce(sum("amount"), 0)::text as "total", count(*)::text as "count" from "cash"."counts"
+     where "location_id" = ? and "business_day" = ?::date and "type" = 'skim' and "drawer_id" = ? and "counted_at" <= ?`,
+    [c.locationId, c.businessDay, c.drawerId, c.countedAt],
+  );
+  return drawerExpectation({ drawerId: c.drawerId, businessDay: c.businessDay, openingFloat: c.openingFloat, cashTenders, skims: tally(skims) });
+}
+
+/** A safe count's expectation: everything in (last safe count at or before `countedAt`, `countedAt`]. */
+export async function safeExpected(em: EntityManager, c: { locationId: string; countedAt: Date }): Promise<Expectation> {
+  const [prev] = await sqlQuery<{ id: string; amount: string; counted_at: Date }>(
+    em,
+    `select "id", "amount"::text, "counted_at" from "cash"."counts"
+     where "location_id" = ? and "type" = 'safe' and "counted_at" <= ? order by "counted_at" desc, "id" desc limit 1`,
+    [c.locationId, c.countedAt],
+  );
+  const from = prev ? new Date(prev.counted_at) : null;
+  const [counts] = await sqlQuery<{ skims: string; skim_count: string; drops: string; drop_count: string }>(
+    em,
+    `select coalesce(sum("amount") filter (where "type" = 'skim'), 0)::text as "skims", count(*) filter (where "type" = 'skim')::text as "skim_count",
+       coalesce(sum("amount" - coalesce("opening_float", 0)) filter (where "type" = 'drawer'), 0)::text as "drops", count(*) filter (where "type" = 'drawer')::text as "drop_count"
+     from "cash"."counts"
+     where "location_id" = ? and "type" in ('skim', 'drawer') and "counted_at" > coalesce(?::timestamptz, '-infinity') and "counted_at" <= ?`,
+    [c.locationId, from, c.countedAt],
+  );
+  const [deposits] = await sqlQuery<TallyRow>(
+    em,
+    `select coalesce(sum("amount"), 0)::text as "total", count(*)::text as "count" from "cash"."deposits"
+     where "location_id" = ? and "deposited_at" > coalesce(?::timestamptz, '-infinity') and "deposited_at" <= ?`,
+    [c.locationId, from, c.countedAt],
+  );
+  return safeExpectation({
+    previous: prev ? { id: prev.id, amount: new Decimal(prev.amount), countedAt: from! } : null,
+    skims: tally({ total: counts.skims, count: counts.skim_count }),
+    drawerDrops: tally({ total: counts.drops, count: counts.drop_count }),
+    deposits: tally(deposits),
+  });
+}
