@@ -6,7 +6,7 @@
  */
 import { businessDayOf } from '@bop/shared';
 import { person } from '../../../test/harness';
-import { pairOfCredit, pairOfDeposit, type CreditFacts, type DepositFacts } from '../src/deposits/domain';
+import { pairOfCredit, pairOfDeposit, type CreditFacts, type DepositFacts } from '../src/deposits/matching';
 import { cashEvents, pos, startCashStack, unique, type CashStack } from './fixtures';
 
 let s: CashStack;

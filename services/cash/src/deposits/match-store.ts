@@ -1,6 +1,6 @@
 import { DEPOSIT_MATCH_WINDOW_DAYS } from '@bop/contracts';
 import { sqlList, sqlQuery, type EntityManager } from '@bop/shared';
-import { isCredit, pairOfCredit, pairOfDeposit, pairStatus, windowEnd, type CreditFacts, type DepositFacts, type MatchedBy } from './domain';
+import { isCredit, pairOfCredit, pairOfDeposit, pairStatus, windowEnd, type CreditFacts, type DepositFacts, type MatchedBy } from './matching';
 
 /**
  * The database side of matching (rules in domain.ts): the candidates of each side are locked before

@@ -27,7 +27,7 @@ import {
   type StoredRecord,
 } from '@bop/shared';
 import { assertDaysOpen, lockLocationCash } from '../days/lock-store';
-import { depositFieldErrors, pairStatus } from './domain';
+import { depositFieldErrors, pairStatus } from './matching';
 import { DEPOSIT_SELECT, depositDto, type DepositRow } from './dto';
 import { matchCredits, matchDeposit } from './match-store';
 

@@ -37,7 +37,7 @@ import {
 } from '@bop/shared';
 import { fmtAmount, fmtQuantity, round6 } from '@bop/shared';
 import { catalogOf, orderableSupplier } from '../suppliers/store';
-import { needsApproval, transitionRefusal, type OrderAction } from './domain';
+import { needsApproval, transitionRefusal, type OrderAction } from './order-rules';
 import { purchaseOrderDto } from './dto';
 import { PurchaseOrderEntity, type StoredOrderLine } from './entities';
 
