@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventEnvelope } from '@bop/contracts';
 import { newId } from './ids';
+import { now } from './clock';
 import { actorOf, type Principal } from './auth';
 
 export interface RecordEventInput {
@@ -20,7 +21,7 @@ export interface RecordEventInput {
  * Call it inside the transaction that changes the record, after locking the record's row.
  */
 export function recordEvent(em: EntityManager, input: RecordEventInput): EventEnvelope {
-  const createdAt = new Date();
+  const createdAt = now();
   const envelope: EventEnvelope = {
     id: newId('event'),
     type: input.type,

@@ -6,6 +6,8 @@ import { ApiError, type FieldError } from './errors';
 import { zodFieldErrors } from './validation';
 import { badTextReason, scanJson } from './text-guard';
 import { newId } from './ids';
+import { sqlList } from './sql';
+import { now as clockNow } from './clock';
 import { actorOf, type Principal } from './auth';
 
 /**
@@ -140,7 +142,7 @@ function positional(k: number, type: IngestColumnType): string {
 }
 
 export async function ingestBatch<Row extends Record<string, unknown>>(em: EntityManager, opts: IngestOptions<Row>): Promise<BatchResult> {
-  const now = opts.now ?? new Date();
+  const now = opts.now ?? clockNow();
   const batchId = newId('batch');
   const results: RecordResult[] = opts.records.map((r) => ({ index: r.index, externalId: r.externalId, status: 'rejected' as RecordStatus }));
   const valid: Array<{ i: number; rec: PreparedRecord<Row>; hash: string }> = [];
@@ -179,8 +181,8 @@ export async function ingestBatch<Row extends Record<string, unknown>>(em: Entit
         ? valid.flatMap((v) => (v.rec.stored ? [{ id: v.rec.stored.id, external_id: v.rec.externalId!, content_hash: v.rec.stored.contentHash }] : []))
         : await sqlQuery(
             tem,
-            `select t."id", t."external_id", t."content_hash" from ${table} t where t."source" = ? and t."external_id" = any(array(select jsonb_array_elements_text(?::jsonb))) order by t."external_id" for update`,
-            [opts.source, JSON.stringify(valid.map((v) => v.rec.externalId))],
+            `select t."id", t."external_id", t."content_hash" from ${table} t where t."source" = ? and t."external_id" = any(?::text[]) order by t."external_id" for update`,
+            [opts.source, sqlList(valid.map((v) => v.rec.externalId))],
           );
       const byExt = new Map(existing.map((r) => [r.external_id as string, r]));
       const writes: Array<{ i: number; rec: PreparedRecord<Row>; hash: string; id: string; before: Record<string, any> | null }> = [];
@@ -194,7 +196,7 @@ export async function ingestBatch<Row extends Record<string, unknown>>(em: Entit
       // the full previous rows only for what changes (already locked above)
       const changing = writes.filter((w) => byExt.has(w.rec.externalId!));
       if (changing.length > 0) {
-        const before = await sqlQuery(tem, `select t.* from ${table} t where t."id" = any(array(select jsonb_array_elements_text(?::jsonb)))`, [JSON.stringify(changing.map((w) => w.id))]);
+        const before = await sqlQuery(tem, `select t.* from ${table} t where t."id" = any(?::text[])`, [sqlList(changing.map((w) => w.id))]);
         const byId = new Map(before.map((r) => [r.id as string, r]));
         for (const w of changing) w.before = byId.get(w.id) ?? null;
       }
@@ -236,8 +238,8 @@ export async function ingestBatch<Row extends Record<string, unknown>>(em: Entit
         if (missing.length > 0) {
           const rows = await sqlQuery<{ id: string; external_id: string }>(
             tem,
-            `select "id", "external_id" from ${table} where "source" = ? and "external_id" = any(array(select jsonb_array_elements_text(?::jsonb)))`,
-            [opts.source, JSON.stringify(missing.map((m) => m.rec.externalId))],
+            `select "id", "external_id" from ${table} where "source" = ? and "external_id" = any(?::text[])`,
+            [opts.source, sqlList(missing.map((m) => m.rec.externalId))],
           );
           const ids = new Map(rows.map((r) => [r.external_id, r.id]));
           for (const m of missing) {
@@ -385,8 +387,8 @@ export async function lockStoredRecords<T extends StoredKey>(
   const rows = await sqlQuery<T>(
     em,
     `select "id", "external_id", "content_hash"${columns.map((c) => `, ${c}`).join('')} from "${target.schema}"."${target.table}"
-     where "source" = ? and "external_id" = any(array(select jsonb_array_elements_text(?::jsonb))) order by "external_id" for update`,
-    [source, JSON.stringify(externalIds)],
+     where "source" = ? and "external_id" = any(?::text[]) order by "external_id" for update`,
+    [source, sqlList(externalIds)],
   );
   return new Map(rows.map((r) => [r.external_id, r]));
 }

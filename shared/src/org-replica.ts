@@ -5,6 +5,7 @@ import { defineConsumer, type ConsumerDef } from './consumers';
 import { sqlQuery, type EntityManager } from './db';
 import { OutOfReach, ServiceUnavailable } from './errors';
 import type { ReachSet } from './auth';
+import { sqlList } from './sql';
 import { readThroughReplica, type ReadThroughAnswer } from './read-through';
 
 /**
@@ -152,12 +153,12 @@ export function locationsInOrgUnitsOf(schema: string): (em: EntityManager, orgUn
     const rows = await sqlQuery<{ id: string }>(
       em,
       `with recursive units as (
-         select u."id" from "${schema}"."org_units" u where u."id" = any(array(select jsonb_array_elements_text(?::jsonb)))
+         select u."id" from "${schema}"."org_units" u where u."id" = any(?::text[])
          union
          select c."id" from "${schema}"."org_units" c join units p on c."parent_id" = p."id"
        )
        select l."id" from "${schema}"."locations" l where l."org_unit_id" in (select "id" from units)`,
-      [JSON.stringify(orgUnitIds)],
+      [sqlList(orgUnitIds)],
     );
     return rows.map((r) => r.id);
   };
@@ -266,8 +267,8 @@ export async function resolveLocations(
   const rows = await sqlQuery<{ id: string; external_id: string | null; timezone: string; business_day_cutoff: string; status: string; updated_at: Date }>(
     em,
     `select "id", "external_id", "timezone", "business_day_cutoff", "status", "updated_at" from "${schema}"."locations"
-     where "id" = any(array(select jsonb_array_elements_text(?::jsonb))) or "external_id" = any(array(select jsonb_array_elements_text(?::jsonb)))`,
-    [JSON.stringify([...ids]), JSON.stringify([...externalIds])],
+     where "id" = any(?::text[]) or "external_id" = any(?::text[])`,
+    [sqlList([...ids]), sqlList([...externalIds])],
   );
   const replicated = new Map<string, number>();
   for (const r of rows) {

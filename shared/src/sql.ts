@@ -5,9 +5,10 @@ import { decodeCursor } from './pagination';
  * A list of values bound as ONE parameter, as a Postgres array literal: `"id" = any(?::text[])` with
  * `sqlList(ids)` (cast to `::date[]`, `::int[]`… as the column needs). One bound value whatever the
  * list's length, so statements stay the same text (plan cache) and no placeholder list is built.
+ * A null stands as SQL NULL (which `= any(…)` never matches).
  */
-export function sqlList(values: readonly (string | number)[]): string {
-  return `{${values.map((v) => (typeof v === 'number' ? String(v) : `"${v.replace(/["\\]/g, (c) => `\\${c}`)}"`)).join(',')}}`;
+export function sqlList(values: readonly (string | number | null)[]): string {
+  return `{${values.map((v) => (v === null ? 'NULL' : typeof v === 'number' ? String(v) : `"${v.replace(/["\\]/g, (c) => `\\${c}`)}"`)).join(',')}}`;
 }
 
 /**
