@@ -1,24 +1,7 @@
 import Decimal from 'decimal.js';
-import type { FilterQuery } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { CashCount, CashCountCreate, CashCountListQuery } from '@bop/contracts';
-import {
-  NotFound,
-  ValidationError,
-  actorOf,
-  businessDayOf,
-  decodeCursor,
-  fmtAmount,
-  insertEvents,
-  newId,
-  pageLimit,
-  toPage,
-  writableLocations,
-  type EntityManager,
-  type FieldError,
-  type ListPage,
-  type Principal,
-} from '@bop/shared';
+import { mapPage, findPage, NotFound, ValidationError, actorOf, businessDayOf, fmtAmount, insertEvents, newId, writableLocations, type EntityManager, type FieldError, type ListPage, type Principal } from '@bop/shared';
 import { assertDaysOpen, lockLocationCash } from '../days/lock-store';
 import { CashCountEntity, type StoredDenomination } from './entities';
 import type { Expectation } from './expected';
@@ -60,18 +43,20 @@ export function countDto(c: CashCountEntity): CashCount {
 /** `GET /cash/counts`: the counts at `inLocations` (undefined: every location), oldest first, by cursor. */
 export async function listCounts(em: EntityManager, inLocations: string | { $in: string[] } | undefined, q: z.output<typeof CashCountListQuery>): Promise<ListPage<CashCount>> {
   const { limit, cursor, type, drawerId, from, to, exceeded } = q;
-  const where: FilterQuery<CashCountEntity>[] = [];
-  const after = decodeCursor(cursor);
-  if (after) where.push({ id: { $gt: after } });
-  if (inLocations) where.push({ locationId: inLocations });
-  if (type) where.push({ type });
-  if (drawerId) where.push({ drawerId });
-  if (from) where.push({ businessDay: { $gte: from } });
-  if (to) where.push({ businessDay: { $lte: to } });
-  if (exceeded) where.push({ exceeded: exceeded === 'true' });
-  const n = pageLimit(limit);
-  const rows = await em.find(CashCountEntity, { $and: where }, { orderBy: { id: 'asc' }, limit: n + 1 });
-  return toPage(rows, n, countDto);
+  const page = await findPage(
+    em,
+    CashCountEntity,
+    [
+      inLocations && { locationId: inLocations },
+      type && { type },
+      drawerId && { drawerId },
+      from && { businessDay: { $gte: from } },
+      to && { businessDay: { $lte: to } },
+      exceeded && { exceeded: exceeded === 'true' },
+    ],
+    { limit, cursor },
+  );
+  return mapPage(page, countDto);
 }
 
 /** One count, or 404. */

@@ -1,20 +1,18 @@
-import type { FilterQuery } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { BatchCompletedEvent, IngestionBatchListQuery } from '@bop/contracts';
-import { decodeCursor, pageLimit, toPage, type EntityManager } from '@bop/shared';
+import { mapPage, findPage, type EntityManager } from '@bop/shared';
 import { IngestionBatch } from './entities';
 import { batchDto } from './dto';
 
 export async function listBatches(em: EntityManager, integrationId: string, query: z.output<typeof IngestionBatchListQuery>) {
   const { limit, cursor, from, rejectedOnly } = query;
-  const where: FilterQuery<IngestionBatch> = { integrationId };
-  const after = decodeCursor(cursor);
-  if (after) where.id = { $gt: after };
-  if (from) where.createdAt = { $gte: new Date(from) };
-  if (rejectedOnly) where.rejected = { $gt: 0 };
-  const n = pageLimit(limit);
-  const rows = await em.find(IngestionBatch, where, { orderBy: { id: 'asc' }, limit: n + 1 });
-  return toPage(rows, n, batchDto);
+  const page = await findPage(
+    em,
+    IngestionBatch,
+    [{ integrationId }, from && { createdAt: { $gte: new Date(from) } }, rejectedOnly && { rejected: { $gt: 0 } }],
+    { limit, cursor },
+  );
+  return mapPage(page, batchDto);
 }
 
 /** Keeps the batch once (by its id), unless its integration was deleted meanwhile. */

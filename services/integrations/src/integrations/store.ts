@@ -1,7 +1,7 @@
-import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { IntegrationEventType, IntegrationListQuery, IntegrationManifest } from '@bop/contracts';
-import { changedFields, decodeCursor, NotFound, pageLimit, recordEvent, toPage, ValidationError, type EntityManager, type Principal, type RouteContext, type ServiceRuntime } from '@bop/shared';
+import { mapPage, findPage, changedFields, NotFound, recordEvent, ValidationError, type EntityManager, type Principal, type RouteContext, type ServiceRuntime } from '@bop/shared';
 import type { IntegrationsConfig } from '../config';
 import { Integration } from './entities';
 import { integrationDetailDto, integrationDto } from './dto';
@@ -85,14 +85,9 @@ export const integrationStore = (svc: Svc) => {
   return {
     async list(em: EntityManager, query: z.output<typeof IntegrationListQuery>) {
       const { limit, cursor, status } = query;
-      const where: FilterQuery<Integration> = {};
-      const after = decodeCursor(cursor);
-      if (after) where.id = { $gt: after };
-      if (status) where.status = status;
-      const n = pageLimit(limit);
-      const rows = await em.find(Integration, where, { orderBy: { id: 'asc' }, limit: n + 1 });
+      const page = await findPage(em, Integration, [status && { status }], { limit, cursor });
       const now = svc.clock.now();
-      return toPage(rows, n, (r) => integrationDto(r, now));
+      return mapPage(page, (r) => integrationDto(r, now));
     },
 
     // spec: Integration (none) → active; API key and webhook secret returned once

@@ -1,7 +1,6 @@
-import type { FilterQuery } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { IntegrationLogListQuery, IntegrationLogCreate } from '@bop/contracts';
-import { decodeCursor, newId, pageLimit, toPage, type EntityManager } from '@bop/shared';
+import { mapPage, findPage, newId, type EntityManager } from '@bop/shared';
 import { IntegrationLog } from './entities';
 import { logDto } from './dto';
 import { levelRank } from './levels';
@@ -23,12 +22,11 @@ export async function appendLog(em: EntityManager, integrationId: string, entry:
 // `level` = that level and the more severe ones; oldest first from `from`
 export async function listLogs(em: EntityManager, integrationId: string, query: z.output<typeof IntegrationLogListQuery>) {
   const { limit, cursor, level, from } = query;
-  const where: FilterQuery<IntegrationLog> = { integrationId };
-  const after = decodeCursor(cursor);
-  if (after) where.id = { $gt: after };
-  if (level) where.levelRank = { $gte: levelRank(level) };
-  if (from) where.createdAt = { $gte: new Date(from) };
-  const n = pageLimit(limit);
-  const rows = await em.find(IntegrationLog, where, { orderBy: { id: 'asc' }, limit: n + 1 });
-  return toPage(rows, n, logDto);
+  const page = await findPage(
+    em,
+    IntegrationLog,
+    [{ integrationId }, level && { levelRank: { $gte: levelRank(level) } }, from && { createdAt: { $gte: new Date(from) } }],
+    { limit, cursor },
+  );
+  return mapPage(page, logDto);
 }

@@ -1,7 +1,7 @@
-import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { DepartmentCreate, DepartmentListQuery, DepartmentPatch } from '@bop/contracts';
-import { changedFields, Conflict, decodeCursor, newId, NotFound, now, pageLimit, recordEvent, toPage, ValidationError, type EntityManager, type ReachSet } from '@bop/shared';
+import { mapPage, findPage, changedFields, Conflict, newId, NotFound, now, recordEvent, ValidationError, type EntityManager, type ReachSet } from '@bop/shared';
 import { Department } from './entities';
 import { Location } from '../locations/entities';
 import type { Caller } from '../locations/store';
@@ -33,19 +33,15 @@ async function departmentForChange(em: EntityManager, id: string, caller: Caller
 /** A page of the departments: company-wide ones and those of locations the caller reaches. */
 export async function listDepartments(em: EntityManager, query: z.output<typeof DepartmentListQuery>, caller: Pick<Caller, 'reach'>) {
   const { limit, cursor, locationId, status } = query;
-  const where: FilterQuery<Department> = {};
-  const after = decodeCursor(cursor);
-  if (after) where.id = { $gt: after };
-  if (locationId) where.locationId = locationId;
-  if (status) where.status = status;
   const reach = locationReachFilter(caller.reach(), await loadParents(em));
-  if (reach) {
-    const reachable = await em.find(Location, { $or: [{ id: { $in: reach.ids } }, { orgUnitId: { $in: reach.orgUnitIds } }] }, { fields: ['id'] });
-    where.$or = [{ locationId: null }, { locationId: { $in: reachable.map((l) => l.id) } }];
-  }
-  const n = pageLimit(limit);
-  const rows = await em.find(Department, where, { orderBy: { id: 'asc' }, limit: n + 1 });
-  return toPage(rows, n, departmentDto);
+  const reachable = reach ? await em.find(Location, { $or: [{ id: { $in: reach.ids } }, { orgUnitId: { $in: reach.orgUnitIds } }] }, { fields: ['id'] }) : null;
+  const page = await findPage(
+    em,
+    Department,
+    [locationId && { locationId }, status && { status }, reachable && { $or: [{ locationId: null }, { locationId: { $in: reachable.map((l) => l.id) } }] }],
+    { limit, cursor },
+  );
+  return mapPage(page, departmentDto);
 }
 
 export function createDepartment(em: EntityManager, body: z.output<typeof DepartmentCreate>, caller: Caller) {

@@ -1,21 +1,7 @@
-import { LockMode, UniqueConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { LocationListQuery, LocationsResolveRequest } from '@bop/contracts';
-import {
-  changedFields,
-  Conflict,
-  decodeCursor,
-  newId,
-  NotFound,
-  now,
-  pageLimit,
-  recordEvent,
-  toPage,
-  ValidationError,
-  type EntityManager,
-  type Principal,
-  type RouteContext,
-} from '@bop/shared';
+import { mapPage, findPage, changedFields, Conflict, newId, NotFound, now, recordEvent, ValidationError, type EntityManager, type Principal, type RouteContext } from '@bop/shared';
 import { Location } from './entities';
 import { OrgUnit } from '../org-units/entities';
 import { locationDto } from './dto';
@@ -101,16 +87,18 @@ function rethrowExternalIdTaken(err: unknown): never {
 export async function listLocations(em: EntityManager, query: z.output<typeof LocationListQuery>, reachSet: ReturnType<Caller['reach']>) {
   const { limit, cursor, status, orgUnitId, updatedSince } = query;
   const reach = reachSet.everyone ? null : locationReachFilter(reachSet, await loadParents(em));
-  const where: FilterQuery<Location> = {};
-  const after = decodeCursor(cursor);
-  if (after) where.id = { $gt: after };
-  if (status) where.status = status;
-  if (orgUnitId) where.orgUnitId = orgUnitId;
-  if (updatedSince) where.updatedAt = { $gte: new Date(updatedSince) };
-  if (reach) where.$or = [{ id: { $in: reach.ids } }, { orgUnitId: { $in: reach.orgUnitIds } }];
-  const n = pageLimit(limit);
-  const rows = await em.find(Location, where, { orderBy: { id: 'asc' }, limit: n + 1 });
-  return toPage(rows, n, locationDto);
+  const page = await findPage(
+    em,
+    Location,
+    [
+      status && { status },
+      orgUnitId && { orgUnitId },
+      updatedSince && { updatedAt: { $gte: new Date(updatedSince) } },
+      reach && { $or: [{ id: { $in: reach.ids } }, { orgUnitId: { $in: reach.orgUnitIds } }] },
+    ],
+    { limit, cursor },
+  );
+  return mapPage(page, locationDto);
 }
 
 export function registerLocation(em: EntityManager, body: NewLocationFields, caller: Caller) {

@@ -1,28 +1,8 @@
 import Decimal from 'decimal.js';
-import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { PurchaseOrderStatus, SupplierInvoice, SupplierInvoiceCreate, SupplierInvoiceListQuery, SupplierInvoiceStatus } from '@bop/contracts';
-import {
-  Conflict,
-  NotFound,
-  OutOfReach,
-  ValidationError,
-  actorOf,
-  assertLocationInReach,
-  decodeCursor,
-  pageLimit,
-  toPage,
-  type ListPage,
-  insertEvents,
-  newId,
-  reachableLocationIds,
-  sqlList,
-  sqlQuery,
-  type ApiError,
-  type EntityManager,
-  type Principal,
-  type ReachSet,
-} from '@bop/shared';
+import { mapPage, findPage, Conflict, NotFound, OutOfReach, ValidationError, actorOf, assertLocationInReach, type ListPage, insertEvents, newId, reachableLocationIds, sqlList, sqlQuery, type ApiError, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
 import { fmtAmount } from '@bop/shared';
 import { PurchaseOrderEntity } from '../orders/entities';
 import { findSupplier } from '../suppliers/store';
@@ -93,17 +73,19 @@ async function billedBefore(em: EntityManager, orderId: string): Promise<Map<str
 /** `GET /supplier-invoices`: the invoices at `inLocations` (undefined: every location), oldest first, by cursor. */
 export async function listInvoices(em: EntityManager, inLocations: string | { $in: string[] } | undefined, q: z.output<typeof SupplierInvoiceListQuery>): Promise<ListPage<SupplierInvoice>> {
   const { limit, cursor, status, supplierId, purchaseOrderId, updatedSince } = q;
-  const where: FilterQuery<SupplierInvoiceEntity>[] = [];
-  const after = decodeCursor(cursor);
-  if (after) where.push({ id: { $gt: after } });
-  if (inLocations) where.push({ locationId: inLocations });
-  if (status) where.push({ status });
-  if (supplierId) where.push({ supplierId });
-  if (purchaseOrderId) where.push({ purchaseOrderId });
-  if (updatedSince) where.push({ updatedAt: { $gte: new Date(updatedSince) } });
-  const n = pageLimit(limit);
-  const rows = await em.find(SupplierInvoiceEntity, { $and: where }, { orderBy: { id: 'asc' }, limit: n + 1 });
-  return toPage(rows, n, supplierInvoiceDto);
+  const page = await findPage(
+    em,
+    SupplierInvoiceEntity,
+    [
+      inLocations && { locationId: inLocations },
+      status && { status },
+      supplierId && { supplierId },
+      purchaseOrderId && { purchaseOrderId },
+      updatedSince && { updatedAt: { $gte: new Date(updatedSince) } },
+    ],
+    { limit, cursor },
+  );
+  return mapPage(page, supplierInvoiceDto);
 }
 
 /** One invoice, or 404. */

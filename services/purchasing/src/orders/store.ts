@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
 import {
   RECEIPT_RECORDED,
@@ -12,29 +12,7 @@ import {
   type ReceiptRecordedObject,
   type ItemsResolveAnswer,
 } from '@bop/contracts';
-import {
-  Conflict,
-  NotFound,
-  ValidationError,
-  actorOf,
-  callCommand,
-  assertLocationInReach,
-  changedFields,
-  decodeCursor,
-  pageLimit,
-  toPage,
-  type ListPage,
-  insertEvents,
-  newId,
-  replicaLocationErrors,
-  sqlList,
-  sqlQuery,
-  type EntityManager,
-  type FieldError,
-  type Principal,
-  type ReachSet,
-  type ServiceClient,
-} from '@bop/shared';
+import { mapPage, findPage, Conflict, NotFound, ValidationError, actorOf, callCommand, assertLocationInReach, changedFields, type ListPage, insertEvents, newId, replicaLocationErrors, sqlList, sqlQuery, type EntityManager, type FieldError, type Principal, type ReachSet, type ServiceClient } from '@bop/shared';
 import { fmtAmount, fmtQuantity, round6 } from '@bop/shared';
 import { catalogOf, orderableSupplier } from '../suppliers/store';
 import { needsApproval, transitionRefusal, type OrderAction } from './order-rules';
@@ -67,17 +45,19 @@ const orderEvent = (type: string, dto: PurchaseOrder, previous?: Record<string, 
 /** `GET /purchase-orders`: the orders at `inLocations` (undefined: every location), oldest first, by cursor. */
 export async function listOrders(em: EntityManager, inLocations: string | { $in: string[] } | undefined, q: z.output<typeof PurchaseOrderListQuery>): Promise<ListPage<PurchaseOrder>> {
   const { limit, cursor, status, supplierId, number, updatedSince } = q;
-  const where: FilterQuery<PurchaseOrderEntity>[] = [];
-  const after = decodeCursor(cursor);
-  if (after) where.push({ id: { $gt: after } });
-  if (inLocations) where.push({ locationId: inLocations });
-  if (status) where.push({ status });
-  if (supplierId) where.push({ supplierId });
-  if (number) where.push({ number });
-  if (updatedSince) where.push({ updatedAt: { $gte: new Date(updatedSince) } });
-  const n = pageLimit(limit);
-  const rows = await em.find(PurchaseOrderEntity, { $and: where }, { orderBy: { id: 'asc' }, limit: n + 1 });
-  return toPage(rows, n, purchaseOrderDto);
+  const page = await findPage(
+    em,
+    PurchaseOrderEntity,
+    [
+      inLocations && { locationId: inLocations },
+      status && { status },
+      supplierId && { supplierId },
+      number && { number },
+      updatedSince && { updatedAt: { $gte: new Date(updatedSince) } },
+    ],
+    { limit, cursor },
+  );
+  return mapPage(page, purchaseOrderDto);
 }
 
 /** One order, or 404. */

@@ -2,28 +2,7 @@ import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import Decimal from 'decimal.js';
 import type { z } from 'zod';
 import type { Catalog, CatalogReplace, ItemsResolveAnswer, Supplier, SupplierCreate, SupplierListQuery, SupplierPatch, SupplierReplace } from '@bop/contracts';
-import {
-  Conflict,
-  NotFound,
-  ValidationError,
-  actorOf,
-  callCommand,
-  canonicalJson,
-  decodeCursor,
-  lockForTransaction,
-  newId,
-  pageLimit,
-  replicaLocationErrors,
-  sqlQuery,
-  toPage,
-  writeTransaction,
-  type ApiError,
-  type EntityManager,
-  type FieldError,
-  type ListPage,
-  type Principal,
-  type ServiceClient,
-} from '@bop/shared';
+import { mapPage, findPage, Conflict, NotFound, ValidationError, actorOf, callCommand, canonicalJson, lockForTransaction, newId, replicaLocationErrors, sqlQuery, writeTransaction, type ApiError, type EntityManager, type FieldError, type ListPage, type Principal, type ServiceClient } from '@bop/shared';
 import { fmtQuantity, round6 } from '@bop/shared';
 import { catalogDto, supplierDto } from './dto';
 import { PurchasingCatalog, PurchasingSupplier, type StoredCatalogLine } from './entities';
@@ -171,17 +150,19 @@ export async function updateSupplier(em: EntityManager, supplier: PurchasingSupp
 /** `GET /suppliers`: oldest first, by cursor. */
 export async function listSuppliers(em: EntityManager, q: z.output<typeof SupplierListQuery>): Promise<ListPage<Supplier>> {
   const { limit, cursor, status, locationId, externalId, updatedSince } = q;
-  const where: FilterQuery<PurchasingSupplier>[] = [];
-  const after = decodeCursor(cursor);
-  if (after) where.push({ id: { $gt: after } });
-  if (status) where.push({ status });
-  if (externalId) where.push({ externalId });
-  if (updatedSince) where.push({ updatedAt: { $gte: new Date(updatedSince) } });
-  // delivers there: lists it, or lists no location (all)
-  if (locationId) where.push({ $or: [{ locationIds: { $contains: [locationId] } } as FilterQuery<PurchasingSupplier>, { locationIds: { $eq: [] } } as FilterQuery<PurchasingSupplier>] });
-  const n = pageLimit(limit);
-  const rows = await em.find(PurchasingSupplier, { $and: where }, { orderBy: { id: 'asc' }, limit: n + 1 });
-  return toPage(rows, n, supplierDto);
+  const page = await findPage(
+    em,
+    PurchasingSupplier,
+    [
+      status && { status },
+      externalId && { externalId },
+      updatedSince && { updatedAt: { $gte: new Date(updatedSince) } },
+      // delivers there: lists it, or lists no location (all)
+      locationId && { $or: [{ locationIds: { $contains: [locationId] } } as FilterQuery<PurchasingSupplier>, { locationIds: { $eq: [] } } as FilterQuery<PurchasingSupplier>] },
+    ],
+    { limit, cursor },
+  );
+  return mapPage(page, supplierDto);
 }
 
 type EditContext = WriteContext & { checkVersion: (v: number) => void };

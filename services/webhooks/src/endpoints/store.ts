@@ -1,5 +1,5 @@
-import { LockMode, type FilterQuery } from '@mikro-orm/core';
-import { actorOf, ApiError, Conflict, decodeCursor, newId, NotFound, pageLimit, toPage, ValidationError, type EntityManager, type Principal } from '@bop/shared';
+import { LockMode } from '@mikro-orm/core';
+import { mapPage, findPage, actorOf, ApiError, Conflict, newId, NotFound, ValidationError, type EntityManager, type Principal } from '@bop/shared';
 import { Endpoint } from './entities';
 import { Delivery } from '../deliveries/entities';
 import { endpointDto } from './dto';
@@ -18,14 +18,9 @@ export async function endpointViews(em: EntityManager, endpoints: Endpoint[]) {
 /** `GET /webhook-endpoints`: a page in id order, with each endpoint's pending and failed counts. */
 export async function listEndpoints(em: EntityManager, query: { limit?: number; cursor?: string; status?: string }) {
   const { limit, cursor, status } = query;
-  const where: FilterQuery<Endpoint> = {};
-  const after = decodeCursor(cursor);
-  if (after) where.id = { $gt: after };
-  if (status) where.status = status;
-  const n = pageLimit(limit);
-  const rows = await em.find(Endpoint, where, { orderBy: { id: 'asc' }, limit: n + 1 });
-  const counts = await deliveryCounts(em, rows.slice(0, n).map((e) => e.id));
-  return toPage(rows, n, (e) => endpointDto(e, counts.get(e.id)));
+  const page = await findPage(em, Endpoint, [status && { status }], { limit, cursor });
+  const counts = await deliveryCounts(em, page.data.map((e) => e.id));
+  return mapPage(page, (e) => endpointDto(e, counts.get(e.id)));
 }
 
 /** Every endpoint in id order (the ops CLI's `webhooks list`). */
