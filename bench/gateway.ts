@@ -12,10 +12,13 @@
  *
  * The servers run in a child process started like `npm start` (embedded Postgres unless DATABASE_URL is
  * set); the load comes from this process over keep-alive connections. Rounds of the three paths
- * interleave and medians are reported, so drift on a busy machine hits all of them alike.
+ * interleave and medians are reported, so drift on a busy machine hits all of them alike; the serving
+ * process's CPU time per request (Linux /proc) is printed too, a figure other load on the machine
+ * moves much less than req/s (the runtime's figure holds the gateway and every service).
  */
 import { spawn } from 'node:child_process';
 import { isDeepStrictEqual } from 'node:util';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Pool } from 'undici';
@@ -28,6 +31,8 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const ITEMS = 500;
 
 interface Result {
+  /** CPU of the serving process per request (µs) */
+  cpu?: number;
   rps: number;
   p50: number;
   p99: number;
@@ -39,6 +44,18 @@ interface Target {
   origin: string;
   path: string;
   headers: Record<string, string>;
+  /** the process serving it (its CPU time per request is printed: a figure a busy machine moves less than req/s) */
+  pid: number;
+}
+
+/** user + system CPU of a process so far, in ms (Linux /proc; 0 elsewhere) */
+function cpuMs(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return 0;
+  }
 }
 
 function medianOf(xs: number[]): number {
@@ -90,7 +107,24 @@ async function measure(title: string, bare: Target, direct: Target, gateway: Tar
   const lat: Result[][] = paths.map(() => []);
   const thr: Result[][] = paths.map(() => []);
   for (let i = 0; i < rounds; i++) for (const [k, p] of paths.entries()) lat[k].push(await load(p, seconds / rounds, 1));
-  for (let i = 0; i < rounds; i++) for (const [k, p] of paths.entries()) thr[k].push(await load(p, seconds / rounds, concurrency));
+  // what each serving process burns with no requests (relays, pollers, timers) is not the requests' cost
+  const idle = new Map<number, number>();
+  for (const pid of new Set(paths.map((p) => p.pid))) {
+    const before = cpuMs(pid);
+    await new Promise((r) => setTimeout(r, 3000));
+    idle.set(pid, (cpuMs(pid) - before) / 3000);
+  }
+  const cpu = paths.map(() => ({ ms: 0, requests: 0 }));
+  for (let i = 0; i < rounds; i++) {
+    for (const [k, p] of paths.entries()) {
+      const before = cpuMs(p.pid);
+      const t0 = performance.now();
+      const r = await load(p, seconds / rounds, concurrency);
+      cpu[k].ms += cpuMs(p.pid) - before - idle.get(p.pid)! * (performance.now() - t0);
+      cpu[k].requests += r.rps * (seconds / rounds);
+      thr[k].push(r);
+    }
+  }
   const latency = lat.map((rs) => median(rs, (r) => r.p50));
   const throughput = thr.map((rs) => median(rs, (r) => r.rps));
   const added = medianOf(lat[1].map((dr, i) => lat[2][i].p50 - dr.p50));
@@ -101,11 +135,13 @@ async function measure(title: string, bare: Target, direct: Target, gateway: Tar
   for (const [k, p] of paths.entries()) console.log(`  ${p.label.padEnd(22)} ${fmt(latency[k], latency[0])}`);
   console.log(`throughput, ${concurrency} connections (median of ${rounds} interleaved rounds):`);
   for (const [k, p] of paths.entries()) console.log(`  ${p.label.padEnd(22)} ${fmt(throughput[k], throughput[0])}`);
+  const perRequest = cpu.map((c) => (c.ms * 1000) / c.requests);
+  console.log(`  server CPU per request (all ${rounds} rounds, less the process's idle rate): ${paths.map((p, k) => `${p.label} ${perRequest[k].toFixed(0)} µs (${(perRequest[0] / perRequest[k] * 100).toFixed(0)}% of bare's rate)`).join(', ')}`);
   console.log(`  service / bare ${((throughput[1].rps / throughput[0].rps) * 100).toFixed(1)}% (target >= 50%), gateway / bare ${((throughput[2].rps / throughput[0].rps) * 100).toFixed(1)}% (target >= 35%)`);
   console.log(`  gateway adds ${added.toFixed(2)} ms at p50 (target < 0.5 ms), keeps ${((throughput[2].rps / throughput[1].rps) * 100).toFixed(1)}% of the service's req/s`);
 }
 
-async function startBare(pgPort: number): Promise<{ origin: string; stop(): Promise<void> }> {
+async function startBare(pgPort: number): Promise<{ origin: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(__dirname, 'bare-server.js')], {
     env: { ...process.env, BARE_PORT: String(port), BARE_DATABASE_URL: process.env.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${pgPort}/bop`, BARE_POOL_MAX: process.env.DB_POOL_MAX ?? '5' },
@@ -119,6 +155,7 @@ async function startBare(pgPort: number): Promise<{ origin: string; stop(): Prom
   }
   return {
     origin,
+    pid: child.pid ?? 0,
     stop: async () => {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
@@ -174,21 +211,22 @@ async function main(): Promise<void> {
     const token = await signer.sign(principal, 3600);
     bare = await startBare(rt.pgPort);
 
+    const runtimePid = rt.child()?.pid ?? 0;
     const viaKey = { authorization: `Bearer ${key}` };
     const internal = { 'x-internal-token': token };
     console.log(`node ${process.versions.node}, ${os.cpus().length} cores, ${seconds} s per path and measure, LOG_LEVEL=${process.env.LOG_LEVEL ?? 'info'}`);
     await measure(
       'GET /locations?limit=20 (20 locations)',
-      { label: 'bare node:http + pg', origin: bare.origin, path: '/locations?limit=20', headers: {} },
-      { label: 'service (organization)', origin: `http://127.0.0.1:${orgPort}`, path: '/locations?limit=20', headers: internal },
-      { label: 'through the gateway', origin: base, path: '/api/v1/locations?limit=20', headers: viaKey },
+      { label: 'bare node:http + pg', origin: bare.origin, path: '/locations?limit=20', headers: {}, pid: bare.pid },
+      { label: 'service (organization)', origin: `http://127.0.0.1:${orgPort}`, path: '/locations?limit=20', headers: internal, pid: runtimePid },
+      { label: 'through the gateway', origin: base, path: '/api/v1/locations?limit=20', headers: viaKey, pid: runtimePid },
     );
     const stock = `/stock-levels?locationId=${stockAt}&limit=100`;
     await measure(
       `GET /stock-levels?locationId=…&limit=100 (one location, ${ITEMS} items)`,
-      { label: 'bare node:http + pg', origin: bare.origin, path: stock, headers: {} },
-      { label: 'service (inventory)', origin: `http://127.0.0.1:${invPort}`, path: stock, headers: internal },
-      { label: 'through the gateway', origin: base, path: `/api/v1${stock}`, headers: viaKey },
+      { label: 'bare node:http + pg', origin: bare.origin, path: stock, headers: {}, pid: bare.pid },
+      { label: 'service (inventory)', origin: `http://127.0.0.1:${invPort}`, path: stock, headers: internal, pid: runtimePid },
+      { label: 'through the gateway', origin: base, path: `/api/v1${stock}`, headers: viaKey, pid: runtimePid },
     );
   } finally {
     await bare?.stop();
