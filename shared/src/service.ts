@@ -34,7 +34,7 @@ import { badTextInParams, malformedPercentEncoding, scanJson } from './text-guar
 import type { InternalRouteDef, RouteContext, RouteDef, RouteResult } from './routes';
 import { newId } from './ids';
 import { logRequestOnFinish, requestLogger, startRequestId } from './request-log';
-import { listenHttp, urlHost, type HttpListener } from './http-server';
+import { asExpress, listenHttp, urlHost, type HttpListener } from './http-server';
 
 export interface ServiceRuntime<C = BaseConfig> {
   name: AreaService;
@@ -297,15 +297,7 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
       app(rawReq, rawRes);
       return;
     }
-    // what express's app.handle does, minus the router
-    const req = rawReq as Request;
-    const res = rawRes as Response;
-    Object.setPrototypeOf(req, app.request);
-    Object.setPrototypeOf(res, app.response);
-    (req as { res?: Response }).res = res;
-    (res as { req?: Request }).req = req;
-    if (!res.locals) res.locals = Object.create(null);
-    req.originalUrl = url;
+    const { req, res } = asExpress(app, rawReq, rawRes);
     startRequestId(req, res);
     // the gateway's polling of internal GETs would drown the request log
     if (accessLog && !(req.method === 'GET' && path.startsWith('/internal/'))) logRequestOnFinish(log, req, res);
