@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { RouteTable } from '@bop/contracts';
-import { BadRequest, malformedPercentEncoding, NotFound, pendingMigrations, renderError, withinMs, type Logger, type Orm } from '@bop/shared';
+import { asExpress, BadRequest, logRequestOnFinish, malformedPercentEncoding, NotFound, pendingMigrations, renderError, withinMs, type Logger, type Orm } from '@bop/shared';
 import type { CompiledRoute, GatewayRequest } from './context';
 import type { GatewayConfig } from './config';
 import type { ApiDocs } from './openapi-docs';
@@ -45,14 +45,7 @@ export function createApp(parts: GatewayParts): { app: Express; handler: (req: I
   app.set('trust proxy', config.TRUST_PROXY);
   const accessLog = config.ACCESS_LOG && log.isLevelEnabled('info');
 
-  const logLine = (req: GatewayRequest, res: ServerResponse) => {
-    res.once('finish', () => {
-      log.info(
-        { requestId: req.id, method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round((performance.now() - req.gw.startedAt) * 10) / 10 },
-        'request',
-      );
-    });
-  };
+  const logLine = (req: GatewayRequest, res: ServerResponse) => logRequestOnFinish(log, req, res, req.gw.startedAt);
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     startRequest(req as GatewayRequest, res);
@@ -146,15 +139,7 @@ export function createApp(parts: GatewayParts): { app: Express; handler: (req: I
       app(rawReq, rawRes);
       return;
     }
-    // what express's app.handle does, minus the router
-    const req = rawReq as GatewayRequest;
-    const res = rawRes as unknown as Response;
-    Object.setPrototypeOf(req, app.request);
-    Object.setPrototypeOf(res, app.response);
-    (req as { res?: Response }).res = res;
-    (res as { req?: Request }).req = req;
-    if (!res.locals) res.locals = Object.create(null);
-    req.originalUrl = url;
+    const { req, res } = asExpress<GatewayRequest>(app, rawReq, rawRes);
     req.url = url.slice(API_PREFIX.length) || '/';
     startRequest(req, res);
     if (accessLog) logLine(req, res);

@@ -1,6 +1,7 @@
 export * from './config';
 export * from './logger';
 export * from './ids';
+export * from './request-log';
 export * from './errors';
 export * from './problem';
 export * from './validation';
@@ -35,3 +36,4 @@ export * from './clock';
 export * from './retry';
 export * from './sql';
 export * from './pages';
+export * from './find-plain';

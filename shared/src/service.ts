@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Request, type Response, type NextFunction } from 'express';
 import { z } from 'zod';
 import type { EntitySchema } from '@mikro-orm/core';
@@ -32,7 +33,8 @@ import { valueRefusedByDatabase } from './db-values';
 import { badTextInParams, malformedPercentEncoding, scanJson } from './text-guard';
 import type { InternalRouteDef, RouteContext, RouteDef, RouteResult } from './routes';
 import { newId } from './ids';
-import { listenHttp, urlHost, type HttpListener } from './http-server';
+import { logRequestOnFinish, requestLogger, startRequestId } from './request-log';
+import { asExpress, listenHttp, urlHost, type HttpListener } from './http-server';
 
 export interface ServiceRuntime<C = BaseConfig> {
   name: AreaService;
@@ -135,7 +137,8 @@ function recordFieldsOf(body: z.ZodType | undefined): ReadonlySet<string> | unde
   return fields.size > 0 ? fields : undefined;
 }
 
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** Host-level GETs of a service, answered through express (not access-logged). */
+const HOST_PATHS = new Set(['/health', '/ready']);
 
 function compileRoutes(name: AreaService, routes: RouteDef[], internal: InternalRouteDef[]): { table: RouteTable<Compiled>; served: string[] } {
   const table = new RouteTable<Compiled>();
@@ -227,27 +230,13 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     }
   };
 
+  // health and readiness go through express; every other request takes the request path below with
+  // express's request/response prototypes but without its router (as the gateway does)
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use((req: Request, res: Response, next: NextFunction) => {
-    const incoming = req.headers['x-request-id'];
-    const id = typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : newId('request');
-    (req as any).id = id;
-    res.setHeader('X-Request-Id', id);
-    next();
-  });
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    const requestId: string = (req as any).id;
-    (req as any).log = log.child({ requestId });
-    // health probes and the gateway's polling of internal GETs would drown the request log
-    const quiet = req.method === 'GET' && (req.path === '/health' || req.path === '/ready' || req.path.startsWith('/internal/'));
-    if (!quiet && log.isLevelEnabled('info')) {
-      const started = performance.now();
-      res.once('finish', () => {
-        log.info({ requestId, method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
-      });
-    }
+    startRequestId(req, res);
     next();
   });
   app.get('/health', (_req, res) => {
@@ -257,16 +246,19 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     const r = await ready();
     res.status(r.ok ? 200 : 503).json({ status: r.ok ? 'ready' : 'not_ready', service: def.name, ...r });
   });
-  app.use((req: Request, _res: Response, next: NextFunction) => {
-    const malformed = malformedPercentEncoding(req.url);
-    if (malformed) throw new BadRequest(malformed);
-    next();
+  app.use((_req: Request, _res: Response) => {
+    throw new NotFound('endpoint');
   });
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    renderError(err, req, res, config.ERRORS_BASE_URL, log);
+  });
+
+  const accessLog = log.isLevelEnabled('info');
   const parseJson = express.json({ limit: config.REQUEST_BODY_LIMIT, type: ['application/json', 'application/*+json'] });
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    parseJson(req, res, (err?: unknown) => next(err === undefined ? undefined : bodyReadError(err)));
-  });
-  app.use(async (req: Request, res: Response) => {
+  const readBody = (req: Request, res: Response) =>
+    new Promise<void>((resolve, reject) => parseJson(req, res, (err?: unknown) => (err === undefined ? resolve() : reject(bodyReadError(err)))));
+
+  const serve = async (req: Request, res: Response): Promise<void> => {
     const token = req.headers[INTERNAL_TOKEN_HEADER];
     const principal = typeof token === 'string' ? await verifier.verify(token) : null;
     if (!principal) throw new Unauthorized('Services accept only requests carrying a valid internal token.');
@@ -290,15 +282,37 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
       throw valueRefusedByDatabase(err) ?? err; // a value the contract let through but a column cannot hold: the caller's 422
     }
     const status = send(res, result, compiled.status);
-    if (compiled.row && !successStatuses(compiled).includes(status)) {
+    if (compiled.row && status !== (compiled.status ?? 200) && !successStatuses(compiled).includes(status)) {
       const key = `${compiled.def.key} ${status}`;
       if (!undocumented.has(key)) log.warn({ key }, 'answered a success status the contracts do not document');
       undocumented.add(key);
     }
-  });
-  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    renderError(err, req, res, config.ERRORS_BASE_URL, log);
-  });
+  };
+
+  const handler = (rawReq: IncomingMessage, rawRes: ServerResponse): void => {
+    const url = rawReq.url ?? '/';
+    const q = url.indexOf('?');
+    const path = (q < 0 ? url : url.slice(0, q)).toLowerCase();
+    if ((rawReq.method === 'GET' || rawReq.method === 'HEAD') && HOST_PATHS.has(path.endsWith('/') ? path.slice(0, -1) : path)) {
+      app(rawReq, rawRes);
+      return;
+    }
+    const { req, res } = asExpress(app, rawReq, rawRes);
+    startRequestId(req, res);
+    // the gateway's polling of internal GETs would drown the request log
+    if (accessLog && !(req.method === 'GET' && path.startsWith('/internal/'))) logRequestOnFinish(log, req, res);
+    const run = async () => {
+      try {
+        const malformed = malformedPercentEncoding(url);
+        if (malformed) throw new BadRequest(malformed);
+        if (hasBody(req)) await readBody(req, res);
+        await serve(req, res);
+      } catch (err) {
+        renderError(err, req, res, config.ERRORS_BASE_URL, log);
+      }
+    };
+    void run();
+  };
 
   const host = opts.host ?? config.HOST;
   let listener: HttpListener | null = null;
@@ -313,7 +327,7 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     await relay?.stop();
   };
   try {
-    listener = await listenHttp(app, opts.port ?? Number(env.PORT ?? serviceTable[def.name].port), host, { errorsBaseUrl: config.ERRORS_BASE_URL });
+    listener = await listenHttp(handler, opts.port ?? Number(env.PORT ?? serviceTable[def.name].port), host, { errorsBaseUrl: config.ERRORS_BASE_URL });
     if (def.onStart) await def.onStart(runtime);
     relay?.start();
     await consumers.start();
@@ -339,6 +353,11 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     })());
 
   return { name: def.name, url: `http://${urlHost(host)}:${actualPort}`, port: actualPort, runtime, relay, consumers, served, ready, close };
+}
+
+/** As body-parser (type-is) decides it: without either header there is no body to read. */
+function hasBody(req: IncomingMessage): boolean {
+  return req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length']));
 }
 
 /** What reading the body failed on, as the caller's error: a body that does not inflate or decode is a 400, not a 500. */
@@ -390,6 +409,7 @@ function buildContext(req: Request, principal: Principal, compiled: Compiled, ra
   const ifMatch = parseIfMatch(req.headers['if-match'] as string | undefined);
   const row = compiled.row;
   const permission = row && typeof row.people === 'object' ? row.people.permission : null;
+  let em: EntityManager | undefined;
   return {
     requestId: (req as any).id,
     principal,
@@ -397,8 +417,13 @@ function buildContext(req: Request, principal: Principal, compiled: Compiled, ra
     params,
     query,
     body,
-    em: orm.em.fork(),
-    log: (req as any).log ?? log,
+    // forked and made on first use
+    get em() {
+      return (em ??= orm.em.fork());
+    },
+    get log() {
+      return requestLogger(req as { id?: string; log?: Logger }, log);
+    },
     headers: req.headers,
     reach() {
       const reach = reachFor(principal, permission);
@@ -487,10 +512,10 @@ export function renderError(err: unknown, req: Request, res: Response, errorsBas
         : new BadRequest(err.type === 'entity.parse.failed' ? 'The body is not valid JSON.' : `The body could not be read (${err.type}).`);
   } else if (isDatabaseUnavailable(err)) {
     // an outage (Postgres restarting, unreachable, out of connections), not a fault of this request
-    ((req as any).log ?? log).warn({ err: (err as Error).message }, 'database unavailable');
+    requestLogger(req as { id?: string; log?: Logger }, log).warn({ err: (err as Error).message }, 'database unavailable');
     apiError = new ServiceUnavailable('The database is not reachable right now; retry with backoff.');
   } else {
-    ((req as any).log ?? log).error({ err }, 'unhandled error');
+    requestLogger(req as { id?: string; log?: Logger }, log).error({ err }, 'unhandled error');
     apiError = new ApiError('internal_error', 'Something went wrong on our side; retry with backoff and quote the requestId.');
   }
   if (res.headersSent) {
