@@ -1,7 +1,7 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { LocationListQuery, LocationsResolveRequest } from '@bop/contracts';
-import { mapPage, findPage, changedFields, Conflict, newId, NotFound, now, recordEvent, ValidationError, type EntityManager, type Principal, type RouteContext } from '@bop/shared';
+import { findPlain, mapPage, findPage, changedFields, Conflict, newId, NotFound, now, recordEvent, ValidationError, type EntityManager, type Principal, type RouteContext } from '@bop/shared';
 import { Location } from './entities';
 import { OrgUnit } from '../org-units/entities';
 import { locationDto } from './dto';
@@ -114,7 +114,7 @@ export function registerLocation(em: EntityManager, body: NewLocationFields, cal
 
 /** One location by id or by externalId, when the caller reaches it. */
 export async function readLocation(em: EntityManager, by: { id: string } | { externalId: string }, caller: Pick<Caller, 'reach'>) {
-  const location = await em.findOne(Location, by);
+  const [location] = await findPlain(em, Location, by, { limit: 1 });
   if (!location) throw 'id' in by ? new NotFound('location', by.id) : new NotFound('location with externalId', by.externalId);
   assertLocationInReach(caller.reach(), await loadParents(em), location);
   return locationDto(location);
