@@ -136,6 +136,17 @@ describe('deploy/kustomization.yaml and deploy/k8s', () => {
     for (const [k, v] of Object.entries(svc.spec.selector as Record<string, string>)) expect(labels[k]).toBe(v);
   });
 
+  it('points the processes at infrastructure it runs (the bop-config hosts and ports are Services)', () => {
+    const config = k8s.objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'bop-config')!;
+    const targets = [config.data!.KAFKA_BROKERS, config.data!.SCHEMA_REGISTRY_URL, config.data!.OTEL_EXPORTER_OTLP_ENDPOINT, kApps.get('gateway')!.env.REDIS_URL];
+    for (const target of targets) {
+      const u = new URL(target.includes('://') ? target : `tcp://${target.split(',')[0]}`);
+      const svc = k8s.objects.find((o) => o.kind === 'Service' && o.metadata.name === u.hostname);
+      expect([target, svc?.spec.ports.map((p: { port: number }) => String(p.port))]).toEqual([target, expect.arrayContaining([u.port])]);
+    }
+    expect(config.data!.BUS).toBe('kafka');
+  });
+
   it('gives each service the same wiring as docker-compose.yml', () => {
     for (const name of apps) {
       const urls = (env: Record<string, string>) => Object.keys(env).filter((k) => k.startsWith('SERVICE_URL_') || k === 'INTERNAL_JWT_PRIVATE_KEY' || k === 'REDIS_URL').sort();
