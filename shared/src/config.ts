@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { serviceTable } from '@bop/contracts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -31,7 +32,15 @@ export const baseConfigSchema = z.object({
   RELAY_POLL_MS: z.coerce.number().int().min(10).default(1000),
   CONSUMER_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(5),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  /** the port a service listens on when run alone (distributed mode); default: its port in the service table */
+  PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** distributed mode: where the other services answer (SERVICE_URL_IDENTITY=http://identity:3101 …), for internal commands */
+  ...serviceUrlSettings(),
 });
+
+function serviceUrlSettings(): Record<`SERVICE_URL_${string}`, z.ZodOptional<z.ZodURL>> {
+  return Object.fromEntries(Object.keys(serviceTable).map((name) => [`SERVICE_URL_${name.toUpperCase()}`, z.url().optional()]));
+}
 
 export type BaseConfig = z.infer<typeof baseConfigSchema>;
 export { bool as boolFromEnv };
