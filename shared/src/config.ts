@@ -31,6 +31,10 @@ export const baseConfigSchema = z.object({
   RELAY_POLL_MS: z.coerce.number().int().min(10).default(1000),
   CONSUMER_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(5),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  /** Prometheus metrics: `GET /api/metrics` on the gateway host, `/metrics` on each service */
+  METRICS_ENABLED: bool.default(false),
+  /** when set, scrapers send it as `Authorization: Bearer <token>` */
+  METRICS_TOKEN: z.string().optional(),
 });
 
 export type BaseConfig = z.infer<typeof baseConfigSchema>;

@@ -34,3 +34,5 @@ export * from './pg-clients';
 export * from './clock';
 export * from './retry';
 export * from './sql';
+export * from './telemetry/metrics';
+export * from './telemetry/service-metrics';

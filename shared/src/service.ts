@@ -33,6 +33,7 @@ import { badTextInParams, malformedPercentEncoding, scanJson } from './text-guar
 import type { InternalRouteDef, RouteContext, RouteDef, RouteResult } from './routes';
 import { newId } from './ids';
 import { listenHttp, urlHost, type HttpListener } from './http-server';
+import { installServiceMetrics, watchService } from './telemetry/service-metrics';
 
 export interface ServiceRuntime<C = BaseConfig> {
   name: AreaService;
@@ -250,6 +251,7 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     }
     next();
   });
+  installServiceMetrics(app, { service: def.name, config, table });
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok', service: def.name });
   });
@@ -328,9 +330,11 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
   const actualPort = listener.port;
   log.info({ port: actualPort, served: served.length }, `${def.name} listening`);
 
+  const unwatch = watchService({ service: def.name, schema: schemaName, orm, bus, consumers, config });
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
+      unwatch();
       await listener!.close(config.SHUTDOWN_GRACE_MS);
       await stopBackground();
       if (def.onStop) await def.onStop(runtime);
