@@ -4,7 +4,9 @@
  * move after a sales batch, a failed webhook delivery (a real local receiver answering 500) and a
  * dead letter (a poison event on the real Postgres bus, as test/poison.test.ts makes one).
  */
+import fs from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import path from 'node:path';
 import { createBus, createLogger, loadConfig, baseConfigSchema, newId, type Bus } from '@bop/shared';
 import { webhooksService } from '@svc/webhooks';
 import { eventually, http, startTestService, type TestService } from './harness';
@@ -143,6 +145,17 @@ describe('GET /api/metrics', () => {
     }, 20_000);
     expect(total(after.families, 'bop_dead_letters_parked_total', { group }) - total(before.families, 'bop_dead_letters_parked_total', { group })).toBe(1);
     expect(total(after.families, 'bop_dead_letters', { group: 'inventory.sales-depletion' })).toBe(0);
+  });
+});
+
+describe('deploy/grafana/bop-platform.json', () => {
+  it('charts only series the runtime serves', async () => {
+    const dashboard = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'deploy', 'grafana', 'bop-platform.json'), 'utf8'));
+    const exprs: string[] = dashboard.panels.flatMap((p: { targets: Array<{ expr: string }> }) => p.targets.map((x) => x.expr));
+    const named = new Set(exprs.flatMap((e) => [...e.matchAll(/\b((?:bop|nodejs|process)_[a-z0-9_]+)/g)].map((m) => m[1].replace(/_bucket$/, ''))));
+    const { families } = await scrape();
+    expect([...named].filter((n) => !families.has(n))).toEqual([]);
+    expect(named.size).toBeGreaterThan(10);
   });
 });
 
