@@ -53,7 +53,7 @@ describe('GET /api/metrics', () => {
     expect((await fetch(`${t.rt.url}/api/metrics`)).status).toBe(401);
     const wrong = await fetch(`${t.rt.url}/api/metrics`, { headers: { authorization: 'Bearer nope' } });
     expect(wrong.status).toBe(401);
-    expect((await wrong.json()).code).toBe('unauthorized');
+    expect(((await wrong.json()) as { code: string }).code).toBe('unauthorized');
   });
 
   it('serves the runtime in Prometheus text: process memory, event-loop lag, every service’s pool and outbox', async () => {
@@ -156,6 +156,22 @@ describe('deploy/grafana/bop-platform.json', () => {
     const { families } = await scrape();
     expect([...named].filter((n) => !families.has(n))).toEqual([]);
     expect(named.size).toBeGreaterThan(10);
+  });
+});
+
+describe('with METRICS_ENABLED off (the default)', () => {
+  let off: TestRuntime;
+  beforeAll(async () => {
+    off = await startTestRuntime();
+  }, 120_000);
+  afterAll(async () => {
+    await off?.close();
+  });
+
+  it('/api/metrics is not found', async () => {
+    const r = await http(off.rt.url, 'GET', '/api/metrics');
+    expect(r.status).toBe(404);
+    expect(r.body.code).toBe('not_found');
   });
 });
 
