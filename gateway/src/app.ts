@@ -14,6 +14,7 @@ import { authorize } from './steps/authorize';
 import { rateLimit, type RateLimits } from './steps/rate-limit';
 import { idempotencyKeyOf, idempotent, type IdempotencyStore } from './steps/idempotency';
 import type { Proxy } from './steps/proxy';
+import { gatewayMetrics } from './metrics';
 
 export interface GatewayParts {
   config: GatewayConfig;
@@ -44,6 +45,7 @@ export function createApp(parts: GatewayParts): { app: Express; handler: (req: I
   app.set('etag', false);
   app.set('trust proxy', config.TRUST_PROXY);
   const accessLog = config.ACCESS_LOG && log.isLevelEnabled('info');
+  const metrics = gatewayMetrics(config);
 
   const logLine = (req: GatewayRequest, res: ServerResponse) => logRequestOnFinish(log, req, res, req.gw.startedAt);
 
@@ -75,6 +77,8 @@ export function createApp(parts: GatewayParts): { app: Express; handler: (req: I
     const ok = own.status === 'ready' && Object.values(services).every((s) => s.status === 'ready');
     res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not_ready', gateway: own, services });
   });
+
+  if (metrics) app.get('/api/metrics', metrics.serve);
 
   app.use('/docs', docs.router());
 
@@ -143,6 +147,7 @@ export function createApp(parts: GatewayParts): { app: Express; handler: (req: I
     req.url = url.slice(API_PREFIX.length) || '/';
     startRequest(req, res);
     if (accessLog) logLine(req, res);
+    metrics?.observe(req, res);
     void api(req, res);
   };
 

@@ -19,7 +19,7 @@ function declaredOnly(def: ServiceDefinition<any>): ServiceRuntime<any> {
 export function catalogueReport(): CatalogueReport {
   const servedKeys = new Set(serviceDefinitions.flatMap((d) => d.routes(declaredOnly(d)).map((r) => r.key)));
   // the gateway serves its host-level rows itself
-  for (const row of endpoints) if (row.service === 'gateway' && row.path !== '/api/metrics') servedKeys.add(endpointKey(row));
+  for (const row of endpoints) if (row.service === 'gateway') servedKeys.add(endpointKey(row));
   const services = [...new Set(endpoints.map((e) => e.service))];
   return {
     served: endpoints.filter((e) => servedKeys.has(endpointKey(e))).length,

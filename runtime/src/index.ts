@@ -4,14 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { serviceTable } from '@bop/contracts';
-import { baseConfigSchema, createBus, createLogger, generateInternalKeyPair, loadConfig, startService, type Logger, type RunningService } from '@bop/shared';
+import { addMetricsSource, baseConfigSchema, createBus, createLogger, generateInternalKeyPair, loadConfig, startService, type Logger, type MetricsJson, type RunningService } from '@bop/shared';
 import { startGateway } from '@bop/gateway';
 import { serviceDefinitions } from './services';
 import { ensureDataDir, isNodeProcess, startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres';
 import { StartupError } from './start-failure';
 import { currentLogFormat } from './log-format';
 import { loadRuntimeConfig, type RuntimeConfig } from './config';
-import type { WorkerInput, WorkerMessage } from './worker';
+import type { MainMessage, WorkerInput, WorkerMessage } from './worker';
 
 export { serviceDefinitions } from './services';
 export { startEmbeddedPostgres, isPostgresOfDataDir, postmasterPid } from './embedded-postgres';
@@ -83,7 +83,9 @@ function threadedServices(config: RuntimeConfig): string[] {
 
 interface WorkerHandle {
   /** a message to the worker (e.g. the services' URLs) */
-  post(message: unknown): void;
+  post(message: MainMessage): void;
+  /** the worker thread's metrics registry as JSON (merged into the gateway's scrape) */
+  metrics(): Promise<MetricsJson>;
   close(): Promise<void>;
 }
 
@@ -121,8 +123,26 @@ async function startWorker(input: WorkerInput, onStarted: (name: string, url: st
   worker.on('exit', (code) => {
     if (!closing) log.error({ code, services: input.names }, 'worker thread exited; its services no longer answer');
   });
+  let asked = 0;
+  const answers = new Map<number, (metrics: MetricsJson) => void>();
+  worker.on('message', (m: WorkerMessage) => {
+    if (m.type === 'metrics') answers.get(m.id)?.(m.metrics);
+  });
   return {
     post: (message) => worker.postMessage(message),
+    metrics: () =>
+      new Promise<MetricsJson>((resolve) => {
+        const id = ++asked;
+        // a busy or exited worker leaves its series out of this scrape rather than stalling it
+        const timer = setTimeout(() => settle([]), 2000);
+        const settle = (metrics: MetricsJson) => {
+          clearTimeout(timer);
+          answers.delete(id);
+          resolve(metrics);
+        };
+        answers.set(id, settle);
+        worker.postMessage({ type: 'metrics', id } satisfies MainMessage);
+      }),
     async close() {
       closing = true;
       await Promise.race([closed(), new Promise((r) => setTimeout(r, 15_000))]);
@@ -168,9 +188,11 @@ export async function startAll(envOverrides: Record<string, string | undefined> 
       : await generateInternalKeyPair();
   const services: RunningService<any>[] = [];
   const workers: WorkerHandle[] = [];
+  const metricSources: Array<() => void> = [];
   // one bus for every service of the process (the Postgres adapter: one pool and one LISTEN)
   const bus = await createBus(loadConfig(baseConfigSchema, { ...env, DATABASE_URL: databaseUrl }), log);
   const stopAll = async () => {
+    for (const drop of metricSources) drop();
     for (const w of workers) await w.close().catch((err) => log.error({ err }, 'worker thread close failed'));
     for (const s of services.reverse()) await s.close().catch((err) => log.error({ err, service: s.name }, 'close failed'));
     await bus.close().catch((err) => log.error({ err }, 'bus close failed'));
@@ -221,6 +243,7 @@ export async function startAll(envOverrides: Record<string, string | undefined> 
         log,
       );
       workers.push(worker);
+      metricSources.push(addMetricsSource(() => worker.metrics()));
       // the worker's services learn the main thread's (all known by now) and each other's
       worker.post({ type: 'urls', urls: { ...serviceUrls } });
       log.info({ services: [...threaded] }, 'runtime: services in a worker thread');

@@ -4,7 +4,7 @@
  * (its URL), `ready`, `closed` — while taking the other services' URLs as they become known.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { baseConfigSchema, createBus, createLogger, loadConfig, startService, type RunningService } from '@bop/shared';
+import { baseConfigSchema, createBus, createLogger, loadConfig, startService, threadMetrics, type MetricsJson, type RunningService } from '@bop/shared';
 import { serviceDefinitions } from './services';
 import { useLogFormat, type LogFormat } from './log-format';
 
@@ -24,6 +24,7 @@ export type WorkerMessage =
   | { type: 'started'; name: string; url: string; served: string[] }
   | { type: 'ready' }
   | { type: 'closed' }
+  | { type: 'metrics'; id: number; metrics: MetricsJson }
   | { type: 'failed'; message: string; code?: string; port?: number; address?: string; syscall?: string };
 
 const input = workerData as WorkerInput;
@@ -34,8 +35,16 @@ const running: RunningService<any>[] = [];
 const log = createLogger('runtime-worker', input.logLevel);
 let closeBus: () => Promise<void> = async () => undefined;
 
-port.on('message', (m: { type: 'urls'; urls: Record<string, string> } | { type: 'close' }) => {
+export type MainMessage = { type: 'urls'; urls: Record<string, string> } | { type: 'close' } | { type: 'metrics'; id: number };
+
+port.on('message', (m: MainMessage) => {
   if (m.type === 'urls') Object.assign(serviceUrls, m.urls);
+  // the main thread's scrape asks each worker for its registry (merged there: telemetry/metrics.ts)
+  if (m.type === 'metrics') {
+    void threadMetrics()
+      .catch((): MetricsJson => [])
+      .then((metrics) => port.postMessage({ type: 'metrics', id: m.id, metrics } satisfies WorkerMessage));
+  }
   if (m.type === 'close') {
     void (async () => {
       for (const s of running.reverse()) await s.close().catch((err) => log.error({ err, service: s.name }, 'close failed'));

@@ -36,6 +36,10 @@ export const baseConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** distributed mode: where the other services answer (SERVICE_URL_IDENTITY=http://identity:3101 …), for internal commands */
   ...serviceUrlSettings(),
+  /** Prometheus metrics: `GET /api/metrics` on the gateway host, `/metrics` on each service */
+  METRICS_ENABLED: bool.default(false),
+  /** when set, scrapers send it as `Authorization: Bearer <token>` */
+  METRICS_TOKEN: z.string().optional(),
 });
 
 function serviceUrlSettings(): Record<`SERVICE_URL_${string}`, z.ZodOptional<z.ZodURL>> {

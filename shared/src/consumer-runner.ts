@@ -5,6 +5,7 @@ import type { Bus, ConsumedMessage, Subscription } from './bus/types';
 import type { ConsumerDef } from './consumers';
 import { isDatabaseUnavailable } from './db-faults';
 import { backoffDelay, consumerBackoff, type BackoffPolicy } from './retry';
+import { countIf, metrics } from './telemetry/metrics';
 
 export interface ConsumerRunnerOptions {
   service: string;
@@ -276,6 +277,7 @@ export class ConsumerRunner {
       try {
         await this.opts.orm.em.getConnection().execute(insert, [this.group(def), textOf(message.eventId), textOf(message.topic), textOf(message.key), textOf(message.type), textOf(message.position), payload, cause, attempts]);
         this.opts.log.error({ ...where, err: errorText(error), attempts }, 'consumer: parked in dead_letters');
+        countIf(metrics.deadLettersParked, { group: this.group(def) });
         return;
       } catch (err) {
         if (await this.outage(def, err, state)) continue;

@@ -37,3 +37,5 @@ export * from './retry';
 export * from './sql';
 export * from './pages';
 export * from './find-plain';
+export * from './telemetry/metrics';
+export * from './telemetry/service-metrics';

@@ -9,6 +9,7 @@ import { newId } from './ids';
 import { sqlList } from './sql';
 import { now as clockNow } from './clock';
 import { actorOf, type Principal } from './auth';
+import { recordIngest } from './telemetry/metrics';
 
 /**
  * Batch ingestion for every `…:batch` / ingest endpoint (spec: ingestion rules 1, 4, 5; Batch result).
@@ -172,7 +173,7 @@ export async function ingestBatch<Row extends Record<string, unknown>>(em: Entit
 
   const table = `${q(opts.target.schema)}.${q(opts.target.table)}`;
   const cols = Object.keys(opts.target.columns);
-  return em.transactional(async (tem) => {
+  const answer = await em.transactional(async (tem) => {
     const stored: StoredRecord<Row>[] = [];
     if (valid.length > 0) {
       // lock what exists, in externalId order (concurrent batches lock in the same order: no deadlock),
@@ -290,6 +291,8 @@ export async function ingestBatch<Row extends Record<string, unknown>>(em: Entit
     await insertEvents(tem, opts.target.schema, events, actor, now);
     return batch;
   });
+  recordIngest(opts.endpoint, answer);
+  return answer;
 }
 
 /** Many events into a schema's outbox with one statement (same envelope as recordEvent). */

@@ -6,6 +6,7 @@ import { isDatabaseUnavailable } from './db-faults';
 import { handleClientErrors } from './pg-clients';
 import { backoffDelay, relayBackoff } from './retry';
 import { advisoryKeySql } from './sql';
+import { countIf, metrics } from './telemetry/metrics';
 
 export interface RelayOptions {
   /** the service's schema (its outbox) */
@@ -102,6 +103,7 @@ export class Relay {
     const moved = await this.opts.bus.appendFromOutbox?.({ connectionString: this.opts.connectionString, schema: this.opts.schema, topic: this.opts.topic, limit });
     if (moved !== undefined && moved !== null) {
       this.published += moved;
+      countIf(metrics.relayPublished, { service: this.opts.topic }, moved);
       return moved;
     }
     const client = this.client!;
@@ -121,6 +123,7 @@ export class Relay {
     await this.opts.bus.publish(messages);
     await client.query(`update "${this.opts.schema}"."outbox" set "published_at" = now() where "seq" = any($1::bigint[])`, [rows.map((r) => r.seq)]);
     this.published += rows.length;
+    countIf(metrics.relayPublished, { service: this.opts.topic }, rows.length);
     return rows.length;
   }
 

@@ -35,6 +35,7 @@ import type { InternalRouteDef, RouteContext, RouteDef, RouteResult } from './ro
 import { newId } from './ids';
 import { logRequestOnFinish, requestLogger, startRequestId } from './request-log';
 import { asExpress, listenHttp, urlHost, type HttpListener } from './http-server';
+import { installServiceMetrics, watchService } from './telemetry/service-metrics';
 
 export interface ServiceRuntime<C = BaseConfig> {
   name: AreaService;
@@ -239,6 +240,8 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     startRequestId(req, res);
     next();
   });
+  const observeRequest = installServiceMetrics(app, { service: def.name, config, table });
+  const hostPaths = observeRequest ? new Set([...HOST_PATHS, '/metrics']) : HOST_PATHS;
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok', service: def.name });
   });
@@ -293,12 +296,13 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     const url = rawReq.url ?? '/';
     const q = url.indexOf('?');
     const path = (q < 0 ? url : url.slice(0, q)).toLowerCase();
-    if ((rawReq.method === 'GET' || rawReq.method === 'HEAD') && HOST_PATHS.has(path.endsWith('/') ? path.slice(0, -1) : path)) {
+    if ((rawReq.method === 'GET' || rawReq.method === 'HEAD') && hostPaths.has(path.endsWith('/') ? path.slice(0, -1) : path)) {
       app(rawReq, rawRes);
       return;
     }
     const { req, res } = asExpress(app, rawReq, rawRes);
     startRequestId(req, res);
+    observeRequest?.(req, res);
     // the gateway's polling of internal GETs would drown the request log
     if (accessLog && !(req.method === 'GET' && path.startsWith('/internal/'))) logRequestOnFinish(log, req, res);
     const run = async () => {
@@ -342,9 +346,11 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
   const actualPort = listener.port;
   log.info({ port: actualPort, served: served.length }, `${def.name} listening`);
 
+  const unwatch = watchService({ service: def.name, schema: schemaName, orm, bus, consumers, config });
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
+      unwatch();
       await listener!.close(config.SHUTDOWN_GRACE_MS);
       await stopBackground();
       if (def.onStop) await def.onStop(runtime);

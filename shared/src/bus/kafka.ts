@@ -405,6 +405,27 @@ class KafkaBus implements Bus {
     return this.log;
   }
 
+  /** Per group: the partitions' high watermarks less the group's committed offsets (metrics; read at scrape time). */
+  async groupLag(groups: string[]): Promise<Array<{ group: string; lag: number }>> {
+    const admin = await this.adminClient();
+    const ends = new Map<string, Promise<Map<number, number>>>();
+    const highOf = (topic: string) => {
+      if (!ends.has(topic)) ends.set(topic, admin.fetchTopicOffsets(topic).then((o) => new Map(o.map((p) => [p.partition, Number(p.high)]))));
+      return ends.get(topic)!;
+    };
+    return Promise.all(
+      groups.map(async (group) => {
+        let lag = 0;
+        for (const { topic, partitions } of await admin.fetchOffsets({ groupId: group })) {
+          const high = await highOf(topic);
+          // a partition the group never committed on counts from its start (approximately: low is not read)
+          for (const p of partitions) lag += Math.max(0, (high.get(p.partition) ?? 0) - Math.max(0, Number(p.offset)));
+        }
+        return { group, lag };
+      }),
+    );
+  }
+
   newConsumer(groupId: string): Consumer {
     return this.kafka.consumer({ groupId, allowAutoTopicCreation: !this.opts.ensureTopics });
   }

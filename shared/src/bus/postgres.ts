@@ -94,6 +94,16 @@ class PostgresBus implements Bus {
     private readonly opts: PostgresBusOptions,
   ) {}
 
+  /** The log's head less each group's position (a group moves past topics it does not read on its next read). */
+  async groupLag(groups: string[]): Promise<Array<{ group: string; lag: number }>> {
+    const { rows } = await this.pool.query<{ group_id: string; lag: string }>(
+      `select p."group_id", greatest(0, coalesce((select max("position") from "bus"."messages"), 0) - p."position") as "lag"
+       from "bus"."positions" p where p."group_id" = any($1::text[])`,
+      [groups],
+    );
+    return rows.map((r) => ({ group: r.group_id, lag: Number(r.lag) }));
+  }
+
   async appendFromOutbox(source: { connectionString: string; schema: string; topic: string; limit: number }): Promise<number | null> {
     if (source.connectionString !== this.opts.connectionString) return null;
     const outbox = `"${source.schema.replace(/"/g, '""')}"."outbox"`;

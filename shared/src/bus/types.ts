@@ -77,5 +77,7 @@ export interface Bus {
    * database (the payloads never travel through the relay). Answers how many, or null when the
    * outbox is elsewhere (the relay then publishes as usual).
    */
+  /** How many messages each of these consumer groups has not reached yet (metrics; read at scrape time). */
+  groupLag?(groups: string[]): Promise<Array<{ group: string; lag: number }>>;
   appendFromOutbox?(source: { connectionString: string; schema: string; topic: string; limit: number }): Promise<number | null>;
 }

@@ -1,7 +1,7 @@
-import { backoffDelay, Waker, type BackoffPolicy, type Clock, type Logger, type Orm, type WorkerDef } from '@bop/shared';
+import { addScrapeCollector, backoffDelay, countIf, metrics, metricsEnabled, Waker, type BackoffPolicy, type Clock, type Logger, type Orm, type WorkerDef } from '@bop/shared';
 import { deliveryHeaders, signingSecrets } from './signature';
 import { nextAttemptAt, parseRetryAfter } from './schedule';
-import { claimDue, listenForWakes, recordResults, renewLeases, type Claimed, type Outcome, type WakeListener } from './queue-store';
+import { claimDue, listenForWakes, queueSnapshot, recordResults, renewLeases, type Claimed, type Outcome, type WakeListener } from './queue-store';
 import { Sender, type SendResult } from './sender';
 
 export interface DeliveryWorkerOptions {
@@ -63,6 +63,7 @@ export class DeliveryWorker implements WorkerDef {
   private readonly leaseMs: number;
   private heartbeat: NodeJS.Timeout | null = null;
   private renewing: Promise<void> | null = null;
+  private unwatch: () => void = () => undefined;
 
   constructor(private readonly o: DeliveryWorkerOptions) {
     this.sender = new Sender({ timeoutMs: o.timeoutMs, allowPrivate: o.allowPrivate, connections: o.concurrency });
@@ -71,6 +72,7 @@ export class DeliveryWorker implements WorkerDef {
 
   async start(): Promise<void> {
     this.stopped = false;
+    if (metricsEnabled()) this.unwatch = addScrapeCollector(() => this.observeQueue());
     await this.listen().catch((err) => {
       this.o.log.warn({ err: (err as Error).message }, 'webhooks: LISTEN failed; polling until it is back');
       this.retryListen();
@@ -84,6 +86,7 @@ export class DeliveryWorker implements WorkerDef {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.unwatch();
     this.wake();
     await this.loop;
     // the heartbeat keeps the claims until the attempts in flight are recorded
@@ -96,6 +99,13 @@ export class DeliveryWorker implements WorkerDef {
     if (this.listenRetry) clearTimeout(this.listenRetry);
     await this.unlisten();
     await this.sender.close();
+  }
+
+  /** Queue depth and oldest pending age, read when metrics are scraped. */
+  private async observeQueue(): Promise<void> {
+    const q = await queueSnapshot(this.o.orm, this.o.clock.now());
+    metrics.webhookQueueDepth.set(q.depth);
+    metrics.webhookOldestPending.set(q.oldestSeconds);
   }
 
   /** Makes the loop look for due deliveries now. */
@@ -182,6 +192,7 @@ export class DeliveryWorker implements WorkerDef {
       next = nextAttemptAt({ step, maxAttempts: this.o.maxAttempts, now, retryAfterMs: parseRetryAfter(result.retryAfter ?? undefined, now), random: this.o.random });
       status = next ? 'pending' : 'failed';
     }
+    countIf(metrics.webhookDeliveries, { outcome: result.ok ? 'succeeded' : next ? 'retrying' : 'failed' });
     this.results.push({
       id: row.id,
       lease: row.lease,

@@ -35,6 +35,15 @@ export interface Outcome {
   gone: boolean;
 }
 
+/** The queue for metrics: deliveries pending and the age in seconds of the oldest (0 when none). */
+export async function queueSnapshot(orm: Orm, now: Date): Promise<{ depth: number; oldestSeconds: number }> {
+  const rows = await orm.em.fork().execute<Array<{ depth: string; oldest: string | null }>>(
+    `select count(*) as "depth", extract(epoch from ?::timestamptz - min("created_at")) as "oldest" from "webhooks"."deliveries" where "status" = 'pending'`,
+    [now],
+  );
+  return { depth: Number(rows[0]?.depth ?? 0), oldestSeconds: Math.max(0, Number(rows[0]?.oldest ?? 0)) };
+}
+
 /** Claims up to `limit` due queue heads under a new lease (FOR UPDATE SKIP LOCKED: workers share the queue). */
 export async function claimDue(orm: Orm, limit: number, now: Date, leaseMs: number): Promise<Claimed[]> {
   const lease = randomUUID();
