@@ -148,9 +148,9 @@ describe('GET /api/metrics', () => {
   });
 });
 
-describe('deploy/grafana/bop-platform.json', () => {
+describe('deploy/grafana/dashboards/bop-platform.json', () => {
   it('charts only series the runtime serves', async () => {
-    const dashboard = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'deploy', 'grafana', 'bop-platform.json'), 'utf8'));
+    const dashboard = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'deploy', 'grafana', 'dashboards', 'bop-platform.json'), 'utf8'));
     const exprs: string[] = dashboard.panels.flatMap((p: { targets: Array<{ expr: string }> }) => p.targets.map((x) => x.expr));
     const named = new Set(exprs.flatMap((e) => [...e.matchAll(/\b((?:bop|nodejs|process)_[a-z0-9_]+)/g)].map((m) => m[1].replace(/_bucket$/, ''))));
     const { families } = await scrape();
