@@ -14,7 +14,7 @@ import { inventoryService } from '@svc/inventory';
 import { purchasingService } from '@svc/purchasing';
 import { salesService } from '@svc/sales';
 import { webhooksService } from '@svc/webhooks';
-import { eventually, startTestServices, type TestServices } from './harness';
+import { eventually, startTestServices, type TestServices } from '@bop/test-support';
 
 let stack: TestServices;
 

@@ -13,7 +13,7 @@ import { organizationService } from '@svc/organization';
 import { purchasingService } from '@svc/purchasing';
 import { salesService } from '@svc/sales';
 import { createLogger, newId, Relay } from '@bop/shared';
-import { eventually, integration, person, startTestServices, type HttpResult, type TestServices } from './harness';
+import { eventually, integration, person, startTestServices, type HttpResult, type TestServices } from '@bop/test-support';
 
 let stack: TestServices;
 const pos = integration(['sales:write', 'sales:read']);

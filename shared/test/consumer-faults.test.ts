@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import pino from 'pino';
 import { ConsumerRunner, createOrm, createService, defineConsumer, kitTablesSql, Migration, newId, type ConsumerDef, type Logger, type Orm } from '@bop/shared';
-import { eventually, startTestServices, type TestServices } from '../../test/harness';
+import { eventually, startTestServices, type TestServices } from '@bop/test-support';
 
 class SeenTable extends Migration {
   override async up(): Promise<void> {

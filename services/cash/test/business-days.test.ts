@@ -4,7 +4,7 @@
  * day flagged for review and kept out of the locked figures, direct edits refused with
  * `period_locked`, and `:reopen` with a reason letting them in (`cash.business_day_reopened`).
  */
-import { eventually, person } from '../../../test/harness';
+import { eventually, person } from '@bop/test-support';
 import { applyRecordedTenders } from '../src/expected/store';
 import { cashEvents, ingestSales, pos, saleTransaction, startCashStack, type CashStack } from './fixtures';
 

@@ -5,7 +5,7 @@
  * default, "passes" meaning strictly above), denominations, closed days, reach and the events.
  */
 import Decimal from 'decimal.js';
-import { eventually, person } from '../../../test/harness';
+import { eventually, person } from '@bop/test-support';
 import { passes } from '../src/counts/thresholds';
 import { cashEvents, ingestSales, pos, saleTransaction, startCashStack, unique, type CashStack } from './fixtures';
 

@@ -5,7 +5,7 @@
  * Each test uses its own dates and amounts, so pairs of one test never meet another's.
  */
 import { businessDayOf } from '@bop/shared';
-import { person } from '../../../test/harness';
+import { person } from '@bop/test-support';
 import { pairOfCredit, pairOfDeposit, type CreditFacts, type DepositFacts } from '../src/deposits/matching';
 import { cashEvents, pos, startCashStack, unique, type CashStack } from './fixtures';
 

@@ -5,7 +5,7 @@
  */
 import { organizationService } from '@svc/organization';
 import { salesService } from '@svc/sales';
-import { eventually, integration, startTestServices, type TestService, type TestServices } from '../../../test/harness';
+import { eventually, integration, startTestServices, type TestService, type TestServices } from '@bop/test-support';
 import { cashService } from '../src';
 
 export interface CashStack {

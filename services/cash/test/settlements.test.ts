@@ -4,7 +4,7 @@
  * `cash.settlement_mismatch` when they differ; re-matched when sales or tender totals arrive later —
  * except while a covered day is closed; listed with filters and reach.
  */
-import { eventually, person } from '../../../test/harness';
+import { eventually, person } from '@bop/test-support';
 import { cashEvents, ingestSales, pos, saleTransaction, startCashStack, unique, type CashStack } from './fixtures';
 
 let s: CashStack;

@@ -4,7 +4,7 @@
  * flagged for review — and, once sent, they are the expected amounts of their day and tender type
  * instead of what sales brought.
  */
-import { eventually } from '../../../test/harness';
+import { eventually } from '@bop/test-support';
 import { expectedAmounts } from '../src/expected/store';
 import { cashEvents, ingestSales, pos, saleTransaction, startCashStack, unique, type CashStack } from './fixtures';
 

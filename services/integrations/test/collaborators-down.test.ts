@@ -1,7 +1,7 @@
 import { identityService } from '@svc/identity';
 import { webhooksService } from '@svc/webhooks';
 import { integrationsService } from '../src';
-import { startTestServices, type TestService, type TestServices } from '../../../test/harness';
+import { startTestServices, type TestService, type TestServices } from '@bop/test-support';
 import { authenticate, manifestBody, quietIdentity, register, sql, startReceiver } from './fixtures';
 
 /** Services are stopped one after another here, so this file runs its own stack. */

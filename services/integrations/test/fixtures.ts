@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import type { Principal } from '@bop/shared';
-import { system, type TestService, type TestServices } from '../../../test/harness';
+import { system, type TestService, type TestServices } from '@bop/test-support';
 
 /** A clock that runs with real time plus an offset the test moves (heartbeat overdue checks). */
 export function movableClock() {

@@ -2,7 +2,7 @@ import { identityService } from '@svc/identity';
 import { webhooksService } from '@svc/webhooks';
 import { integrationsService } from '../src';
 import { integrationsAdmin } from '../src/integrations/admin';
-import { integration, person, startTestServices, type TestService, type TestServices } from '../../../test/harness';
+import { integration, person, startTestServices, type TestService, type TestServices } from '@bop/test-support';
 import { authenticate, manifestBody, quietIdentity, outbox, principalOf, register, sql, stored } from './fixtures';
 
 let stack: TestServices;

@@ -8,7 +8,7 @@
 import { newIdWithPrefix } from '@bop/shared';
 import { identityService } from '@svc/identity';
 import { integrationsService } from '../src';
-import { eventually, startTestServices, type TestService, type TestServices } from '../../../test/harness';
+import { eventually, startTestServices, type TestService, type TestServices } from '@bop/test-support';
 import { quietIdentity, register, sql } from './fixtures';
 
 let stack: TestServices;

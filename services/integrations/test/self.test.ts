@@ -1,7 +1,7 @@
 import { newIdWithPrefix, type Principal } from '@bop/shared';
 import { identityService } from '@svc/identity';
 import { integrationsService } from '../src';
-import { eventually, person, startTestServices, type TestService, type TestServices } from '../../../test/harness';
+import { eventually, person, startTestServices, type TestService, type TestServices } from '@bop/test-support';
 import { movableClock, principalOf, quietIdentity, register, sql } from './fixtures';
 
 const clock = movableClock();

@@ -1,7 +1,7 @@
 import { identityService } from '@svc/identity';
 import { webhooksService } from '@svc/webhooks';
 import { integrationsService } from '../src';
-import { eventually, startTestServices, type TestService, type TestServices } from '../../../test/harness';
+import { eventually, startTestServices, type TestService, type TestServices } from '@bop/test-support';
 import { authenticate, manifestBody, publishEvent, quietIdentity, register, signatureValid, sql, startReceiver, stored } from './fixtures';
 
 let stack: TestServices;

@@ -6,7 +6,7 @@
  * If-Match, reach, the events in the outbox, and concurrent posts of one count.
  */
 import { newId } from '@bop/shared';
-import { person } from '../../../test/harness';
+import { person } from '@bop/test-support';
 import type { MovementInput } from '../src';
 import { insertItem, insertUnit, levelOf, outboxEvents, postLedger, startInventoryStack, type InventoryStack } from './fixtures';
 

@@ -7,7 +7,7 @@
  */
 import { salesService } from '@svc/sales';
 import { newIdWithPrefix } from '@bop/shared';
-import { eventually, integration, person } from '../../../test/harness';
+import { eventually, integration, person } from '@bop/test-support';
 import { applyRecordedSales } from '../src/recipes/depletion-store';
 import { itemKnownToSales, levelOf, outboxEvents, startInventoryStack, type InventoryStack } from './fixtures';
 

@@ -5,7 +5,7 @@
  */
 import { organizationService } from '@svc/organization';
 import { newId, newIdWithPrefix } from '@bop/shared';
-import { eventually, startTestServices, type TestServices } from '../../../test/harness';
+import { eventually, startTestServices, type TestServices } from '@bop/test-support';
 import { inventoryService, postMovements, type MovementInput } from '../src';
 
 export interface InventoryStack {

@@ -6,7 +6,7 @@
  */
 import type { Reach } from '@bop/shared';
 import { resolveLines } from '../src';
-import { eventually, person } from '../../../test/harness';
+import { eventually, person } from '@bop/test-support';
 import { insertItem, startInventoryStack, type InventoryStack } from './fixtures';
 
 let s: InventoryStack;

@@ -8,7 +8,7 @@
 import { ItemEventObject } from '@bop/contracts';
 import type { Reach } from '@bop/shared';
 import { postMovements, resolveLines } from '../src';
-import { integration, person } from '../../../test/harness';
+import { integration, person } from '@bop/test-support';
 import { outboxEvents, startInventoryStack, type InventoryStack } from './fixtures';
 
 let s: InventoryStack;

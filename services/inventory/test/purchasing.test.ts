@@ -5,7 +5,7 @@
  * purchasing (the system principal) only.
  */
 import { ConsumerRunner, createLogger, newIdWithPrefix } from '@bop/shared';
-import { eventually, person, system } from '../../../test/harness';
+import { eventually, person, system } from '@bop/test-support';
 import { inventoryService } from '../src';
 import { insertItem, insertUnit, levelOf, outboxEvents, postLedger, startInventoryStack, type InventoryStack } from './fixtures';
 

@@ -5,7 +5,7 @@
  * and the reach rules (company-wide: reading with any reach, writing with Everyone).
  */
 import { newId } from '@bop/shared';
-import { person } from '../../../test/harness';
+import { person } from '@bop/test-support';
 import { insertItem, outboxEvents, startInventoryStack, type InventoryStack } from './fixtures';
 
 let s: InventoryStack;

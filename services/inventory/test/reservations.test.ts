@@ -4,7 +4,7 @@
  * releases it (inventory consumes sales_order.cancelled), 422 insufficient_stock when short.
  */
 import { salesService } from '@svc/sales';
-import { eventually, integration, person } from '../../../test/harness';
+import { eventually, integration, person } from '@bop/test-support';
 import { itemKnownToSales, levelOf, outboxEvents, postLedger, startInventoryStack, type InventoryStack } from './fixtures';
 
 let s: InventoryStack;

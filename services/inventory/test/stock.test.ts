@@ -5,7 +5,7 @@
  * no lost update against concurrent movements), the ledger's list, and parallel writers on one item.
  */
 import { newId } from '@bop/shared';
-import { person } from '../../../test/harness';
+import { person } from '@bop/test-support';
 import { insertItem, levelOf, outboxEvents, startInventoryStack, type InventoryStack } from './fixtures';
 
 let s: InventoryStack;

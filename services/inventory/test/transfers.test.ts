@@ -5,7 +5,7 @@
  * differences), every sent item answered, receiving twice refused, If-Match, reach on both sides,
  * lists and the events in the outbox.
  */
-import { person } from '../../../test/harness';
+import { person } from '@bop/test-support';
 import { insertItem, insertUnit, levelOf, outboxEvents, postLedger, startInventoryStack, type InventoryStack } from './fixtures';
 
 let s: InventoryStack;

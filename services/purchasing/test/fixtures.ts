@@ -8,7 +8,7 @@ import { identityService } from '@svc/identity';
 import { inventoryService } from '@svc/inventory';
 import { organizationService } from '@svc/organization';
 import { newId, type Principal } from '@bop/shared';
-import { eventually, person, startTestServices, type HttpResult, type TestService } from '../../../test/harness';
+import { eventually, person, startTestServices, type HttpResult, type TestService } from '@bop/test-support';
 import { insertItem, levelOf, postLedger, type InventoryStack } from '../../inventory/test/fixtures';
 import { purchasingService } from '../src';
 

@@ -6,7 +6,7 @@
  * at their boundary; partial invoicing (matched invoices count as billed); the invoice number unique
  * per supplier; approve and dispute with their 409s; reads, lists and reach.
  */
-import { person } from '../../../test/harness';
+import { person } from '@bop/test-support';
 import {
   api,
   exactTolerances,

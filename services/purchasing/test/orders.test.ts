@@ -5,7 +5,7 @@
  * short, over-receipt; stock and weighted-average cost booked by inventory from the internal
  * `purchasing.receipt.recorded` event; the events with their envelopes; reach and If-Match.
  */
-import { eventually, person } from '../../../test/harness';
+import { eventually, person } from '@bop/test-support';
 import {
   api,
   archiveLocation,

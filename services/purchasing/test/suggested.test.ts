@@ -4,7 +4,7 @@
  * as on order, packs rounded up and raised to the minimum order, lead time from the catalog line or
  * the supplier's default; items without a par level; 422 for an unknown supplier or location; reach.
  */
-import { eventually, person } from '../../../test/harness';
+import { eventually, person } from '@bop/test-support';
 import {
   api,
   archiveLocation,

@@ -5,7 +5,7 @@
  * catalog converting packs to base units through inventory's units (422 at the line for an unknown
  * or archived item or a unit that does not apply); writes need reach Everyone.
  */
-import { person } from '../../../test/harness';
+import { person } from '@bop/test-support';
 import { api, archiveLocation, insertItem, insertUnit, newLocation, newSupplier, personAt, putCatalog, startPurchasingStack, unique, type PurchasingStack } from './fixtures';
 
 let s: PurchasingStack;

@@ -6,7 +6,7 @@
  */
 import { organizationService } from '@svc/organization';
 import { salesService } from '../src';
-import { eventually, integration, person, startTestServices, type TestServices } from '../../../test/harness';
+import { eventually, integration, person, startTestServices, type TestServices } from '@bop/test-support';
 
 let stack: TestServices;
 const shop = integration(['sales:write', 'sales:read']);

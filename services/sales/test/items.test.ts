@@ -7,7 +7,7 @@ import { Client } from 'pg';
 import { organizationService } from '@svc/organization';
 import { newIdWithPrefix } from '@bop/shared';
 import { salesService } from '../src';
-import { eventually, integration, person, startTestServices, type TestServices } from '../../../test/harness';
+import { eventually, integration, person, startTestServices, type TestServices } from '@bop/test-support';
 
 let stack: TestServices;
 const pos = integration(['sales:write', 'sales:read']);

@@ -5,7 +5,7 @@
  */
 import { organizationService } from '@svc/organization';
 import { salesService } from '../src';
-import { eventually, integration, person, startTestServices, type TestServices } from '../../../test/harness';
+import { eventually, integration, person, startTestServices, type TestServices } from '@bop/test-support';
 import { newOrderBody } from './fixtures';
 
 let stack: TestServices;

@@ -6,7 +6,7 @@ import { organizationService } from '@svc/organization';
 import { newId } from '@bop/shared';
 import { salesService } from '../src';
 import { nextDay, nycDaySummary, nycSale } from './fixtures';
-import { eventually, integration, person, startTestServices, type TestServices } from '../../../test/harness';
+import { eventually, integration, person, startTestServices, type TestServices } from '@bop/test-support';
 
 let stack: TestServices;
 const pos = integration(['sales:write', 'sales:read']);

@@ -7,7 +7,7 @@ import { organizationService } from '@svc/organization';
 import { salesService } from '../src';
 import { nycDaySummary, nycSale } from './fixtures';
 import { businessDaysOfPeriod } from '../src/summaries/summary-rules';
-import { eventually, integration, person, startTestServices, type TestServices } from '../../../test/harness';
+import { eventually, integration, person, startTestServices, type TestServices } from '@bop/test-support';
 
 let stack: TestServices;
 const pos = integration(['sales:write', 'sales:read']);

@@ -6,7 +6,7 @@ import { organizationService } from '@svc/organization';
 import { salesService } from '../src';
 import { nycSale } from './fixtures';
 import { RECORDED_CHUNK, transactionEvents } from '../src/transactions/recorded-events';
-import { eventually, integration, startTestServices, type TestServices } from '../../../test/harness';
+import { eventually, integration, startTestServices, type TestServices } from '@bop/test-support';
 
 let stack: TestServices;
 const pos = integration(['sales:write', 'sales:read']);

@@ -1,7 +1,7 @@
 import { organizationService } from '@svc/organization';
 import { webhooksService } from '../src';
 import { createLogger, startService, type RunningService } from '@bop/shared';
-import { eventually, startTestServices, testKeys, type TestService, type TestServices } from '../../../test/harness';
+import { eventually, startTestServices, testKeys, type TestService, type TestServices } from '@bop/test-support';
 import { envelope, FakeClock, newEndpoint, Receiver, sql, verifySignature } from './fixtures';
 
 const clock = new FakeClock();

@@ -1,5 +1,5 @@
 import { webhooksService } from '../src';
-import { integration, person, startTestService, system, type TestService } from '../../../test/harness';
+import { integration, person, startTestService, system, type TestService } from '@bop/test-support';
 import { newEndpoint, Receiver, sql } from './fixtures';
 
 let t: TestService;

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { newId, type Clock } from '@bop/shared';
-import type { TestService } from '../../../test/harness';
+import type { TestService } from '@bop/test-support';
 
 export interface Received {
   headers: http.IncomingHttpHeaders;

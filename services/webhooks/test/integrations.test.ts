@@ -1,6 +1,6 @@
 import { organizationService } from '@svc/organization';
 import { webhooksService } from '../src';
-import { eventually, startTestServices, system, type TestService, type TestServices } from '../../../test/harness';
+import { eventually, startTestServices, system, type TestService, type TestServices } from '@bop/test-support';
 import { Receiver, sql, verifySignature } from './fixtures';
 
 let stack: TestServices;

@@ -3,7 +3,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import Stripe from 'stripe';
 import { Webhook } from 'standardwebhooks';
 import { webhooksService } from '../src';
-import { eventually, startTestServices, type TestService, type TestServices } from '../../../test/harness';
+import { eventually, startTestServices, type TestService, type TestServices } from '@bop/test-support';
 import { envelope, FakeClock, newEndpoint } from './fixtures';
 
 /**

@@ -1,6 +1,6 @@
 import { newId } from '@bop/shared';
 import { webhooksService } from '../src';
-import { eventually, startTestServices, type TestService, type TestServices } from '../../../test/harness';
+import { eventually, startTestServices, type TestService, type TestServices } from '@bop/test-support';
 import { envelope, Receiver, sql } from './fixtures';
 
 let stack: TestServices;

@@ -1,6 +1,6 @@
 /** The all-in-one runtime on a fresh database, signed in as its owner (tests that go through the gateway). */
 import { generateInternalKeyPair, InternalTokenSigner } from '@bop/shared';
-import { startAll, type Runtime } from '../runtime/src';
+import { startAll, type Runtime } from '@bop/runtime';
 import { freshDatabase, http, type TestDatabase } from './harness';
 
 export const OWNER = { email: 'owner@example.com', password: 'owner-password-1234' };
