@@ -1,0 +1,1 @@
+export * from '@bop/test-support';
