@@ -11,3 +11,4 @@ export * from './inventory';
 export * from './env';
 export * from './clock';
 export * from './events';
+export * from './receiver';
