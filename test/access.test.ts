@@ -8,8 +8,7 @@ import { endpoints, endpointKey, featureChain, type EndpointRow } from '@bop/con
 import { systemPrincipal, undocumentedStatuses } from '@bop/shared';
 import { identityAdmin } from '@svc/identity';
 import type { Runtime } from '../runtime/src';
-import { http } from './harness';
-import { startTestRuntime, type TestRuntime } from './runtime-harness';
+import { http, startTestRuntime, type TestRuntime } from '@bop/test-support';
 
 let t: TestRuntime;
 let rt: Runtime;

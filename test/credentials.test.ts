@@ -4,8 +4,7 @@
  * replica or an internal command would) reaches this gateway's auth cache through identity's events.
  */
 import type { Runtime } from '../runtime/src';
-import { eventually, http } from './harness';
-import { startTestRuntime, type TestRuntime } from './runtime-harness';
+import { eventually, http, startTestRuntime, type TestRuntime } from '@bop/test-support';
 
 let t: TestRuntime;
 let rt: Runtime;

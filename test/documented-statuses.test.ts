@@ -6,8 +6,7 @@
  */
 import { endpoints, endpointKey, operationSchemas, successStatuses } from '@bop/contracts';
 import { undocumentedStatuses } from '@bop/shared';
-import { http } from './harness';
-import { startTestRuntime, type TestRuntime } from './runtime-harness';
+import { http, startTestRuntime, type TestRuntime } from '@bop/test-support';
 
 let t: TestRuntime;
 let openapi: Record<string, any>;

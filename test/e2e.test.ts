@@ -9,7 +9,7 @@ import path from 'node:path';
 import { freePort } from '@bop/shared';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { eventually, http } from './harness';
+import { eventually, http } from '@bop/test-support';
 
 const root = path.resolve(__dirname, '..');
 let child: ChildProcess;

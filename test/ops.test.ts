@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
-import { freshDatabase, type TestDatabase } from './harness';
+import { freshDatabase, type TestDatabase } from '@bop/test-support';
 
 const run = promisify(execFile);
 const cli = path.resolve(__dirname, '..', 'runtime', 'dist', 'ops.js');

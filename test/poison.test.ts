@@ -6,7 +6,6 @@
  * `JSON.parse` gives it back) and the good event after it is applied (in `processed_events`, written
  * in the handler's own transaction). The table must name every consumer the services run.
  */
-import { Client } from 'pg';
 import { newId, type BusMessage } from '@bop/shared';
 import { cashService } from '@svc/cash';
 import { integrationsService } from '@svc/integrations';
@@ -14,7 +13,7 @@ import { inventoryService } from '@svc/inventory';
 import { purchasingService } from '@svc/purchasing';
 import { salesService } from '@svc/sales';
 import { webhooksService } from '@svc/webhooks';
-import { eventually, startTestServices, type TestServices } from './harness';
+import { eventually, sql, startTestServices, type TestServices } from '@bop/test-support';
 
 let stack: TestServices;
 
@@ -25,16 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.close();
 });
-
-async function sql<T = any>(text: string, params: unknown[] = []): Promise<T[]> {
-  const c = new Client({ connectionString: stack.db.url });
-  await c.connect();
-  try {
-    return (await c.query(text, params)).rows as T[];
-  } finally {
-    await c.end();
-  }
-}
 
 const now = () => new Date().toISOString();
 const NUL = '\u0000';
@@ -158,8 +147,9 @@ describe('a poison event never stalls a consumer', () => {
     await stack.bus.publish([...poisons, good].map((p) => message(c, p)));
 
     const schema = c.service;
-    await eventually(async () => (await sql(`select 1 from "${schema}"."processed_events" where "consumer" = $1 and "event_id" = $2`, [group, good.id])).length === 1, 30_000);
+    await eventually(async () => (await sql(stack, `select 1 from "${schema}"."processed_events" where "consumer" = $1 and "event_id" = $2`, [group, good.id])).length === 1, 30_000);
     const parked = await sql<{ event_id: string; payload: unknown; error: string; topic: string; type: string }>(
+      stack,
       `select "event_id", "payload", "error", "topic", "type" from "${schema}"."dead_letters" where "consumer" = $1 and "event_id" = any($2)`,
       [group, poisons.map((p) => p.id)],
     );
@@ -171,6 +161,6 @@ describe('a poison event never stalls a consumer', () => {
       expect(row.error).not.toContain(NUL);
     }
     // the good event was not parked
-    expect(await sql(`select 1 from "${schema}"."dead_letters" where "event_id" = $1`, [good.id])).toEqual([]);
+    expect(await sql(stack, `select 1 from "${schema}"."dead_letters" where "event_id" = $1`, [good.id])).toEqual([]);
   });
 });

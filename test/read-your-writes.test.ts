@@ -13,7 +13,7 @@ import { organizationService } from '@svc/organization';
 import { purchasingService } from '@svc/purchasing';
 import { salesService } from '@svc/sales';
 import { createLogger, newId, Relay } from '@bop/shared';
-import { eventually, integration, person, startTestServices, type HttpResult, type TestServices } from './harness';
+import { eventually, integration, person, quietIdentity, startTestServices, type HttpResult, type TestServices } from '@bop/test-support';
 
 let stack: TestServices;
 const pos = integration(['sales:write', 'sales:read']);
@@ -54,7 +54,7 @@ let itemId: string;
 let supplierId: string;
 
 beforeAll(async () => {
-  stack = await startTestServices([organizationService, identityService, inventoryService, cashService, salesService, purchasingService], { BOOTSTRAP_ADMIN_PASSWORD: 'a-good-long-password-123' }, { relay: false });
+  stack = await startTestServices([organizationService, identityService, inventoryService, cashService, salesService, purchasingService], quietIdentity, { relay: false });
   itemId = newId('item');
   await sql(`insert into inventory.items (id, name, base_unit, barcodes, status, created_at, updated_at) values (?, 'Lemons', 'each', '{}', 'active', now(), now())`, [itemId]);
   const supplier = await call('purchasing', 'POST', '/suppliers', { name: 'Citrus & Co' });

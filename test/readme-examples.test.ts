@@ -4,8 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { eventually, http } from './harness';
-import { startTestRuntime, type TestRuntime } from './runtime-harness';
+import { eventually, http, startTestRuntime, type TestRuntime } from '@bop/test-support';
 
 const readme = readFileSync(path.join(__dirname, '..', 'README.md'), 'utf8');
 

@@ -4,7 +4,7 @@ import { createLogger, InternalTokenVerifier, startService, type Principal, type
 import type { AreaService } from '@bop/contracts';
 import { identityService } from '@svc/identity';
 import { organizationService } from '@svc/organization';
-import { freshDatabase, http as call, system, testKeys, type HttpResult, type TestDatabase } from '../../test/harness';
+import { freshDatabase, http as call, system, testKeys, type HttpResult, type TestDatabase } from '@bop/test-support';
 import { startGateway, type RunningGateway } from '../src';
 
 export const ADMIN_EMAIL = 'owner@example.com';

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { identityAdmin } from '@svc/identity';
-import { http } from '../../test/harness';
+import { http } from '@bop/test-support';
 import type { RunningGateway } from '../src';
 import { validateOpenApi } from './openapi-validate';
 import { bearer, signIn, startStack, type Stack } from './fixtures';

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { http } from '../../test/harness';
+import { http } from '@bop/test-support';
 import type { RunningGateway } from '../src';
 import { bearer, signIn, startFakeService, startStack, type FakeService, type Stack } from './fixtures';
 

@@ -1,5 +1,5 @@
 import { createLogger, createPostgresBus } from '@bop/shared';
-import { freshDatabase, type TestDatabase } from '../../test/harness';
+import { freshDatabase, type TestDatabase } from '@bop/test-support';
 import { busContract } from './bus-contract';
 
 let db: TestDatabase;

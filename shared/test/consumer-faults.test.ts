@@ -9,10 +9,9 @@
  * - a dead_letters table of before (jsonb, varchar) is converted in place, once.
  */
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
 import pino from 'pino';
 import { ConsumerRunner, createOrm, createService, defineConsumer, kitTablesSql, Migration, newId, type ConsumerDef, type Logger, type Orm } from '@bop/shared';
-import { eventually, startTestServices, type TestServices } from '../../test/harness';
+import { eventually, sql, startTestServices, type TestServices } from '@bop/test-support';
 
 class SeenTable extends Migration {
   override async up(): Promise<void> {
@@ -38,15 +37,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-async function admin<T = any>(text: string, params: unknown[] = [], url = stack.db.url): Promise<T[]> {
-  const c = new Client({ connectionString: url });
-  await c.connect();
-  try {
-    return (await c.query(text, params)).rows as T[];
-  } finally {
-    await c.end();
-  }
-}
+const admin = <T = any>(text: string, params: unknown[] = [], url = stack.db.url): Promise<T[]> => sql<T>(url, text, params);
 
 async function run(defs: ConsumerDef[], on: Orm = orm, maxAttempts = 1): Promise<ConsumerRunner> {
   const runner = new ConsumerRunner(defs, { service: 'files', schema: 'files', orm: on, bus: stack.bus, log, maxAttempts, backoffMs: 20 });

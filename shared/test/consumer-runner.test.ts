@@ -5,7 +5,7 @@
  */
 import { createService, defineConsumer, Migration, newId, type BusMessage } from '@bop/shared';
 import { organizationService } from '@svc/organization';
-import { eventually, startTestServices, type TestServices } from '../../test/harness';
+import { eventually, startTestServices, type TestServices } from '@bop/test-support';
 
 let poisonActive = true;
 

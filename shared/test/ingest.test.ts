@@ -4,8 +4,7 @@
  * events (per record and the batch's) in the outbox of the same transaction.
  */
 import { createLogger, createOrm, ingestBatch, migrate, Migration, type Orm, type PreparedRecord } from '@bop/shared';
-import { integration } from '../../test/harness';
-import { freshDatabase, type TestDatabase } from '../../test/harness';
+import { freshDatabase, integration, type TestDatabase } from '@bop/test-support';
 
 class Things extends Migration {
   override async up(): Promise<void> {

@@ -5,7 +5,7 @@
  */
 import { createLogger, createPostgresBus, startService, type Bus, type BusMessage, type ConsumedMessage, type RunningService } from '@bop/shared';
 import { organizationService } from '@svc/organization';
-import { eventually, freshDatabase, http, person, testKeys, type TestDatabase } from '../../test/harness';
+import { eventually, freshDatabase, http, person, testKeys, type TestDatabase } from '@bop/test-support';
 
 let db: TestDatabase;
 let bus: Bus;

@@ -2,7 +2,7 @@
 import { Client } from 'pg';
 import { badTextReason, malformedPercentEncoding, scanJson, valueRefusedByDatabase, parseBatchRecords } from '@bop/shared';
 import { z } from 'zod';
-import { freshDatabase } from '../../test/harness';
+import { freshDatabase } from '@bop/test-support';
 
 describe('text guard', () => {
   it('finds NUL and lone surrogates, and lets paired surrogates through', () => {

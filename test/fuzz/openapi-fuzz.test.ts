@@ -9,8 +9,7 @@ import net from 'node:net';
 import { endpoints, endpointKey, features, operationSchemas, scopes, type EndpointRow } from '@bop/contracts';
 import { z } from 'zod';
 import * as contracts from '@bop/contracts';
-import { http } from '../harness';
-import { startTestRuntime, type TestRuntime } from '../runtime-harness';
+import { http, startTestRuntime, type TestRuntime } from '@bop/test-support';
 
 const SEED = 0x5eed13;
 const TOTAL = 10_000;

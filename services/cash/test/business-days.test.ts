@@ -4,9 +4,9 @@
  * day flagged for review and kept out of the locked figures, direct edits refused with
  * `period_locked`, and `:reopen` with a reason letting them in (`cash.business_day_reopened`).
  */
-import { eventually, person } from '../../../test/harness';
+import { eventually, outboxPayloads, person } from '@bop/test-support';
 import { applyRecordedTenders } from '../src/expected/store';
-import { cashEvents, ingestSales, pos, saleTransaction, startCashStack, type CashStack } from './fixtures';
+import { ingestSales, pos, saleTransaction, startCashStack, type CashStack } from './fixtures';
 
 let s: CashStack;
 let nyc: string;
@@ -62,7 +62,7 @@ describe('business days', () => {
     expect(closed.status).toBe(200);
     expect(closed.body).toMatchObject({ status: 'closed', closeNote: 'Counted by the night manager', closedBy: { type: 'user', id: 'usr_test' }, version: open.body.data[0].version + 1 });
     expect(closed.body.figures).toEqual(open.body.data[0].figures);
-    const [event] = (await cashEvents(s, 'cash.business_day_closed')).filter((e: any) => e.data.object.businessDay === day && e.data.object.locationId === nyc);
+    const [event] = (await outboxPayloads(s.stack, 'cash', { type: 'cash.business_day_closed' })).filter((e: any) => e.data.object.businessDay === day && e.data.object.locationId === nyc);
     expect(event).toMatchObject({ locationId: nyc, data: { object: { status: 'closed', closedAt: closed.body.closedAt, updatedAt: closed.body.updatedAt } } });
     await eventually(async () => (await salesClosed(nyc, day)) === 'closed');
 
@@ -103,7 +103,7 @@ describe('business days', () => {
     expect(opened.body).toMatchObject({ status: 'open', reopenReason: 'Late sale from the terrace register', reopenedBy: { type: 'user', id: 'usr_test' }, reopenedAt: expect.any(String) });
     expect(opened.body.figures.expectedCash).toBe('25.50');
     expect(opened.body.lateRecords).toEqual([expect.objectContaining({ id: 'stx_late_1', status: 'applied' })]);
-    const [event] = (await cashEvents(s, 'cash.business_day_reopened')).filter((e: any) => e.data.object.businessDay === day);
+    const [event] = (await outboxPayloads(s.stack, 'cash', { type: 'cash.business_day_reopened' })).filter((e: any) => e.data.object.businessDay === day);
     expect(event.data.object).toMatchObject({ locationId: nyc, businessDay: day, status: 'open', reopenedAt: opened.body.reopenedAt });
     await eventually(async () => (await salesClosed(nyc, day)) === 'open');
 
@@ -133,7 +133,7 @@ describe('business days', () => {
     const closed = await close(nyc, d);
     expect(closed.status).toBe(200);
     expect(closed.body.figures).toMatchObject({ overShort: '-5.00', drawersCounted: 1, countedCash: '45.00' });
-    const exceeded = (await cashEvents(s, 'cash.over_short_exceeded')).filter((e: any) => e.data.object.businessDay === d);
+    const exceeded = (await outboxPayloads(s.stack, 'cash', { type: 'cash.over_short_exceeded' })).filter((e: any) => e.data.object.businessDay === d);
     expect(exceeded).toHaveLength(1);
   });
 

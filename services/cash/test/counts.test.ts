@@ -5,9 +5,9 @@
  * default, "passes" meaning strictly above), denominations, closed days, reach and the events.
  */
 import Decimal from 'decimal.js';
-import { eventually, person } from '../../../test/harness';
+import { outboxPayloads, person, untilReplicated } from '@bop/test-support';
 import { passes } from '../src/counts/thresholds';
-import { cashEvents, ingestSales, pos, saleTransaction, startCashStack, unique, type CashStack } from './fixtures';
+import { ingestSales, pos, saleTransaction, startCashStack, unique, type CashStack } from './fixtures';
 
 let s: CashStack;
 let nyc: string;
@@ -26,7 +26,7 @@ const count = (body: Record<string, unknown>, as = pos) => s.cash.call('POST', '
 const get = (path: string, as = pos) => s.cash.call('GET', path, { as });
 const putThresholds = (thresholds: unknown[], opts: { as?: any; ifMatch?: string } = {}) =>
   s.cash.call('PUT', '/cash/over-short-thresholds', { as: opts.as ?? pos, body: { thresholds }, headers: opts.ifMatch ? { 'if-match': opts.ifMatch } : {} });
-const eventsOf = async (type: string, id: string) => (await cashEvents(s, type)).filter((e: any) => e.data.object.id === id);
+const eventsOf = async (type: string, id: string) => (await outboxPayloads(s.stack, 'cash', { type: type })).filter((e: any) => e.data.object.id === id);
 const deposit = (locationId: string, amount: string, depositedAt: string) =>
   s.sql(
     `insert into cash.deposits (id, location_id, business_days, amount, deposited_at, recorded_by, created_at, updated_at)
@@ -199,7 +199,7 @@ describe('refusals', () => {
   it('an archived location takes no new counts', async () => {
     const loc = await s.organization.call('POST', '/locations', { body: { name: 'Closed shop', timezone: 'America/New_York', businessDayCutoff: '04:00', externalId: unique('OLD') } });
     expect((await s.organization.call('DELETE', `/locations/${loc.body.id}`)).status).toBe(200);
-    await eventually(async () => (await s.sql(`select 1 from cash.locations where id = ? and status = 'archived'`, [loc.body.id])).length === 1);
+    await untilReplicated(s.stack, 'cash', [loc.body.id], { status: 'archived' });
     const r = await count({ locationId: loc.body.id, type: 'safe', amount: '1.00' });
     expect(r.status).toBe(422);
     expect(r.body.errors).toEqual([{ path: 'locationId', message: expect.stringContaining('archived') }]);

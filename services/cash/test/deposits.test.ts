@@ -5,9 +5,9 @@
  * Each test uses its own dates and amounts, so pairs of one test never meet another's.
  */
 import { businessDayOf } from '@bop/shared';
-import { person } from '../../../test/harness';
+import { outboxPayloads, person } from '@bop/test-support';
 import { pairOfCredit, pairOfDeposit, type CreditFacts, type DepositFacts } from '../src/deposits/matching';
-import { cashEvents, pos, startCashStack, unique, type CashStack } from './fixtures';
+import { pos, startCashStack, unique, type CashStack } from './fixtures';
 
 let s: CashStack;
 let nyc: string;
@@ -27,7 +27,7 @@ const bank = (transactions: unknown[], source = 'bank-main') => s.cash.call('POS
 const credit = (o: { bookedOn: string; amount: string; reference?: string; description?: string; locationId?: string; externalId?: string }) => ({ externalId: unique('btx'), ...o });
 const getDeposit = async (id: string) => (await s.cash.call('GET', `/cash/deposits/${id}`)).body;
 const bankList = async (query: string, as = person()) => s.cash.call('GET', `/cash/bank-transactions?limit=200&${query}`, { as });
-const eventsOf = async (type: string, depositId: string) => (await cashEvents(s, type)).filter((e: any) => e.data.object.id === depositId);
+const eventsOf = async (type: string, depositId: string) => (await outboxPayloads(s.stack, 'cash', { type: type })).filter((e: any) => e.data.object.id === depositId);
 
 describe('POST /cash/deposits', () => {
   it('records the deposit (201), answers it as GET does and tells cash.deposit_recorded with its location', async () => {

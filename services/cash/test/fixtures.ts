@@ -5,13 +5,13 @@
  */
 import { organizationService } from '@svc/organization';
 import { salesService } from '@svc/sales';
-import { eventually, integration, startTestServices, type TestService, type TestServices } from '../../../test/harness';
+import { eventually, integration, serviceSql, standardLocations, startTestServices, type ServiceSql, type TestService, type TestServices } from '@bop/test-support';
 import { cashService } from '../src';
 
 export interface CashStack {
   stack: TestServices;
   /** SQL on the cash service's connection */
-  sql: (q: string, p?: unknown[]) => Promise<any[]>;
+  sql: ServiceSql;
   cash: TestService;
   sales: TestService;
   organization: TestService;
@@ -26,15 +26,8 @@ export const pos = integration(['sales:write', 'sales:read', 'cash:write', 'cash
 export async function startCashStack(env: Record<string, string> = {}): Promise<CashStack> {
   const stack = await startTestServices([organizationService, salesService, cashService], env);
   const s = stack.services;
-  const sql = (q: string, p: unknown[] = []): Promise<any[]> => s.cash.svc.runtime.orm.em.getConnection().execute(q, p);
-  const salesSql = (q: string, p: unknown[] = []): Promise<any[]> => s.sales.svc.runtime.orm.em.getConnection().execute(q, p);
-  const nyc = await s.organization.call('POST', '/locations', { body: { name: 'NYC', timezone: 'America/New_York', businessDayCutoff: '04:00', externalId: 'NYC-1' } });
-  const ber = await s.organization.call('POST', '/locations', { body: { name: 'Berlin', timezone: 'Europe/Berlin', businessDayCutoff: '05:00', externalId: 'BER-1' } });
-  const locations = { 'NYC-1': nyc.body.id as string, 'BER-1': ber.body.id as string };
-  const ids = [locations['NYC-1'], locations['BER-1']];
-  await eventually(async () => (await sql(`select 1 from cash.locations where id in (?, ?)`, ids)).length === 2);
-  await eventually(async () => (await salesSql(`select 1 from sales.locations where id in (?, ?)`, ids)).length === 2);
-  return { stack, sql, cash: s.cash, sales: s.sales, organization: s.organization, locations };
+  const locations = await standardLocations(stack, ['cash', 'sales']);
+  return { stack, sql: serviceSql(s.cash), cash: s.cash, sales: s.sales, organization: s.organization, locations };
 }
 
 let seq = 0;
@@ -76,16 +69,11 @@ export async function ingestSales(s: CashStack, transactions: unknown[], source 
   if (r.status !== 202) throw new Error(`sales batch: ${r.status} ${JSON.stringify(r.body)}`);
   for (const result of r.body.results) if (!['created', 'updated', 'unchanged'].includes(result.status)) throw new Error(`sales record: ${JSON.stringify(result)}`);
   const ids: string[] = r.body.results.map((x: { id: string }) => x.id);
-  const salesSql = (q: string, p: unknown[] = []): Promise<any[]> => s.sales.svc.runtime.orm.em.getConnection().execute(q, p);
+  const salesSql = serviceSql(s.sales);
   const versions = new Map((await salesSql(`select id, version from sales.transactions where id in (select jsonb_array_elements_text(?::jsonb))`, [JSON.stringify(ids)])).map((row: any) => [row.id, row.version]));
   await eventually(async () => {
     const rows = await s.sql(`select id, version from cash.sales_transactions where id in (select jsonb_array_elements_text(?::jsonb))`, [JSON.stringify(ids)]);
     return rows.length === ids.length && rows.every((row: any) => row.version >= versions.get(row.id));
   }, 15_000);
   return ids;
-}
-
-/** The cash outbox's events of a type (payload envelopes), oldest first. */
-export async function cashEvents(s: CashStack, type: string) {
-  return (await s.sql(`select payload from cash.outbox where type = ? order by seq`, [type])).map((r: any) => r.payload);
 }

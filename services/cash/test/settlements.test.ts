@@ -4,8 +4,8 @@
  * `cash.settlement_mismatch` when they differ; re-matched when sales or tender totals arrive later —
  * except while a covered day is closed; listed with filters and reach.
  */
-import { eventually, person } from '../../../test/harness';
-import { cashEvents, ingestSales, pos, saleTransaction, startCashStack, unique, type CashStack } from './fixtures';
+import { eventually, outboxPayloads, person } from '@bop/test-support';
+import { ingestSales, pos, saleTransaction, startCashStack, unique, type CashStack } from './fixtures';
 
 let s: CashStack;
 let nyc: string;
@@ -36,7 +36,7 @@ const payout = (o: Record<string, unknown> = {}) => ({
 const tenders = (list: unknown[]) => s.cash.call('POST', '/cash/tenders', { as: pos, body: { source: 'pos-tenders', tenders: list } });
 const list = async (q: Record<string, string> = {}, as = pos) => s.cash.call('GET', `/cash/settlements?${new URLSearchParams(q)}`, { as });
 const get = async (id: string) => (await list({ limit: '200' })).body.data.find((x: { id: string }) => x.id === id);
-const mismatches = async (id: string) => (await cashEvents(s, 'cash.settlement_mismatch')).filter((e) => e.data.object.id === id);
+const mismatches = async (id: string) => (await outboxPayloads(s.stack, 'cash', { type: 'cash.settlement_mismatch' })).filter((e) => e.data.object.id === id);
 const sale = (day: string, type: 'card' | 'digital_wallet' | 'cash' | 'gift_card', amount: string, time = '15:00:00') =>
   saleTransaction({ total: amount, tenders: [{ type, amount }], registerId: 'R1', occurredAt: `${day}T${time}Z` });
 const platformSale = (day: string, platform: string, amount: string) =>

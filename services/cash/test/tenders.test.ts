@@ -4,9 +4,9 @@
  * flagged for review — and, once sent, they are the expected amounts of their day and tender type
  * instead of what sales brought.
  */
-import { eventually } from '../../../test/harness';
+import { outboxPayloads, untilReplicated } from '@bop/test-support';
 import { expectedAmounts } from '../src/expected/store';
-import { cashEvents, ingestSales, pos, saleTransaction, startCashStack, unique, type CashStack } from './fixtures';
+import { ingestSales, pos, saleTransaction, startCashStack, unique, type CashStack } from './fixtures';
 
 let s: CashStack;
 let nyc: string;
@@ -134,7 +134,7 @@ describe('POST /cash/tenders', () => {
     expect(r.body.results[15].errors[0].message).toContain('has not begun');
     expect(r.body.results[17]).toMatchObject({ status: 'created' });
     // the batch event names the refused records
-    const batch = (await cashEvents(s, 'cash.batch.completed')).find((e) => e.data.object.batchId === r.body.batchId);
+    const batch = (await outboxPayloads(s.stack, 'cash', { type: 'cash.batch.completed' })).find((e) => e.data.object.batchId === r.body.batchId);
     expect(batch.data.object).toMatchObject({ source: 'pos-tenders', endpoint: 'POST /cash/tenders', received: 18, created: 1, rejected: 17 });
     expect(batch.data.object.rejectedRecords).toHaveLength(17);
   });
@@ -202,9 +202,9 @@ describe('POST /cash/tenders', () => {
 
   it('accepts a total for an archived location with a warning', async () => {
     const loc = await s.organization.call('POST', '/locations', { body: { name: 'Old', timezone: 'America/New_York', businessDayCutoff: '04:00', externalId: 'OLD-1' } });
-    await eventually(async () => (await s.sql(`select 1 from cash.locations where id = ?`, [loc.body.id])).length === 1);
+    await untilReplicated(s.stack, 'cash', [loc.body.id]);
     expect((await s.organization.call('DELETE', `/locations/${loc.body.id}`)).status).toBeLessThan(300);
-    await eventually(async () => (await s.sql(`select status from cash.locations where id = ?`, [loc.body.id]))[0]?.status === 'archived');
+    await untilReplicated(s.stack, 'cash', [loc.body.id], { status: 'archived' });
     const r = await send([tender({ locationExternalId: 'OLD-1' })]);
     expect(r.body.results[0]).toMatchObject({ status: 'created', warnings: [{ path: 'locationExternalId', message: `Location ${loc.body.id} is archived.` }] });
   });

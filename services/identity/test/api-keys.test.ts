@@ -1,5 +1,5 @@
-import { person, startTestService, system, type TestService } from '../../../test/harness';
-import { authenticate, identityService, newUser, outbox, ownerEnv, session, sql } from './fixtures';
+import { outboxEvents, person, sql, startTestService, system, type TestService } from '@bop/test-support';
+import { authenticate, identityService, newUser, ownerEnv, session } from './fixtures';
 
 let t: TestService;
 beforeAll(async () => {
@@ -39,7 +39,7 @@ describe('personal keys', () => {
     expect(after.body.code).toBe('unauthorized');
     expect((await t.call('GET', '/auth/api-keys', { as: principal })).body.data).toHaveLength(0);
 
-    const events = await outbox(t, 'identity.api_key.revoked');
+    const events = await outboxEvents(t, 'identity', { type: 'identity.api_key.revoked' });
     expect(events.map((e) => e.aggregate_id)).toContain(r.body.id);
     const revoked = events.find((e) => e.aggregate_id === r.body.id)!;
     expect(revoked.payload).toMatchObject({ type: 'identity.api_key.revoked', apiVersion: 'v1', actor: { type: 'user', id: u.id }, data: { object: { id: r.body.id } } });
@@ -84,11 +84,11 @@ describe('personal keys', () => {
     const u = await newUser(t, { role: 'manager' });
     const { token, principal } = await session(t, u.email);
     const key = await t.call('POST', '/auth/api-keys', { as: principal, body: { name: 'k' } });
-    const before = (await outbox(t)).length;
+    const before = (await outboxEvents(t, 'identity')).length;
     expect((await t.call('DELETE', `/users/${u.id}`)).body.status).toBe('deactivated');
     expect((await authenticate(t, key.body.key)).body.code).toBe('unauthorized');
     expect((await authenticate(t, token)).body.code).toBe('session_expired');
-    const added = (await outbox(t)).slice(before).map((e) => e.type);
+    const added = (await outboxEvents(t, 'identity')).slice(before).map((e) => e.type);
     expect(added).toEqual(expect.arrayContaining(['identity.api_key.revoked', 'identity.user.deactivated']));
     // reactivating does not bring the key back
     expect((await t.call('PATCH', `/users/${u.id}`, { body: { status: 'active' } })).body.status).toBe('active');
@@ -113,7 +113,7 @@ describe('integration keys (internal)', () => {
     expect((await authenticate(t, minted.body.key)).body.code).toBe('unauthorized');
     expect((await t.call('POST', '/internal/integrations/int_pos1:resume', { as: system })).body.paused).toBe(false);
     expect((await authenticate(t, minted.body.key)).status).toBe(200);
-    expect((await outbox(t, 'identity.integration.paused')).map((e) => e.aggregate_id)).toEqual(['int_pos1']);
+    expect((await outboxEvents(t, 'identity', { type: 'identity.integration.paused' })).map((e) => e.aggregate_id)).toEqual(['int_pos1']);
   });
 
   test('unknown scopes → 422 with the path', async () => {

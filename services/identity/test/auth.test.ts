@@ -1,6 +1,6 @@
 import { generate } from 'otplib';
-import { person, startTestService, system, type TestService } from '../../../test/harness';
-import { authenticate, identityService, newUser, OWNER_EMAIL, OWNER_PASSWORD, ownerEnv, PASSWORD, principalOf, session, signIn, sql, totp } from './fixtures';
+import { person, sql, startTestService, system, type TestService } from '@bop/test-support';
+import { authenticate, identityService, newUser, OWNER_EMAIL, OWNER_PASSWORD, ownerEnv, PASSWORD, principalOf, session, signIn, totp } from './fixtures';
 
 let t: TestService;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { endpointKey, endpoints } from '@bop/contracts';
-import { startTestService, system, type TestService } from '../../../test/harness';
+import { outboxEvents, sql, startTestService, system, type TestService } from '@bop/test-support';
 import { identityAdmin, identityService } from '../src';
-import { authenticate, outbox, signIn, sql } from './fixtures';
+import { authenticate, signIn } from './fixtures';
 
 let t: TestService;
 let printed: string[] = [];
@@ -50,7 +50,7 @@ describe('admin API (ops CLI)', () => {
     expect(user).toMatchObject({ email: 'ops@example.com', assignments: [{ roleName: 'Owner', reach: { type: 'everyone' } }] });
     await expect(identityAdmin.createAdmin(em(), { email: 'ops@example.com', password: 'ops-password-123' })).rejects.toMatchObject({ code: 'conflict' });
     await expect(identityAdmin.createAdmin(em(), { email: 'short@example.com', password: 'short' })).rejects.toMatchObject({ code: 'validation_error' });
-    expect((await outbox(t, 'identity.user.created')).map((e) => e.aggregate_id)).toContain(user.id);
+    expect((await outboxEvents(t, 'identity', { type: 'identity.user.created' })).map((e) => e.aggregate_id)).toContain(user.id);
   });
 
   test('createPersonalKey returns a working key once; listUsers lists everyone', async () => {

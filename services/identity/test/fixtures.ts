@@ -1,7 +1,6 @@
-import { Client } from 'pg';
 import { generate } from 'otplib';
 import type { Principal, Reach } from '@bop/shared';
-import { system, type TestService } from '../../../test/harness';
+import { system, type TestService } from '@bop/test-support';
 import { identityService } from '../src';
 import { insertUser } from '../src/users/store';
 import { Role } from '../src/roles/entities';
@@ -12,17 +11,6 @@ export const PASSWORD = 'a-good-long-password';
 
 export { identityService };
 export const ownerEnv = { BOOTSTRAP_ADMIN_EMAIL: OWNER_EMAIL, BOOTSTRAP_ADMIN_PASSWORD: OWNER_PASSWORD };
-
-/** Runs SQL on the test file's database (to age sessions, read the outbox …). */
-export async function sql<T = Record<string, unknown>>(t: TestService, text: string, params: unknown[] = []): Promise<T[]> {
-  const c = new Client({ connectionString: t.db.url });
-  await c.connect();
-  try {
-    return (await c.query(text, params)).rows as T[];
-  } finally {
-    await c.end();
-  }
-}
 
 export async function roleId(t: TestService, key: 'owner' | 'manager' | 'employee'): Promise<string> {
   const em = t.svc.runtime.orm.em.fork();
@@ -69,10 +57,4 @@ export async function session(t: TestService, email: string, password = PASSWORD
 /** A TOTP code of the next time step (the current one may already be spent). */
 export function totp(secret: string, stepsAhead = 1): Promise<string> {
   return generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 * stepsAhead });
-}
-
-export async function outbox(t: TestService, type?: string): Promise<Array<{ type: string; aggregate_id: string; payload: any }>> {
-  return type
-    ? sql(t, 'select type, aggregate_id, payload from identity.outbox where type = $1 order by seq', [type])
-    : sql(t, 'select type, aggregate_id, payload from identity.outbox order by seq');
 }

@@ -1,5 +1,5 @@
-import { integration, person, startTestService, system, type TestService } from '../../../test/harness';
-import { identityService, outbox, ownerEnv, sql } from './fixtures';
+import { integration, outboxEvents, person, sql, startTestService, system, type TestService } from '@bop/test-support';
+import { identityService, ownerEnv } from './fixtures';
 
 let t: TestService;
 beforeAll(async () => {
@@ -39,7 +39,7 @@ describe('company settings: invoice matching tolerances', () => {
     expect(same.body.version).toBe(cleared.body.version);
     expect((await t.call('PATCH', '/company-settings', { body: { invoiceMatchTolerances: {} } })).body.version).toBe(cleared.body.version);
 
-    const events = await outbox(t, 'identity.company_settings.updated');
+    const events = await outboxEvents(t, 'identity', { type: 'identity.company_settings.updated' });
     expect(events).toHaveLength(2);
     expect(events[0].payload.data.object.invoiceMatchTolerances).toEqual(set.body.invoiceMatchTolerances);
     expect(events[0].payload.data.previous).toEqual({ invoiceMatchTolerances: exact });

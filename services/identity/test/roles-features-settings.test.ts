@@ -1,6 +1,6 @@
 import { features, permissionNames } from '@bop/contracts';
-import { integration, startTestService, system, type TestService } from '../../../test/harness';
-import { identityService, newUser, outbox, ownerEnv, roleId } from './fixtures';
+import { integration, outboxEvents, startTestService, system, type TestService } from '@bop/test-support';
+import { identityService, newUser, ownerEnv, roleId } from './fixtures';
 
 let t: TestService;
 beforeAll(async () => {
@@ -29,7 +29,7 @@ describe('roles', () => {
     expect(ok.status).toBe(201);
     expect(ok.body).toMatchObject({ name: 'Shift lead', permissions: ['checklists.manage', 'schedules.read'], builtIn: false, status: 'active', version: 1 });
     expect((await t.call('POST', '/roles', { body: { name: 'shift LEAD', permissions: [] } })).status).toBe(409);
-    expect((await outbox(t, 'identity.role.created')).map((e) => e.aggregate_id)).toEqual([ok.body.id]);
+    expect((await outboxEvents(t, 'identity', { type: 'identity.role.created' })).map((e) => e.aggregate_id)).toEqual([ok.body.id]);
   });
 
   test('built-in roles cannot be changed or archived', async () => {
@@ -103,9 +103,9 @@ describe('features', () => {
     expect((await t.call('POST', '/features/inventory.waste:enable')).body).toMatchObject({ enabled: true, effective: true });
 
     // every change of a feature's effective state is an event carrying both states
-    const disabledEvents = await outbox(t, 'identity.feature.disabled');
+    const disabledEvents = await outboxEvents(t, 'identity', { type: 'identity.feature.disabled' });
     expect(disabledEvents.map((e) => e.aggregate_id).sort()).toEqual(['inventory', 'inventory.transfers', 'inventory.usage_recipes', 'inventory.waste']);
-    const enabledEvents = await outbox(t, 'identity.feature.enabled');
+    const enabledEvents = await outboxEvents(t, 'identity', { type: 'identity.feature.enabled' });
     expect(enabledEvents.map((e) => e.aggregate_id).sort()).toEqual(['inventory', 'inventory.transfers', 'inventory.usage_recipes', 'inventory.waste']);
   });
 
@@ -139,7 +139,7 @@ describe('company settings', () => {
     expect(ok.body).toMatchObject({ name: 'Acme Foods', defaultCurrency: 'EUR', weekStart: 'sunday', payPeriodAnchorDate: '2026-02-01', purchaseOrderApprovalThreshold: '2500.50', version: 2 });
     expect(ok.headers.get('etag')).toBe('"2"');
     expect((await t.call('GET', '/company-settings')).body.purchaseOrderApprovalThreshold).toBe('2500.50');
-    const events = await outbox(t, 'identity.company_settings.updated');
+    const events = await outboxEvents(t, 'identity', { type: 'identity.company_settings.updated' });
     expect(events).toHaveLength(1);
     expect(events[0].payload.data.previous).toMatchObject({ name: 'My company', defaultCurrency: 'USD' });
   });

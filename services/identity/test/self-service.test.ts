@@ -1,7 +1,7 @@
 import type { Principal } from '@bop/shared';
-import { integration, startTestService, system, type TestService } from '../../../test/harness';
+import { integration, outboxEvents, sql, startTestService, system, type TestService } from '@bop/test-support';
 import { identityAdmin } from '../src';
-import { authenticate, identityService, newUser, outbox, ownerEnv, PASSWORD, principalOf, roleId, session, signIn, sql } from './fixtures';
+import { authenticate, identityService, newUser, ownerEnv, PASSWORD, principalOf, roleId, session, signIn } from './fixtures';
 
 let t: TestService;
 beforeAll(async () => {
@@ -41,10 +41,10 @@ describe('POST /auth/invitations:accept', () => {
     expect((await signIn(t, inv.email)).status).toBe(200);
 
     expect((await t.call('GET', '/invitations?status=accepted')).body.data.find((i: { id: string }) => i.id === inv.id)).toMatchObject({ acceptedUserId: r.body.user.id });
-    const accepted = (await outbox(t, 'identity.invitation.accepted')).find((e) => e.aggregate_id === inv.id)!;
+    const accepted = (await outboxEvents(t, 'identity', { type: 'identity.invitation.accepted' })).find((e) => e.aggregate_id === inv.id)!;
     expect(accepted.payload).toMatchObject({ actor: { type: 'system', id: null }, data: { object: { status: 'accepted', acceptedUserId: r.body.user.id }, previous: { status: 'pending' } } });
-    expect((await outbox(t, 'identity.user.created')).map((e) => e.aggregate_id)).toContain(r.body.user.id);
-    expect(JSON.stringify(await outbox(t))).not.toContain(PASSWORD);
+    expect((await outboxEvents(t, 'identity', { type: 'identity.user.created' })).map((e) => e.aggregate_id)).toContain(r.body.user.id);
+    expect(JSON.stringify(await outboxEvents(t, 'identity'))).not.toContain(PASSWORD);
   });
 
   test('a used, revoked or expired invitation → 409 conflict; an unknown token → 404', async () => {
@@ -74,14 +74,14 @@ describe('POST /auth/invitations:accept', () => {
 
   test('password rules and unknown fields → 422 with paths; the invitation stays pending', async () => {
     const inv = await invite();
-    const before = (await outbox(t)).length;
+    const before = (await outboxEvents(t, 'identity')).length;
     const short = await accept({ token: inv.token, password: 'short' });
     expect(short.status).toBe(422);
     expect(short.body.errors).toEqual([{ path: 'password', message: expect.stringMatching(/12/) }]);
     const extra = await accept({ token: inv.token, password: PASSWORD, email: 'other@example.com' });
     expect(extra.status).toBe(422);
     expect(extra.body.errors.map((x: { path: string }) => x.path)).toEqual(['email']);
-    expect((await outbox(t)).length).toBe(before);
+    expect((await outboxEvents(t, 'identity')).length).toBe(before);
     expect((await t.call('GET', '/invitations?status=pending')).body.data.map((i: { id: string }) => i.id)).toContain(inv.id);
     expect((await accept({ token: inv.token, password: PASSWORD })).status).toBe(201);
   });
@@ -89,11 +89,11 @@ describe('POST /auth/invitations:accept', () => {
   test('an email that meanwhile belongs to a user → 409; nothing recorded', async () => {
     const inv = await invite();
     await newUser(t, { email: inv.email });
-    const before = (await outbox(t)).length;
+    const before = (await outboxEvents(t, 'identity')).length;
     const r = await accept({ token: inv.token, password: PASSWORD });
     expect(r.status).toBe(409);
     expect(r.body.code).toBe('conflict');
-    expect((await outbox(t)).length).toBe(before);
+    expect((await outboxEvents(t, 'identity')).length).toBe(before);
     expect(await sql(t, 'select status from identity.invitations where id = $1', [inv.id])).toEqual([{ status: 'pending' }]);
   });
 });
@@ -120,7 +120,7 @@ describe('POST /auth/password', () => {
     expect(stored.password_hash).toMatch(/^\$argon2id\$/);
     expect(await sql(t, `select end_reason from identity.sessions where user_id = $1 and ended_at is not null`, [u.id])).toEqual([{ end_reason: 'password_changed' }]);
 
-    const events = (await outbox(t, 'identity.user.password_changed')).filter((e) => e.aggregate_id === u.id);
+    const events = (await outboxEvents(t, 'identity', { type: 'identity.user.password_changed' })).filter((e) => e.aggregate_id === u.id);
     expect(events).toHaveLength(1);
     expect(events[0].payload).toMatchObject({ type: 'identity.user.password_changed', actor: { type: 'user', id: u.id }, data: { object: { id: u.id, endedSessions: 1 } } });
     for (const secret of [PASSWORD, NEW_PASSWORD, '$argon2']) expect(JSON.stringify(events[0].payload)).not.toContain(secret);
@@ -130,11 +130,11 @@ describe('POST /auth/password', () => {
     const u = await newUser(t);
     const calling = await session(t, u.email);
     const other = await session(t, u.email);
-    const before = (await outbox(t)).length;
+    const before = (await outboxEvents(t, 'identity')).length;
     const r = await changePassword(calling.principal, { currentPassword: 'not-my-password', newPassword: NEW_PASSWORD });
     expect(r.status).toBe(422);
     expect(r.body.errors).toEqual([{ path: 'currentPassword', message: 'This does not match your current password.' }]);
-    expect((await outbox(t)).length).toBe(before);
+    expect((await outboxEvents(t, 'identity')).length).toBe(before);
     expect((await authenticate(t, other.token)).status).toBe(200);
     expect((await signIn(t, u.email, PASSWORD)).status).toBe(200);
   });
@@ -142,7 +142,7 @@ describe('POST /auth/password', () => {
   test('new password rules → 422 at newPassword: too short, blank, same as the current one; unknown fields refused', async () => {
     const u = await newUser(t);
     const { principal } = await session(t, u.email);
-    const before = (await outbox(t)).length;
+    const before = (await outboxEvents(t, 'identity')).length;
     for (const newPassword of ['short', ' '.repeat(14), PASSWORD]) {
       const r = await changePassword(principal, { currentPassword: PASSWORD, newPassword });
       expect(r.status).toBe(422);
@@ -150,7 +150,7 @@ describe('POST /auth/password', () => {
     }
     const extra = await changePassword(principal, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD, userId: 'usr_other' });
     expect(extra.body.errors.map((e: { path: string }) => e.path)).toEqual(['userId']);
-    expect((await outbox(t)).length).toBe(before);
+    expect((await outboxEvents(t, 'identity')).length).toBe(before);
   });
 
   test('called with a personal key: every session ends; the key keeps working', async () => {

@@ -1,6 +1,6 @@
-import { startTestService, system, type TestService } from '../../../test/harness';
+import { outboxEvents, sql, startTestService, system, type TestService } from '@bop/test-support';
 import { identityAdmin } from '../src';
-import { identityService, newUser, outbox, OWNER_EMAIL, ownerEnv, principalOf, roleId, session, signIn, sql } from './fixtures';
+import { identityService, newUser, OWNER_EMAIL, ownerEnv, principalOf, roleId, session, signIn } from './fixtures';
 
 let t: TestService;
 beforeAll(async () => {
@@ -57,15 +57,15 @@ describe('users', () => {
 
   test('PATCH honours If-Match; a mismatch is 409 version_mismatch and records nothing', async () => {
     const u = await newUser(t);
-    const before = (await outbox(t)).length;
+    const before = (await outboxEvents(t, 'identity')).length;
     const stale = await t.call('PATCH', `/users/${u.id}`, { body: { name: 'Ana' }, headers: { 'if-match': '"7"' } });
     expect(stale.status).toBe(409);
     expect(stale.body.code).toBe('version_mismatch');
-    expect((await outbox(t)).length).toBe(before);
+    expect((await outboxEvents(t, 'identity')).length).toBe(before);
     const ok = await t.call('PATCH', `/users/${u.id}`, { body: { name: 'Ana', locale: 'de-AT', employeeId: 'emp_02' }, headers: { 'if-match': '"1"' } });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ name: 'Ana', locale: 'de-AT', employeeId: 'emp_02', version: 2 });
-    const events = await outbox(t, 'identity.user.updated');
+    const events = await outboxEvents(t, 'identity', { type: 'identity.user.updated' });
     const last = events[events.length - 1];
     expect(last.aggregate_id).toBe(u.id);
     expect(last.payload.data.previous).toEqual({ name: null, locale: 'en', employeeId: null });
@@ -87,7 +87,7 @@ describe('users', () => {
 
   test('the last active owner cannot be deactivated or lose the owner role; with a second owner it can', async () => {
     const owner = await ownerId();
-    const before = (await outbox(t)).length;
+    const before = (await outboxEvents(t, 'identity')).length;
     const r = await t.call('DELETE', `/users/${owner}`);
     expect(r.status).toBe(409);
     expect(r.body.code).toBe('conflict');
@@ -95,7 +95,7 @@ describe('users', () => {
     expect(demote.status).toBe(409);
     const scoped = await t.call('PUT', `/users/${owner}/assignments`, { body: { assignments: [{ roleId: await roleId(t, 'owner'), reach: { type: 'locations', ids: ['loc_1'] } }] } });
     expect(scoped.status).toBe(409);
-    expect((await outbox(t)).length).toBe(before);
+    expect((await outboxEvents(t, 'identity')).length).toBe(before);
     expect((await signIn(t, OWNER_EMAIL, ownerEnv.BOOTSTRAP_ADMIN_PASSWORD)).status).toBe(200);
 
     const second = await newUser(t, { role: 'owner' });
@@ -104,7 +104,7 @@ describe('users', () => {
     expect((await t.call('PATCH', `/users/${second.id}`, { body: { status: 'active' } })).status).toBe(200);
     expect((await t.call('DELETE', `/users/${owner}`)).status).toBe(200);
     expect((await t.call('PATCH', `/users/${owner}`, { body: { status: 'active' } })).body.status).toBe('active');
-    expect((await outbox(t, 'identity.user.reactivated')).length).toBe(2);
+    expect((await outboxEvents(t, 'identity', { type: 'identity.user.reactivated' })).length).toBe(2);
   });
 
   test('assignments: replaced as a whole and reflected in the principal (union of reaches)', async () => {
@@ -130,7 +130,7 @@ describe('users', () => {
       { type: 'locations', ids: ['loc_1', 'loc_2', 'loc_3'] },
     ]);
     expect(p.permissions!['users.manage']).toBeUndefined();
-    const events = await outbox(t, 'identity.user.assignments_replaced');
+    const events = await outboxEvents(t, 'identity', { type: 'identity.user.assignments_replaced' });
     expect(events[events.length - 1].payload.data.previous.assignments).toHaveLength(1);
   });
 

@@ -1,15 +1,15 @@
 import { identityService } from '@svc/identity';
 import { webhooksService } from '@svc/webhooks';
 import { integrationsService } from '../src';
-import { startTestServices, type TestService, type TestServices } from '../../../test/harness';
-import { authenticate, manifestBody, quietIdentity, register, sql, startReceiver } from './fixtures';
+import { quietIdentity, Receiver, sql, startTestServices, type TestService, type TestServices } from '@bop/test-support';
+import { authenticate, manifestBody, register } from './fixtures';
 
 /** Services are stopped one after another here, so this file runs its own stack. */
 let stack: TestServices;
 let t: TestService;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let receiver: Receiver;
 beforeAll(async () => {
-  receiver = await startReceiver();
+  receiver = await Receiver.start();
   stack = await startTestServices([identityService, webhooksService, integrationsService], { ...quietIdentity, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
   t = stack.services.integrations;
 });
@@ -23,11 +23,11 @@ const integrationCount = async () => (await sql(stack, 'select count(*)::int as 
 
 describe('a collaborator that does not answer', () => {
   it('webhooks down: register answers 503, the minted key is revoked, nothing is stored; pause is undone; GET still answers', async () => {
-    const existing = await register(t, { webhooks: [{ url: `${receiver.url}/x`, events: ['location.created'] }] });
+    const existing = await register(t, { webhooks: [{ url: `${receiver.base}/x`, events: ['location.created'] }] });
     await stack.services.webhooks.close();
 
     const [keysBefore, countBefore] = [await liveKeys(), await integrationCount()];
-    const res = await t.call('POST', '/integrations', { body: { manifest: manifestBody({ webhooks: [{ url: `${receiver.url}/y`, events: ['location.created'] }] }) } });
+    const res = await t.call('POST', '/integrations', { body: { manifest: manifestBody({ webhooks: [{ url: `${receiver.base}/y`, events: ['location.created'] }] }) } });
     expect(res.status).toBe(503);
     expect(res.body.code).toBe('service_unavailable');
     expect(await liveKeys()).toBe(keysBefore);

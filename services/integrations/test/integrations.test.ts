@@ -2,8 +2,8 @@ import { identityService } from '@svc/identity';
 import { webhooksService } from '@svc/webhooks';
 import { integrationsService } from '../src';
 import { integrationsAdmin } from '../src/integrations/admin';
-import { integration, person, startTestServices, type TestService, type TestServices } from '../../../test/harness';
-import { authenticate, manifestBody, quietIdentity, outbox, principalOf, register, sql, stored } from './fixtures';
+import { integration, outboxEvents, person, quietIdentity, sql, startTestServices, type TestService, type TestServices } from '@bop/test-support';
+import { authenticate, manifestBody, principalOf, register, stored } from './fixtures';
 
 let stack: TestServices;
 let t: TestService;
@@ -56,7 +56,7 @@ describe('POST /integrations', () => {
     expect(JSON.stringify(got.body)).not.toContain(apiKey);
     expect(JSON.stringify(got.body)).not.toContain('1234567890abcd');
 
-    const events = await outbox(stack, created.id);
+    const events = await outboxEvents(stack, 'integrations', { aggregateId: created.id });
     expect(events.map((e) => e.type)).toEqual(['integrations.integration.registered']);
     expect(events[0].payload).toMatchObject({ apiVersion: 'v1', actor: { type: 'user', id: 'usr_test' }, locationId: null, data: { object: { id: created.id, config: { apiToken: '••••abcd' } } } });
     expect(JSON.stringify(events)).not.toContain('1234567890abcd');
@@ -156,7 +156,7 @@ describe('PATCH /integrations/{id}/config', () => {
     expect(bad.status).toBe(422);
     expect(bad.body.errors.map((e: { path: string }) => e.path)).toEqual(['apiToken', 'colour']);
 
-    const events = await outbox(stack, id);
+    const events = await outboxEvents(stack, 'integrations', { aggregateId: id });
     expect(events.map((e) => e.type)).toEqual(['integrations.integration.registered', 'integrations.integration.updated']);
     expect(events[1].payload.data.previous).toEqual({ config: { apiToken: '••••abcd', storeCode: 'S-1', pin: '••••' } });
     expect(JSON.stringify(events)).not.toContain('98765432109876');
@@ -183,7 +183,7 @@ describe('pause and resume', () => {
     expect((await authenticate(stack, r.apiKey)).status).toBe(200);
     expect((await t.call('POST', `/integrations/${id}:resume`)).body.version).toBe(3);
 
-    expect((await outbox(stack, id)).map((e) => e.type)).toEqual([
+    expect((await outboxEvents(stack, 'integrations', { aggregateId: id })).map((e) => e.type)).toEqual([
       'integrations.integration.registered',
       'integrations.integration.paused',
       'integrations.integration.resumed',
@@ -202,7 +202,7 @@ describe('POST /integrations/{id}:rotate-key', () => {
     expect((await authenticate(stack, r.apiKey)).status).toBe(401);
     expect(await principalOf(stack, res.body.apiKey)).toMatchObject({ integrationId: r.integration.id, scopes: ['sales:write', 'organization:read'] });
     expect(res.body.keys.map((k: { status: string }) => k.status)).toEqual(['revoked', 'current']);
-    const events = await outbox(stack, r.integration.id);
+    const events = await outboxEvents(stack, 'integrations', { aggregateId: r.integration.id });
     expect(events.map((e) => e.type)).toContain('integrations.integration.key_rotated');
     expect(JSON.stringify(events)).not.toContain(res.body.apiKey);
   });
@@ -291,7 +291,7 @@ describe('DELETE /integrations/{id}', () => {
     expect((await authenticate(stack, rotated.body.apiKey)).status).toBe(401);
     expect((await t.call('GET', `/integrations/${id}`)).status).toBe(404);
     expect(await stored(stack, id)).toEqual({ integrations: 0, keys: 0, logs: 0, batches: 0 });
-    const events = await outbox(stack, id);
+    const events = await outboxEvents(stack, 'integrations', { aggregateId: id });
     expect(events[events.length - 1].type).toBe('integrations.integration.deleted');
     expect((await t.call('DELETE', `/integrations/${id}`)).status).toBe(404);
   });

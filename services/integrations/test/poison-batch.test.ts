@@ -8,8 +8,8 @@
 import { newIdWithPrefix } from '@bop/shared';
 import { identityService } from '@svc/identity';
 import { integrationsService } from '../src';
-import { eventually, startTestServices, type TestService, type TestServices } from '../../../test/harness';
-import { quietIdentity, register, sql } from './fixtures';
+import { eventually, quietIdentity, sql, startTestServices, type TestService, type TestServices } from '@bop/test-support';
+import { register } from './fixtures';
 
 let stack: TestServices;
 let t: TestService;

@@ -1,10 +1,10 @@
 import { newIdWithPrefix, type Principal } from '@bop/shared';
 import { identityService } from '@svc/identity';
 import { integrationsService } from '../src';
-import { eventually, person, startTestServices, type TestService, type TestServices } from '../../../test/harness';
-import { movableClock, principalOf, quietIdentity, register, sql } from './fixtures';
+import { eventually, FakeClock, person, quietIdentity, sql, startTestServices, type TestService, type TestServices } from '@bop/test-support';
+import { principalOf, register } from './fixtures';
 
-const clock = movableClock();
+const clock = new FakeClock();
 let stack: TestServices;
 let t: TestService;
 beforeAll(async () => {
@@ -48,7 +48,7 @@ describe('POST /integrations/self/logs and GET /integrations/{id}/logs', () => {
       const r = await t.call('POST', '/integrations/self/logs', { as, body: { level, message: `a ${level}` } });
       expect(r.status).toBe(201);
     }
-    clock.advance(3600);
+    clock.advance(3600_000);
     const later = await t.call('POST', '/integrations/self/logs', { as, body: { level: 'info', message: 'an hour later' } });
 
     const all = await t.call('GET', `/integrations/${id}/logs`);
@@ -80,9 +80,9 @@ describe('POST /integrations/self/heartbeat', () => {
     const got = await t.call('GET', `/integrations/${id}`);
     expect(got.body).toMatchObject({ health: 'warning', healthMessage: 'queue backing up', lastHeartbeatAt: beat.body.lastHeartbeatAt, version: 1 });
 
-    clock.advance(170);
+    clock.advance(170_000);
     expect((await t.call('GET', `/integrations/${id}`)).body.health).toBe('warning');
-    clock.advance(20);
+    clock.advance(20_000);
     expect((await t.call('GET', `/integrations/${id}`)).body.health).toBe('silent');
     const listed = await t.call('GET', '/integrations?limit=200');
     expect(listed.body.data.find((i: { id: string }) => i.id === id).health).toBe('silent');

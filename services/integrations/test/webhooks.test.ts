@@ -1,14 +1,14 @@
 import { identityService } from '@svc/identity';
 import { webhooksService } from '@svc/webhooks';
 import { integrationsService } from '../src';
-import { eventually, startTestServices, type TestService, type TestServices } from '../../../test/harness';
-import { authenticate, manifestBody, publishEvent, quietIdentity, register, signatureValid, sql, startReceiver, stored } from './fixtures';
+import { eventually, publishEvent, quietIdentity, Receiver, sql, startTestServices, type TestService, type TestServices } from '@bop/test-support';
+import { authenticate, manifestBody, register, signatureValid, stored } from './fixtures';
 
 let stack: TestServices;
 let t: TestService;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let receiver: Receiver;
 beforeAll(async () => {
-  receiver = await startReceiver();
+  receiver = await Receiver.start();
   stack = await startTestServices([identityService, webhooksService, integrationsService], { ...quietIdentity, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_MS: '100' });
   t = stack.services.integrations;
 });
@@ -17,7 +17,7 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-const hooks = (path: string, events = ['location.created']) => [{ url: `${receiver.url}${path}`, events }];
+const hooks = (path: string, events = ['location.created']) => [{ url: `${receiver.base}${path}`, events }];
 const webhooksRow = async (integrationId: string) =>
   (await sql(stack, 'select paused, secret, scopes from webhooks.integrations where integration_id = $1', [integrationId]))[0];
 const endpointsAt = (integrationId: string) => sql(stack, 'select url, events from webhooks.endpoints where integration_id = $1 order by id', [integrationId]);
@@ -26,11 +26,11 @@ describe('an integration with webhooks', () => {
   it('registers its endpoints at the webhooks service; the signing secret is returned once', async () => {
     const r = await register(t, { webhooks: hooks('/a', ['location.created', 'location.updated']) });
     expect(r.webhookSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    expect(r.integration.webhookEndpoints).toEqual([{ id: expect.any(String), url: `${receiver.url}/a`, events: ['location.created', 'location.updated'], status: 'active' }]);
+    expect(r.integration.webhookEndpoints).toEqual([{ id: expect.any(String), url: `${receiver.base}/a`, events: ['location.created', 'location.updated'], status: 'active' }]);
     expect(await webhooksRow(r.integration.id)).toEqual({ paused: false, secret: r.webhookSecret, scopes: ['sales:write', 'organization:read'] });
 
     const got = await t.call('GET', `/integrations/${r.integration.id}`);
-    expect(got.body.webhookEndpoints).toEqual([expect.objectContaining({ url: `${receiver.url}/a`, status: 'active', pendingDeliveries: 0, failedDeliveries: 0 })]);
+    expect(got.body.webhookEndpoints).toEqual([expect.objectContaining({ url: `${receiver.base}/a`, status: 'active', pendingDeliveries: 0, failedDeliveries: 0 })]);
     expect(JSON.stringify(got.body)).not.toContain(r.webhookSecret!);
   });
 
@@ -41,15 +41,15 @@ describe('an integration with webhooks', () => {
     expect((await webhooksRow(id)).paused).toBe(true);
     expect((await authenticate(stack, r.apiKey)).status).toBe(401);
 
-    const event = await publishEvent(stack, 'organization', 'location.created', { id: 'loc_paused1', name: 'Harbour' });
+    const event = await publishEvent(stack, 'organization', 'location.created', { id: 'loc_paused1', name: 'Harbour' }, { locationId: 'loc_paused1' });
     await eventually(async () => (await t.call('GET', `/integrations/${id}`)).body.webhookEndpoints[0].pendingDeliveries === 1);
     expect(receiver.received.filter((x) => x.path === '/paused')).toHaveLength(0);
 
     expect((await t.call('POST', `/integrations/${id}:resume`)).status).toBe(200);
     expect((await webhooksRow(id)).paused).toBe(false);
     const delivered = await eventually(async () => receiver.received.find((x) => x.path === '/paused'));
-    expect(JSON.parse(delivered.body)).toMatchObject({ id: event.id, type: 'location.created', data: { object: { id: 'loc_paused1' } } });
-    expect(signatureValid(r.webhookSecret!, String(delivered.headers['service-signature']), delivered.body)).toBe(true);
+    expect(JSON.parse(delivered.raw)).toMatchObject({ id: event.id, type: 'location.created', data: { object: { id: 'loc_paused1' } } });
+    expect(signatureValid(r.webhookSecret!, String(delivered.headers['service-signature']), delivered.raw)).toBe(true);
   });
 
   it('a manifest change replaces the endpoints and keeps the secret; a first declaration returns one', async () => {
@@ -58,8 +58,8 @@ describe('an integration with webhooks', () => {
     const changed = await t.call('PUT', `/integrations/${id}/manifest`, { body: manifestBody({ webhooks: hooks('/two', ['department.created']) }) });
     expect(changed.status).toBe(200);
     expect(changed.body.webhookSecret).toBeNull();
-    expect(changed.body.integration.webhookEndpoints).toEqual([expect.objectContaining({ url: `${receiver.url}/two`, events: ['department.created'] })]);
-    expect(await endpointsAt(id)).toEqual([{ url: `${receiver.url}/two`, events: ['department.created'] }]);
+    expect(changed.body.integration.webhookEndpoints).toEqual([expect.objectContaining({ url: `${receiver.base}/two`, events: ['department.created'] })]);
+    expect(await endpointsAt(id)).toEqual([{ url: `${receiver.base}/two`, events: ['department.created'] }]);
 
     const none = await t.call('PUT', `/integrations/${id}/manifest`, { body: manifestBody({ webhooks: [] }) });
     expect(none.body.integration.webhookEndpoints).toEqual([]);

@@ -6,9 +6,9 @@
  * If-Match, reach, the events in the outbox, and concurrent posts of one count.
  */
 import { newId } from '@bop/shared';
-import { person } from '../../../test/harness';
+import { insertItem, insertUnit, levelOf, outboxPayloads, person, postLedger } from '@bop/test-support';
 import type { MovementInput } from '../src';
-import { insertItem, insertUnit, levelOf, outboxEvents, postLedger, startInventoryStack, type InventoryStack } from './fixtures';
+import { startInventoryStack, type InventoryStack } from './fixtures';
 
 let s: InventoryStack;
 let nyc: string;
@@ -32,7 +32,7 @@ async function storageArea(locationId: string, status: 'active' | 'archived' = '
   return id;
 }
 
-const unitOf = (baseUnit: 'each' | 'g' | 'ml', factor: string, itemId: string | null = null) => insertUnit(s.sql, baseUnit, factor, itemId);
+const unitOf = (baseUnit: 'each' | 'g' | 'ml', factor: string, itemId: string | null = null) => insertUnit(s.stack, baseUnit, factor, itemId);
 
 /** Σ of an item's movement quantities at NYC up to an instant (the spec's definition of on hand then). */
 async function ledgerSumAt(itemId: string, at: Date): Promise<string> {
@@ -40,7 +40,7 @@ async function ledgerSumAt(itemId: string, at: Date): Promise<string> {
   return rows[0].q;
 }
 
-const countEvents = async (type: string, id: string) => (await outboxEvents(s.sql, type)).filter((e) => e.data.object.id === id);
+const countEvents = async (type: string, id: string) => (await outboxPayloads(s.stack, 'inventory', { type: type })).filter((e) => e.data.object.id === id);
 
 beforeAll(async () => {
   s = await startInventoryStack();
@@ -53,8 +53,8 @@ afterAll(async () => {
 
 describe('POST /stock-counts', () => {
   it('enters an open count: lines in base units, items summed over storage areas, expected and variance from the ledger', async () => {
-    const flour = await insertItem(s.sql, { baseUnit: 'g', cost: '0.01' });
-    const eggs = await insertItem(s.sql);
+    const flour = await insertItem(s.stack, { baseUnit: 'g', cost: '0.01' });
+    const eggs = await insertItem(s.stack);
     const walkIn = await storageArea(nyc);
     const dry = await storageArea(nyc);
     const bag = await unitOf('g', '1000');
@@ -102,14 +102,14 @@ describe('POST /stock-counts', () => {
       updatedAt: expect.any(String),
     });
     // entering a count changes no stock
-    expect(await levelOf(s.sql, flour, nyc)).toMatchObject({ on_hand: '5000' });
+    expect(await levelOf(s.stack, flour, nyc)).toMatchObject({ on_hand: '5000' });
     const created = await countEvents('inventory.stock_count.created', r.body.id);
     expect(created).toHaveLength(1);
     expect(created[0]).toMatchObject({ type: 'inventory.stock_count.created', locationId: nyc, actor: { type: 'user', id: 'usr_test' }, data: { object: { id: r.body.id, status: 'open' } } });
   });
 
   it('defaults countedAt to now and values an item without any cost as null', async () => {
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     const before = Date.now();
     const r = await createCount({ locationId: nyc, lines: [{ itemId: item, quantity: '2' }] });
     expect(r.status).toBe(201);
@@ -119,8 +119,8 @@ describe('POST /stock-counts', () => {
   });
 
   it('refuses bad input with field paths, storing nothing', async () => {
-    const item = await insertItem(s.sql);
-    const archived = await insertItem(s.sql, { status: 'archived' });
+    const item = await insertItem(s.stack);
+    const archived = await insertItem(s.stack, { status: 'archived' });
     const berArea = await storageArea(ber);
     const oldArea = await storageArea(nyc, 'archived');
     const area = await storageArea(nyc);
@@ -170,7 +170,7 @@ describe('POST /stock-counts', () => {
   });
 
   it('refuses a location the person cannot count at (403 out_of_reach)', async () => {
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     const counter = person({ 'stock_counts.count': [{ type: 'locations', ids: [nyc] }] });
     const r = await createCount({ locationId: ber, lines: [{ itemId: item, quantity: '1' }] }, counter);
     expect(r.status).toBe(403);
@@ -181,8 +181,8 @@ describe('POST /stock-counts', () => {
 
 describe('variances against the ledger at countedAt', () => {
   it('computes them at read time while open, posts them dated countedAt, keeps later movements on top, then freezes them', async () => {
-    const item = await insertItem(s.sql, { cost: '9' });
-    const untouched = await insertItem(s.sql);
+    const item = await insertItem(s.stack, { cost: '9' });
+    const untouched = await insertItem(s.stack);
     const countedAt = hoursAgo(2);
     await ledger([
       { itemId: item, type: 'receipt', quantity: '20', unitCost: '1.5', occurredAt: hoursAgo(6) },
@@ -214,9 +214,9 @@ describe('variances against the ledger at countedAt', () => {
     expect(posted.body.items).toEqual([{ itemId: item, counted: '14', expected: '15', variance: '-1', unitCost: '1.5', varianceValue: '-1.5', movementId: movements[0].id }]);
     // on hand at countedAt is what was counted; the sale after it stays on top
     expect(await ledgerSumAt(item, countedAt)).toBe('14');
-    expect(await levelOf(s.sql, item, nyc)).toMatchObject({ on_hand: '11' });
+    expect(await levelOf(s.stack, item, nyc)).toMatchObject({ on_hand: '11' });
     // items not counted are not touched
-    expect(await levelOf(s.sql, untouched, nyc)).toMatchObject({ on_hand: '7', version: 1 });
+    expect(await levelOf(s.stack, untouched, nyc)).toMatchObject({ on_hand: '7', version: 1 });
 
     // frozen: a later backdated sale no longer moves the posted figures
     await ledger([{ itemId: item, type: 'sale', quantity: '-2', occurredAt: hoursAgo(5) }]);
@@ -231,13 +231,13 @@ describe('variances against the ledger at countedAt', () => {
       actor: { type: 'user', id: 'usr_test' },
       data: { object: posted.body, previous: { status: 'open', postedAt: null } },
     });
-    const changed = (await outboxEvents(s.sql, 'stock.level_changed')).filter((e) => e.data.object.itemId === item);
+    const changed = (await outboxPayloads(s.stack, 'inventory', { type: 'stock.level_changed' })).filter((e) => e.data.object.itemId === item);
     expect(changed.at(-2).data).toMatchObject({ previous: { onHand: '12' }, object: { onHand: '11' } });
   });
 
   it('writes no movement for an item counted exactly as expected, and a positive one for found stock', async () => {
-    const exact = await insertItem(s.sql);
-    const found = await insertItem(s.sql, { cost: '2' });
+    const exact = await insertItem(s.stack);
+    const found = await insertItem(s.stack, { cost: '2' });
     await ledger([{ itemId: exact, type: 'receipt', quantity: '5', unitCost: '1', occurredAt: hoursAgo(3) }]);
     const c = await createCount({ locationId: nyc, countedAt: hoursAgo(1).toISOString(), lines: [{ itemId: exact, quantity: '5' }, { itemId: found, quantity: '3' }] });
     const posted = await action(c.body.id, 'post');
@@ -247,12 +247,12 @@ describe('variances against the ledger at countedAt', () => {
       { itemId: found, counted: '3', expected: '0', variance: '3', unitCost: '2', varianceValue: '6', movementId: expect.stringMatching(/^smv_/) },
     ]);
     expect((await s.sql(`select count(*)::int as n from inventory.stock_movements where cause_id = ?`, [c.body.id]))[0].n).toBe(1);
-    expect(await levelOf(s.sql, found, nyc)).toMatchObject({ on_hand: '3' });
-    expect(await levelOf(s.sql, exact, nyc)).toMatchObject({ on_hand: '5' });
+    expect(await levelOf(s.stack, found, nyc)).toMatchObject({ on_hand: '3' });
+    expect(await levelOf(s.stack, exact, nyc)).toMatchObject({ on_hand: '5' });
   });
 
   it('refuses to post a count older than a posted count of one of its items (409), leaving stock alone', async () => {
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     await ledger([{ itemId: item, type: 'receipt', quantity: '10', unitCost: '1', occurredAt: hoursAgo(8) }]);
     const earlier = await createCount({ locationId: nyc, countedAt: hoursAgo(4).toISOString(), lines: [{ itemId: item, quantity: '6' }] });
     const later = await createCount({ locationId: nyc, countedAt: hoursAgo(2).toISOString(), lines: [{ itemId: item, quantity: '8' }] });
@@ -261,7 +261,7 @@ describe('variances against the ledger at countedAt', () => {
     expect(r.status).toBe(409);
     expect(r.body.code).toBe('conflict');
     expect(r.body.errors).toEqual([{ path: 'lines[0].itemId', message: expect.stringContaining(`posted count ${later.body.id}`) }]);
-    expect(await levelOf(s.sql, item, nyc)).toMatchObject({ on_hand: '8' });
+    expect(await levelOf(s.stack, item, nyc)).toMatchObject({ on_hand: '8' });
     expect((await getCount(earlier.body.id)).body.status).toBe('open');
     expect((await action(earlier.body.id, 'cancel')).status).toBe(200);
   });
@@ -269,7 +269,7 @@ describe('variances against the ledger at countedAt', () => {
 
 describe('transitions', () => {
   const simpleCount = async () => {
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     await ledger([{ itemId: item, type: 'receipt', quantity: '4', unitCost: '1', occurredAt: hoursAgo(2) }]);
     const c = await createCount({ locationId: nyc, countedAt: hoursAgo(1).toISOString(), lines: [{ itemId: item, quantity: '3' }] });
     expect(c.status).toBe(201);
@@ -282,7 +282,7 @@ describe('transitions', () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ status: 'cancelled', version: 2, cancelReason: 'Counted the wrong shelf', cancelledAt: expect.any(String), postedAt: null });
     expect(r.body.items).toEqual([{ itemId: item, counted: '3', expected: '4', variance: '-1', unitCost: '1', varianceValue: '-1', movementId: null }]);
-    expect(await levelOf(s.sql, item, nyc)).toMatchObject({ on_hand: '4' });
+    expect(await levelOf(s.stack, item, nyc)).toMatchObject({ on_hand: '4' });
     await ledger([{ itemId: item, type: 'sale', quantity: '-1', occurredAt: hoursAgo(1.5) }]);
     expect((await getCount(id)).body.items[0].expected).toBe('4');
     const events = await countEvents('inventory.stock_count.cancelled', id);
@@ -309,7 +309,7 @@ describe('transitions', () => {
     const cancelAgain = await action(cancelled.id, 'cancel');
     expect(cancelAgain.status).toBe(409);
     expect(cancelAgain.body.detail).toContain('already cancelled');
-    expect(await levelOf(s.sql, cancelled.item, nyc)).toMatchObject({ on_hand: '4' });
+    expect(await levelOf(s.stack, cancelled.item, nyc)).toMatchObject({ on_hand: '4' });
 
     expect((await action('cnt_missing', 'post')).status).toBe(404);
     expect((await action('cnt_missing', 'cancel')).status).toBe(404);
@@ -332,7 +332,7 @@ describe('transitions', () => {
     const results = await Promise.all(Array.from({ length: 5 }, () => action(id, 'post')));
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
     expect((await s.sql(`select count(*)::int as n from inventory.stock_movements where cause_id = ?`, [id]))[0].n).toBe(1);
-    expect(await levelOf(s.sql, item, nyc)).toMatchObject({ on_hand: '3' });
+    expect(await levelOf(s.stack, item, nyc)).toMatchObject({ on_hand: '3' });
     expect(await countEvents('stock_count.posted', id)).toHaveLength(1);
   });
 });
@@ -345,7 +345,7 @@ describe('reading counts', () => {
 
   beforeAll(async () => {
     since = new Date().toISOString();
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     nycCount = (await createCount({ locationId: nyc, lines: [{ itemId: item, quantity: '1' }] })).body.id;
     berCount = (await createCount({ locationId: ber, lines: [{ itemId: item, quantity: '2' }] })).body.id;
     postedNyc = (await createCount({ locationId: nyc, lines: [{ itemId: item, quantity: '1' }] })).body.id;

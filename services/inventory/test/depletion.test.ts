@@ -7,9 +7,9 @@
  */
 import { salesService } from '@svc/sales';
 import { newIdWithPrefix } from '@bop/shared';
-import { eventually, integration, person } from '../../../test/harness';
+import { eventually, integration, itemKnownToSales, levelOf, outboxPayloads, person } from '@bop/test-support';
 import { applyRecordedSales } from '../src/recipes/depletion-store';
-import { itemKnownToSales, levelOf, outboxEvents, startInventoryStack, type InventoryStack } from './fixtures';
+import { startInventoryStack, type InventoryStack } from './fixtures';
 
 let s: InventoryStack;
 let nyc: string;
@@ -63,7 +63,7 @@ async function stored(externalId: string): Promise<{ id: string; version: number
 }
 
 /** On hand of an item at NYC-1 ('0' when it never moved). */
-const onHand = async (itemId: string) => (await levelOf(s.sql, itemId, nyc))?.on_hand ?? '0';
+const onHand = async (itemId: string) => (await levelOf(s.stack, itemId, nyc))?.on_hand ?? '0';
 /** Waits until the item's on hand at NYC-1 is `want`. */
 const untilOnHand = (itemId: string, want: string) => eventually(async () => (await onHand(itemId)) === want, 15_000);
 
@@ -117,8 +117,8 @@ describe('depletion of ingested sales', () => {
     expect(await onHand(cheese)).toBe('-60');
     expect(await onHand(cola)).toBe('-3');
     // the sold item and the prepared one have recipes: they are not stock themselves
-    expect(await levelOf(s.sql, burger, nyc)).toBeUndefined();
-    expect(await levelOf(s.sql, patty, nyc)).toBeUndefined();
+    expect(await levelOf(s.stack, burger, nyc)).toBeUndefined();
+    expect(await levelOf(s.stack, patty, nyc)).toBeUndefined();
 
     const { rows } = await movementsOf(tx.id);
     expect(rows.map((m) => [m.item_id, m.type, m.quantity, m.cause_type]).sort()).toEqual(
@@ -133,7 +133,7 @@ describe('depletion of ingested sales', () => {
     ]);
 
     // one stock.level_changed per item for the event, however many lines sold it
-    const changed = (await outboxEvents(s.sql, 'stock.level_changed')).filter((e) => [beef, bun, cheese, cola].includes(e.data.object.itemId));
+    const changed = (await outboxPayloads(s.stack, 'inventory', { type: 'stock.level_changed' })).filter((e) => [beef, bun, cheese, cola].includes(e.data.object.itemId));
     expect(changed.map((e) => [e.data.object.itemId, e.data.previous.onHand, e.data.object.onHand]).sort()).toEqual(
       [[beef, '0', '-375'], [bun, '0', '-3'], [cheese, '0', '-60'], [cola, '0', '-3']].sort(),
     );
@@ -267,7 +267,7 @@ describe('depletion of ingested sales', () => {
     const ids = await Promise.all([1, 2, 3].map(async (i) => (await stored(`DEP-BATCH-${i}`)).id));
     const rows = await s.sql(`select cause_id, trim_scale(quantity)::text as quantity, trim_scale(on_hand_after)::text as after from inventory.stock_movements where item_id = ? order by seq`, [beer]);
     expect(rows.map((m) => [m.cause_id, m.quantity, m.after])).toEqual([[ids[0], '-1', '-1'], [ids[1], '-2', '-3'], [ids[2], '-3', '-6']]);
-    const changed = (await outboxEvents(s.sql, 'stock.level_changed')).filter((e) => e.data.object.itemId === beer);
+    const changed = (await outboxPayloads(s.stack, 'inventory', { type: 'stock.level_changed' })).filter((e) => e.data.object.itemId === beer);
     expect(changed.map((e) => [e.data.previous.onHand, e.data.object.onHand])).toEqual([['0', '-6']]);
   });
 
@@ -278,7 +278,7 @@ describe('depletion of ingested sales', () => {
     await untilOnHand(bagel, '-4');
     await ingest([transaction('DEP-LOC-12', [{ itemSku: 'BAGEL', quantity: '4' }], { locationExternalId: 'BER-1' })]);
     await untilOnHand(bagel, '0');
-    await eventually(async () => (await levelOf(s.sql, bagel, ber))?.on_hand === '-4');
+    await eventually(async () => (await levelOf(s.stack, bagel, ber))?.on_hand === '-4');
     const tx = await stored('DEP-LOC-12');
     expect(await depletionRow(tx.id)).toEqual({ location_id: ber, version: 2, applied: { [bagel]: '4' } });
   });

@@ -6,8 +6,8 @@
  */
 import type { Reach } from '@bop/shared';
 import { resolveLines } from '../src';
-import { eventually, person } from '../../../test/harness';
-import { insertItem, startInventoryStack, type InventoryStack } from './fixtures';
+import { insertItem, person, untilReplicated } from '@bop/test-support';
+import { startInventoryStack, type InventoryStack } from './fixtures';
 
 let s: InventoryStack;
 let nyc: string;
@@ -161,9 +161,9 @@ describe('units of measure', () => {
       { path: 'factor', message: 'Must be greater than zero.' },
     ]);
     expect(await bad({ name: 'case', baseUnit: 'each', factor: '12', itemId: 'itm_NOPE' })).toEqual([{ path: 'itemId', message: 'No item itm_NOPE.' }]);
-    const flour = await insertItem(s.sql, { baseUnit: 'g' });
+    const flour = await insertItem(s.stack, { baseUnit: 'g' });
     expect(await bad({ name: 'case', baseUnit: 'each', factor: '12', itemId: flour })).toEqual([{ path: 'baseUnit', message: `Item ${flour} is kept in g; its units must measure g.` }]);
-    const gone = await insertItem(s.sql, { status: 'archived' });
+    const gone = await insertItem(s.stack, { status: 'archived' });
     expect(await bad({ name: 'case', baseUnit: 'each', factor: '12', itemId: gone })).toEqual([{ path: 'itemId', message: `Item ${gone} is archived.` }]);
   });
 
@@ -174,10 +174,10 @@ describe('units of measure', () => {
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ detail: `Company-wide unit ${cup.body.id} is already named CUP.`, errors: [{ path: 'name', message: expect.any(String) }] });
 
-    const milk = await insertItem(s.sql, { baseUnit: 'ml' });
+    const milk = await insertItem(s.stack, { baseUnit: 'ml' });
     expect((await call('POST', '/units-of-measure', { body: { name: 'Cup', baseUnit: 'ml', factor: '250', itemId: milk } })).status).toBe(409);
     // another base unit's company-wide name does not apply to an item kept in each
-    const lemons = await insertItem(s.sql, { baseUnit: 'each' });
+    const lemons = await insertItem(s.stack, { baseUnit: 'each' });
     expect((await call('POST', '/units-of-measure', { body: { name: 'cup', baseUnit: 'each', factor: '3', itemId: lemons } })).status).toBe(201);
     const crate = await call('POST', '/units-of-measure', { body: { name: 'crate', baseUnit: 'each', factor: '24', itemId: lemons } });
     expect(crate.status).toBe(201);
@@ -232,8 +232,8 @@ describe('storage areas', () => {
       return r.body.errors;
     };
     expect(await bad({ locationId: 'loc_NOPE', name: 'Bar' })).toEqual([{ path: 'locationId', message: 'No location loc_NOPE.' }]);
-    const lemon = await insertItem(s.sql);
-    const gone = await insertItem(s.sql, { status: 'archived' });
+    const lemon = await insertItem(s.stack);
+    const gone = await insertItem(s.stack, { status: 'archived' });
     expect(await bad({ locationId: nyc, name: next('Bar'), itemIds: [lemon, 'itm_NOPE', gone, lemon] })).toEqual([{ path: 'itemIds[3]', message: 'Listed twice.' }]);
     expect(await bad({ locationId: nyc, name: next('Bar'), itemIds: [lemon, 'itm_NOPE', gone] })).toEqual([
       { path: 'itemIds[1]', message: 'No item itm_NOPE.' },
@@ -249,7 +249,7 @@ describe('storage areas', () => {
 
   it('lists in counting order, only the locations in reach, with cursors', async () => {
     const loc = (await s.stack.services.organization.call('POST', '/locations', { body: { name: 'Lisbon', timezone: 'Europe/Lisbon', externalId: 'LIS-1' } })).body.id as string;
-    await eventually(async () => (await s.sql(`select 1 from inventory.locations where id = ?`, [loc])).length > 0);
+    await untilReplicated(s.stack, 'inventory', [loc]);
     const bar = (await call('POST', '/storage-areas', { body: { locationId: loc, name: 'Bar', countingOrder: 20 } })).body;
     const cellar = (await call('POST', '/storage-areas', { body: { locationId: loc, name: 'Cellar', countingOrder: 10 } })).body;
     const kitchen = (await call('POST', '/storage-areas', { body: { locationId: loc, name: 'Kitchen', countingOrder: 10 } })).body;
@@ -279,8 +279,8 @@ describe('storage areas', () => {
   });
 
   it('patches name, counting order, the items kept there and status (If-Match, reach of the location)', async () => {
-    const oil = await insertItem(s.sql);
-    const salt = await insertItem(s.sql);
+    const oil = await insertItem(s.stack);
+    const salt = await insertItem(s.stack);
     const area = (await call('POST', '/storage-areas', { as: manager(), body: { locationId: nyc, name: next('Pantry'), itemIds: [oil] } })).body;
     const r = await call('PATCH', `/storage-areas/${area.id}`, { as: manager(), body: { itemIds: [salt, oil], countingOrder: 5 }, headers: { 'If-Match': '"1"' } });
     expect(r.status).toBe(200);
@@ -294,7 +294,7 @@ describe('storage areas', () => {
 
     // an item archived since stays listed; a newly listed archived one is refused
     await call('DELETE', `/items/${oil}`);
-    const gone = await insertItem(s.sql, { status: 'archived' });
+    const gone = await insertItem(s.stack, { status: 'archived' });
     expect((await call('PATCH', `/storage-areas/${area.id}`, { body: { itemIds: [oil, salt] } })).status).toBe(200);
     const refused = await call('PATCH', `/storage-areas/${area.id}`, { body: { itemIds: [oil, salt, gone] } });
     expect(refused.status).toBe(422);

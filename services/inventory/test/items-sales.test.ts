@@ -4,7 +4,7 @@
  * and itemExternalId (spec: ingestion rule 3).
  */
 import { salesService } from '@svc/sales';
-import { eventually, integration } from '../../../test/harness';
+import { eventually, integration } from '@bop/test-support';
 import { startInventoryStack, type InventoryStack } from './fixtures';
 
 let s: InventoryStack;

@@ -8,8 +8,8 @@
 import { ItemEventObject } from '@bop/contracts';
 import type { Reach } from '@bop/shared';
 import { postMovements, resolveLines } from '../src';
-import { integration, person } from '../../../test/harness';
-import { outboxEvents, startInventoryStack, type InventoryStack } from './fixtures';
+import { integration, outboxPayloads, person } from '@bop/test-support';
+import { startInventoryStack, type InventoryStack } from './fixtures';
 
 let s: InventoryStack;
 let nyc: string;
@@ -29,7 +29,7 @@ const del = (id: string, opts: { as?: As; headers?: Record<string, string> } = {
 
 /** item.created / item.updated of one item, oldest first. */
 async function itemEvents(id: string) {
-  const all = [...(await outboxEvents(s.sql, 'item.created')), ...(await outboxEvents(s.sql, 'item.updated'))];
+  const all = [...(await outboxPayloads(s.stack, 'inventory', { type: 'item.created' })), ...(await outboxPayloads(s.stack, 'inventory', { type: 'item.updated' }))];
   const rows = await s.sql(`select payload from inventory.outbox where aggregate_type = 'item' and aggregate_id = ? order by seq`, [id]);
   expect(all.filter((e) => e.data.object.id === id)).toHaveLength(rows.length);
   return rows.map((r) => r.payload);

@@ -5,7 +5,8 @@
  */
 import { ApiError } from '@bop/shared';
 import type { MovementInput } from '../src';
-import { insertItem, levelOf, outboxEvents, postLedger, startInventoryStack, type InventoryStack } from './fixtures';
+import { insertItem, levelOf, outboxPayloads, postLedger } from '@bop/test-support';
+import { startInventoryStack, type InventoryStack } from './fixtures';
 
 let s: InventoryStack;
 let nyc: string;
@@ -24,17 +25,17 @@ afterAll(async () => {
 
 describe('stock ledger', () => {
   it('keeps the weighted-average cost over costed receipts and costs what leaves at it', async () => {
-    const item = await insertItem(s.sql, { cost: '9.99' });
+    const item = await insertItem(s.stack, { cost: '9.99' });
     await post([{ itemId: item, type: 'receipt', quantity: '10', unitCost: '2.00' }]);
     const r = await post([{ itemId: item, type: 'receipt', quantity: '10', unitCost: '3.00' }]);
     expect(r.levels[0]).toMatchObject({ onHand: '20', averageCost: '2.5', value: '50' });
     const sale = await post([{ itemId: item, type: 'sale', quantity: '-5' }]);
     expect(sale.movements[0]).toMatchObject({ quantity: '-5', unitCost: '2.5', value: '-12.5', onHandAfter: '15', businessDay: '2026-11-21' });
-    expect(await levelOf(s.sql, item, nyc)).toMatchObject({ on_hand: '15', reserved: '0', average_cost: '2.5' });
+    expect(await levelOf(s.stack, item, nyc)).toMatchObject({ on_hand: '15', reserved: '0', average_cost: '2.5' });
   });
 
   it('keeps the value of what is on hand to the cent: an arrival at its exact value, all of it leaving at all of it', async () => {
-    const oat = await insertItem(s.sql, { baseUnit: 'ml' });
+    const oat = await insertItem(s.stack, { baseUnit: 'ml' });
     // 3 cases of 6 l at 14.00: 42.00 for 18 000 ml (0.0023333… per ml)
     const r = await post([{ itemId: oat, type: 'receipt', quantity: '18000', unitCost: '0.002333', value: '42.00' }]);
     expect(r.movements[0]).toMatchObject({ quantity: '18000', unitCost: '0.002333', value: '42' });
@@ -52,7 +53,7 @@ describe('stock ledger', () => {
   });
 
   it('uses the standard cost before any receipt, and the receipt cost when nothing is on hand', async () => {
-    const item = await insertItem(s.sql, { cost: '1.20' });
+    const item = await insertItem(s.stack, { cost: '1.20' });
     const sold = await post([{ itemId: item, type: 'sale', quantity: '-3' }]);
     expect(sold.movements[0]).toMatchObject({ unitCost: '1.2', value: '-3.6', onHandAfter: '-3' });
     const received = await post([{ itemId: item, type: 'receipt', quantity: '5', unitCost: '2' }]);
@@ -60,35 +61,35 @@ describe('stock ledger', () => {
   });
 
   it('loses no update under concurrent writers on one item', async () => {
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     await post([{ itemId: item, type: 'receipt', quantity: '100', unitCost: '1' }]);
     await Promise.all(Array.from({ length: 25 }, () => post([{ itemId: item, type: 'sale', quantity: '-1' }])));
-    expect(await levelOf(s.sql, item, nyc)).toMatchObject({ on_hand: '75' });
+    expect(await levelOf(s.stack, item, nyc)).toMatchObject({ on_hand: '75' });
     const after = (await s.sql(`select trim_scale(on_hand_after)::text as a from inventory.stock_movements where item_id = ? order by seq`, [item])).map((r) => r.a);
     expect(after).toEqual(['100', ...Array.from({ length: 25 }, (_, i) => String(99 - i))]);
   });
 
   it('refuses everything with insufficient_stock when available would go below zero', async () => {
-    const a = await insertItem(s.sql);
-    const b = await insertItem(s.sql);
+    const a = await insertItem(s.stack);
+    const b = await insertItem(s.stack);
     await post([{ itemId: a, type: 'receipt', quantity: '5', unitCost: '1' }, { itemId: b, type: 'receipt', quantity: '1', unitCost: '1' }]);
     const err = await post([{ itemId: a, type: 'reservation', quantity: '0', reservedChange: '4' }, { itemId: b, type: 'reservation', quantity: '0', reservedChange: '3' }], { requireAvailable: true }).catch((e) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err.code).toBe('insufficient_stock');
     expect(err.errors).toEqual([{ path: 'lines[1].quantity', message: expect.stringContaining('Only 1 available') }]);
-    expect(await levelOf(s.sql, a, nyc)).toMatchObject({ on_hand: '5', reserved: '0' });
+    expect(await levelOf(s.stack, a, nyc)).toMatchObject({ on_hand: '5', reserved: '0' });
     expect((await s.sql(`select count(*)::int as n from inventory.stock_movements where item_id in (?, ?)`, [a, b]))[0].n).toBe(2);
   });
 
   it('emits one stock.level_changed per item and location per transaction, and below_reorder_point on crossing', async () => {
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     await post([{ itemId: item, type: 'receipt', quantity: '10', unitCost: '1' }]);
     await s.sql(`update inventory.stock_levels set reorder_point = 6 where item_id = ?`, [item]);
     await post([{ itemId: item, type: 'sale', quantity: '-2' }, { itemId: item, type: 'sale', quantity: '-3' }]);
     await post([{ itemId: item, type: 'sale', quantity: '-1' }]);
-    const changed = (await outboxEvents(s.sql, 'stock.level_changed')).filter((e) => e.data.object.itemId === item);
+    const changed = (await outboxPayloads(s.stack, 'inventory', { type: 'stock.level_changed' })).filter((e) => e.data.object.itemId === item);
     expect(changed.map((e) => [e.data.previous.onHand, e.data.object.onHand])).toEqual([['0', '10'], ['10', '5'], ['5', '4']]);
-    const below = (await outboxEvents(s.sql, 'stock.below_reorder_point')).filter((e) => e.data.object.itemId === item);
+    const below = (await outboxPayloads(s.stack, 'inventory', { type: 'stock.below_reorder_point' })).filter((e) => e.data.object.itemId === item);
     expect(below.map((e) => e.data.object.available)).toEqual(['5']);
     expect(below[0].data.object).toMatchObject({ reorderPoint: '6', belowReorderPoint: true, locationId: nyc });
   });

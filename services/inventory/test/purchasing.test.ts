@@ -5,9 +5,9 @@
  * purchasing (the system principal) only.
  */
 import { ConsumerRunner, createLogger, newIdWithPrefix } from '@bop/shared';
-import { eventually, person, system } from '../../../test/harness';
+import { eventually, insertItem, insertUnit, levelOf, outboxPayloads, person, postLedger, system } from '@bop/test-support';
 import { inventoryService } from '../src';
-import { insertItem, insertUnit, levelOf, outboxEvents, postLedger, startInventoryStack, type InventoryStack } from './fixtures';
+import { startInventoryStack, type InventoryStack } from './fixtures';
 
 let s: InventoryStack;
 let nyc: string;
@@ -68,14 +68,14 @@ const movementsOf = async (purchaseOrderId: string) =>
     )
   ).map((m) => ({ ...m, occurred_at: new Date(m.occurred_at).toISOString() }));
 
-const levelChanges = async (itemId: string) => (await outboxEvents(s.sql, 'stock.level_changed')).filter((e) => e.data.object.itemId === itemId);
+const levelChanges = async (itemId: string) => (await outboxPayloads(s.stack, 'inventory', { type: 'stock.level_changed' })).filter((e) => e.data.object.itemId === itemId);
 
 const deadLetter = (eventId: string) => eventually(async () => (await s.sql(`select id, consumer, error from inventory.dead_letters where event_id = ?`, [eventId]))[0], 30_000);
 
 describe('purchase receipts (purchasing.receipt.recorded)', () => {
   it('books one receipt movement per line, moving the weighted-average cost (uncosted lines leave it)', async () => {
-    const flour = await insertItem(s.sql, { name: 'Flour', baseUnit: 'g' });
-    const eggs = await insertItem(s.sql, { name: 'Eggs' });
+    const flour = await insertItem(s.stack, { name: 'Flour', baseUnit: 'g' });
+    const eggs = await insertItem(s.stack, { name: 'Eggs' });
     await postLedger(s, [
       { itemId: flour, type: 'receipt', quantity: '10', unitCost: '2.00' },
       { itemId: eggs, type: 'receipt', quantity: '6', unitCost: '0.5' },
@@ -84,9 +84,9 @@ describe('purchase receipts (purchasing.receipt.recorded)', () => {
 
     const r = receipt([{ itemId: flour, quantity: '10', unitCost: '3.000000' }, { itemId: eggs, quantity: '12', unitCost: null }], { note: 'Delivery note 4711' });
     await publishReceipt(r);
-    await eventually(async () => (await levelOf(s.sql, flour, nyc))?.on_hand === '20');
-    expect(await levelOf(s.sql, flour, nyc)).toMatchObject({ on_hand: '20', average_cost: '2.5' });
-    expect(await levelOf(s.sql, eggs, nyc)).toMatchObject({ on_hand: '18', average_cost: '0.5' });
+    await eventually(async () => (await levelOf(s.stack, flour, nyc))?.on_hand === '20');
+    expect(await levelOf(s.stack, flour, nyc)).toMatchObject({ on_hand: '20', average_cost: '2.5' });
+    expect(await levelOf(s.stack, eggs, nyc)).toMatchObject({ on_hand: '18', average_cost: '0.5' });
 
     const movements = await movementsOf(r.purchaseOrderId);
     expect(movements).toEqual([
@@ -100,24 +100,24 @@ describe('purchase receipts (purchasing.receipt.recorded)', () => {
   });
 
   it('takes the cost of the first costed receipt, and archived items still receive', async () => {
-    const oil = await insertItem(s.sql, { name: 'Oil', baseUnit: 'ml', status: 'archived' });
+    const oil = await insertItem(s.stack, { name: 'Oil', baseUnit: 'ml', status: 'archived' });
     const r = receipt([{ itemId: oil, quantity: '5000', unitCost: '0.004' }], { locationId: ber });
     await publishReceipt(r);
-    await eventually(async () => (await levelOf(s.sql, oil, ber))?.on_hand === '5000');
-    expect(await levelOf(s.sql, oil, ber)).toMatchObject({ average_cost: '0.004' });
+    await eventually(async () => (await levelOf(s.stack, oil, ber))?.on_hand === '5000');
+    expect(await levelOf(s.stack, oil, ber)).toMatchObject({ average_cost: '0.004' });
     expect((await movementsOf(r.purchaseOrderId))[0]).toMatchObject({ note: null, reason: r.id, business_day: '2026-11-22' });
   });
 
   it('books the same event delivered twice once', async () => {
-    const salt = await insertItem(s.sql, { name: 'Salt' });
+    const salt = await insertItem(s.stack, { name: 'Salt' });
     const r = receipt([{ itemId: salt, quantity: '4', unitCost: '1' }]);
     const envelope = await publishReceipt(r);
-    await eventually(async () => (await levelOf(s.sql, salt, nyc))?.on_hand === '4');
+    await eventually(async () => (await levelOf(s.stack, salt, nyc))?.on_hand === '4');
     await publishReceipt(r, envelope.id);
     // a later receipt of the same order behind it on the bus: once it is booked, the duplicate was seen
     const later = receipt([{ itemId: salt, quantity: '1', unitCost: '1' }], { purchaseOrderId: r.purchaseOrderId });
     await publishReceipt(later);
-    await eventually(async () => (await levelOf(s.sql, salt, nyc))?.on_hand === '5');
+    await eventually(async () => (await levelOf(s.stack, salt, nyc))?.on_hand === '5');
     expect((await movementsOf(r.purchaseOrderId)).map((m) => [m.reason, m.quantity])).toEqual([
       [r.id, '4'],
       [later.id, '1'],
@@ -126,25 +126,25 @@ describe('purchase receipts (purchasing.receipt.recorded)', () => {
   });
 
   it('parks a receipt naming an item inventory does not know (nothing booked) and books it once the item exists', async () => {
-    const known = await insertItem(s.sql, { name: 'Sugar' });
+    const known = await insertItem(s.stack, { name: 'Sugar' });
     const r = receipt([{ itemId: known, quantity: '2', unitCost: '1' }, { itemId: 'itm_NOT_YET', quantity: '3', unitCost: '1' }]);
     const envelope = await publishReceipt(r);
     const parked = await deadLetter(envelope.id);
     expect(parked).toMatchObject({ consumer: 'inventory.purchase-receipts', error: expect.stringContaining('itm_NOT_YET') });
     expect(await movementsOf(r.purchaseOrderId)).toEqual([]);
-    expect(await levelOf(s.sql, known, nyc)).toBeUndefined();
+    expect(await levelOf(s.stack, known, nyc)).toBeUndefined();
 
     // the item arrives; the operator retries the dead letter (`ops dead-letters retry`)
-    await insertItem(s.sql, { id: 'itm_NOT_YET', name: 'Late item' });
+    await insertItem(s.stack, { id: 'itm_NOT_YET', name: 'Late item' });
     const runtime = s.stack.services.inventory.svc.runtime;
     const runner = new ConsumerRunner(inventoryService.consumers!(runtime), { service: 'inventory', schema: 'inventory', orm: runtime.orm, bus: s.stack.bus, log: createLogger('runner', 'silent') });
     expect(await runner.retryDeadLetters(String(parked.id))).toEqual({ retried: 1, stillFailing: 0 });
-    expect(await levelOf(s.sql, known, nyc)).toMatchObject({ on_hand: '2' });
-    expect(await levelOf(s.sql, 'itm_NOT_YET', nyc)).toMatchObject({ on_hand: '3' });
+    expect(await levelOf(s.stack, known, nyc)).toMatchObject({ on_hand: '2' });
+    expect(await levelOf(s.stack, 'itm_NOT_YET', nyc)).toMatchObject({ on_hand: '3' });
   });
 
   it('parks a receipt at a location inventory does not know yet, and a malformed one', async () => {
-    const pepper = await insertItem(s.sql, { name: 'Pepper' });
+    const pepper = await insertItem(s.stack, { name: 'Pepper' });
     const elsewhere = receipt([{ itemId: pepper, quantity: '1', unitCost: '1' }], { locationId: 'loc_NOT_REPLICATED' });
     const malformed = receipt([{ itemId: pepper, quantity: 'ten', unitCost: '1' }]);
     const zero = receipt([{ itemId: pepper, quantity: '0', unitCost: '1' }]);
@@ -158,10 +158,10 @@ describe('purchase receipts (purchasing.receipt.recorded)', () => {
 
 describe('POST /internal/items:resolve', () => {
   it('answers each line’s item, base unit and factor, in request order', async () => {
-    const cheese = await insertItem(s.sql, { name: 'Cheese', baseUnit: 'g' });
-    const cans = await insertItem(s.sql, { name: 'Tomato can' });
-    const kg = await insertUnit(s.sql, 'g', '1000');
-    const caseOf12 = await insertUnit(s.sql, 'each', '12', cans);
+    const cheese = await insertItem(s.stack, { name: 'Cheese', baseUnit: 'g' });
+    const cans = await insertItem(s.stack, { name: 'Tomato can' });
+    const kg = await insertUnit(s.stack, 'g', '1000');
+    const caseOf12 = await insertUnit(s.stack, 'each', '12', cans);
     const res = await internal('/internal/items:resolve', { lines: [{ itemId: cheese, unitId: kg }, { itemId: cans, unitId: caseOf12 }, { itemId: cans }, { itemId: cheese, unitId: null }] });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -175,11 +175,11 @@ describe('POST /internal/items:resolve', () => {
   });
 
   it('refuses unknown and archived items and units that do not apply (422 naming each line)', async () => {
-    const milk = await insertItem(s.sql, { name: 'Milk', baseUnit: 'ml' });
-    const old = await insertItem(s.sql, { name: 'Old', status: 'archived' });
-    const other = await insertItem(s.sql, { name: 'Other' });
-    const othersCase = await insertUnit(s.sql, 'each', '6', other);
-    const pound = await insertUnit(s.sql, 'g', '453.59237');
+    const milk = await insertItem(s.stack, { name: 'Milk', baseUnit: 'ml' });
+    const old = await insertItem(s.stack, { name: 'Old', status: 'archived' });
+    const other = await insertItem(s.stack, { name: 'Other' });
+    const othersCase = await insertUnit(s.stack, 'each', '6', other);
+    const pound = await insertUnit(s.stack, 'g', '453.59237');
     const res = await internal('/internal/items:resolve', {
       lines: [{ itemId: 'itm_NOPE' }, { itemId: old }, { itemId: other, unitId: 'uom_NOPE' }, { itemId: milk, unitId: pound }, { itemId: milk, unitId: othersCase }, { itemId: other, unitId: othersCase }],
     });
@@ -190,7 +190,7 @@ describe('POST /internal/items:resolve', () => {
   });
 
   it('answers the system principal only', async () => {
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     expect((await internal('/internal/items:resolve', { lines: [{ itemId: item }] }, person())).status).toBe(403);
   });
 });
@@ -200,9 +200,9 @@ describe('POST /internal/replenishment', () => {
   const at = (iso: string) => new Date(iso);
 
   it('answers levels and net usage by sales in [usageFrom, usageTo), zeros and nulls without a level', async () => {
-    const bread = await insertItem(s.sql, { name: 'Bread' });
-    const butter = await insertItem(s.sql, { name: 'Butter', baseUnit: 'g' });
-    const unstocked = await insertItem(s.sql, { name: 'Never stocked' });
+    const bread = await insertItem(s.stack, { name: 'Bread' });
+    const butter = await insertItem(s.stack, { name: 'Butter', baseUnit: 'g' });
+    const unstocked = await insertItem(s.stack, { name: 'Never stocked' });
     await postLedger(s, [
       { itemId: bread, type: 'receipt', quantity: '40', unitCost: '1', occurredAt: at('2026-10-30T10:00:00Z') },
       { itemId: bread, type: 'reservation', quantity: '0', reservedChange: '3.5', cause: { type: 'sales_order', id: 'sor_X' } },
@@ -233,7 +233,7 @@ describe('POST /internal/replenishment', () => {
   });
 
   it('refuses an unknown location and an empty or reversed window (422), and people', async () => {
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     const unknown = await internal('/internal/replenishment', { locationId: 'loc_NOPE', itemIds: [item], ...window });
     expect(unknown.status).toBe(422);
     expect(unknown.body.errors).toEqual([{ path: 'locationId', message: expect.any(String) }]);

@@ -5,8 +5,8 @@
  * and the reach rules (company-wide: reading with any reach, writing with Everyone).
  */
 import { newId } from '@bop/shared';
-import { person } from '../../../test/harness';
-import { insertItem, outboxEvents, startInventoryStack, type InventoryStack } from './fixtures';
+import { insertItem, outboxPayloads, person } from '@bop/test-support';
+import { startInventoryStack, type InventoryStack } from './fixtures';
 
 let s: InventoryStack;
 let nyc: string;
@@ -16,7 +16,7 @@ const put = (itemId: string, components: unknown[], opts: { as?: ReturnType<type
   inv().call('PUT', `/usage-recipes/${itemId}`, { as: opts.as, body: { components }, headers: opts.headers });
 const get = (itemId: string, as?: ReturnType<typeof person>) => inv().call('GET', `/usage-recipes/${itemId}`, { as });
 const recipeEvents = async (itemId: string) =>
-  [...(await outboxEvents(s.sql, 'inventory.usage_recipe.replaced')), ...(await outboxEvents(s.sql, 'inventory.usage_recipe.removed'))]
+  [...(await outboxPayloads(s.stack, 'inventory', { type: 'inventory.usage_recipe.replaced' })), ...(await outboxPayloads(s.stack, 'inventory', { type: 'inventory.usage_recipe.removed' }))]
     .filter((e) => e.data.object.itemId === itemId)
     .sort((a, b) => a.data.object.version - b.data.object.version);
 
@@ -38,9 +38,9 @@ afterAll(async () => {
 
 describe('PUT and GET /usage-recipes/{itemId}', () => {
   it('creates a recipe (201, ETag), reads it back, and records inventory.usage_recipe.replaced', async () => {
-    const latte = await insertItem(s.sql, { name: 'Latte' });
-    const milk = await insertItem(s.sql, { name: 'Milk', baseUnit: 'ml' });
-    const beans = await insertItem(s.sql, { name: 'Beans', baseUnit: 'g' });
+    const latte = await insertItem(s.stack, { name: 'Latte' });
+    const milk = await insertItem(s.stack, { name: 'Milk', baseUnit: 'ml' });
+    const beans = await insertItem(s.stack, { name: 'Beans', baseUnit: 'g' });
     const r = await put(latte, [{ itemId: milk, quantity: '250.0' }, { itemId: beans, quantity: '18', yield: '0.9' }]);
     expect(r.status).toBe(201);
     expect(r.headers.get('etag')).toBe('"1"');
@@ -76,11 +76,11 @@ describe('PUT and GET /usage-recipes/{itemId}', () => {
   });
 
   it('expands nested recipes to their leaf ingredients, yields multiplying along the way', async () => {
-    const burger = await insertItem(s.sql, { name: 'Burger' });
-    const bun = await insertItem(s.sql, { name: 'Bun' });
-    const patty = await insertItem(s.sql, { name: 'Patty' });
-    const beef = await insertItem(s.sql, { name: 'Beef', baseUnit: 'g' });
-    const salt = await insertItem(s.sql, { name: 'Salt', baseUnit: 'g' });
+    const burger = await insertItem(s.stack, { name: 'Burger' });
+    const bun = await insertItem(s.stack, { name: 'Bun' });
+    const patty = await insertItem(s.stack, { name: 'Patty' });
+    const beef = await insertItem(s.stack, { name: 'Beef', baseUnit: 'g' });
+    const salt = await insertItem(s.stack, { name: 'Salt', baseUnit: 'g' });
     // a patty is 100 g of usable beef at a 0.8 yield (125 g leaves stock) and 1.5 g salt
     expect((await put(patty, [{ itemId: beef, quantity: '100', yield: '0.8' }, { itemId: salt, quantity: '1.5' }])).status).toBe(201);
     // a double burger: two patties, of which 5 % is lost on the grill
@@ -97,10 +97,10 @@ describe('PUT and GET /usage-recipes/{itemId}', () => {
   });
 
   it('converts units of measure to the component base unit, and refuses units of another base unit or another item', async () => {
-    const pizza = await insertItem(s.sql, { name: 'Pizza' });
-    const cheese = await insertItem(s.sql, { name: 'Cheese', baseUnit: 'g' });
-    const oil = await insertItem(s.sql, { name: 'Oil', baseUnit: 'ml' });
-    const other = await insertItem(s.sql, { name: 'Other', baseUnit: 'g' });
+    const pizza = await insertItem(s.stack, { name: 'Pizza' });
+    const cheese = await insertItem(s.stack, { name: 'Cheese', baseUnit: 'g' });
+    const oil = await insertItem(s.stack, { name: 'Oil', baseUnit: 'ml' });
+    const other = await insertItem(s.stack, { name: 'Other', baseUnit: 'g' });
     const handful = await insertUnit('handful', 'g', '40');
     const spoon = await insertUnit('tablespoon', 'ml', '15');
     const otherScoop = await insertUnit('scoop', 'g', '30', other);
@@ -130,9 +130,9 @@ describe('PUT and GET /usage-recipes/{itemId}', () => {
   });
 
   it('refuses bad components with field paths: unknown, archived, the item itself, duplicates, quantities and yields', async () => {
-    const soup = await insertItem(s.sql, { name: 'Soup' });
-    const carrot = await insertItem(s.sql, { name: 'Carrot', baseUnit: 'g' });
-    const old = await insertItem(s.sql, { name: 'Old stock', status: 'archived' });
+    const soup = await insertItem(s.stack, { name: 'Soup' });
+    const carrot = await insertItem(s.stack, { name: 'Carrot', baseUnit: 'g' });
+    const old = await insertItem(s.stack, { name: 'Old stock', status: 'archived' });
     const r = await put(soup, [{ itemId: 'itm_NOPE', quantity: '1' }, { itemId: soup, quantity: '1' }, { itemId: carrot, quantity: '5' }, { itemId: carrot, quantity: '6' }, { itemId: old, quantity: '1' }]);
     expect(r.status).toBe(422);
     expect(r.body.code).toBe('validation_error');
@@ -179,7 +179,7 @@ describe('PUT and GET /usage-recipes/{itemId}', () => {
   });
 
   it('answers 404 for an unknown item and for an item without a recipe', async () => {
-    const plain = await insertItem(s.sql, { name: 'Bottled water' });
+    const plain = await insertItem(s.stack, { name: 'Bottled water' });
     const none = await get(plain);
     expect(none.status).toBe(404);
     expect(none.body).toMatchObject({ code: 'not_found', detail: `No usage recipe for item with id ${plain}.` });
@@ -191,10 +191,10 @@ describe('PUT and GET /usage-recipes/{itemId}', () => {
 
 describe('cycles and nesting depth', () => {
   it('refuses a component that uses the item, directly or through other recipes, naming the cycle', async () => {
-    const a = await insertItem(s.sql, { name: 'A' });
-    const b = await insertItem(s.sql, { name: 'B' });
-    const c = await insertItem(s.sql, { name: 'C' });
-    const leaf = await insertItem(s.sql, { name: 'Leaf' });
+    const a = await insertItem(s.stack, { name: 'A' });
+    const b = await insertItem(s.stack, { name: 'B' });
+    const c = await insertItem(s.stack, { name: 'C' });
+    const leaf = await insertItem(s.stack, { name: 'Leaf' });
     expect((await put(a, [{ itemId: b, quantity: '1' }])).status).toBe(201);
     const direct = await put(b, [{ itemId: leaf, quantity: '1' }, { itemId: a, quantity: '1' }]);
     expect(direct.status).toBe(422);
@@ -208,14 +208,14 @@ describe('cycles and nesting depth', () => {
 
   it('allows 10 recipe levels along any chain and refuses an 11th, from below or from above', async () => {
     const chain = [];
-    for (let i = 0; i <= 11; i++) chain.push(await insertItem(s.sql, { name: `L${i}` }));
+    for (let i = 0; i <= 11; i++) chain.push(await insertItem(s.stack, { name: `L${i}` }));
     // chain[i] uses chain[i + 1]: building bottom-up, chain[10] … chain[1] is 10 levels above chain[11]
     for (let i = 10; i >= 1; i--) expect((await put(chain[i], [{ itemId: chain[i + 1], quantity: '1' }])).status).toBe(201);
     const deeper = await put(chain[0], [{ itemId: chain[1], quantity: '1' }]);
     expect(deeper.status).toBe(422);
     expect(deeper.body.errors).toEqual([{ path: 'components[0].itemId', message: expect.stringMatching(/^Recipes would nest 11 levels deep \(L0 .* → L11 .*\); the limit is 10\.$/) }]);
     // from above: the leaf's own new recipe would add an 11th level under the 10 that use it
-    const leaf = await insertItem(s.sql, { name: 'Deep leaf' });
+    const leaf = await insertItem(s.stack, { name: 'Deep leaf' });
     const below = await put(chain[11], [{ itemId: leaf, quantity: '1' }]);
     expect(below.status).toBe(422);
     expect(below.body.errors).toEqual([{ path: 'components', message: expect.stringMatching(/^Recipes would nest 11 levels deep \(L1 .* → L11 .* → Deep leaf .*\); the limit is 10\.$/) }]);
@@ -224,8 +224,8 @@ describe('cycles and nesting depth', () => {
   });
 
   it('serialises recipe writes, so two edits at once cannot close a cycle between them', async () => {
-    const x = await insertItem(s.sql, { name: 'X' });
-    const y = await insertItem(s.sql, { name: 'Y' });
+    const x = await insertItem(s.stack, { name: 'X' });
+    const y = await insertItem(s.stack, { name: 'Y' });
     const [rx, ry] = await Promise.all([put(x, [{ itemId: y, quantity: '1' }]), put(y, [{ itemId: x, quantity: '1' }])]);
     expect([rx.status, ry.status].sort()).toEqual([201, 422]);
   });
@@ -233,8 +233,8 @@ describe('cycles and nesting depth', () => {
 
 describe('replacing, If-Match and removal', () => {
   it('replaces with a new version and data.previous; the same recipe again changes nothing', async () => {
-    const fries = await insertItem(s.sql, { name: 'Fries' });
-    const potato = await insertItem(s.sql, { name: 'Potato', baseUnit: 'g' });
+    const fries = await insertItem(s.stack, { name: 'Fries' });
+    const potato = await insertItem(s.stack, { name: 'Potato', baseUnit: 'g' });
     const created = await put(fries, [{ itemId: potato, quantity: '200', yield: '0.85' }]);
     const again = await put(fries, [{ itemId: potato, quantity: '200.000', yield: '0.850' }]);
     expect(again.status).toBe(200);
@@ -248,8 +248,8 @@ describe('replacing, If-Match and removal', () => {
   });
 
   it('honours If-Match: 409 version_mismatch on another version, applied on the current one', async () => {
-    const tea = await insertItem(s.sql, { name: 'Tea' });
-    const leaves = await insertItem(s.sql, { name: 'Tea leaves', baseUnit: 'g' });
+    const tea = await insertItem(s.stack, { name: 'Tea' });
+    const leaves = await insertItem(s.stack, { name: 'Tea leaves', baseUnit: 'g' });
     await put(tea, [{ itemId: leaves, quantity: '3' }]);
     const stale = await put(tea, [{ itemId: leaves, quantity: '4' }], { headers: { 'If-Match': '"7"' } });
     expect(stale.status).toBe(409);
@@ -261,8 +261,8 @@ describe('replacing, If-Match and removal', () => {
   });
 
   it('removes a recipe with an empty list (204, then 404); the version goes on when it is made again', async () => {
-    const shake = await insertItem(s.sql, { name: 'Shake' });
-    const cream = await insertItem(s.sql, { name: 'Ice cream', baseUnit: 'g' });
+    const shake = await insertItem(s.stack, { name: 'Shake' });
+    const cream = await insertItem(s.stack, { name: 'Ice cream', baseUnit: 'g' });
     await put(shake, [{ itemId: cream, quantity: '150' }]);
     const removed = await put(shake, [], { headers: { 'If-Match': '"1"' } });
     expect(removed.status).toBe(204);
@@ -281,8 +281,8 @@ describe('replacing, If-Match and removal', () => {
 
 describe('reach', () => {
   it('reads with any reach of inventory.read; writes only with usage_recipes.manage at Everyone', async () => {
-    const cake = await insertItem(s.sql, { name: 'Cake' });
-    const flour = await insertItem(s.sql, { name: 'Flour', baseUnit: 'g' });
+    const cake = await insertItem(s.stack, { name: 'Cake' });
+    const flour = await insertItem(s.stack, { name: 'Flour', baseUnit: 'g' });
     await put(cake, [{ itemId: flour, quantity: '80' }]);
     const reader = person({ 'inventory.read': [{ type: 'locations', ids: [nyc] }] });
     expect((await get(cake, reader)).status).toBe(200);

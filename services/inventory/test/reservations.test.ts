@@ -4,8 +4,8 @@
  * releases it (inventory consumes sales_order.cancelled), 422 insufficient_stock when short.
  */
 import { salesService } from '@svc/sales';
-import { eventually, integration, person } from '../../../test/harness';
-import { itemKnownToSales, levelOf, outboxEvents, postLedger, startInventoryStack, type InventoryStack } from './fixtures';
+import { eventually, integration, itemKnownToSales, levelOf, outboxPayloads, person, postLedger } from '@bop/test-support';
+import { startInventoryStack, type InventoryStack } from './fixtures';
 
 let s: InventoryStack;
 let nyc: string;
@@ -47,13 +47,13 @@ describe('online-order stock', () => {
     const reserved = await sales('POST', `/sales-orders/${order.id}:reserve`, {});
     expect(reserved.status).toBe(200);
     expect(reserved.body).toMatchObject({ status: 'reserved', reservations: [{ itemId: burger, quantity: '3' }, { itemId: fries, quantity: '1' }] });
-    expect(await levelOf(s.sql, burger, nyc)).toMatchObject({ on_hand: '10', reserved: '3' });
+    expect(await levelOf(s.stack, burger, nyc)).toMatchObject({ on_hand: '10', reserved: '3' });
 
     const shipped = await sales('POST', `/sales-orders/${order.id}:ship`, { carrier: 'UPS', trackingNumber: '1Z999' });
     expect(shipped.status).toBe(200);
     expect(shipped.body).toMatchObject({ status: 'shipped', reservations: [], shipment: { carrier: 'UPS', trackingNumber: '1Z999', lines: [{ itemId: burger, quantity: '3' }, { itemId: fries, quantity: '1' }] } });
-    expect(await levelOf(s.sql, burger, nyc)).toMatchObject({ on_hand: '7', reserved: '0' });
-    expect(await levelOf(s.sql, fries, nyc)).toMatchObject({ on_hand: '3', reserved: '0' });
+    expect(await levelOf(s.stack, burger, nyc)).toMatchObject({ on_hand: '7', reserved: '0' });
+    expect(await levelOf(s.stack, fries, nyc)).toMatchObject({ on_hand: '3', reserved: '0' });
     const types = (await s.sql(`select type, trim_scale(quantity)::text as q, trim_scale(reserved_change)::text as r from inventory.stock_movements where cause_id = ? and item_id = ? order by seq`, [order.id, burger])).map((m) => [m.type, m.q, m.r]);
     expect(types).toEqual([['reservation', '0', '3'], ['shipment', '-3', '-3']]);
     const salesSql = (q: string, p: unknown[]) => s.stack.services.sales.svc.runtime.orm.em.getConnection().execute(q, p);
@@ -71,7 +71,7 @@ describe('online-order stock', () => {
     expect(res.body.code).toBe('insufficient_stock');
     expect(res.body.errors).toEqual([{ path: 'lines[1].quantity', message: expect.stringContaining('Only 3 available') }]);
     expect((await sales('GET', `/sales-orders/${order.id}`)).body).toMatchObject({ status: 'open', reservations: [] });
-    expect(await levelOf(s.sql, burger, nyc)).toMatchObject({ reserved: '0' });
+    expect(await levelOf(s.stack, burger, nyc)).toMatchObject({ reserved: '0' });
     // shipping without a reservation needs the stock as well
     const ship = await sales('POST', `/sales-orders/${order.id}:ship`, {});
     expect(ship.status).toBe(422);
@@ -79,12 +79,12 @@ describe('online-order stock', () => {
   });
 
   it('ships an open order straight from available stock', async () => {
-    const before = await levelOf(s.sql, burger, nyc);
+    const before = await levelOf(s.stack, burger, nyc);
     const order = (await putOrder('O-3', [{ itemSku: 'BURGER', quantity: '2' }])).body;
     const shipped = await sales('POST', `/sales-orders/${order.id}:ship`, { shippedAt: '2026-11-20T12:00:00Z' });
     expect(shipped.status).toBe(200);
     expect(shipped.body.shipment).toMatchObject({ shippedAt: '2026-11-20T12:00:00.000Z', carrier: null });
-    expect(await levelOf(s.sql, burger, nyc)).toMatchObject({ on_hand: String(Number(before!.on_hand) - 2), reserved: '0' });
+    expect(await levelOf(s.stack, burger, nyc)).toMatchObject({ on_hand: String(Number(before!.on_hand) - 2), reserved: '0' });
   });
 
   it('releases the reserved stock when the order is cancelled (by :cancel or by the source)', async () => {
@@ -92,15 +92,15 @@ describe('online-order stock', () => {
     const b = (await putOrder('O-5', [{ itemSku: 'BURGER', quantity: '1' }])).body;
     expect((await sales('POST', `/sales-orders/${a.id}:reserve`, {})).status).toBe(200);
     expect((await sales('POST', `/sales-orders/${b.id}:reserve`, {})).status).toBe(200);
-    expect(await levelOf(s.sql, burger, nyc)).toMatchObject({ reserved: '3' });
+    expect(await levelOf(s.stack, burger, nyc)).toMatchObject({ reserved: '3' });
     // a reserved order's lines can no longer change; cancelling is still possible
     expect((await putOrder('O-5', [{ itemSku: 'BURGER', quantity: '9' }])).status).toBe(409);
     expect((await sales('POST', `/sales-orders/${a.id}:cancel`, {})).body).toMatchObject({ status: 'cancelled', reservations: [] });
     expect((await putOrder('O-5', [{ itemSku: 'BURGER', quantity: '1' }], { status: 'cancelled' })).body.status).toBe('cancelled');
-    await eventually(async () => (await levelOf(s.sql, burger, nyc))?.reserved === '0');
+    await eventually(async () => (await levelOf(s.stack, burger, nyc))?.reserved === '0');
     const releases = await s.sql(`select cause_id from inventory.stock_movements where type = 'release' and cause_id in (?, ?)`, [a.id, b.id]);
     expect(releases.map((r) => r.cause_id).sort()).toEqual([a.id, b.id].sort());
-    const changed = (await outboxEvents(s.sql, 'stock.level_changed')).filter((e) => e.data.object.itemId === burger);
+    const changed = (await outboxPayloads(s.stack, 'inventory', { type: 'stock.level_changed' })).filter((e) => e.data.object.itemId === burger);
     expect(changed.at(-1).data.object).toMatchObject({ reserved: '0' });
   });
 

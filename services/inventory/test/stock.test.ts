@@ -5,8 +5,8 @@
  * no lost update against concurrent movements), the ledger's list, and parallel writers on one item.
  */
 import { newId } from '@bop/shared';
-import { person } from '../../../test/harness';
-import { insertItem, levelOf, outboxEvents, startInventoryStack, type InventoryStack } from './fixtures';
+import { insertItem, levelOf, outboxPayloads, person } from '@bop/test-support';
+import { startInventoryStack, type InventoryStack } from './fixtures';
 
 let s: InventoryStack;
 let nyc: string;
@@ -58,7 +58,7 @@ afterAll(async () => {
 
 describe('POST /inventory/adjustments', () => {
   it('writes one adjustment movement per line and answers the document with its lines and movements', async () => {
-    const item = await insertItem(s.sql, { cost: '9' });
+    const item = await insertItem(s.stack, { cost: '9' });
     const r = await adjust({ locationId: nyc, reason: 'found', note: 'Behind the freezer', occurredAt: '2025-11-21T15:00:00Z', lines: [{ itemId: item, quantity: '2', unitCost: '1.5' }] });
     expect(r.status).toBe(201);
     const m = r.body.movements[0];
@@ -94,10 +94,10 @@ describe('POST /inventory/adjustments', () => {
       actor: { type: 'user', id: 'usr_test' },
       createdAt: expect.any(String),
     });
-    expect(await levelOf(s.sql, item, nyc)).toMatchObject({ on_hand: '2', average_cost: '1.5', version: 1 });
+    expect(await levelOf(s.stack, item, nyc)).toMatchObject({ on_hand: '2', average_cost: '1.5', version: 1 });
     const stored = await s.sql(`select kind, location_id, reason, business_day::text as day from inventory.stock_documents where id = ?`, [r.body.id]);
     expect(stored).toEqual([{ kind: 'adjustment', location_id: nyc, reason: 'found', day: '2025-11-21' }]);
-    const changed = (await outboxEvents(s.sql, 'stock.level_changed')).filter((e) => e.data.object.itemId === item);
+    const changed = (await outboxPayloads(s.stack, 'inventory', { type: 'stock.level_changed' })).filter((e) => e.data.object.itemId === item);
     expect(changed).toHaveLength(1);
     expect(changed[0]).toMatchObject({ actor: { type: 'user', id: 'usr_test' }, locationId: nyc, data: { object: { onHand: '2', averageCost: '1.5' }, previous: { onHand: '0' } } });
     // the list answers the same document
@@ -106,7 +106,7 @@ describe('POST /inventory/adjustments', () => {
   });
 
   it('moves the weighted-average cost with costed arrivals and values what leaves at it', async () => {
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     await stock(item, '10', '2');
     const found = await adjust({ locationId: nyc, reason: 'found', lines: [{ itemId: item, quantity: '10', unitCost: '3' }] });
     expect(found.body.movements[0]).toMatchObject({ onHandAfter: '20', unitCost: '3', value: '30' });
@@ -115,13 +115,13 @@ describe('POST /inventory/adjustments', () => {
     expect(uncosted.body.lines[0]).toMatchObject({ baseQuantity: '4', unitCost: '2.5', value: '10' });
     const lost = await adjust({ locationId: nyc, reason: 'lost', lines: [{ itemId: item, quantity: '-4' }] });
     expect(lost.body).toMatchObject({ totalValue: '-10', lines: [{ baseQuantity: '-4', unitCost: '2.5', value: '-10' }] });
-    expect(await levelOf(s.sql, item, nyc)).toMatchObject({ on_hand: '20', average_cost: '2.5' });
+    expect(await levelOf(s.stack, item, nyc)).toMatchObject({ on_hand: '20', average_cost: '2.5' });
     const level = (await get(`/stock-levels?${qs({ itemId: item })}`)).body.data[0];
     expect(level).toMatchObject({ onHand: '20', averageCost: '2.5', value: '50' });
   });
 
   it('converts units to the base unit, lets stock go negative, and keeps several lines of one item as several movements', async () => {
-    const item = await insertItem(s.sql, { cost: '0.5' });
+    const item = await insertItem(s.stack, { cost: '0.5' });
     const caseOf12 = await insertUnit({ factor: '12' });
     const r = await adjust({
       locationId: nyc,
@@ -140,13 +140,13 @@ describe('POST /inventory/adjustments', () => {
     ]);
     expect(r.body.totalValue).toBe('-8');
     expect((await movementsOf(item)).map((m) => [m.quantity, m.after])).toEqual([['-18', '-18'], ['3', '-15'], ['-1', '-16']]);
-    expect(await levelOf(s.sql, item, nyc)).toMatchObject({ on_hand: '-16', version: 1 });
+    expect(await levelOf(s.stack, item, nyc)).toMatchObject({ on_hand: '-16', version: 1 });
     // one stock.level_changed for the item however many lines touched it
-    expect((await outboxEvents(s.sql, 'stock.level_changed')).filter((e) => e.data.object.itemId === item)).toHaveLength(1);
+    expect((await outboxPayloads(s.stack, 'inventory', { type: 'stock.level_changed' })).filter((e) => e.data.object.itemId === item)).toHaveLength(1);
   });
 
   it('assigns the business day from the location time zone and cut-off (a backdated adjustment)', async () => {
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     // 03:30 in New York, before the 04:00 cut-off: the previous business day
     const r = await adjust({ locationId: nyc, reason: 'found', occurredAt: '2025-11-21T08:30:00Z', lines: [{ itemId: item, quantity: '1' }] });
     expect(r.body).toMatchObject({ occurredAt: '2025-11-21T08:30:00.000Z', businessDay: '2025-11-20', movements: [{ businessDay: '2025-11-20' }] });
@@ -156,7 +156,7 @@ describe('POST /inventory/adjustments', () => {
   });
 
   it('refuses bad bodies with field paths (422) and stores nothing', async () => {
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     const before = await documents();
     const shape = await adjust({ locationId: nyc, reason: 'misplaced', extra: 1, lines: [{ itemId: item, quantity: '0' }, { itemId: item, quantity: 2 }, { itemId: item, quantity: '1.1234567' }] });
     expect(shape.status).toBe(422);
@@ -171,7 +171,7 @@ describe('POST /inventory/adjustments', () => {
     expect(tooMany.status).toBe(422);
     expect(tooMany.body.errors).toEqual([{ path: 'lines', message: 'At most 5 lines per document; send the rest in another.' }]);
 
-    const archived = await insertItem(s.sql, { status: 'archived' });
+    const archived = await insertItem(s.stack, { status: 'archived' });
     const gram = await insertUnit({ baseUnit: 'g', factor: '1000' });
     const rules = await adjust({
       locationId: nyc,
@@ -223,27 +223,27 @@ describe('POST /inventory/adjustments', () => {
   });
 
   it('answers 422, not 500, when a level or value would leave the ledger\u2019s range, and stores nothing', async () => {
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     await stock(item, '1', '99999999');
     // each line fits, but its value at the average cost (≈ 10^16) does not fit numeric(20,6)
     const r = await adjust({ locationId: nyc, reason: 'lost', lines: [{ itemId: item, quantity: '-99999999' }] });
     expect(r.status).toBe(422);
     expect(r.body.errors).toEqual([{ path: 'lines', message: expect.stringContaining('ledger\u2019s range') }]);
-    expect(await levelOf(s.sql, item, nyc)).toMatchObject({ on_hand: '1', version: 1 });
+    expect(await levelOf(s.stack, item, nyc)).toMatchObject({ on_hand: '1', version: 1 });
     expect(await movementsOf(item)).toHaveLength(1);
   });
 
   it('writes off the stock of an archived item', async () => {
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     await stock(item, '3', '1');
     await s.sql(`update inventory.items set status = 'archived' where id = ?`, [item]);
     const r = await adjust({ locationId: nyc, reason: 'correction', lines: [{ itemId: item, quantity: '-3' }] });
     expect(r.status).toBe(201);
-    expect(await levelOf(s.sql, item, nyc)).toMatchObject({ on_hand: '0' });
+    expect(await levelOf(s.stack, item, nyc)).toMatchObject({ on_hand: '0' });
   });
 
   it('checks reach: a person adjusting at one location is refused another (403 out_of_reach); no permission is 403 forbidden', async () => {
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     const local = person({ 'inventory.adjust': [{ type: 'locations', ids: [nyc] }] });
     expect((await adjust({ locationId: nyc, reason: 'found', lines: [{ itemId: item, quantity: '1' }] }, local)).status).toBe(201);
     const far = await adjust({ locationId: ber, reason: 'found', lines: [{ itemId: item, quantity: '1' }] }, local);
@@ -252,13 +252,13 @@ describe('POST /inventory/adjustments', () => {
     const none = await adjust({ locationId: nyc, reason: 'found', lines: [{ itemId: item, quantity: '1' }] }, person({ 'inventory.read': [{ type: 'everyone' }] }));
     expect(none.status).toBe(403);
     expect(none.body.code).toBe('forbidden');
-    expect(await levelOf(s.sql, item, ber)).toBeUndefined();
+    expect(await levelOf(s.stack, item, ber)).toBeUndefined();
   });
 });
 
 describe('GET /inventory/adjustments', () => {
   it('filters by location, item, reason and occurredAt, pages with a cursor, and lists only reachable locations', async () => {
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     const a = await adjust({ locationId: nyc, reason: 'found', occurredAt: '2025-11-01T12:00:00Z', lines: [{ itemId: item, quantity: '1' }] });
     const b = await adjust({ locationId: ber, reason: 'found', occurredAt: '2025-11-10T12:00:00Z', lines: [{ itemId: item, quantity: '2' }] });
     const c = await adjust({ locationId: nyc, reason: 'lost', occurredAt: '2025-11-20T12:00:00Z', lines: [{ itemId: item, quantity: '-1' }] });
@@ -290,8 +290,8 @@ describe('GET /inventory/adjustments', () => {
 
 describe('POST /inventory/waste', () => {
   it('writes negative waste movements valued at the average cost and records waste.recorded with the record', async () => {
-    const item = await insertItem(s.sql, { baseUnit: 'g' });
-    const other = await insertItem(s.sql, { cost: '0.2' });
+    const item = await insertItem(s.stack, { baseUnit: 'g' });
+    const other = await insertItem(s.stack, { cost: '0.2' });
     await stock(item, '5000', '0.004');
     const kilo = await insertUnit({ baseUnit: 'g', factor: '1000' });
     const r = await waste({
@@ -320,13 +320,13 @@ describe('POST /inventory/waste', () => {
       ],
     });
     expect(r.body.lines.map((l: any) => l.movementId)).toEqual(r.body.movements.map((m: any) => m.id));
-    expect(await levelOf(s.sql, item, nyc)).toMatchObject({ on_hand: '3500', average_cost: '0.004' });
+    expect(await levelOf(s.stack, item, nyc)).toMatchObject({ on_hand: '3500', average_cost: '0.004' });
 
-    const recorded = (await outboxEvents(s.sql, 'waste.recorded')).filter((e) => e.data.object.id === r.body.id);
+    const recorded = (await outboxPayloads(s.stack, 'inventory', { type: 'waste.recorded' })).filter((e) => e.data.object.id === r.body.id);
     expect(recorded).toHaveLength(1);
     expect(recorded[0]).toMatchObject({ type: 'waste.recorded', apiVersion: 'v1', actor: { type: 'user', id: 'usr_test' }, locationId: nyc });
     expect(recorded[0].data.object).toEqual(r.body);
-    const onHand = async (id: string) => (await outboxEvents(s.sql, 'stock.level_changed')).filter((e) => e.data.object.itemId === id).map((e) => e.data.object.onHand);
+    const onHand = async (id: string) => (await outboxPayloads(s.stack, 'inventory', { type: 'stock.level_changed' })).filter((e) => e.data.object.itemId === id).map((e) => e.data.object.onHand);
     expect(await onHand(item)).toEqual(['5000', '3500']);
     expect(await onHand(other)).toEqual(['-3']);
 
@@ -335,7 +335,7 @@ describe('POST /inventory/waste', () => {
   });
 
   it('refuses bad bodies with field paths and checks reach with waste.record', async () => {
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     const bad = await waste({ locationId: nyc, reason: 'other', lines: [{ itemId: item, quantity: '-1' }, { itemId: item, quantity: '0' }, { itemId: item, quantity: '1', unitCost: '2' }] });
     expect(bad.status).toBe(422);
     expect(bad.body.errors.map((e: any) => e.path)).toEqual(['lines[0].quantity', 'lines[1].quantity', 'lines[2].unitCost']);
@@ -356,7 +356,7 @@ describe('POST /inventory/waste', () => {
 
 describe('GET /inventory/waste', () => {
   it('filters by location, item, reason and occurredAt; reach limits the list', async () => {
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     const a = await waste({ locationId: nyc, reason: 'expired', occurredAt: '2025-11-02T12:00:00Z', lines: [{ itemId: item, quantity: '1' }] });
     const b = await waste({ locationId: ber, reason: 'theft', occurredAt: '2025-11-12T12:00:00Z', lines: [{ itemId: item, quantity: '1' }] });
     const ids = async (q: Record<string, string | undefined>, as?: As) => (await get(`/inventory/waste?${qs({ itemId: item, ...q })}`, as)).body.data.map((d: any) => d.id);
@@ -372,7 +372,7 @@ describe('GET /inventory/waste', () => {
 
 describe('GET /stock-levels', () => {
   it('answers on hand, reserved, available and value; filters by location, item and belowReorderPoint; reach limits it', async () => {
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     await stock(item, '10', '1.25');
     await stock(item, '4', '2', ber);
     await configure({ locationId: ber, itemId: item, reorderPoint: '5' });
@@ -406,7 +406,7 @@ describe('GET /stock-levels', () => {
   });
 
   it('serves updatedSince polling: pages in updatedAt order, and a level changed meanwhile comes back later', async () => {
-    const items = [await insertItem(s.sql), await insertItem(s.sql), await insertItem(s.sql), await insertItem(s.sql), await insertItem(s.sql)];
+    const items = [await insertItem(s.stack), await insertItem(s.stack), await insertItem(s.stack), await insertItem(s.stack), await insertItem(s.stack)];
     // after every earlier write: this poll sees only its own levels
     await new Promise((r) => setTimeout(r, 5));
     const since = new Date().toISOString();
@@ -436,13 +436,13 @@ describe('GET /stock-levels', () => {
 
 describe('POST /stock-levels:configure', () => {
   it('sets par level and reorder point, emits below_reorder_point once when the new point is above available, and no level_changed', async () => {
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     await stock(item, '8', '1');
     const r = await configure({ locationId: nyc, itemId: item, parLevel: '20', reorderPoint: '6' });
     expect(r.status).toBe(200);
     expect(r.headers.get('etag')).toBe('"2"');
     expect(r.body).toMatchObject({ itemId: item, locationId: nyc, onHand: '8', available: '8', parLevel: '20', reorderPoint: '6', belowReorderPoint: false, version: 2 });
-    const below = () => outboxEvents(s.sql, 'stock.below_reorder_point').then((es) => es.filter((e) => e.data.object.itemId === item));
+    const below = () => outboxPayloads(s.stack, 'inventory', { type: 'stock.below_reorder_point' }).then((es) => es.filter((e) => e.data.object.itemId === item));
     expect(await below()).toEqual([]);
 
     const raised = await configure({ locationId: nyc, itemId: item, reorderPoint: '10' });
@@ -461,12 +461,12 @@ describe('POST /stock-levels:configure', () => {
     expect((await configure({ locationId: nyc, itemId: item, reorderPoint: null })).body).toMatchObject({ reorderPoint: null, belowReorderPoint: false, version: 5 });
     await configure({ locationId: nyc, itemId: item, reorderPoint: '9' });
     expect(await below()).toHaveLength(2);
-    expect((await outboxEvents(s.sql, 'stock.level_changed')).filter((e) => e.data.object.itemId === item)).toHaveLength(1);
-    expect(await levelOf(s.sql, item, nyc)).toMatchObject({ on_hand: '8', version: 6 });
+    expect((await outboxPayloads(s.stack, 'inventory', { type: 'stock.level_changed' })).filter((e) => e.data.object.itemId === item)).toHaveLength(1);
+    expect(await levelOf(s.stack, item, nyc)).toMatchObject({ on_hand: '8', version: 6 });
   });
 
   it('configures an item with no stock yet, checks If-Match, and refuses bad values with paths', async () => {
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     const fresh = await configure({ locationId: ber, itemId: item, parLevel: '4.5' });
     expect(fresh.body).toMatchObject({ onHand: '0', parLevel: '4.5', reorderPoint: null, averageCost: null, value: null, version: 1 });
 
@@ -483,7 +483,7 @@ describe('POST /stock-levels:configure', () => {
 
     expect((await configure({ locationId: ber, itemId: item })).body.errors).toEqual([{ path: 'reorderPoint', message: 'Send parLevel, reorderPoint or both.' }]);
     expect((await configure({ locationId: ber, itemId: item, parLevel: '-1', reorderPoint: 2 })).body.errors.map((e: any) => e.path)).toEqual(['parLevel', 'reorderPoint']);
-    const archived = await insertItem(s.sql, { status: 'archived' });
+    const archived = await insertItem(s.stack, { status: 'archived' });
     expect((await configure({ locationId: 'loc_nope', itemId: 'itm_nope', parLevel: '1' })).body.errors).toEqual([
       { path: 'locationId', message: 'No location loc_nope.' },
       { path: 'itemId', message: 'No item itm_nope.' },
@@ -495,11 +495,11 @@ describe('POST /stock-levels:configure', () => {
     expect(far.status).toBe(403);
     expect(far.body.code).toBe('out_of_reach');
     expect((await configure({ locationId: ber, itemId: item, parLevel: '1' }, { as: person({ 'inventory.read': [{ type: 'everyone' }] }) })).status).toBe(403);
-    expect(await levelOf(s.sql, item, ber)).toMatchObject({ version: 3 });
+    expect(await levelOf(s.stack, item, ber)).toMatchObject({ version: 3 });
   });
 
   it('loses no update against concurrent movements on the level', async () => {
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     await stock(item, '100', '1');
     await Promise.all([
       ...Array.from({ length: 8 }, () => waste({ locationId: nyc, reason: 'expired', lines: [{ itemId: item, quantity: '1' }] })),
@@ -513,7 +513,7 @@ describe('POST /stock-levels:configure', () => {
 
 describe('GET /stock-movements', () => {
   it('lists the ledger in append order with filters and a cursor by sequence; reach limits it', async () => {
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     const a = await adjust({ locationId: nyc, reason: 'found', occurredAt: '2025-11-05T10:00:00Z', lines: [{ itemId: item, quantity: '5' }] });
     const w = await waste({ locationId: nyc, reason: 'expired', occurredAt: '2025-11-06T10:00:00Z', lines: [{ itemId: item, quantity: '1' }] });
     const b = await adjust({ locationId: ber, reason: 'found', occurredAt: '2025-11-07T10:00:00Z', lines: [{ itemId: item, quantity: '2' }] });
@@ -544,7 +544,7 @@ describe('GET /stock-movements', () => {
 
 describe('parallel writers on one item', () => {
   it('20 concurrent adjustments and waste records: the level is the sum and onHandAfter is a gap-free chain', async () => {
-    const item = await insertItem(s.sql, { cost: '2' });
+    const item = await insertItem(s.stack, { cost: '2' });
     await stock(item, '50', '2');
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
@@ -552,7 +552,7 @@ describe('parallel writers on one item', () => {
       ),
     );
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(201));
-    expect(await levelOf(s.sql, item, nyc)).toMatchObject({ on_hand: '65', average_cost: '2', version: 21 });
+    expect(await levelOf(s.stack, item, nyc)).toMatchObject({ on_hand: '65', average_cost: '2', version: 21 });
     const ledger = await movementsOf(item);
     expect(ledger).toHaveLength(21);
     let running = 0;
@@ -561,7 +561,7 @@ describe('parallel writers on one item', () => {
       expect(Number(m.after)).toBe(running);
     }
     // every level_changed carries the previous state the one before it left
-    const changed = (await outboxEvents(s.sql, 'stock.level_changed')).filter((e) => e.data.object.itemId === item);
+    const changed = (await outboxPayloads(s.stack, 'inventory', { type: 'stock.level_changed' })).filter((e) => e.data.object.itemId === item);
     expect(changed).toHaveLength(21);
     changed.slice(1).forEach((e, i) => expect(e.data.previous.onHand).toBe(changed[i].data.object.onHand));
     // writers that waited for the lock never stamp the level back in time (updatedSince pollers)

@@ -5,8 +5,8 @@
  * differences), every sent item answered, receiving twice refused, If-Match, reach on both sides,
  * lists and the events in the outbox.
  */
-import { person } from '../../../test/harness';
-import { insertItem, insertUnit, levelOf, outboxEvents, postLedger, startInventoryStack, type InventoryStack } from './fixtures';
+import { insertItem, insertUnit, levelOf, outboxPayloads, person, postLedger } from '@bop/test-support';
+import { startInventoryStack, type InventoryStack } from './fixtures';
 
 let s: InventoryStack;
 let nyc: string;
@@ -22,14 +22,14 @@ const receive = (id: string, body: Record<string, unknown>, opts: { as?: ReturnT
   inv().call('POST', `/transfers/${id}:receive`, { as: opts.as, body, headers: opts.ifMatch ? { 'if-match': opts.ifMatch } : {} });
 const getTransfer = (id: string, as = person()) => inv().call('GET', `/transfers/${id}`, { as });
 const list = (query: string, as = person()) => inv().call('GET', `/transfers${query}`, { as });
-const transferEvents = async (type: string, id: string) => (await outboxEvents(s.sql, type)).filter((e) => e.data.object.id === id);
+const transferEvents = async (type: string, id: string) => (await outboxPayloads(s.stack, 'inventory', { type: type })).filter((e) => e.data.object.id === id);
 const movementsOf = (transferId: string) =>
   s.sql(
     `select item_id, location_id, type, trim_scale(quantity)::text as quantity, trim_scale(unit_cost)::text as unit_cost, trim_scale(value)::text as value, cause_type from inventory.stock_movements where cause_id = ? order by seq`,
     [transferId],
   );
 
-const unitOf = (baseUnit: 'each' | 'g' | 'ml', factor: string) => insertUnit(s.sql, baseUnit, factor);
+const unitOf = (baseUnit: 'each' | 'g' | 'ml', factor: string) => insertUnit(s.stack, baseUnit, factor);
 
 beforeAll(async () => {
   s = await startInventoryStack();
@@ -42,8 +42,8 @@ afterAll(async () => {
 
 describe('POST /transfers', () => {
   it('sends stock: transfer_out at the sender at its average cost, in_transit, transfer.sent', async () => {
-    const wine = await insertItem(s.sql, { baseUnit: 'ml', cost: '0.05' });
-    const lemons = await insertItem(s.sql);
+    const wine = await insertItem(s.stack, { baseUnit: 'ml', cost: '0.05' });
+    const lemons = await insertItem(s.stack);
     const caseOf6 = await unitOf('ml', '4500');
     await stock(nyc, wine, '9000', '0.02');
     await stock(nyc, lemons, '40', '0.3');
@@ -72,18 +72,18 @@ describe('POST /transfers', () => {
       { item_id: wine, location_id: nyc, type: 'transfer_out', quantity: '-4500', unit_cost: '0.02', value: '-90', cause_type: 'transfer' },
       { item_id: lemons, location_id: nyc, type: 'transfer_out', quantity: '-12.5', unit_cost: '0.3', value: '-3.75', cause_type: 'transfer' },
     ]);
-    expect(await levelOf(s.sql, wine, nyc)).toMatchObject({ on_hand: '4500' });
-    expect(await levelOf(s.sql, wine, ber)).toBeUndefined();
+    expect(await levelOf(s.stack, wine, nyc)).toMatchObject({ on_hand: '4500' });
+    expect(await levelOf(s.stack, wine, ber)).toBeUndefined();
     const sent = await transferEvents('transfer.sent', r.body.id);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ type: 'transfer.sent', apiVersion: 'v1', locationId: nyc, actor: { type: 'user', id: 'usr_test' }, data: { object: r.body } });
-    const changed = (await outboxEvents(s.sql, 'stock.level_changed')).filter((e) => e.data.object.itemId === lemons);
+    const changed = (await outboxPayloads(s.stack, 'inventory', { type: 'stock.level_changed' })).filter((e) => e.data.object.itemId === lemons);
     expect(changed.at(-1).data).toMatchObject({ previous: { onHand: '40' }, object: { onHand: '27.5', locationId: nyc } });
   });
 
   it('refuses with 422 insufficient_stock when the sender lacks available stock, changing nothing', async () => {
-    const plenty = await insertItem(s.sql);
-    const scarce = await insertItem(s.sql);
+    const plenty = await insertItem(s.stack);
+    const scarce = await insertItem(s.stack);
     await stock(nyc, plenty, '10', '1');
     await stock(nyc, scarce, '2', '1');
     const transfersBefore = (await s.sql(`select count(*)::int as n from inventory.transfers`))[0].n;
@@ -91,22 +91,22 @@ describe('POST /transfers', () => {
     expect(r.status).toBe(422);
     expect(r.body.code).toBe('insufficient_stock');
     expect(r.body.errors).toEqual([{ path: 'lines[1].quantity', message: expect.stringContaining('Only 2 available') }]);
-    expect(await levelOf(s.sql, plenty, nyc)).toMatchObject({ on_hand: '10' });
+    expect(await levelOf(s.stack, plenty, nyc)).toMatchObject({ on_hand: '10' });
     expect((await s.sql(`select count(*)::int as n from inventory.transfers`))[0].n).toBe(transfersBefore);
   });
 
   it('lets only one of two transfers racing for the same stock through', async () => {
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     await stock(nyc, item, '10', '1');
     const results = await Promise.all([0, 1].map(() => send({ fromLocationId: nyc, toLocationId: ber, lines: [{ itemId: item, quantity: '6' }] })));
     expect(results.map((r) => r.status).sort()).toEqual([201, 422]);
     expect(results.find((r) => r.status === 422)!.body.code).toBe('insufficient_stock');
-    expect(await levelOf(s.sql, item, nyc)).toMatchObject({ on_hand: '4' });
+    expect(await levelOf(s.stack, item, nyc)).toMatchObject({ on_hand: '4' });
   });
 
   it('refuses bad input with field paths', async () => {
-    const item = await insertItem(s.sql);
-    const archived = await insertItem(s.sql, { status: 'archived' });
+    const item = await insertItem(s.stack);
+    const archived = await insertItem(s.stack, { status: 'archived' });
     const grams = await unitOf('g', '1');
     await stock(nyc, item, '5', '1');
     const shape = await send({ fromLocationId: nyc, toLocationId: ber, lines: [{ itemId: item, quantity: '0' }, { itemId: item, quantity: '-1' }, { itemId: item }], via: 'truck' });
@@ -133,25 +133,25 @@ describe('POST /transfers', () => {
       ]),
     );
     expect(r.body.errors).toHaveLength(5);
-    expect(await levelOf(s.sql, item, nyc)).toMatchObject({ on_hand: '5' });
+    expect(await levelOf(s.stack, item, nyc)).toMatchObject({ on_hand: '5' });
   });
 
   it('needs transfers.manage at the sending location (403 out_of_reach otherwise)', async () => {
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     await stock(ber, item, '5', '1');
     const nycManager = person({ 'transfers.manage': [{ type: 'locations', ids: [nyc] }] });
     const r = await send({ fromLocationId: ber, toLocationId: nyc, lines: [{ itemId: item, quantity: '1' }] }, nycManager);
     expect(r.status).toBe(403);
     expect(r.body.code).toBe('out_of_reach');
-    expect(await levelOf(s.sql, item, ber)).toMatchObject({ on_hand: '5' });
+    expect(await levelOf(s.stack, item, ber)).toMatchObject({ on_hand: '5' });
   });
 });
 
 describe('POST /transfers/{id}:receive', () => {
   /** 10 × item at NYC bought at 2, sent to BER where 10 were bought at 4. */
   async function inTransit(quantity = '10') {
-    const item = await insertItem(s.sql);
-    const other = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
+    const other = await insertItem(s.stack);
     await stock(nyc, item, '10', '2');
     await stock(nyc, other, '3', '1');
     await stock(ber, item, '10', '4');
@@ -171,9 +171,9 @@ describe('POST /transfers/{id}:receive', () => {
       expect.objectContaining({ itemId: other, sentQuantity: '3', unitCost: '1', receivedQuantity: '3', difference: '0', differenceValue: '0' }),
     ]);
     // (10 × 4 + 10 × 2) / 20
-    expect(await levelOf(s.sql, item, ber)).toMatchObject({ on_hand: '20', average_cost: '3' });
-    expect(await levelOf(s.sql, other, ber)).toMatchObject({ on_hand: '3', average_cost: '1' });
-    expect(await levelOf(s.sql, item, nyc)).toMatchObject({ on_hand: '0' });
+    expect(await levelOf(s.stack, item, ber)).toMatchObject({ on_hand: '20', average_cost: '3' });
+    expect(await levelOf(s.stack, other, ber)).toMatchObject({ on_hand: '3', average_cost: '1' });
+    expect(await levelOf(s.stack, item, nyc)).toMatchObject({ on_hand: '0' });
     expect((await movementsOf(id)).filter((m) => m.type === 'transfer_in')).toEqual([
       { item_id: item, location_id: ber, type: 'transfer_in', quantity: '10', unit_cost: '2', value: '20', cause_type: 'transfer' },
       { item_id: other, location_id: ber, type: 'transfer_in', quantity: '3', unit_cost: '1', value: '3', cause_type: 'transfer' },
@@ -195,8 +195,8 @@ describe('POST /transfers/{id}:receive', () => {
       expect.objectContaining({ itemId: other, sentQuantity: '3', receivedQuantity: '0', difference: '-3', differenceValue: '-3' }),
     ]);
     // (10 × 4 + 8 × 2) / 18
-    expect(await levelOf(s.sql, item, ber)).toMatchObject({ on_hand: '18', average_cost: '3.111111' });
-    expect(await levelOf(s.sql, other, ber)).toBeUndefined();
+    expect(await levelOf(s.stack, item, ber)).toMatchObject({ on_hand: '18', average_cost: '3.111111' });
+    expect(await levelOf(s.stack, other, ber)).toBeUndefined();
     expect((await movementsOf(id)).filter((m) => m.type === 'transfer_in')).toHaveLength(1);
     expect(await transferEvents('transfer.received', id)).toHaveLength(1);
     const discrepancy = await transferEvents('transfer.discrepancy', id);
@@ -210,7 +210,7 @@ describe('POST /transfers/{id}:receive', () => {
     const r = await receive(id, { lines: [{ itemId: item, receivedQuantity: '2.5', unitId: pair }, { itemId: other, receivedQuantity: '3' }] });
     expect(r.body.status).toBe('received_with_discrepancy');
     expect(r.body.lines[0]).toMatchObject({ sentQuantity: '4', receivedQuantity: '5', difference: '1', differenceValue: '2' });
-    expect(await levelOf(s.sql, item, ber)).toMatchObject({ on_hand: '15' });
+    expect(await levelOf(s.stack, item, ber)).toMatchObject({ on_hand: '15' });
   });
 
   it('needs every sent item answered once, and nothing else', async () => {
@@ -231,7 +231,7 @@ describe('POST /transfers/{id}:receive', () => {
       ]),
     );
     expect((await getTransfer(id)).body).toMatchObject({ status: 'in_transit', version: 1 });
-    expect(await levelOf(s.sql, item, ber)).toMatchObject({ on_hand: '10' });
+    expect(await levelOf(s.stack, item, ber)).toMatchObject({ on_hand: '10' });
   });
 
   it('refuses receiving twice (409), checks If-Match, and receives once under a race', async () => {
@@ -245,7 +245,7 @@ describe('POST /transfers/{id}:receive', () => {
     const again = await receive(id, answer);
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ code: 'conflict', detail: expect.stringContaining('already received') });
-    expect(await levelOf(s.sql, item, ber)).toMatchObject({ on_hand: '20' });
+    expect(await levelOf(s.stack, item, ber)).toMatchObject({ on_hand: '20' });
     expect(await transferEvents('transfer.received', id)).toHaveLength(1);
     expect((await receive('trf_missing', answer)).status).toBe(404);
   });
@@ -268,7 +268,7 @@ describe('reading transfers', () => {
 
   beforeAll(async () => {
     since = new Date().toISOString();
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     await stock(nyc, item, '10', '1');
     await stock(ber, item, '10', '1');
     toBer = (await send({ fromLocationId: nyc, toLocationId: ber, lines: [{ itemId: item, quantity: '1' }] })).body.id;

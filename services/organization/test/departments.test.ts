@@ -1,6 +1,6 @@
 import { organizationService } from '../src';
-import { person, startTestService, type TestService } from '../../../test/harness';
-import { newLocation, outboxRows } from './fixtures';
+import { outboxEvents, person, startTestService, type TestService } from '@bop/test-support';
+import { newLocation } from './fixtures';
 
 let t: TestService;
 beforeAll(async () => {
@@ -39,7 +39,7 @@ describe('departments', () => {
     expect(ok.body).toMatchObject({ name: 'Cocktail bar', version: 2 });
     const del = await t.call('DELETE', `/departments/${local.body.id}`, { as: manager });
     expect(del.body.status).toBe('archived');
-    const types = (await outboxRows(t)).filter((e) => e.aggregate_id === local.body.id).map((e) => e.type);
+    const types = (await outboxEvents(t, 'organization')).filter((e) => e.aggregate_id === local.body.id).map((e) => e.type);
     expect(types).toEqual(['department.created', 'department.updated', 'department.archived']);
   });
 

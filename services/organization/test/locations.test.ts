@@ -1,7 +1,7 @@
 import { anonymousPrincipal } from '@bop/shared';
 import { organizationService } from '../src';
-import { http, person, integration, startTestService, testKeys, type TestService } from '../../../test/harness';
-import { newLocation, newLocationBody, newOrgUnit, outboxRows } from './fixtures';
+import { http, integration, outboxEvents, person, startTestService, testKeys, type TestService } from '@bop/test-support';
+import { newLocation, newLocationBody, newOrgUnit } from './fixtures';
 
 let t: TestService;
 beforeAll(async () => {
@@ -18,7 +18,7 @@ describe('POST /locations', () => {
     expect(res.body).toMatchObject({ name: 'Downtown', externalId: 'POS-1', timezone: 'Europe/Berlin', businessDayCutoff: '04:00', status: 'active', version: 1 });
     expect(res.body.id).toMatch(/^loc_[0-9A-Z]{26}$/);
     expect(res.headers.get('etag')).toBe('"1"');
-    const events = (await outboxRows(t)).filter((e) => e.aggregate_id === res.body.id);
+    const events = (await outboxEvents(t, 'organization')).filter((e) => e.aggregate_id === res.body.id);
     expect(events).toHaveLength(1);
     expect(events[0].type).toBe('location.created');
     expect(events[0].payload).toMatchObject({
@@ -32,7 +32,7 @@ describe('POST /locations', () => {
   });
 
   it('reports every invalid field with its path and stores nothing', async () => {
-    const before = (await outboxRows(t)).length;
+    const before = (await outboxEvents(t, 'organization')).length;
     const res = await t.call('POST', '/locations', {
       body: { name: '', timezone: 'Mars/Olympus', businessDayCutoff: '25:00', address: { country: 'usa' }, colour: 'red' },
     });
@@ -41,16 +41,16 @@ describe('POST /locations', () => {
     expect(res.body.code).toBe('validation_error');
     const paths = res.body.errors.map((e: { path: string }) => e.path).sort();
     expect(paths).toEqual(['address.country', 'businessDayCutoff', 'colour', 'name', 'timezone']);
-    expect((await outboxRows(t)).length).toBe(before);
+    expect((await outboxEvents(t, 'organization')).length).toBe(before);
   });
 
   it('refuses a duplicate externalId with 409 conflict and records no event', async () => {
     await newLocation(t, { externalId: 'DUP-1' });
-    const before = (await outboxRows(t)).length;
+    const before = (await outboxEvents(t, 'organization')).length;
     const res = await t.call('POST', '/locations', { body: newLocationBody({ externalId: 'DUP-1' }) });
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ code: 'conflict', errors: [{ path: 'externalId' }] });
-    expect((await outboxRows(t)).length).toBe(before);
+    expect((await outboxEvents(t, 'organization')).length).toBe(before);
   });
 
   it('refuses an unknown org unit with a field error', async () => {
@@ -129,7 +129,7 @@ describe('PATCH and DELETE /locations/{id}', () => {
     const stale = await t.call('PATCH', `/locations/${loc.id}`, { body: { name: 'Again' }, headers: { 'If-Match': '"1"' } });
     expect(stale.status).toBe(409);
     expect(stale.body.code).toBe('version_mismatch');
-    const ev = (await outboxRows(t)).filter((e) => e.aggregate_id === loc.id && e.type === 'location.updated');
+    const ev = (await outboxEvents(t, 'organization')).filter((e) => e.aggregate_id === loc.id && e.type === 'location.updated');
     expect(ev).toHaveLength(1);
     expect(ev[0].payload.data.previous).toEqual({ name: 'Old name', businessDayCutoff: '04:00' });
   });
@@ -145,7 +145,7 @@ describe('PATCH and DELETE /locations/{id}', () => {
     const res = await t.call('PATCH', `/locations/${loc.id}`, { body: { name: 'Same' } });
     expect(res.status).toBe(200);
     expect(res.body.version).toBe(1);
-    expect((await outboxRows(t)).filter((e) => e.aggregate_id === loc.id)).toHaveLength(1);
+    expect((await outboxEvents(t, 'organization')).filter((e) => e.aggregate_id === loc.id)).toHaveLength(1);
   });
 
   it('archives, keeps history, refuses changes until reactivated', async () => {
@@ -160,7 +160,7 @@ describe('PATCH and DELETE /locations/{id}', () => {
     expect(patch.status).toBe(409);
     const back = await t.call('PATCH', `/locations/${loc.id}`, { body: { status: 'active' } });
     expect(back.body).toMatchObject({ status: 'active', archivedAt: null });
-    const types = (await outboxRows(t)).filter((e) => e.aggregate_id === loc.id).map((e) => e.type);
+    const types = (await outboxEvents(t, 'organization')).filter((e) => e.aggregate_id === loc.id).map((e) => e.type);
     expect(types).toEqual(['location.created', 'location.archived', 'location.updated']);
   });
 
@@ -182,7 +182,7 @@ describe('PUT /locations/external/{externalId}', () => {
     expect(second.body).toMatchObject({ id: first.body.id, name: 'Airport T2', version: 2 });
     const third = await t.call('PUT', '/locations/external/STORE-77', { body: { ...body, name: 'Airport T2' }, as: integration(['organization:write']) });
     expect(third.body.version).toBe(2);
-    const events = (await outboxRows(t)).filter((e) => e.aggregate_id === first.body.id);
+    const events = (await outboxEvents(t, 'organization')).filter((e) => e.aggregate_id === first.body.id);
     expect(events.map((e) => e.type)).toEqual(['location.created', 'location.updated']);
     expect(events[0].payload.actor).toEqual({ type: 'integration', id: 'int_test' });
     const get = await t.call('GET', '/locations/external/STORE-77');

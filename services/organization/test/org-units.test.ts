@@ -1,6 +1,6 @@
 import { organizationService } from '../src';
-import { startTestService, type TestService } from '../../../test/harness';
-import { newLocation, newOrgUnit, outboxRows } from './fixtures';
+import { outboxEvents, startTestService, type TestService } from '@bop/test-support';
+import { newLocation, newOrgUnit } from './fixtures';
 
 let t: TestService;
 beforeAll(async () => {
@@ -34,7 +34,7 @@ describe('org units', () => {
     const move = await t.call('PATCH', `/org-units/${c.id}`, { body: { parentId: a.id } });
     expect(move.status).toBe(200);
     expect(move.body).toMatchObject({ parentId: a.id, path: [a.id], version: 2 });
-    const ev = (await outboxRows(t)).filter((e) => e.aggregate_id === c.id).map((e) => e.type);
+    const ev = (await outboxEvents(t, 'organization')).filter((e) => e.aggregate_id === c.id).map((e) => e.type);
     expect(ev).toEqual(['org_unit.created', 'org_unit.updated']);
   });
 
@@ -46,11 +46,11 @@ describe('org units', () => {
     const busyChild = await t.call('DELETE', `/org-units/${child.id}`);
     expect(busyChild.status).toBe(409);
     expect(busyChild.body.code).toBe('conflict');
-    const before = (await outboxRows(t)).filter((e) => e.type === 'org_unit.archived').length;
+    const before = (await outboxEvents(t, 'organization')).filter((e) => e.type === 'org_unit.archived').length;
     expect(before).toBe(0);
     await t.call('DELETE', `/locations/${loc.id}`);
     expect((await t.call('DELETE', `/org-units/${child.id}`)).body.status).toBe('archived');
     expect((await t.call('DELETE', `/org-units/${parent.id}`)).body.status).toBe('archived');
-    expect((await outboxRows(t)).filter((e) => e.type === 'org_unit.archived')).toHaveLength(2);
+    expect((await outboxEvents(t, 'organization')).filter((e) => e.type === 'org_unit.archived')).toHaveLength(2);
   });
 });

@@ -7,28 +7,30 @@
 import { identityService } from '@svc/identity';
 import { inventoryService } from '@svc/inventory';
 import { organizationService } from '@svc/organization';
-import { newId, type Principal } from '@bop/shared';
-import { eventually, person, startTestServices, type HttpResult, type TestService } from '../../../test/harness';
-import { insertItem, levelOf, postLedger, type InventoryStack } from '../../inventory/test/fixtures';
+import type { Principal } from '@bop/shared';
+import {
+  insertItem,
+  insertUnit,
+  person,
+  quietIdentity,
+  replicatedLocation,
+  serviceSql,
+  standardLocations,
+  startTestServices,
+  untilReplicated,
+  type HttpResult,
+  type InventoryTarget,
+  type ServiceSql,
+  type TestService,
+} from '@bop/test-support';
 import { purchasingService } from '../src';
 
-export { insertItem, levelOf, postLedger };
-
-let unitSeq = 0;
-/** A unit of measure written directly: `factor` base units each, company-wide unless `itemId`; a unique name (names are unique company-wide). */
-export async function insertUnit(sql: InventoryStack['sql'], baseUnit: 'each' | 'g' | 'ml', factor: string, itemId: string | null = null): Promise<string> {
-  const id = newId('unitOfMeasure');
-  await sql(`insert into inventory.units_of_measure (id, name, base_unit, factor, item_id, created_at, updated_at) values (?, ?, ?, ?, ?, now(), now())`, [id, `pack ${++unitSeq} of ${factor} ${baseUnit}`, baseUnit, factor, itemId]);
-  return id;
-}
-
-/** Identity's owner is created from this password (nothing printed). */
-const quietIdentity = { BOOTSTRAP_ADMIN_PASSWORD: 'a-good-long-password-123' };
-
-/** The inventory fixtures' stack shape (`sql` runs on inventory's connection) plus purchasing's. */
-export interface PurchasingStack extends InventoryStack {
+/** The stack with its locations; `sql` runs on inventory's connection, `psql` on purchasing's (the same database). */
+export interface PurchasingStack extends InventoryTarget {
+  /** SQL on the inventory service's connection */
+  sql: ServiceSql;
   /** SQL on the purchasing service's connection (the same database) */
-  psql: (q: string, p?: unknown[]) => Promise<any[]>;
+  psql: ServiceSql;
   purchasing: TestService;
   inventory: TestService;
   identity: TestService;
@@ -39,31 +41,20 @@ export interface PurchasingStack extends InventoryStack {
 export async function startPurchasingStack(): Promise<PurchasingStack> {
   const stack = await startTestServices([organizationService, identityService, inventoryService, purchasingService], quietIdentity);
   const s = stack.services;
-  const sql = (q: string, p: unknown[] = []): Promise<any[]> => s.inventory.svc.runtime.orm.em.getConnection().execute(q, p);
-  const psql = (q: string, p: unknown[] = []): Promise<any[]> => s.purchasing.svc.runtime.orm.em.getConnection().execute(q, p);
-  const nyc = await s.organization.call('POST', '/locations', { body: { name: 'NYC', timezone: 'America/New_York', businessDayCutoff: '04:00', externalId: 'NYC-1' } });
-  const ber = await s.organization.call('POST', '/locations', { body: { name: 'Berlin', timezone: 'Europe/Berlin', businessDayCutoff: '05:00', externalId: 'BER-1' } });
-  const locations = { 'NYC-1': nyc.body.id as string, 'BER-1': ber.body.id as string };
-  const ids = [locations['NYC-1'], locations['BER-1']];
-  await eventually(async () => (await sql(`select 1 from inventory.locations where id in (?, ?)`, ids)).length === 2);
-  await eventually(async () => (await psql(`select 1 from purchasing.locations where id in (?, ?)`, ids)).length === 2);
-  return { stack, sql, psql, locations, purchasing: s.purchasing, inventory: s.inventory, identity: s.identity, organization: s.organization };
+  const locations = await standardLocations(stack, ['inventory', 'purchasing']);
+  return { stack, sql: serviceSql(s.inventory), psql: serviceSql(s.purchasing), locations, purchasing: s.purchasing, inventory: s.inventory, identity: s.identity, organization: s.organization };
 }
 
 /** A third location, replicated into purchasing (and inventory) before it is answered. */
 export async function newLocation(s: PurchasingStack, name: string): Promise<string> {
-  const r = await s.organization.call('POST', '/locations', { body: { name, timezone: 'Europe/London', businessDayCutoff: '04:00' } });
-  if (r.status !== 201) throw new Error(`location: ${r.status} ${JSON.stringify(r.body)}`);
-  await eventually(async () => (await s.psql(`select 1 from purchasing.locations where id = ?`, [r.body.id])).length === 1);
-  await eventually(async () => (await s.sql(`select 1 from inventory.locations where id = ?`, [r.body.id])).length === 1);
-  return r.body.id;
+  return replicatedLocation(s.stack, { name, timezone: 'Europe/London', businessDayCutoff: '04:00' }, ['purchasing', 'inventory']);
 }
 
 /** Archives a location in organization and waits until purchasing's replica says so. */
 export async function archiveLocation(s: PurchasingStack, id: string): Promise<void> {
   const r = await s.organization.call('DELETE', `/locations/${id}`);
   if (r.status !== 200) throw new Error(`archive location: ${r.status} ${JSON.stringify(r.body)}`);
-  await eventually(async () => (await s.psql(`select 1 from purchasing.locations where id = ? and status = 'archived'`, [id])).length === 1);
+  await untilReplicated(s.stack, 'purchasing', [id], { status: 'archived' });
 }
 
 type CallOpts = { as?: Principal; ifMatch?: string | number };
@@ -117,9 +108,9 @@ export async function supplierWithCatalog(s: PurchasingStack, lines: CatalogLine
  * of measure of 12 each), B singly at 2.50. Codes are unique per call.
  */
 export async function standardSupplier(s: PurchasingStack, over: Record<string, unknown> = {}) {
-  const itemA = await insertItem(s.sql, { name: unique('Lemons') });
-  const itemB = await insertItem(s.sql, { name: unique('Limes') });
-  const case12 = await insertUnit(s.sql, 'each', '12');
+  const itemA = await insertItem(s.stack, { name: unique('Lemons') });
+  const itemB = await insertItem(s.stack, { name: unique('Limes') });
+  const case12 = await insertUnit(s.stack, 'each', '12');
   const codeA = unique('A').replace(/\s/g, '-');
   const codeB = unique('B').replace(/\s/g, '-');
   const { supplier, catalog } = await supplierWithCatalog(
@@ -160,14 +151,6 @@ export async function setCompanySettings(s: PurchasingStack, patch: Record<strin
 }
 
 export const exactTolerances = { quantityAbsolute: null, quantityPercent: null, priceAbsolute: null, pricePercent: null };
-
-/** The purchasing outbox's events of a type (payload envelopes), oldest first; `aggregateId` narrows to one record. */
-export async function purchasingEvents(s: PurchasingStack, type: string, aggregateId?: string): Promise<any[]> {
-  const rows = aggregateId
-    ? await s.psql(`select payload from purchasing.outbox where type = ? and aggregate_id = ? order by seq`, [type, aggregateId])
-    : await s.psql(`select payload from purchasing.outbox where type = ? order by seq`, [type]);
-  return rows.map((r) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload));
-}
 
 /** A person holding each named permission at the given locations only. */
 export function personAt(locationIds: string[], perms: string[]): Principal {

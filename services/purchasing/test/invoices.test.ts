@@ -6,21 +6,8 @@
  * at their boundary; partial invoicing (matched invoices count as billed); the invoice number unique
  * per supplier; approve and dispute with their 409s; reads, lists and reach.
  */
-import { person } from '../../../test/harness';
-import {
-  api,
-  exactTolerances,
-  orderAction,
-  personAt,
-  purchasingEvents,
-  sentOrder,
-  setCompanySettings,
-  standardSupplier,
-  unique,
-  draftOrder,
-  startPurchasingStack,
-  type PurchasingStack,
-} from './fixtures';
+import { outboxPayloads, person } from '@bop/test-support';
+import { api, exactTolerances, orderAction, personAt, sentOrder, setCompanySettings, standardSupplier, unique, draftOrder, startPurchasingStack, type PurchasingStack } from './fixtures';
 
 let s: PurchasingStack;
 let nyc: string;
@@ -69,7 +56,7 @@ function record(body: Record<string, unknown>, as?: ReturnType<typeof person>) {
 }
 
 const kinds = (differences: any[]) => differences.map((d) => d.kind);
-const mismatchEvents = (id: string) => purchasingEvents(s, 'supplier_invoice.mismatch', id);
+const mismatchEvents = (id: string) => outboxPayloads(s.stack, 'purchasing', { type: 'supplier_invoice.mismatch', aggregateId: id });
 
 describe('POST /supplier-invoices: matching', () => {
   it('matches an invoice agreeing with the order and its receipts (by order number): matched, no event', async () => {

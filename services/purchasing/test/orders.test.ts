@@ -5,30 +5,8 @@
  * short, over-receipt; stock and weighted-average cost booked by inventory from the internal
  * `purchasing.receipt.recorded` event; the events with their envelopes; reach and If-Match.
  */
-import { eventually, person } from '../../../test/harness';
-import {
-  api,
-  archiveLocation,
-  createOrder,
-  draftOrder,
-  insertItem,
-  levelOf,
-  newLocation,
-  newSupplier,
-  orderAction,
-  personAt,
-  postLedger,
-  purchasingEvents,
-  putCatalog,
-  receiptMovements,
-  sentOrder,
-  setCompanySettings,
-  standardSupplier,
-  supplierWithCatalog,
-  unique,
-  type PurchasingStack,
-  startPurchasingStack,
-} from './fixtures';
+import { eventually, insertItem, levelOf, outboxPayloads, person, postLedger } from '@bop/test-support';
+import { api, archiveLocation, createOrder, draftOrder, newLocation, newSupplier, orderAction, personAt, putCatalog, receiptMovements, sentOrder, setCompanySettings, standardSupplier, supplierWithCatalog, unique, type PurchasingStack, startPurchasingStack } from './fixtures';
 
 let s: PurchasingStack;
 let nyc: string;
@@ -130,7 +108,7 @@ describe('POST /purchase-orders', () => {
     });
     expect((await api(s, 'GET', `/purchase-orders/${r.body.id}`)).body).toEqual(r.body);
 
-    const events = await purchasingEvents(s, 'purchase_order.created', r.body.id);
+    const events = await outboxPayloads(s.stack, 'purchasing', { type: 'purchase_order.created', aggregateId: r.body.id });
     expect(events).toHaveLength(1);
     expect(events[0]).toEqual({
       id: expect.stringMatching(/^evt_/),
@@ -144,7 +122,7 @@ describe('POST /purchase-orders', () => {
   });
 
   it('refuses lines not in the catalog, below the minimum, naming two different lines, or twice (422 with paths); nothing created', async () => {
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     const { supplier } = await supplierWithCatalog(s, [
       { supplierItemCode: 'MIN-3', itemId: item, price: '5', minimumOrderQuantity: '3' },
       { supplierItemCode: 'A', itemId: std.itemA, price: '20' },
@@ -185,7 +163,7 @@ describe('POST /purchase-orders', () => {
   });
 
   it('refuses a supplier that is unknown, archived or does not deliver there, and a location that is unknown or archived (422)', async () => {
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     const line = { supplierItemCode: 'X', itemId: item, price: '1' };
     const berOnly = (await supplierWithCatalog(s, [line], { locationIds: [ber] })).supplier;
     const archived = (await supplierWithCatalog(s, [line])).supplier;
@@ -215,7 +193,7 @@ describe('archived items', () => {
   it('refuses an item archived after it entered the catalog, by item id or supplier code (422 at the line); the catalog refuses it too', async () => {
     const item = await s.inventory.call('POST', '/items', { body: { name: unique('Flour'), baseUnit: 'g' } });
     expect(item.status).toBe(201);
-    const kept = await insertItem(s.sql);
+    const kept = await insertItem(s.stack);
     const { supplier } = await supplierWithCatalog(s, [
       { supplierItemCode: 'FL', itemId: item.body.id, price: '3' },
       { supplierItemCode: 'KP', itemId: kept, price: '1' },
@@ -336,7 +314,7 @@ describe('the state machine', () => {
       expect(refused.body.code).toBe('conflict');
       expect(refused.body.detail).toContain('approve it first');
       expect((await api(s, 'GET', `/purchase-orders/${over.id}`)).body).toEqual(over);
-      expect(await purchasingEvents(s, 'purchase_order.sent', over.id)).toHaveLength(0);
+      expect(await outboxPayloads(s.stack, 'purchasing', { type: 'purchase_order.sent', aggregateId: over.id })).toHaveLength(0);
 
       expect((await orderAction(s, over.id, 'approve')).body.status).toBe('approved');
       const thenSent = await orderAction(s, over.id, 'send');
@@ -371,13 +349,13 @@ describe('the state machine', () => {
       locationId: nyc,
       data: { object, previous: expect.any(Object) },
     });
-    const [a] = await purchasingEvents(s, 'purchase_order.approved', draft.id);
+    const [a] = await outboxPayloads(s.stack, 'purchasing', { type: 'purchase_order.approved', aggregateId: draft.id });
     expect(a).toEqual(envelope('purchase_order.approved', approved));
     expect(a.data.previous).toEqual({ status: 'draft', approvedAt: null, approvedBy: null });
-    const [se] = await purchasingEvents(s, 'purchase_order.sent', draft.id);
+    const [se] = await outboxPayloads(s.stack, 'purchasing', { type: 'purchase_order.sent', aggregateId: draft.id });
     expect(se).toEqual(envelope('purchase_order.sent', sent));
     expect(se.data.previous).toEqual({ status: 'approved', sentAt: null });
-    const [re] = await purchasingEvents(s, 'purchase_order.received', draft.id);
+    const [re] = await outboxPayloads(s.stack, 'purchasing', { type: 'purchase_order.received', aggregateId: draft.id });
     expect(re).toEqual(envelope('purchase_order.received', received));
     expect(re.data.previous).toEqual({ status: 'sent', receivedAt: null, receipts: [], lines: sent.lines });
   });
@@ -385,8 +363,8 @@ describe('the state machine', () => {
 
 describe('POST /purchase-orders/{id}:receive', () => {
   it('takes two deliveries (partially received, then received), books stock and the weighted-average cost in inventory', async () => {
-    const a = await insertItem(s.sql, { name: 'Tomatoes' });
-    const b = await insertItem(s.sql, { name: 'Basil' });
+    const a = await insertItem(s.stack, { name: 'Tomatoes' });
+    const b = await insertItem(s.stack, { name: 'Basil' });
     const { supplier } = await supplierWithCatalog(s, [
       { supplierItemCode: 'TOM', itemId: a, packSize: '12', price: '24' },
       { supplierItemCode: 'BAS', itemId: b, price: '2.50' },
@@ -422,7 +400,7 @@ describe('POST /purchase-orders/{id}:receive', () => {
       },
     ]);
     const receipt1 = first.body.receipts[0];
-    const [recorded] = await purchasingEvents(s, 'purchasing.receipt.recorded', order.id);
+    const [recorded] = await outboxPayloads(s.stack, 'purchasing', { type: 'purchasing.receipt.recorded', aggregateId: order.id });
     expect(recorded).toMatchObject({
       type: 'purchasing.receipt.recorded',
       locationId: nyc,
@@ -443,13 +421,13 @@ describe('POST /purchase-orders/{id}:receive', () => {
     });
 
     // inventory books it: (24 × 1.50 + 12 × 2) / 36 = 1.666667
-    await eventually(async () => (await levelOf(s.sql, a, nyc))?.on_hand === '36');
-    expect(await levelOf(s.sql, a, nyc)).toMatchObject({ on_hand: '36', average_cost: '1.666667' });
+    await eventually(async () => (await levelOf(s.stack, a, nyc))?.on_hand === '36');
+    expect(await levelOf(s.stack, a, nyc)).toMatchObject({ on_hand: '36', average_cost: '1.666667' });
     // the value on hand is what was paid, to the cent (not 36 × 1.666667)
     const valueOf = async (item: string) => (await s.sql(`select trim_scale(stock_value)::text as v from inventory.stock_levels where item_id = ? and location_id = ?`, [item, nyc]))[0].v;
     expect(await valueOf(a)).toBe('60');
-    await eventually(async () => (await levelOf(s.sql, b, nyc))?.on_hand === '4');
-    expect(await levelOf(s.sql, b, nyc)).toMatchObject({ average_cost: '2.6' });
+    await eventually(async () => (await levelOf(s.stack, b, nyc))?.on_hand === '4');
+    expect(await levelOf(s.stack, b, nyc)).toMatchObject({ average_cost: '2.6' });
 
     const second = await orderAction(s, order.id, 'receive', { lines: [{ supplierItemCode: 'tom', quantity: '2' }, { supplierItemCode: 'BAS', quantity: '6' }] });
     expect(second.status).toBe(200);
@@ -462,11 +440,11 @@ describe('POST /purchase-orders/{id}:receive', () => {
     ]);
 
     // (36 × 1.666667 + 24 × 2) / 60 and (4 × 2.6 + 6 × 2.5) / 10
-    await eventually(async () => (await levelOf(s.sql, a, nyc))?.on_hand === '60');
-    expect(await levelOf(s.sql, a, nyc)).toMatchObject({ average_cost: '1.8' });
+    await eventually(async () => (await levelOf(s.stack, a, nyc))?.on_hand === '60');
+    expect(await levelOf(s.stack, a, nyc)).toMatchObject({ average_cost: '1.8' });
     expect(await valueOf(a)).toBe('108');
-    await eventually(async () => (await levelOf(s.sql, b, nyc))?.on_hand === '10');
-    expect(await levelOf(s.sql, b, nyc)).toMatchObject({ average_cost: '2.54' });
+    await eventually(async () => (await levelOf(s.stack, b, nyc))?.on_hand === '10');
+    expect(await levelOf(s.stack, b, nyc)).toMatchObject({ average_cost: '2.54' });
 
     const movements = await receiptMovements(s, order.id);
     expect(movements).toEqual([
@@ -475,8 +453,8 @@ describe('POST /purchase-orders/{id}:receive', () => {
       { item_id: a, location_id: nyc, type: 'receipt', quantity: '24', unit_cost: '2', cause_type: 'purchase_order', cause_id: order.id, reason: second.body.receipts[1].id },
       { item_id: b, location_id: nyc, type: 'receipt', quantity: '6', unit_cost: '2.5', cause_type: 'purchase_order', cause_id: order.id, reason: second.body.receipts[1].id },
     ]);
-    expect(await purchasingEvents(s, 'purchase_order.received', order.id)).toHaveLength(2);
-    expect(await purchasingEvents(s, 'purchasing.receipt.recorded', order.id)).toHaveLength(2);
+    expect(await outboxPayloads(s.stack, 'purchasing', { type: 'purchase_order.received', aggregateId: order.id })).toHaveLength(2);
+    expect(await outboxPayloads(s.stack, 'purchasing', { type: 'purchasing.receipt.recorded', aggregateId: order.id })).toHaveLength(2);
   });
 
   it('converts cases into base units through the catalog line’s unit (1 case of 12 → 12 each at price ÷ 12)', async () => {
@@ -484,8 +462,8 @@ describe('POST /purchase-orders/{id}:receive', () => {
     const r = await orderAction(s, order.id, 'receive', { lines: [{ supplierItemCode: std.codeA, quantity: '2.5', unitPrice: '25.20' }] });
     expect(r.body.receipts[0].lines).toEqual([{ lineId: order.lines[0].id, itemId: std.itemA, quantity: '2.5', unitPrice: '25.2', amount: '63.00', baseQuantity: '30', unitCost: '2.1' }]);
     expect(r.body.status).toBe('received');
-    await eventually(async () => (await levelOf(s.sql, std.itemA, ber))?.on_hand === '30');
-    expect(await levelOf(s.sql, std.itemA, ber)).toMatchObject({ average_cost: '2.1' });
+    await eventually(async () => (await levelOf(s.stack, std.itemA, ber))?.on_hand === '30');
+    expect(await levelOf(s.stack, std.itemA, ber)).toMatchObject({ average_cost: '2.1' });
   });
 
   it('`final: true` closes the order short; with no lines it only closes it (no receipt.recorded)', async () => {
@@ -502,8 +480,8 @@ describe('POST /purchase-orders/{id}:receive', () => {
     expect(closed.status).toBe(200);
     expect(closed.body.status).toBe('received');
     expect(closed.body.receipts[1]).toMatchObject({ final: true, lines: [], note: 'Limes discontinued' });
-    expect(await purchasingEvents(s, 'purchasing.receipt.recorded', part.id)).toHaveLength(1);
-    expect(await purchasingEvents(s, 'purchase_order.received', part.id)).toHaveLength(2);
+    expect(await outboxPayloads(s.stack, 'purchasing', { type: 'purchasing.receipt.recorded', aggregateId: part.id })).toHaveLength(1);
+    expect(await outboxPayloads(s.stack, 'purchasing', { type: 'purchase_order.received', aggregateId: part.id })).toHaveLength(2);
 
     // nothing ever arrived: that is a cancellation, not a receipt
     const none = await sentOrder(s, small());
@@ -558,7 +536,7 @@ describe('POST /purchase-orders/{id}:receive', () => {
     expect(shape.status).toBe(422);
     expect(paths(shape.body)).toEqual(expect.arrayContaining(['lines[0].quantity', 'receivedAt']));
     expect((await api(s, 'GET', `/purchase-orders/${order.id}`)).body).toEqual(order);
-    expect(await purchasingEvents(s, 'purchasing.receipt.recorded', order.id)).toHaveLength(0);
+    expect(await outboxPayloads(s.stack, 'purchasing', { type: 'purchasing.receipt.recorded', aggregateId: order.id })).toHaveLength(0);
   });
 });
 
@@ -614,7 +592,7 @@ describe('reach, If-Match and lists', () => {
 
   it('lists with filters (status, supplier, location, number) in pages', async () => {
     const sup = await newSupplier(s);
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     await putCatalog(s, sup.id, [{ supplierItemCode: 'Q', itemId: item, price: '1' }]);
     const o1 = await draftOrder(s, { supplierId: sup.id, lines: [{ supplierItemCode: 'Q', quantity: '1' }] });
     const o2 = await sentOrder(s, { supplierId: sup.id, locationId: ber, lines: [{ supplierItemCode: 'Q', quantity: '1' }] });

@@ -4,24 +4,8 @@
  * as on order, packs rounded up and raised to the minimum order, lead time from the catalog line or
  * the supplier's default; items without a par level; 422 for an unknown supplier or location; reach.
  */
-import { eventually, person } from '../../../test/harness';
-import {
-  api,
-  archiveLocation,
-  draftOrder,
-  insertItem,
-  insertUnit,
-  levelOf,
-  newLocation,
-  orderAction,
-  personAt,
-  postLedger,
-  sentOrder,
-  supplierWithCatalog,
-  unique,
-  startPurchasingStack,
-  type PurchasingStack,
-} from './fixtures';
+import { eventually, insertItem, insertUnit, levelOf, person, postLedger } from '@bop/test-support';
+import { api, archiveLocation, draftOrder, newLocation, orderAction, personAt, sentOrder, supplierWithCatalog, unique, startPurchasingStack, type PurchasingStack } from './fixtures';
 
 let s: PurchasingStack;
 let nyc: string;
@@ -57,8 +41,8 @@ const suggest = (supplierId: string, locationId = nyc, extra = '', as?: ReturnTy
 
 describe('GET /suggested-orders', () => {
   it('need = par − available − on order + expected usage; packs rounded up; the arithmetic in words', async () => {
-    const lemons = await insertItem(s.sql, { name: 'Lemons' });
-    const case12 = await insertUnit(s.sql, 'each', '12');
+    const lemons = await insertItem(s.stack, { name: 'Lemons' });
+    const case12 = await insertUnit(s.stack, 'each', '12');
     const { supplier } = await supplierWithCatalog(s, [{ supplierItemCode: 'LEM-12', itemId: lemons, packSize: '1', unitId: case12, price: '18.95', leadTimeDays: 3 }]);
     await configurePar(lemons, '48');
     // 100 in, 88 sold and 4 refunded in the last 28 days (usage 84 = 3/day), 6 sold before the window
@@ -66,7 +50,7 @@ describe('GET /suggested-orders', () => {
     await sold(lemons, '88', 2);
     await sold(lemons, '4', 0.5, 'refund');
     await sold(lemons, '6', 35);
-    expect(await levelOf(s.sql, lemons, nyc)).toMatchObject({ on_hand: '10' });
+    expect(await levelOf(s.stack, lemons, nyc)).toMatchObject({ on_hand: '10' });
     // a draft of another supplier counts as on order: 1 case = 12
     const other = await supplierWithCatalog(s, [{ supplierItemCode: 'OTHER-LEM', itemId: lemons, packSize: '12', price: '20' }]);
     await draftOrder(s, { supplierId: other.supplier.id, lines: [{ supplierItemCode: 'OTHER-LEM', quantity: '1' }] });
@@ -121,9 +105,9 @@ describe('GET /suggested-orders', () => {
   });
 
   it('raises packs to the minimum order; nothing when the need is covered; items without par level get 0 and why', async () => {
-    const flour = await insertItem(s.sql, { name: 'Flour', baseUnit: 'g' });
-    const salt = await insertItem(s.sql, { name: 'Salt', baseUnit: 'g' });
-    const pepper = await insertItem(s.sql, { name: 'Pepper', baseUnit: 'g' });
+    const flour = await insertItem(s.stack, { name: 'Flour', baseUnit: 'g' });
+    const salt = await insertItem(s.stack, { name: 'Salt', baseUnit: 'g' });
+    const pepper = await insertItem(s.stack, { name: 'Pepper', baseUnit: 'g' });
     const { supplier } = await supplierWithCatalog(s, [
       { supplierItemCode: 'FLR', itemId: flour, packSize: '1000', price: '2.10', minimumOrderQuantity: '5' },
       { supplierItemCode: 'SLT', itemId: salt, packSize: '500', price: '1' },
@@ -149,8 +133,8 @@ describe('GET /suggested-orders', () => {
   });
 
   it('takes the lead time from the catalog line, else the supplier’s default, else 0 days', async () => {
-    const a = await insertItem(s.sql, { name: 'A' });
-    const b = await insertItem(s.sql, { name: 'B' });
+    const a = await insertItem(s.stack, { name: 'A' });
+    const b = await insertItem(s.stack, { name: 'B' });
     const { supplier } = await supplierWithCatalog(
       s,
       [
@@ -177,7 +161,7 @@ describe('GET /suggested-orders', () => {
   });
 
   it('counts what open orders still expect (outstanding of partially received, not cancelled or received) and stock from a receipt', async () => {
-    const item = await insertItem(s.sql, { name: 'Cream' });
+    const item = await insertItem(s.stack, { name: 'Cream' });
     const { supplier } = await supplierWithCatalog(s, [{ supplierItemCode: 'CRM', itemId: item, packSize: '12', price: '30' }]);
     await configurePar(item, '100', ber);
     const order = await sentOrder(s, { supplierId: supplier.id, locationId: ber, lines: [{ supplierItemCode: 'CRM', quantity: '3' }] });
@@ -190,7 +174,7 @@ describe('GET /suggested-orders', () => {
     await draftOrder(s, { supplierId: supplier.id, locationId: nyc, lines: [{ supplierItemCode: 'CRM', quantity: '2' }] });
 
     // the receipts reach inventory: 12 + 12 on hand
-    await eventually(async () => (await levelOf(s.sql, item, ber))?.on_hand === '24');
+    await eventually(async () => (await levelOf(s.stack, item, ber))?.on_hand === '24');
     const r = await suggest(supplier.id, ber);
     // 100 − 24 − 24 = 52 → 52 ÷ 12 = 4.33 → 5 packs
     expect(r.body.lines[0]).toMatchObject({ onHand: '24', available: '24', onOrder: '24', need: '52', quantity: '5', amount: '150.00' });

@@ -5,8 +5,8 @@
  * catalog converting packs to base units through inventory's units (422 at the line for an unknown
  * or archived item or a unit that does not apply); writes need reach Everyone.
  */
-import { person } from '../../../test/harness';
-import { api, archiveLocation, insertItem, insertUnit, newLocation, newSupplier, personAt, putCatalog, startPurchasingStack, unique, type PurchasingStack } from './fixtures';
+import { insertItem, insertUnit, person } from '@bop/test-support';
+import { api, archiveLocation, newLocation, newSupplier, personAt, putCatalog, startPurchasingStack, unique, type PurchasingStack } from './fixtures';
 
 let s: PurchasingStack;
 let nyc: string;
@@ -202,7 +202,7 @@ describe('suppliers', () => {
 
   it('writes need suppliers.manage at reach Everyone; reading needs purchasing.read at any reach', async () => {
     const sup = await newSupplier(s);
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     const local = personAt([nyc], ['suppliers.manage', 'purchasing.read']);
     const attempts = await Promise.all([
       api(s, 'POST', '/suppliers', { name: unique('Local') }, { as: local }),
@@ -240,11 +240,11 @@ describe('catalogs', () => {
 
   it('converts packs to base units via a unit of measure and prices the base unit; the same lines again are no new version', async () => {
     const sup = await newSupplier(s, { defaultLeadTimeDays: 4 });
-    const lemons = await insertItem(s.sql, { name: 'Lemons' });
-    const flour = await insertItem(s.sql, { name: 'Flour', baseUnit: 'g' });
-    const oil = await insertItem(s.sql, { name: 'Olive oil', baseUnit: 'ml' });
-    const case12 = await insertUnit(s.sql, 'each', '12');
-    const kg = await insertUnit(s.sql, 'g', '1000');
+    const lemons = await insertItem(s.stack, { name: 'Lemons' });
+    const flour = await insertItem(s.stack, { name: 'Flour', baseUnit: 'g' });
+    const oil = await insertItem(s.stack, { name: 'Olive oil', baseUnit: 'ml' });
+    const case12 = await insertUnit(s.stack, 'each', '12');
+    const kg = await insertUnit(s.stack, 'g', '1000');
     const lines = [
       { supplierItemCode: 'LEM-12', itemId: lemons, description: 'Lemons, case of 12', packSize: '1', unitId: case12, price: '18.95', minimumOrderQuantity: '2', leadTimeDays: 1 },
       { supplierItemCode: 'FLR-25', itemId: flour, packSize: '25', unitId: kg, price: '31.50' },
@@ -326,11 +326,11 @@ describe('catalogs', () => {
 
   it('refuses unknown or archived items, units that do not apply, and lines naming a code or item twice (422 at the line)', async () => {
     const sup = await newSupplier(s);
-    const item = await insertItem(s.sql);
-    const other = await insertItem(s.sql);
-    const archived = await insertItem(s.sql, { status: 'archived' });
-    const grams = await insertUnit(s.sql, 'g', '1000');
-    const othersUnit = await insertUnit(s.sql, 'each', '6', other);
+    const item = await insertItem(s.stack);
+    const other = await insertItem(s.stack);
+    const archived = await insertItem(s.stack, { status: 'archived' });
+    const grams = await insertUnit(s.stack, 'g', '1000');
+    const othersUnit = await insertUnit(s.stack, 'each', '6', other);
 
     const dup = await api(s, 'PUT', `/suppliers/${sup.id}/catalog`, {
       lines: [
@@ -373,7 +373,7 @@ describe('catalogs', () => {
 
   it('an archived supplier’s catalog cannot change (409) but can still be read', async () => {
     const sup = await newSupplier(s);
-    const item = await insertItem(s.sql);
+    const item = await insertItem(s.stack);
     await putCatalog(s, sup.id, [{ supplierItemCode: 'K', itemId: item, price: '3' }]);
     await api(s, 'DELETE', `/suppliers/${sup.id}`);
     const r = await api(s, 'PUT', `/suppliers/${sup.id}/catalog`, { lines: [] });

@@ -6,7 +6,7 @@
  */
 import { organizationService } from '@svc/organization';
 import { salesService } from '../src';
-import { eventually, integration, person, startTestServices, type TestServices } from '../../../test/harness';
+import { integration, person, replicatedLocation, serviceSql, startTestServices, type ServiceSql, type TestServices } from '@bop/test-support';
 
 let stack: TestServices;
 const crm = integration(['sales:write', 'sales:read']);
@@ -34,15 +34,13 @@ const put = (externalId: string, body: unknown, opts: { as?: ReturnType<typeof p
   sales().call('PUT', `/customers/external/${encodeURIComponent(externalId)}`, { as: opts.as ?? crm, body, headers: opts.headers });
 const patch = (id: string, body: unknown, headers?: Record<string, string>) => sales().call('PATCH', `/customers/${id}`, { body, headers });
 const get = (path: string, as = person()) => sales().call('GET', path, { as });
-const sql = (q: string, p: unknown[] = []): Promise<any[]> => sales().svc.runtime.orm.em.getConnection().execute(q, p);
+const sql: ServiceSql = (q, p) => serviceSql(sales())(q, p);
 const outbox = (aggregateId: string) => sql(`select type, aggregate_type, location_id, payload from sales.outbox where aggregate_id = ? order by seq`, [aggregateId]);
 const count = async () => Number((await sql(`select count(*)::int as n from sales.customers`))[0].n);
 
 beforeAll(async () => {
   stack = await startTestServices([organizationService, salesService]);
-  const wh = await stack.services.organization.call('POST', '/locations', { body: { name: 'Warehouse', timezone: 'Europe/London', externalId: 'CUS-WH' } });
-  expect(wh.status).toBe(201);
-  await eventually(async () => (await sql('select status from sales.locations where id = ?', [wh.body.id]))[0]?.status === 'active');
+  await replicatedLocation(stack, { name: 'Warehouse', timezone: 'Europe/London', externalId: 'CUS-WH' }, ['sales']);
 });
 afterAll(async () => {
   await stack?.close();

@@ -6,7 +6,7 @@
  */
 import { organizationService } from '@svc/organization';
 import { salesService } from '../src';
-import { eventually, integration, person, startTestServices, type TestServices } from '../../../test/harness';
+import { integration, person, replicatedLocation, serviceSql, startTestServices, type ServiceSql, type TestServices } from '@bop/test-support';
 
 let stack: TestServices;
 const shop = integration(['sales:write', 'sales:read']);
@@ -16,7 +16,7 @@ let n = 0;
 const next = (prefix: string) => `${prefix}-${++n}`;
 
 const sales = () => stack.services.sales;
-const sql = (q: string, p: unknown[] = []): Promise<any[]> => sales().svc.runtime.orm.em.getConnection().execute(q, p);
+const sql: ServiceSql = (q, p) => serviceSql(sales())(q, p);
 const outbox = (aggregateId: string) => sql(`select type, aggregate_type, location_id, payload from sales.outbox where aggregate_id = ? order by seq`, [aggregateId]);
 const count = async () => Number((await sql(`select count(*)::int as n from sales.invoices`))[0].n);
 
@@ -85,9 +85,7 @@ function orderBody(customerExternalId: string | null, over: Record<string, unkno
 
 beforeAll(async () => {
   stack = await startTestServices([organizationService, salesService]);
-  const wh = await stack.services.organization.call('POST', '/locations', { body: { name: 'Warehouse', timezone: 'Europe/London', externalId: 'INV-WH' } });
-  expect(wh.status).toBe(201);
-  await eventually(async () => (await sql('select status from sales.locations where id = ?', [wh.body.id]))[0]?.status === 'active');
+  await replicatedLocation(stack, { name: 'Warehouse', timezone: 'Europe/London', externalId: 'INV-WH' }, ['sales']);
   await sql(`insert into sales.items (id, sku, external_id, name, status, updated_at) values ('itm_cake', 'CAKE', 'CAKE', 'Cake', 'active', now())`);
 });
 afterAll(async () => {

@@ -7,14 +7,14 @@ import { Client } from 'pg';
 import { organizationService } from '@svc/organization';
 import { newIdWithPrefix } from '@bop/shared';
 import { salesService } from '../src';
-import { eventually, integration, person, startTestServices, type TestServices } from '../../../test/harness';
+import { eventually, integration, person, serviceSql, standardLocations, startTestServices, type ServiceSql, type TestServices } from '@bop/test-support';
 
 let stack: TestServices;
 const pos = integration(['sales:write', 'sales:read']);
 let locA: string;
 let locB: string;
 
-const sql = (q: string, p: unknown[] = []): Promise<any[]> => stack.services.sales.svc.runtime.orm.em.getConnection().execute(q, p);
+const sql: ServiceSql = (q, p) => serviceSql(stack.services.sales)(q, p);
 const call = (method: string, path: string, opts: { as?: any; body?: unknown } = {}) => stack.services.sales.call(method, path, { as: pos, ...opts });
 const batch = (transactions: unknown[], source = 'pos-items') => call('POST', '/sales/transactions:batch', { body: { source, transactions } });
 const map = (mappings: unknown[], as: any = person()) => call('POST', '/sales/unmapped-items:map', { as, body: { mappings } });
@@ -92,11 +92,7 @@ const unmappedEvents = (refValue: string) =>
 
 beforeAll(async () => {
   stack = await startTestServices([organizationService, salesService]);
-  const a = await stack.services.organization.call('POST', '/locations', { body: { name: 'NYC', timezone: 'America/New_York', businessDayCutoff: '04:00', externalId: 'NYC-1' } });
-  const b = await stack.services.organization.call('POST', '/locations', { body: { name: 'Berlin', timezone: 'Europe/Berlin', businessDayCutoff: '05:00', externalId: 'BER-1' } });
-  locA = a.body.id;
-  locB = b.body.id;
-  await eventually(async () => (await sql(`select 1 from sales.locations where id in (?, ?)`, [locA, locB])).length === 2);
+  ({ 'NYC-1': locA, 'BER-1': locB } = await standardLocations(stack, ['sales']));
 });
 afterAll(async () => {
   await stack?.close();

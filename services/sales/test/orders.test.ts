@@ -5,7 +5,7 @@
  */
 import { organizationService } from '@svc/organization';
 import { salesService } from '../src';
-import { eventually, integration, person, startTestServices, type TestServices } from '../../../test/harness';
+import { eventually, integration, outboxEvents, person, replicatedLocation, serviceSql, startTestServices, untilReplicated, type ServiceSql, type TestServices } from '@bop/test-support';
 import { newOrderBody } from './fixtures';
 
 let stack: TestServices;
@@ -22,8 +22,8 @@ const orderBody = newOrderBody;
 const sales = () => stack.services.sales;
 const put = (externalId: string, body: unknown, opts: { as?: typeof shop; headers?: Record<string, string> } = {}) =>
   sales().call('PUT', `/sales-orders/external/${encodeURIComponent(externalId)}`, { as: opts.as ?? shop, body, headers: opts.headers });
-const sql = (q: string, p: unknown[] = []): Promise<any[]> => sales().svc.runtime.orm.em.getConnection().execute(q, p);
-const outbox = (aggregateId: string) => sql(`select type, payload from sales.outbox where aggregate_id = ? order by seq`, [aggregateId]);
+const sql: ServiceSql = (q, p) => serviceSql(sales())(q, p);
+const outbox = (aggregateId: string) => outboxEvents(stack, 'sales', { aggregateId });
 
 async function replicaStatus(id: string): Promise<string | undefined> {
   return (await sql('select status from sales.locations where id = ?', [id]))[0]?.status;
@@ -31,15 +31,11 @@ async function replicaStatus(id: string): Promise<string | undefined> {
 
 beforeAll(async () => {
   stack = await startTestServices([organizationService, salesService]);
-  const org = stack.services.organization;
-  const a = await org.call('POST', '/locations', { body: { name: 'Warehouse A', timezone: 'America/New_York', externalId: 'WH-A' } });
-  const b = await org.call('POST', '/locations', { body: { name: 'Warehouse B', timezone: 'Europe/Berlin', externalId: 'WH-B' } });
-  const old = await org.call('POST', '/locations', { body: { name: 'Closed', timezone: 'Europe/Berlin', externalId: 'WH-OLD' } });
-  expect([a.status, b.status, old.status]).toEqual([201, 201, 201]);
-  locA = a.body.id;
-  locB = b.body.id;
-  expect((await org.call('DELETE', `/locations/${old.body.id}`)).status).toBe(200);
-  await eventually(async () => (await replicaStatus(locA)) === 'active' && (await replicaStatus(locB)) === 'active' && (await replicaStatus(old.body.id)) === 'archived');
+  locA = await replicatedLocation(stack, { name: 'Warehouse A', timezone: 'America/New_York', externalId: 'WH-A' }, ['sales']);
+  locB = await replicatedLocation(stack, { name: 'Warehouse B', timezone: 'Europe/Berlin', externalId: 'WH-B' }, ['sales']);
+  const old = await replicatedLocation(stack, { name: 'Closed', timezone: 'Europe/Berlin', externalId: 'WH-OLD' }, ['sales']);
+  expect((await stack.services.organization.call('DELETE', `/locations/${old}`)).status).toBe(200);
+  await untilReplicated(stack, 'sales', [old], { status: 'archived' });
 });
 afterAll(async () => {
   await stack?.close();

@@ -7,7 +7,7 @@
  */
 import { ConsumerRunner, createLogger, createPostgresBus, defineConsumer, startService, type Bus, type ConsumedMessage, type RunningService } from '@bop/shared';
 import { salesService } from '../src';
-import { eventually, freshDatabase, http, integration, testKeys, type TestDatabase } from '../../../test/harness';
+import { eventually, freshDatabase, http, integration, testKeys, type TestDatabase } from '@bop/test-support';
 
 let db: TestDatabase;
 let bus: Bus;

@@ -4,13 +4,13 @@
  */
 import { organizationService } from '@svc/organization';
 import { salesService } from '../src';
-import { eventually, integration, person, startTestServices, type TestServices } from '../../../test/harness';
+import { eventually, integration, person, serviceSql, startTestServices, type ServiceSql, type TestServices } from '@bop/test-support';
 
 let stack: TestServices;
 const pos = integration(['sales:write', 'sales:read']);
 const units: Record<string, string> = {};
 const locations: Record<string, string> = {};
-const sql = (q: string, p: unknown[] = []): Promise<any[]> => stack.services.sales.svc.runtime.orm.em.getConnection().execute(q, p);
+const sql: ServiceSql = (q, p) => serviceSql(stack.services.sales)(q, p);
 
 const sale = (externalId: string, locationId: string) => ({
   externalId,

@@ -6,7 +6,7 @@ import { organizationService } from '@svc/organization';
 import { newId } from '@bop/shared';
 import { salesService } from '../src';
 import { nextDay, nycDaySummary, nycSale } from './fixtures';
-import { eventually, integration, person, startTestServices, type TestServices } from '../../../test/harness';
+import { eventually, integration, NYC_1, person, replicatedLocation, serviceSql, startTestServices, type ServiceSql, type TestServices } from '@bop/test-support';
 
 let stack: TestServices;
 const pos = integration(['sales:write', 'sales:read']);
@@ -37,7 +37,7 @@ function refund(externalId: string, day: string, refundOf: string | undefined, a
 }
 
 const batch = (transactions: unknown[], source = 'pos-nyc') => stack.services.sales.call('POST', '/sales/transactions:batch', { as: pos, body: { source, transactions } });
-const sql = (q: string, p: unknown[] = []): Promise<any[]> => stack.services.sales.svc.runtime.orm.em.getConnection().execute(q, p);
+const sql: ServiceSql = (q, p) => serviceSql(stack.services.sales)(q, p);
 const call = (method: string, path: string, opts: { as?: any; body?: unknown; headers?: Record<string, string> } = {}) =>
   stack.services.sales.call(method, path, { as: manager, ...opts });
 
@@ -88,11 +88,8 @@ const dayState = async (locationId: string, day: string) =>
 
 beforeAll(async () => {
   stack = await startTestServices([organizationService, salesService], { CONSUMER_MAX_ATTEMPTS: '2' });
-  const a = await stack.services.organization.call('POST', '/locations', { body: { name: 'NYC', timezone: 'America/New_York', businessDayCutoff: '04:00', externalId: 'NYC-1' } });
-  const b = await stack.services.organization.call('POST', '/locations', { body: { name: 'LA', timezone: 'America/Los_Angeles', businessDayCutoff: '04:00', externalId: 'LA-1' } });
-  nyc = a.body.id;
-  la = b.body.id;
-  await eventually(async () => (await sql(`select 1 from sales.locations where id in (?, ?)`, [nyc, la])).length === 2);
+  nyc = await replicatedLocation(stack, NYC_1, ['sales']);
+  la = await replicatedLocation(stack, { name: 'LA', timezone: 'America/Los_Angeles', businessDayCutoff: '04:00', externalId: 'LA-1' }, ['sales']);
 });
 afterAll(async () => {
   await stack?.close();

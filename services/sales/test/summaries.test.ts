@@ -7,14 +7,14 @@ import { organizationService } from '@svc/organization';
 import { salesService } from '../src';
 import { nycDaySummary, nycSale } from './fixtures';
 import { businessDaysOfPeriod } from '../src/summaries/summary-rules';
-import { eventually, integration, person, startTestServices, type TestServices } from '../../../test/harness';
+import { eventually, integration, person, serviceSql, standardLocations, startTestServices, type ServiceSql, type TestServices } from '@bop/test-support';
 
 let stack: TestServices;
 const pos = integration(['sales:write', 'sales:read']);
 let nyc: string;
 let ber: string;
 
-const sql = (q: string, p: unknown[] = []): Promise<any[]> => stack.services.sales.svc.runtime.orm.em.getConnection().execute(q, p);
+const sql: ServiceSql = (q, p) => serviceSql(stack.services.sales)(q, p);
 const sendSummaries = (summaries: unknown[], source = 'pos-sum') => stack.services.sales.call('POST', '/sales-summaries', { as: pos, body: { source, summaries } });
 const sendTransactions = (transactions: unknown[], source: string) => stack.services.sales.call('POST', '/sales/transactions:batch', { as: pos, body: { source, transactions } });
 const get = (path: string, as = pos) => stack.services.sales.call('GET', path, { as });
@@ -76,11 +76,7 @@ async function builtOnce(source: string, locationId: string, businessDay: string
 
 beforeAll(async () => {
   stack = await startTestServices([organizationService, salesService], { API_MAX_BATCH_SIZE: '50' });
-  const a = await stack.services.organization.call('POST', '/locations', { body: { name: 'NYC', timezone: 'America/New_York', businessDayCutoff: '04:00', externalId: 'NYC-1' } });
-  const b = await stack.services.organization.call('POST', '/locations', { body: { name: 'Berlin', timezone: 'Europe/Berlin', businessDayCutoff: '05:00', externalId: 'BER-1' } });
-  nyc = a.body.id;
-  ber = b.body.id;
-  await eventually(async () => (await sql(`select 1 from sales.locations where id in (?, ?)`, [nyc, ber])).length === 2);
+  ({ 'NYC-1': nyc, 'BER-1': ber } = await standardLocations(stack, ['sales']));
 });
 afterAll(async () => {
   await stack?.close();

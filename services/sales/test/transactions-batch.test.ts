@@ -6,7 +6,7 @@ import { organizationService } from '@svc/organization';
 import { salesService } from '../src';
 import { nycSale } from './fixtures';
 import { RECORDED_CHUNK, transactionEvents } from '../src/transactions/recorded-events';
-import { eventually, integration, startTestServices, type TestServices } from '../../../test/harness';
+import { integration, NYC_1, replicatedLocation, serviceSql, startTestServices, type ServiceSql, type TestServices } from '@bop/test-support';
 
 let stack: TestServices;
 const pos = integration(['sales:write', 'sales:read']);
@@ -16,13 +16,11 @@ let locationId: string;
 const sale = (externalId: string, over: Record<string, unknown> = {}) => nycSale(externalId, { occurredAt: '2026-11-21T06:30:00Z', ...over });
 
 const batch = (transactions: unknown[], source = 'pos-nyc') => stack.services.sales.call('POST', '/sales/transactions:batch', { as: pos, body: { source, transactions } });
-const sql = (q: string, p: unknown[] = []): Promise<any[]> => stack.services.sales.svc.runtime.orm.em.getConnection().execute(q, p);
+const sql: ServiceSql = (q, p) => serviceSql(stack.services.sales)(q, p);
 
 beforeAll(async () => {
   stack = await startTestServices([organizationService, salesService], { API_MAX_BATCH_SIZE: '50' });
-  const loc = await stack.services.organization.call('POST', '/locations', { body: { name: 'NYC', timezone: 'America/New_York', businessDayCutoff: '04:00', externalId: 'NYC-1' } });
-  locationId = loc.body.id;
-  await eventually(async () => (await sql(`select 1 from sales.locations where id = ?`, [locationId])).length > 0);
+  locationId = await replicatedLocation(stack, NYC_1, ['sales']);
 });
 afterAll(async () => {
   await stack?.close();

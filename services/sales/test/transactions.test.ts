@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { organizationService } from '@svc/organization';
 import { salesService, resolveLocations, locationFor, normalizeTransaction, transactionColumns } from '../src';
-import { eventually, integration, person, startTestServices, type TestService, type TestServices } from '../../../test/harness';
+import { eventually, integration, person, startTestServices, type TestService, type TestServices } from '@bop/test-support';
 import { newTransactionBody, parseTransaction } from './fixtures';
 
 let stack: TestServices;

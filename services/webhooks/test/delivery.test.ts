@@ -1,8 +1,8 @@
 import { organizationService } from '@svc/organization';
 import { webhooksService } from '../src';
 import { createLogger, startService, type RunningService } from '@bop/shared';
-import { eventually, startTestServices, testKeys, type TestService, type TestServices } from '../../../test/harness';
-import { envelope, FakeClock, newEndpoint, Receiver, sql, verifySignature } from './fixtures';
+import { envelope, eventually, FakeClock, Receiver, sql, startTestServices, testKeys, verifySignature, type TestService, type TestServices } from '@bop/test-support';
+import { newEndpoint } from './fixtures';
 
 const clock = new FakeClock();
 let stack: TestServices;

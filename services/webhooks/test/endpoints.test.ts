@@ -1,6 +1,6 @@
 import { webhooksService } from '../src';
-import { integration, person, startTestService, system, type TestService } from '../../../test/harness';
-import { newEndpoint, Receiver, sql } from './fixtures';
+import { integration, person, Receiver, sql, startTestService, system, type TestService } from '@bop/test-support';
+import { newEndpoint } from './fixtures';
 
 let t: TestService;
 let receiver: Receiver;

@@ -1,7 +1,6 @@
 import { organizationService } from '@svc/organization';
 import { webhooksService } from '../src';
-import { eventually, startTestServices, system, type TestService, type TestServices } from '../../../test/harness';
-import { Receiver, sql, verifySignature } from './fixtures';
+import { eventually, Receiver, sql, startTestServices, system, verifySignature, type TestService, type TestServices } from '@bop/test-support';
 
 let stack: TestServices;
 let wh: TestService;

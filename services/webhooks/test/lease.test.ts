@@ -8,7 +8,7 @@ import { FeatureState } from '../src/features/entities';
 import { migrations } from '../src/migrations';
 import { insertDeliveries, QUEUE_LOCK } from '../src/deliveries/store';
 import { DEFAULT_LEASE_MS, DeliveryWorker } from '../src/deliveries/delivery-worker';
-import { eventually, freshDatabase, type TestDatabase } from '../../../test/harness';
+import { eventually, freshDatabase, type TestDatabase } from '@bop/test-support';
 
 /**
  * Delivery leases (issue 13 item 6; architecture: Leases, not long locks), with workers as separate

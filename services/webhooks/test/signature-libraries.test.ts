@@ -3,8 +3,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import Stripe from 'stripe';
 import { Webhook } from 'standardwebhooks';
 import { webhooksService } from '../src';
-import { eventually, startTestServices, type TestService, type TestServices } from '../../../test/harness';
-import { envelope, FakeClock, newEndpoint } from './fixtures';
+import { envelope, eventually, FakeClock, startTestServices, type TestService, type TestServices } from '@bop/test-support';
+import { newEndpoint } from './fixtures';
 
 /**
  * Real deliveries verified the way receivers verify them (issue 13 item 8): the README's plain-Node

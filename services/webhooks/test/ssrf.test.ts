@@ -1,7 +1,6 @@
 import { newId } from '@bop/shared';
 import { webhooksService } from '../src';
-import { eventually, startTestServices, type TestService, type TestServices } from '../../../test/harness';
-import { envelope, Receiver, sql } from './fixtures';
+import { envelope, eventually, Receiver, sql, startTestServices, type TestService, type TestServices } from '@bop/test-support';
 
 let stack: TestServices;
 let wh: TestService;
