@@ -13,7 +13,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { createServer, type Server } from 'node:http';
 import { generateInternalKeyPair } from '@bop/shared';
-import { eventually, freshDatabase, http, type TestDatabase } from './harness';
+import { eventually, freshDatabase, http, type TestDatabase } from '@bop/test-support';
 import { ROOT, existingServices, interpolate, readCompose, type AppName, type ComposeApp } from './deploy-files';
 
 jest.setTimeout(240_000);

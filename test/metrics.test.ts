@@ -9,8 +9,7 @@ import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { createBus, createLogger, loadConfig, baseConfigSchema, newId, type Bus } from '@bop/shared';
 import { webhooksService } from '@svc/webhooks';
-import { eventually, http, startTestService, type TestService } from './harness';
-import { startTestRuntime, type TestRuntime } from './runtime-harness';
+import { eventually, http, startTestRuntime, startTestService, type TestRuntime, type TestService } from '@bop/test-support';
 import { histogramCount, labelSets, parseMetrics, total, type Families } from './prometheus-text';
 
 const TOKEN = 'scrape-token-1234';

@@ -1,7 +1,7 @@
 /** findPlain answers what em.find answers (same property names and converted values), without managed entities. */
 import { defineEntity, p } from '@mikro-orm/core';
 import { createOrm, findPlain, type Orm } from '@bop/shared';
-import { freshDatabase, type TestDatabase } from '../../test/harness';
+import { freshDatabase, type TestDatabase } from '@bop/test-support';
 
 const Place = defineEntity({
   name: 'Place',
