@@ -12,6 +12,8 @@ import { addDeadLetterCommands } from './ops/dead-letters';
 import { addIntegrationCommands } from './ops/integrations';
 import { addWebhookCommands } from './ops/webhooks';
 import { addIdentityCommands } from './ops/identity';
+import { addStorageCommands } from './ops/storage';
+import { addBackupCommands } from './ops/backup';
 
 function packageVersion(): string {
   const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string };
@@ -34,6 +36,8 @@ function program(): Command {
   addIntegrationCommands(ops);
   addWebhookCommands(ops);
   addIdentityCommands(ops);
+  addStorageCommands(ops);
+  addBackupCommands(ops);
   return ops;
 }
 

@@ -34,3 +34,4 @@ export * from './pg-clients';
 export * from './clock';
 export * from './retry';
 export * from './sql';
+export * from './storage';

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { createOrm, migrate, pendingMigrations } from '@bop/shared';
+import { createOrm, pendingMigrations } from '@bop/shared';
 import { serviceTable } from '@bop/contracts';
 import { serviceDefinitions } from '../services';
 import { loadRuntimeConfig } from '../config';
-import { baseUrl, exits, withDatabase } from './context';
+import { baseUrl, exits, migrateServices, withDatabase } from './context';
 
 async function status(opts: { url?: string }): Promise<number> {
   const url = baseUrl(opts.url);
@@ -66,16 +66,7 @@ async function doctor(opts: { url?: string }): Promise<number> {
 
 async function migrateAll(): Promise<number> {
   return withDatabase(async (url) => {
-    for (const def of serviceDefinitions) {
-      const schema = serviceTable[def.name].schema;
-      const orm = await createOrm({ schema, clientUrl: url, entities: def.entities, migrations: def.migrations, poolMax: 1 });
-      try {
-        const ran = await migrate(orm, schema);
-        console.log(`${def.name}: ${ran.length === 0 ? 'up to date' : `applied ${ran.join(', ')}`}`);
-      } finally {
-        await orm.close(true);
-      }
-    }
+    await migrateServices(url, (name, ran) => console.log(`${name}: ${ran.length === 0 ? 'up to date' : `applied ${ran.join(', ')}`}`));
     return 0;
   });
 }
