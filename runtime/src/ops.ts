@@ -14,6 +14,7 @@ import { addWebhookCommands } from './ops/webhooks';
 import { addIdentityCommands } from './ops/identity';
 import { addStorageCommands } from './ops/storage';
 import { addBackupCommands } from './ops/backup';
+import { addEmailCommands } from './ops/email';
 
 function packageVersion(): string {
   const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string };
@@ -36,6 +37,7 @@ function program(): Command {
   addIntegrationCommands(ops);
   addWebhookCommands(ops);
   addIdentityCommands(ops);
+  addEmailCommands(ops);
   addStorageCommands(ops);
   addBackupCommands(ops);
   return ops;
