@@ -153,6 +153,16 @@ describe('ops backup', () => {
     } finally {
       fs.rmSync(path.join(dataDir, 'runtime.json'));
     }
+    // a platform connection (a service's pool, named bop-<schema>) open on the database
+    const service = new Client({ connectionString: db.url, application_name: 'bop-identity' });
+    await service.connect();
+    try {
+      const r = await ops(['backup', 'restore', 'first']);
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/the platform is connected to this database \(bop-identity ×1\); stop it before restoring/);
+    } finally {
+      await service.end();
+    }
     const unknown = await ops(['backup', 'restore', 'nope']);
     expect(unknown.code).toBe(1);
     expect(unknown.err).toContain('no backup nope');

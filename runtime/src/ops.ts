@@ -31,7 +31,10 @@ function program(): Command {
   ops
     .command('version')
     .description('version of the platform')
-    .action(() => console.log(`bop ${packageVersion()} (node ${process.versions.node})`));
+    .option('--json', 'as JSON')
+    .action((opts: { json?: boolean }) =>
+      console.log(opts.json ? JSON.stringify({ version: packageVersion(), node: process.versions.node }) : `bop ${packageVersion()} (node ${process.versions.node})`),
+    );
   addHealthCommands(ops);
   addDeadLetterCommands(ops);
   addIntegrationCommands(ops);

@@ -44,9 +44,11 @@ async function status(opts: { url?: string; json?: boolean }): Promise<number> {
     if (databaseError !== null) console.log(`database: not reachable (${databaseError})`);
     if (overview) {
       console.log('services:');
+      const served = api.state === 'not running' ? {} : ((api.detail as { services?: Record<string, { status?: string }> } | null)?.services ?? {});
       for (const s of overview.services) {
         const migrations = s.pendingMigrations.length === 0 ? 'migrations current' : `${s.pendingMigrations.length} migration(s) pending`;
-        console.log(`  ${s.name.padEnd(13)} ${migrations}; outbox ${s.outbox.unpublished} unpublished${age(s.outbox.oldestSeconds)}; dead letters ${s.deadLetters}`);
+        const ready = served[s.name]?.status ? `${served[s.name].status}; ` : '';
+        console.log(`  ${s.name.padEnd(13)} ${ready}${migrations}; outbox ${s.outbox.unpublished} unpublished${age(s.outbox.oldestSeconds)}; dead letters ${s.deadLetters}`);
       }
       if (overview.bus.kind === 'kafka') console.log('bus: kafka (lag per group: see the Kafka consumer groups)');
       else {
