@@ -143,6 +143,37 @@ describe('ops backup', () => {
     }
   });
 
+  it('restores as a role that is not a superuser (foreign keys followed instead of switched off)', async () => {
+    const c = new Client({ connectionString: db.url });
+    await c.connect();
+    const role = `ops_plain_${process.pid}`;
+    try {
+      const before = await snapshot(c);
+      await c.query(`create role ${role} login password 'plain-password'`);
+      const { rows } = await c.query<{ s: string }>(`select distinct schemaname as s from pg_tables where schemaname not in ('pg_catalog', 'information_schema')`);
+      for (const { s } of rows) {
+        await c.query(`grant usage on schema "${s}" to ${role}`);
+        await c.query(`grant select, insert, update, delete, truncate on all tables in schema "${s}" to ${role}`);
+        await c.query(`grant usage, select, update on all sequences in schema "${s}" to ${role}`);
+      }
+      await c.query(`delete from identity.assignments`);
+      await c.query(`delete from identity.users`);
+      const url = new URL(db.url);
+      url.username = role;
+      url.password = 'plain-password';
+      const r = await ops(['backup', 'restore', 'first'], { DATABASE_URL: url.toString() });
+      expect(r.err).toBe('');
+      expect(r.code).toBe(0);
+      const after = await snapshot(c);
+      expect(after['identity.users']).toEqual(before['identity.users']);
+      expect(after['identity.assignments']).toEqual(before['identity.assignments']);
+    } finally {
+      await c.query(`drop owned by ${role}`).catch(() => undefined);
+      await c.query(`drop role if exists ${role}`).catch(() => undefined);
+      await c.end();
+    }
+  });
+
   it('refuses to restore while the runtime runs, an unknown backup, and a damaged one', async () => {
     // this test's own node process stands for a running runtime on DATA_DIR
     fs.writeFileSync(path.join(dataDir, 'runtime.json'), JSON.stringify({ pid: process.pid, databaseUrl: db.url }));

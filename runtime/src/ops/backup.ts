@@ -256,15 +256,22 @@ async function restoreBackup(name: string): Promise<number> {
       }
       await c.query('begin');
       try {
-        // the rows go back as they were: no triggers (outbox NOTIFY), no foreign-key order to follow
-        await c.query(`set local session_replication_role = replica`);
-        const all = manifest.schemas.flatMap((s) => s.tables.map((t) => `${ident(s.name)}.${ident(t.name)}`));
-        if (all.length > 0) await c.query(`truncate ${all.join(', ')}`);
-        for (const s of manifest.schemas) {
-          for (const t of s.tables) {
-            const cols = t.columns.map(ident).join(', ');
-            await pipeline(fs.createReadStream(path.join(dir, t.file)), createGunzip(), c.query(copyFrom(`copy ${ident(s.name)}.${ident(t.name)} (${cols}) from stdin`)));
-          }
+        // the rows go back as they were: no triggers (outbox NOTIFY), no foreign-key order to follow;
+        // a role that may not do that (not a superuser) loads referenced tables first instead
+        await c.query('savepoint replica');
+        let ordered = false;
+        try {
+          await c.query(`set local session_replication_role = replica`);
+        } catch {
+          await c.query('rollback to savepoint replica');
+          await c.query('set constraints all deferred');
+          ordered = true;
+        }
+        const entries = manifest.schemas.flatMap((s) => s.tables.map((t) => ({ schema: s.name, table: t })));
+        if (entries.length > 0) await c.query(`truncate ${entries.map((e) => `${ident(e.schema)}.${ident(e.table.name)}`).join(', ')}`);
+        for (const e of ordered ? await referencedFirst(c, entries) : entries) {
+          const cols = e.table.columns.map(ident).join(', ');
+          await pipeline(fs.createReadStream(path.join(dir, e.table.file)), createGunzip(), c.query(copyFrom(`copy ${ident(e.schema)}.${ident(e.table.name)} (${cols}) from stdin`)));
         }
         for (const q of manifest.sequences) {
           if (q.lastValue !== null) await c.query(`select setval($1::regclass, $2::bigint, $3)`, [`${ident(q.schema)}.${ident(q.name)}`, q.lastValue, q.isCalled]);
@@ -290,6 +297,31 @@ async function restoreBackup(name: string): Promise<number> {
       await c.end();
     }
   });
+}
+
+/** The tables in an order where every table comes after the tables its foreign keys reference. */
+async function referencedFirst<E extends { schema: string; table: { name: string } }>(c: Client, entries: E[]): Promise<E[]> {
+  const { rows } = await c.query<{ child: string; parent: string }>(
+    `select cn.nspname || '.' || ct.relname as child, pn.nspname || '.' || pt.relname as parent
+     from pg_constraint k join pg_class ct on ct.oid = k.conrelid join pg_namespace cn on cn.oid = ct.relnamespace
+     join pg_class pt on pt.oid = k.confrelid join pg_namespace pn on pn.oid = pt.relnamespace
+     where k.contype = 'f' and k.conrelid <> k.confrelid`,
+  );
+  const key = (e: E) => `${e.schema}.${e.table.name}`;
+  const parents = new Map<string, string[]>();
+  for (const r of rows) parents.set(r.child, [...(parents.get(r.child) ?? []), r.parent]);
+  const byKey = new Map(entries.map((e) => [key(e), e]));
+  const done = new Set<string>();
+  const out: E[] = [];
+  const visit = (k: string, path: Set<string>) => {
+    if (done.has(k) || path.has(k) || !byKey.has(k)) return;
+    path.add(k);
+    for (const p of parents.get(k) ?? []) visit(p, path);
+    done.add(k);
+    out.push(byKey.get(k)!);
+  };
+  for (const e of entries) visit(key(e), new Set());
+  return out;
 }
 
 /** `backup create [name] | list | restore <name>`. */
