@@ -31,6 +31,8 @@ describe('ops CLI', () => {
     const r = await ops(['version']);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^bop \d+\.\d+\.\d+/);
+    const json = await ops(['version', '--json']);
+    expect(JSON.parse(json.out)).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+/), node: process.versions.node });
   });
 
   it('creates an admin, then a personal key for them', async () => {

@@ -6,6 +6,10 @@ export const runtimeConfigSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   DATA_DIR: z.string().default('./.data'),
+  /** attachment storage (the files area's); unset: DATA_DIR/files */
+  FILES_DIR: z.string().optional(),
+  /** where `ops backup create` writes and `ops backup restore` reads; unset: DATA_DIR/backups */
+  BACKUP_DIR: z.string().optional(),
   DATABASE_URL: z.string().url().optional(),
   /** unset: a free port, picked at each start (and recorded in DATA_DIR/runtime.json) */
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).optional(),

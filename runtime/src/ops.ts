@@ -12,6 +12,9 @@ import { addDeadLetterCommands } from './ops/dead-letters';
 import { addIntegrationCommands } from './ops/integrations';
 import { addWebhookCommands } from './ops/webhooks';
 import { addIdentityCommands } from './ops/identity';
+import { addStorageCommands } from './ops/storage';
+import { addBackupCommands } from './ops/backup';
+import { addEmailCommands } from './ops/email';
 
 function packageVersion(): string {
   const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string };
@@ -28,12 +31,18 @@ function program(): Command {
   ops
     .command('version')
     .description('version of the platform')
-    .action(() => console.log(`bop ${packageVersion()} (node ${process.versions.node})`));
+    .option('--json', 'as JSON')
+    .action((opts: { json?: boolean }) =>
+      console.log(opts.json ? JSON.stringify({ version: packageVersion(), node: process.versions.node }) : `bop ${packageVersion()} (node ${process.versions.node})`),
+    );
   addHealthCommands(ops);
   addDeadLetterCommands(ops);
   addIntegrationCommands(ops);
   addWebhookCommands(ops);
   addIdentityCommands(ops);
+  addEmailCommands(ops);
+  addStorageCommands(ops);
+  addBackupCommands(ops);
   return ops;
 }
 

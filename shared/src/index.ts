@@ -39,3 +39,4 @@ export * from './pages';
 export * from './find-plain';
 export * from './telemetry/metrics';
 export * from './telemetry/service-metrics';
+export * from './storage';

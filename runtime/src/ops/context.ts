@@ -16,6 +16,7 @@ import {
 } from '@bop/shared';
 import { serviceTable } from '@bop/contracts';
 import { identityService } from '@svc/identity';
+import { serviceDefinitions } from '../services';
 import { loadRuntimeConfig } from '../config';
 import { isNodeProcess, startEmbeddedPostgres, type EmbeddedDb } from '../embedded-postgres';
 
@@ -78,4 +79,17 @@ export async function withIdentity<T>(fn: (orm: Orm) => Promise<T>): Promise<T> 
 export function baseUrl(url: string | undefined): string {
   const config = loadRuntimeConfig();
   return url ?? process.env.BASE_URL ?? `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`;
+}
+
+/** Applies every service's pending migrations; `report` hears what each one did. */
+export async function migrateServices(url: string, report: (service: string, applied: string[]) => void): Promise<void> {
+  for (const def of serviceDefinitions) {
+    const schema = serviceTable[def.name].schema;
+    const orm = await createOrm({ schema, clientUrl: url, entities: def.entities, migrations: def.migrations, poolMax: 1 });
+    try {
+      report(def.name, await migrate(orm, schema));
+    } finally {
+      await orm.close(true);
+    }
+  }
 }

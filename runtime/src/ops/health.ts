@@ -1,92 +1,136 @@
 import type { Command } from 'commander';
-import { createOrm, migrate, pendingMigrations } from '@bop/shared';
-import { serviceTable } from '@bop/contracts';
-import { serviceDefinitions } from '../services';
 import { loadRuntimeConfig } from '../config';
-import { baseUrl, exits, withDatabase } from './context';
+import { baseUrl, exits, migrateServices, withDatabase } from './context';
+import { overviewProblems, readOverview, type Overview } from './overview';
 
-async function status(opts: { url?: string }): Promise<number> {
-  const url = baseUrl(opts.url);
+interface Readiness {
+  url: string;
+  state: 'ready' | 'not ready' | 'not running';
+  detail: unknown;
+}
+
+async function readiness(base: string): Promise<Readiness> {
   try {
-    const res = await fetch(`${url}/api/ready`, { signal: AbortSignal.timeout(5000) });
-    const body = (await res.json()) as unknown;
-    console.log(`${url}: ${res.status === 200 ? 'ready' : 'NOT READY'}`);
-    console.log(JSON.stringify(body, null, 2));
-    return res.status === 200 ? 0 : 1;
+    const res = await fetch(`${base}/api/ready`, { signal: AbortSignal.timeout(5000) });
+    const text = await res.text();
+    let detail: unknown = text;
+    try {
+      detail = JSON.parse(text);
+    } catch {
+      /* keep the text */
+    }
+    return { url: base, state: res.status === 200 ? 'ready' : 'not ready', detail };
   } catch (err) {
-    console.log(`${url}: not reachable (${(err as Error).message}); is it started (npm start)?`);
-    return 1;
+    return { url: base, state: 'not running', detail: (err as Error).message };
   }
 }
 
-async function doctor(opts: { url?: string }): Promise<number> {
-  const problems: string[] = [];
-  const ok = (m: string) => console.log(`  ok    ${m}`);
-  const bad = (m: string) => {
-    problems.push(m);
-    console.log(`  FAIL  ${m}`);
-  };
+const age = (s: number | null) => (s === null ? '' : `, oldest ${s}s`);
+
+/** `status`: the API's readiness and, from the database, migrations, outbox backlogs, bus lag, dead letters, webhook and email queues. */
+async function status(opts: { url?: string; json?: boolean }): Promise<number> {
+  const api = await readiness(baseUrl(opts.url));
+  let overview: Overview | null = null;
+  let databaseError: string | null = null;
+  try {
+    overview = await withDatabase((url) => readOverview(url));
+  } catch (err) {
+    databaseError = (err as Error).message;
+  }
+  if (opts.json) {
+    console.log(JSON.stringify({ api, database: databaseError === null ? 'reachable' : { error: databaseError }, ...overview }, null, 2));
+  } else {
+    console.log(`API ${api.url}: ${api.state}${api.state === 'not ready' ? ` ${JSON.stringify(api.detail)}` : api.state === 'not running' ? ' (npm start starts it)' : ''}`);
+    if (databaseError !== null) console.log(`database: not reachable (${databaseError})`);
+    if (overview) {
+      console.log('services:');
+      const served = api.state === 'not running' ? {} : ((api.detail as { services?: Record<string, { status?: string }> } | null)?.services ?? {});
+      for (const s of overview.services) {
+        const migrations = s.pendingMigrations.length === 0 ? 'migrations current' : `${s.pendingMigrations.length} migration(s) pending`;
+        const ready = served[s.name]?.status ? `${served[s.name].status}; ` : '';
+        console.log(`  ${s.name.padEnd(13)} ${ready}${migrations}; outbox ${s.outbox.unpublished} unpublished${age(s.outbox.oldestSeconds)}; dead letters ${s.deadLetters}`);
+      }
+      if (overview.bus.kind === 'kafka') console.log('bus: kafka (lag per group: see the Kafka consumer groups)');
+      else {
+        console.log(`bus: postgres, head ${overview.bus.head ?? '(no bus schema yet)'}`);
+        for (const g of overview.bus.groups) console.log(`  ${g.group.padEnd(40)} at ${g.position}, ${g.behind} behind${age(g.oldestSeconds)}`);
+      }
+      const w = overview.webhooks;
+      if (w) console.log(`webhooks: ${w.endpoints} endpoint(s), ${w.disabled.length} disabled; queue ${w.pending} pending${age(w.oldestPendingSeconds)}, ${w.failed} failed`);
+      if (overview.email) console.log(`email: ${overview.email.pending} pending, ${overview.email.failed} failed`);
+    }
+  }
+  return databaseError === null && api.state !== 'not ready' ? 0 : 1;
+}
+
+interface DoctorOptions {
+  url?: string;
+  json?: boolean;
+  stallSeconds: string;
+  maxLag: string;
+}
+
+/** `doctor`: every check, and exit 1 with the reasons when something is wrong. */
+async function doctor(opts: DoctorOptions): Promise<number> {
+  const checks: { check: string; ok: boolean; detail: string }[] = [];
+  const info: string[] = [];
   const [major, minor] = process.versions.node.split('.').map(Number);
-  if (major > 20 || (major === 20 && minor >= 19)) ok(`Node ${process.versions.node}`);
-  else bad(`Node ${process.versions.node} is too old: 20.19 or newer is needed`);
+  const nodeOk = major > 20 || (major === 20 && minor >= 19);
+  checks.push({ check: 'node', ok: nodeOk, detail: nodeOk ? `Node ${process.versions.node}` : `Node ${process.versions.node} is too old: 20.19 or newer is needed` });
   try {
     loadRuntimeConfig();
-    ok('configuration valid');
+    checks.push({ check: 'config', ok: true, detail: 'configuration valid' });
   } catch (err) {
-    bad((err as Error).message);
+    checks.push({ check: 'config', ok: false, detail: (err as Error).message });
+  }
+  const limits = { stallSeconds: Number(opts.stallSeconds), maxLag: Number(opts.maxLag) };
+  if (!(limits.stallSeconds > 0) || !(limits.maxLag >= 0)) {
+    console.error('error: --stall-seconds is a positive number of seconds, --max-lag a number of messages');
+    return 2;
   }
   try {
     await withDatabase(async (url) => {
-      ok(`database reachable (${url.replace(/:[^:@/]+@/, ':***@')})`);
-      for (const def of serviceDefinitions) {
-        const orm = await createOrm({ schema: serviceTable[def.name].schema, clientUrl: url, entities: def.entities, migrations: def.migrations, poolMax: 1 });
-        try {
-          const pending = await pendingMigrations(orm);
-          if (pending.length === 0) ok(`${def.name}: migrations current`);
-          else bad(`${def.name}: ${pending.length} migration(s) pending (${pending.join(', ')}); start the service to apply them`);
-        } finally {
-          await orm.close(true);
-        }
-      }
+      checks.push({ check: 'database', ok: true, detail: `database reachable (${url.replace(/:[^:@/]+@/, ':***@')})` });
+      checks.push(...overviewProblems(await readOverview(url), limits));
     });
   } catch (err) {
-    bad(`database: ${(err as Error).message}`);
+    checks.push({ check: 'database', ok: false, detail: `database: ${(err as Error).message}` });
   }
-  const url = baseUrl(opts.url);
-  try {
-    const res = await fetch(`${url}/api/ready`, { signal: AbortSignal.timeout(5000) });
-    if (res.status === 200) ok(`API ready at ${url}`);
-    else bad(`API at ${url} answers ${res.status} on /api/ready: ${await res.text()}`);
-  } catch {
-    console.log(`  info  API not running at ${url} (start it with npm start)`);
+  const api = await readiness(baseUrl(opts.url));
+  if (api.state === 'not running') info.push(`API not running at ${api.url} (start it with npm start)`);
+  else checks.push({ check: 'api', ok: api.state === 'ready', detail: api.state === 'ready' ? `API ready at ${api.url}` : `API at ${api.url} is not ready: ${JSON.stringify(api.detail)}` });
+  const problems = checks.filter((c) => !c.ok);
+  if (opts.json) console.log(JSON.stringify({ ok: problems.length === 0, problems: problems.map((p) => p.detail), checks, info }, null, 2));
+  else {
+    for (const c of checks) console.log(`  ${c.ok ? 'ok  ' : 'FAIL'}  ${c.detail}`);
+    for (const i of info) console.log(`  info  ${i}`);
+    console.log(problems.length === 0 ? '\nall good' : `\n${problems.length} problem(s) found`);
   }
-  console.log(problems.length === 0 ? '\nall good' : `\n${problems.length} problem(s) found`);
   return problems.length === 0 ? 0 : 1;
 }
 
 async function migrateAll(): Promise<number> {
   return withDatabase(async (url) => {
-    for (const def of serviceDefinitions) {
-      const schema = serviceTable[def.name].schema;
-      const orm = await createOrm({ schema, clientUrl: url, entities: def.entities, migrations: def.migrations, poolMax: 1 });
-      try {
-        const ran = await migrate(orm, schema);
-        console.log(`${def.name}: ${ran.length === 0 ? 'up to date' : `applied ${ran.join(', ')}`}`);
-      } finally {
-        await orm.close(true);
-      }
-    }
+    await migrateServices(url, (name, ran) => console.log(`${name}: ${ran.length === 0 ? 'up to date' : `applied ${ran.join(', ')}`}`));
     return 0;
   });
 }
 
 /** `status`, `doctor`, `migrate`: is the platform running and sound. */
 export function addHealthCommands(program: Command): void {
-  program.command('status').description('readiness of the running API').option('--url <base>', 'the API base URL').action(exits(status));
+  program
+    .command('status')
+    .description('API readiness; per service migrations, outbox backlog and dead letters; bus lag per consumer group; webhook and email queues')
+    .option('--url <base>', 'the API base URL')
+    .option('--json', 'as JSON')
+    .action(exits(status));
   program
     .command('doctor')
-    .description('checks Node, config, database, migrations, API (exit 1 when something is wrong)')
+    .description('checks Node, config, database, migrations, relay, bus lag, dead letters, webhook endpoints, API (exit 1 with the reasons)')
     .option('--url <base>', 'the API base URL')
+    .option('--json', 'as JSON')
+    .option('--stall-seconds <s>', 'an outbox event unpublished this long means the relay is stalled', '300')
+    .option('--max-lag <n>', 'a consumer group this many messages behind is lagging', '10000')
     .action(exits(doctor));
   program.command('migrate').description("applies every service's pending migrations (services also do it on start)").action(exits(migrateAll));
 }

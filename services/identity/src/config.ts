@@ -16,6 +16,14 @@ export const configSchema = z.object({
   MFA_ISSUER: z.string().min(1).max(100).default('BOP'),
   /** validity of the `mfaToken` of a 401 `mfa_required` */
   MFA_CHALLENGE_MINUTES: z.coerce.number().positive().default(5),
+  /** outgoing email through this SMTP server (`smtp://user:pass@host:587`, `smtps://…:465`); unset: kept in the email log only */
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  /** the sender of outgoing email */
+  SMTP_FROM: z.string().min(3).default('BOP <no-reply@localhost>'),
+  /** attempts per email before it is recorded as failed (SMTP 5xx answers fail at once) */
+  EMAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(8),
+  /** how often the email worker looks for emails to send */
+  EMAIL_POLL_MS: z.coerce.number().int().min(10).default(1000),
 });
 
 export type IdentityConfig = BaseConfig & z.output<typeof configSchema>;

@@ -23,8 +23,10 @@ import { roleRoutes } from './roles/routes';
 import { featureRoutes } from './features/routes';
 import { companySettingsRoutes } from './company-settings/routes';
 import { internalRoutes } from './internal/routes';
+import { EmailWorker } from './email/email-worker';
 
 export { identityAdmin } from './users/admin';
+export { emailAdmin } from './email/admin';
 export { configSchema } from './config';
 
 export const identityService = createService({
@@ -47,6 +49,7 @@ export const identityService = createService({
     ];
   },
   internalRoutes: ({ config }) => internalRoutes(sessionPolicy(config)),
+  workers: ({ orm, log, config }) => [new EmailWorker({ orm, log, config })],
   onStart: async ({ orm, config, log }) => {
     const { created, generatedPassword } = await bootstrap(orm.em.fork(), { email: config.BOOTSTRAP_ADMIN_EMAIL, password: config.BOOTSTRAP_ADMIN_PASSWORD });
     if (!created) return;

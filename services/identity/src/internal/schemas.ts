@@ -61,4 +61,14 @@ export const EmailLogQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   to: z.string().optional(),
 });
-export const EmailLogEntry = z.object({ id: z.string(), to: z.string(), subject: z.string(), body: z.string(), createdAt: Timestamp });
+export const EmailLogEntry = z.object({
+  id: z.string(),
+  to: z.string(),
+  subject: z.string(),
+  body: z.string(),
+  createdAt: Timestamp,
+  status: z.enum(['pending', 'sent', 'logged', 'failed']),
+  attempts: z.number().int(),
+  sentAt: Timestamp.nullable(),
+  error: z.string().nullable(),
+});
