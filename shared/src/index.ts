@@ -40,3 +40,4 @@ export * from './find-plain';
 export * from './telemetry/metrics';
 export * from './telemetry/service-metrics';
 export * from './storage';
+export * from './round-worker';

@@ -1,4 +1,4 @@
-import { backoffDelay, isDatabaseUnavailable, nowMs, Waker, type BackoffPolicy, type Logger, type Orm, type WorkerDef } from '@bop/shared';
+import { backoffDelay, nowMs, RoundWorker, type BackoffPolicy, type Logger, type Orm } from '@bop/shared';
 import { createMailer, failureReason, isPermanentFailure, type Mailer } from './mailer';
 import { claimDueEmails, recordSendOutcome, type SendOutcome } from './store';
 
@@ -14,54 +14,33 @@ const BATCH = 20;
  * SMTP_URL is set (retried with the kit's backoff, then `failed` with the reason), otherwise they stay
  * in the email log (`logged`).
  */
-export class EmailWorker implements WorkerDef {
+export class EmailWorker extends RoundWorker {
   readonly name = 'email';
-  private stopped = true;
-  private loop: Promise<void> | null = null;
-  private readonly waker = new Waker();
   private readonly mailer: Mailer;
 
   constructor(private readonly opts: { orm: Orm; log: Logger; config: { SMTP_URL?: string; SMTP_FROM: string; EMAIL_MAX_ATTEMPTS: number; EMAIL_POLL_MS: number } }) {
+    super(opts.log);
     this.mailer = createMailer(opts.config);
   }
 
-  start(): void {
-    this.stopped = false;
-    this.loop = this.run();
+  protected override failureMessage(): string {
+    return 'email: sending round failed; retrying';
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.waker.wake();
-    await this.loop;
+  protected override stopped(): void {
     this.mailer.close();
   }
 
-  private async run(): Promise<void> {
-    let failures = 0;
-    while (!this.stopped) {
-      try {
-        const sent = await this.round();
-        failures = 0;
-        if (sent < BATCH) await this.waker.sleep(this.opts.config.EMAIL_POLL_MS);
-      } catch (err) {
-        failures += 1;
-        this.opts.log.warn({ err: (err as Error).message, failures }, 'email: sending round failed; retrying');
-        await this.waker.sleep(backoffDelay(failures, undefined, isDatabaseUnavailable(err)));
-      }
-    }
-  }
-
-  /** One round: the due emails claimed, each sent and its outcome recorded. */
-  private async round(): Promise<number> {
+  /** One round: the due emails claimed, each sent and its outcome recorded; a full round goes on at once. */
+  protected async round(): Promise<number> {
     const due = await claimDueEmails(this.opts.orm.em.fork(), BATCH, LEASE_MS);
     for (const mail of due) {
-      if (this.stopped) break;
+      if (this.stopping) break;
       const outcome = await sendOne(this.mailer, mail, this.opts.config.EMAIL_MAX_ATTEMPTS);
       if (outcome.status === 'failed') this.opts.log.warn({ emailId: mail.id, error: outcome.error }, 'email: not sent');
       await recordSendOutcome(this.opts.orm.em.fork(), mail.id, outcome);
     }
-    return due.length;
+    return due.length < BATCH ? this.opts.config.EMAIL_POLL_MS : 0;
   }
 }
 

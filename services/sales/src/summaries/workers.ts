@@ -1,4 +1,4 @@
-import { backoffDelay, Waker, type BackoffPolicy, type Logger, type Orm, type ServiceRuntime, type WorkerDef } from '@bop/shared';
+import { RoundWorker, type BackoffPolicy, type Logger, type Orm, type ServiceRuntime, type WorkerDef } from '@bop/shared';
 import type { SalesConfig } from '../config';
 import { rebuildMarkedDays } from './rebuild-store';
 
@@ -25,47 +25,23 @@ const REBUILD_BACKOFF: BackoffPolicy = { baseMs: 200, capMs: 10_000 };
  * (spec: ingestion rules 5 and 9): the batch only inserts marks, this loop aggregates each marked day
  * once per pass however many batches touched it, so it keeps up with the ingestion rate.
  */
-export class SummaryRebuildWorker implements WorkerDef {
+export class SummaryRebuildWorker extends RoundWorker {
   readonly name = 'summary-rebuild';
-  private stopped = true;
-  private loop: Promise<void> | null = null;
-  private readonly waker = new Waker();
 
-  constructor(private readonly o: { orm: Orm; log: Logger; pollMs?: number; settleMs?: number }) {}
-
-  start(): void {
-    this.stopped = false;
-    this.loop = this.run();
+  constructor(private readonly o: { orm: Orm; log: Logger; pollMs?: number; settleMs?: number }) {
+    super(o.log, REBUILD_BACKOFF);
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.waker.wake();
-    await this.loop;
+  // the marks stay when a pass fails (its transaction rolled back): the next pass retries them
+  protected override failureMessage(): string {
+    return 'sales: rebuilding day summaries failed';
   }
 
-  private async run(): Promise<void> {
-    let failures = 0;
-    while (!this.stopped) {
-      let taken = 0;
-      const started = performance.now();
-      try {
-        taken = await rebuildMarkedDays(this.o.orm.em.fork(), TAKE);
-        failures = 0;
-      } catch (err) {
-        failures += 1;
-        // the marks stay (the transaction rolled back): the next pass retries them
-        this.o.log.warn({ err: (err as Error).message, failures }, 'sales: rebuilding day summaries failed');
-        await this.sleep(backoffDelay(failures, REBUILD_BACKOFF));
-        continue;
-      }
-      const settle = Math.min(MAX_SETTLE_MS, Math.max(this.o.settleMs ?? SETTLE_MS, SETTLE_FACTOR * (performance.now() - started)));
-      if (taken < TAKE) await this.sleep(taken > 0 ? settle : (this.o.pollMs ?? POLL_MS));
-    }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return this.stopped ? Promise.resolve() : this.waker.sleep(ms);
+  protected async round(): Promise<number> {
+    const started = performance.now();
+    const taken = await rebuildMarkedDays(this.o.orm.em.fork(), TAKE);
+    if (taken >= TAKE) return 0;
+    return taken > 0 ? Math.min(MAX_SETTLE_MS, Math.max(this.o.settleMs ?? SETTLE_MS, SETTLE_FACTOR * (performance.now() - started))) : (this.o.pollMs ?? POLL_MS);
   }
 }
 
