@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { RouteTable } from '@bop/contracts';
-import { asExpress, BadRequest, logRequestOnFinish, malformedPercentEncoding, NotFound, pendingMigrations, renderError, withinMs, type Logger, type Orm } from '@bop/shared';
+import { asExpress, BadRequest, logRequestOnFinish, malformedPercentEncoding, nameServerSpan, NotFound, pendingMigrations, renderError, withinMs, type Logger, type Orm } from '@bop/shared';
 import type { CompiledRoute, GatewayRequest } from './context';
 import type { GatewayConfig } from './config';
 import type { ApiDocs } from './openapi-docs';
@@ -104,8 +104,9 @@ export function createApp(parts: GatewayParts): { app: Express; handler: (req: I
       const malformed = malformedPercentEncoding(req.url);
       if (malformed) throw new BadRequest(malformed);
       steps.route(req);
-      steps.feature(req);
       const route = req.gw.route!;
+      nameServerSpan('gateway', req.method, `${API_PREFIX}${route.row.path}`);
+      steps.feature(req);
       const target = route.row.service === 'gateway' ? null : upstreams.requireServed(route);
       await steps.authenticate(req);
       steps.authorize(req);

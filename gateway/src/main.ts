@@ -1,3 +1,6 @@
+// first: tracing instruments http, express, pg and undici as they load (on only with an OTLP endpoint set)
+import { startTracing } from '@bop/shared/dist/telemetry/tracing';
+startTracing('gateway');
 import { serviceTable, type AreaService } from '@bop/contracts';
 import { createLogger, runUntilSignal } from '@bop/shared';
 import { startGateway } from './index';

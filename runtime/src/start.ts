@@ -1,4 +1,7 @@
 #!/usr/bin/env node
+// first: tracing instruments http, express, pg and undici as they load (on only with an OTLP endpoint set)
+import { startTracing } from '@bop/shared/dist/telemetry/tracing';
+startTracing('bop-platform');
 import { createLogger, runUntilSignal } from '@bop/shared';
 import { chooseLogFormat, useLogFormat } from './log-format';
 import { describeStartFailure } from './start-failure';

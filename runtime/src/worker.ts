@@ -3,6 +3,9 @@
  * with its own bus connection and event loop) and answers the main thread — `started` per service
  * (its URL), `ready`, `closed` — while taking the other services' URLs as they become known.
  */
+// first: tracing instruments http, express, pg and undici as they load (a worker thread loads its own copies)
+import { startTracing, stopTracing } from '@bop/shared/dist/telemetry/tracing';
+startTracing('bop-platform');
 import { parentPort, workerData } from 'node:worker_threads';
 import { baseConfigSchema, createBus, createLogger, loadConfig, startService, threadMetrics, type MetricsJson, type RunningService } from '@bop/shared';
 import { serviceDefinitions } from './services';
@@ -49,6 +52,7 @@ port.on('message', (m: MainMessage) => {
     void (async () => {
       for (const s of running.reverse()) await s.close().catch((err) => log.error({ err, service: s.name }, 'close failed'));
       await closeBus().catch((err) => log.error({ err }, 'bus close failed'));
+      await stopTracing();
       port.postMessage({ type: 'closed' } satisfies WorkerMessage);
     })();
   }

@@ -6,6 +6,7 @@ import type { ConsumerDef } from './consumers';
 import { isDatabaseUnavailable } from './db-faults';
 import { backoffDelay, consumerBackoff, type BackoffPolicy } from './retry';
 import { countIf, metrics } from './telemetry/metrics';
+import { inSpan, SpanKind, startSpan, type Span } from './telemetry/trace-context';
 
 export interface ConsumerRunnerOptions {
   service: string;
@@ -232,10 +233,40 @@ export class ConsumerRunner {
       todo.push(message);
     }
     if (def.handleBatch && todo.length > 1) {
-      await def.handleBatch({ em, events: todo.map((message) => ({ event: message.payload as unknown as EventEnvelope, message })), log: this.opts.log });
+      // one span per traced event, each under its writer's span, around the batch that handles them together
+      const spans = todo.flatMap((m) => (m.headers?.traceparent ? [this.consumeSpan(def, m)] : []));
+      try {
+        await def.handleBatch({ em, events: todo.map((message) => ({ event: message.payload as unknown as EventEnvelope, message })), log: this.opts.log });
+      } finally {
+        for (const s of spans) s.end();
+      }
       return;
     }
-    for (const message of todo) await def.handle({ em, event: message.payload as unknown as EventEnvelope, message, log: this.opts.log });
+    for (const message of todo) {
+      const handle = () => def.handle({ em, event: message.payload as unknown as EventEnvelope, message, log: this.opts.log });
+      // a traced event is handled in a span under its writer's, so what the handler writes carries the trace on
+      if (message.headers?.traceparent) await inSpan(this.spanName(message), { parent: message.headers.traceparent, kind: SpanKind.CONSUMER, attributes: this.spanAttributes(def, message) }, handle);
+      else await handle();
+    }
+  }
+
+  private spanName(message: ConsumedMessage): string {
+    return `process ${message.type}`;
+  }
+
+  private spanAttributes(def: ConsumerDef, message: ConsumedMessage): Record<string, string> {
+    return {
+      'messaging.system': this.opts.bus.kind,
+      'messaging.operation.type': 'process',
+      'messaging.destination.name': message.topic,
+      'messaging.consumer.group.name': this.group(def),
+      'messaging.message.id': message.eventId,
+      'bop.service': this.opts.service,
+    };
+  }
+
+  private consumeSpan(def: ConsumerDef, message: ConsumedMessage): Span {
+    return startSpan(this.spanName(message), message.headers?.traceparent, SpanKind.CONSUMER, this.spanAttributes(def, message));
   }
 
   private async handleOne(def: ConsumerDef, message: ConsumedMessage): Promise<void> {

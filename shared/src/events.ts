@@ -3,6 +3,7 @@ import type { EventEnvelope } from '@bop/contracts';
 import { newId } from './ids';
 import { now } from './clock';
 import { actorOf, type Principal } from './auth';
+import { currentTraceParent } from './telemetry/trace-context';
 
 export interface RecordEventInput {
   type: string;
@@ -40,6 +41,7 @@ export function recordEvent(em: EntityManager, input: RecordEventInput): EventEn
     payload: envelope as unknown as Record<string, unknown>,
     createdAt,
     publishedAt: null,
+    traceParent: currentTraceParent(),
   });
   return envelope;
 }

@@ -39,5 +39,6 @@ export * from './pages';
 export * from './find-plain';
 export * from './telemetry/metrics';
 export * from './telemetry/service-metrics';
+export * from './telemetry/trace-context';
 export * from './storage';
 export * from './round-worker';

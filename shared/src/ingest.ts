@@ -10,6 +10,7 @@ import { sqlList } from './sql';
 import { now as clockNow } from './clock';
 import { actorOf, type Principal } from './auth';
 import { recordIngest } from './telemetry/metrics';
+import { currentTraceParent } from './telemetry/trace-context';
 
 /**
  * Batch ingestion for every `…:batch` / ingest endpoint (spec: ingestion rules 1, 4, 5; Batch result).
@@ -310,21 +311,22 @@ export async function insertEvents(
     const payload = { id, type: e.type, createdAt, apiVersion: 'v1', actor, locationId: e.locationId, data: e.previous ? { object: e.object, previous: e.previous } : { object: e.object } };
     return { event_id: id, type: e.type, aggregate_type: e.aggregateType, aggregate_id: e.aggregateId, location_id: e.locationId, payload };
   });
+  const traceParent = currentTraceParent();
   // one row of bound parameters per event: the payload goes in as text to a `json` column (no jsonb parsing)
   for (let start = 0; start < rows.length; start += EVENTS_PER_INSERT) {
     const chunk = rows.slice(start, start + EVENTS_PER_INSERT);
     const params: unknown[] = [];
-    for (const r of chunk) params.push(r.event_id, r.type, r.aggregate_type, r.aggregate_id, r.location_id, JSON.stringify(r.payload), now);
+    for (const r of chunk) params.push(r.event_id, r.type, r.aggregate_type, r.aggregate_id, r.location_id, JSON.stringify(r.payload), now, traceParent);
     await sqlQuery(
       em,
-      `insert into ${q(schema)}."outbox" ("event_id", "type", "aggregate_type", "aggregate_id", "location_id", "payload", "created_at")
-       values ${chunk.map(() => '(?, ?, ?, ?, ?, ?::json, ?)').join(', ')}`,
+      `insert into ${q(schema)}."outbox" ("event_id", "type", "aggregate_type", "aggregate_id", "location_id", "payload", "created_at", "trace_parent")
+       values ${chunk.map(() => '(?, ?, ?, ?, ?, ?::json, ?, ?)').join(', ')}`,
       params,
     );
   }
 }
 
-/** Events per insert statement (7 parameters each, far below Postgres' 65,535). */
+/** Events per insert statement (8 parameters each, far below Postgres' 65,535). */
 const EVENTS_PER_INSERT = 1000;
 
 export interface ParsedRecord<T> {

@@ -72,6 +72,8 @@ export function outboxTableSql(schema: string): string[] {
       "published_at" timestamptz null
     )`,
     `create index if not exists "outbox_unpublished_idx" on "${schema}"."outbox" ("seq") where "published_at" is null`,
+    // the writer's trace context (telemetry/trace-context.ts), copied into the bus message's headers
+    `alter table "${schema}"."outbox" add column if not exists "trace_parent" varchar(64) null`,
     // the envelope as the service wrote it (json, not jsonb): read whole by the relay, never queried inside
     jsonPayloadSql(schema, 'outbox'),
   ];

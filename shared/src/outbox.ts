@@ -20,6 +20,8 @@ export function defineOutbox(schema: string) {
       payload: p.json<Record<string, unknown>>(),
       createdAt: p.datetime(),
       publishedAt: p.datetime().nullable(),
+      /** W3C `traceparent` of the transaction that wrote the event (null when not traced): the bus message carries it on */
+      traceParent: p.string().nullable(),
     },
   });
 }

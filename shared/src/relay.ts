@@ -7,6 +7,7 @@ import { handleClientErrors } from './pg-clients';
 import { backoffDelay, relayBackoff } from './retry';
 import { advisoryKeySql } from './sql';
 import { countIf, metrics } from './telemetry/metrics';
+import { SpanKind, startSpan, type Span } from './telemetry/trace-context';
 
 export interface RelayOptions {
   /** the service's schema (its outbox) */
@@ -100,15 +101,18 @@ export class Relay {
 
   private async publishBatch(): Promise<number> {
     const limit = this.opts.batchSize ?? 500;
-    const moved = await this.opts.bus.appendFromOutbox?.({ connectionString: this.opts.connectionString, schema: this.opts.schema, topic: this.opts.topic, limit });
-    if (moved !== undefined && moved !== null) {
-      this.published += moved;
-      countIf(metrics.relayPublished, { service: this.opts.topic }, moved);
-      return moved;
+    const started = new Date();
+    const move = await this.opts.bus.appendFromOutbox?.({ connectionString: this.opts.connectionString, schema: this.opts.schema, topic: this.opts.topic, limit });
+    if (move !== undefined && move !== null) {
+      // the rows moved inside the database: their publish spans are known only afterwards
+      for (const t of move.traced) this.publishSpan(t.type, t.eventId, t.traceParent, started).end();
+      this.published += move.moved;
+      countIf(metrics.relayPublished, { service: this.opts.topic }, move.moved);
+      return move.moved;
     }
     const client = this.client!;
-    const { rows } = await client.query<{ seq: string; event_id: string; type: string; aggregate_id: string; payload: Record<string, unknown> }>(
-      `select "seq", "event_id", "type", "aggregate_id", "payload" from "${this.opts.schema}"."outbox"
+    const { rows } = await client.query<{ seq: string; event_id: string; type: string; aggregate_id: string; payload: Record<string, unknown>; trace_parent: string | null }>(
+      `select "seq", "event_id", "type", "aggregate_id", "payload", "trace_parent" from "${this.opts.schema}"."outbox"
        where "published_at" is null order by "seq" limit $1`,
       [limit],
     );
@@ -119,12 +123,30 @@ export class Relay {
       eventId: r.event_id,
       type: r.type,
       payload: r.payload,
+      ...(r.trace_parent ? { headers: { traceparent: r.trace_parent } } : {}),
     }));
-    await this.opts.bus.publish(messages);
+    const spans = rows.filter((r) => r.trace_parent).map((r) => this.publishSpan(r.type, r.event_id, r.trace_parent!, started));
+    try {
+      await this.opts.bus.publish(messages);
+    } finally {
+      for (const s of spans) s.end();
+    }
     await client.query(`update "${this.opts.schema}"."outbox" set "published_at" = now() where "seq" = any($1::bigint[])`, [rows.map((r) => r.seq)]);
     this.published += rows.length;
     countIf(metrics.relayPublished, { service: this.opts.topic }, rows.length);
     return rows.length;
+  }
+
+  /** The outbox → bus hop of one traced event, under the span of the transaction that wrote it. */
+  private publishSpan(type: string, eventId: string, traceParent: string, startTime: Date): Span {
+    const span = startSpan(`publish ${type}`, traceParent, SpanKind.PRODUCER, {
+      'messaging.system': this.opts.bus.kind,
+      'messaging.operation.type': 'send',
+      'messaging.destination.name': this.opts.topic,
+      'messaging.message.id': eventId,
+      'bop.service': this.opts.topic,
+    }, startTime);
+    return span;
   }
 
   private async alive(): Promise<boolean> {

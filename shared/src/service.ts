@@ -36,6 +36,7 @@ import { newId } from './ids';
 import { logRequestOnFinish, requestLogger, startRequestId } from './request-log';
 import { asExpress, listenHttp, urlHost, type HttpListener } from './http-server';
 import { installServiceMetrics, watchService } from './telemetry/service-metrics';
+import { nameServerSpan } from './telemetry/trace-context';
 
 export interface ServiceRuntime<C = BaseConfig> {
   name: AreaService;
@@ -272,6 +273,7 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     const match = table.match(req.method, req.path);
     if (!isRouteMatch(match)) throw new NotFound('endpoint');
     const compiled = match.value;
+    nameServerSpan(def.name, req.method, compiled.row?.path ?? compiled.def.key.slice(compiled.def.key.indexOf(' ') + 1));
     // internal routes serve the platform only; a public caller reaches nothing but public rows
     if (compiled.row === null && principal.kind !== 'system') throw new ApiError('forbidden', 'Internal routes are for the platform only.');
     if (principal.kind === 'anonymous' && compiled.row?.people !== 'public') throw new Unauthorized();

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { startService, type ServiceDefinition } from './service';
 import { createLogger, type Logger } from './logger';
+import { stopTracing } from './telemetry/tracing';
 
 /**
  * Runs something until SIGTERM/SIGINT, then closes it and exits (0, or 1 when closing failed).
@@ -20,7 +21,7 @@ export async function runUntilSignal(name: string, log: Logger, start: () => Pro
     stopping = true;
     log.info({ signal }, 'shutting down');
     running.close().then(
-      () => process.exit(0),
+      () => stopTracing().finally(() => process.exit(0)),
       (err) => {
         log.error({ err }, 'shutdown failed');
         process.exit(1);

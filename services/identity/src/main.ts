@@ -1,3 +1,6 @@
+// first: tracing instruments http, express, pg and undici as they load (on only with an OTLP endpoint set)
+import { startTracing } from '@bop/shared/dist/telemetry/tracing';
+startTracing('identity');
 import { startService } from '@bop/shared';
 import { identityService } from './index';
 

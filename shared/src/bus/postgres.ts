@@ -1,6 +1,6 @@
 import { Client, Pool, type PoolClient } from 'pg';
 import type { Logger } from '../logger';
-import type { Bus, BusMessage, ConsumedMessage, SubscribeOptions, Subscription } from './types';
+import type { Bus, BusMessage, ConsumedMessage, OutboxMove, SubscribeOptions, Subscription } from './types';
 import { Waker } from '../waker';
 import { handlePoolErrors } from '../pg-clients';
 import { isDatabaseUnavailable } from '../db-faults';
@@ -104,7 +104,7 @@ class PostgresBus implements Bus {
     return rows.map((r) => ({ group: r.group_id, lag: Number(r.lag) }));
   }
 
-  async appendFromOutbox(source: { connectionString: string; schema: string; topic: string; limit: number }): Promise<number | null> {
+  async appendFromOutbox(source: { connectionString: string; schema: string; topic: string; limit: number }): Promise<OutboxMove | null> {
     if (source.connectionString !== this.opts.connectionString) return null;
     const outbox = `"${source.schema.replace(/"/g, '""')}"."outbox"`;
     const client = await this.pool.connect();
@@ -112,19 +112,26 @@ class PostgresBus implements Bus {
       await client.query('begin');
       await client.query(`select pg_advisory_xact_lock(${lockKey})`, [APPEND_LOCK]);
       // copied and marked in one transaction: each outbox row reaches the bus exactly once, in seq order
-      const { rowCount } = await client.query(
+      const { rows } = await client.query<{ moved: string; traced: Array<[string, string, string]> | null }>(
         `with picked as (
            update ${outbox} o set "published_at" = now()
            where o."seq" in (select "seq" from ${outbox} where "published_at" is null order by "seq" limit $2 for update)
-           returning o."seq", o."event_id", o."type", o."aggregate_id", o."payload"
+           returning o."seq", o."event_id", o."type", o."aggregate_id", o."payload", o."trace_parent"
+         ), moved as (
+           insert into "bus"."messages" ("topic", "key", "event_id", "type", "payload", "headers")
+           select $1, p."aggregate_id", p."event_id", p."type", p."payload",
+                  case when p."trace_parent" is null then '{}'::jsonb else jsonb_build_object('traceparent', p."trace_parent") end
+           from picked p order by p."seq"
+           returning 1
          )
-         insert into "bus"."messages" ("topic", "key", "event_id", "type", "payload", "headers")
-         select $1, p."aggregate_id", p."event_id", p."type", p."payload", '{}'::jsonb from picked p order by p."seq"`,
+         select (select count(*) from moved) as "moved",
+                (select json_agg(json_build_array(p."event_id", p."type", p."trace_parent")) from picked p where p."trace_parent" is not null) as "traced"`,
         [source.topic, source.limit],
       );
-      if ((rowCount ?? 0) > 0) await client.query(`select pg_notify('${CHANNEL}', '')`);
+      const moved = Number(rows[0]?.moved ?? 0);
+      if (moved > 0) await client.query(`select pg_notify('${CHANNEL}', '')`);
       await client.query('commit');
-      return rowCount ?? 0;
+      return { moved, traced: (rows[0]?.traced ?? []).map(([eventId, type, traceParent]) => ({ eventId, type, traceParent })) };
     } catch (err) {
       await client.query('rollback').catch(() => undefined);
       throw err;

@@ -62,6 +62,12 @@ export interface SubscribeOptions {
   startAt?: 'earliest' | 'latest';
 }
 
+/** What one `appendFromOutbox` moved: how many rows, and those that carry a trace context (for the relay's publish spans). */
+export interface OutboxMove {
+  moved: number;
+  traced: Array<{ eventId: string; type: string; traceParent: string }>;
+}
+
 export interface Subscription {
   stop(): Promise<void>;
 }
@@ -75,9 +81,10 @@ export interface Bus {
    * Optional fast path for a relay whose outbox lives in the bus's own database: moves up to `limit`
    * unpublished outbox rows into the bus and marks them published in one transaction, inside the
    * database (the payloads never travel through the relay). Answers how many, or null when the
-   * outbox is elsewhere (the relay then publishes as usual).
+   * outbox is elsewhere (the relay then publishes as usual). The outbox row's `trace_parent` becomes
+   * the message's `traceparent` header.
    */
+  appendFromOutbox?(source: { connectionString: string; schema: string; topic: string; limit: number }): Promise<OutboxMove | null>;
   /** How many messages each of these consumer groups has not reached yet (metrics; read at scrape time). */
   groupLag?(groups: string[]): Promise<Array<{ group: string; lag: number }>>;
-  appendFromOutbox?(source: { connectionString: string; schema: string; topic: string; limit: number }): Promise<number | null>;
 }

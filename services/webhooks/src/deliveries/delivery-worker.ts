@@ -1,4 +1,4 @@
-import { addScrapeCollector, backoffDelay, countIf, metrics, metricsEnabled, Waker, type BackoffPolicy, type Clock, type Logger, type Orm, type WorkerDef } from '@bop/shared';
+import { addScrapeCollector, backoffDelay, countIf, inSpan, metrics, metricsEnabled, SpanKind, SpanStatusCode, Waker, type BackoffPolicy, type Clock, type Logger, type Orm, type WorkerDef } from '@bop/shared';
 import { deliveryHeaders, signingSecrets } from './signature';
 import { nextAttemptAt, parseRetryAfter } from './schedule';
 import { claimDue, listenForWakes, queueSnapshot, recordResults, renewLeases, type Claimed, type Outcome, type WakeListener } from './queue-store';
@@ -166,7 +166,32 @@ export class DeliveryWorker implements WorkerDef {
     return claimDue(this.o.orm, limit, this.o.clock.now(), this.leaseMs);
   }
 
+  /**
+   * One attempt; when the delivery was queued under a traced event, in a span of its own under the
+   * consumer's (endpoint, attempt number, the receiver's status).
+   */
   private async attempt(row: Claimed): Promise<void> {
+    if (!row.trace_parent) {
+      await this.attemptOnce(row);
+      return;
+    }
+    const attributes = {
+      'bop.service': 'webhooks',
+      'webhook.endpoint.id': row.endpoint_id,
+      'webhook.delivery.id': row.id,
+      'webhook.event.id': row.event_id,
+      'webhook.event.type': row.event_type,
+      'webhook.attempt': row.schedule_step + 1,
+      'url.full': row.url,
+    };
+    return inSpan(`webhook deliver ${row.event_type}`, { parent: row.trace_parent, kind: SpanKind.CLIENT, attributes }, async (span) => {
+      const result = await this.attemptOnce(row);
+      if (result.status !== null) span.setAttribute('http.response.status_code', result.status);
+      if (!result.ok) span.setStatus({ code: SpanStatusCode.ERROR, message: result.error ?? `status ${result.status}` });
+    });
+  }
+
+  private async attemptOnce(row: Claimed): Promise<SendResult> {
     const started = this.o.clock.now();
     let result: SendResult;
     try {
@@ -207,6 +232,7 @@ export class DeliveryWorker implements WorkerDef {
       gone: result.status === 410,
     });
     this.scheduleFlush();
+    return result;
   }
 
   private scheduleFlush(): void {

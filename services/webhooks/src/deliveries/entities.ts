@@ -31,6 +31,8 @@ export const Delivery = defineEntity({
     lease: p.string().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
+    /** W3C `traceparent` of the consumer span that queued it (null when not traced): each attempt's span continues it */
+    traceParent: p.string().nullable(),
   },
 });
 export type Delivery = InferEntity<typeof Delivery>;

@@ -15,6 +15,7 @@ export interface Claimed {
   body: string;
   schedule_step: number;
   lease: string;
+  trace_parent: string | null;
   url: string;
   secret: string | null;
   previous_secret: string | null;
@@ -63,7 +64,7 @@ export async function claimDue(orm: Orm, limit: number, now: Date, leaseMs: numb
      update "webhooks"."deliveries" d set "locked_until" = now() + make_interval(secs => ?), "lease" = ?
      from due, "webhooks"."endpoints" e left join "webhooks"."integrations" i on i."integration_id" = e."integration_id"
      where d."id" = due."id" and e."id" = d."endpoint_id"
-     returning d."id", d."endpoint_id", d."event_id", d."event_type", d."body", d."schedule_step", d."lease", e."url",
+     returning d."id", d."endpoint_id", d."event_id", d."event_type", d."body", d."schedule_step", d."lease", d."trace_parent", e."url",
        coalesce(e."secret", i."secret") as "secret",
        case when e."integration_id" is null then e."previous_secret" else i."previous_secret" end as "previous_secret",
        case when e."integration_id" is null then e."previous_secret_until" else i."previous_secret_until" end as "previous_secret_until"`,

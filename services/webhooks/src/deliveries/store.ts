@@ -1,5 +1,5 @@
 import type { FilterQuery } from '@mikro-orm/core';
-import { decodeCursor, lockForTransaction, NotFound, pageLimit, SqlWhere, sqlList, toPage, type EntityManager } from '@bop/shared';
+import { currentTraceParent, decodeCursor, lockForTransaction, NotFound, pageLimit, SqlWhere, sqlList, toPage, type EntityManager } from '@bop/shared';
 import { Delivery } from './entities';
 import { Endpoint } from '../endpoints/entities';
 import { deliveryDetailDto, deliveryDto } from './dto';
@@ -21,10 +21,10 @@ export async function insertDeliveries(em: EntityManager, rows: NewDelivery[], n
   if (rows.length === 0) return;
   const json = JSON.stringify(rows.map((r) => ({ id: r.id, endpoint_id: r.endpointId, event_id: r.eventId, event_type: r.eventType, record_key: r.recordKey, body: r.body })));
   await em.execute(
-    `insert into "webhooks"."deliveries" ("id", "endpoint_id", "event_id", "event_type", "record_key", "body", "status", "next_attempt_at", "created_at", "updated_at")
-     select r.id, r.endpoint_id, r.event_id, r.event_type, r.record_key, r.body, 'pending', ?, ?, ?
+    `insert into "webhooks"."deliveries" ("id", "endpoint_id", "event_id", "event_type", "record_key", "body", "status", "next_attempt_at", "created_at", "updated_at", "trace_parent")
+     select r.id, r.endpoint_id, r.event_id, r.event_type, r.record_key, r.body, 'pending', ?, ?, ?, ?
      from jsonb_to_recordset(?::jsonb) as r(id text, endpoint_id text, event_id text, event_type text, record_key text, body text)`,
-    [now, now, now, json],
+    [now, now, now, currentTraceParent(), json],
   );
   if (notify) await wakeWorkers(em);
 }
@@ -35,6 +35,7 @@ export async function insertDeliveries(em: EntityManager, rows: NewDelivery[], n
  * the order of each record's events).
  */
 export function createDeliveries(em: EntityManager, rows: NewDelivery[], now: Date): void {
+  const traceParent = currentTraceParent();
   for (const r of rows) {
     em.create(Delivery, {
       id: r.id,
@@ -54,6 +55,7 @@ export function createDeliveries(em: EntityManager, rows: NewDelivery[], now: Da
       lease: null,
       createdAt: now,
       updatedAt: now,
+      traceParent,
     });
   }
 }

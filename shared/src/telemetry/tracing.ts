@@ -1,0 +1,84 @@
+/**
+ * OpenTelemetry tracing for one process (or worker thread): the gateway, a service run alone, or the
+ * all-in-one runtime. Import this file and call `startTracing` FIRST in an entry point, before
+ * anything loads `http`, `express`, `pg` or `undici`: the instrumentations patch those modules as
+ * they are required.
+ *
+ * On only when an OTLP endpoint is set (`OTEL_EXPORTER_OTLP_ENDPOINT` or
+ * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) and `OTEL_SDK_DISABLED` is not `true`; otherwise nothing is
+ * loaded and tracing costs nothing. The SDK's own settings apply as documented by OpenTelemetry:
+ * `OTEL_SERVICE_NAME`, `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_TRACES_SAMPLER` (default
+ * `parentbased_always_on`; `parentbased_traceidratio` with `OTEL_TRACES_SAMPLER_ARG=0.1` keeps one
+ * trace in ten), `OTEL_BSP_*` for the batch span processor. Spans go out as OTLP/HTTP JSON.
+ *
+ * What is traced: incoming and outgoing HTTP (gateway → service, service → service commands, webhook
+ * deliveries), express, Postgres queries made under a traced request or consumer, and the kit's own
+ * spans for the hops between them (outbox relay, bus consumers, delivery attempts: trace-context.ts).
+ * Health, readiness and metrics requests, and outgoing calls or queries with no traced parent (the
+ * background loops' polling), make no spans.
+ */
+import type { IncomingMessage } from 'node:http';
+
+export interface TracingHandle {
+  /** flushes pending spans and stops the SDK */
+  shutdown(): Promise<void>;
+}
+
+let running: TracingHandle | null = null;
+
+const QUIET_PATHS = /^\/(api\/)?(health|ready|metrics)\/?(\?|$)/;
+
+/** Sends the spans still buffered and stops tracing in this thread (a no-op when it is off). */
+export async function stopTracing(): Promise<void> {
+  await running?.shutdown().catch(() => undefined);
+}
+
+/** Whether this environment asks for tracing (an OTLP endpoint is set, the SDK not disabled). */
+export function tracingRequested(env: Record<string, string | undefined> = process.env): boolean {
+  if ((env.OTEL_SDK_DISABLED ?? '').toLowerCase() === 'true') return false;
+  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
+}
+
+/**
+ * Starts tracing in this thread when requested (see above), under `OTEL_SERVICE_NAME` or `serviceName`.
+ * Answers the handle, or null when tracing is off. Calling it again answers the running one.
+ */
+export function startTracing(serviceName: string, env: Record<string, string | undefined> = process.env): TracingHandle | null {
+  if (running) return running;
+  if (!tracingRequested(env)) return null;
+  // required here, not imported: with tracing off none of this is loaded
+  const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
+  const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+  const { BatchSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
+  const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
+  const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
+  const { ExpressInstrumentation } = require('@opentelemetry/instrumentation-express') as typeof import('@opentelemetry/instrumentation-express');
+  const { PgInstrumentation } = require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
+  const { UndiciInstrumentation } = require('@opentelemetry/instrumentation-undici') as typeof import('@opentelemetry/instrumentation-undici');
+
+  const sdk = new NodeSDK({
+    resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || serviceName, 'service.namespace': 'bop-platform' }),
+    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
+    // traces only: metrics are Prometheus' (/api/metrics), logs pino's
+    metricReaders: [],
+    logRecordProcessors: [],
+    instrumentations: [
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (req: IncomingMessage) => QUIET_PATHS.test(req.url ?? ''),
+        // the background loops' polling (the gateway's upstream checks, readiness) makes no root spans
+        requireParentforOutgoingSpans: true,
+      }),
+      new ExpressInstrumentation(),
+      new PgInstrumentation({ requireParentSpan: true }),
+      new UndiciInstrumentation({ requireParentforSpans: true }),
+    ],
+  });
+  sdk.start();
+  running = {
+    shutdown: async () => {
+      running = null;
+      await sdk.shutdown();
+    },
+  };
+  return running;
+}
