@@ -10,6 +10,10 @@
  *
  *   npm run bench            (BENCH_SECONDS=10 BENCH_CONCURRENCY=32 BENCH_ROUNDS=5 change the load)
  *
+ * The whole run is made with telemetry off, then with tracing on (an OTLP endpoint set to a local
+ * receiver, 10% of traces sampled: bench/telemetry.ts), and the throughput of each is printed as a
+ * share of the other (issue 15: under 5% cost). BENCH_TELEMETRY=off or on runs one of them.
+ *
  * The servers run in a child process started like `npm start` (embedded Postgres unless DATABASE_URL is
  * set); the load comes from this process over keep-alive connections. Rounds of the three paths
  * interleave and medians are reported, so drift on a busy machine hits all of them alike; the serving
@@ -24,6 +28,7 @@ import path from 'node:path';
 import { Pool } from 'undici';
 import { freePort, generateInternalKeyPair, InternalTokenSigner, type Principal } from '@bop/shared';
 import { benchRequest, benchSession, startRuntimeProcess } from './runtime-process';
+import { telemetryCost, telemetryFor, telemetryLabel, telemetryModes, type TelemetryMode } from './telemetry';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 6);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -99,7 +104,7 @@ async function body(t: Target): Promise<unknown> {
 }
 
 /** Measures bare, direct and gateway paths of one read and prints them as ratios of the bare one. */
-async function measure(title: string, bare: Target, direct: Target, gateway: Target): Promise<void> {
+async function measure(title: string, bare: Target, direct: Target, gateway: Target): Promise<{ service: number; gateway: number; bare: number }> {
   const [b, d, g] = await Promise.all([body(bare), body(direct), body(gateway)]);
   const same = isDeepStrictEqual(b, d) && isDeepStrictEqual(d, g);
   const paths = [bare, direct, gateway];
@@ -139,7 +144,10 @@ async function measure(title: string, bare: Target, direct: Target, gateway: Tar
   console.log(`  server CPU per request (all ${rounds} rounds, less the process's idle rate): ${paths.map((p, k) => `${p.label} ${perRequest[k].toFixed(0)} µs (${(perRequest[0] / perRequest[k] * 100).toFixed(0)}% of bare's rate)`).join(', ')}`);
   console.log(`  service / bare ${((throughput[1].rps / throughput[0].rps) * 100).toFixed(1)}% (target >= 50%), gateway / bare ${((throughput[2].rps / throughput[0].rps) * 100).toFixed(1)}% (target >= 35%)`);
   console.log(`  gateway adds ${added.toFixed(2)} ms at p50 (target < 0.5 ms), keeps ${((throughput[2].rps / throughput[1].rps) * 100).toFixed(1)}% of the service's req/s`);
+  return { bare: throughput[0].rps, service: throughput[1].rps, gateway: throughput[2].rps };
 }
+
+type Figures = Record<'locations' | 'stock', { service: number; gateway: number; bare: number }>;
 
 async function startBare(pgPort: number): Promise<{ origin: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
@@ -165,6 +173,25 @@ async function startBare(pgPort: number): Promise<{ origin: string; pid: number;
 }
 
 async function main(): Promise<void> {
+  const figures = new Map<TelemetryMode, Figures>();
+  for (const mode of telemetryModes()) {
+    console.log(`\n=== ${telemetryLabel(mode)}`);
+    figures.set(mode, await run(mode));
+  }
+  const off = figures.get('off');
+  const on = figures.get('on');
+  if (off && on) {
+    console.log(`\n=== what tracing costs (on / off, ${concurrency} connections)`);
+    console.log(telemetryCost('GET /locations, service', off.locations.service, on.locations.service));
+    console.log(telemetryCost('GET /locations, through the gateway', off.locations.gateway, on.locations.gateway));
+    console.log(telemetryCost('GET /stock-levels, service', off.stock.service, on.stock.service));
+    console.log(telemetryCost('GET /stock-levels, through the gateway', off.stock.gateway, on.stock.gateway));
+    console.log(`  (the bare server, untouched by telemetry, measured ${on.locations.bare.toFixed(0)} / ${off.locations.bare.toFixed(0)} req/s in the two runs: the machine's drift between them)`);
+  }
+}
+
+async function run(mode: TelemetryMode): Promise<Figures> {
+  const telemetry = await telemetryFor(mode);
   const keys = await generateInternalKeyPair();
   const orgPort = await freePort();
   const invPort = await freePort();
@@ -174,6 +201,7 @@ async function main(): Promise<void> {
     INTERNAL_JWT_PRIVATE_KEY: keys.privateKeyPem,
     INTERNAL_JWT_PUBLIC_KEY: keys.publicKeyPem,
     API_RATE_LIMIT_PER_MIN: '100000000',
+    ...telemetry.env,
   });
   const base = rt.base;
   let bare: Awaited<ReturnType<typeof startBare>> | null = null;
@@ -215,22 +243,25 @@ async function main(): Promise<void> {
     const viaKey = { authorization: `Bearer ${key}` };
     const internal = { 'x-internal-token': token };
     console.log(`node ${process.versions.node}, ${os.cpus().length} cores, ${seconds} s per path and measure, LOG_LEVEL=${process.env.LOG_LEVEL ?? 'info'}`);
-    await measure(
+    const locationsFigures = await measure(
       'GET /locations?limit=20 (20 locations)',
       { label: 'bare node:http + pg', origin: bare.origin, path: '/locations?limit=20', headers: {}, pid: bare.pid },
       { label: 'service (organization)', origin: `http://127.0.0.1:${orgPort}`, path: '/locations?limit=20', headers: internal, pid: runtimePid },
       { label: 'through the gateway', origin: base, path: '/api/v1/locations?limit=20', headers: viaKey, pid: runtimePid },
     );
     const stock = `/stock-levels?locationId=${stockAt}&limit=100`;
-    await measure(
+    const stockFigures = await measure(
       `GET /stock-levels?locationId=…&limit=100 (one location, ${ITEMS} items)`,
       { label: 'bare node:http + pg', origin: bare.origin, path: stock, headers: {}, pid: bare.pid },
       { label: 'service (inventory)', origin: `http://127.0.0.1:${invPort}`, path: stock, headers: internal, pid: runtimePid },
       { label: 'through the gateway', origin: base, path: `/api/v1${stock}`, headers: viaKey, pid: runtimePid },
     );
+    if (mode === 'on') console.log(`  spans exported: ${telemetry.received().requests} OTLP requests, ${(telemetry.received().bytes / 1e6).toFixed(1)} MB`);
+    return { locations: locationsFigures, stock: stockFigures };
   } finally {
     await bare?.stop();
     await rt.stop();
+    await telemetry.close();
   }
 }
 

@@ -7,10 +7,15 @@
  * rate, and the re-send at least twice as fast as the first load.
  *
  *   npm run bench:ingest          (BENCH_RECORDS=100000 BENCH_BATCH=1000 BENCH_CLIENTS=2 change the load)
+ *
+ * The run is made with telemetry off, then with tracing on (an OTLP endpoint set to a local receiver,
+ * 10% of traces sampled: bench/telemetry.ts), and the first-load rates are compared (issue 15: under
+ * 5% cost). BENCH_TELEMETRY=off or on runs one of them.
  */
 import os from 'node:os';
 import { Client } from 'pg';
 import { BENCH_OWNER, startRuntimeProcess } from './runtime-process';
+import { telemetryCost, telemetryFor, telemetryLabel, telemetryModes, type TelemetryMode } from './telemetry';
 
 const total = Number(process.env.BENCH_RECORDS ?? 100_000);
 const batchSize = Number(process.env.BENCH_BATCH ?? 1000);
@@ -34,7 +39,24 @@ function quantile(xs: number[], p: number): number {
 }
 
 async function main(): Promise<void> {
-  const rt = await startRuntimeProcess({ API_INGEST_RATE_LIMIT_PER_MIN: '100000000' });
+  const rates = new Map<TelemetryMode, { first: number; again: number; plain: number }>();
+  for (const mode of telemetryModes()) {
+    console.log(`\n=== ${telemetryLabel(mode)}`);
+    rates.set(mode, await run(mode));
+  }
+  const off = rates.get('off');
+  const on = rates.get('on');
+  if (off && on) {
+    console.log(`\n=== what tracing costs (on / off)`);
+    console.log(telemetryCost('first load, records/s', off.first, on.first));
+    console.log(telemetryCost('re-send, records/s', off.again, on.again));
+    console.log(`  (the plain insert, untouched by telemetry, measured ${on.plain.toFixed(0)} / ${off.plain.toFixed(0)} records/s in the two runs: the machine's drift between them)`);
+  }
+}
+
+async function run(mode: TelemetryMode): Promise<{ first: number; again: number; plain: number }> {
+  const telemetry = await telemetryFor(mode);
+  const rt = await startRuntimeProcess({ API_INGEST_RATE_LIMIT_PER_MIN: '100000000', ...telemetry.env });
   const { base, pgPort } = rt;
   const post = async (p: string, body: unknown, auth?: string) => {
     const res = await fetch(`${base}${p}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Bearer ${auth}` } : {}) }, body: JSON.stringify(body) });
@@ -132,8 +154,11 @@ async function main(): Promise<void> {
     console.log(`end to end vs plain insert: ${((first.rate / plainRate) * 100).toFixed(1)}% (target >= 40%); vs the jsonb_to_recordset form ${((first.rate / recordsetRate) * 100).toFixed(1)}%`);
     console.log(`first load ${first.rate >= 10_000 ? 'meets' : 'misses'} 10,000 records/s`);
     console.log(`re-send is ${(again.rate / first.rate).toFixed(2)}x the first load (target >= 2x)`);
+    if (mode === 'on') console.log(`spans exported: ${telemetry.received().requests} OTLP requests, ${(telemetry.received().bytes / 1e6).toFixed(1)} MB`);
+    return { first: first.rate, again: again.rate, plain: plainRate };
   } finally {
     await rt.stop();
+    await telemetry.close();
   }
 }
 
