@@ -80,12 +80,17 @@ describe('fault: the runtime killed during webhook delivery', () => {
     await stack.rt.kill('SIGKILL');
     const receivedBeforeKill = received.length;
     answerMs = 10;
+    const has = (type: string, id: string) => received.some((r) => r.type === type && r.externalId === id);
     await stack.rt.restart();
+    // what was queued or in flight at the crash reaches the receiver within 10 s of the runtime being
+    // ready again (the crashed worker's leases lapse within seconds)
+    const readyAt = Date.now();
+    await waitFor(10_000, async () => created.every((id) => has('item.created', id)));
+    expect({ undelivered: created.filter((id) => !has('item.created', id)), withinTenSeconds: Date.now() - readyAt <= 10_500 }).toEqual({ undelivered: [], withinTenSeconds: true });
     // later events of the same items (and of new ones): they must not queue behind a crashed delivery
     const updated = await putItems(0, 40, 'Renamed item');
     const createdAfter = await putItems(40, 5);
 
-    const has = (type: string, id: string) => received.some((r) => r.type === type && r.externalId === id);
     const complete = () => [...created, ...createdAfter].every((id) => has('item.created', id)) && updated.every((id) => has('item.updated', id));
     await waitFor(10_000, async () => complete());
     const missing = [
