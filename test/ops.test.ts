@@ -121,6 +121,35 @@ describe('ops CLI', () => {
     expect(unknown.out).toMatch(/whe_nope/);
   });
 
+  it('enables a disabled webhook endpoint and queues its failed deliveries again', async () => {
+    expect((await ops(['migrate'])).code).toBe(0);
+    const c = new Client({ connectionString: db.url });
+    await c.connect();
+    try {
+      await c.query(
+        `insert into webhooks.endpoints (id, url, events, status, disabled_reason, secret, consecutive_failures, created_at, updated_at)
+         values ('whe_ops1', 'https://receiver.example/hook', '["item.created"]', 'disabled', 'failures', 'whsec_x', 20, now(), now())`,
+      );
+      await c.query(
+        `insert into webhooks.deliveries (id, endpoint_id, event_id, event_type, record_key, body, status, attempts, schedule_step, created_at, updated_at)
+         values ('whd_ops1', 'whe_ops1', 'evt_ops1', 'item.created', 'itm_1', '{}', 'failed', 8, 8, now(), now())`,
+      );
+      const listed = await ops(['webhooks', 'list']);
+      expect(listed.out).toMatch(/whe_ops1\s+disabled\s+pending 0\s+failed 1/);
+      const enabled = await ops(['webhooks', 'enable', 'whe_ops1']);
+      expect(enabled).toMatchObject({ code: 0 });
+      expect(enabled.out).toContain('whe_ops1 enabled');
+      const retried = await ops(['webhooks', 'retry-failed', 'whe_ops1']);
+      expect(retried).toMatchObject({ code: 0 });
+      expect(retried.out).toContain('1 failed deliveries of whe_ops1 queued again');
+      const endpoint = (await c.query(`select status, consecutive_failures from webhooks.endpoints where id = 'whe_ops1'`)).rows[0];
+      expect(endpoint).toEqual({ status: 'active', consecutive_failures: 0 });
+      expect((await c.query(`select status from webhooks.deliveries where id = 'whd_ops1'`)).rows[0].status).toBe('pending');
+    } finally {
+      await c.end();
+    }
+  });
+
   it('refuses unknown commands with usage', async () => {
     const r = await ops(['frobnicate']);
     expect(r.code).toBe(2);
