@@ -28,7 +28,7 @@ import path from 'node:path';
 import { Pool } from 'undici';
 import { freePort, generateInternalKeyPair, InternalTokenSigner, type Principal } from '@bop/shared';
 import { benchRequest, benchSession, startRuntimeProcess } from './runtime-process';
-import { telemetryCost, telemetryFor, telemetryLabel, telemetryModes, type TelemetryMode } from './telemetry';
+import { inEachMode, telemetryCost, telemetryFor, type TelemetryMode } from './telemetry';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 6);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -173,21 +173,13 @@ async function startBare(pgPort: number): Promise<{ origin: string; pid: number;
 }
 
 async function main(): Promise<void> {
-  const figures = new Map<TelemetryMode, Figures>();
-  for (const mode of telemetryModes()) {
-    console.log(`\n=== ${telemetryLabel(mode)}`);
-    figures.set(mode, await run(mode));
-  }
-  const off = figures.get('off');
-  const on = figures.get('on');
-  if (off && on) {
-    console.log(`\n=== what tracing costs (on / off, ${concurrency} connections)`);
-    console.log(telemetryCost('GET /locations, service', off.locations.service, on.locations.service));
-    console.log(telemetryCost('GET /locations, through the gateway', off.locations.gateway, on.locations.gateway));
-    console.log(telemetryCost('GET /stock-levels, service', off.stock.service, on.stock.service));
-    console.log(telemetryCost('GET /stock-levels, through the gateway', off.stock.gateway, on.stock.gateway));
-    console.log(`  (the bare server, untouched by telemetry, measured ${on.locations.bare.toFixed(0)} / ${off.locations.bare.toFixed(0)} req/s in the two runs: the machine's drift between them)`);
-  }
+  await inEachMode<Figures>(run, (off, on) => [
+    telemetryCost(`GET /locations, service, ${concurrency} connections`, off.locations.service, on.locations.service),
+    telemetryCost('GET /locations, through the gateway', off.locations.gateway, on.locations.gateway),
+    telemetryCost('GET /stock-levels, service', off.stock.service, on.stock.service),
+    telemetryCost('GET /stock-levels, through the gateway', off.stock.gateway, on.stock.gateway),
+    `  (the bare server, untouched by telemetry, measured ${on.locations.bare.toFixed(0)} / ${off.locations.bare.toFixed(0)} req/s in the two runs: the machine's drift between them)`,
+  ]);
 }
 
 async function run(mode: TelemetryMode): Promise<Figures> {

@@ -15,7 +15,7 @@
 import os from 'node:os';
 import { Client } from 'pg';
 import { BENCH_OWNER, startRuntimeProcess } from './runtime-process';
-import { telemetryCost, telemetryFor, telemetryLabel, telemetryModes, type TelemetryMode } from './telemetry';
+import { inEachMode, telemetryCost, telemetryFor, type TelemetryMode } from './telemetry';
 
 const total = Number(process.env.BENCH_RECORDS ?? 100_000);
 const batchSize = Number(process.env.BENCH_BATCH ?? 1000);
@@ -39,19 +39,11 @@ function quantile(xs: number[], p: number): number {
 }
 
 async function main(): Promise<void> {
-  const rates = new Map<TelemetryMode, { first: number; again: number; plain: number }>();
-  for (const mode of telemetryModes()) {
-    console.log(`\n=== ${telemetryLabel(mode)}`);
-    rates.set(mode, await run(mode));
-  }
-  const off = rates.get('off');
-  const on = rates.get('on');
-  if (off && on) {
-    console.log(`\n=== what tracing costs (on / off)`);
-    console.log(telemetryCost('first load, records/s', off.first, on.first));
-    console.log(telemetryCost('re-send, records/s', off.again, on.again));
-    console.log(`  (the plain insert, untouched by telemetry, measured ${on.plain.toFixed(0)} / ${off.plain.toFixed(0)} records/s in the two runs: the machine's drift between them)`);
-  }
+  await inEachMode(run, (off, on) => [
+    telemetryCost('first load, records/s', off.first, on.first),
+    telemetryCost('re-send, records/s', off.again, on.again),
+    `  (the plain insert, untouched by telemetry, measured ${on.plain.toFixed(0)} / ${off.plain.toFixed(0)} records/s in the two runs: the machine's drift between them)`,
+  ]);
 }
 
 async function run(mode: TelemetryMode): Promise<{ first: number; again: number; plain: number }> {
