@@ -1,5 +1,5 @@
 import type { ItemEventObject, PosItemRefField } from '@bop/contracts';
-import type { FilterQuery } from '@mikro-orm/core';
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import {
   actorOf,
   insertEvents,
@@ -431,12 +431,14 @@ export async function mapUnmappedItems(em: EntityManager, mappings: Array<{ unma
     const sources = await em.createQueryBuilder(SalesUnmappedItem).select('source', true).where({ id: { $in: entryIds } }).execute<Array<{ source: string }>>('all');
     // waits for batches of these sources that matched lines before this mapping, and holds new ones back
     await lockItemMappings(em, sources.map((s) => s.source), 'exclusive');
-    // raw SQL: the rows in the column shape entryFromRow reads, as the set-based update's `returning u.*` below gives them
-    const entries = await sqlQuery<Record<string, any>>(
-      em,
-      `select * from "sales"."unmapped_items" where "id" = any(?::text[]) order by "id" for update`,
-      [sqlList(entryIds)],
-    );
+    // rows left unmapped (column names), the shape entryFromRow reads from the update's `returning u.*` below
+    const entries = await em
+      .createQueryBuilder(SalesUnmappedItem)
+      .select('*')
+      .where({ id: { $in: entryIds } })
+      .orderBy({ id: 'asc' })
+      .setLockMode(LockMode.PESSIMISTIC_WRITE)
+      .execute<Array<Record<string, any>>>('all', false);
     const items = await em.createQueryBuilder(SalesItem).select('id').where({ id: { $in: [...new Set(mappings.map((m) => m.itemId))] } }).execute<Array<{ id: string }>>('all');
     const byId = new Map(entries.map((r) => [r.id as string, entryFromRow(r)]));
     const known = new Set(items.map((r) => r.id));
