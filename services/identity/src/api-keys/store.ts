@@ -155,7 +155,7 @@ export async function revokeIntegrationKeys(
 /** POST /internal/integrations/{id}:pause|:resume (spec: a paused integration's keys are refused). */
 export async function setIntegrationPaused(em: EntityManager, integrationId: string, paused: boolean, actor: Actor): Promise<{ integrationId: string; paused: boolean }> {
   return em.transactional(async (tem) => {
-    await tem.execute('insert into "identity"."integration_states" (integration_id, paused, updated_at) values (?, false, now()) on conflict do nothing', [integrationId]);
+    await tem.createQueryBuilder(IntegrationState).insert({ integrationId, paused: false, updatedAt: now() }).onConflict('integrationId').ignore().execute();
     const state = await tem.findOneOrFail(IntegrationState, { integrationId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (state.paused === paused) return { integrationId, paused };
     state.paused = paused;

@@ -38,10 +38,13 @@ export async function listRoles(em: EntityManager, q: { status?: 'active' | 'arc
 const uniquePermissions = (names: string[]) => [...new Set(names)].sort();
 
 async function ensureNameFree(em: EntityManager, name: string, exceptId?: string): Promise<void> {
-  const rows = await em.execute<Array<{ id: string }>>(
-    `select id from "identity"."roles" where status = 'active' and lower(name) = lower(?) and id <> ?`,
-    [name, exceptId ?? ''],
-  );
+  const rows = await em
+    .createQueryBuilder(Role)
+    .select('id')
+    .where({ status: 'active', id: { $ne: exceptId ?? '' } })
+    // case-insensitive as the unique index on lower(name); $ilike would read % and _ as wildcards
+    .andWhere('lower(name) = lower(?)', [name])
+    .execute('all');
   if (rows.length > 0) throw new Conflict(`An active role named ${name} exists.`);
 }
 

@@ -99,6 +99,7 @@ export async function checkAssignments(em: EntityManager, inputs: AssignmentInpu
 /** Refuses a change that would leave no active owner at Everyone. Call inside the transaction. */
 async function ensureAnotherOwner(em: EntityManager, userId: string, detail: string): Promise<void> {
   await lockForTransaction(em, 'identity.owners');
+  // raw SQL: one count(distinct) across users, assignments and roles (the entities hold ids, not relations, so the ORM cannot join them)
   const rows = await em.execute<Array<{ n: string }>>(
     `select count(distinct u.id) as n
        from "identity"."users" u

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { BatchCompletedEvent, IngestionBatchListQuery } from '@bop/contracts';
 import { mapPage, findPage, type EntityManager } from '@bop/shared';
 import { IngestionBatch } from './entities';
+import { Integration } from '../integrations/entities';
 import { batchDto } from './dto';
 
 export async function listBatches(em: EntityManager, integrationId: string, query: z.output<typeof IngestionBatchListQuery>) {
@@ -17,27 +18,26 @@ export async function listBatches(em: EntityManager, integrationId: string, quer
 
 /** Keeps the batch once (by its id), unless its integration was deleted meanwhile. */
 export async function recordBatch(em: EntityManager, b: z.output<typeof BatchCompletedEvent>, integrationId: string, eventId: string): Promise<void> {
-  await em.execute(
-    `insert into "integrations"."ingestion_batches"
-       ("id", "integration_id", "source", "endpoint", "received", "created", "updated", "unchanged", "duplicate", "rejected", "rejected_records", "created_at", "event_id")
-     select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?
-     where exists (select 1 from "integrations"."integrations" where "id" = ?)
-     on conflict ("id") do nothing`,
-    [
-      b.batchId,
+  // a delete between the two statements fails the insert's foreign key; the consumer retries and finds it gone
+  if ((await em.count(Integration, { id: integrationId })) === 0) return;
+  await em
+    .createQueryBuilder(IngestionBatch)
+    .insert({
+      id: b.batchId,
       integrationId,
-      b.source,
-      b.endpoint,
-      b.received,
-      b.created,
-      b.updated,
-      b.unchanged,
-      b.duplicate,
-      b.rejected,
-      JSON.stringify(b.rejectedRecords ?? []),
-      new Date(b.createdAt),
+      source: b.source,
+      endpoint: b.endpoint,
+      received: b.received,
+      created: b.created,
+      updated: b.updated,
+      unchanged: b.unchanged,
+      duplicate: b.duplicate,
+      rejected: b.rejected,
+      rejectedRecords: b.rejectedRecords ?? [],
+      createdAt: new Date(b.createdAt),
       eventId,
-      integrationId,
-    ],
-  );
+    })
+    .onConflict('id')
+    .ignore()
+    .execute();
 }

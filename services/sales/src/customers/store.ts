@@ -1,9 +1,10 @@
-import { LockMode, UniqueConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException, raw, type FilterQuery } from '@mikro-orm/core';
 import type { CustomerPatch, CustomerReplace } from '@bop/contracts';
-import { Conflict, NotFound, lockForTransaction, actorOf, changedFields, insertEvents, newId, sqlQuery, type EntityManager, type Principal } from '@bop/shared';
+import { Conflict, NotFound, lockForTransaction, actorOf, changedFields, insertEvents, newId, type EntityManager, type Principal } from '@bop/shared';
 import { fieldsDiffer, patchFields, replaceFields, type CustomerFields, type CustomerStatus } from './customer-fields';
 import { customerDto, fieldsOf } from './dto';
 import { SalesCustomer } from './entities';
+import { SalesOrder } from '../orders/entities';
 
 interface WriteContext {
   actor: Principal;
@@ -26,7 +27,7 @@ export async function lockExternalId(em: EntityManager, externalId: string): Pro
 export async function customerIdFor(em: EntityManager, externalId: string | null): Promise<string | null> {
   if (externalId === null) return null;
   await lockExternalId(em, externalId);
-  const rows = await sqlQuery<{ id: string }>(em, 'select "id" from "sales"."customers" where "external_id" = ?', [externalId]);
+  const rows = await em.createQueryBuilder(SalesCustomer).select('id').where({ externalId }).execute<Array<{ id: string }>>('all');
   return rows[0]?.id ?? null;
 }
 
@@ -35,12 +36,11 @@ export async function customerIdFor(em: EntityManager, externalId: string | null
  * customer's sync). Version and updated_at move, so pollers of `updatedSince` see the new customerId.
  */
 async function linkOrders(em: EntityManager, customerId: string, externalId: string, now: Date): Promise<void> {
-  await sqlQuery(
-    em,
-    `update "sales"."orders" set "customer_id" = ?, "version" = "version" + 1, "updated_at" = ?
-     where "customer_id" is null and "customer"->>'externalId' = ?`,
-    [customerId, now, externalId],
-  );
+  await em
+    .createQueryBuilder(SalesOrder)
+    .update({ customerId, version: raw('version + 1'), updatedAt: now })
+    .where({ customerId: null, customer: { externalId } })
+    .execute();
 }
 
 const externalIdTaken = (detail: string) => new Conflict(detail, [{ path: 'externalId', message: 'Already used by another customer.' }]);

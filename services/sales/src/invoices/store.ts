@@ -1,11 +1,12 @@
 import { LockMode, UniqueConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
 import type { CustomerInvoiceCreate, CustomerInvoicePay } from '@bop/contracts';
 import {
-  Conflict, NotFound, ServiceUnavailable, ValidationError, actorOf, changedFields, insertEvents, newId, sqlList, sqlQuery, type EntityManager, type FieldError, type Principal,
+  Conflict, NotFound, ServiceUnavailable, ValidationError, actorOf, changedFields, insertEvents, newId, sqlQuery, type EntityManager, type FieldError, type Principal,
 } from '@bop/shared';
 import { SalesCustomer } from '../customers/entities';
 import { SalesOrder } from '../orders/entities';
 import { itemReadThrough } from '../items/consumers';
+import { SalesItem } from '../items/entities';
 import {
   afterPayment, balanceDue, checkDueDate, checkLines, checkPaidAt, checkPaymentAmount, checkTotal, dueDateAt, invoiceLine, invoiceNumber, invoiceTotals,
   issueRefusal, linesFromOrder, paidAtInstant, payRefusal, voidRefusal, type InvoiceLine, type InvoiceStatus,
@@ -68,7 +69,7 @@ async function checkItems(em: EntityManager, lines: Array<{ itemId?: string }>):
   const ids = [...new Set(lines.flatMap((l) => (l.itemId === undefined ? [] : [l.itemId])))];
   if (ids.length === 0) return [];
   const known = new Set(
-    (await sqlQuery<{ id: string }>(em, 'select "id" from "sales"."items" where "id" = any(?::text[])', [sqlList(ids)])).map((r) => r.id),
+    (await em.createQueryBuilder(SalesItem).select('id').where({ id: { $in: ids } }).execute<Array<{ id: string }>>('all')).map((r) => r.id),
   );
   const missing = ids.filter((id) => !known.has(id));
   if (missing.length > 0) {
@@ -191,6 +192,7 @@ export async function issueInvoice(em: EntityManager, id: string, w: WriteContex
     const customer = await tem.findOne(SalesCustomer, { id: invoice.customerId });
     if (!customer) throw new Conflict(`Customer ${invoice.customerId} no longer exists.`);
     const before = await dtoOf(tem, invoice);
+    // raw SQL: the invoice-number counter is bumped and read in one statement (update … returning; the counter row has no entity)
     const [{ last_number: n }] = await sqlQuery<{ last_number: number }>(
       tem,
       `update "sales"."invoice_numbers" set "last_number" = "last_number" + 1 where "series" = 'INV' returning "last_number"`,

@@ -1,5 +1,5 @@
 import type { ItemEventObject, PosItemRefField } from '@bop/contracts';
-import type { FilterQuery } from '@mikro-orm/core';
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import {
   actorOf,
   insertEvents,
@@ -21,7 +21,7 @@ import { formatMoney } from '../transactions/money';
 import type { PreStoreStep, PostStoreStep, TransactionRow } from '../transactions/pipeline';
 import { transactionEvents } from '../transactions/recorded-events';
 import { entryFromRow, unmappedItemDto } from './dto';
-import { SalesUnmappedItem } from './entities';
+import { SalesItem, SalesUnmappedItem } from './entities';
 
 /** How a sales line or order line names its item (spec: ingestion rule 3: any one matches). */
 export interface ItemRef {
@@ -93,6 +93,7 @@ async function lookup(em: EntityManager, source: string | null, refs: ItemRef[])
   const mapped = source === null
     ? ''
     : `(select m."item_id" from "sales"."unmapped_items" m where m."source" = ? and m."ref_field" = r."ref_field" and m."ref_value" = r."ref_value" and m."status" = 'mapped'),`;
+  // raw SQL: one set-based lookup for all the refs of an ingestion batch (jsonb recordset, correlated subqueries in precedence order)
   const rows = await sqlQuery<{ i: number; item_id: string | null }>(
     em,
     `select r."i", coalesce(${mapped}
@@ -226,6 +227,7 @@ export async function recordUnmatched(
   }));
   // one statement for the batch, in key order (concurrent batches lock entries in the same order);
   // a mapped entry's count is frozen: its lines match the item from then on
+  // raw SQL: set-based upsert of an ingestion batch's unmatched POS items with counters and least/greatest merges
   const written = await sqlQuery(
     em,
     `with x as (
@@ -302,8 +304,6 @@ export const recordUnmappedItems: PostStoreStep = async (ctx, stored) => {
   return recordUnmatched(ctx.em, ctx.source, records);
 };
 
-const ids = (values: string[]) => sqlList([...new Set(values)]);
-
 interface Change {
   source: string;
   ref_field: string;
@@ -349,6 +349,7 @@ const remapLinesSql = (table: '"transactions"' | '"orders"', returning: string) 
  * content hash does not (a re-send of the same content stays `unchanged`).
  */
 async function recalculate(em: EntityManager, changes: Change[], now: Date): Promise<Array<{ id: string; source: string; externalId: string; version: number; row: TransactionRow }>> {
+  // raw SQL: a set-based jsonb rewrite of the lines of every transaction naming the mapped POS items (jsonb_set over jsonb_array_elements)
   const rows = await sqlQuery<Record<string, any>>(
     em,
     remapLinesSql(
@@ -395,6 +396,7 @@ async function recalculate(em: EntityManager, changes: Change[], now: Date): Pro
  * Answers the number of orders changed.
  */
 async function recalculateOrders(em: EntityManager, changes: Change[], now: Date): Promise<number> {
+  // raw SQL: the same set-based jsonb rewrite of the lines, over the source's orders
   const rows = await sqlQuery<{ id: string }>(
     em,
     remapLinesSql('"orders"', 't."id"'),
@@ -425,24 +427,19 @@ export async function listUnmappedItems(
 export async function mapUnmappedItems(em: EntityManager, mappings: Array<{ unmappedItemId: string; itemId: string }>, w: { actor: ReturnType<typeof actorOf>; now: Date; reach: () => ReachSet }) {
   const { actor, now } = w;
   return em.transactional(async (em) => {
-    const entryIds = ids(mappings.map((m) => m.unmappedItemId));
-    const sources = await sqlQuery<{ source: string }>(
-      em,
-      `select distinct "source" from "sales"."unmapped_items" where "id" = any(?::text[])`,
-      [entryIds],
-    );
+    const entryIds = [...new Set(mappings.map((m) => m.unmappedItemId))];
+    const sources = await em.createQueryBuilder(SalesUnmappedItem).select('source', true).where({ id: { $in: entryIds } }).execute<Array<{ source: string }>>('all');
     // waits for batches of these sources that matched lines before this mapping, and holds new ones back
     await lockItemMappings(em, sources.map((s) => s.source), 'exclusive');
-    const entries = await sqlQuery<Record<string, any>>(
-      em,
-      `select * from "sales"."unmapped_items" where "id" = any(?::text[]) order by "id" for update`,
-      [entryIds],
-    );
-    const items = await sqlQuery<{ id: string }>(
-      em,
-      `select "id" from "sales"."items" where "id" = any(?::text[])`,
-      [ids(mappings.map((m) => m.itemId))],
-    );
+    // rows left unmapped (column names), the shape entryFromRow reads from the update's `returning u.*` below
+    const entries = await em
+      .createQueryBuilder(SalesUnmappedItem)
+      .select('*')
+      .where({ id: { $in: entryIds } })
+      .orderBy({ id: 'asc' })
+      .setLockMode(LockMode.PESSIMISTIC_WRITE)
+      .execute<Array<Record<string, any>>>('all', false);
+    const items = await em.createQueryBuilder(SalesItem).select('id').where({ id: { $in: [...new Set(mappings.map((m) => m.itemId))] } }).execute<Array<{ id: string }>>('all');
     const byId = new Map(entries.map((r) => [r.id as string, entryFromRow(r)]));
     const known = new Set(items.map((r) => r.id));
     const errors: FieldError[] = [];
@@ -470,6 +467,7 @@ export async function mapUnmappedItems(em: EntityManager, mappings: Array<{ unma
     const recalculated = await recalculate(em, changes, now);
     // still under the exclusive mapping lock: an order PUT matching lines waits, then sees the mapping
     const ordersRecalculated = await recalculateOrders(em, changes, now);
+    // raw SQL: set-based update of the mapped entries, each to its own item, in one statement (update … from a jsonb recordset … returning)
     const updated = await sqlQuery<Record<string, any>>(
       em,
       `update "sales"."unmapped_items" u set "status" = 'mapped', "item_id" = c."item_id", "mapped_at" = ?, "mapped_by" = ?::jsonb,
@@ -491,6 +489,7 @@ export async function mapUnmappedItems(em: EntityManager, mappings: Array<{ unma
 /** Writes items into `sales.items`, each only over an older state (a replayed older event, or a read-through answer older than an event). */
 export async function upsertItems(em: EntityManager, schema: string, items: ItemEventObject[]): Promise<void> {
   for (const o of items) {
+    // raw SQL: barcodes bound fully quoted (sqlList): the ORM's array type leaves a value with blanks or `NULL` unquoted, which Postgres trims or reads as null
     await em.execute(
       `insert into "${schema}"."items" ("id", "sku", "barcodes", "external_id", "name", "status", "updated_at")
        values (?, ?, ?::text[], ?, ?, ?, ?)

@@ -1,5 +1,5 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
-import { assertLocationInReach, actorOf, Conflict, Forbidden, ingestBatch, insertEvents, NotFound, sqlQuery, type locationFilter, type EntityManager, type Principal, type ReachSet, now as clockNow } from '@bop/shared';
+import { assertLocationInReach, actorOf, Conflict, Forbidden, ingestBatch, insertEvents, NotFound, findPlain, type locationFilter, type EntityManager, type Principal, type ReachSet, now as clockNow } from '@bop/shared';
 import { SalesTransaction } from '../transactions/entities';
 import type { TransactionRow } from '../transactions/pipeline';
 import { transactionEvents } from '../transactions/recorded-events';
@@ -103,18 +103,23 @@ async function applySummary(tem: EntityManager, item: SalesReviewItemEntity, by:
   if (modes.get(row.location_id) === 'transactions') {
     throw new Conflict(`Source ${item.source} sends transactions for location ${row.location_id}, so the service builds its summaries: ${ruleNine}. Reject this item.`);
   }
-  const overlaps = await sqlQuery<{ external_id: string; period_start: Date; period_end: Date }>(
+  const overlaps = await findPlain(
     tem,
-    `select "external_id", "period_start", "period_end" from "sales"."summaries"
-     where "source" = ? and "location_id" = ? and "origin" = 'ingested' and "external_id" <> ?
-       and "period_start" < ?::timestamptz and ?::timestamptz < "period_end"
-     order by "period_start" limit 1`,
-    [item.source, row.location_id, item.externalId, row.period_end, row.period_start],
+    SalesSummaryEntity,
+    {
+      source: item.source,
+      locationId: row.location_id,
+      origin: 'ingested',
+      externalId: { $ne: item.externalId },
+      periodStart: { $lt: new Date(row.period_end) },
+      periodEnd: { $gt: new Date(row.period_start) },
+    },
+    { orderBy: { periodStart: 'asc' }, limit: 1 },
   );
   if (overlaps.length > 0) {
     const o = overlaps[0];
     throw new Conflict(
-      `The held summary's period overlaps summary ${o.external_id} (${new Date(o.period_start).toISOString()} to ${new Date(o.period_end).toISOString()}) of the same location and source; its sales would count twice. Reject this item, or correct that summary first.`,
+      `The held summary's period overlaps summary ${o.externalId} (${new Date(o.periodStart).toISOString()} to ${new Date(o.periodEnd).toISOString()}) of the same location and source; its sales would count twice. Reject this item, or correct that summary first.`,
     );
   }
   const result = await ingestBatch<IngestedSummaryRow>(tem, {
@@ -184,6 +189,7 @@ export async function saveClosedDay(
   d: { locationId: string; businessDay: string; status: 'closed' | 'open'; closedAt: Date | null; reopenedAt: Date | null; updatedAt: Date },
 ): Promise<void> {
   // a replayed older event never overwrites a newer state
+  // raw SQL: the upsert keeps the stored closed/reopened times where the event has none (coalesce with the stored row) and only over an older state; the ORM's merge has no such expressions
   await em.execute(
     `insert into "sales"."closed_days" ("location_id", "business_day", "status", "closed_at", "reopened_at", "updated_at")
      values (?, ?::date, ?, ?, ?, ?)

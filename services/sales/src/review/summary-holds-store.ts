@@ -66,6 +66,7 @@ export function summaryHoldReason(h: { locationId: string; closedDays: string[];
 export async function holdClosedSummaryDays(em: EntityManager, source: string, candidates: SummaryHoldCandidate[]): Promise<Map<number, SummaryHold>> {
   const holds = new Map<number, SummaryHold>();
   if (candidates.length === 0) return holds;
+  // raw SQL: one set-based read for a whole ingestion batch (jsonb recordset left-joined to summaries, locations and review items)
   const states: StoredState[] = await sqlQuery(
     em,
     `with c as (select * from jsonb_to_recordset(?::jsonb) as x("i" int, "external_id" text))
@@ -95,6 +96,7 @@ export async function holdClosedSummaryDays(em: EntityManager, source: string, c
     ...p.days.map((d) => ({ location_id: p.c.row.location_id, business_day: d })),
     ...p.storedDays.map((d) => ({ location_id: p.s.stored_location_id!, business_day: d })),
   ]);
+  // raw SQL: one set-based read of the closed days among the batch's (location, day) pairs (a join on a jsonb recordset)
   const closedRows: Array<{ location_id: string; business_day: string }> = await sqlQuery(
     em,
     `select distinct d."location_id", to_char(d."business_day", 'YYYY-MM-DD') as "business_day"

@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import { newId, sqlList, sqlQuery, type EntityManager, type FieldError, now as clockNow } from '@bop/shared';
 import { formatMoney } from '../transactions/money';
 import type { PreStoreStep, TransactionRow, ValidCandidate } from '../transactions/pipeline';
-import type { ReviewRecordKind } from './entities';
+import { SalesReviewItemEntity, type ReviewRecordKind } from './entities';
 
 /** The first valid candidate of each externalId: the one the upsert stores (later ones are `duplicate`). */
 function firstOfEach(candidates: ValidCandidate[]): Map<string, ValidCandidate> {
@@ -39,6 +39,7 @@ export const checkRefundsAndVoids: PreStoreStep = async (ctx, candidates) => {
   if (refunds.length === 0 && !candidates.some((c) => c.stored)) return;
   const keys = [...new Set([...candidates.map((c) => c.externalId), ...refunds.map((c) => c.normalized.refundOf!)])];
   const keysList = sqlList(keys);
+  // raw SQL: one set-based read for a whole ingestion batch (stored transactions and their refunds, with an aggregate per key)
   const rows: Array<{ external_id: string; type: string; status: string; total: string; currency: string; refund_of: string | null; stored: boolean; refunded: string | null }> =
     await sqlQuery(
       ctx.em,
@@ -168,6 +169,7 @@ interface LockState {
 
 /** Per record: the stored transaction, whether its day and the stored one's are closed, its pending review item. One query. */
 async function lockStates(em: EntityManager, source: string, records: Array<{ i: number; externalId: string; locationId: string; businessDay: string }>): Promise<Map<number, LockState>> {
+  // raw SQL: one set-based read for a whole ingestion batch (jsonb recordset left-joined to transactions, closed days and review items)
   const rows: LockState[] = await sqlQuery(
     em,
     `with c as (select * from jsonb_to_recordset(?::jsonb) as x("i" int, "external_id" text, "location_id" text, "business_day" date))
@@ -196,6 +198,7 @@ async function anyHoldPossible(em: EntityManager, source: string, candidates: Va
     add(c.normalized.locationId, c.normalized.businessDay);
     if (c.stored) add(c.stored.locationId, c.stored.businessDay);
   }
+  // raw SQL: one exists-probe of the batch's (location, day) pairs against closed days, on the ingestion hot path of every batch
   const [row] = await sqlQuery<{ possible: boolean }>(
     em,
     `select exists (
@@ -280,6 +283,7 @@ export async function savePendingItems(
 ): Promise<HeldAnswer[]> {
   if (writes.length === 0) return answers;
   const now = clockNow();
+  // raw SQL: set-based upsert of the batch's held records into the review queue in one statement
   const returned: Array<{ external_id: string; record_id: string; inserted: boolean }> = await sqlQuery(
     em,
     `insert into "sales"."review_items" as r ("id", "source", "record_kind", "external_id", "record_id", "location_id", "business_day", "previous_business_day",
@@ -310,13 +314,12 @@ export async function savePendingItems(
   });
   if (missing.length > 0) {
     // a concurrent batch held the same content first
-    const rows: Array<{ external_id: string; record_id: string }> = await sqlQuery(
-      em,
-      `select "external_id", "record_id" from "sales"."review_items"
-       where "source" = ? and "record_kind" = ? and "status" = 'pending' and "external_id" = any(?::text[])`,
-      [source, recordKind, sqlList(missing.map((i) => externalIds[i]))],
-    );
-    const ids = new Map(rows.map((r) => [r.external_id, r.record_id]));
+    const rows = await em
+      .createQueryBuilder(SalesReviewItemEntity)
+      .select(['externalId', 'recordId'])
+      .where({ source, recordKind, status: 'pending', externalId: { $in: missing.map((i) => externalIds[i]) } })
+      .execute<Array<Pick<SalesReviewItemEntity, 'externalId' | 'recordId'>>>('all', true);
+    const ids = new Map(rows.map((r) => [r.externalId, r.recordId]));
     for (const i of missing) answers[i] = { status: 'unchanged', id: ids.get(externalIds[i]) ?? answers[i].id };
   }
   return answers;

@@ -1,9 +1,10 @@
 import type { SalesSummary as SalesSummaryDto } from '@bop/contracts';
-import { changedFields, insertEvents, lockForTransaction, newId, sqlList, type EntityManager, now as clockNow } from '@bop/shared';
+import { changedFields, insertEvents, lockForTransaction, newId, type EntityManager, now as clockNow } from '@bop/shared';
 import type { PostStoreStep } from '../transactions/pipeline';
 import { builtFigures, builtSummaryHash, builtSummaryKey, businessDayPeriod, type ChannelAggregate } from './summary-rules';
 import { dayString, summaryDto, summaryFromRow } from './dto';
 import { SUMMARY_UPDATED } from './store';
+import { SalesLocation } from '../locations/entities';
 
 interface DayKey {
   location_id: string;
@@ -37,6 +38,7 @@ const dayKey = (k: DayKey) => `${k.location_id}|${k.source}|${k.business_day}`;
  */
 export async function rebuildMarkedDays(em: EntityManager, limit: number, now = clockNow()): Promise<number> {
   return em.transactional(async (tem) => {
+    // raw SQL: the marks are taken off the shared queue in one statement (delete … returning with SKIP LOCKED)
     const marks: DayKey[] = await tem.execute(
       `delete from "sales"."summary_rebuilds" where "id" in (
          select "id" from "sales"."summary_rebuilds" order by "id" limit ? for update skip locked
@@ -48,6 +50,7 @@ export async function rebuildMarkedDays(em: EntityManager, limit: number, now = 
     const daysJson = JSON.stringify(days);
     await lockForTransaction(tem, days.map((d) => `sales.summary-day ${dayKey(d)}`));
     // one aggregate for every day: voided excluded; refunds (negative quantities) subtract; a line-less refund counts its subtotal
+    // raw SQL: an aggregation over the days' transactions and their jsonb lines (lateral jsonb_array_elements, sum … filter), which the ORM cannot express
     const groups: AggregateRow[] = await tem.execute(
       `select t."location_id", t."source", to_char(t."business_day", 'YYYY-MM-DD') as "business_day", t."currency", t."channel",
          coalesce(sum(case when l.n > 0 then l.gross else t."subtotal" end) filter (where t."status" = 'completed'), 0)::text as "gross",
@@ -66,15 +69,17 @@ export async function rebuildMarkedDays(em: EntityManager, limit: number, now = 
        group by 1, 2, 3, 4, 5`,
       [daysJson],
     );
+    // raw SQL: one set-based read of the built summaries of every marked day (a join on a jsonb recordset of day keys)
     const existing: Array<Record<string, any>> = await tem.execute(
       `select s.* from jsonb_to_recordset(?::jsonb) as k(location_id text, source text, business_day date)
        join "sales"."summaries" s on s."origin" = 'built' and s."location_id" = k.location_id and s."source" = k.source and s."business_day" = k.business_day`,
       [daysJson],
     );
-    const locations: Array<{ id: string; timezone: string; business_day_cutoff: string }> = await tem.execute(
-      `select "id", "timezone", "business_day_cutoff" from "sales"."locations" where "id" = any(?::text[])`,
-      [sqlList([...new Set(days.map((d) => d.location_id))])],
-    );
+    const locations = await tem
+      .createQueryBuilder(SalesLocation)
+      .select(['id', 'timezone', 'businessDayCutoff'])
+      .where({ id: { $in: [...new Set(days.map((d) => d.location_id))] } })
+      .execute<Array<Pick<SalesLocation, 'id' | 'timezone' | 'businessDayCutoff'>>>('all', true);
     const zoneOf = new Map(locations.map((l) => [l.id, l]));
 
     // one summary per (location, source, day, currency); a stored one with no transactions left is zeroed
@@ -96,7 +101,7 @@ export async function rebuildMarkedDays(em: EntityManager, limit: number, now = 
     const writes: Array<{ id: string; key: string; row: Record<string, unknown>; dto: SalesSummaryDto; previous: SalesSummaryDto | null }> = [];
     for (const [key, s] of summaries) {
       const loc = zoneOf.get(s.day.location_id);
-      const period = businessDayPeriod(s.day.business_day, loc?.timezone ?? 'UTC', loc?.business_day_cutoff ?? '00:00');
+      const period = businessDayPeriod(s.day.business_day, loc?.timezone ?? 'UTC', loc?.businessDayCutoff ?? '00:00');
       const figures = builtFigures(s.groups, s.currency);
       const periodStart = period.start.toISOString();
       const periodEnd = period.end.toISOString();
@@ -148,6 +153,7 @@ export async function rebuildMarkedDays(em: EntityManager, limit: number, now = 
     if (writes.length === 0) return marks.length;
 
     // the id is stable across rebuilds: a changed day updates its summary in place (version + 1)
+    // raw SQL: set-based upsert of the changed summaries of every marked day in one statement
     await tem.execute(
       `insert into "sales"."summaries" as t ("id", "source", "external_id", "origin", "location_id", "business_day", "period_start", "period_end", "currency",
          "gross_sales", "discounts", "net_sales", "tax", "transactions", "guests", "by_channel", "content_hash", "version", "created_at", "updated_at")
@@ -199,6 +205,7 @@ export const markDaysForRebuild: PostStoreStep = async (ctx, stored) => {
     if (s.before) mark(s.before.location_id, s.before.business_day);
   }
   if (days.size > 0) {
+    // raw SQL: set-based insert of an ingestion batch's day marks in one statement (hot path of ingestion)
     await ctx.em.execute(
       `insert into "sales"."summary_rebuilds" ("location_id", "source", "business_day", "requested_at")
        select x.location_id, ?, x.business_day, ? from jsonb_to_recordset(?::jsonb) as x(location_id text, business_day date)`,

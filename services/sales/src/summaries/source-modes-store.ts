@@ -12,6 +12,7 @@ export type SourceMode = 'transactions' | 'summaries';
 export async function claimSourceModes(em: EntityManager, source: string, locationIds: string[], mode: SourceMode, now: Date, lock = false): Promise<Map<string, SourceMode>> {
   const wanted = [...new Set(locationIds)].sort();
   const read = async (): Promise<Map<string, SourceMode>> => {
+    // raw SQL: one read of the batch's pairs (optionally FOR UPDATE) on every POST /sales/transactions:batch, the path bench:ingest times
     const rows: Array<{ location_id: string; mode: SourceMode }> = await em.execute(
       `select "location_id", "mode" from "sales"."source_modes"
        where "source" = ? and "location_id" = any(?::text[])
@@ -23,6 +24,7 @@ export async function claimSourceModes(em: EntityManager, source: string, locati
   const modes = await read();
   const missing = wanted.filter((id) => !modes.has(id));
   if (missing.length === 0) return modes;
+  // raw SQL: set-based claim of the batch's missing pairs in key order, in one statement (insert … select … on conflict do nothing)
   await em.execute(
     `insert into "sales"."source_modes" ("location_id", "source", "mode", "claimed_at")
      select x.value, ?, ?, ? from jsonb_array_elements_text(?::jsonb) as x(value)

@@ -93,6 +93,7 @@ async function refuseWhereTransactionsWereSent(em: EntityManager, source: string
  */
 async function refuseOverlaps(em: EntityManager, source: string, candidates: Valid[]): Promise<void> {
   const probes = candidates.map((c) => ({ location_id: c.location.id, period_start: c.row.period_start, period_end: c.row.period_end }));
+  // raw SQL: one set-based overlap probe for a whole ingestion batch (jsonb recordset joined to summaries and held review items, a union)
   const rows: Array<{ location_id: string; external_id: string; period_start: string; period_end: string; held: boolean }> = await em.execute(
     `with p as materialized (select * from jsonb_to_recordset(?::jsonb) as p(location_id text, period_start timestamptz, period_end timestamptz))
      select s."location_id", s."external_id", s."period_start", s."period_end", false as "held"

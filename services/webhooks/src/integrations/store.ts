@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import { ValidationError, type EntityManager } from '@bop/shared';
 import { IntegrationState } from './entities';
 import { Endpoint } from '../endpoints/entities';
@@ -11,13 +12,10 @@ import type { IntegrationEndpointsPut } from './internal-schemas';
 /** The integration's row, locked for the rest of the transaction (created on first use). */
 async function lockIntegration(em: EntityManager, integrationId: string, now: Date): Promise<IntegrationState> {
   await lockQueuesShared(em);
-  await em.execute(
-    `insert into "webhooks"."integrations" ("integration_id", "paused", "scopes", "created_at", "updated_at") values (?, false, '[]', ?, ?) on conflict do nothing`,
-    [integrationId, now, now],
-  );
-  const rows: Array<{ integration_id: string }> = await em.execute(`select "integration_id" from "webhooks"."integrations" where "integration_id" = ? for update`, [integrationId]);
-  if (rows.length === 0) throw new Error(`integration ${integrationId} vanished`);
-  return em.findOneOrFail(IntegrationState, { integrationId }, { refresh: true });
+  await em.createQueryBuilder(IntegrationState).insert({ integrationId, paused: false, scopes: [], createdAt: now, updatedAt: now }).onConflict('integrationId').ignore().execute();
+  const row = await em.findOne(IntegrationState, { integrationId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  if (!row) throw new Error(`integration ${integrationId} vanished`);
+  return row;
 }
 
 const brief = (e: Endpoint) => ({ id: e.id, url: e.url, events: e.events, status: e.status as 'active' | 'disabled' });
@@ -95,7 +93,7 @@ export async function listIntegrationEndpoints(em: EntityManager, integrationId:
 export async function removeIntegration(em: EntityManager, integrationId: string): Promise<void> {
   await em.transactional(async (tem) => {
     await lockQueuesShared(tem);
-    await tem.execute(`delete from "webhooks"."integrations" where "integration_id" = ?`, [integrationId]);
+    await tem.nativeDelete(IntegrationState, { integrationId });
   });
 }
 
