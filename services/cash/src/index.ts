@@ -5,6 +5,7 @@ import { migrations } from './migrations';
 import { expectedConsumers } from './expected/consumers';
 import { tendersRoutes } from './tenders/routes';
 import { countsEntities } from './counts/entities';
+import { daysEntities } from './days/entities';
 import { countsRoutes } from './counts/routes';
 import { depositsRoutes } from './deposits/routes';
 import { settlementsRoutes } from './settlements/routes';
@@ -23,7 +24,7 @@ export { configSchema, type CashConfig } from './config';
 export const cashService = createService({
   name: 'cash',
   configSchema,
-  entities: [CashLocation, ...countsEntities],
+  entities: [CashLocation, ...countsEntities, ...daysEntities],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (cash's replica of the organization)
   locationsInOrgUnits: locationsInOrgUnitsOf('cash'),
