@@ -6,6 +6,7 @@ import { expectedConsumers } from './expected/consumers';
 import { tendersRoutes } from './tenders/routes';
 import { countsEntities } from './counts/entities';
 import { daysEntities } from './days/entities';
+import { settlementsEntities } from './settlements/entities';
 import { countsRoutes } from './counts/routes';
 import { depositsRoutes } from './deposits/routes';
 import { settlementsRoutes } from './settlements/routes';
@@ -24,7 +25,7 @@ export { configSchema, type CashConfig } from './config';
 export const cashService = createService({
   name: 'cash',
   configSchema,
-  entities: [CashLocation, ...countsEntities, ...daysEntities],
+  entities: [CashLocation, ...countsEntities, ...daysEntities, ...settlementsEntities],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (cash's replica of the organization)
   locationsInOrgUnits: locationsInOrgUnitsOf('cash'),
