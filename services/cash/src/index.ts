@@ -6,6 +6,7 @@ import { expectedConsumers } from './expected/consumers';
 import { tendersRoutes } from './tenders/routes';
 import { countsEntities } from './counts/entities';
 import { daysEntities } from './days/entities';
+import { depositsEntities } from './deposits/entities';
 import { settlementsEntities } from './settlements/entities';
 import { countsRoutes } from './counts/routes';
 import { depositsRoutes } from './deposits/routes';
@@ -25,7 +26,7 @@ export { configSchema, type CashConfig } from './config';
 export const cashService = createService({
   name: 'cash',
   configSchema,
-  entities: [CashLocation, ...countsEntities, ...daysEntities, ...settlementsEntities],
+  entities: [CashLocation, ...countsEntities, ...daysEntities, ...depositsEntities, ...settlementsEntities],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (cash's replica of the organization)
   locationsInOrgUnits: locationsInOrgUnitsOf('cash'),

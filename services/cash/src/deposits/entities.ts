@@ -1,0 +1,32 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
+type ActorRef = { type: string; id: string | null };
+
+/** A cash deposit taken to the bank, and the bank credit it was matched to (match-store.ts). */
+export const DepositEntity = defineEntity({
+  name: 'DepositEntity',
+  schema: 'cash',
+  tableName: 'deposits',
+  properties: {
+    id: p.string().primary(),
+    locationId: p.string(),
+    businessDays: p.json<string[]>(),
+    amount: p.decimal('string'),
+    depositedAt: p.datetime(),
+    reference: p.string().nullable(),
+    bankAccount: p.string().nullable(),
+    note: p.string().nullable(),
+    matchStatus: p.string(),
+    bankTransactionId: p.string().nullable(),
+    matchedBy: p.string().nullable(),
+    matchedAt: p.datetime().nullable(),
+    recordedBy: p.json<ActorRef>(),
+    version: p.integer(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export type DepositEntity = InferEntity<typeof DepositEntity>;
+
+/** MikroORM entities of the deposits area. */
+export const depositsEntities = [DepositEntity] as const;
