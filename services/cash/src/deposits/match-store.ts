@@ -91,6 +91,7 @@ async function pair(em: EntityManager, depositId: string, credit: CreditFacts, d
  */
 export async function matchDeposit(em: EntityManager, d: DepositFacts, now: Date): Promise<Pairing | null> {
   const probe = [{ from: d.depositedOn, to: windowEnd(d.depositedOn), amount: d.amount, reference: d.reference }];
+  // raw SQL, this and the next read: the candidate search above (jsonb_to_recordset probe, reference in bank text), locked in (external_id, source) order
   const locked = await sqlQuery<{ id: string }>(
     em,
     `select b."id" from "cash"."bank_transactions" b, jsonb_to_recordset(?::jsonb) as p("from" date, "to" date, amount numeric, reference text)
