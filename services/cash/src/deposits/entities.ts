@@ -28,5 +28,28 @@ export const DepositEntity = defineEntity({
 });
 export type DepositEntity = InferEntity<typeof DepositEntity>;
 
+/** A bank transaction, stored by the kit's batch upsert (store.ts); a credit may be matched to a deposit. */
+export const BankTransactionEntity = defineEntity({
+  name: 'BankTransactionEntity',
+  schema: 'cash',
+  tableName: 'bank_transactions',
+  properties: {
+    id: p.string().primary(),
+    source: p.string(),
+    externalId: p.string(),
+    contentHash: p.string(),
+    version: p.integer(),
+    accountId: p.string().nullable(),
+    bookedOn: p.string().columnType('date'),
+    amount: p.decimal('string'),
+    reference: p.string().nullable(),
+    description: p.string().nullable(),
+    locationId: p.string().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export type BankTransactionEntity = InferEntity<typeof BankTransactionEntity>;
+
 /** MikroORM entities of the deposits area. */
-export const depositsEntities = [DepositEntity] as const;
+export const depositsEntities = [DepositEntity, BankTransactionEntity] as const;

@@ -14,8 +14,6 @@ import {
   newId,
   parseBatchRecords,
   resolveLocations,
-  sqlList,
-  sqlQuery,
   writableLocations,
   type ApiError,
   type BatchResult,
@@ -29,9 +27,10 @@ import {
 } from '@bop/shared';
 import { assertDaysOpen, lockLocationCash } from '../days/lock-store';
 import { depositFieldErrors, pairStatus } from './matching';
-import { DEPOSIT_SELECT, depositDto, type DepositRow } from './dto';
+import { depositDto } from './dto';
 import { DepositEntity } from './entities';
 import { matchCredits, matchDeposit } from './match-store';
+import { depositRows } from './read-store';
 
 export interface WriteContext {
   actor: Principal;
@@ -42,7 +41,7 @@ export interface WriteContext {
 /** The deposits as GET answers them, by id. */
 export async function depositsById(em: EntityManager, ids: string[]): Promise<Map<string, CashDeposit>> {
   if (ids.length === 0) return new Map();
-  const rows = await sqlQuery<DepositRow>(em, `${DEPOSIT_SELECT} where d."id" = any(?::text[]) order by d."id"`, [sqlList(ids)]);
+  const rows = await depositRows(em, [{ id: { $in: ids } }]);
   return new Map(rows.map((r) => [r.id, depositDto(r)]));
 }
 
