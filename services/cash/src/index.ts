@@ -5,6 +5,9 @@ import { migrations } from './migrations';
 import { expectedConsumers } from './expected/consumers';
 import { tendersRoutes } from './tenders/routes';
 import { countsEntities } from './counts/entities';
+import { daysEntities } from './days/entities';
+import { depositsEntities } from './deposits/entities';
+import { settlementsEntities } from './settlements/entities';
 import { countsRoutes } from './counts/routes';
 import { depositsRoutes } from './deposits/routes';
 import { settlementsRoutes } from './settlements/routes';
@@ -23,7 +26,7 @@ export { configSchema, type CashConfig } from './config';
 export const cashService = createService({
   name: 'cash',
   configSchema,
-  entities: [CashLocation, ...countsEntities],
+  entities: [CashLocation, ...countsEntities, ...daysEntities, ...depositsEntities, ...settlementsEntities],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (cash's replica of the organization)
   locationsInOrgUnits: locationsInOrgUnitsOf('cash'),

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { StoredThreshold } from './thresholds';
 
 /** A denomination as stored: its face value, how many, and their amount. */
 export interface StoredDenomination {
@@ -34,5 +35,19 @@ export const CashCountEntity = defineEntity({
 });
 export type CashCountEntity = InferEntity<typeof CashCountEntity>;
 
+/** The over/short thresholds (thresholds.ts): the one row (id 1), replaced as a whole. */
+export const OverShortThresholdsEntity = defineEntity({
+  name: 'OverShortThresholdsEntity',
+  schema: 'cash',
+  tableName: 'over_short_thresholds',
+  properties: {
+    id: p.integer().primary(),
+    thresholds: p.json<StoredThreshold[]>(),
+    version: p.integer(),
+    updatedAt: p.datetime().nullable(),
+  },
+});
+export type OverShortThresholdsEntity = InferEntity<typeof OverShortThresholdsEntity>;
+
 /** MikroORM entities of the counts area. */
-export const countsEntities = [CashCountEntity] as const;
+export const countsEntities = [CashCountEntity, OverShortThresholdsEntity] as const;

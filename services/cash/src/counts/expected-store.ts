@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
-import { sqlQuery, type EntityManager } from '@bop/shared';
+import { findPlain, sqlQuery, type EntityManager } from '@bop/shared';
+import { CashCountEntity } from './entities';
 import { expectedDrawerCash } from '../expected/store';
 import { drawerExpectation, safeExpectation, type Expectation, type Tally } from './expected';
 
@@ -12,6 +13,7 @@ const tally = (r: TallyRow | undefined): Tally => ({ total: new Decimal(r?.total
 /** A drawer count's expectation: its day's cash tenders and the skims of that drawer and day counted at or before `countedAt`. */
 export async function drawerExpected(em: EntityManager, c: { locationId: string; businessDay: string; drawerId: string; countedAt: Date; openingFloat: Decimal }): Promise<Expectation> {
   const cashTenders = await expectedDrawerCash(em, c.locationId, c.businessDay, c.drawerId);
+  // raw SQL: an aggregation (sum and count as exact numeric text), which the ORM does not express cleanly
   const [skims] = await sqlQuery<TallyRow>(
     em,
     `select coalesce(sum("amount"), 0)::text as "total", count(*)::text as "count" from "cash"."counts"
@@ -23,13 +25,9 @@ export async function drawerExpected(em: EntityManager, c: { locationId: string;
 
 /** A safe count's expectation: everything in (last safe count at or before `countedAt`, `countedAt`]. */
 export async function safeExpected(em: EntityManager, c: { locationId: string; countedAt: Date }): Promise<Expectation> {
-  const [prev] = await sqlQuery<{ id: string; amount: string; counted_at: Date }>(
-    em,
-    `select "id", "amount"::text, "counted_at" from "cash"."counts"
-     where "location_id" = ? and "type" = 'safe' and "counted_at" <= ? order by "counted_at" desc, "id" desc limit 1`,
-    [c.locationId, c.countedAt],
-  );
-  const from = prev ? new Date(prev.counted_at) : null;
+  const [prev] = await findPlain(em, CashCountEntity, { locationId: c.locationId, type: 'safe', countedAt: { $lte: c.countedAt } }, { orderBy: { countedAt: 'desc', id: 'desc' }, limit: 1 });
+  const from = prev ? new Date(prev.countedAt) : null;
+  // raw SQL, the two sums below: aggregations (filtered sums and counts as exact numeric text), which the ORM does not express cleanly
   const [counts] = await sqlQuery<{ skims: string; skim_count: string; drops: string; drop_count: string }>(
     em,
     `select coalesce(sum("amount") filter (where "type" = 'skim'), 0)::text as "skims", count(*) filter (where "type" = 'skim')::text as "skim_count",

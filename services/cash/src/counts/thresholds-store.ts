@@ -1,16 +1,15 @@
+import { LockMode } from '@mikro-orm/core';
 import type { OverShortThresholds, OverShortThresholdsReplace } from '@bop/contracts';
 import { ValidationError, canonicalJson, resolveLocations, sqlQuery, type EntityManager, type FieldError } from '@bop/shared';
+import { OverShortThresholdsEntity } from './entities';
 import { normalize, type StoredThreshold, type Threshold, type ThresholdCountType } from './thresholds';
 
 /** The over/short thresholds as stored (thresholds.ts): one row, read by counts and the close, replaced as a whole. */
-interface SetRow {
-  thresholds: StoredThreshold[];
-  version: number;
-  updated_at: Date | null;
-}
+type SetRow = OverShortThresholdsEntity;
 
 /** The threshold that applies to a location and count type: the location's own, else the company default, else none. */
 export async function thresholdFor(em: EntityManager, locationId: string, countType: ThresholdCountType): Promise<Threshold | null> {
+  // raw SQL: a search among the elements of a jsonb array (jsonb_array_elements), which the ORM cannot express
   const rows = await sqlQuery<Threshold>(
     em,
     `select t->>'amount' as "amount", t->>'percent' as "percent"
@@ -26,12 +25,14 @@ export async function thresholdFor(em: EntityManager, locationId: string, countT
 const setDto = (row: SetRow, keep: (t: StoredThreshold) => boolean = () => true): OverShortThresholds => ({
   thresholds: row.thresholds.filter(keep),
   version: row.version,
-  updatedAt: row.updated_at ? new Date(row.updated_at).toISOString() : null,
+  updatedAt: row.updatedAt ? new Date(row.updatedAt).toISOString() : null,
 });
 
+/** The row as stored (plain: jsonb's own key order, as the API has always answered it). */
 async function loadSet(em: EntityManager, lock: boolean): Promise<SetRow> {
-  const [row] = await sqlQuery<SetRow>(em, `select "thresholds", "version", "updated_at" from "cash"."over_short_thresholds" where "id" = 1${lock ? ' for update' : ''}`);
-  return row;
+  const qb = em.createQueryBuilder(OverShortThresholdsEntity).select('*').where({ id: 1 });
+  if (lock) qb.setLockMode(LockMode.PESSIMISTIC_WRITE);
+  return (await qb.execute<SetRow[]>('all', true))[0];
 }
 
 /** The set as a reader sees it: the company defaults plus the rows of `locationIds` (null: every location). */
@@ -70,11 +71,7 @@ async function replaceThresholds(em: EntityManager, body: OverShortThresholdsRep
 
   const thresholds = normalize(body);
   if (canonicalJson(thresholds) === canonicalJson(current.thresholds)) return setDto(current);
-  const [row] = await sqlQuery<SetRow>(
-    em,
-    `update "cash"."over_short_thresholds" set "thresholds" = ?::jsonb, "version" = "version" + 1, "updated_at" = ? where "id" = 1
-     returning "thresholds", "version", "updated_at"`,
-    [JSON.stringify(thresholds), now],
-  );
-  return setDto(row);
+  // the row is locked: its version + 1 is the stored version + 1
+  await em.nativeUpdate(OverShortThresholdsEntity, { id: 1 }, { thresholds, version: current.version + 1, updatedAt: now });
+  return setDto(await loadSet(em, false));
 }

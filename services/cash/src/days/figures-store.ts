@@ -8,6 +8,7 @@ export async function liveFigures(em: EntityManager, locationId: string, days: s
   if (days.length === 0) return new Map();
   const dayList = sqlList(days);
   const expected = await expectedAmounts(em, locationId, days);
+  // raw SQL: the latest count per drawer and type (a window function), which the ORM cannot express
   const counts = await sqlQuery<DayRecords['counts'][number]>(
     em,
     `select to_char("business_day", 'YYYY-MM-DD') as "business_day", "type", "drawer_id", "amount"::text, "opening_float"::text, "over_short"::text, "exceeded",
@@ -15,6 +16,7 @@ export async function liveFigures(em: EntityManager, locationId: string, days: s
      from "cash"."counts" where "location_id" = ? and "business_day" = any(?::date[]) and "type" in ('drawer', 'skim')`,
     [locationId, dayList],
   );
+  // raw SQL, the two reads below: rows covering any of the days (jsonb_exists_any on a jsonb array), which the ORM cannot express
   const deposits = await sqlQuery<DayRecords['deposits'][number]>(
     em,
     `select "id", "amount"::text, "business_days", "match_status" from "cash"."deposits"

@@ -10,6 +10,7 @@ const pairs = (days: DayRef[]) => JSON.stringify([...new Map(days.map((d) => [`$
 /** Opens the days not known yet (first record of a location and date); a closed day stays closed. */
 export async function touchDays(em: EntityManager, days: DayRef[], now: Date): Promise<void> {
   if (days.length === 0) return;
+  // raw SQL: a set-based insert of any number of days in one statement (on conflict do nothing, in key order), on the path of every sale and batch
   await sqlQuery(
     em,
     `insert into "cash"."business_days" ("location_id", "business_day", "status", "created_at", "updated_at")
@@ -26,6 +27,7 @@ export async function touchDays(em: EntityManager, days: DayRef[], now: Date): P
  */
 export async function closedDays(em: EntityManager, days: DayRef[], opts: { lock?: boolean } = {}): Promise<Set<string>> {
   if (days.length === 0) return new Set();
+  // raw SQL: any number of (location, day) pairs in one statement of one text, locked in key order, on the path of every sale and batch
   const rows = await sqlQuery<{ location_id: string; business_day: string }>(
     em,
     `select "location_id", to_char("business_day", 'YYYY-MM-DD') as "business_day", "status" from "cash"."business_days"

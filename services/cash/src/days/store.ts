@@ -1,36 +1,25 @@
 import Decimal from 'decimal.js';
+import { LockMode } from '@mikro-orm/core';
 import type { CashBusinessDay, DayFigures } from '@bop/contracts';
-import { ApiError, Conflict, ValidationError, actorOf, assertLocationInReach, businessDayOf, insertEvents, resolveLocations, sqlList, sqlQuery, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
+import { ApiError, Conflict, ValidationError, actorOf, assertLocationInReach, businessDayOf, findPlain, insertEvents, resolveLocations, sqlList, sqlQuery, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
 import { passes } from '../counts/thresholds';
 import { thresholdFor } from '../counts/thresholds-store';
 import { rematchSettlements } from '../settlements/rematch-store';
 import { liveFigures } from './figures-store';
+import { BusinessDayEntity } from './entities';
 import { touchDays } from './lock-store';
 
-interface DayRow {
-  location_id: string;
-  business_day: string;
-  status: 'open' | 'closed';
-  figures: DayFigures | null;
-  closed_at: Date | null;
-  closed_by: { type: string; id: string | null } | null;
-  close_note: string | null;
-  reopened_at: Date | null;
-  reopened_by: { type: string; id: string | null } | null;
-  reopen_reason: string | null;
-  version: number;
-  updated_at: Date;
-}
+/** A day as stored (plain, as read: jsonb's own key order in its figures). */
+type DayRow = BusinessDayEntity;
 
 type LateRecord = CashBusinessDay['lateRecords'][number];
-
-const DAY_COLUMNS = `"location_id", to_char("business_day", 'YYYY-MM-DD') as "business_day", "status", "figures", "closed_at", "closed_by", "close_note", "reopened_at", "reopened_by", "reopen_reason", "version", "updated_at"`;
 
 /** The records that arrived for these days while they were closed. */
 async function lateRecordsOf(em: EntityManager, locationId: string, days: string[]): Promise<Map<string, LateRecord[]>> {
   const out = new Map<string, LateRecord[]>(days.map((d) => [d, []]));
   if (days.length === 0) return out;
   const dayList = sqlList(days);
+  // raw SQL: one ordered list from three tables (a union, which the ORM has no query for)
   const rows = await sqlQuery<{ kind: LateRecord['kind']; id: string; day: string; message: string; flagged_at: string; status: LateRecord['status'] }>(
     em,
     `select 'sales_transaction' as "kind", "id", to_char("business_day", 'YYYY-MM-DD') as "day", 'Sales transaction ' || "id" || ' (version ' || "version" || ', ' || "status" || ')' as "message",
@@ -53,28 +42,28 @@ async function lateRecordsOf(em: EntityManager, locationId: string, days: string
 
 function dayDto(r: DayRow, figures: DayFigures, late: LateRecord[]): CashBusinessDay {
   return {
-    locationId: r.location_id,
-    businessDay: r.business_day,
-    status: r.status,
+    locationId: r.locationId,
+    businessDay: r.businessDay,
+    status: r.status as CashBusinessDay['status'],
     figures,
     lateRecords: late,
-    closedAt: r.closed_at ? new Date(r.closed_at).toISOString() : null,
-    closedBy: r.closed_by ?? null,
-    closeNote: r.close_note ?? null,
-    reopenedAt: r.reopened_at ? new Date(r.reopened_at).toISOString() : null,
-    reopenedBy: r.reopened_by ?? null,
-    reopenReason: r.reopen_reason ?? null,
+    closedAt: r.closedAt ? new Date(r.closedAt).toISOString() : null,
+    closedBy: r.closedBy ?? null,
+    closeNote: r.closeNote ?? null,
+    reopenedAt: r.reopenedAt ? new Date(r.reopenedAt).toISOString() : null,
+    reopenedBy: r.reopenedBy ?? null,
+    reopenReason: r.reopenReason ?? null,
     version: r.version,
-    updatedAt: new Date(r.updated_at).toISOString(),
+    updatedAt: new Date(r.updatedAt).toISOString(),
   };
 }
 
 /** Days of a location as the API answers them: a closed day with its locked snapshot, an open one live. */
 export async function dayDtos(em: EntityManager, locationId: string, rows: DayRow[]): Promise<CashBusinessDay[]> {
-  const open = rows.filter((r) => r.status === 'open').map((r) => r.business_day);
+  const open = rows.filter((r) => r.status === 'open').map((r) => r.businessDay);
   const live = await liveFigures(em, locationId, open);
-  const late = await lateRecordsOf(em, locationId, rows.map((r) => r.business_day));
-  return rows.map((r) => dayDto(r, r.status === 'closed' ? r.figures! : live.get(r.business_day)!, late.get(r.business_day) ?? []));
+  const late = await lateRecordsOf(em, locationId, rows.map((r) => r.businessDay));
+  return rows.map((r) => dayDto(r, r.status === 'closed' ? r.figures! : live.get(r.businessDay)!, late.get(r.businessDay) ?? []));
 }
 
 /** The current business day of a location (its time zone and cut-off), or a 422 when cash does not know it. */
@@ -91,19 +80,17 @@ export async function listDays(em: EntityManager, q: { locationId: string; from?
   const from = q.from ?? shift(to, -13);
   if (from > to) throw new ValidationError([{ path: 'from', message: 'Must not be after to.' }]);
   if (shift(from, 91) < to) throw new ValidationError([{ path: 'from', message: 'At most 92 days per request.' }]);
-  const rows = await sqlQuery<DayRow>(
-    em,
-    `select ${DAY_COLUMNS} from "cash"."business_days" where "location_id" = ? and "business_day" between ?::date and ?::date ${q.status ? `and "status" = ?` : ''} order by "business_day" desc`,
-    [q.locationId, from, to, ...(q.status ? [q.status] : [])],
-  );
+  const rows = await findPlain(em, BusinessDayEntity, { locationId: q.locationId, businessDay: { $gte: from, $lte: to }, ...(q.status ? { status: q.status } : {}) }, { orderBy: { businessDay: 'desc' } });
   return dayDtos(em, q.locationId, rows);
 }
 
 const shift = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
-async function lockedDay(em: EntityManager, locationId: string, day: string): Promise<DayRow> {
-  const [row] = await sqlQuery<DayRow>(em, `select ${DAY_COLUMNS} from "cash"."business_days" where "location_id" = ? and "business_day" = ?::date for update`, [locationId, day]);
-  return row;
+/** The day's row (plain), locked FOR UPDATE when `lock`. */
+async function dayRow(em: EntityManager, locationId: string, day: string, lock: boolean): Promise<DayRow> {
+  const qb = em.createQueryBuilder(BusinessDayEntity).select('*').where({ locationId, businessDay: day });
+  if (lock) qb.setLockMode(LockMode.PESSIMISTIC_WRITE);
+  return (await qb.execute<DayRow[]>('all', true))[0];
 }
 
 const dayEvent = (type: string, dto: CashBusinessDay) => ({
@@ -136,17 +123,13 @@ async function closeDay(em: EntityManager, locationId: string, day: string, note
   const today = await currentBusinessDay(em, locationId, c.now);
   if (day > today) throw new ValidationError([{ path: 'date', message: `Business day ${day} has not begun at location ${locationId} (today is ${today}).` }]);
   await touchDays(em, [{ locationId, businessDay: day }], c.now);
-  const row = await lockedDay(em, locationId, day);
+  const row = await dayRow(em, locationId, day, true);
   c.checkVersion(row.version);
-  if (row.status === 'closed') throw new Conflict(`Business day ${day} at location ${locationId} is closed already (since ${new Date(row.closed_at!).toISOString()}).`);
+  if (row.status === 'closed') throw new Conflict(`Business day ${day} at location ${locationId} is closed already (since ${new Date(row.closedAt!).toISOString()}).`);
   const figures = (await liveFigures(em, locationId, [day])).get(day)!;
-  const [updated] = await sqlQuery<DayRow>(
-    em,
-    `update "cash"."business_days" set "status" = 'closed', "figures" = ?::jsonb, "closed_at" = ?, "closed_by" = ?::jsonb, "close_note" = ?, "version" = "version" + 1, "updated_at" = ?
-     where "location_id" = ? and "business_day" = ?::date returning ${DAY_COLUMNS}`,
-    [JSON.stringify(figures), c.now, JSON.stringify(actorOf(c.actor)), note, c.now, locationId, day],
-  );
-  const [dto] = await dayDtos(em, locationId, [updated]);
+  // the row is locked: its version + 1 is the stored version + 1; read back as stored (as `returning` did)
+  await em.nativeUpdate(BusinessDayEntity, { locationId, businessDay: day }, { status: 'closed', figures, closedAt: c.now, closedBy: actorOf(c.actor), closeNote: note, version: row.version + 1, updatedAt: c.now });
+  const [dto] = await dayDtos(em, locationId, [await dayRow(em, locationId, day, false)]);
   const events = [dayEvent('cash.business_day_closed', dto)];
   const threshold = await thresholdFor(em, locationId, 'business_day');
   if (threshold && passes(new Decimal(figures.overShort), new Decimal(figures.expectedCash), threshold)) events.push(dayEvent('cash.over_short_exceeded', dto));
@@ -167,16 +150,13 @@ export const reopenDayInTransaction = (em: EntityManager, locationId: string, da
 
 async function reopenDay(em: EntityManager, locationId: string, day: string, reason: string, c: DayAction): Promise<CashBusinessDay> {
   assertLocationInReach(c.reach, locationId);
-  const row = await lockedDay(em, locationId, day);
+  const row = await dayRow(em, locationId, day, true);
   if (!row) throw new ApiError('not_found', `Business day ${day} at location ${locationId} has no records and was never closed.`);
   c.checkVersion(row.version);
   if (row.status !== 'closed') throw new Conflict(`Business day ${day} at location ${locationId} is open; only a closed day can be reopened.`);
-  const [updated] = await sqlQuery<DayRow>(
-    em,
-    `update "cash"."business_days" set "status" = 'open', "figures" = null, "reopened_at" = ?, "reopened_by" = ?::jsonb, "reopen_reason" = ?, "version" = "version" + 1, "updated_at" = ?
-     where "location_id" = ? and "business_day" = ?::date returning ${DAY_COLUMNS}`,
-    [c.now, JSON.stringify(actorOf(c.actor)), reason, c.now, locationId, day],
-  );
+  await em.nativeUpdate(BusinessDayEntity, { locationId, businessDay: day }, { status: 'open', figures: null, reopenedAt: c.now, reopenedBy: actorOf(c.actor), reopenReason: reason, version: row.version + 1, updatedAt: c.now });
+  const updated = await dayRow(em, locationId, day, false);
+  // raw SQL, the three updates below: set-based jsonb_set of the day's pending late records in the ingestion tables
   const applied = `jsonb_set("late_review", '{status}', '"applied"')`;
   await sqlQuery(em, `update "cash"."sales_transactions" set "late_review" = ${applied} where "location_id" = ? and "business_day" = ?::date and "late_review"->>'status' = 'pending'`, [locationId, day]);
   await sqlQuery(em, `update "cash"."tender_totals" set "late_review" = ${applied} where "location_id" = ? and "business_day" = ?::date and "late_review"->>'status' = 'pending'`, [locationId, day]);

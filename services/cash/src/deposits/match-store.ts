@@ -1,5 +1,7 @@
 import { DEPOSIT_MATCH_WINDOW_DAYS } from '@bop/contracts';
-import { sqlList, sqlQuery, type EntityManager } from '@bop/shared';
+import { raw } from '@mikro-orm/core';
+import { findPlain, sqlList, sqlQuery, type EntityManager } from '@bop/shared';
+import { DepositEntity } from './entities';
 import { isCredit, pairOfCredit, pairOfDeposit, pairStatus, windowEnd, type CreditFacts, type DepositFacts, type MatchedBy } from './matching';
 
 /**
@@ -20,16 +22,7 @@ interface CreditRow {
 }
 const creditFacts = (r: CreditRow): CreditFacts => ({ id: r.id, amount: r.amount, bookedOn: r.booked_on, reference: r.reference, description: r.description });
 
-interface DepositFactsRow {
-  id: string;
-  amount: string;
-  deposited_on: string;
-  reference: string | null;
-}
-const depositFacts = (r: DepositFactsRow): DepositFacts => ({ id: r.id, amount: r.amount, depositedOn: r.deposited_on, reference: r.reference });
-
 const CREDIT_COLUMNS = `b."id", b."amount", to_char(b."booked_on", 'YYYY-MM-DD') as "booked_on", b."reference", b."description"`;
-const DEPOSIT_COLUMNS = `d."id", d."amount", to_char(d."deposited_at" at time zone 'UTC', 'YYYY-MM-DD') as "deposited_on", d."reference"`;
 
 /** a bank row `b` could go to deposit `p` (by amount, or its reference or description contains p's reference) */
 const creditFitsDeposit = `(b."amount" = p.amount or (p.reference is not null and (position(lower(p.reference) in lower(coalesce(b."reference", ''))) > 0
@@ -37,6 +30,9 @@ const creditFitsDeposit = `(b."amount" = p.amount or (p.reference is not null an
 /** a deposit `d` could take bank row `c` */
 const depositFitsCredit = `(d."amount" = c.amount or (d."reference" is not null and (position(lower(d."reference") in lower(coalesce(c.reference, ''))) > 0
   or position(lower(d."reference") in lower(coalesce(c.description, ''))) > 0)))`;
+
+// raw SQL below, the candidate searches: many probes in one statement (jsonb_to_recordset) matched by amount, date window and
+// reference contained in the bank text (position/lower), locked in the order the module comment names; the ORM cannot express them
 
 /** Unmatched credits (other than paired ones) that could go to any of these deposits. */
 async function unmatchedCreditsFor(em: EntityManager, deposits: DepositFacts[]): Promise<CreditFacts[]> {
@@ -73,12 +69,8 @@ async function depositCandidateIds(em: EntityManager, credits: CreditFacts[], lo
 /** Unmatched deposits among these ids (a new statement: sees what a writer that held the lock committed). */
 async function unmatchedDeposits(em: EntityManager, ids: string[]): Promise<DepositFacts[]> {
   if (ids.length === 0) return [];
-  const rows = await sqlQuery<DepositFactsRow>(
-    em,
-    `select ${DEPOSIT_COLUMNS} from "cash"."deposits" d where d."id" = any(?::text[]) and d."bank_transaction_id" is null order by d."id"`,
-    [sqlList(ids)],
-  );
-  return rows.map(depositFacts);
+  const rows = await findPlain(em, DepositEntity, { id: { $in: ids }, bankTransactionId: null }, { orderBy: { id: 'asc' } });
+  return rows.map((r) => ({ id: r.id, amount: r.amount, depositedOn: new Date(r.depositedAt).toISOString().slice(0, 10), reference: r.reference ?? null }));
 }
 
 export interface Pairing {
@@ -89,12 +81,7 @@ export interface Pairing {
 
 async function pair(em: EntityManager, depositId: string, credit: CreditFacts, depositAmount: string, by: MatchedBy, now: Date): Promise<Pairing> {
   const status = pairStatus(depositAmount, credit.amount);
-  await sqlQuery(
-    em,
-    `update "cash"."deposits" set "bank_transaction_id" = ?, "match_status" = ?, "matched_by" = ?, "matched_at" = ?, "version" = "version" + 1, "updated_at" = ?
-     where "id" = ? and "bank_transaction_id" is null`,
-    [credit.id, status, by, now, now, depositId],
-  );
+  await em.nativeUpdate(DepositEntity, { id: depositId, bankTransactionId: null }, { bankTransactionId: credit.id, matchStatus: status, matchedBy: by, matchedAt: now, version: raw('version + 1'), updatedAt: now });
   return { depositId, bankTransactionId: credit.id, status };
 }
 
@@ -104,6 +91,7 @@ async function pair(em: EntityManager, depositId: string, credit: CreditFacts, d
  */
 export async function matchDeposit(em: EntityManager, d: DepositFacts, now: Date): Promise<Pairing | null> {
   const probe = [{ from: d.depositedOn, to: windowEnd(d.depositedOn), amount: d.amount, reference: d.reference }];
+  // raw SQL, this and the next read: the candidate search above (jsonb_to_recordset probe, reference in bank text), locked in (external_id, source) order
   const locked = await sqlQuery<{ id: string }>(
     em,
     `select b."id" from "cash"."bank_transactions" b, jsonb_to_recordset(?::jsonb) as p("from" date, "to" date, amount numeric, reference text)

@@ -1,6 +1,27 @@
+import { raw, type FilterQuery } from '@mikro-orm/core';
 import type { BankTransaction, CashDeposit, DepositMatchStatus } from '@bop/contracts';
-import { SqlWhere, assertLocationInReach, pageLimit, reachableLocationIds, sqlList, sqlQuery, toPage, type EntityManager, type ListPage, type ReachSet } from '@bop/shared';
-import { BANK_SELECT, DEPOSIT_SELECT, bankTransactionDto, depositDto, type BankRow, type DepositRow } from './dto';
+import { assertLocationInReach, decodeCursor, pageLimit, reachableLocationIds, toPage, type EntityManager, type ListPage, type ReachSet } from '@bop/shared';
+import { bankTransactionDto, depositDto, type BankRow, type DepositRow } from './dto';
+import { BankTransactionEntity, DepositEntity } from './entities';
+
+/** The deposits matching `where`, each with its bank transaction's amount (a left join), by id. */
+export async function depositRows(em: EntityManager, where: FilterQuery<DepositEntity>[], limit?: number): Promise<DepositRow[]> {
+  const bank = em.createQueryBuilder(BankTransactionEntity, 'bt').select(['id', 'amount']);
+  const qb = em
+    .createQueryBuilder(DepositEntity, 'd')
+    .select(['d.*', 'b.amount as bankAmount'])
+    .leftJoin(bank, 'b', { 'b.id': raw('"d"."bank_transaction_id"') })
+    .where({ $and: where })
+    .orderBy({ id: 'asc' });
+  if (limit !== undefined) qb.limit(limit);
+  return qb.execute<DepositRow[]>('all', true);
+}
+
+/** The conditions of a cursor page: rows after the cursor's id (ids sort by creation time). */
+const afterCursor = (cursor: string | undefined): Array<{ id: { $gt: string } }> => {
+  const last = decodeCursor(cursor);
+  return last ? [{ id: { $gt: last } }] : [];
+};
 
 /** `GET /cash/deposits`: within the caller's reach, oldest first, by cursor. */
 export async function listDeposits(
@@ -10,14 +31,15 @@ export async function listDeposits(
 ): Promise<ListPage<CashDeposit>> {
   if (q.locationId) assertLocationInReach(reach, q.locationId);
   const reachable = reachableLocationIds(reach);
-  const where = new SqlWhere().after(`d."id"`, q.cursor);
-  if (q.locationId) where.and(`d."location_id" = ?`, q.locationId);
-  else where.andIn(`d."location_id"`, reachable);
-  where.andIf(q.matchStatus, `d."match_status" = ?`).andIf(q.from, `d."deposited_at" >= ?::timestamp at time zone 'UTC'`);
-  if (q.updatedSince) where.and(`d."updated_at" >= ?`, new Date(q.updatedSince));
+  const where: FilterQuery<DepositEntity>[] = afterCursor(q.cursor);
+  if (q.locationId) where.push({ locationId: q.locationId });
+  else if (reachable) where.push({ locationId: { $in: reachable } });
+  if (q.matchStatus) where.push({ matchStatus: q.matchStatus });
+  // deposited on or after the day, in UTC
+  if (q.from) where.push({ depositedAt: { $gte: new Date(`${q.from}T00:00:00Z`) } });
+  if (q.updatedSince) where.push({ updatedAt: { $gte: new Date(q.updatedSince) } });
   const n = pageLimit(q.limit);
-  const rows = await sqlQuery<DepositRow>(em, `${DEPOSIT_SELECT} ${where} order by d."id" limit ?`, [...where.params, n + 1]);
-  return toPage(rows, n, depositDto);
+  return toPage(await depositRows(em, where, n + 1), n, depositDto);
 }
 
 /**
@@ -26,11 +48,19 @@ export async function listDeposits(
  */
 export async function listBankTransactions(em: EntityManager, reach: ReachSet, q: { limit?: number; cursor?: string; from?: string; matched?: 'true' | 'false' }): Promise<ListPage<BankTransaction>> {
   const reachable = reachableLocationIds(reach);
-  const where = new SqlWhere().after(`b."id"`, q.cursor);
-  if (reachable) where.and(`(b."location_id" = any(?::text[]) or d."location_id" = any(?::text[]))`, sqlList(reachable), sqlList(reachable));
-  where.andIf(q.from, `b."booked_on" >= ?::date`);
-  if (q.matched) where.and(q.matched === 'true' ? `d."id" is not null` : `d."id" is null`);
+  const where: FilterQuery<BankTransactionEntity>[] = afterCursor(q.cursor);
+  if (reachable) where.push({ $or: [{ locationId: { $in: reachable } }, { 'd.location_id': { $in: reachable } } as FilterQuery<BankTransactionEntity>] });
+  if (q.from) where.push({ bookedOn: { $gte: q.from } });
+  if (q.matched) where.push({ 'd.id': q.matched === 'true' ? { $ne: null } : null } as FilterQuery<BankTransactionEntity>);
   const n = pageLimit(q.limit);
-  const rows = await sqlQuery<BankRow>(em, `${BANK_SELECT} ${where} order by b."id" limit ?`, [...where.params, n + 1]);
+  const deposits = em.createQueryBuilder(DepositEntity, 'dd').select(['id', 'locationId', 'bankTransactionId']);
+  const rows = await em
+    .createQueryBuilder(BankTransactionEntity, 'b')
+    .select(['b.*', 'd.id as depositId'])
+    .leftJoin(deposits, 'd', { 'd.bank_transaction_id': raw('"b"."id"') })
+    .where({ $and: where })
+    .orderBy({ id: 'asc' })
+    .limit(n + 1)
+    .execute<BankRow[]>('all', true);
   return toPage(rows, n, bankTransactionDto);
 }

@@ -1,4 +1,5 @@
 import Decimal from 'decimal.js';
+import { LockMode } from '@mikro-orm/core';
 import { BankTransactionInput, type CashDeposit, type CashDepositCreate } from '@bop/contracts';
 import {
   Conflict,
@@ -13,8 +14,6 @@ import {
   newId,
   parseBatchRecords,
   resolveLocations,
-  sqlList,
-  sqlQuery,
   writableLocations,
   type ApiError,
   type BatchResult,
@@ -28,8 +27,10 @@ import {
 } from '@bop/shared';
 import { assertDaysOpen, lockLocationCash } from '../days/lock-store';
 import { depositFieldErrors, pairStatus } from './matching';
-import { DEPOSIT_SELECT, depositDto, type DepositRow } from './dto';
+import { depositDto } from './dto';
+import { DepositEntity } from './entities';
 import { matchCredits, matchDeposit } from './match-store';
+import { depositRows } from './read-store';
 
 export interface WriteContext {
   actor: Principal;
@@ -37,12 +38,10 @@ export interface WriteContext {
   now: Date;
 }
 
-const json = (v: unknown) => JSON.stringify(v);
-
 /** The deposits as GET answers them, by id. */
 export async function depositsById(em: EntityManager, ids: string[]): Promise<Map<string, CashDeposit>> {
   if (ids.length === 0) return new Map();
-  const rows = await sqlQuery<DepositRow>(em, `${DEPOSIT_SELECT} where d."id" = any(?::text[]) order by d."id"`, [sqlList(ids)]);
+  const rows = await depositRows(em, [{ id: { $in: ids } }]);
   return new Map(rows.map((r) => [r.id, depositDto(r)]));
 }
 
@@ -89,12 +88,21 @@ export async function recordDeposit(em: EntityManager, body: CashDepositCreate, 
   const id = newId('deposit');
   const amount = fmtAmount(body.amount);
   const reference = body.reference ?? null;
-  await sqlQuery(
-    em,
-    `insert into "cash"."deposits" ("id", "location_id", "business_days", "amount", "deposited_at", "reference", "bank_account", "note", "match_status", "recorded_by", "version", "created_at", "updated_at")
-     values (?, ?, ?::jsonb, ?, ?, ?, ?, ?, 'unmatched', ?::jsonb, 1, ?, ?)`,
-    [id, body.locationId, json(businessDays), amount, depositedAt, reference, body.bankAccount ?? null, body.note ?? null, json(actorOf(w.actor)), w.now, w.now],
-  );
+  await em.insert(DepositEntity, {
+    id,
+    locationId: body.locationId,
+    businessDays,
+    amount,
+    depositedAt,
+    reference,
+    bankAccount: body.bankAccount ?? null,
+    note: body.note ?? null,
+    matchStatus: 'unmatched',
+    recordedBy: actorOf(w.actor),
+    version: 1,
+    createdAt: w.now,
+    updatedAt: w.now,
+  });
   const pairing = await matchDeposit(em, { id, amount, depositedOn: depositedAt.toISOString().slice(0, 10), reference }, w.now);
   const dto = await getDeposit(em, id);
   const events = [depositEvent('cash.deposit_recorded', dto)];
@@ -158,18 +166,21 @@ async function prepareBankRecords(em: EntityManager, records: unknown[]): Promis
  */
 async function matchStoredTransactions(em: EntityManager, stored: StoredRecord<BankTransactionRow>[], now: Date) {
   if (stored.length === 0) return [];
-  const paired = await sqlQuery<{ id: string; amount: string; bank_transaction_id: string }>(
-    em,
-    `select "id", "amount", "bank_transaction_id" from "cash"."deposits" where "bank_transaction_id" = any(?::text[]) order by "id" for update`,
-    [sqlList(stored.map((s) => s.id))],
-  );
-  const byBank = new Map(paired.map((p) => [p.bank_transaction_id, p]));
+  const paired = await em
+    .createQueryBuilder(DepositEntity)
+    .select('*')
+    .where({ bankTransactionId: { $in: stored.map((s) => s.id) } })
+    .orderBy({ id: 'asc' })
+    .setLockMode(LockMode.PESSIMISTIC_WRITE)
+    .execute<DepositEntity[]>('all', true);
+  const byBank = new Map(paired.map((p) => [p.bankTransactionId!, p]));
   const mismatched: string[] = [];
   for (const s of stored) {
     const deposit = byBank.get(s.id);
     if (!deposit || !s.before || new Decimal(String(s.before.amount)).eq(s.row.amount)) continue;
     const status = pairStatus(deposit.amount, s.row.amount);
-    await sqlQuery(em, `update "cash"."deposits" set "match_status" = ?, "version" = "version" + 1, "updated_at" = ? where "id" = ?`, [status, now, deposit.id]);
+    // locked above: its version + 1 is the stored version + 1
+    await em.nativeUpdate(DepositEntity, { id: deposit.id }, { matchStatus: status, version: deposit.version + 1, updatedAt: now });
     if (status === 'mismatched') mismatched.push(deposit.id);
   }
   const credits = stored

@@ -10,6 +10,7 @@ import { expectedByDay, sumExpected, type ExpectedRow } from './expected';
 export async function expectedAmounts(em: EntityManager, locationId: string, days: string[]): Promise<Map<string, ExpectedAmount[]>> {
   if (days.length === 0) return new Map();
   const dayList = sqlList(days);
+  // raw SQL, both reads: the expected-amounts path of every sale and of every count and close (out of scope of issue 14's ORM move), keys folded back to nulls in SQL and sums exact in numeric
   const fromSales = await sqlQuery<ExpectedRow>(
     em,
     // kept per day by the sales consumer (applyRecordedTenders below): a read does not grow with the day's sales
@@ -51,6 +52,7 @@ export async function applyRecordedTenders(em: EntityManager, recorded: Recorded
   // one writer of the running day amounts at a time: a version of a transaction cash has not stored yet
   // has no row to lock, and two writers would each add it without taking the other's off
   await lockForTransaction(em, 'cash.expected_sales');
+  // raw SQL: the hot path of every sale (the expected-tenders consumer): one statement locks all the batch's stored versions in id order
   const stored = await sqlQuery<{ id: string; location_id: string; business_day: string; version: number; drawer_id: string | null; tenders: RecordedTransaction['tenders'] }>(
     em,
     `select "id", "location_id", to_char("business_day", 'YYYY-MM-DD') as "business_day", "version", "drawer_id", "tenders" from "cash"."sales_transactions"
@@ -75,6 +77,7 @@ export async function applyRecordedTenders(em: EntityManager, recorded: Recorded
     const late = closed.size > 0 && (closed.has(dayKey({ locationId: t.locationId, businessDay: t.businessDay })) || (b !== undefined && closed.has(dayKey({ locationId: b.location_id, businessDay: b.business_day }))));
     return [t.id, t.locationId, t.businessDay, t.registerId ?? null, t.version, t.status, t.status === 'voided' ? [] : t.tenders, late ? lateReview(now) : null];
   });
+  // raw SQL: a set-based upsert of the whole batch in one statement (newer versions only), the hot path of every sale
   const inserted = await sqlQuery<{ id: string }>(
     em,
     `insert into "cash"."sales_transactions" ("id", "location_id", "business_day", "drawer_id", "version", "status", "tenders", "late_review", "updated_at")
@@ -108,6 +111,7 @@ async function applyExpectedDifference(em: EntityManager, written: RecordedTrans
     if (t.status !== 'voided' && t.tenders.length > 0) changes.push([t.locationId, t.businessDay, t.registerId ?? '', 1, t.tenders]);
   }
   if (changes.length === 0) return;
+  // raw SQL: a set-based upsert of the running day sums (grouped over the tenders of jsonb elements), the hot path of every sale
   await sqlQuery(
     em,
     `insert into "cash"."expected_sales" ("location_id", "business_day", "drawer_key", "tender_type", "platform_key", "amount", "tenders")

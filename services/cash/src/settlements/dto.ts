@@ -1,5 +1,6 @@
 import type { Settlement } from '@bop/contracts';
 import { fmtAmount } from '@bop/shared';
+import type { SettlementEntity } from './entities';
 
 /** A row of cash.settlements as read with `settlementColumns` (or built for a write). */
 export interface SettlementRow {
@@ -31,6 +32,32 @@ export interface SettlementRow {
 export const settlementColumns = `s."id", s."source", s."external_id", s."location_id", s."kind", s."processor", s."platform", s."tender_types",
   s."gross", s."fees", s."net", to_char(s."paid_on", 'YYYY-MM-DD') as "paid_on", s."business_days", s."reference", s."expected_gross",
   s."difference", s."match_status", s."matched_at", s."late_review", s."version", s."created_at", s."updated_at"`;
+
+/** A settlement read through the ORM (property names) as a SettlementRow. */
+export const settlementRowOf = (e: SettlementEntity): SettlementRow => ({
+  id: e.id,
+  source: e.source,
+  external_id: e.externalId,
+  location_id: e.locationId,
+  kind: e.kind as SettlementRow['kind'],
+  processor: e.processor,
+  platform: e.platform ?? null,
+  tender_types: e.tenderTypes,
+  gross: e.gross,
+  fees: e.fees,
+  net: e.net,
+  paid_on: e.paidOn,
+  business_days: e.businessDays,
+  reference: e.reference ?? null,
+  expected_gross: e.expectedGross,
+  difference: e.difference,
+  match_status: e.matchStatus as SettlementRow['match_status'],
+  matched_at: e.matchedAt,
+  late_review: e.lateReview ?? null,
+  version: e.version,
+  created_at: e.createdAt,
+  updated_at: e.updatedAt,
+});
 
 const iso = (v: Date | string) => new Date(v).toISOString();
 

@@ -30,6 +30,7 @@ const coveredDays = (s: { location_id: string; business_days: string[] }): DayRe
  */
 export async function rematchSettlements(em: EntityManager, days: DayRef[], now: Date, actor: ReturnType<typeof actorOf> = actorOf(systemPrincipal)): Promise<void> {
   if (days.length === 0) return;
+  // raw SQL: the payouts covering any of many (location, day) pairs and none of them closed, in one statement (jsonb containment and a not-exists over the jsonb days), on the path of every sale (the expected-tenders consumer)
   const candidates = await sqlQuery<{ id: string; location_id: string; business_days: string[] }>(
     em,
     `with d as (select distinct x->>0 as "location_id", x->>1 as "business_day" from jsonb_array_elements(?::jsonb) as x)
@@ -46,6 +47,7 @@ export async function rematchSettlements(em: EntityManager, days: DayRef[], now:
   const closed = await closedDays(em, candidates.flatMap(coveredDays), { lock: true });
   const open = candidates.filter((c) => !coveredDays(c).some((d) => closed.has(dayKey(d))));
   if (open.length === 0) return;
+  // raw SQL: locks the payouts in id order in the row shape the set-based update below returns, on the path of every sale
   const rows = await sqlQuery<SettlementRow>(
     em,
     `select ${settlementColumns} from "cash"."settlements" s where s."id" = any(?::text[]) order by s."id" for update`,
@@ -59,6 +61,7 @@ export async function rematchSettlements(em: EntityManager, days: DayRef[], now:
     return [{ id: r.id, match: m, raise: m.matchStatus === 'mismatched' && moved }];
   });
   if (changes.length === 0) return;
+  // raw SQL: a set-based update of every changed payout in one statement (update … from jsonb_array_elements … returning)
   const updated = await sqlQuery<SettlementRow>(
     em,
     `update "cash"."settlements" as s set "expected_gross" = (x->>1)::numeric, "difference" = (x->>2)::numeric, "match_status" = x->>3,

@@ -1,7 +1,9 @@
 import Decimal from 'decimal.js';
 import { SettlementInput, type Settlement } from '@bop/contracts';
 import {
-  SqlWhere,
+  findPage,
+  locationFilter,
+  mapPage,
   businessDayOf,
   contentHash,
   fmtAmount,
@@ -13,11 +15,7 @@ import {
   type PreparedRecord,
   type Principal,
   type StoredRecord,
-  pageLimit,
   parseLocatedRecords,
-  reachableLocationIds,
-  sqlQuery,
-  toPage,
   type ListPage,
   type ReachSet,
   firstOfEach,
@@ -27,7 +25,8 @@ import {
 } from '@bop/shared';
 import { dayKey, lateReview, lateWarning, type DayRef } from '../days/lock';
 import { closedDays } from '../days/lock-store';
-import { SETTLEMENT_MISMATCH, settlementColumns, settlementDto, type SettlementRow } from './dto';
+import { SETTLEMENT_MISMATCH, settlementDto, settlementRowOf, type SettlementRow } from './dto';
+import { SettlementEntity } from './entities';
 import { matchSettlement } from './match';
 import { expectedOf } from './rematch-store';
 
@@ -37,14 +36,14 @@ export async function listSettlements(
   reach: ReachSet,
   q: { limit?: number; cursor?: string; locationId?: string; from?: string; matchStatus?: 'matched' | 'mismatched' },
 ): Promise<ListPage<Settlement>> {
-  const reachable = reachableLocationIds(reach);
-  const where = new SqlWhere().after('s."id"', q.cursor);
-  if (q.locationId) where.and('s."location_id" = ?', q.locationId);
-  else where.andIn('s."location_id"', reachable);
-  where.andIf(q.from, 's."paid_on" >= ?::date').andIf(q.matchStatus, 's."match_status" = ?');
-  const n = pageLimit(q.limit);
-  const rows = await sqlQuery<SettlementRow>(em, `select ${settlementColumns} from "cash"."settlements" s ${where} order by s."id" limit ?`, [...where.params, n + 1]);
-  return toPage(rows, n, settlementDto);
+  const inLocations = locationFilter(reach, q.locationId);
+  const page = await findPage(
+    em,
+    SettlementEntity,
+    [inLocations && { locationId: inLocations }, q.from && { paidOn: { $gte: q.from } }, q.matchStatus && { matchStatus: q.matchStatus }],
+    { limit: q.limit, cursor: q.cursor },
+  );
+  return mapPage(page, (r) => settlementDto(settlementRowOf(r)));
 }
 
 /** cash.settlements as the kit's batch upsert writes it (snake_case columns of the migration). */

@@ -1,8 +1,8 @@
 import Decimal from 'decimal.js';
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, raw } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { PurchaseOrderStatus, SupplierInvoice, SupplierInvoiceCreate, SupplierInvoiceListQuery, SupplierInvoiceStatus } from '@bop/contracts';
-import { mapPage, findPage, Conflict, NotFound, OutOfReach, ValidationError, actorOf, assertLocationInReach, type ListPage, insertEvents, newId, reachableLocationIds, sqlList, sqlQuery, type ApiError, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
+import { findPlain, mapPage, findPage, Conflict, NotFound, OutOfReach, ValidationError, actorOf, assertLocationInReach, type ListPage, insertEvents, newId, reachableLocationIds, sqlList, sqlQuery, type ApiError, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
 import { fmtAmount } from '@bop/shared';
 import { PurchaseOrderEntity } from '../orders/entities';
 import { findSupplier } from '../suppliers/store';
@@ -59,6 +59,7 @@ async function orderOf(em: EntityManager, body: SupplierInvoiceCreate): Promise<
 
 /** Packs of each order line billed by the order's other matched or approved invoices. */
 async function billedBefore(em: EntityManager, orderId: string): Promise<Map<string, Decimal>> {
+  // raw SQL: a sum over the elements of a jsonb column (jsonb_array_elements), which the ORM cannot express
   const rows = await sqlQuery<{ line_id: string; quantity: string }>(
     em,
     `select l->>'purchaseOrderLineId' as "line_id", sum((l->>'quantity')::numeric)::text as "quantity"
@@ -106,7 +107,8 @@ export async function recordInvoice(em: EntityManager, body: SupplierInvoiceCrea
   if (!supplier) throw new ValidationError([{ path: 'supplierId', message: `No supplier ${body.supplierId}.` }]);
   const { order, reason } = await orderOf(em, body);
   assertInvoiceInReach(w.reach, order?.locationId ?? null);
-  const [dup] = await sqlQuery<{ id: string }>(em, `select "id" from "purchasing"."supplier_invoices" where "supplier_id" = ? and lower("invoice_number") = lower(?)`, [body.supplierId, body.invoiceNumber]);
+  // the same case-folding as the unique index supplier_invoices_number_uq (lower(invoice_number))
+  const [dup] = await findPlain(em, SupplierInvoiceEntity, { supplierId: body.supplierId, [raw((a) => `lower(${a}."invoice_number")`)]: raw('lower(?)', [body.invoiceNumber]) }, { limit: 1 });
   if (dup) throw new Conflict(`Invoice ${body.invoiceNumber} of supplier ${body.supplierId} is recorded already (${dup.id}).`, [{ path: 'invoiceNumber', message: 'Already recorded for this supplier.' }]);
 
   const billed = order ? await billedBefore(em, order.id) : new Map<string, Decimal>();

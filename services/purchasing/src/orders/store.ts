@@ -12,7 +12,7 @@ import {
   type ReceiptRecordedObject,
   type ItemsResolveAnswer,
 } from '@bop/contracts';
-import { mapPage, findPage, Conflict, NotFound, ValidationError, actorOf, callCommand, assertLocationInReach, changedFields, type ListPage, insertEvents, newId, replicaLocationErrors, sqlList, sqlQuery, type EntityManager, type FieldError, type Principal, type ReachSet, type ServiceClient } from '@bop/shared';
+import { mapPage, findPage, Conflict, NotFound, ValidationError, actorOf, callCommand, assertLocationInReach, changedFields, type ListPage, insertEvents, newId, replicaLocationErrors, sqlQuery, type EntityManager, type FieldError, type Principal, type ReachSet, type ServiceClient } from '@bop/shared';
 import { fmtAmount, fmtQuantity, round6 } from '@bop/shared';
 import { catalogOf, orderableSupplier } from '../suppliers/store';
 import { needsApproval, transitionRefusal, type OrderAction } from './order-rules';
@@ -72,7 +72,7 @@ const OPEN = ['draft', 'approved', 'sent', 'partially_received'];
 
 /** The lines of a location's open orders of every supplier (what is on order, for suggested orders). */
 export async function openOrderLines(em: EntityManager, locationId: string): Promise<Array<{ lines: StoredOrderLine[] }>> {
-  return sqlQuery<{ lines: StoredOrderLine[] }>(em, `select "lines" from "purchasing"."purchase_orders" where "location_id" = ? and "status" = any(?::text[])`, [locationId, sqlList(OPEN)]);
+  return em.createQueryBuilder(PurchaseOrderEntity).select('lines').where({ locationId, status: { $in: OPEN } }).execute<Array<{ lines: StoredOrderLine[] }>>('all', true);
 }
 
 /**
@@ -128,6 +128,7 @@ export async function createOrder(em: EntityManager, body: PurchaseOrderCreate, 
   if (errors.length > 0) throw new ValidationError(errors);
   await refuseArchivedItems(w, body, lines);
 
+  // raw SQL: the next value of a sequence (the ORM has no query for it)
   const [{ n }] = await sqlQuery<{ n: string }>(em, `select nextval('"purchasing"."purchase_order_number_seq"')::text as "n"`);
   const total = lines.reduce((sum, l) => sum.plus(l.amount), new Decimal(0));
   const order = em.create(PurchaseOrderEntity, {

@@ -1,8 +1,8 @@
-import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import { LockMode, raw, type FilterQuery } from '@mikro-orm/core';
 import Decimal from 'decimal.js';
 import type { z } from 'zod';
 import type { Catalog, CatalogReplace, ItemsResolveAnswer, Supplier, SupplierCreate, SupplierListQuery, SupplierPatch, SupplierReplace } from '@bop/contracts';
-import { mapPage, findPage, Conflict, NotFound, ValidationError, actorOf, callCommand, canonicalJson, lockForTransaction, newId, replicaLocationErrors, sqlQuery, writeTransaction, type ApiError, type EntityManager, type FieldError, type ListPage, type Principal, type ServiceClient } from '@bop/shared';
+import { findPlain, mapPage, findPage, Conflict, NotFound, ValidationError, actorOf, callCommand, canonicalJson, lockForTransaction, newId, replicaLocationErrors, writeTransaction, type ApiError, type EntityManager, type FieldError, type ListPage, type Principal, type ServiceClient } from '@bop/shared';
 import { fmtQuantity, round6 } from '@bop/shared';
 import { catalogDto, supplierDto } from './dto';
 import { PurchasingCatalog, PurchasingSupplier, type StoredCatalogLine } from './entities';
@@ -105,14 +105,15 @@ async function assertValid(em: EntityManager, next: SupplierFields, stored: Purc
   const conflicts: FieldError[] = [];
   const details: string[] = [];
   if (next.externalId !== null && next.externalId !== (stored?.externalId ?? null)) {
-    const [other] = await sqlQuery<{ id: string }>(em, `select "id" from "purchasing"."suppliers" where "external_id" = ? and "id" <> ?`, [next.externalId, self]);
+    const [other] = await findPlain(em, PurchasingSupplier, { externalId: next.externalId, id: { $ne: self } }, { limit: 1 });
     if (other) {
       conflicts.push({ path: 'externalId', message: `Already used by supplier ${other.id}.` });
       details.push(`Supplier ${other.id} already has externalId ${next.externalId}.`);
     }
   }
   if (next.status === 'active') {
-    const [other] = await sqlQuery<{ id: string }>(em, `select "id" from "purchasing"."suppliers" where lower("name") = lower(?) and "status" = 'active' and "id" <> ?`, [next.name, self]);
+    // the same case-folding as the unique index suppliers_active_name_uq (lower(name))
+    const [other] = await findPlain(em, PurchasingSupplier, { [raw((a) => `lower(${a}."name")`)]: raw('lower(?)', [next.name]), status: 'active', id: { $ne: self } }, { limit: 1 });
     if (other) {
       conflicts.push({ path: 'name', message: `Already used by active supplier ${other.id}.` });
       details.push(`Active supplier ${other.id} is already called ${next.name}.`);
