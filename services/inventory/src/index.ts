@@ -1,6 +1,7 @@
 import { createService, locationsInOrgUnitsOf, orgReplicaConsumers } from '@bop/shared';
 import { configSchema } from './config';
 import { migrations } from './migrations';
+import { itemsEntities } from './items/entities';
 import { itemsRoutes } from './items/routes';
 import { InventoryLocation } from './stock/entities';
 import { stockRoutes } from './stock/routes';
@@ -30,7 +31,7 @@ export { configSchema, type InventoryConfig } from './config';
 export const inventoryService = createService({
   name: 'inventory',
   configSchema,
-  entities: [InventoryLocation, ...recipesEntities, ...countsEntities, ...transfersEntities],
+  entities: [InventoryLocation, ...itemsEntities, ...recipesEntities, ...countsEntities, ...transfersEntities],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (inventory's replica of the organization)
   locationsInOrgUnits: locationsInOrgUnitsOf('inventory'),
