@@ -12,6 +12,7 @@ import { countsEntities } from './counts/entities';
 import { countsRoutes } from './counts/routes';
 import { transfersEntities } from './transfers/entities';
 import { transfersRoutes } from './transfers/routes';
+import { reservationsEntities } from './reservations/entities';
 import { reservationRoutes } from './reservations/routes';
 import { reservationsConsumers } from './reservations/consumers';
 import { purchasingRoutes } from './purchasing/routes';
@@ -31,7 +32,7 @@ export { configSchema, type InventoryConfig } from './config';
 export const inventoryService = createService({
   name: 'inventory',
   configSchema,
-  entities: [InventoryLocation, ...itemsEntities, ...recipesEntities, ...countsEntities, ...transfersEntities],
+  entities: [InventoryLocation, ...itemsEntities, ...recipesEntities, ...countsEntities, ...transfersEntities, ...reservationsEntities],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (inventory's replica of the organization)
   locationsInOrgUnits: locationsInOrgUnitsOf('inventory'),
