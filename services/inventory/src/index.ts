@@ -3,7 +3,7 @@ import { configSchema } from './config';
 import { migrations } from './migrations';
 import { itemsEntities } from './items/entities';
 import { itemsRoutes } from './items/routes';
-import { InventoryLocation } from './stock/entities';
+import { stockEntities } from './stock/entities';
 import { stockRoutes } from './stock/routes';
 import { recipesEntities } from './recipes/entities';
 import { recipesRoutes } from './recipes/routes';
@@ -32,7 +32,7 @@ export { configSchema, type InventoryConfig } from './config';
 export const inventoryService = createService({
   name: 'inventory',
   configSchema,
-  entities: [InventoryLocation, ...itemsEntities, ...recipesEntities, ...countsEntities, ...transfersEntities, ...reservationsEntities],
+  entities: [...stockEntities, ...itemsEntities, ...recipesEntities, ...countsEntities, ...transfersEntities, ...reservationsEntities],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (inventory's replica of the organization)
   locationsInOrgUnits: locationsInOrgUnitsOf('inventory'),
