@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { StockCount, StockCountCreate, StockCountItem, StockCountLine, StockCountStatus } from '@bop/contracts';
-import { Conflict, NotFound, ValidationError, actorOf, assertLocationInReach, changedFields, findPlain, insertEvents, newId, sqlList, sqlQuery, type EntityManager, type FieldError, type Principal, type ReachSet, replicaLocationErrors } from '@bop/shared';
+import { Conflict, NotFound, ValidationError, actorOf, assertLocationInReach, changedFields, findPlain, insertEvents, newId, sqlQuery, type EntityManager, type FieldError, type Principal, type ReachSet, replicaLocationErrors } from '@bop/shared';
 import { InventoryStorageArea } from '../items/entities';
 import { resolveLines } from '../items/lines-store';
 import { dec, formatQuantity } from '../ledger/quantity';
@@ -198,20 +198,11 @@ async function lockOpenCount(em: EntityManager, id: string, reach: ReachSet, che
  * concurrent post of a later count is seen once it commits.
  */
 async function refuseUnderLaterCounts(em: EntityManager, count: InventoryStockCount, totals: CountedItem[]): Promise<void> {
-  // raw SQL: the counted items are read out of each later count's jsonb lines in the database (jsonb_array_elements), not shipped whole
-  const later = await sqlQuery<{ id: string; counted_at: Date; item_ids: string[] }>(
-    em,
-    `select c."id", c."counted_at", array(select distinct x->>'itemId' from jsonb_array_elements(c."lines") as x
-       where x->>'itemId' = any(?::text[])) as item_ids
-     from "inventory"."stock_counts" c
-     where c."location_id" = ? and c."status" = 'posted' and c."counted_at" > ?
-     order by c."counted_at" desc`,
-    [sqlList(totals.map((t) => t.itemId)), count.locationId, count.countedAt],
-  );
+  const later = await findPlain(em, InventoryStockCount, { locationId: count.locationId, status: 'posted', countedAt: { $gt: count.countedAt } }, { orderBy: { countedAt: 'desc' } });
   const errors: FieldError[] = [];
   for (const t of totals) {
-    const by = later.find((c) => c.item_ids.includes(t.itemId));
-    if (by) errors.push({ path: `lines[${t.firstLine}].itemId`, message: `Item ${t.itemId} was counted later, at ${new Date(by.counted_at).toISOString()}, by posted count ${by.id}.` });
+    const by = later.find((c) => c.lines.some((l) => l.itemId === t.itemId));
+    if (by) errors.push({ path: `lines[${t.firstLine}].itemId`, message: `Item ${t.itemId} was counted later, at ${new Date(by.countedAt).toISOString()}, by posted count ${by.id}.` });
   }
   if (errors.length > 0) {
     throw new Conflict(`Stock count ${count.id} (counted at ${count.countedAt.toISOString()}) is older than posted counts of some of its items; posting it would change the stock those counts established. Cancel it, or count again.`, errors);
