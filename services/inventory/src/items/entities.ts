@@ -1,6 +1,14 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { ArrayType, defineEntity, p, type InferEntity, type Platform, type TransformContext } from '@mikro-orm/core';
 import type { BaseUnit } from '@bop/contracts';
+import { sqlList } from '@bop/shared';
 import type { ItemStatus } from './item-fields';
+
+/** A text[] written with every element quoted, as sqlList does: the ORM's ArrayType leaves a barcode `NULL` unquoted, which Postgres reads as a null element. */
+class QuotedTextArray extends ArrayType<string> {
+  override convertToDatabaseValue(value: string[] | null, platform: Platform, context?: TransformContext): string | null {
+    return Array.isArray(value) ? sqlList(value) : super.convertToDatabaseValue(value, platform, context);
+  }
+}
 
 /** An item (core schema: inventory.items); `item_barcodes` is kept from `barcodes` by a trigger. */
 export const InventoryItem = defineEntity({
@@ -11,7 +19,7 @@ export const InventoryItem = defineEntity({
     id: p.string().primary(),
     externalId: p.string().nullable(),
     sku: p.string().nullable(),
-    barcodes: p.array(),
+    barcodes: p.type(QuotedTextArray).$type<string[]>(),
     name: p.string(),
     categoryId: p.string().nullable(),
     baseUnit: p.string().$type<BaseUnit>(),
