@@ -1,8 +1,9 @@
 import { createService, locationsInOrgUnitsOf, orgReplicaConsumers } from '@bop/shared';
 import { configSchema } from './config';
 import { migrations } from './migrations';
+import { itemsEntities } from './items/entities';
 import { itemsRoutes } from './items/routes';
-import { InventoryLocation } from './stock/entities';
+import { stockEntities } from './stock/entities';
 import { stockRoutes } from './stock/routes';
 import { recipesEntities } from './recipes/entities';
 import { recipesRoutes } from './recipes/routes';
@@ -11,6 +12,7 @@ import { countsEntities } from './counts/entities';
 import { countsRoutes } from './counts/routes';
 import { transfersEntities } from './transfers/entities';
 import { transfersRoutes } from './transfers/routes';
+import { reservationsEntities } from './reservations/entities';
 import { reservationRoutes } from './reservations/routes';
 import { reservationsConsumers } from './reservations/consumers';
 import { purchasingRoutes } from './purchasing/routes';
@@ -30,7 +32,7 @@ export { configSchema, type InventoryConfig } from './config';
 export const inventoryService = createService({
   name: 'inventory',
   configSchema,
-  entities: [InventoryLocation, ...recipesEntities, ...countsEntities, ...transfersEntities],
+  entities: [...stockEntities, ...itemsEntities, ...recipesEntities, ...countsEntities, ...transfersEntities, ...reservationsEntities],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (inventory's replica of the organization)
   locationsInOrgUnits: locationsInOrgUnitsOf('inventory'),

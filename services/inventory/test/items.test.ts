@@ -233,6 +233,15 @@ describe('GET /items, /items/{id}, /items/external/{externalId}', () => {
     expect(bad.body.errors.map((e: { path: string }) => e.path)).toEqual(['status', 'updatedSince']);
   });
 
+  it('stores barcodes as sent, also those a Postgres array literal would read otherwise (NULL, quotes, commas, braces, backslashes)', async () => {
+    const odd = ['NULL', 'a"b', 'c,d', '{e}', 'f\\g'];
+    const ids = async (q: string) => (await get(`/items?limit=200&${q}`)).body.data.map((i: { id: string }) => i.id);
+    const r = await post(itemBody({ barcodes: odd }));
+    expect(r.status).toBe(201);
+    expect((await get(`/items/${r.body.id}`)).body.barcodes).toEqual(odd);
+    for (const code of odd) expect(await ids(`barcode=${encodeURIComponent(code)}`)).toEqual([r.body.id]);
+  });
+
   it('pages with cursors', async () => {
     const seen: string[] = [];
     let cursor: string | null = null;

@@ -1,7 +1,8 @@
 import Decimal from 'decimal.js';
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { StockCount, StockCountCreate, StockCountItem, StockCountLine, StockCountStatus } from '@bop/contracts';
-import { Conflict, NotFound, ValidationError, actorOf, assertLocationInReach, changedFields, insertEvents, newId, sqlList, sqlQuery, type EntityManager, type FieldError, type Principal, type ReachSet, replicaLocationErrors } from '@bop/shared';
+import { Conflict, NotFound, ValidationError, actorOf, assertLocationInReach, changedFields, findPlain, insertEvents, newId, sqlQuery, type EntityManager, type FieldError, type Principal, type ReachSet, replicaLocationErrors } from '@bop/shared';
+import { InventoryStorageArea } from '../items/entities';
 import { resolveLines } from '../items/lines-store';
 import { dec, formatQuantity } from '../ledger/quantity';
 import { lockLevels, postMovements, type MovementInput } from '../ledger/store';
@@ -31,6 +32,7 @@ const pointKey = (countId: string, itemId: string) => `${countId}\u0000${itemId}
  */
 async function ledgerAt(em: EntityManager, wanted: Array<{ countId: string; itemId: string; locationId: string; at: Date }>): Promise<Map<string, LedgerPoint>> {
   if (wanted.length === 0) return new Map();
+  // raw SQL: one aggregation over the ledger for all (count, item) pairs in one snapshot; the ledger's tables have no entity
   const rows = await sqlQuery<{ count_id: string; item_id: string; expected: string; unit_cost: string | null }>(
     em,
     `with w as (
@@ -76,11 +78,7 @@ export async function countDtos(em: EntityManager, counts: InventoryStockCount[]
 async function storageAreaErrors(em: EntityManager, locationId: string, lines: StockCountCreate['lines']): Promise<FieldError[]> {
   const ids = [...new Set(lines.flatMap((l) => (l.storageAreaId ? [l.storageAreaId] : [])))];
   if (ids.length === 0) return [];
-  const rows = await sqlQuery<{ id: string; location_id: string; status: string }>(
-    em,
-    `select "id", "location_id", "status" from "inventory"."storage_areas" where "id" = any(?::text[])`,
-    [sqlList(ids)],
-  );
+  const rows = await findPlain(em, InventoryStorageArea, { id: { $in: ids } });
   const areas = new Map(rows.map((r) => [r.id, r]));
   const errors: FieldError[] = [];
   lines.forEach((l, i) => {
@@ -88,7 +86,7 @@ async function storageAreaErrors(em: EntityManager, locationId: string, lines: S
     const a = areas.get(l.storageAreaId);
     const path = `lines[${i}].storageAreaId`;
     if (!a) errors.push({ path, message: `No storage area ${l.storageAreaId}.` });
-    else if (a.location_id !== locationId) errors.push({ path, message: `Storage area ${a.id} belongs to location ${a.location_id}, not to ${locationId}.` });
+    else if (a.locationId !== locationId) errors.push({ path, message: `Storage area ${a.id} belongs to location ${a.locationId}, not to ${locationId}.` });
     else if (a.status !== 'active') errors.push({ path, message: `Storage area ${a.id} is ${a.status}.` });
   });
   return errors;
@@ -200,19 +198,11 @@ async function lockOpenCount(em: EntityManager, id: string, reach: ReachSet, che
  * concurrent post of a later count is seen once it commits.
  */
 async function refuseUnderLaterCounts(em: EntityManager, count: InventoryStockCount, totals: CountedItem[]): Promise<void> {
-  const later = await sqlQuery<{ id: string; counted_at: Date; item_ids: string[] }>(
-    em,
-    `select c."id", c."counted_at", array(select distinct x->>'itemId' from jsonb_array_elements(c."lines") as x
-       where x->>'itemId' = any(?::text[])) as item_ids
-     from "inventory"."stock_counts" c
-     where c."location_id" = ? and c."status" = 'posted' and c."counted_at" > ?
-     order by c."counted_at" desc`,
-    [sqlList(totals.map((t) => t.itemId)), count.locationId, count.countedAt],
-  );
+  const later = await findPlain(em, InventoryStockCount, { locationId: count.locationId, status: 'posted', countedAt: { $gt: count.countedAt } }, { orderBy: { countedAt: 'desc' } });
   const errors: FieldError[] = [];
   for (const t of totals) {
-    const by = later.find((c) => c.item_ids.includes(t.itemId));
-    if (by) errors.push({ path: `lines[${t.firstLine}].itemId`, message: `Item ${t.itemId} was counted later, at ${new Date(by.counted_at).toISOString()}, by posted count ${by.id}.` });
+    const by = later.find((c) => c.lines.some((l) => l.itemId === t.itemId));
+    if (by) errors.push({ path: `lines[${t.firstLine}].itemId`, message: `Item ${t.itemId} was counted later, at ${new Date(by.countedAt).toISOString()}, by posted count ${by.id}.` });
   }
   if (errors.length > 0) {
     throw new Conflict(`Stock count ${count.id} (counted at ${count.countedAt.toISOString()}) is older than posted counts of some of its items; posting it would change the stock those counts established. Cancel it, or count again.`, errors);

@@ -1,6 +1,7 @@
 import type { ItemCategoryCreate, ItemCategoryPatch } from '@bop/contracts';
-import { Conflict, NotFound, ValidationError, lockForTransaction, newId, sqlQuery, writeTransaction, type ApiError, type EntityManager } from '@bop/shared';
-import type { CategoryRow } from './dto';
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import { Conflict, NotFound, ValidationError, findPlain, lockForTransaction, newId, sqlQuery, writeTransaction, type ApiError, type EntityManager } from '@bop/shared';
+import { InventoryItemCategory } from './entities';
 
 /**
  * Serialises category writes: the name check, cycle check and "no active subcategory under an
@@ -13,20 +14,23 @@ const conflictFor = (constraint: string | undefined): ApiError =>
   constraint === 'item_categories_active_name_uq' ? nameTaken('Another active category already has this name.') : new Conflict('Another category was written at the same time; send the request again.');
 
 async function assertNameFree(em: EntityManager, name: string, selfId: string | null): Promise<void> {
-  const [other] = await sqlQuery<{ id: string; name: string }>(
-    em,
-    `select "id", "name" from "inventory"."item_categories" where lower("name") = lower(?) and "status" = 'active' and "id" <> ?`,
-    [name, selfId ?? ''],
-  );
+  const [other] = await em
+    .createQueryBuilder(InventoryItemCategory, 'c')
+    .select(['id', 'name'])
+    .where({ status: 'active', id: { $ne: selfId ?? '' } })
+    // compared as the unique index item_categories_active_name_uq compares: lower() on both sides, in the database's collation
+    .andWhere('lower(c.name) = lower(?)', [name])
+    .execute<Array<Pick<InventoryItemCategory, 'id' | 'name'>>>('all', true);
   if (other) throw nameTaken(`Active category ${other.id} is already named ${other.name}.`);
 }
 
 /** A parent must be an active category, and not the category itself or one of its descendants. */
 async function assertParent(em: EntityManager, parentId: string, selfId: string | null): Promise<void> {
-  const [parent] = await sqlQuery<{ status: string }>(em, `select "status" from "inventory"."item_categories" where "id" = ?`, [parentId]);
+  const [parent] = await findPlain(em, InventoryItemCategory, { id: parentId });
   if (!parent) throw new ValidationError([{ path: 'parentId', message: `No item category ${parentId}.` }]);
   if (parent.status !== 'active') throw new ValidationError([{ path: 'parentId', message: `Item category ${parentId} is archived.` }]);
   if (selfId === null) return;
+  // raw SQL: recursive CTE up the category tree (the ORM has no recursive query)
   const loop = await sqlQuery(
     em,
     `with recursive up as (
@@ -49,31 +53,25 @@ export interface CategoryFilter {
 }
 
 /** A page of categories in id order (`limit + 1` rows: the caller's toPage tells whether more follow). */
-export async function listCategories(em: EntityManager, f: CategoryFilter): Promise<CategoryRow[]> {
+export async function listCategories(em: EntityManager, f: CategoryFilter): Promise<InventoryItemCategory[]> {
   const { after, status, parentId } = f;
-  return sqlQuery<CategoryRow>(
-    em,
-    `select * from "inventory"."item_categories"
-     where (?::text is null or "id" > ?) and (?::text is null or "status" = ?) and (?::text is null or "parent_id" = ?)
-     order by "id" limit ?`,
-    [after, after, status ?? null, status ?? null, parentId ?? null, parentId ?? null, f.limit + 1],
-  );
+  const where: FilterQuery<InventoryItemCategory> = {};
+  if (after !== null) where.id = { $gt: after };
+  if (status) where.status = status as InventoryItemCategory['status'];
+  if (parentId) where.parentId = parentId;
+  return findPlain(em, InventoryItemCategory, where, { orderBy: { id: 'asc' }, limit: f.limit + 1 });
 }
 
 /** `POST /item-categories`: a new active category (422 on a missing or archived parent, 409 on a name in use). */
-export async function createCategory(em: EntityManager, { name, parentId }: ItemCategoryCreate, now: Date): Promise<CategoryRow> {
+export async function createCategory(em: EntityManager, { name, parentId }: ItemCategoryCreate, now: Date): Promise<InventoryItemCategory> {
   return writeTransaction(
     em,
     async (tem) => {
       await lockTree(tem);
       if (parentId) await assertParent(tem, parentId, null);
       await assertNameFree(tem, name, null);
-      const [created] = await sqlQuery<CategoryRow>(
-        tem,
-        `insert into "inventory"."item_categories" ("id", "name", "parent_id", "status", "version", "created_at", "updated_at")
-         values (?, ?, ?, 'active', 1, ?, ?) returning *`,
-        [newId('itemCategory'), name, parentId ?? null, now, now],
-      );
+      const created = tem.create(InventoryItemCategory, { id: newId('itemCategory'), name, parentId: parentId ?? null, status: 'active', version: 1, createdAt: now, updatedAt: now });
+      await tem.flush();
       return created;
     },
     conflictFor,
@@ -81,42 +79,39 @@ export async function createCategory(em: EntityManager, { name, parentId }: Item
 }
 
 /** `PATCH /item-categories/{id}`: rename, move or archive/revive; the same values again change nothing. */
-export async function updateCategory(em: EntityManager, id: string, patch: ItemCategoryPatch, checkVersion: (current: number) => void, now: Date): Promise<CategoryRow> {
+export async function updateCategory(em: EntityManager, id: string, patch: ItemCategoryPatch, checkVersion: (current: number) => void, now: Date): Promise<InventoryItemCategory> {
   return writeTransaction(
     em,
     async (tem) => {
       await lockTree(tem);
-      const [found] = await sqlQuery<CategoryRow>(tem, `select * from "inventory"."item_categories" where "id" = ? for update`, [id]);
+      const found = await tem.findOne(InventoryItemCategory, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!found) throw new NotFound('item category', id);
       checkVersion(found.version);
       const next = {
         name: patch.name ?? found.name,
-        parentId: patch.parentId === undefined ? found.parent_id : patch.parentId,
+        parentId: patch.parentId === undefined ? (found.parentId ?? null) : patch.parentId,
         status: patch.status ?? found.status,
       };
-      if (next.name === found.name && next.parentId === found.parent_id && next.status === found.status) return found;
-      if (next.parentId !== null && next.parentId !== found.parent_id) await assertParent(tem, next.parentId, found.id);
+      if (next.name === found.name && next.parentId === (found.parentId ?? null) && next.status === found.status) return found;
+      if (next.parentId !== null && next.parentId !== (found.parentId ?? null)) await assertParent(tem, next.parentId, found.id);
       if (next.status === 'active' && (found.status === 'archived' || next.name.toLowerCase() !== found.name.toLowerCase())) await assertNameFree(tem, next.name, found.id);
       if (next.status === 'archived' && found.status === 'active') {
-        const children = await sqlQuery<{ id: string }>(tem, `select "id" from "inventory"."item_categories" where "parent_id" = ? and "status" = 'active' order by "id" limit 5`, [found.id]);
+        const children = await findPlain(tem, InventoryItemCategory, { parentId: found.id, status: 'active' }, { orderBy: { id: 'asc' }, limit: 5 });
         if (children.length > 0) {
           throw new Conflict(`Category ${found.id} has active subcategories (${children.map((c) => c.id).join(', ')}); archive or move them first.`, [
             { path: 'status', message: 'Has active subcategories.' },
           ]);
         }
       }
-      if (found.status === 'archived' && next.status === 'active' && next.parentId !== null && next.parentId === found.parent_id) {
-        const [parent] = await sqlQuery<{ status: string }>(tem, `select "status" from "inventory"."item_categories" where "id" = ?`, [next.parentId]);
+      if (found.status === 'archived' && next.status === 'active' && next.parentId !== null && next.parentId === (found.parentId ?? null)) {
+        const [parent] = await findPlain(tem, InventoryItemCategory, { id: next.parentId });
         if (parent?.status === 'archived') {
           throw new Conflict(`The parent category ${next.parentId} is archived; revive it or move this category first.`, [{ path: 'status', message: 'The parent category is archived.' }]);
         }
       }
-      const [updated] = await sqlQuery<CategoryRow>(
-        tem,
-        `update "inventory"."item_categories" set "name" = ?, "parent_id" = ?, "status" = ?, "version" = "version" + 1, "updated_at" = ? where "id" = ? returning *`,
-        [next.name, next.parentId, next.status, now, found.id],
-      );
-      return updated;
+      tem.assign(found, { ...next, version: found.version + 1, updatedAt: now });
+      await tem.flush();
+      return found;
     },
     conflictFor,
   );

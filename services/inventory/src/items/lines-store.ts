@@ -1,4 +1,5 @@
-import { sqlList, sqlQuery, type EntityManager } from '@bop/shared';
+import { findPlain, type EntityManager } from '@bop/shared';
+import { InventoryItem, InventoryUnitOfMeasure } from './entities';
 import { judgeLines, type LineInput, type LineUnit, type ResolvedItem, type ResolvedLine } from './lines';
 
 /**
@@ -10,25 +11,13 @@ import { judgeLines, type LineInput, type LineUnit, type ResolvedItem, type Reso
 export async function resolveLines(em: EntityManager, lines: LineInput[], opts: { path?: string; allowArchived?: boolean } = {}): Promise<ResolvedLine[]> {
   const itemIds = [...new Set(lines.map((l) => l.itemId))];
   const unitIds = [...new Set(lines.flatMap((l) => (l.unitId ? [l.unitId] : [])))];
-  const items = new Map(
-    (
-      await sqlQuery<{ id: string; name: string; base_unit: ResolvedItem['baseUnit']; status: ResolvedItem['status']; cost: string | null }>(
-        em,
-        `select "id", "name", "base_unit", "status", "cost"::text from "inventory"."items" where "id" = any(?::text[])`,
-        [sqlList(itemIds)],
-      )
-    ).map((r) => [r.id, { id: r.id, name: r.name, baseUnit: r.base_unit, status: r.status, cost: r.cost }]),
+  const items = new Map<string, ResolvedItem>(
+    (await findPlain(em, InventoryItem, { id: { $in: itemIds } })).map((r) => [r.id, { id: r.id, name: r.name, baseUnit: r.baseUnit, status: r.status, cost: r.cost ?? null }]),
   );
-  const units = new Map(
+  const units = new Map<string, LineUnit>(
     unitIds.length === 0
       ? []
-      : (
-          await sqlQuery<LineUnit>(
-            em,
-            `select "id", "base_unit", "factor"::text, "item_id" from "inventory"."units_of_measure" where "id" = any(?::text[])`,
-            [sqlList(unitIds)],
-          )
-        ).map((r) => [r.id, r]),
+      : (await findPlain(em, InventoryUnitOfMeasure, { id: { $in: unitIds } })).map((r) => [r.id, { id: r.id, base_unit: r.baseUnit, factor: r.factor, item_id: r.itemId ?? null }]),
   );
   return judgeLines(lines, items, units, opts);
 }

@@ -28,7 +28,7 @@ export const storageAreaRoutes = (): RouteDef[] => [
     const hasMore = rows.length > n;
     const page = hasMore ? rows.slice(0, n) : rows;
     const last = page[page.length - 1];
-    return { body: { data: page.map(storageAreaDto), nextCursor: hasMore ? encodeCursor(JSON.stringify([last.location_id, last.counting_order, last.id])) : null, hasMore } };
+    return { body: { data: page.map(storageAreaDto), nextCursor: hasMore ? encodeCursor(JSON.stringify([last.locationId, last.countingOrder, last.id])) : null, hasMore } };
   }),
 
   route('POST /storage-areas', async (ctx) => {

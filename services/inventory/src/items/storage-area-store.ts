@@ -1,3 +1,4 @@
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import {
   Conflict,
   NotFound,
@@ -5,8 +6,7 @@ import {
   assertLocationInReach,
   lockForTransaction,
   newId,
-  sqlList,
-  sqlQuery,
+  findPlain,
   writeTransaction,
   type ApiError,
   type EntityManager,
@@ -14,7 +14,7 @@ import {
   type ReachSet,
 } from '@bop/shared';
 import type { StorageAreaCreate, StorageAreaPatch } from '@bop/contracts';
-import type { StorageAreaRow } from './dto';
+import { InventoryItem, InventoryStorageArea } from './entities';
 import { isFieldError, writableLocation } from '../stock/location-store';
 
 const nameTaken = (detail: string) => new Conflict(detail, [{ path: 'name', message: "Already used by another of the location's active storage areas." }]);
@@ -22,11 +22,13 @@ const conflictFor = (constraint: string | undefined): ApiError =>
   constraint === 'storage_areas_active_name_uq' ? nameTaken('Another active storage area of this location already has this name.') : new Conflict('Another storage area was written at the same time; send the request again.');
 
 async function assertNameFree(em: EntityManager, locationId: string, name: string, selfId: string | null): Promise<void> {
-  const [other] = await sqlQuery<{ id: string; name: string }>(
-    em,
-    `select "id", "name" from "inventory"."storage_areas" where "location_id" = ? and lower("name") = lower(?) and "status" = 'active' and "id" <> ?`,
-    [locationId, name, selfId ?? ''],
-  );
+  const [other] = await em
+    .createQueryBuilder(InventoryStorageArea, 'a')
+    .select(['id', 'name'])
+    .where({ locationId, status: 'active', id: { $ne: selfId ?? '' } })
+    // compared as the unique index storage_areas_active_name_uq compares: lower() on both sides, in the database's collation
+    .andWhere('lower(a.name) = lower(?)', [name])
+    .execute<Array<Pick<InventoryStorageArea, 'id' | 'name'>>>('all', true);
   if (other) throw nameTaken(`Storage area ${other.id} of location ${locationId} is already named ${other.name}.`);
 }
 
@@ -35,7 +37,7 @@ async function assertItems(em: EntityManager, itemIds: string[], kept: string[])
   if (itemIds.length === 0) return;
   const found = new Map(
     (
-      await sqlQuery<{ id: string; status: string }>(em, `select "id", "status" from "inventory"."items" where "id" = any(?::text[])`, [sqlList(itemIds)])
+      await findPlain(em, InventoryItem, { id: { $in: itemIds } })
     ).map((r) => [r.id, r.status]),
   );
   const errors: FieldError[] = [];
@@ -57,29 +59,27 @@ export interface StorageAreaFilter {
   limit: number;
 }
 
+/** Where a new area goes when no position is sent: after the location's active areas. */
+async function nextCountingOrder(em: EntityManager, locationId: string): Promise<number> {
+  const [last] = await findPlain(em, InventoryStorageArea, { locationId, status: 'active' as const }, { orderBy: { countingOrder: 'desc' }, limit: 1 });
+  return last ? last.countingOrder + 1 : 0;
+}
+
 /** A page of storage areas in counting order (`limit + 1` rows: the caller tells whether more follow). */
-export async function listStorageAreas(em: EntityManager, f: StorageAreaFilter): Promise<StorageAreaRow[]> {
+export async function listStorageAreas(em: EntityManager, f: StorageAreaFilter): Promise<InventoryStorageArea[]> {
   const { locationId, reachable, status, after } = f;
-  return sqlQuery<StorageAreaRow>(
-    em,
-    `select * from "inventory"."storage_areas"
-     where (?::text is null or "location_id" = ?)
-       and (?::text[] is null or "location_id" = any(?::text[]))
-       and (?::text is null or "status" = ?)
-       and (?::text is null or ("location_id", "counting_order", "id") > (?, ?::int, ?))
-     order by "location_id", "counting_order", "id" limit ?`,
-    [
-      locationId ?? null, locationId ?? null,
-      reachable === null ? null : sqlList(reachable), reachable === null ? null : sqlList(reachable),
-      status ?? null, status ?? null,
-      after?.[0] ?? null, after?.[0] ?? null, after?.[1] ?? null, after?.[2] ?? null,
-      f.limit + 1,
-    ],
-  );
+  const where: FilterQuery<InventoryStorageArea>[] = [];
+  if (locationId) where.push({ locationId });
+  if (reachable) where.push({ locationId: { $in: reachable } });
+  if (status) where.push({ status: status as InventoryStorageArea['status'] });
+  const qb = em.createQueryBuilder(InventoryStorageArea, 'a').select('*').where({ $and: where });
+  // a row comparison: the keyset of (location, counting order, id), which the storage_areas_location_idx serves
+  if (after) qb.andWhere('(a.location_id, a.counting_order, a.id) > (?, ?, ?)', [...after]);
+  return qb.orderBy({ locationId: 'asc', countingOrder: 'asc', id: 'asc' }).limit(f.limit + 1).execute<InventoryStorageArea[]>('all', true);
 }
 
 /** `POST /storage-areas`: a new active area of a writable location (422 on a missing or archived item, 409 on a name in use). */
-export async function createStorageArea(em: EntityManager, body: StorageAreaCreate, now: Date): Promise<StorageAreaRow> {
+export async function createStorageArea(em: EntityManager, body: StorageAreaCreate, now: Date): Promise<InventoryStorageArea> {
   const { locationId, name } = body;
   const itemIds = body.itemIds ?? [];
   return writeTransaction(
@@ -91,13 +91,19 @@ export async function createStorageArea(em: EntityManager, body: StorageAreaCrea
       if (isFieldError(location)) throw new ValidationError([location]);
       await assertNameFree(tem, locationId, name, null);
       await assertItems(tem, itemIds, []);
-      const [created] = await sqlQuery<StorageAreaRow>(
-        tem,
-        `insert into "inventory"."storage_areas" ("id", "location_id", "name", "counting_order", "item_ids", "status", "version", "created_at", "updated_at")
-         values (?, ?, ?, coalesce(?::int, (select coalesce(max("counting_order") + 1, 0) from "inventory"."storage_areas" where "location_id" = ? and "status" = 'active')), ?::jsonb, 'active', 1, ?, ?)
-         returning *`,
-        [newId('storageArea'), locationId, name, body.countingOrder ?? null, locationId, JSON.stringify(itemIds), now, now],
-      );
+      const countingOrder = body.countingOrder ?? (await nextCountingOrder(tem, locationId));
+      const created = tem.create(InventoryStorageArea, {
+        id: newId('storageArea'),
+        locationId,
+        name,
+        countingOrder,
+        itemIds,
+        status: 'active',
+        version: 1,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await tem.flush();
       return created;
     },
     conflictFor,
@@ -112,32 +118,28 @@ export async function updateStorageArea(
   reach: ReachSet,
   checkVersion: (current: number) => void,
   now: Date,
-): Promise<StorageAreaRow> {
+): Promise<InventoryStorageArea> {
   return writeTransaction(
     em,
     async (tem) => {
-      const [found] = await sqlQuery<StorageAreaRow>(tem, `select * from "inventory"."storage_areas" where "id" = ? for update`, [id]);
+      const found = await tem.findOne(InventoryStorageArea, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!found) throw new NotFound('storage area', id);
-      assertLocationInReach(reach, found.location_id);
+      assertLocationInReach(reach, found.locationId);
       checkVersion(found.version);
       const next = {
         name: patch.name ?? found.name,
-        countingOrder: patch.countingOrder ?? found.counting_order,
-        itemIds: patch.itemIds ?? found.item_ids,
+        countingOrder: patch.countingOrder ?? found.countingOrder,
+        itemIds: patch.itemIds ?? found.itemIds,
         status: patch.status ?? found.status,
       };
       const same =
-        next.name === found.name && next.countingOrder === found.counting_order && JSON.stringify(next.itemIds) === JSON.stringify(found.item_ids) && next.status === found.status;
+        next.name === found.name && next.countingOrder === found.countingOrder && JSON.stringify(next.itemIds) === JSON.stringify(found.itemIds) && next.status === found.status;
       if (same) return found;
-      if (next.status === 'active' && (found.status === 'archived' || next.name.toLowerCase() !== found.name.toLowerCase())) await assertNameFree(tem, found.location_id, next.name, found.id);
-      if (patch.itemIds) await assertItems(tem, next.itemIds, found.item_ids);
-      const [updated] = await sqlQuery<StorageAreaRow>(
-        tem,
-        `update "inventory"."storage_areas" set "name" = ?, "counting_order" = ?, "item_ids" = ?::jsonb, "status" = ?, "version" = "version" + 1, "updated_at" = ?
-         where "id" = ? returning *`,
-        [next.name, next.countingOrder, JSON.stringify(next.itemIds), next.status, now, found.id],
-      );
-      return updated;
+      if (next.status === 'active' && (found.status === 'archived' || next.name.toLowerCase() !== found.name.toLowerCase())) await assertNameFree(tem, found.locationId, next.name, found.id);
+      if (patch.itemIds) await assertItems(tem, next.itemIds, found.itemIds);
+      tem.assign(found, { ...next, version: found.version + 1, updatedAt: now });
+      await tem.flush();
+      return found;
     },
     conflictFor,
   );

@@ -1,7 +1,9 @@
+import { LockMode, QueryOrder, raw, type FilterQuery } from '@mikro-orm/core';
 import type { BaseUnit, Item, ItemUnit } from '@bop/contracts';
-import { Conflict, ValidationError, actorOf, changedFields, insertEvents, lockForTransaction, newId, sqlList, sqlQuery, SqlWhere, type ApiError, type EntityManager, type FieldError, type Principal } from '@bop/shared';
-import { claimedIdentifiers, fieldsDiffer, type ItemFields } from './item-fields';
-import { fieldsOf, itemDto, itemUnitDto, type ItemRow, type UnitRow } from './dto';
+import { Conflict, ValidationError, actorOf, changedFields, findPlain, insertEvents, lockForTransaction, newId, sqlList, sqlQuery, type ApiError, type EntityManager, type FieldError, type Principal } from '@bop/shared';
+import { claimedIdentifiers, fieldsDiffer, type ItemFields, type ItemStatus } from './item-fields';
+import { fieldsOf, itemDto, itemUnitDto } from './dto';
+import { InventoryItem, InventoryItemCategory, InventoryUnitOfMeasure } from './entities';
 
 export interface WriteContext {
   actor: Principal;
@@ -14,10 +16,12 @@ export async function lockExternalId(em: EntityManager, externalId: string): Pro
 }
 
 /** An item row by id or externalId, optionally locked for update (FOR UPDATE also holds off a first stock movement: the ledger first creates the item's level row, whose foreign key takes KEY SHARE). */
-export async function findItem(em: EntityManager, by: { id: string } | { externalId: string }, opts: { lock?: boolean } = {}): Promise<ItemRow | null> {
-  const [column, value] = 'id' in by ? ['id', by.id] : ['external_id', by.externalId];
-  const rows = await sqlQuery<ItemRow>(em, `select * from "inventory"."items" where "${column}" = ?${opts.lock ? ' for update' : ''}`, [value]);
-  return rows[0] ?? null;
+export async function findItem(em: EntityManager, by: { id: string } | { externalId: string }, opts: { lock?: boolean } = {}): Promise<InventoryItem | null> {
+  const where = 'id' in by ? { id: by.id } : { externalId: by.externalId };
+  // a locked item is about to be written (updateItem flushes it); a plain one only answers
+  if (opts.lock) return em.findOne(InventoryItem, where, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  const [row] = await findPlain(em, InventoryItem, where);
+  return row ?? null;
 }
 
 export interface ItemFilter {
@@ -33,52 +37,50 @@ export interface ItemFilter {
 }
 
 /** A page of item rows in id order (`limit + 1` rows: the caller's toPage tells whether more follow). */
-export async function listItems(em: EntityManager, f: ItemFilter): Promise<ItemRow[]> {
-  const where = new SqlWhere()
-    .andIf(f.after, `"id" > ?`)
-    .andIf(f.status, `"status" = ?`)
-    .andIf(f.categoryId, `"category_id" = ?`)
-    .andIf(f.sku, `"sku" = ?`)
-    .andIf(f.barcode, `"barcodes" @> array[?]::text[]`)
-    .andIf(f.externalId, `"external_id" = ?`)
-    .andIf(f.updatedSince ? new Date(f.updatedSince) : undefined, `"updated_at" >= ?`);
-  return sqlQuery<ItemRow>(em, `select * from "inventory"."items" ${String(where)} order by "id" limit ?`, [...where.params, f.limit + 1]);
+export async function listItems(em: EntityManager, f: ItemFilter): Promise<InventoryItem[]> {
+  const where: FilterQuery<InventoryItem> = {};
+  if (f.after) where.id = { $gt: f.after };
+  if (f.status) where.status = f.status as ItemStatus;
+  if (f.categoryId) where.categoryId = f.categoryId;
+  if (f.sku) where.sku = f.sku;
+  if (f.barcode) where.barcodes = { $contains: [f.barcode] };
+  if (f.externalId) where.externalId = f.externalId;
+  if (f.updatedSince) where.updatedAt = { $gte: new Date(f.updatedSince) };
+  return findPlain(em, InventoryItem, where, { orderBy: { id: 'asc' }, limit: f.limit + 1 });
 }
 
 /** The current items of these ids, in id order (the item replicas' read-through). */
 export async function itemsByIds(em: EntityManager, ids: string[]): Promise<Item[]> {
-  const rows = await sqlQuery<ItemRow>(em, `select * from "inventory"."items" where "id" = any(?::text[]) order by "id"`, [sqlList([...new Set(ids)])]);
+  const rows = await findPlain(em, InventoryItem, { id: { $in: [...new Set(ids)] } }, { orderBy: { id: 'asc' } });
   return itemDtos(em, rows);
 }
 
 /** The units that apply to each item: its own and the company-wide ones of its base unit, smallest first. */
-export async function unitsFor(em: EntityManager, items: ReadonlyArray<Pick<ItemRow, 'id' | 'base_unit'>>): Promise<Map<string, ItemUnit[]>> {
+export async function unitsFor(em: EntityManager, items: ReadonlyArray<Pick<InventoryItem, 'id' | 'baseUnit'>>): Promise<Map<string, ItemUnit[]>> {
   const out = new Map<string, ItemUnit[]>(items.map((i) => [i.id, []]));
   if (items.length === 0) return out;
-  const rows = await sqlQuery<UnitRow>(
-    em,
-    `select u."id", u."name", u."base_unit", u."factor"::text as "factor", u."item_id", u."version", u."created_at", u."updated_at" from "inventory"."units_of_measure" u
-     where u."item_id" = any(?::text[])
-        or (u."item_id" is null and u."base_unit" = any(?::text[]))
-     order by u."factor", lower(u."name"), u."id"`,
-    [sqlList(items.map((i) => i.id)), sqlList([...new Set(items.map((i) => i.base_unit))])],
-  );
+  const rows = await em
+    .createQueryBuilder(InventoryUnitOfMeasure, 'u')
+    .select('*')
+    .where({ $or: [{ itemId: { $in: items.map((i) => i.id) } }, { itemId: null, baseUnit: { $in: [...new Set(items.map((i) => i.baseUnit))] } }] })
+    .orderBy([{ factor: QueryOrder.ASC }, { [raw('lower(u.name)')]: QueryOrder.ASC }, { id: QueryOrder.ASC }])
+    .execute<InventoryUnitOfMeasure[]>('all', true);
   for (const item of items) {
     out.set(
       item.id,
-      rows.filter((u) => (u.item_id === null ? u.base_unit === item.base_unit : u.item_id === item.id)).map(itemUnitDto),
+      rows.filter((u) => ((u.itemId ?? null) === null ? u.baseUnit === item.baseUnit : u.itemId === item.id)).map(itemUnitDto),
     );
   }
   return out;
 }
 
 /** Items as the API answers them (one query for the units of all of them). */
-export async function itemDtos(em: EntityManager, rows: ItemRow[]): Promise<Item[]> {
+export async function itemDtos(em: EntityManager, rows: InventoryItem[]): Promise<Item[]> {
   const units = await unitsFor(em, rows);
   return rows.map((r) => itemDto(r, units.get(r.id) ?? []));
 }
 
-export async function itemDtoOf(em: EntityManager, row: ItemRow): Promise<Item> {
+export async function itemDtoOf(em: EntityManager, row: InventoryItem): Promise<Item> {
   return (await itemDtos(em, [row]))[0];
 }
 
@@ -104,6 +106,7 @@ async function assertIdentifiersFree(em: EntityManager, next: ItemFields, stored
   const claimed = claimedIdentifiers(next, stored);
   if (claimed.externalId === null && claimed.sku === null && claimed.barcodes.length === 0) return;
   const self = selfId ?? '';
+  // raw SQL: the three checks in one statement (union all over two tables), so they are judged on one snapshot
   const held = await sqlQuery<{ kind: 'externalId' | 'sku' | 'barcode'; value: string; item_id: string }>(
     em,
     `select 'externalId' as "kind", "external_id" as "value", "id" as "item_id" from "inventory"."items" where "external_id" = ?::text and "id" <> ?
@@ -138,7 +141,7 @@ async function assertIdentifiersFree(em: EntityManager, next: ItemFields, stored
 /** A category an item is put into must exist and be active (an item may stay in a category archived since). */
 async function assertCategory(em: EntityManager, categoryId: string | null, stored: string | null): Promise<void> {
   if (categoryId === null || categoryId === stored) return;
-  const [category] = await sqlQuery<{ status: string }>(em, `select "status" from "inventory"."item_categories" where "id" = ?`, [categoryId]);
+  const [category] = await findPlain(em, InventoryItemCategory, { id: categoryId });
   if (!category) throw new ValidationError([{ path: 'categoryId', message: `No item category ${categoryId}.` }]);
   if (category.status !== 'active') throw new ValidationError([{ path: 'categoryId', message: `Item category ${categoryId} is archived.` }]);
 }
@@ -150,13 +153,14 @@ async function assertCategory(em: EntityManager, categoryId: string | null, stor
  */
 async function assertBaseUnitMayChange(em: EntityManager, id: string, from: BaseUnit, to: BaseUnit): Promise<void> {
   const refuse = (detail: string, message: string) => new Conflict(`Item ${id} ${detail}; its base unit cannot change from ${from} to ${to}.`, [{ path: 'baseUnit', message }]);
+  // raw SQL: the ledger's tables (stock_movements, stock_levels) are read and written in SQL by ledger/store.ts (no entity)
   const moved = await sqlQuery(em, `select 1 from "inventory"."stock_movements" where "item_id" = ? limit 1`, [id]);
   if (moved.length > 0) {
     throw new Conflict(`Item ${id} has stock movements in ${from}; its base unit cannot change to ${to}. Archive it and create a new item kept in ${to}.`, [
       { path: 'baseUnit', message: 'Cannot change once the item has stock movements.' },
     ]);
   }
-  const own = await sqlQuery<{ name: string }>(em, `select "name" from "inventory"."units_of_measure" where "item_id" = ? order by "factor", "name"`, [id]);
+  const own = await findPlain(em, InventoryUnitOfMeasure, { itemId: id }, { orderBy: { factor: 'asc', name: 'asc' } });
   if (own.length > 0) throw refuse(`has units of measure of its own in ${from} (${own.map((u) => u.name).join(', ')})`, 'Cannot change while the item has units of measure of its own.');
   const levels = await sqlQuery<{ location_id: string }>(
     em,
@@ -164,6 +168,7 @@ async function assertBaseUnitMayChange(em: EntityManager, id: string, from: Base
     [id],
   );
   if (levels.length > 0) throw refuse(`has par levels or reorder points in ${from} at ${levels.map((l) => l.location_id).join(', ')}`, 'Cannot change while par levels or reorder points are set in the old unit.');
+  // raw SQL: jsonb containment of the component (components @> [{itemId}]), uses the recipes' GIN index
   const recipes = await sqlQuery<{ item_id: string }>(
     em,
     `select "item_id" from "inventory"."usage_recipes"
@@ -183,19 +188,15 @@ const eventOf = (type: 'item.created' | 'item.updated', item: Item, previous?: R
   ...(previous ? { previous } : {}),
 });
 
-const archivedAtOf = (next: ItemFields, stored: ItemRow | null, now: Date): Date | null =>
-  next.status !== 'archived' ? null : stored?.status === 'archived' ? stored.archived_at : now;
+const archivedAtOf = (next: ItemFields, stored: InventoryItem | null, now: Date): Date | null =>
+  next.status !== 'archived' ? null : stored?.status === 'archived' ? (stored.archivedAt ?? null) : now;
 
 /** Creates an item with `item.created` (409 on an identifier in use, 422 on a missing or archived category). */
 export async function createItem(em: EntityManager, fields: ItemFields, w: WriteContext): Promise<Item> {
   await assertCategory(em, fields.categoryId, null);
   await assertIdentifiersFree(em, fields, null, null);
-  const [row] = await sqlQuery<ItemRow>(
-    em,
-    `insert into "inventory"."items" ("id", "external_id", "sku", "barcodes", "name", "category_id", "base_unit", "cost", "status", "archived_at", "version", "created_at", "updated_at")
-     values (?, ?, ?, ?::text[], ?, ?, ?, ?::numeric, ?, ?, 1, ?, ?) returning *`,
-    [newId('item'), fields.externalId, fields.sku, sqlList(fields.barcodes), fields.name, fields.categoryId, fields.baseUnit, fields.cost, fields.status, archivedAtOf(fields, null, w.now), w.now, w.now],
-  );
+  const row = em.create(InventoryItem, { id: newId('item'), ...fields, archivedAt: archivedAtOf(fields, null, w.now), version: 1, createdAt: w.now, updatedAt: w.now });
+  await em.flush();
   const item = await itemDtoOf(em, row);
   await insertEvents(em, 'inventory', [eventOf('item.created', item)], actorOf(w.actor), w.now);
   return item;
@@ -205,7 +206,8 @@ export async function createItem(em: EntityManager, fields: ItemFields, w: Write
  * Replaces a locked item's fields with `item.updated` (data.previous: the old values of what changed).
  * The same fields → nothing written: no version, no event. `checkVersion` runs only when something changes.
  */
-export async function updateItem(em: EntityManager, row: ItemRow, next: ItemFields, w: WriteContext & { checkVersion: (current: number) => void }): Promise<Item> {
+/** `row` is the item as `findItem` locked it (an entity of `em`). */
+export async function updateItem(em: EntityManager, row: InventoryItem, next: ItemFields, w: WriteContext & { checkVersion: (current: number) => void }): Promise<Item> {
   const stored = fieldsOf(row);
   if (!fieldsDiffer(stored, next)) return itemDtoOf(em, row);
   w.checkVersion(row.version);
@@ -213,14 +215,9 @@ export async function updateItem(em: EntityManager, row: ItemRow, next: ItemFiel
   if (next.baseUnit !== stored.baseUnit) await assertBaseUnitMayChange(em, row.id, stored.baseUnit, next.baseUnit);
   await assertIdentifiersFree(em, next, stored, row.id);
   const before = await itemDtoOf(em, row);
-  const [updated] = await sqlQuery<ItemRow>(
-    em,
-    `update "inventory"."items" set "external_id" = ?, "sku" = ?, "barcodes" = ?::text[], "name" = ?, "category_id" = ?,
-       "base_unit" = ?, "cost" = ?::numeric, "status" = ?, "archived_at" = ?, "version" = "version" + 1, "updated_at" = ?
-     where "id" = ? returning *`,
-    [next.externalId, next.sku, sqlList(next.barcodes), next.name, next.categoryId, next.baseUnit, next.cost, next.status, archivedAtOf(next, row, w.now), w.now, row.id],
-  );
-  const after = await itemDtoOf(em, updated);
+  em.assign(row, { ...next, archivedAt: archivedAtOf(next, row, w.now), version: row.version + 1, updatedAt: w.now });
+  await em.flush();
+  const after = await itemDtoOf(em, row);
   await insertEvents(em, 'inventory', [eventOf('item.updated', after, changedFields(before, after))], actorOf(w.actor), w.now);
   return after;
 }

@@ -1,6 +1,7 @@
-import type { UnitOfMeasureCreate } from '@bop/contracts';
-import { Conflict, ValidationError, lockForTransaction, newId, sqlQuery, writeTransaction, type ApiError, type EntityManager } from '@bop/shared';
-import type { UnitRow } from './dto';
+import { LockMode, QueryOrder, type FilterQuery } from '@mikro-orm/core';
+import type { BaseUnit, UnitOfMeasureCreate } from '@bop/contracts';
+import { Conflict, ValidationError, findPlain, lockForTransaction, newId, writeTransaction, type ApiError, type EntityManager } from '@bop/shared';
+import { InventoryItem, InventoryUnitOfMeasure } from './entities';
 
 /** Serialises unit creation: a name is checked against company-wide units and every item's own ones. */
 const lockUnits = (em: EntityManager) => lockForTransaction(em, 'inventory.units_of_measure');
@@ -11,7 +12,8 @@ const conflictFor = (constraint: string | undefined): ApiError =>
     ? nameTaken('Another unit with this name was created at the same time.')
     : new Conflict('Another unit was written at the same time; send the request again.');
 
-const UNIT_COLUMNS = `"id", "name", "base_unit", "factor"::text as "factor", "item_id", "version", "created_at", "updated_at"`;
+/** The ids of the items kept in `baseUnit`, as a sub-query. */
+const itemsKeptIn = (em: EntityManager, baseUnit: string) => em.createQueryBuilder(InventoryItem, 'i').select('id').where({ baseUnit: baseUnit as BaseUnit }).getKnexQuery();
 
 /**
  * A unit's name is unique among the units that apply to any one item: company-wide names are unique
@@ -19,18 +21,18 @@ const UNIT_COLUMNS = `"id", "name", "base_unit", "factor"::text as "factor", "it
  * differs from its other units and from the company-wide ones of its base unit.
  */
 async function assertNameFree(em: EntityManager, name: string, baseUnit: string, itemId: string | null): Promise<void> {
-  const rows = await sqlQuery<{ id: string; item_id: string | null }>(
-    em,
-    itemId === null
-      ? `select u."id", u."item_id" from "inventory"."units_of_measure" u left join "inventory"."items" i on i."id" = u."item_id"
-         where lower(u."name") = lower(?) and (u."item_id" is null or i."base_unit" = ?) order by u."item_id" nulls first limit 1`
-      : `select "id", "item_id" from "inventory"."units_of_measure"
-         where lower("name") = lower(?) and (("item_id" is null and "base_unit" = ?) or "item_id" = ?) order by "item_id" nulls first limit 1`,
-    itemId === null ? [name, baseUnit] : [name, baseUnit, itemId],
-  );
+  const rows = await em
+    .createQueryBuilder(InventoryUnitOfMeasure, 'u')
+    .select(['id', 'itemId'])
+    .where(itemId === null ? { $or: [{ itemId: null }, { itemId: { $in: itemsKeptIn(em, baseUnit) } }] } : { $or: [{ itemId: null, baseUnit: baseUnit as BaseUnit }, { itemId }] })
+    // compared as the unique index units_of_measure_*_name_uq compares: lower() on both sides, in the database's collation
+    .andWhere('lower(u.name) = lower(?)', [name])
+    .orderBy({ itemId: QueryOrder.ASC_NULLS_FIRST })
+    .limit(1)
+    .execute<Array<Pick<InventoryUnitOfMeasure, 'id' | 'itemId'>>>('all', true);
   const other = rows[0];
   if (!other) return;
-  throw nameTaken(other.item_id === null ? `Company-wide unit ${other.id} is already named ${name}.` : `Item ${other.item_id} already has a unit of its own named ${name} (${other.id}).`);
+  throw nameTaken((other.itemId ?? null) === null ? `Company-wide unit ${other.id} is already named ${name}.` : `Item ${other.itemId} already has a unit of its own named ${name} (${other.id}).`);
 }
 
 export interface UnitFilter {
@@ -42,20 +44,18 @@ export interface UnitFilter {
 }
 
 /** A page of units in id order (`limit + 1` rows): with `itemId`, those that apply to that item. */
-export async function listUnits(em: EntityManager, f: UnitFilter): Promise<UnitRow[]> {
+export async function listUnits(em: EntityManager, f: UnitFilter): Promise<InventoryUnitOfMeasure[]> {
   const { after, baseUnit, itemId } = f;
-  return sqlQuery<UnitRow>(
-    em,
-    `select ${UNIT_COLUMNS} from "inventory"."units_of_measure" u
-     where (?::text is null or u."id" > ?) and (?::text is null or u."base_unit" = ?)
-       and (?::text is null or u."item_id" = ? or (u."item_id" is null and u."base_unit" = (select i."base_unit" from "inventory"."items" i where i."id" = ?)))
-     order by u."id" limit ?`,
-    [after, after, baseUnit ?? null, baseUnit ?? null, itemId ?? null, itemId ?? null, itemId ?? null, f.limit + 1],
-  );
+  const where: FilterQuery<InventoryUnitOfMeasure>[] = [];
+  if (after !== null) where.push({ id: { $gt: after } });
+  if (baseUnit) where.push({ baseUnit: baseUnit as BaseUnit });
+  // an item's own units and the company-wide ones of its base unit
+  if (itemId) where.push({ $or: [{ itemId }, { itemId: null, baseUnit: { $in: em.createQueryBuilder(InventoryItem, 'i').select('baseUnit').where({ id: itemId }).getKnexQuery() as never } }] });
+  return findPlain(em, InventoryUnitOfMeasure, { $and: where }, { orderBy: { id: 'asc' }, limit: f.limit + 1 });
 }
 
 /** `POST /units-of-measure`: a company-wide unit, or an item's own (422 on a missing, archived or differently measured item; 409 on a name in use). */
-export async function createUnit(em: EntityManager, body: UnitOfMeasureCreate, now: Date): Promise<UnitRow> {
+export async function createUnit(em: EntityManager, body: UnitOfMeasureCreate, now: Date): Promise<InventoryUnitOfMeasure> {
   const { name, baseUnit, factor } = body;
   const itemId = body.itemId ?? null;
   return writeTransaction(
@@ -63,18 +63,14 @@ export async function createUnit(em: EntityManager, body: UnitOfMeasureCreate, n
     async (tem) => {
       await lockUnits(tem);
       if (itemId !== null) {
-        const [item] = await sqlQuery<{ base_unit: string; status: string }>(tem, `select "base_unit", "status" from "inventory"."items" where "id" = ? for share`, [itemId]);
+        const [item] = await tem.createQueryBuilder(InventoryItem).select(['baseUnit', 'status']).where({ id: itemId }).setLockMode(LockMode.PESSIMISTIC_READ).execute<Array<Pick<InventoryItem, 'baseUnit' | 'status'>>>('all', true);
         if (!item) throw new ValidationError([{ path: 'itemId', message: `No item ${itemId}.` }]);
         if (item.status !== 'active') throw new ValidationError([{ path: 'itemId', message: `Item ${itemId} is archived.` }]);
-        if (item.base_unit !== baseUnit) throw new ValidationError([{ path: 'baseUnit', message: `Item ${itemId} is kept in ${item.base_unit}; its units must measure ${item.base_unit}.` }]);
+        if (item.baseUnit !== baseUnit) throw new ValidationError([{ path: 'baseUnit', message: `Item ${itemId} is kept in ${item.baseUnit}; its units must measure ${item.baseUnit}.` }]);
       }
       await assertNameFree(tem, name, baseUnit, itemId);
-      const [created] = await sqlQuery<UnitRow>(
-        tem,
-        `insert into "inventory"."units_of_measure" ("id", "name", "base_unit", "factor", "item_id", "version", "created_at", "updated_at")
-         values (?, ?, ?, ?::numeric, ?, 1, ?, ?) returning ${UNIT_COLUMNS}`,
-        [newId('unitOfMeasure'), name, baseUnit, factor, itemId, now, now],
-      );
+      const created = tem.create(InventoryUnitOfMeasure, { id: newId('unitOfMeasure'), name, baseUnit, factor, itemId, version: 1, createdAt: now, updatedAt: now });
+      await tem.flush();
       return created;
     },
     conflictFor,

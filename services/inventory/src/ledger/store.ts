@@ -150,6 +150,7 @@ export async function lockLevels(em: EntityManager, pairs: Array<{ itemId: strin
     a.itemId < b.itemId ? -1 : a.itemId > b.itemId ? 1 : a.locationId < b.locationId ? -1 : a.locationId > b.locationId ? 1 : 0,
   );
   const keys = JSON.stringify(distinct.map((p) => [p.itemId, p.locationId]));
+  // raw SQL: the ledger posting (set-based create-and-lock of every level a posting touches, in key order); bench:depletion
   await sqlQuery(
     em,
     `insert into "inventory"."stock_levels" ("item_id", "location_id", "updated_at")
@@ -272,6 +273,7 @@ export async function postMovements(em: EntityManager, inputs: MovementInput[], 
   });
   if (shortages.length > 0) throw new ApiError('insufficient_stock', 'Not enough available stock; nothing was changed.', shortages);
 
+  // raw SQL: the ledger posting, all movements of a posting in one insert; bench:depletion
   await sqlQuery(
     em,
     `insert into "inventory"."stock_movements" ("id", "item_id", "location_id", "type", "quantity", "reserved_change", "on_hand_after", "reserved_after",
@@ -294,6 +296,7 @@ export async function postMovements(em: EntityManager, inputs: MovementInput[], 
     l.updatedAt = stamp;
   }
   if (changed.length > 0) {
+    // raw SQL: the ledger posting, every changed level in one set-based update; bench:depletion
     await sqlQuery(
       em,
       `update "inventory"."stock_levels" l set "on_hand" = (x->>2)::numeric, "reserved" = (x->>3)::numeric, "average_cost" = (x->>4)::numeric,
@@ -322,6 +325,7 @@ export async function postMovements(em: EntityManager, inputs: MovementInput[], 
 
 /** Time zone and business-day cut-off of locations in the replica (a location not yet replicated has none: no business day). */
 async function locationZones(em: EntityManager, ids: string[]): Promise<Map<string, { timezone: string; cutoff: string }>> {
+  // raw SQL: read inside every ledger posting (the measured hot path, bench:depletion), no entity hydration
   const rows = await sqlQuery<{ id: string; timezone: string; business_day_cutoff: string }>(
     em,
     `select "id", "timezone", "business_day_cutoff" from "inventory"."locations" where "id" = any(?::text[])`,

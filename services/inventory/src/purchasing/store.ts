@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
 import type { ItemsResolveAnswer, ItemsResolveRequest, ReceiptRecordedObject, ReplenishmentAnswer, ReplenishmentRequest } from '@bop/contracts';
-import { resolveLocations, sqlList, sqlQuery, ValidationError, type EntityManager, type FieldError } from '@bop/shared';
+import { findPlain, resolveLocations, sqlQuery, ValidationError, type EntityManager, type FieldError } from '@bop/shared';
+import { InventoryItem } from '../items/entities';
 import { resolveLines } from '../items/lines-store';
 import { dec, formatNullable, formatQuantity } from '../ledger/quantity';
 import { postMovements, type MovementInput } from '../ledger/store';
@@ -22,7 +23,7 @@ import { postMovements, type MovementInput } from '../ledger/store';
 export async function bookReceipt(em: EntityManager, receipt: ReceiptRecordedObject, now: Date): Promise<{ movements: number }> {
   if (receipt.lines.length === 0) return { movements: 0 };
   const itemIds = [...new Set(receipt.lines.map((l) => l.itemId))];
-  const rows = await sqlQuery<{ id: string }>(em, `select "id" from "inventory"."items" where "id" = any(?::text[])`, [sqlList(itemIds)]);
+  const rows = await findPlain(em, InventoryItem, { id: { $in: itemIds } });
   const known = new Set(rows.map((r) => r.id));
   const unknown = itemIds.filter((id) => !known.has(id));
   if (unknown.length > 0) throw new Error(`receipt ${receipt.id}: inventory does not know item(s) ${unknown.join(', ')}`);
@@ -92,6 +93,7 @@ export async function replenishment(em: EntityManager, body: ReplenishmentReques
   if (from.getTime() >= to.getTime()) errors.push({ path: 'usageTo', message: 'Must be after usageFrom.' });
   if (errors.length > 0) throw new ValidationError(errors);
 
+  // raw SQL: one statement for all items, a lateral aggregation of the ledger per item in request order (no entity of the ledger tables)
   const rows = await sqlQuery<ReplenishmentRow>(
     em,
     `select r."item_id", l."on_hand"::text, l."reserved"::text, l."par_level"::text, l."reorder_point"::text,

@@ -29,6 +29,7 @@ function newestOf(transactions: Entry[]): Entry[] {
 /** Locks (creating at version 0, nothing applied) the depletion rows of these transactions, in id order. */
 async function lockDepletions(em: EntityManager, transactions: Entry[], now: Date): Promise<Map<string, DepletionRow>> {
   const keys = JSON.stringify(transactions.map((t) => [t.id, t.locationId]));
+  // raw SQL: set-based create-and-lock of a bus batch's depletion rows in id order; bench:depletion
   await sqlQuery(
     em,
     `insert into "inventory"."sale_depletions" ("transaction_id", "location_id", "version", "applied", "updated_at")
@@ -53,6 +54,7 @@ async function lockDepletions(em: EntityManager, transactions: Entry[], now: Dat
 async function withoutNothingToDo(em: EntityManager, transactions: Entry[]): Promise<Entry[]> {
   const itemless = transactions.filter((t) => t.lines.every((l) => l.itemId === null));
   if (itemless.length === 0) return transactions;
+  // raw SQL: the depletion consumer's hot path (most of a busy feed is item-less sales); bench:depletion
   const stored = await sqlQuery<{ transaction_id: string }>(
     em,
     `select "transaction_id" from "inventory"."sale_depletions" where "transaction_id" = any(?::text[])`,
@@ -65,6 +67,7 @@ async function withoutNothingToDo(em: EntityManager, transactions: Entry[]): Pro
 /** Items of these ids that inventory knows. */
 async function knownItems(em: EntityManager, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
+  // raw SQL: the depletion consumer's hot path, ids only, no entity hydration; bench:depletion
   const rows = await sqlQuery<{ id: string }>(em, `select "id" from "inventory"."items" where "id" = any(?::text[])`, [sqlList(ids)]);
   return new Set(rows.map((r) => r.id));
 }
@@ -112,6 +115,7 @@ export async function applyRecordedSales(
     updates.push({ transaction_id: t.id, location_id: locationId, version: t.version, applied: Object.fromEntries(target) });
   }
 
+  // raw SQL: set-based update of a whole bus batch's depletion rows (jsonb_to_recordset); bench:depletion
   await sqlQuery(
     em,
     `update "inventory"."sale_depletions" d set "location_id" = x."location_id", "version" = x."version", "applied" = x."applied", "updated_at" = ?

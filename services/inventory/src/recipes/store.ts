@@ -1,11 +1,12 @@
 import { LockMode } from '@mikro-orm/core';
 import { RECIPE_MAX_DEPTH, type UsageRecipe, type UsageRecipeReplace } from '@bop/contracts';
-import { NotFound, ValidationError, actorOf, canonicalJson, insertEvents, lockForTransaction, sqlList, sqlQuery, type EntityManager, type FieldError, type Principal } from '@bop/shared';
+import { NotFound, ValidationError, actorOf, canonicalJson, findPlain, insertEvents, lockForTransaction, sqlQuery, type EntityManager, type FieldError, type Principal } from '@bop/shared';
 import type { ResolvedLine } from '../items/lines';
 import { resolveLines } from '../items/lines-store';
 import { formatQuantity } from '../ledger/quantity';
 import { checkNesting, depletesDto, formatGross, type RecipeGraph, type StoredComponent } from './usage';
 import { UsageRecipeRow } from './entities';
+import { InventoryItem } from '../items/entities';
 
 /**
  * Serialises recipe writes (they are rare): each PUT checks cycles and depth against a graph no other
@@ -25,15 +26,11 @@ export async function loadGraph(em: EntityManager, roots: string[]): Promise<Rec
   let frontier = [...new Set(roots)];
   for (let level = 0; frontier.length > 0 && level <= RECIPE_MAX_DEPTH + 1; level++) {
     frontier.forEach((id) => seen.add(id));
-    const rows = await sqlQuery<{ item_id: string; components: StoredComponent[] }>(
-      em,
-      `select "item_id", "components" from "inventory"."usage_recipes"
-       where "item_id" = any(?::text[]) and jsonb_array_length("components") > 0`,
-      [sqlList(frontier)],
-    );
+    // a removed recipe keeps its row with no components: it uses nothing
+    const rows = (await findPlain(em, UsageRecipeRow, { itemId: { $in: frontier } })).filter((r) => r.components.length > 0);
     const next = new Set<string>();
     for (const r of rows) {
-      graph.set(r.item_id, r.components);
+      graph.set(r.itemId, r.components);
       for (const c of r.components) if (!seen.has(c.itemId)) next.add(c.itemId);
     }
     frontier = [...next];
@@ -46,6 +43,7 @@ export async function loadGraph(em: EntityManager, roots: string[]): Promise<Rec
  * (empty when nothing uses it). Read under `lockRecipes`, so it cannot change meanwhile.
  */
 export async function longestUsedByChain(em: EntityManager, itemId: string): Promise<string[]> {
+  // raw SQL: recursive CTE over jsonb containment (the ORM has no recursive query)
   const rows = await sqlQuery<{ path: string[] }>(
     em,
     `with recursive up("item_id", "path") as (
@@ -62,13 +60,11 @@ export async function longestUsedByChain(em: EntityManager, itemId: string): Pro
   return rows[0]?.path ?? [];
 }
 
+const itemExists = async (em: EntityManager, id: string): Promise<boolean> => (await em.count(InventoryItem, { id })) > 0;
+
 /** Names of items, for messages. */
 export async function itemNames(em: EntityManager, ids: string[]): Promise<Map<string, string>> {
-  const rows = await sqlQuery<{ id: string; name: string }>(
-    em,
-    `select "id", "name" from "inventory"."items" where "id" = any(?::text[])`,
-    [sqlList([...new Set(ids)])],
-  );
+  const rows = await findPlain(em, InventoryItem, { id: { $in: [...new Set(ids)] } });
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
@@ -136,8 +132,7 @@ const eventOf = (type: string, object: Record<string, unknown>, previous?: Recor
 export async function getRecipe(em: EntityManager, itemId: string): Promise<UsageRecipe> {
   const row = await em.findOne(UsageRecipeRow, { itemId });
   if (!row || row.components.length === 0) {
-    const item = await sqlQuery(em, 'select 1 from "inventory"."items" where "id" = ?', [itemId]);
-    throw item.length === 0 ? new NotFound('item', itemId) : new NotFound('usage recipe for item', itemId);
+    throw !(await itemExists(em, itemId)) ? new NotFound('item', itemId) : new NotFound('usage recipe for item', itemId);
   }
   const graph = await loadGraph(em, row.components.map((c) => c.itemId));
   return recipeDto(row, graph);
@@ -158,8 +153,7 @@ export async function replaceRecipe(
   const actor = actorOf(principal);
   return em.transactional(async (em) => {
     await lockRecipes(em);
-    const item = await sqlQuery(em, 'select 1 from "inventory"."items" where "id" = ?', [itemId]);
-    if (item.length === 0) throw new NotFound('item', itemId);
+    if (!(await itemExists(em, itemId))) throw new NotFound('item', itemId);
     const existing = await em.findOne(UsageRecipeRow, { itemId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     // a removed recipe keeps its row and version: If-Match never matches a recipe that was removed and made again
     checkVersion(existing?.version ?? 0);

@@ -1,9 +1,11 @@
 import Decimal from 'decimal.js';
-import { Conflict, lockForTransaction, sqlQuery, type EntityManager, type Principal } from '@bop/shared';
+import { LockMode } from '@mikro-orm/core';
+import { Conflict, lockForTransaction, type EntityManager, type Principal } from '@bop/shared';
 import { resolveLines } from '../items/lines-store';
 import { formatQuantity, round6 } from '../ledger/quantity';
 import { postMovements, type MovementInput } from '../ledger/store';
 import { stockComponents } from './components-store';
+import { InventoryOrderReservation } from './entities';
 
 /**
  * Stock held for online sales orders (supplement: Sales order `:reserve`, `:ship`, `:cancel`). Sales
@@ -24,19 +26,12 @@ export interface HeldStock {
   lines: Array<{ itemId: string; quantity: string }>;
 }
 
-interface Row {
-  order_id: string;
-  location_id: string;
-  status: HeldStock['status'];
-  lines: Array<{ itemId: string; quantity: string }>;
-}
+const held = (r: InventoryOrderReservation): HeldStock => ({ orderId: r.orderId, locationId: r.locationId, status: r.status, lines: r.lines });
 
-const held = (r: Row): HeldStock => ({ orderId: r.order_id, locationId: r.location_id, status: r.status, lines: r.lines });
-
-async function lockRow(em: EntityManager, orderId: string): Promise<Row | undefined> {
+async function lockRow(em: EntityManager, orderId: string): Promise<InventoryOrderReservation | undefined> {
   // serialises every command of one order (a reserve racing a ship or a release)
   await lockForTransaction(em, `inventory.order ${orderId}`);
-  return (await sqlQuery<Row>(em, `select * from "inventory"."order_reservations" where "order_id" = ? for update`, [orderId]))[0];
+  return (await em.findOne(InventoryOrderReservation, { orderId }, { lockMode: LockMode.PESSIMISTIC_WRITE })) ?? undefined;
 }
 
 /** The order commands, each in a transaction of its own (see `reserve`, `ship`, `release`). */
@@ -97,11 +92,8 @@ async function reserve(em: EntityManager, input: { orderId: string; locationId: 
     requireAvailable: { path: (i) => `lines[${firstLine.get(items[i])}].quantity` },
   });
   const lines = linesOf(perItem);
-  await sqlQuery(
-    em,
-    `insert into "inventory"."order_reservations" ("order_id", "location_id", "status", "lines", "created_at", "updated_at") values (?, ?, 'reserved', ?::jsonb, ?, ?)`,
-    [input.orderId, input.locationId, JSON.stringify(lines), now, now],
-  );
+  em.create(InventoryOrderReservation, { orderId: input.orderId, locationId: input.locationId, status: 'reserved', lines, version: 1, createdAt: now, updatedAt: now });
+  await em.flush();
   return { orderId: input.orderId, locationId: input.locationId, status: 'reserved', lines };
 }
 
@@ -121,15 +113,13 @@ async function ship(em: EntityManager, input: { orderId: string; locationId: str
     const items = [...perItem.keys()];
     path = (i) => `lines[${stock.firstLine.get(items[i])}].quantity`;
   }
-  await postMovements(em, movements(input.orderId, row?.location_id ?? input.locationId, perItem, 'shipment', row !== undefined, input.shippedAt), { now, actor, requireAvailable: { path } });
+  await postMovements(em, movements(input.orderId, row?.locationId ?? input.locationId, perItem, 'shipment', row !== undefined, input.shippedAt), { now, actor, requireAvailable: { path } });
   const lines = linesOf(perItem);
-  await sqlQuery(
-    em,
-    `insert into "inventory"."order_reservations" ("order_id", "location_id", "status", "lines", "created_at", "updated_at") values (?, ?, 'shipped', ?::jsonb, ?, ?)
-     on conflict ("order_id") do update set "status" = 'shipped', "lines" = excluded."lines", "version" = "order_reservations"."version" + 1, "updated_at" = excluded."updated_at"`,
-    [input.orderId, row?.location_id ?? input.locationId, JSON.stringify(lines), now, now],
-  );
-  return { orderId: input.orderId, locationId: row?.location_id ?? input.locationId, status: 'shipped', lines };
+  // the row, if any, is locked (lockRow): it is updated, else the shipment is stored anew
+  if (row) em.assign(row, { status: 'shipped', lines, version: row.version + 1, updatedAt: now });
+  else em.create(InventoryOrderReservation, { orderId: input.orderId, locationId: input.locationId, status: 'shipped', lines, version: 1, createdAt: now, updatedAt: now });
+  await em.flush();
+  return { orderId: input.orderId, locationId: row?.locationId ?? input.locationId, status: 'shipped', lines };
 }
 
 /** Gives back what an order holds reserved (its cancellation); nothing held → nothing to do. A shipped order's stock stays deducted. */
@@ -137,7 +127,9 @@ async function release(em: EntityManager, orderId: string, now: Date, actor: Pri
   const row = await lockRow(em, orderId);
   if (!row || row.status !== 'reserved') return row ? held(row) : null;
   const perItem = new Map(row.lines.map((l) => [l.itemId, new Decimal(l.quantity)]));
-  await postMovements(em, movements(orderId, row.location_id, perItem, 'release', true, now), { now, actor });
-  await sqlQuery(em, `update "inventory"."order_reservations" set "status" = 'released', "version" = "version" + 1, "updated_at" = ? where "order_id" = ?`, [now, orderId]);
-  return { ...held(row), status: 'released' };
+  await postMovements(em, movements(orderId, row.locationId, perItem, 'release', true, now), { now, actor });
+  const before = held(row);
+  em.assign(row, { status: 'released', version: row.version + 1, updatedAt: now });
+  await em.flush();
+  return { ...before, status: 'released' };
 }

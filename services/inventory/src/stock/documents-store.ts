@@ -1,12 +1,14 @@
 import Decimal from 'decimal.js';
+import type { FilterQuery } from '@mikro-orm/core';
 import type { StockAdjustment, StockAdjustmentCreate, StockDocumentLine, StockMovement, WasteRecord, WasteRecordCreate } from '@bop/contracts';
-import { actorOf, businessDayOf, insertEvents, newId, sqlList, sqlQuery, SqlWhere, ValidationError, type EntityManager, type FieldError, type Principal } from '@bop/shared';
+import { actorOf, businessDayOf, insertEvents, newId, sqlList, sqlQuery, ValidationError, type EntityManager, type FieldError, type Principal } from '@bop/shared';
 import type { ResolvedLine } from '../items/lines';
 import { resolveLines } from '../items/lines-store';
 import { formatNullable, formatQuantity } from '../ledger/quantity';
 import { postMovements, stockMovementFromRow, type MovementInput } from '../ledger/store';
 import { adjustmentLineErrors, baseQuantityError, headerErrors, lineCountErrors, sortErrors } from './adjustment-rules';
-import { documentDto, type DocumentKind, type DocumentRow } from './dto';
+import { documentDto, type DocumentKind } from './dto';
+import { InventoryStockDocument } from './entities';
 import { isFieldError, writableLocation, type StockLocation } from './location-store';
 
 export interface WriteContext {
@@ -49,15 +51,10 @@ async function validateDocument(
   return { location, resolved };
 }
 
-async function insertDocument(em: EntityManager, row: Omit<DocumentRow, 'created_at' | 'actor'>, w: WriteContext, now: Date): Promise<DocumentRow> {
-  const actor = actorOf(w.actor);
-  await sqlQuery(
-    em,
-    `insert into "inventory"."stock_documents" ("id", "kind", "location_id", "reason", "note", "lines", "occurred_at", "business_day", "created_at", "actor")
-     values (?, ?, ?, ?, ?, ?::jsonb, ?, ?::date, ?, ?::jsonb)`,
-    [row.id, row.kind, row.location_id, row.reason, row.note, JSON.stringify(row.lines), row.occurred_at, row.business_day, now, JSON.stringify(actor)],
-  );
-  return { ...row, created_at: now, actor };
+async function insertDocument(em: EntityManager, row: Omit<InventoryStockDocument, 'createdAt' | 'actor'>, w: WriteContext, now: Date): Promise<InventoryStockDocument> {
+  const doc = em.create(InventoryStockDocument, { ...row, createdAt: now, actor: actorOf(w.actor) });
+  await em.flush();
+  return doc;
 }
 
 /**
@@ -120,7 +117,7 @@ async function adjust(em: EntityManager, body: StockAdjustmentCreate, w: WriteCo
     value: m.value,
     movementId: m.id,
   }));
-  const row = await insertDocument(em, { id, kind: 'adjustment', location_id: location.id, reason: body.reason, note, lines, occurred_at: occurredAt, business_day: businessDay }, w, now);
+  const row = await insertDocument(em, { id, kind: 'adjustment', locationId: location.id, reason: body.reason, note, lines, occurredAt, businessDay }, w, now);
   return documentDto(row, movements) as StockAdjustment;
 }
 
@@ -161,7 +158,7 @@ async function writeOff(em: EntityManager, body: WasteRecordCreate, w: WriteCont
     value: m.value === null ? null : formatNullable(new Decimal(m.value).negated()),
     movementId: m.id,
   }));
-  const row = await insertDocument(em, { id, kind: 'waste', location_id: location.id, reason: body.reason, note, lines, occurred_at: occurredAt, business_day: businessDay }, w, now);
+  const row = await insertDocument(em, { id, kind: 'waste', locationId: location.id, reason: body.reason, note, lines, occurredAt, businessDay }, w, now);
   const record = documentDto(row, movements) as WasteRecord;
   await insertEvents(em, 'inventory', [{ type: 'waste.recorded', aggregateType: 'waste_record', aggregateId: id, locationId: location.id, object: record }], actorOf(w.actor), now);
   return record;
@@ -182,20 +179,16 @@ export interface DocumentFilter {
 
 /** A page of adjustments or waste records (`limit + 1` rows: the caller's toPage tells whether more follow), in id (creation) order. */
 export async function listDocuments(em: EntityManager, f: DocumentFilter): Promise<Array<StockAdjustment | WasteRecord>> {
-  const where = new SqlWhere()
-    .and('d."kind" = ?', f.kind)
-    .andIn('d."location_id"', f.reachable)
-    .andIf(f.locationId, 'd."location_id" = ?')
-    .andIf(f.itemId ? JSON.stringify([{ itemId: f.itemId }]) : undefined, 'd."lines" @> ?::jsonb')
-    .andIf(f.reason, 'd."reason" = ?')
-    .andIf(f.from ? new Date(f.from) : undefined, 'd."occurred_at" >= ?')
-    .andIf(f.after, 'd."id" > ?');
-  const rows = await sqlQuery<DocumentRow>(
-    em,
-    `select d."id", d."kind", d."location_id", d."reason", d."note", d."lines", d."occurred_at", d."business_day"::text as "business_day", d."created_at", d."actor"
-     from "inventory"."stock_documents" d ${String(where)} order by d."id" limit ?`,
-    [...where.params, f.limit + 1],
-  );
+  const where: FilterQuery<InventoryStockDocument>[] = [{ kind: f.kind }];
+  if (f.reachable) where.push({ locationId: { $in: f.reachable } });
+  if (f.locationId) where.push({ locationId: f.locationId });
+  if (f.reason) where.push({ reason: f.reason });
+  if (f.from) where.push({ occurredAt: { $gte: new Date(f.from) } });
+  if (f.after) where.push({ id: { $gt: f.after } });
+  const qb = em.createQueryBuilder(InventoryStockDocument, 'd').select('*').where({ $and: where });
+  // raw SQL fragment: jsonb containment (lines @> [{itemId}]), which the ORM has no operator for
+  if (f.itemId) qb.andWhere('d.lines @> ?::jsonb', [JSON.stringify([{ itemId: f.itemId }])]);
+  const rows = await qb.orderBy({ id: 'asc' }).limit(f.limit + 1).execute<InventoryStockDocument[]>('all', true);
   // the extra row only tells whether more follow: its movements are not needed
   const movements = await movementsOf(em, f.kind === 'adjustment' ? 'stock_adjustment' : 'waste_record', rows.slice(0, f.limit).map((r) => r.id));
   return rows.map((r) => documentDto(r, movements.get(r.id) ?? []));
@@ -205,6 +198,7 @@ export async function listDocuments(em: EntityManager, f: DocumentFilter): Promi
 async function movementsOf(em: EntityManager, causeType: string, ids: string[]): Promise<Map<string, StockMovement[]>> {
   const out = new Map<string, StockMovement[]>();
   if (ids.length === 0) return out;
+  // raw SQL: the ledger's movements, read as ledger/store.ts writes and maps them (stockMovementFromRow; no entity)
   const rows = await sqlQuery(
     em,
     `select * from "inventory"."stock_movements" where "cause_type" = ? and "cause_id" = any(?::text[]) order by "seq"`,

@@ -1,22 +1,9 @@
 import type { StockAdjustment, StockDocumentLine, StockMovement, WasteRecord } from '@bop/contracts';
 import { formatNullable, formatQuantity } from '../ledger/quantity';
 import { totalValue } from './adjustment-rules';
+import type { InventoryStockDocument } from './entities';
 
 export type DocumentKind = 'adjustment' | 'waste';
-
-/** A stored row of `inventory.stock_documents` (business_day read as text). */
-export interface DocumentRow {
-  id: string;
-  kind: DocumentKind;
-  location_id: string;
-  reason: string;
-  note: string | null;
-  lines: StockDocumentLine[];
-  occurred_at: Date | string;
-  business_day: string;
-  created_at: Date | string;
-  actor: { type: StockAdjustment['actor']['type']; id: string | null };
-}
 
 /** Every key in one order (jsonb reads back with its own key order). */
 export function documentLine(l: StockDocumentLine): StockDocumentLine {
@@ -32,19 +19,19 @@ export function documentLine(l: StockDocumentLine): StockDocumentLine {
 }
 
 /** An adjustment or waste record as the API answers it (and `data.object` of `waste.recorded`). */
-export function documentDto(r: DocumentRow, movements: StockMovement[]): StockAdjustment | WasteRecord {
+export function documentDto(r: InventoryStockDocument, movements: StockMovement[]): StockAdjustment | WasteRecord {
   const lines = r.lines.map(documentLine);
   return {
     id: r.id,
-    locationId: r.location_id,
+    locationId: r.locationId,
     reason: r.reason,
-    note: r.note,
-    occurredAt: new Date(r.occurred_at).toISOString(),
-    businessDay: r.business_day,
+    note: r.note ?? null,
+    occurredAt: new Date(r.occurredAt).toISOString(),
+    businessDay: r.businessDay,
     lines,
     totalValue: formatQuantity(totalValue(lines.map((l) => l.value))),
     movements,
     actor: { type: r.actor.type, id: r.actor.id ?? null },
-    createdAt: new Date(r.created_at).toISOString(),
+    createdAt: new Date(r.createdAt).toISOString(),
   } as StockAdjustment | WasteRecord;
 }

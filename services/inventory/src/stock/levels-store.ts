@@ -1,5 +1,6 @@
 import type { StockLevel, StockLevelConfigure } from '@bop/contracts';
-import { actorOf, BadRequest, insertEvents, SqlWhere, sqlQuery, ValidationError, type EntityManager, type FieldError, type Principal } from '@bop/shared';
+import { actorOf, BadRequest, findPlain, insertEvents, SqlWhere, sqlQuery, ValidationError, type EntityManager, type FieldError, type Principal } from '@bop/shared';
+import { InventoryItem } from '../items/entities';
 import { dec } from '../ledger/quantity';
 import { crossedBelowReorderPoint, lockLevels, stampAfterLock, stockLevelDto, stockLevelFromRow } from '../ledger/store';
 import { isFieldError, writableLocation } from './location-store';
@@ -46,6 +47,7 @@ export async function listLevels(em: EntityManager, f: LevelFilter): Promise<Arr
   }
   const after = parseAfter(f.after);
   if (after) where.and('(l."updated_at", l."item_id", l."location_id") > (?::timestamptz, ?, ?)', ...after);
+  // raw SQL: a keyset on (updated_at to the µs, item, location) over the ledger's levels, which ledger/store.ts reads and writes in SQL (no entity)
   const rows = await sqlQuery<Parameters<typeof stockLevelFromRow>[0] & { cursor_ts: string }>(
     em,
     `select l.*, ${CURSOR_TS} as "cursor_ts" from "inventory"."stock_levels" l
@@ -72,7 +74,7 @@ async function configure(em: EntityManager, body: StockLevelConfigure, w: Config
   const errors: FieldError[] = [];
   const location = await writableLocation(em, body.locationId);
   if (isFieldError(location)) errors.push(location);
-  const [item] = await sqlQuery<{ status: string }>(em, `select "status" from "inventory"."items" where "id" = ?`, [body.itemId]);
+  const [item] = await findPlain(em, InventoryItem, { id: body.itemId });
   if (!item) errors.push({ path: 'itemId', message: `No item ${body.itemId}.` });
   else if (item.status !== 'active') errors.push({ path: 'itemId', message: `Item ${body.itemId} is archived.` });
   if (errors.length > 0) throw new ValidationError(errors);
@@ -93,6 +95,7 @@ async function configure(em: EntityManager, body: StockLevelConfigure, w: Config
   const available = level.onHand.minus(level.reserved);
   const crossed = crossedBelowReorderPoint(available, available, reorderPoint, level.reorderPoint);
   const next = { ...level, parLevel, reorderPoint, version: level.version + 1, updatedAt: now };
+  // raw SQL: the ledger's level row, locked by lockLevels above; stock_levels is kept in SQL by ledger/store.ts (no entity)
   await sqlQuery(
     em,
     `update "inventory"."stock_levels" set "par_level" = ?::numeric, "reorder_point" = ?::numeric, "version" = ?, "updated_at" = ? where "item_id" = ? and "location_id" = ?`,

@@ -32,6 +32,7 @@ export async function listMovements(em: EntityManager, f: MovementFilter): Promi
     if (!/^\d{1,18}$/.test(f.after)) throw new BadRequest('The cursor is not valid.', [{ path: 'cursor', message: 'Not a cursor returned by this list.' }]);
     where.and('"seq" > ?::bigint', f.after);
   }
+  // raw SQL: the ledger's movements, read as ledger/store.ts writes and maps them (stockMovementFromRow; no entity), keyset on the bigint seq
   const rows = await sqlQuery(em, `select * from "inventory"."stock_movements" ${String(where)} order by "seq" limit ?`, [...where.params, f.limit + 1]);
   return rows.map((r) => ({ id: String(r.seq), movement: stockMovementFromRow(r) }));
 }
