@@ -125,7 +125,8 @@ export class Relay {
       payload: r.payload,
       ...(r.trace_parent ? { headers: { traceparent: r.trace_parent } } : {}),
     }));
-    const spans = rows.filter((r) => r.trace_parent).map((r) => this.publishSpan(r.type, r.event_id, r.trace_parent!, started));
+    // spans only for sampled traces (the header goes on either way, so the sampling decision holds downstream)
+    const spans = rows.filter((r) => r.trace_parent?.endsWith('-01')).map((r) => this.publishSpan(r.type, r.event_id, r.trace_parent!, started));
     try {
       await this.opts.bus.publish(messages);
     } finally {

@@ -125,7 +125,7 @@ class PostgresBus implements Bus {
            returning 1
          )
          select (select count(*) from moved) as "moved",
-                (select json_agg(json_build_array(p."event_id", p."type", p."trace_parent")) from picked p where p."trace_parent" is not null) as "traced"`,
+                (select json_agg(json_build_array(p."event_id", p."type", p."trace_parent")) from picked p where p."trace_parent" like '%-01') as "traced"`,
         [source.topic, source.limit],
       );
       const moved = Number(rows[0]?.moved ?? 0);

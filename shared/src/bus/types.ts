@@ -62,7 +62,7 @@ export interface SubscribeOptions {
   startAt?: 'earliest' | 'latest';
 }
 
-/** What one `appendFromOutbox` moved: how many rows, and those that carry a trace context (for the relay's publish spans). */
+/** What one `appendFromOutbox` moved: how many rows, and those whose trace context is sampled (for the relay's publish spans). */
 export interface OutboxMove {
   moved: number;
   traced: Array<{ eventId: string; type: string; traceParent: string }>;
