@@ -17,7 +17,7 @@ export async function findPage<E extends { id: string }>(em: EntityManager, enti
   const after = decodeCursor(page.cursor);
   if (after) where.unshift({ id: { $gt: after } } as unknown as FilterQuery<E>);
   const n = pageLimit(page.limit);
-  const rows = await findPlain(em, entity, (where.length === 1 ? where[0] : { $and: where }) as FilterQuery<E>, { orderBy: { id: 'asc' } as never, limit: n + 1 });
+  const rows = await findPlain(em, entity, (where.length === 0 ? {} : where.length === 1 ? where[0] : { $and: where }) as FilterQuery<E>, { orderBy: { id: 'asc' } as never, limit: n + 1 });
   return toPage(rows, n, (row) => row);
 }
 

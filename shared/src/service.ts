@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Request, type Response, type NextFunction } from 'express';
 import { z } from 'zod';
+import fresh from 'fresh';
 import type { EntitySchema } from '@mikro-orm/core';
 import {
   findEndpoint,
@@ -286,7 +287,7 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     } catch (err) {
       throw valueRefusedByDatabase(err) ?? err; // a value the contract let through but a column cannot hold: the caller's 422
     }
-    const status = send(res, result, compiled.status);
+    const status = send(req, res, result, compiled.status);
     if (compiled.row && status !== (compiled.status ?? 200) && !successStatuses(compiled).includes(status)) {
       const key = `${compiled.def.key} ${status}`;
       if (!undocumented.has(key)) log.warn({ key }, 'answered a success status the contracts do not document');
@@ -481,16 +482,36 @@ function isMalformedTypedValue(issue: z.core.$ZodIssue): boolean {
   return issue.code === 'invalid_type' && (issue.expected === 'number' || issue.expected === 'int');
 }
 
-function send(res: Response, result: RouteResult, defaultStatus?: number): number {
+/**
+ * Writes a route's answer: its headers, `ETag` from a body's `version`, and the body as JSON — written
+ * here rather than by express's `res.json`/`res.send`, which cost 5% of a plain read's CPU (node
+ * --cpu-prof under `npm run bench`) for content negotiation and ETag work these answers do not use. As
+ * express does, a GET or HEAD whose `If-None-Match` names the current ETag is a 304 without a body.
+ */
+function send(req: Request, res: Response, result: RouteResult, defaultStatus?: number): number {
   const status = result.status ?? defaultStatus ?? 200;
   if (result.headers) for (const [k, v] of Object.entries(result.headers)) res.setHeader(k, v);
   const body = result.body as { version?: unknown } | undefined;
   if (body && typeof body === 'object' && typeof body.version === 'number') res.setHeader('ETag', `"${body.version}"`);
+  res.statusCode = status;
   if (status === 204 || result.body === undefined) {
-    res.status(status).end();
+    res.end();
     return status;
   }
-  res.status(status).json(result.body);
+  const head = req.method === 'HEAD';
+  if ((head || req.method === 'GET') && status >= 200 && status < 300 && (req.headers['if-none-match'] || req.headers['if-modified-since'])) {
+    if (fresh(req.headers, { etag: res.getHeader('ETag'), 'last-modified': res.getHeader('Last-Modified') })) {
+      res.statusCode = 304;
+      res.end();
+      return status;
+    }
+  }
+  const json = JSON.stringify(result.body);
+  const type = res.getHeader('Content-Type');
+  if (type === undefined) res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  else if (!/;\s*charset=/i.test(String(type))) res.setHeader('Content-Type', `${String(type)}; charset=utf-8`);
+  res.setHeader('Content-Length', Buffer.byteLength(json));
+  res.end(head ? undefined : json);
   return status;
 }
 

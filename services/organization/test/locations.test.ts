@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { anonymousPrincipal } from '@bop/shared';
 import { organizationService } from '../src';
 import { http, integration, outboxEvents, person, startTestService, testKeys, type TestService } from '@bop/test-support';
@@ -117,6 +118,40 @@ describe('GET /locations', () => {
     const res = await t.call('GET', `/locations?updatedSince=${encodeURIComponent(mark)}`);
     expect(res.body.data.map((l: { id: string }) => l.id)).toContain(fresh.id);
     expect(res.body.data.every((l: { updatedAt: string }) => l.updatedAt >= mark)).toBe(true);
+  });
+});
+
+describe('GET /locations/{id}', () => {
+  let signer: Awaited<ReturnType<typeof testKeys>>['signer'];
+  beforeAll(async () => {
+    signer = (await testKeys()).signer;
+  });
+
+  it('answers JSON with its length and ETag; the current ETag in If-None-Match is a 304 without a body', async () => {
+    const loc = await newLocation(t, { name: 'Conditional' });
+    const res = await t.call('GET', `/locations/${loc.id}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(Number(res.headers.get('content-length'))).toBe(Buffer.byteLength(JSON.stringify(res.body)));
+    expect(res.headers.get('etag')).toBe('"1"');
+    // fetch sends Cache-Control: no-cache with a conditional header (Fetch standard), which asks for the full answer: node:http here
+    const conditional = (etag: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        void signer.sign(person()).then((token) => {
+          const req = request(`${t.svc.url}/locations/${loc.id}`, { headers: { 'x-internal-token': token, 'if-none-match': etag } }, (r) => {
+            let body = '';
+            r.on('data', (c) => (body += c));
+            r.on('end', () => resolve({ status: r.statusCode ?? 0, body }));
+          });
+          req.on('error', reject);
+          req.end();
+        });
+      });
+    expect(await conditional('"1"')).toEqual({ status: 304, body: '' });
+    expect(await conditional('W/"1", "7"')).toEqual({ status: 304, body: '' });
+    const changed = await conditional('"0"');
+    expect(changed.status).toBe(200);
+    expect(JSON.parse(changed.body).name).toBe('Conditional');
   });
 });
 
