@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { RouteTable } from '@bop/contracts';
-import { asExpress, BadRequest, logRequestOnFinish, malformedPercentEncoding, nameServerSpan, NotFound, pendingMigrations, renderError, withinMs, type Logger, type Orm } from '@bop/shared';
+import { BadRequest, kitRequest, setRequestUrl, logRequestOnFinish, malformedPercentEncoding, nameServerSpan, NotFound, pendingMigrations, renderError, withinMs, type Logger, type Orm } from '@bop/shared';
 import type { CompiledRoute, GatewayRequest } from './context';
 import type { GatewayConfig } from './config';
 import type { ApiDocs } from './openapi-docs';
@@ -50,8 +50,8 @@ export function createApp(parts: GatewayParts): { app: Express; handler: (req: I
   const logLine = (req: GatewayRequest, res: ServerResponse) => logRequestOnFinish(log, req, res, req.gw.startedAt);
 
   app.use((req: Request, res: Response, next: NextFunction) => {
-    startRequest(req as GatewayRequest, res);
-    if (accessLog) logLine(req as GatewayRequest, res);
+    startRequest(req as unknown as GatewayRequest, res);
+    if (accessLog) logLine(req as unknown as GatewayRequest, res);
     const malformed = malformedPercentEncoding(req.url);
     if (malformed) throw new BadRequest(malformed);
     next();
@@ -98,7 +98,7 @@ export function createApp(parts: GatewayParts): { app: Express; handler: (req: I
   };
   const idemDeps = { store: parts.idempotency, bodyLimit: parts.bodyLimit, trustProxy: config.TRUST_PROXY, log };
 
-  const api = async (req: GatewayRequest, res: Response): Promise<void> => {
+  const api = async (req: GatewayRequest, res: ServerResponse): Promise<void> => {
     try {
       // a path or query that does not decode is malformed, not an unknown endpoint
       const malformed = malformedPercentEncoding(req.url);
@@ -144,8 +144,9 @@ export function createApp(parts: GatewayParts): { app: Express; handler: (req: I
       app(rawReq, rawRes);
       return;
     }
-    const { req, res } = asExpress<GatewayRequest>(app, rawReq, rawRes);
-    req.url = url.slice(API_PREFIX.length) || '/';
+    const req = kitRequest<GatewayRequest>(rawReq);
+    const res = rawRes;
+    setRequestUrl(req, url.slice(API_PREFIX.length) || '/');
     startRequest(req, res);
     if (accessLog) logLine(req, res);
     metrics?.observe(req, res);

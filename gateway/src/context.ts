@@ -1,6 +1,6 @@
-import type { Request, Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { EndpointRow } from '@bop/contracts';
-import type { Principal } from '@bop/shared';
+import type { KitRequest, Principal } from '@bop/shared';
 
 /** A catalogue row with everything the request path needs, computed once at start. */
 export interface CompiledRoute {
@@ -49,9 +49,9 @@ export interface RequestState {
   onNoAnswer?: () => Promise<void>;
 }
 
-export interface GatewayRequest extends Request {
+export interface GatewayRequest extends KitRequest {
   id: string;
   gw: RequestState;
 }
 
-export type Step = (req: GatewayRequest, res: Response) => void | Promise<void>;
+export type Step = (req: GatewayRequest, res: ServerResponse) => void | Promise<void>;

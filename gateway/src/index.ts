@@ -94,7 +94,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       if (route.featureToggle && req.gw.params?.key) features.applyToggle(req.gw.params.key, route.featureToggle === 'enable');
     },
   });
-  const docs = new ApiDocs(upstreams, features, config.PUBLIC_BASE_URL, config.ERRORS_BASE_URL);
+  const docs = new ApiDocs(upstreams, features, config.PUBLIC_BASE_URL, config.ERRORS_BASE_URL, config.TRUST_PROXY);
 
   await Promise.all([upstreams.refresh(), features.refresh()]);
   upstreams.start();

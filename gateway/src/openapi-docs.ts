@@ -1,5 +1,8 @@
 import path from 'node:path';
-import express, { type Request, type Response, type Router } from 'express';
+import type { ServerResponse } from 'node:http';
+import express, { type Router } from 'express';
+import type { GatewayRequest } from './context';
+import { requestProtocol } from './steps/rate-limit';
 import { buildOpenApi, errorCodes, type ErrorCode } from '@bop/contracts';
 import { NotFound } from '@bop/shared';
 import type { FeatureSwitches } from './steps/features';
@@ -68,6 +71,7 @@ export class ApiDocs {
     private readonly features: FeatureSwitches,
     private readonly publicBaseUrl: string | undefined,
     private readonly errorsBaseUrl: string,
+    private readonly trustProxy: boolean | number | string,
   ) {}
 
   document(serverUrl: string): string {
@@ -81,9 +85,12 @@ export class ApiDocs {
     return this.cache.json;
   }
 
-  openapi = (req: Request, res: Response): void => {
-    const base = this.publicBaseUrl?.replace(/\/$/, '') ?? `${req.protocol}://${req.get('host')}`;
-    res.type('application/json').send(this.document(`${base}/api/v1`));
+  openapi = (req: GatewayRequest, res: ServerResponse): void => {
+    const base = this.publicBaseUrl?.replace(/\/$/, '') ?? `${requestProtocol(req, this.trustProxy)}://${req.headers.host}`;
+    const json = this.document(`${base}/api/v1`);
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', Buffer.byteLength(json));
+    res.end(json);
   };
 
   router(): Router {

@@ -35,7 +35,7 @@ import { badTextInParams, malformedPercentEncoding, scanJson } from './text-guar
 import type { InternalRouteDef, RouteContext, RouteDef, RouteResult } from './routes';
 import { newId } from './ids';
 import { logRequestOnFinish, requestLogger, startRequestId } from './request-log';
-import { asExpress, listenHttp, urlHost, type HttpListener } from './http-server';
+import { kitRequest, listenHttp, urlHost, type HttpListener, type KitRequest } from './http-server';
 import { installServiceMetrics, watchService } from './telemetry/service-metrics';
 import { nameServerSpan } from './telemetry/trace-context';
 
@@ -260,15 +260,15 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
 
   const accessLog = log.isLevelEnabled('info');
   const parseJson = express.json({ limit: config.REQUEST_BODY_LIMIT, type: ['application/json', 'application/*+json'] });
-  const readBody = (req: Request, res: Response) =>
+  const readBody = (req: KitRequest, res: ServerResponse) =>
     new Promise<void>((resolve, reject) => parseJson(req, res, (err?: unknown) => (err === undefined ? resolve() : reject(bodyReadError(err)))));
 
-  const serve = async (req: Request, res: Response): Promise<void> => {
+  const serve = async (req: KitRequest, res: ServerResponse): Promise<void> => {
     const token = req.headers[INTERNAL_TOKEN_HEADER];
     const principal = typeof token === 'string' ? await verifier.verify(token) : null;
     if (!principal) throw new Unauthorized('Services accept only requests carrying a valid internal token.');
     if (req.path === '/internal/routes' && req.method === 'GET') {
-      res.json({ service: def.name, served });
+      send(req, res, { body: { service: def.name, served } });
       return;
     }
     const match = table.match(req.method, req.path);
@@ -303,7 +303,8 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
       app(rawReq, rawRes);
       return;
     }
-    const { req, res } = asExpress(app, rawReq, rawRes);
+    const req = kitRequest(rawReq);
+    const res = rawRes;
     startRequestId(req, res);
     observeRequest?.(req, res);
     // the gateway's polling of internal GETs would drown the request log
@@ -387,7 +388,7 @@ function bodyReadError(err: unknown): unknown {
  * body string or key a 422 naming the field — except inside a batch's records, which the handler
  * judges one by one (a bad record is `rejected`, the rest are stored).
  */
-function guardInput(req: Request, compiled: Compiled, rawParams: Record<string, string>, maxDepth: number): void {
+function guardInput(req: KitRequest, compiled: Compiled, rawParams: Record<string, string>, maxDepth: number): void {
   const inPath = badTextInParams(rawParams);
   if (inPath.length > 0) throw new BadRequest('A path parameter holds text that cannot be accepted.', inPath);
   const query = req.query as Record<string, unknown> | undefined;
@@ -404,7 +405,7 @@ function guardInput(req: Request, compiled: Compiled, rawParams: Record<string, 
   }
 }
 
-function buildContext(req: Request, principal: Principal, compiled: Compiled, rawParams: Record<string, string>, orm: Orm, log: Logger): RouteContext {
+function buildContext(req: KitRequest, principal: Principal, compiled: Compiled, rawParams: Record<string, string>, orm: Orm, log: Logger): RouteContext {
   const params = compiled.params ? parseOrThrow(compiled.params, rawParams, 'params') : rawParams;
   const query = compiled.query ? parseOrThrow(compiled.query, req.query, 'query') : req.query;
   let body: unknown = undefined;
@@ -488,7 +489,7 @@ function isMalformedTypedValue(issue: z.core.$ZodIssue): boolean {
  * --cpu-prof under `npm run bench`) for content negotiation and ETag work these answers do not use. As
  * express does, a GET or HEAD whose `If-None-Match` names the current ETag is a 304 without a body.
  */
-function send(req: Request, res: Response, result: RouteResult, defaultStatus?: number): number {
+function send(req: IncomingMessage, res: ServerResponse, result: RouteResult, defaultStatus?: number): number {
   const status = result.status ?? defaultStatus ?? 200;
   if (result.headers) for (const [k, v] of Object.entries(result.headers)) res.setHeader(k, v);
   const body = result.body as { version?: unknown } | undefined;
@@ -531,7 +532,7 @@ export async function withinMs<T>(ms: number, message: string, work: () => Promi
 }
 
 /** Maps anything thrown to RFC 9457 problem details; unknown errors are logged and become 500. */
-export function renderError(err: unknown, req: Request, res: Response, errorsBase: string, log: Logger): void {
+export function renderError(err: unknown, req: IncomingMessage & { id?: string; log?: Logger }, res: ServerResponse, errorsBase: string, log: Logger): void {
   let apiError: ApiError;
   if (err instanceof ApiError) apiError = err;
   else if (isBodyParserError(err)) {
@@ -541,19 +542,23 @@ export function renderError(err: unknown, req: Request, res: Response, errorsBas
         : new BadRequest(err.type === 'entity.parse.failed' ? 'The body is not valid JSON.' : `The body could not be read (${err.type}).`);
   } else if (isDatabaseUnavailable(err)) {
     // an outage (Postgres restarting, unreachable, out of connections), not a fault of this request
-    requestLogger(req as { id?: string; log?: Logger }, log).warn({ err: (err as Error).message }, 'database unavailable');
+    requestLogger(req, log).warn({ err: (err as Error).message }, 'database unavailable');
     apiError = new ServiceUnavailable('The database is not reachable right now; retry with backoff.');
   } else {
-    requestLogger(req as { id?: string; log?: Logger }, log).error({ err }, 'unhandled error');
+    requestLogger(req, log).error({ err }, 'unhandled error');
     apiError = new ApiError('internal_error', 'Something went wrong on our side; retry with backoff and quote the requestId.');
   }
   if (res.headersSent) {
     res.end();
     return;
   }
-  const requestId = (req as any).id ?? newId('request');
+  const requestId = req.id ?? newId('request');
   if (apiError.headers) for (const [k, v] of Object.entries(apiError.headers)) res.setHeader(k, v);
-  res.status(apiError.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problemBody(apiError, requestId, errorsBase)));
+  const body = JSON.stringify(problemBody(apiError, requestId, errorsBase));
+  res.statusCode = apiError.status;
+  res.setHeader('Content-Type', `${PROBLEM_CONTENT_TYPE}; charset=utf-8`);
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(req.method === 'HEAD' ? undefined : body);
 }
 
 function isBodyParserError(err: unknown): err is { type: string; limit?: number } {

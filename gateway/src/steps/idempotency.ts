@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { ApiError, BadRequest, Conflict, ServiceUnavailable, type Logger, type Orm } from '@bop/shared';
 import type { GatewayRequest } from '../context';
 import { clientIp } from './rate-limit';
@@ -154,7 +154,7 @@ export interface IdempotencyDeps {
  * still running → 409 `conflict`); otherwise the key is claimed and `forward` runs with the answer
  * captured. Returns after the response is sent or forwarding has begun.
  */
-export async function idempotent(deps: IdempotencyDeps, key: string, req: GatewayRequest, res: Response, forward: () => Promise<void>): Promise<void> {
+export async function idempotent(deps: IdempotencyDeps, key: string, req: GatewayRequest, res: ServerResponse, forward: () => Promise<void>): Promise<void> {
   const body = await readBody(req, deps.bodyLimit);
   req.gw.body = body;
   const scope = req.gw.auth ? req.gw.auth.principal.id : `ip:${clientIp(req, deps.trustProxy)}`;
@@ -171,7 +171,8 @@ export async function idempotent(deps: IdempotencyDeps, key: string, req: Gatewa
     }
     for (const [k, v] of Object.entries(rec.headers ?? {})) res.setHeader(k, v);
     res.setHeader('Idempotent-Replayed', 'true');
-    res.status(rec.status).end(rec.body ?? Buffer.alloc(0));
+    res.statusCode = rec.status;
+    res.end(rec.body ?? Buffer.alloc(0));
     return;
   }
   req.gw.idempotency = { scope, key };

@@ -1,4 +1,5 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
+import proxyaddr from 'proxy-addr';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
 import { ApiError, type Logger } from '@bop/shared';
@@ -12,10 +13,35 @@ export interface RateLimitSettings {
   redis?: Redis;
 }
 
+type TrustProxy = boolean | number | string;
+const trustFns = new Map<TrustProxy, (address: string, hop: number) => boolean>();
+
+/** TRUST_PROXY as express's `trust proxy` setting reads it: true, a hop count, or addresses/subnets/names, comma-separated. */
+function trustOf(trustProxy: TrustProxy): (address: string, hop: number) => boolean {
+  let fn = trustFns.get(trustProxy);
+  if (!fn) {
+    if (trustProxy === true) fn = () => true;
+    else if (trustProxy === false) fn = () => false;
+    else if (typeof trustProxy === 'number') fn = (_a, hop) => hop < trustProxy;
+    else fn = proxyaddr.compile(trustProxy.split(',').map((v) => v.trim()));
+    trustFns.set(trustProxy, fn);
+  }
+  return fn;
+}
+
 /** The caller's address (behind trusted proxies: from X-Forwarded-For, as express's `trust proxy` says). */
-export function clientIp(req: GatewayRequest, trustProxy: boolean | number | string): string {
-  if (req.gw.ip === undefined) req.gw.ip = (trustProxy === false ? req.socket.remoteAddress : req.ip) ?? 'unknown';
+export function clientIp(req: GatewayRequest, trustProxy: TrustProxy): string {
+  if (req.gw.ip === undefined) req.gw.ip = (trustProxy === false ? req.socket.remoteAddress : proxyaddr(req, trustOf(trustProxy))) ?? 'unknown';
   return req.gw.ip;
+}
+
+/** The scheme the caller used: `https` on TLS, else X-Forwarded-Proto when the peer is a trusted proxy (as express's `req.protocol`). */
+export function requestProtocol(req: GatewayRequest, trustProxy: TrustProxy): string {
+  const own = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  if (!trustOf(trustProxy)(req.socket.remoteAddress ?? '', 0)) return own;
+  const header = req.headers['x-forwarded-proto'];
+  const value = (Array.isArray(header) ? header[0] : header) || own;
+  return value.split(',')[0].trim();
 }
 
 /**
@@ -52,7 +78,7 @@ export class RateLimits {
   }
 
   /** Counts the request, sets `RateLimit-*`; over the limit → 429 `rate_limited` with `Retry-After`. */
-  async consume(req: GatewayRequest, res: Response): Promise<void> {
+  async consume(req: GatewayRequest, res: ServerResponse): Promise<void> {
     if (req.gw.limited) return;
     req.gw.limited = true;
     const principal = req.gw.auth?.principal;
@@ -77,7 +103,7 @@ export class RateLimits {
   }
 }
 
-function setHeaders(res: Response, limit: number, remaining: number, msBeforeNext: number): void {
+function setHeaders(res: ServerResponse, limit: number, remaining: number, msBeforeNext: number): void {
   res.setHeader('RateLimit-Limit', String(limit));
   res.setHeader('RateLimit-Remaining', String(Math.max(0, remaining)));
   res.setHeader('RateLimit-Reset', String(Math.max(0, Math.ceil(msBeforeNext / 1000))));
@@ -85,5 +111,5 @@ function setHeaders(res: Response, limit: number, remaining: number, msBeforeNex
 
 /** Step 6: every /api/v1 request counts once (a batch is one request). */
 export function rateLimit(limits: RateLimits) {
-  return (req: GatewayRequest, res: Response): Promise<void> => limits.consume(req, res);
+  return (req: GatewayRequest, res: ServerResponse): Promise<void> => limits.consume(req, res);
 }

@@ -1,5 +1,7 @@
+import type { ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import type { Express, Request, Response } from 'express';
+import type { KitRequest } from '../http-server';
 import { isRouteMatch, type RouteTable } from '@bop/contracts';
 import type { BaseConfig } from '../config';
 import type { Orm } from '../db';
@@ -49,7 +51,7 @@ function routeTemplate(table: RouteTable<RoutedEntry>, method: string, path: str
  * Serves `/metrics` on the service's express app and answers the observer the service's request path
  * calls once per request (HTTP series by route template); null while metrics are off.
  */
-export function installServiceMetrics(app: Express, opts: { service: string; config: BaseConfig; table: RouteTable<RoutedEntry> }): ((req: Request, res: Response) => void) | null {
+export function installServiceMetrics(app: Express, opts: { service: string; config: BaseConfig; table: RouteTable<RoutedEntry> }): ((req: KitRequest, res: ServerResponse) => void) | null {
   if (!opts.config.METRICS_ENABLED) return null;
   enableMetrics();
   app.get('/metrics', (req: Request, res: Response) => serveMetrics(req, res, opts.config.METRICS_TOKEN));
