@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { RouteTable } from '@bop/contracts';
-import { BadRequest, kitRequest, setRequestUrl, logRequestOnFinish, malformedPercentEncoding, nameServerSpan, NotFound, pendingMigrations, renderError, withinMs, type Logger, type Orm } from '@bop/shared';
+import { BadRequest, kitRequest, serveTraced, setRequestUrl, logRequestOnFinish, malformedPercentEncoding, nameServerSpan, NotFound, pendingMigrations, renderError, withinMs, type Logger, type Orm } from '@bop/shared';
 import type { CompiledRoute, GatewayRequest } from './context';
 import type { GatewayConfig } from './config';
 import type { ApiDocs } from './openapi-docs';
@@ -150,7 +150,7 @@ export function createApp(parts: GatewayParts): { app: Express; handler: (req: I
     startRequest(req, res);
     if (accessLog) logLine(req, res);
     metrics?.observe(req, res);
-    void api(req, res);
+    serveTraced(req, res, () => void api(req, res));
   };
 
   return { app, handler };

@@ -37,7 +37,7 @@ import { newId } from './ids';
 import { logRequestOnFinish, requestLogger, startRequestId } from './request-log';
 import { kitRequest, listenHttp, urlHost, type HttpListener, type KitRequest } from './http-server';
 import { installServiceMetrics, watchService } from './telemetry/service-metrics';
-import { nameServerSpan } from './telemetry/trace-context';
+import { nameServerSpan, serveTraced } from './telemetry/trace-context';
 
 export interface ServiceRuntime<C = BaseConfig> {
   name: AreaService;
@@ -319,7 +319,7 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
         renderError(err, req, res, config.ERRORS_BASE_URL, log);
       }
     };
-    void run();
+    serveTraced(req, res, () => void run());
   };
 
   const host = opts.host ?? config.HOST;

@@ -1,7 +1,9 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
 
 /**
- * W3C trace context across the hops the HTTP instrumentation does not see (architecture: Events):
+ * Which requests are traced and their server spans (EdgeSampling, serveTraced), and W3C trace
+ * context across the hops the HTTP instrumentation does not see (architecture: Events):
  * the outbox row keeps the `traceparent` of the transaction that wrote it, the relay copies it into the
  * bus message's headers, a consumer handles the message in a span under it, and what the handler
  * writes (outbox rows, webhook deliveries) carries the consumer's span on.
@@ -10,6 +12,105 @@ import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, ty
  * every call below meets the API's no-op tracer and no span context is ever valid, so nothing is stored.
  */
 export const tracer = trace.getTracer('bop-platform');
+
+const QUIET_PATHS = /^\/(api\/)?(health|ready|metrics)\/?(\?|$)/;
+const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-([0-9a-f]{2})$/;
+/** the kit's internal-token header (auth.ts; not imported here: nothing may load before the instrumentations) */
+const INTERNAL_TOKEN = 'x-internal-token';
+
+/** The share of root traces OTEL_TRACES_SAMPLER (and _ARG) asks for, and the root sampler it names. */
+export function samplingRatio(env: Record<string, string | undefined> = process.env): number {
+  const sampler = (env.OTEL_TRACES_SAMPLER ?? 'parentbased_always_on').trim().toLowerCase();
+  if (sampler === 'always_off' || sampler === 'parentbased_always_off') return 0;
+  if (sampler === 'traceidratio' || sampler === 'parentbased_traceidratio') {
+    const arg = Number(env.OTEL_TRACES_SAMPLER_ARG ?? '1');
+    return Number.isFinite(arg) ? Math.min(1, Math.max(0, arg)) : 1;
+  }
+  return 1;
+}
+
+/**
+ * Which incoming requests are traced, decided before any tracing work is done for them (serveTraced:
+ * an untraced request runs with no span, so pg and undici make none under it either). A request
+ * carrying a W3C `traceparent` follows its sampled flag; a platform hop (an internal token) without
+ * one belongs to a request its caller did not trace; any other request is a root, traced at the
+ * configured ratio. Instrumenting every request and letting the sampler drop nine in ten cost a
+ * quarter of the read path's throughput, and the HTTP instrumentation's work for requests it was told
+ * to ignore a fifth of the gateway path's CPU (`npm run bench`, A/B of two runtimes, 2026-11-25).
+ */
+export class EdgeSampling {
+  /** set by `ignore` for the request whose server span serveTraced starts next (same tick) */
+  private chosen = false;
+
+  constructor(private readonly ratio: number) {}
+
+  /** true = not traced */
+  ignore(req: IncomingMessage): boolean {
+    this.chosen = false;
+    if (QUIET_PATHS.test(req.url ?? '')) return true;
+    const parent = req.headers.traceparent;
+    const m = typeof parent === 'string' ? TRACEPARENT.exec(parent.trim()) : null;
+    if (m) return (parseInt(m[1], 16) & 1) === 0;
+    if (req.headers[INTERNAL_TOKEN] !== undefined) return true;
+    if (this.ratio <= 0 || (this.ratio < 1 && Math.random() >= this.ratio)) return true;
+    this.chosen = true;
+    return false;
+  }
+
+  /** whether the root span being started is the server span of a request the hook chose (and forget it) */
+  takeChosen(): boolean {
+    const chosen = this.chosen;
+    this.chosen = false;
+    return chosen;
+  }
+}
+
+/** the running SDK's edge decision (startTracing); null while tracing is off */
+let sampling: EdgeSampling | null = null;
+
+/** Registers the edge decision of the SDK just started (null: tracing stopped). */
+export function useEdgeSampling(edge: EdgeSampling | null): void {
+  sampling = edge;
+}
+
+/**
+ * Handles an incoming request (the gateway's or a service's request path) inside an HTTP SERVER span
+ * when the request is traced (EdgeSampling; it continues the caller's `traceparent`), else as it is:
+ * with tracing off or the request not chosen, no tracing work is done at all. The span is named by
+ * route template later (nameServerSpan) and ends when the answer is sent or the connection closes.
+ */
+export function serveTraced(req: IncomingMessage, res: ServerResponse, handle: () => void): void {
+  if (sampling === null || sampling.ignore(req)) {
+    handle();
+    return;
+  }
+  const parent = propagation.extract(ROOT_CONTEXT, req.headers);
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const span = tracer.startSpan(
+    req.method ?? 'GET',
+    {
+      kind: SpanKind.SERVER,
+      attributes: {
+        'http.request.method': req.method ?? 'GET',
+        'url.path': q < 0 ? url : url.slice(0, q),
+        'url.scheme': 'http',
+        'server.address': req.headers.host ?? '',
+        'network.peer.address': req.socket.remoteAddress ?? '',
+        'user_agent.original': req.headers['user-agent'] ?? '',
+      },
+    },
+    parent,
+  );
+  res.once('close', () => {
+    span.setAttribute('http.response.status_code', res.statusCode);
+    if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+    if (!res.writableFinished) span.setAttribute('http.aborted', true);
+    span.end();
+  });
+  context.with(trace.setSpan(parent, span), handle);
+}
+
 
 /** The active span's `traceparent` (W3C), or null when nothing is being traced. */
 export function currentTraceParent(): string | null {

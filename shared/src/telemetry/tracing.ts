@@ -9,7 +9,8 @@
  * loaded and tracing costs nothing. The SDK's own settings apply as documented by OpenTelemetry:
  * `OTEL_SERVICE_NAME`, `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_TRACES_SAMPLER` (default
  * `parentbased_always_on`; `parentbased_traceidratio` with `OTEL_TRACES_SAMPLER_ARG=0.1` keeps one
- * trace in ten), `OTEL_BSP_*` for the batch span processor. Spans go out as OTLP/HTTP JSON.
+ * trace in ten: its ratio is applied per request at the edge, see EdgeSampling, and a traced parent is
+ * always followed), `OTEL_BSP_*` for the batch span processor. Spans go out as OTLP/HTTP JSON.
  *
  * What is traced: incoming and outgoing HTTP (gateway → service, service → service commands, webhook
  * deliveries), express, Postgres queries made under a traced request or consumer, and the kit's own
@@ -17,7 +18,9 @@
  * Health, readiness and metrics requests, and outgoing calls or queries with no traced parent (the
  * background loops' polling), make no spans.
  */
-import type { IncomingMessage } from 'node:http';
+import { EdgeSampling, samplingRatio, useEdgeSampling } from './trace-context';
+
+export { EdgeSampling, samplingRatio };
 
 export interface TracingHandle {
   /** flushes pending spans and stops the SDK */
@@ -25,8 +28,6 @@ export interface TracingHandle {
 }
 
 let running: TracingHandle | null = null;
-
-const QUIET_PATHS = /^\/(api\/)?(health|ready|metrics)\/?(\?|$)/;
 
 /** Sends the spans still buffered and stops tracing in this thread (a no-op when it is off). */
 export async function stopTracing(): Promise<void> {
@@ -55,16 +56,29 @@ export function startTracing(serviceName: string, env: Record<string, string | u
   const { ExpressInstrumentation } = require('@opentelemetry/instrumentation-express') as typeof import('@opentelemetry/instrumentation-express');
   const { PgInstrumentation } = require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
   const { UndiciInstrumentation } = require('@opentelemetry/instrumentation-undici') as typeof import('@opentelemetry/instrumentation-undici');
+  const { ParentBasedSampler, TraceIdRatioBasedSampler, SamplingDecision } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
+
+  const ratio = samplingRatio(env);
+  const edge = new EdgeSampling(ratio);
+  // roots: the requests the edge chose, and the kit's own roots (a delivery of an untraced event …) at the ratio
+  const byRatio = new TraceIdRatioBasedSampler(ratio);
+  const root: import('@opentelemetry/sdk-trace-base').Sampler = {
+    shouldSample: (ctx, traceId) => (edge.takeChosen() ? { decision: SamplingDecision.RECORD_AND_SAMPLED } : byRatio.shouldSample(ctx, traceId)),
+    toString: () => `EdgeSampling{${ratio}}`,
+  };
 
   const sdk = new NodeSDK({
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || serviceName, 'service.namespace': 'bop-platform' }),
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
+    // OTEL_TRACES_SAMPLER's ratio, decided per request at the edge (EdgeSampling); a traced parent is followed
+    sampler: new ParentBasedSampler({ root }),
     // traces only: metrics are Prometheus' (/api/metrics), logs pino's
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [
       new HttpInstrumentation({
-        ignoreIncomingRequestHook: (req: IncomingMessage) => QUIET_PATHS.test(req.url ?? ''),
+        // the kit makes the server spans of the requests it traces (serveTraced), and nothing for the others
+        disableIncomingRequestInstrumentation: true,
         // the background loops' polling (the gateway's upstream checks, readiness) makes no root spans
         requireParentforOutgoingSpans: true,
       }),
@@ -74,9 +88,11 @@ export function startTracing(serviceName: string, env: Record<string, string | u
     ],
   });
   sdk.start();
+  useEdgeSampling(edge);
   running = {
     shutdown: async () => {
       running = null;
+      useEdgeSampling(null);
       await sdk.shutdown();
     },
   };
