@@ -124,7 +124,9 @@ describe('GET /api/metrics', () => {
 
     const after = await eventually(async () => {
       const s = await scrape();
-      return total(s.families, 'bop_webhook_deliveries_total', { outcome: 'retrying' }) > total(before.families, 'bop_webhook_deliveries_total', { outcome: 'retrying' }) ? s : undefined;
+      // the queue gauges are read by a query at scrape time, which keeps its last values when it is slow: wait for both
+      const retried = total(s.families, 'bop_webhook_deliveries_total', { outcome: 'retrying' }) > total(before.families, 'bop_webhook_deliveries_total', { outcome: 'retrying' });
+      return retried && total(s.families, 'bop_webhook_queue_depth') >= 1 ? s : undefined;
     }, 20_000);
     expect(receiverHits).toBeGreaterThanOrEqual(1);
     expect(total(after.families, 'bop_webhook_queue_depth')).toBeGreaterThanOrEqual(1);
