@@ -3,8 +3,8 @@
  * costed arrivals, no lost updates under concurrent writers, insufficient_stock refusing everything,
  * one stock.level_changed per item and location per transaction, stock.below_reorder_point crossings.
  */
-import { ApiError } from '@bop/shared';
-import type { MovementInput } from '../src';
+import { ApiError, sqlList } from '@bop/shared';
+import { LEVEL_DTO_COLUMNS, stockLevelFromDtoRow, stockLevelFromRow, type MovementInput } from '../src';
 import { insertItem, levelOf, outboxPayloads, postLedger } from '@bop/test-support';
 import { startInventoryStack, type InventoryStack } from './fixtures';
 
@@ -92,5 +92,33 @@ describe('stock ledger', () => {
     const below = (await outboxPayloads(s.stack, 'inventory', { type: 'stock.below_reorder_point' })).filter((e) => e.data.object.itemId === item);
     expect(below.map((e) => e.data.object.available)).toEqual(['5']);
     expect(below[0].data.object).toMatchObject({ reorderPoint: '6', belowReorderPoint: true, locationId: nyc });
+  });
+
+  it('prints levels in SQL (the lists) exactly as the ledger prints them in decimal.js', async () => {
+    const rows: Array<Record<string, string | null>> = [
+      { on_hand: '12.500000', reserved: '0', average_cost: '2.333333', stock_value: null, par_level: '40', reorder_point: '20' }, // value rounded from on hand × average
+      { on_hand: '0.000001', reserved: '0.000001', average_cost: '0.000003', stock_value: null, par_level: null, reorder_point: '0' }, // 3e-12 rounds to 0
+      { on_hand: '-3', reserved: '2.5', average_cost: '1.2', stock_value: '-3.6', par_level: null, reorder_point: '0' }, // negative, available below on hand
+      { on_hand: '-0.000001', reserved: '0', average_cost: null, stock_value: '7', par_level: null, reorder_point: null }, // no average: no value
+      { on_hand: '99999999999999.999999', reserved: '0.5', average_cost: '0.000005', stock_value: null, par_level: '0', reorder_point: '99999999999999.999999' }, // half rounds away from zero
+      { on_hand: '-1.5', reserved: '0', average_cost: '0.000001', stock_value: null, par_level: null, reorder_point: null }, // −0.0000015: half away from zero
+      { on_hand: '-0.000001', reserved: '0', average_cost: '0.000001', stock_value: null, par_level: null, reorder_point: null }, // −1e-12: zero, not −0
+    ];
+    const items: string[] = [];
+    for (const r of rows) {
+      const item = await insertItem(s.stack);
+      items.push(item);
+      await post([{ itemId: item, type: 'receipt', quantity: '1', unitCost: '1' }]);
+      await s.sql(
+        `update inventory.stock_levels set on_hand = ?, reserved = ?, average_cost = ?, stock_value = ?, par_level = ?, reorder_point = ? where item_id = ? and location_id = ?`,
+        [r.on_hand, r.reserved, r.average_cost, r.stock_value, r.par_level, r.reorder_point, item, nyc],
+      );
+    }
+    const raw = await s.sql(`select l.* from inventory.stock_levels l where l.item_id = any(?::text[]) and l.location_id = ? order by l.item_id`, [sqlList(items), nyc]);
+    const printed = await s.sql(`select ${LEVEL_DTO_COLUMNS} from inventory.stock_levels l where l.item_id = any(?::text[]) and l.location_id = ? order by l.item_id`, [sqlList(items), nyc]);
+    expect(printed.map((r) => stockLevelFromDtoRow(r as any))).toEqual(raw.map((r) => stockLevelFromRow(r as any)));
+    expect(printed.map((r) => [r.value, r.below_reorder_point])).toEqual(
+      [...items.keys()].sort((a, b) => (items[a] < items[b] ? -1 : 1)).map((i) => [['29.166663', true], ['0', false], ['-3.6', true], [null, false], ['500000000', true], ['-0.000002', false], ['0', false]][i]),
+    );
   });
 });

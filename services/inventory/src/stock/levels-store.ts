@@ -2,7 +2,7 @@ import type { StockLevel, StockLevelConfigure } from '@bop/contracts';
 import { actorOf, BadRequest, findPlain, insertEvents, SqlWhere, sqlQuery, ValidationError, type EntityManager, type FieldError, type Principal } from '@bop/shared';
 import { InventoryItem } from '../items/entities';
 import { dec } from '../ledger/quantity';
-import { crossedBelowReorderPoint, lockLevels, stampAfterLock, stockLevelDto, stockLevelFromRow } from '../ledger/store';
+import { crossedBelowReorderPoint, LEVEL_DTO_COLUMNS, lockLevels, stampAfterLock, stockLevelDto, stockLevelFromDtoRow, type LevelDtoRow } from '../ledger/store';
 import { isFieldError, writableLocation } from './location-store';
 
 export interface LevelFilter {
@@ -48,14 +48,14 @@ export async function listLevels(em: EntityManager, f: LevelFilter): Promise<Arr
   const after = parseAfter(f.after);
   if (after) where.and('(l."updated_at", l."item_id", l."location_id") > (?::timestamptz, ?, ?)', ...after);
   // raw SQL: a keyset on (updated_at to the µs, item, location) over the ledger's levels, which ledger/store.ts reads and writes in SQL (no entity)
-  const rows = await sqlQuery<Parameters<typeof stockLevelFromRow>[0] & { cursor_ts: string }>(
+  const rows = await sqlQuery<LevelDtoRow & { cursor_ts: string }>(
     em,
-    `select l.*, ${CURSOR_TS} as "cursor_ts" from "inventory"."stock_levels" l
+    `select ${LEVEL_DTO_COLUMNS}, ${CURSOR_TS} as "cursor_ts" from "inventory"."stock_levels" l
      ${String(where)}
      order by l."updated_at", l."item_id", l."location_id" limit ?`,
     [...where.params, f.limit + 1],
   );
-  return rows.map((r) => ({ id: JSON.stringify([r.cursor_ts, r.item_id, r.location_id]), level: stockLevelFromRow(r) }));
+  return rows.map((r) => ({ id: JSON.stringify([r.cursor_ts, r.item_id, r.location_id]), level: stockLevelFromDtoRow(r) }));
 }
 
 /** `POST /stock-levels:configure` in a transaction of its own (see `configure`). */
