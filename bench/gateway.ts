@@ -10,13 +10,15 @@
  *
  *   npm run bench            (BENCH_SECONDS=10 BENCH_CONCURRENCY=32 BENCH_ROUNDS=5 change the load)
  *
- * The whole run is made with telemetry off, then with tracing on (an OTLP endpoint set to a local
- * receiver, 10% of traces sampled: bench/telemetry.ts), and the throughput of each is printed as a
- * share of the other (issue 15: under 5% cost). BENCH_TELEMETRY=off or on runs one of them.
+ * Two runtimes run side by side, one with telemetry off and one with tracing on (an OTLP endpoint
+ * set to a local receiver, 10% of traces sampled: bench/telemetry.ts), and what tracing costs is the
+ * median of their round-by-round throughput ratio (issue 15: under 5%). BENCH_TELEMETRY=off or on
+ * runs one of them (and must, with DATABASE_URL set: two runtimes cannot share a database).
  *
- * The servers run in a child process started like `npm start` (embedded Postgres unless DATABASE_URL is
- * set); the load comes from this process over keep-alive connections. Rounds of the three paths
- * interleave and medians are reported, so drift on a busy machine hits all of them alike; the serving
+ * The servers run in child processes started like `npm start` (embedded Postgres unless DATABASE_URL is
+ * set); the load comes from this process over keep-alive connections. Rounds of the paths interleave
+ * (the order reversed every other round) and medians are reported, so drift on a busy machine hits
+ * all of them alike; the serving
  * process's CPU time per request (Linux /proc) is printed too, a figure other load on the machine
  * moves much less than req/s (the runtime's figure holds the gateway and every service).
  */
@@ -28,7 +30,7 @@ import path from 'node:path';
 import { Pool } from 'undici';
 import { freePort, generateInternalKeyPair, InternalTokenSigner, type Principal } from '@bop/shared';
 import { benchRequest, benchSession, startRuntimeProcess } from './runtime-process';
-import { inEachMode, telemetryCost, telemetryFor, type TelemetryMode } from './telemetry';
+import { telemetryCost, telemetryFor, telemetryLabel, telemetryModes, type OtlpReceiver, type TelemetryMode } from './telemetry';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 6);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -103,15 +105,30 @@ async function body(t: Target): Promise<unknown> {
   return res.json();
 }
 
-/** Measures bare, direct and gateway paths of one read and prints them as ratios of the bare one. */
-async function measure(title: string, bare: Target, direct: Target, gateway: Target): Promise<{ service: number; gateway: number; bare: number }> {
-  const [b, d, g] = await Promise.all([body(bare), body(direct), body(gateway)]);
-  const same = isDeepStrictEqual(b, d) && isDeepStrictEqual(d, g);
-  const paths = [bare, direct, gateway];
+interface Measured {
+  /** per path: the round with the median p50 at one connection, the round with the median req/s at `concurrency` */
+  latency: Result[];
+  throughput: Result[];
+  /** per path and round, the req/s at `concurrency` and the results at one connection (for figures taken round by round) */
+  rounds: number[][];
+  latencyRounds: Result[][];
+  /** per path: server CPU per request (µs) over all rounds, less the process's idle rate */
+  cpu: number[];
+  /** each path's body (before the load) */
+  bodies: unknown[];
+}
+
+/**
+ * Loads each path in turn, `rounds` times (the order reversed every other round, so no path always
+ * follows the same one), first at one connection (latency), then at `concurrency` (throughput).
+ */
+async function measure(paths: Target[]): Promise<Measured> {
+  const bodies = await Promise.all(paths.map(body));
   for (const p of paths) await load(p, 2, concurrency); // warm-up
+  const order = (i: number) => (i % 2 === 0 ? [...paths.keys()] : [...paths.keys()].reverse());
   const lat: Result[][] = paths.map(() => []);
   const thr: Result[][] = paths.map(() => []);
-  for (let i = 0; i < rounds; i++) for (const [k, p] of paths.entries()) lat[k].push(await load(p, seconds / rounds, 1));
+  for (let i = 0; i < rounds; i++) for (const k of order(i)) lat[k].push(await load(paths[k], seconds / rounds, 1));
   // what each serving process burns with no requests (relays, pollers, timers) is not the requests' cost
   const idle = new Map<number, number>();
   for (const pid of new Set(paths.map((p) => p.pid))) {
@@ -121,7 +138,8 @@ async function measure(title: string, bare: Target, direct: Target, gateway: Tar
   }
   const cpu = paths.map(() => ({ ms: 0, requests: 0 }));
   for (let i = 0; i < rounds; i++) {
-    for (const [k, p] of paths.entries()) {
+    for (const k of order(i)) {
+      const p = paths[k];
       const before = cpuMs(p.pid);
       const t0 = performance.now();
       const r = await load(p, seconds / rounds, concurrency);
@@ -130,21 +148,34 @@ async function measure(title: string, bare: Target, direct: Target, gateway: Tar
       thr[k].push(r);
     }
   }
-  const latency = lat.map((rs) => median(rs, (r) => r.p50));
-  const throughput = thr.map((rs) => median(rs, (r) => r.rps));
-  const added = medianOf(lat[1].map((dr, i) => lat[2][i].p50 - dr.p50));
+  return {
+    latency: lat.map((rs) => median(rs, (r) => r.p50)),
+    throughput: thr.map((rs) => median(rs, (r) => r.rps)),
+    rounds: thr.map((rs) => rs.map((r) => r.rps)),
+    latencyRounds: lat,
+    cpu: cpu.map((c) => (c.ms * 1000) / c.requests),
+    bodies,
+  };
+}
+
+/** Prints the bare, direct and gateway paths of one read (indexes into `m`) as ratios of the bare one; answers the req/s. */
+function report(m: Measured, paths: Target[], idx: [number, number, number], lat: Result[][]): { service: number; gateway: number; bare: number } {
+  const [b, d, g] = idx;
   const fmt = (r: Result, base: Result) =>
     `${r.rps.toFixed(0).padStart(6)} req/s (${((r.rps / base.rps) * 100).toFixed(0).padStart(3)}%)   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   errors ${r.errors}`;
-  console.log(`\n${title}   (the three bodies are ${same ? 'identical' : 'NOT identical'})`);
   console.log(`latency, 1 connection (median of ${rounds} interleaved rounds):`);
-  for (const [k, p] of paths.entries()) console.log(`  ${p.label.padEnd(22)} ${fmt(latency[k], latency[0])}`);
+  for (const k of idx) console.log(`  ${paths[k].label.padEnd(22)} ${fmt(m.latency[k], m.latency[b])}`);
   console.log(`throughput, ${concurrency} connections (median of ${rounds} interleaved rounds):`);
-  for (const [k, p] of paths.entries()) console.log(`  ${p.label.padEnd(22)} ${fmt(throughput[k], throughput[0])}`);
-  const perRequest = cpu.map((c) => (c.ms * 1000) / c.requests);
-  console.log(`  server CPU per request (all ${rounds} rounds, less the process's idle rate): ${paths.map((p, k) => `${p.label} ${perRequest[k].toFixed(0)} µs (${(perRequest[0] / perRequest[k] * 100).toFixed(0)}% of bare's rate)`).join(', ')}`);
-  console.log(`  service / bare ${((throughput[1].rps / throughput[0].rps) * 100).toFixed(1)}% (target >= 50%), gateway / bare ${((throughput[2].rps / throughput[0].rps) * 100).toFixed(1)}% (target >= 35%)`);
-  console.log(`  gateway adds ${added.toFixed(2)} ms at p50 (target < 0.5 ms), keeps ${((throughput[2].rps / throughput[1].rps) * 100).toFixed(1)}% of the service's req/s`);
-  return { bare: throughput[0].rps, service: throughput[1].rps, gateway: throughput[2].rps };
+  for (const k of idx) console.log(`  ${paths[k].label.padEnd(22)} ${fmt(m.throughput[k], m.throughput[b])}`);
+  console.log(`  server CPU per request (all ${rounds} rounds, less the process's idle rate): ${idx.map((k) => `${paths[k].label} ${m.cpu[k].toFixed(0)} µs (${((m.cpu[b] / m.cpu[k]) * 100).toFixed(0)}% of bare's rate)`).join(', ')}`);
+  const service = m.throughput[d].rps;
+  const gateway = m.throughput[g].rps;
+  const bare = m.throughput[b].rps;
+  console.log(`  service / bare ${((service / bare) * 100).toFixed(1)}% (target >= 50%), gateway / bare ${((gateway / bare) * 100).toFixed(1)}% (target >= 35%)`);
+  // the gateway's added latency, round by round (the same round's direct and gateway p50)
+  const added = medianOf(lat[d].map((dr, i) => lat[g][i].p50 - dr.p50));
+  console.log(`  gateway adds ${added.toFixed(2)} ms at p50 (target < 0.5 ms), keeps ${((gateway / service) * 100).toFixed(1)}% of the service's req/s`);
+  return { bare, service, gateway };
 }
 
 type Figures = Record<'locations' | 'stock', { service: number; gateway: number; bare: number }>;
@@ -172,17 +203,17 @@ async function startBare(pgPort: number): Promise<{ origin: string; pid: number;
   };
 }
 
-async function main(): Promise<void> {
-  await inEachMode<Figures>(run, (off, on) => [
-    telemetryCost(`GET /locations, service, ${concurrency} connections`, off.locations.service, on.locations.service),
-    telemetryCost('GET /locations, through the gateway', off.locations.gateway, on.locations.gateway),
-    telemetryCost('GET /stock-levels, service', off.stock.service, on.stock.service),
-    telemetryCost('GET /stock-levels, through the gateway', off.stock.gateway, on.stock.gateway),
-    `  (the bare server, untouched by telemetry, measured ${on.locations.bare.toFixed(0)} / ${off.locations.bare.toFixed(0)} req/s in the two runs: the machine's drift between them)`,
-  ]);
+/** One runtime (telemetry off or on) with the bench's data, and its direct and gateway targets of each read. */
+interface Setup {
+  mode: TelemetryMode;
+  rt: Awaited<ReturnType<typeof startRuntimeProcess>>;
+  telemetry: OtlpReceiver;
+  stockAt: string;
+  direct: Record<'locations' | 'stock', Target>;
+  gateway: Record<'locations' | 'stock', Target>;
 }
 
-async function run(mode: TelemetryMode): Promise<Figures> {
+async function setUp(mode: TelemetryMode): Promise<Setup> {
   const telemetry = await telemetryFor(mode);
   const keys = await generateInternalKeyPair();
   const orgPort = await freePort();
@@ -196,7 +227,6 @@ async function run(mode: TelemetryMode): Promise<Figures> {
     ...telemetry.env,
   });
   const base = rt.base;
-  let bare: Awaited<ReturnType<typeof startBare>> | null = null;
   try {
     const session = await benchSession(base);
     const key = (await benchRequest(base, 'POST', '/api/v1/auth/api-keys', { name: 'bench' }, session)).key as string;
@@ -229,31 +259,85 @@ async function run(mode: TelemetryMode): Promise<Figures> {
     const everyone = [{ type: 'everyone' as const }];
     const principal: Principal = { kind: 'user', via: 'personal_key', id: me.user?.id ?? 'usr_bench', userId: me.user?.id, permissions: { 'organization.read': everyone, 'inventory.read': everyone } };
     const token = await signer.sign(principal, 3600);
-    bare = await startBare(rt.pgPort);
-
-    const runtimePid = rt.child()?.pid ?? 0;
+    const pid = rt.child()?.pid ?? 0;
     const viaKey = { authorization: `Bearer ${key}` };
     const internal = { 'x-internal-token': token };
-    console.log(`node ${process.versions.node}, ${os.cpus().length} cores, ${seconds} s per path and measure, LOG_LEVEL=${process.env.LOG_LEVEL ?? 'info'}`);
-    const locationsFigures = await measure(
-      'GET /locations?limit=20 (20 locations)',
-      { label: 'bare node:http + pg', origin: bare.origin, path: '/locations?limit=20', headers: {}, pid: bare.pid },
-      { label: 'service (organization)', origin: `http://127.0.0.1:${orgPort}`, path: '/locations?limit=20', headers: internal, pid: runtimePid },
-      { label: 'through the gateway', origin: base, path: '/api/v1/locations?limit=20', headers: viaKey, pid: runtimePid },
-    );
+    const suffix = modes.length > 1 ? `, ${mode}` : '';
     const stock = `/stock-levels?locationId=${stockAt}&limit=100`;
-    const stockFigures = await measure(
-      `GET /stock-levels?locationId=…&limit=100 (one location, ${ITEMS} items)`,
-      { label: 'bare node:http + pg', origin: bare.origin, path: stock, headers: {}, pid: bare.pid },
-      { label: 'service (inventory)', origin: `http://127.0.0.1:${invPort}`, path: stock, headers: internal, pid: runtimePid },
-      { label: 'through the gateway', origin: base, path: `/api/v1${stock}`, headers: viaKey, pid: runtimePid },
-    );
-    if (mode === 'on') console.log(`  spans exported: ${telemetry.received().requests} OTLP requests, ${(telemetry.received().bytes / 1e6).toFixed(1)} MB`);
-    return { locations: locationsFigures, stock: stockFigures };
-  } finally {
-    await bare?.stop();
+    return {
+      mode,
+      rt,
+      telemetry,
+      stockAt,
+      direct: {
+        locations: { label: `service${suffix}`, origin: `http://127.0.0.1:${orgPort}`, path: '/locations?limit=20', headers: internal, pid },
+        stock: { label: `service${suffix}`, origin: `http://127.0.0.1:${invPort}`, path: stock, headers: internal, pid },
+      },
+      gateway: {
+        locations: { label: `gateway${suffix}`, origin: base, path: '/api/v1/locations?limit=20', headers: viaKey, pid },
+        stock: { label: `gateway${suffix}`, origin: base, path: `/api/v1${stock}`, headers: viaKey, pid },
+      },
+    };
+  } catch (err) {
     await rt.stop();
     await telemetry.close();
+    throw err;
+  }
+}
+
+const modes = telemetryModes();
+
+/**
+ * With both modes (the default), the two runtimes run side by side and are loaded in the same
+ * interleaved rounds, so what tracing costs is read round by round (on / off of adjacent loads)
+ * rather than across two runs minutes apart, between which a busy machine drifts by more than the
+ * cost being measured.
+ */
+async function main(): Promise<void> {
+  if (modes.length > 1 && process.env.DATABASE_URL) throw new Error('with DATABASE_URL set, run one mode at a time: BENCH_TELEMETRY=off or on (two runtimes cannot share a database)');
+  const setups: Setup[] = [];
+  let bare: Awaited<ReturnType<typeof startBare>> | null = null;
+  try {
+    for (const mode of modes) setups.push(await setUp(mode));
+    bare = await startBare(setups[0].rt.pgPort);
+    console.log(`node ${process.versions.node}, ${os.cpus().length} cores, ${seconds} s per path and measure, LOG_LEVEL=${process.env.LOG_LEVEL ?? 'info'}`);
+    console.log(`runtimes: ${setups.map((s) => telemetryLabel(s.mode)).join('; ')}${setups.length > 1 ? ' (side by side, loaded in turn)' : ''}`);
+    const figures = new Map<TelemetryMode, Partial<Figures>>(modes.map((m) => [m, {}]));
+    const cost: string[] = [];
+    for (const read of ['locations', 'stock'] as const) {
+      const title =
+        read === 'locations' ? 'GET /locations?limit=20 (20 locations)' : `GET /stock-levels?locationId=…&limit=100 (one location, ${ITEMS} items)`;
+      const barePath = read === 'locations' ? '/locations?limit=20' : `/stock-levels?locationId=${setups[0].stockAt}&limit=100`;
+      const paths: Target[] = [{ label: 'bare node:http + pg', origin: bare.origin, path: barePath, headers: {}, pid: bare.pid }];
+      for (const s of setups) paths.push(s.direct[read], s.gateway[read]);
+      const m = await measure(paths);
+      // the bare server reads the first runtime's database: its bodies match that runtime's; each runtime's direct and gateway bodies match
+      const same = isDeepStrictEqual(m.bodies[0], m.bodies[1]) && setups.every((_, i) => isDeepStrictEqual(m.bodies[1 + 2 * i], m.bodies[2 + 2 * i]));
+      console.log(`\n${title}   (the bodies are ${same ? 'identical' : 'NOT identical'}: bare, service and gateway${setups.length > 1 ? ' of the first runtime; service and gateway of the other' : ''})`);
+      for (const [i, s] of setups.entries()) {
+        if (setups.length > 1) console.log(`-- ${telemetryLabel(s.mode)}`);
+        figures.get(s.mode)![read] = report(m, paths, [0, 1 + 2 * i, 2 + 2 * i], m.latencyRounds);
+      }
+      if (setups.length > 1) {
+        for (const [k, what] of [[1, 'service'], [2, 'through the gateway']] as const) {
+          const ratio = medianOf(m.rounds[k + 2].map((on, i) => on / m.rounds[k][i]));
+          cost.push(telemetryCost(`${read === 'locations' ? 'GET /locations' : 'GET /stock-levels'}, ${what}, ${concurrency} connections`, ratio));
+        }
+      }
+    }
+    const on = setups.find((s) => s.mode === 'on');
+    if (on) console.log(`\nspans exported: ${on.telemetry.received().requests} OTLP requests, ${(on.telemetry.received().bytes / 1e6).toFixed(1)} MB`);
+    if (cost.length > 0) {
+      console.log(`\n=== what tracing costs (on / off, median of the ${rounds} rounds' ratios)`);
+      for (const line of cost) console.log(line);
+      console.log('  (a direct call to a service carries an internal token and no traceparent: a platform hop, never traced itself, so its line is what tracing costs an untraced request)');
+    }
+  } finally {
+    await bare?.stop();
+    for (const s of setups) {
+      await s.rt.stop();
+      await s.telemetry.close();
+    }
   }
 }
 

@@ -8,14 +8,14 @@
  *
  *   npm run bench:ingest          (BENCH_RECORDS=100000 BENCH_BATCH=1000 BENCH_CLIENTS=2 change the load)
  *
- * The run is made with telemetry off, then with tracing on (an OTLP endpoint set to a local receiver,
- * 10% of traces sampled: bench/telemetry.ts), and the first-load rates are compared (issue 15: under
- * 5% cost). BENCH_TELEMETRY=off or on runs one of them.
+ * Two runtimes run side by side, one with telemetry off and one with tracing on (an OTLP endpoint set
+ * to a local receiver, 10% of traces sampled: bench/telemetry.ts), taking the batches in alternating
+ * chunks, and their rates are compared (issue 15: under 5% cost). BENCH_TELEMETRY=off or on runs one.
  */
 import os from 'node:os';
 import { Client } from 'pg';
 import { BENCH_OWNER, startRuntimeProcess } from './runtime-process';
-import { inEachMode, telemetryCost, telemetryFor, type TelemetryMode } from './telemetry';
+import { telemetryCost, telemetryFor, telemetryLabel, telemetryModes, type OtlpReceiver, type TelemetryMode } from './telemetry';
 
 const total = Number(process.env.BENCH_RECORDS ?? 100_000);
 const batchSize = Number(process.env.BENCH_BATCH ?? 1000);
@@ -38,24 +38,20 @@ function quantile(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor(p * s.length))];
 }
 
-async function main(): Promise<void> {
-  await inEachMode(run, (off, on) => [
-    telemetryCost('first load, records/s', off.first, on.first),
-    telemetryCost('re-send, records/s', off.again, on.again),
-    `  (the plain insert, untouched by telemetry, measured ${on.plain.toFixed(0)} / ${off.plain.toFixed(0)} records/s in the two runs: the machine's drift between them)`,
-  ]);
+/** One runtime (telemetry off or on) ready to take the batches: its integration key and a poster. */
+interface Setup {
+  mode: TelemetryMode;
+  rt: Awaited<ReturnType<typeof startRuntimeProcess>>;
+  telemetry: OtlpReceiver;
+  postRaw(p: string, body: string): Promise<{ status: number; body: any }>;
 }
 
-async function run(mode: TelemetryMode): Promise<{ first: number; again: number; plain: number }> {
+async function setUp(mode: TelemetryMode): Promise<Setup> {
   const telemetry = await telemetryFor(mode);
   const rt = await startRuntimeProcess({ API_INGEST_RATE_LIMIT_PER_MIN: '100000000', ...telemetry.env });
-  const { base, pgPort } = rt;
+  const { base } = rt;
   const post = async (p: string, body: unknown, auth?: string) => {
     const res = await fetch(`${base}${p}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Bearer ${auth}` } : {}) }, body: JSON.stringify(body) });
-    return { status: res.status, body: (await res.json()) as any };
-  };
-  const postRaw = async (p: string, body: string, auth: string) => {
-    const res = await fetch(`${base}${p}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${auth}` }, body });
     return { status: res.status, body: (await res.json()) as any };
   };
   try {
@@ -70,41 +66,115 @@ async function run(mode: TelemetryMode): Promise<{ first: number; again: number;
       if (i > 100) throw new Error(`sales never accepted the probe: ${JSON.stringify(probe.body)}`);
       await new Promise((r) => setTimeout(r, 100));
     }
+    const postRaw = async (p: string, body: string) => {
+      const res = await fetch(`${base}${p}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    return { mode, rt, telemetry, postRaw };
+  } catch (err) {
+    await rt.stop();
+    await telemetry.close();
+    throw err;
+  }
+}
+
+interface Load {
+  rate: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+  statuses: Record<string, number>;
+}
+
+/**
+ * Sends every batch to each runtime, `clients` at a time. With two runtimes (off and on) the batches
+ * go in chunks of CHUNK, alternating between them (the order swapped every other chunk), so drift
+ * on a busy machine hits both alike; each runtime's rate is its records over its own sending time.
+ */
+async function loadAll(setups: Setup[], bodies: string[], label: string): Promise<Load[]> {
+  const CHUNK = 10;
+  const acc = setups.map(() => ({ ms: 0, latencies: [] as number[], statuses: {} as Record<string, number> }));
+  for (let from = 0, c = 0; from < bodies.length; from += CHUNK, c++) {
+    const order = c % 2 === 0 ? [...setups.keys()] : [...setups.keys()].reverse();
+    for (const k of order) {
+      const chunk = bodies.slice(from, from + CHUNK);
+      let next = 0;
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: clients }, async () => {
+          while (next < chunk.length) {
+            const body = chunk[next++];
+            const t0 = performance.now();
+            const r = await setups[k].postRaw('/api/v1/sales/transactions:batch', body);
+            acc[k].latencies.push(performance.now() - t0);
+            if (r.status !== 202) throw new Error(`${label}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+            for (const res of r.body.results) acc[k].statuses[res.status] = (acc[k].statuses[res.status] ?? 0) + 1;
+          }
+        }),
+      );
+      acc[k].ms += performance.now() - started;
+    }
+  }
+  return acc.map((a) => ({ rate: total / (a.ms / 1000), seconds: a.ms / 1000, p50: quantile(a.latencies, 0.5), p99: quantile(a.latencies, 0.99), statuses: a.statuses }));
+}
+
+/**
+ * With both modes (the default), two runtimes run side by side, one with telemetry off and one with
+ * tracing on, and take the same batches in alternating chunks (loadAll); what tracing costs is the
+ * ratio of their rates. With DATABASE_URL set run one mode at a time (BENCH_TELEMETRY=off or on).
+ */
+async function main(): Promise<void> {
+  const modes = telemetryModes();
+  if (modes.length > 1 && process.env.DATABASE_URL) throw new Error('with DATABASE_URL set, run one mode at a time: BENCH_TELEMETRY=off or on (two runtimes cannot share a database)');
+  const setups: Setup[] = [];
+  try {
+    for (const mode of modes) setups.push(await setUp(mode));
     const batches: unknown[][] = [];
     for (let i = 0; i < total; i += batchSize) batches.push(Array.from({ length: Math.min(batchSize, total - i) }, (_, j) => transaction(i + j, 'BENCH-1')));
     // serialised before the clock starts: a POS builds its batch on its own machine, not on the server's cores
     const bodies = batches.map((b) => JSON.stringify({ source: 'bench', transactions: b }));
 
-    const load = async (label: string) => {
-      const latencies: number[] = [];
-      let next = 0;
-      const statuses: Record<string, number> = {};
-      const started = performance.now();
-      await Promise.all(
-        Array.from({ length: clients }, async () => {
-          while (next < bodies.length) {
-            const body = bodies[next++];
-            const t0 = performance.now();
-            const r = await postRaw('/api/v1/sales/transactions:batch', body, key);
-            latencies.push(performance.now() - t0);
-            if (r.status !== 202) throw new Error(`${label}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
-            for (const res of r.body.results) statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-          }
-        }),
-      );
-      const seconds = (performance.now() - started) / 1000;
-      return { rate: total / seconds, seconds, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), statuses };
-    };
-    const first = await load('first load');
-    const again = await load('re-send');
+    const first = await loadAll(setups, bodies, 'first load');
+    const again = await loadAll(setups, bodies, 're-send');
+    const plain = await plainInsert(setups[0].rt.pgPort, batches);
 
-    // The same rows, a plain multi-row insert with pg: the rows sales stored (every column, read
-    // back as Postgres prints them) into a table defined like sales.transactions (its columns,
-    // constraints and indexes), 1,000 rows per INSERT … VALUES on one connection. For reference,
-    // also the fastest single-statement form we know: one JSON parameter per 1,000 rows.
-    const pg = new Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${pgPort}/bop`, types: { getTypeParser: () => (v: string) => v } });
-    pg.on('error', () => {}); // the runtime's Postgres stops after the run
-    await pg.connect();
+    const fmt = (r: Load) => `${r.rate.toFixed(0).padStart(7)} records/s  (${r.seconds.toFixed(1)} s)  batch p50 ${r.p50.toFixed(0)} ms  p99 ${r.p99.toFixed(0)} ms  ${JSON.stringify(r.statuses)}`;
+    console.log(`sales ingestion: ${total} transactions (3 lines, 1-2 tenders) in batches of ${batchSize}, ${clients} clients, through the gateway; node ${process.versions.node}, ${os.cpus().length} cores, embedded Postgres`);
+    if (setups.length > 1) console.log(`runtimes: ${setups.map((s) => telemetryLabel(s.mode)).join('; ')} (side by side, batches sent to each in alternating chunks)`);
+    for (const [k, s] of setups.entries()) {
+      if (setups.length > 1) console.log(`-- ${telemetryLabel(s.mode)}`);
+      console.log(`first load   ${fmt(first[k])}`);
+      console.log(`re-send      ${fmt(again[k])}`);
+      console.log(`end to end vs plain insert: ${((first[k].rate / plain.values) * 100).toFixed(1)}% (target >= 40%); vs the jsonb_to_recordset form ${((first[k].rate / plain.recordset) * 100).toFixed(1)}%`);
+      console.log(`first load ${first[k].rate >= 10_000 ? 'meets' : 'misses'} 10,000 records/s; re-send is ${(again[k].rate / first[k].rate).toFixed(2)}x the first load (target >= 2x)`);
+      if (s.mode === 'on') console.log(`spans exported: ${s.telemetry.received().requests} OTLP requests, ${(s.telemetry.received().bytes / 1e6).toFixed(1)} MB`);
+    }
+    console.log(`plain insert ${plain.values.toFixed(0).padStart(7)} records/s  (pg, one connection, INSERT … VALUES of ${batchSize} rows: the rows sales stored, into a table like sales.transactions)`);
+    console.log(`             ${plain.recordset.toFixed(0).padStart(7)} records/s  (the same rows, one jsonb_to_recordset parameter per ${batchSize} rows: for reference)`);
+    if (setups.length > 1) {
+      console.log('\n=== what tracing costs (on / off)');
+      console.log(telemetryCost('first load, records/s', first[1].rate / first[0].rate));
+      console.log(telemetryCost('re-send, records/s', again[1].rate / again[0].rate));
+    }
+  } finally {
+    for (const s of setups) {
+      await s.rt.stop();
+      await s.telemetry.close();
+    }
+  }
+}
+
+/**
+ * The same rows, a plain multi-row insert with pg: the rows sales stored (every column, read back as
+ * Postgres prints them) into a table defined like sales.transactions (its columns, constraints and
+ * indexes), 1,000 rows per INSERT … VALUES on one connection. For reference, also the fastest
+ * single-statement form we know: one JSON parameter per 1,000 rows.
+ */
+async function plainInsert(pgPort: number, batches: unknown[][]): Promise<{ values: number; recordset: number }> {
+  const pg = new Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${pgPort}/bop`, types: { getTypeParser: () => (v: string) => v } });
+  pg.on('error', () => {}); // the runtime's Postgres stops after the run
+  await pg.connect();
+  try {
     const stored = await pg.query(`select * from sales.transactions where source = 'bench'`);
     const byExternalId = new Map(stored.rows.map((r: Record<string, string>) => [r.external_id, r]));
     const rowBatches = batches.map((b) => (b as Array<{ externalId: string }>).map((t) => byExternalId.get(t.externalId)!));
@@ -118,7 +188,7 @@ async function run(mode: TelemetryMode): Promise<{ first: number; again: number;
       for (const rows of rowBatches) await insert(rows);
       return total / ((performance.now() - t0) / 1000);
     };
-    const plainRate = await plain('bench_plain_values', (rows) => {
+    const values = await plain('bench_plain_values', (rows) => {
       const params: string[] = [];
       const tuples = rows.map((r) => `(${cols.map((c) => `$${params.push(r[c])}`).join(', ')})`);
       return pg.query(`insert into bench_plain_values (${columnList}) values ${tuples.join(', ')}`, params);
@@ -128,29 +198,16 @@ async function run(mode: TelemetryMode): Promise<{ first: number; again: number;
         (r: Record<string, string>) => [r.attname, r.type],
       ),
     );
-    const recordsetRate = await plain('bench_plain_recordset', (rows) =>
+    const recordset = await plain('bench_plain_recordset', (rows) =>
       pg.query(
         `insert into bench_plain_recordset (${columnList}) select ${cols.map((c) => `x."${c}"`).join(', ')}
          from jsonb_to_recordset($1::jsonb) as x(${cols.map((c) => `"${c}" ${typeOf.get(c)}`).join(', ')})`,
         [JSON.stringify(rows.map((r) => Object.fromEntries(cols.map((c) => [c, typeOf.get(c) === 'jsonb' && r[c] !== null ? JSON.parse(r[c]) : r[c]]))))],
       ),
     );
-    await pg.end();
-
-    const fmt = (r: typeof first) => `${r.rate.toFixed(0).padStart(7)} records/s  (${r.seconds.toFixed(1)} s)  batch p50 ${r.p50.toFixed(0)} ms  p99 ${r.p99.toFixed(0)} ms  ${JSON.stringify(r.statuses)}`;
-    console.log(`sales ingestion: ${total} transactions (3 lines, 1-2 tenders) in batches of ${batchSize}, ${clients} clients, through the gateway; node ${process.versions.node}, ${os.cpus().length} cores, embedded Postgres`);
-    console.log(`first load   ${fmt(first)}`);
-    console.log(`re-send      ${fmt(again)}`);
-    console.log(`plain insert ${plainRate.toFixed(0).padStart(7)} records/s  (pg, one connection, INSERT … VALUES of ${batchSize} rows: the rows sales stored, into a table like sales.transactions)`);
-    console.log(`             ${recordsetRate.toFixed(0).padStart(7)} records/s  (the same rows, one jsonb_to_recordset parameter per ${batchSize} rows: for reference)`);
-    console.log(`end to end vs plain insert: ${((first.rate / plainRate) * 100).toFixed(1)}% (target >= 40%); vs the jsonb_to_recordset form ${((first.rate / recordsetRate) * 100).toFixed(1)}%`);
-    console.log(`first load ${first.rate >= 10_000 ? 'meets' : 'misses'} 10,000 records/s`);
-    console.log(`re-send is ${(again.rate / first.rate).toFixed(2)}x the first load (target >= 2x)`);
-    if (mode === 'on') console.log(`spans exported: ${telemetry.received().requests} OTLP requests, ${(telemetry.received().bytes / 1e6).toFixed(1)} MB`);
-    return { first: first.rate, again: again.rate, plain: plainRate };
+    return { values, recordset };
   } finally {
-    await rt.stop();
-    await telemetry.close();
+    await pg.end();
   }
 }
 

@@ -56,6 +56,7 @@ export function startTracing(serviceName: string, env: Record<string, string | u
   const { ExpressInstrumentation } = require('@opentelemetry/instrumentation-express') as typeof import('@opentelemetry/instrumentation-express');
   const { PgInstrumentation } = require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
   const { UndiciInstrumentation } = require('@opentelemetry/instrumentation-undici') as typeof import('@opentelemetry/instrumentation-undici');
+  const api = require('@opentelemetry/api') as typeof import('@opentelemetry/api');
   const { ParentBasedSampler, TraceIdRatioBasedSampler, SamplingDecision } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
 
   const ratio = samplingRatio(env);
@@ -83,8 +84,15 @@ export function startTracing(serviceName: string, env: Record<string, string | u
         requireParentforOutgoingSpans: true,
       }),
       new ExpressInstrumentation(),
-      new PgInstrumentation({ requireParentSpan: true }),
-      new UndiciInstrumentation({ requireParentforSpans: true }),
+      // a span per query; the pool's connects make none (pool waits are in the metrics: db pool waiting)
+      new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
+      new UndiciInstrumentation({
+        requireParentforSpans: true,
+        // a call made outside any trace is left alone: requireParentforSpans alone still parses its URL
+        // and headers and records a duration for each, a twentieth of the gateway's CPU on the
+        // untraced requests (profile of `npm run bench`'s gateway path, 2026-11-26)
+        ignoreRequestHook: () => !api.trace.isSpanContextValid(api.trace.getSpanContext(api.context.active()) ?? api.INVALID_SPAN_CONTEXT),
+      }),
     ],
   });
   sdk.start();
