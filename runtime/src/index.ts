@@ -73,12 +73,28 @@ function servicePort(name: keyof typeof serviceTable, env: Record<string, string
   return mode === 'auto' ? 0 : serviceTable[name].port;
 }
 
-/** The services to run in a worker thread (none when threads are off, on one core, or when running from sources: tests). */
-function threadedServices(config: RuntimeConfig): string[] {
-  const compiled = __filename.endsWith('.js') && fs.existsSync(path.join(__dirname, 'worker.js'));
+/**
+ * The groups of services to run in worker threads, one thread per group (none when threads are off,
+ * on one core, or when running from sources: tests). RUNTIME_THREAD_SERVICES separates groups with
+ * `;` and names with `,`; a service named in no group runs on the main thread with the gateway.
+ */
+export function threadGroups(config: Pick<RuntimeConfig, 'RUNTIME_THREADS' | 'RUNTIME_THREAD_SERVICES'>, compiled = __filename.endsWith('.js') && fs.existsSync(path.join(__dirname, 'worker.js'))): string[][] {
   if (config.RUNTIME_THREADS === 'off' || !compiled || os.availableParallelism() < 2) return [];
-  const names = new Set(config.RUNTIME_THREAD_SERVICES.split(',').map((n) => n.trim()).filter(Boolean));
-  return serviceDefinitions.map((d) => d.name as string).filter((n) => names.has(n));
+  const known = new Set(serviceDefinitions.map((d) => d.name as string));
+  const seen = new Set<string>();
+  const groups: string[][] = [];
+  for (const part of config.RUNTIME_THREAD_SERVICES.split(';')) {
+    const names = new Set(part.split(',').map((n) => n.trim()).filter(Boolean));
+    for (const n of names) {
+      if (!known.has(n)) throw new StartupError(`RUNTIME_THREAD_SERVICES names ${n}, which is not a service (${[...known].join(', ')}).`);
+      if (seen.has(n)) throw new StartupError(`RUNTIME_THREAD_SERVICES names ${n} twice.`);
+      seen.add(n);
+    }
+    // in the services' start order (identity first: it bootstraps the owner)
+    const group = serviceDefinitions.map((d) => d.name as string).filter((n) => names.has(n));
+    if (group.length > 0) groups.push(group);
+  }
+  return groups;
 }
 
 interface WorkerHandle {
@@ -155,14 +171,16 @@ export interface Runtime {
   /** the public base URL, e.g. http://127.0.0.1:8080 */
   url: string;
   databaseUrl: string;
+  /** the services running on the main thread (none by default: they run in worker threads, RUNTIME_THREADS) */
   services: RunningService<any>[];
   close(): Promise<void>;
 }
 
 /**
  * Starts everything in one process: Postgres (embedded unless DATABASE_URL is set), every service on
- * its own port, and the gateway proxying to them over HTTP exactly as in the distributed mode. The
- * services that consume every sale run in a worker thread (RUNTIME_THREADS), the rest on the main one.
+ * its own port, and the gateway proxying to them over HTTP exactly as in the distributed mode. With
+ * RUNTIME_THREADS=auto the services run in worker threads (RUNTIME_THREAD_SERVICES' groups) and the
+ * gateway on the main thread.
  */
 export async function startAll(envOverrides: Record<string, string | undefined> = {}, logger?: Logger): Promise<Runtime> {
   const env = { ...process.env, ...envOverrides };
@@ -206,8 +224,9 @@ export async function startAll(envOverrides: Record<string, string | undefined> 
       const port = servicePort(def.name, env, config.SERVICE_PORTS);
       if (port !== 0) serviceUrls[def.name] = `http://127.0.0.1:${port}`;
     }
-    const threaded = new Set(threadedServices(config));
-    // identity first: it bootstraps the owner the others' callers sign in as
+    const groups = threadGroups(config);
+    const threaded = new Set(groups.flat());
+    // the main thread's services first (identity among them unless threaded: it bootstraps the owner)
     for (const def of serviceDefinitions.filter((d) => !threaded.has(d.name))) {
       const running = await startService(def, {
         env,
@@ -224,15 +243,16 @@ export async function startAll(envOverrides: Record<string, string | undefined> 
       services.push(running);
       serviceUrls[def.name] = running.url;
     }
-    if (threaded.size > 0) {
+    // one worker thread per group, started in turn (each group's services start in the table's order)
+    for (const names of groups) {
       const worker = await startWorker(
         {
-          names: [...threaded],
+          names,
           env,
           databaseUrl,
           keys,
           serviceUrls: { ...serviceUrls },
-          ports: Object.fromEntries([...threaded].map((n) => [n, servicePort(n as keyof typeof serviceTable, env, config.SERVICE_PORTS)])),
+          ports: Object.fromEntries(names.map((n) => [n, servicePort(n as keyof typeof serviceTable, env, config.SERVICE_PORTS)])),
           logLevel: config.LOG_LEVEL,
           logFormat: currentLogFormat().format,
           colorize: currentLogFormat().colorize,
@@ -244,9 +264,9 @@ export async function startAll(envOverrides: Record<string, string | undefined> 
       );
       workers.push(worker);
       metricSources.push(addMetricsSource(() => worker.metrics()));
-      // the worker's services learn the main thread's (all known by now) and each other's
-      worker.post({ type: 'urls', urls: { ...serviceUrls } });
-      log.info({ services: [...threaded] }, 'runtime: services in a worker thread');
+      log.info({ services: names }, 'runtime: services in a worker thread');
+      // every worker's services learn the URLs known so far (an earlier group's did not know this one's)
+      for (const w of workers) w.post({ type: 'urls', urls: { ...serviceUrls } });
     }
     const gateway = await startGateway({
       env,
