@@ -78,8 +78,11 @@ function servicePort(name: keyof typeof serviceTable, env: Record<string, string
  * on one core, or when running from sources: tests). RUNTIME_THREAD_SERVICES separates groups with
  * `;` and names with `,`; a service named in no group runs on the main thread with the gateway.
  */
-export function threadGroups(config: Pick<RuntimeConfig, 'RUNTIME_THREADS' | 'RUNTIME_THREAD_SERVICES'>, compiled = __filename.endsWith('.js') && fs.existsSync(path.join(__dirname, 'worker.js'))): string[][] {
-  if (config.RUNTIME_THREADS === 'off' || !compiled || os.availableParallelism() < 2) return [];
+export function threadGroups(
+  config: Pick<RuntimeConfig, 'RUNTIME_THREADS' | 'RUNTIME_THREAD_SERVICES'>,
+  { compiled = __filename.endsWith('.js') && fs.existsSync(path.join(__dirname, 'worker.js')), cores = os.availableParallelism() }: { compiled?: boolean; cores?: number } = {},
+): string[][] {
+  if (config.RUNTIME_THREADS === 'off' || !compiled || cores < 2) return [];
   const known = new Set(serviceDefinitions.map((d) => d.name as string));
   const seen = new Set<string>();
   const groups: string[][] = [];
