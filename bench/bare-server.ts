@@ -7,6 +7,8 @@ import http from 'node:http';
 import { Pool } from 'pg';
 
 const pool = new Pool({ connectionString: process.env.BARE_DATABASE_URL, max: Number(process.env.BARE_POOL_MAX ?? 5) });
+// an idle connection dropped (the runtime's Postgres restarted between the bench's pairs of processes) is replaced on next use
+pool.on('error', () => undefined);
 
 const LOCATIONS = `select * from "organization"."locations" order by "id" asc limit $1`;
 

@@ -120,16 +120,20 @@ interface Measured {
 }
 
 /**
- * Loads each path in turn, `rounds` times (the order reversed every other round, so no path always
- * follows the same one), first at one connection (latency), then at `concurrency` (throughput).
+ * `rounds` rounds of `each` over every path in turn, the order reversed every other round so no
+ * path always follows the same one (after a warm-up of every path at `concurrency`).
  */
+async function inTurn(paths: Target[], each: (k: number, p: Target) => Promise<void>): Promise<void> {
+  for (const p of paths) await load(p, 2, concurrency); // warm-up
+  for (let i = 0; i < rounds; i++) for (const k of i % 2 === 0 ? [...paths.keys()] : [...paths.keys()].reverse()) await each(k, paths[k]);
+}
+
+/** Loads each path in turn (inTurn), first at one connection (latency), then at `concurrency` (throughput). */
 async function measure(paths: Target[]): Promise<Measured> {
   const bodies = await Promise.all(paths.map(body));
-  for (const p of paths) await load(p, 2, concurrency); // warm-up
-  const order = (i: number) => (i % 2 === 0 ? [...paths.keys()] : [...paths.keys()].reverse());
   const lat: Result[][] = paths.map(() => []);
   const thr: Result[][] = paths.map(() => []);
-  for (let i = 0; i < rounds; i++) for (const k of order(i)) lat[k].push(await load(paths[k], seconds / rounds, 1));
+  await inTurn(paths, async (k, p) => void lat[k].push(await load(p, seconds / rounds, 1)));
   // what each serving process burns with no requests (relays, pollers, timers) is not the requests' cost
   const idle = new Map<number, number>();
   for (const pid of new Set(paths.map((p) => p.pid))) {
@@ -138,17 +142,14 @@ async function measure(paths: Target[]): Promise<Measured> {
     idle.set(pid, (cpuMs(pid) - before) / 3000);
   }
   const cpu = paths.map(() => ({ ms: 0, requests: 0 }));
-  for (let i = 0; i < rounds; i++) {
-    for (const k of order(i)) {
-      const p = paths[k];
-      const before = cpuMs(p.pid);
-      const t0 = performance.now();
-      const r = await load(p, seconds / rounds, concurrency);
-      cpu[k].ms += cpuMs(p.pid) - before - idle.get(p.pid)! * (performance.now() - t0);
-      cpu[k].requests += r.rps * (seconds / rounds);
-      thr[k].push(r);
-    }
-  }
+  await inTurn(paths, async (k, p) => {
+    const before = cpuMs(p.pid);
+    const t0 = performance.now();
+    const r = await load(p, seconds / rounds, concurrency);
+    cpu[k].ms += cpuMs(p.pid) - before - idle.get(p.pid)! * (performance.now() - t0);
+    cpu[k].requests += r.rps * (seconds / rounds);
+    thr[k].push(r);
+  });
   return {
     latency: lat.map((rs) => median(rs, (r) => r.p50)),
     throughput: thr.map((rs) => median(rs, (r) => r.rps)),
@@ -159,8 +160,9 @@ async function measure(paths: Target[]): Promise<Measured> {
   };
 }
 
-/** Prints the bare, direct and gateway paths of one read (indexes into `m`) as ratios of the bare one; answers the req/s. */
-function report(m: Measured, paths: Target[], idx: [number, number, number], lat: Result[][]): { service: number; gateway: number; bare: number } {
+/** Prints the bare, direct and gateway paths of one read (indexes into `m`) as ratios of the bare one. */
+function report(m: Measured, paths: Target[], idx: [number, number, number]): void {
+  const lat = m.latencyRounds;
   const [b, d, g] = idx;
   const fmt = (r: Result, base: Result) =>
     `${r.rps.toFixed(0).padStart(6)} req/s (${((r.rps / base.rps) * 100).toFixed(0).padStart(3)}%)   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   errors ${r.errors}`;
@@ -176,10 +178,7 @@ function report(m: Measured, paths: Target[], idx: [number, number, number], lat
   // the gateway's added latency, round by round (the same round's direct and gateway p50)
   const added = medianOf(lat[d].map((dr, i) => lat[g][i].p50 - dr.p50));
   console.log(`  gateway adds ${added.toFixed(2)} ms at p50 (target < 0.5 ms), keeps ${((gateway / service) * 100).toFixed(1)}% of the service's req/s`);
-  return { bare, service, gateway };
 }
-
-type Figures = Record<'locations' | 'stock', { service: number; gateway: number; bare: number }>;
 
 async function startBare(pgPort: number): Promise<{ origin: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
@@ -197,6 +196,7 @@ async function startBare(pgPort: number): Promise<{ origin: string; pid: number;
     origin,
     pid: child.pid ?? 0,
     stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await exited;
@@ -311,9 +311,12 @@ async function main(): Promise<void> {
     bare = await startBare(setups[0].rt.pgPort);
     console.log(`node ${process.versions.node}, ${os.cpus().length} cores, ${seconds} s per path and measure, LOG_LEVEL=${process.env.LOG_LEVEL ?? 'info'}`);
     console.log(`runtimes: ${setups.map((s) => telemetryLabel(s.mode)).join('; ')}${setups.length > 1 ? ' (side by side, loaded in turn)' : ''}`);
-    const figures = new Map<TelemetryMode, Partial<Figures>>(modes.map((m) => [m, {}]));
     // on / off of adjacent loads, per read and path, over every round of every pair of processes
     const ratios = new Map<string, number[]>(['locations service', 'locations gateway', 'stock service', 'stock gateway'].map((k) => [k, []]));
+    /** `rps`: per round, the req/s of off's service and gateway, then on's */
+    const addRatios = (read: 'locations' | 'stock', rps: number[][]) => {
+      for (const [k, what] of [[0, 'service'], [1, 'gateway']] as const) ratios.get(`${read} ${what}`)!.push(...rps[k + 2].map((on, i) => on / rps[k][i]));
+    };
     for (const read of ['locations', 'stock'] as const) {
       const title =
         read === 'locations' ? 'GET /locations?limit=20 (20 locations)' : `GET /stock-levels?locationId=…&limit=100 (one location, ${ITEMS} items)`;
@@ -326,24 +329,23 @@ async function main(): Promise<void> {
       console.log(`\n${title}   (the bodies are ${same ? 'identical' : 'NOT identical'}: bare, service and gateway${setups.length > 1 ? ' of the first runtime; service and gateway of the other' : ''})`);
       for (const [i, s] of setups.entries()) {
         if (setups.length > 1) console.log(`-- ${telemetryLabel(s.mode)}`);
-        figures.get(s.mode)![read] = report(m, paths, [0, 1 + 2 * i, 2 + 2 * i], m.latencyRounds);
+        report(m, paths, [0, 1 + 2 * i, 2 + 2 * i]);
       }
-      if (setups.length > 1) for (const [k, what] of [[1, 'service'], [2, 'gateway']] as const) ratios.get(`${read} ${what}`)!.push(...m.rounds[k + 2].map((on, i) => on / m.rounds[k][i]));
+      if (setups.length > 1) addRatios(read, m.rounds.slice(1));
     }
     const on = setups.find((s) => s.mode === 'on');
     if (on) console.log(`\nspans exported: ${on.telemetry.received().requests} OTLP requests, ${(on.telemetry.received().bytes / 1e6).toFixed(1)} MB`);
     if (setups.length > 1) {
-      // Two processes of the same build differ by up to a tenth in throughput however long they are
+      // Two processes of the same build differ by a tenth or more in throughput however long they are
       // loaded (JIT and memory layout), more than the cost being measured: the pair is started again
       // (same data and ports) and loaded again, and the cost is read over every pair.
       for (let g = 1; g < generations; g++) {
         for (const s of setups) await s.rt.restart();
         for (const read of ['locations', 'stock'] as const) {
           const paths = setups.flatMap((s) => [s.direct[read], s.gateway[read]]);
-          for (const p of paths) await load(p, 2, concurrency); // warm-up
           const thr: number[][] = paths.map(() => []);
-          for (let i = 0; i < rounds; i++) for (const k of i % 2 === 0 ? [...paths.keys()] : [...paths.keys()].reverse()) thr[k].push((await load(paths[k], seconds / rounds, concurrency)).rps);
-          for (const [k, what] of [[0, 'service'], [1, 'gateway']] as const) ratios.get(`${read} ${what}`)!.push(...thr[k + 2].map((on, i) => on / thr[k][i]));
+          await inTurn(paths, async (k, p) => void thr[k].push((await load(p, seconds / rounds, concurrency)).rps));
+          addRatios(read, thr);
         }
       }
       console.log(`\n=== what tracing costs (on / off: the median ratio of adjacent loads, ${rounds} rounds in each of ${generations} pairs of processes)`);
