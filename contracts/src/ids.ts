@@ -48,6 +48,7 @@ export const idPrefixes = {
   deposit: 'dep',
   bankTransaction: 'btx',
   settlement: 'stl',
+  attachment: 'att',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -17,3 +17,4 @@ export * from './sales';
 export * from './inventory';
 export * from './purchasing';
 export * from './cash';
+export * from './files';

@@ -106,7 +106,14 @@ const problemRef = { $ref: '#/components/responses/Problem' } as const;
 
 const successDescriptions: Record<number, string> = { 200: 'Success', 201: 'Created', 202: 'Accepted', 204: 'No content' };
 
+const successDescriptions206 = 'Partial content: the byte range asked for with `Range`';
+const binary = { type: 'string' as const, format: 'binary' };
+
 function successResponse(status: number, ops: OperationSchemas | undefined) {
+  if (ops?.binaryResponse) {
+    const description = status === 206 ? successDescriptions206 : "The file's bytes, in its stored content type, with `Content-Disposition`, `ETag` (its SHA-256) and `Accept-Ranges: bytes`";
+    return { description, content: { 'application/octet-stream': { schema: binary } } };
+  }
   const description = (ops?.alsoStatuses?.length ? successDescriptions[status] : undefined) ?? 'Success';
   if (status === 204 || (!ops?.response && status !== 200)) return { description };
   if (ops?.response) return { description, content: { 'application/json': { schema: ops.response } } };
@@ -122,6 +129,10 @@ function routeConfig(row: EndpointRow, withSchemas: boolean): RouteConfig {
   if (isObjectSchema(ops?.query)) request.query = ops.query;
   if (ops?.body && row.method !== 'GET' && row.method !== 'DELETE') {
     request.body = { required: true, content: { 'application/json': { schema: ops.body } } };
+  }
+  if (ops?.form && ops.formFile && ops.form instanceof z.ZodObject) {
+    const fields = ops.form.extend({ [ops.formFile]: z.string().openapi({ ...binary, description: 'the file (exactly one part)' }) });
+    request.body = { required: true, content: { 'multipart/form-data': { schema: fields } } };
   }
   if (row.method === 'POST') {
     request.headers = z.object({
@@ -143,6 +154,8 @@ function routeConfig(row: EndpointRow, withSchemas: boolean): RouteConfig {
   responses['404'] = problemRef;
   if (row.method !== 'GET') responses['409'] = problemRef;
   if (request.body) responses['422'] = problemRef;
+  if (ops?.form) responses['413'] = problemRef;
+  if (ops?.binaryResponse) responses['416'] = problemRef;
   responses['429'] = problemRef;
   responses.default = problemRef;
   const tag = areaTags[row.service]?.name ?? row.service;

@@ -7,6 +7,7 @@ import { salesOperations } from './sales';
 import { inventoryOperations } from './inventory';
 import { purchasingOperations } from './purchasing';
 import { cashOperations } from './cash';
+import { filesOperations } from './files';
 
 export const operations = {
   ...identityOperations,
@@ -17,6 +18,7 @@ export const operations = {
   ...inventoryOperations,
   ...purchasingOperations,
   ...cashOperations,
+  ...filesOperations,
 };
 
 export type Operations = typeof operations;

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { EndpointRow } from '@bop/contracts';
+import type { Transform } from 'node:stream';
 import type { KitRequest, Principal } from '@bop/shared';
 
 /** A catalogue row with everything the request path needs, computed once at start. */
@@ -40,6 +41,8 @@ export interface RequestState {
   ip?: string;
   /** the body, when the gateway had to read it (idempotent POSTs) */
   body?: Buffer;
+  /** an idempotent upload streams on through this tap, which hashes it as it goes */
+  bodyTap?: Transform & { hex(): string };
   /** the idempotency record this request holds */
   idempotency?: { scope: string; key: string };
   startedAt: number;

@@ -23,6 +23,7 @@ const errorMeanings: Record<ErrorCode, string> = {
   version_mismatch: 'If-Match does not match the current version.',
   period_locked: 'The business day or pay period is locked.',
   payload_too_large: 'The upload or body is larger than the limit.',
+  range_not_satisfiable: 'A download asked for a byte range (Range) that lies outside the file; Content-Range names its size.',
   validation_error: 'Field errors in `errors[]`.',
   insufficient_stock: 'Not enough stock to reserve or ship.',
   rate_limited: 'Over the rate limit; wait for the Retry-After header’s seconds.',

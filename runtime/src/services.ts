@@ -7,6 +7,7 @@ import { salesService } from '@svc/sales';
 import { inventoryService } from '@svc/inventory';
 import { purchasingService } from '@svc/purchasing';
 import { cashService } from '@svc/cash';
+import { filesService } from '@svc/files';
 
 /** The services this build runs; each area service is added here when it lands. */
-export const serviceDefinitions: ServiceDefinition<any>[] = [identityService, organizationService, webhooksService, integrationsService, salesService, inventoryService, purchasingService, cashService];
+export const serviceDefinitions: ServiceDefinition<any>[] = [identityService, organizationService, webhooksService, integrationsService, salesService, inventoryService, purchasingService, cashService, filesService];

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EndpointRow, Operations } from '@bop/contracts';
 import type { Logger } from './logger';
@@ -23,6 +24,11 @@ export interface RouteContext<B = unknown, Q = unknown, P = unknown> {
   em: EntityManager;
   log: Logger;
   headers: IncomingHttpHeaders;
+  /**
+   * the request itself, for an upload row (`form` in its contracts): the kit reads no body of a type
+   * other than JSON, so the handler streams it (never whole in memory)
+   */
+  request: IncomingMessage;
   /** the reaches of the row's permission for a person; `{ everyone: true }` for integrations and system */
   reach(): ReachSet;
   /** throws 409 `version_mismatch` when an If-Match header names another version */
@@ -33,6 +39,8 @@ export interface RouteResult {
   status?: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** bytes to stream as the answer instead of a JSON `body` (headers name their type and length) */
+  stream?: Readable;
 }
 
 export type RouteHandler<B = any, Q = any, P = any> = (ctx: RouteContext<B, Q, P>) => Promise<RouteResult>;

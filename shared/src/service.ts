@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import express, { type Request, type Response, type NextFunction } from 'express';
 import { z } from 'zod';
 import fresh from 'fresh';
@@ -435,6 +437,7 @@ function buildContext(req: KitRequest, principal: Principal, compiled: Compiled,
       return requestLogger(req as { id?: string; log?: Logger }, log);
     },
     headers: req.headers,
+    request: req,
     reach() {
       const reach = reachFor(principal, permission);
       if (!reach) throw new ApiError('forbidden', `You lack the permission ${permission}.`);
@@ -495,6 +498,10 @@ function send(req: IncomingMessage, res: ServerResponse, result: RouteResult, de
   const body = result.body as { version?: unknown } | undefined;
   if (body && typeof body === 'object' && typeof body.version === 'number') res.setHeader('ETag', `"${body.version}"`);
   res.statusCode = status;
+  if (result.stream) {
+    sendStream(req, res, result.stream);
+    return status;
+  }
   if (status === 204 || result.body === undefined) {
     res.end();
     return status;
@@ -514,6 +521,19 @@ function send(req: IncomingMessage, res: ServerResponse, result: RouteResult, de
   res.setHeader('Content-Length', Buffer.byteLength(json));
   res.end(head ? undefined : json);
   return status;
+}
+
+/** Streams stored bytes as the answer; a read that fails midway ends the connection (the length already sent cannot be kept). */
+function sendStream(req: IncomingMessage, res: ServerResponse, stream: Readable): void {
+  if (req.method === 'HEAD') {
+    stream.destroy();
+    res.end();
+    return;
+  }
+  pipeline(stream, res).catch(() => {
+    stream.destroy();
+    res.destroy();
+  });
 }
 
 const READY_TIMEOUT_MS = 3000;

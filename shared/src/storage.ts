@@ -22,11 +22,17 @@ export interface ObjectStorage {
   /** where the objects live, for messages (`/var/lib/bop/files`) */
   readonly location: string;
   put(key: string, body: Readable): Promise<StoredObject>;
-  /** the content, or null when there is no such object */
-  get(key: string): Promise<Readable | null>;
+  /** the content (or the inclusive byte range `range` of it), or null when there is no such object */
+  get(key: string, range?: ByteRange): Promise<Readable | null>;
   head(key: string): Promise<StoredObject | null>;
   /** true when something was deleted */
   delete(key: string): Promise<boolean>;
+}
+
+/** Bytes `start` to `end`, both inclusive (as an HTTP Range). */
+export interface ByteRange {
+  start: number;
+  end: number;
 }
 
 const KEY = /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/;
@@ -36,6 +42,23 @@ export function checkStorageKey(key: string): string {
     throw new Error(`invalid storage key ${JSON.stringify(key)}: letters, digits, '.', '_', '-' in '/'-separated parts, no '..'`);
   }
   return key;
+}
+
+/** A pass-through that counts and hashes (sha256) what flows through it. */
+export class Digest extends Transform {
+  private readonly hash = createHash('sha256');
+  /** bytes seen so far (not `size`: an S3 upload would read that as the body's length) */
+  bytes = 0;
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null, data?: Buffer) => void): void {
+    this.hash.update(chunk);
+    this.bytes += chunk.length;
+    done(null, chunk);
+  }
+
+  hex(): string {
+    return this.hash.digest('hex');
+  }
 }
 
 /**
@@ -53,33 +76,25 @@ export class LocalDirectoryStorage implements ObjectStorage {
     const file = this.file(key);
     await fs.promises.mkdir(path.dirname(file), { recursive: true });
     const temp = `${file}.${randomBytes(6).toString('hex')}.partial`;
-    const hash = createHash('sha256');
-    let size = 0;
-    const count = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        hash.update(chunk);
-        size += chunk.length;
-        done(null, chunk);
-      },
-    });
+    const digest = new Digest();
     try {
-      await pipeline(body, count, fs.createWriteStream(temp, { flags: 'wx' }));
-      const sha256 = hash.digest('hex');
+      await pipeline(body, digest, fs.createWriteStream(temp, { flags: 'wx' }));
+      const sha256 = digest.hex();
       await fs.promises.writeFile(`${file}.sha256`, sha256);
       await fs.promises.rename(temp, file);
       const stat = await fs.promises.stat(file);
-      return { key, size, sha256, modifiedAt: stat.mtime };
+      return { key, size: digest.bytes, sha256, modifiedAt: stat.mtime };
     } catch (err) {
       await fs.promises.rm(temp, { force: true });
       throw err;
     }
   }
 
-  async get(key: string): Promise<Readable | null> {
+  async get(key: string, range?: ByteRange): Promise<Readable | null> {
     const file = this.file(key);
     try {
       const handle = await fs.promises.open(file, 'r');
-      return handle.createReadStream();
+      return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;
@@ -109,4 +124,49 @@ export class LocalDirectoryStorage implements ObjectStorage {
       throw err;
     }
   }
+}
+
+/** Where attachments are stored: an S3-compatible bucket when `bucket` is set, else a local directory. */
+export interface StorageSettings {
+  /** the local directory (FILES_DIR, or DATA_DIR/files) */
+  directory: string;
+  s3?: {
+    bucket: string;
+    /** an S3-compatible endpoint (MinIO, R2 …); unset: AWS */
+    endpoint?: string;
+    region: string;
+    accessKeyId?: string;
+    secretAccessKey?: string;
+    forcePathStyle: boolean;
+    /** a key prefix inside the bucket */
+    prefix: string;
+  };
+}
+
+/** The storage the settings name (the S3 client is loaded only when a bucket is set). */
+export function openStorage(settings: StorageSettings): ObjectStorage {
+  if (settings.s3) {
+    const { S3ObjectStorage } = require('./storage-s3') as typeof import('./storage-s3');
+    return new S3ObjectStorage(settings.s3);
+  }
+  return new LocalDirectoryStorage(path.resolve(settings.directory));
+}
+
+/** The storage settings of an environment: `STORAGE_S3_*` (bucket set: S3), else FILES_DIR or DATA_DIR/files. */
+export function storageSettingsFromEnv(env: Record<string, string | undefined>): StorageSettings {
+  const directory = env.FILES_DIR || path.join(env.DATA_DIR || './.data', 'files');
+  const bucket = env.STORAGE_S3_BUCKET?.trim();
+  if (!bucket) return { directory };
+  return {
+    directory,
+    s3: {
+      bucket,
+      endpoint: env.STORAGE_S3_ENDPOINT || undefined,
+      region: env.STORAGE_S3_REGION || 'us-east-1',
+      accessKeyId: env.STORAGE_S3_ACCESS_KEY_ID || undefined,
+      secretAccessKey: env.STORAGE_S3_SECRET_ACCESS_KEY || undefined,
+      forcePathStyle: (env.STORAGE_S3_FORCE_PATH_STYLE ?? 'true').toLowerCase() !== 'false',
+      prefix: (env.STORAGE_S3_PREFIX ?? '').replace(/^\/+|\/+$/g, ''),
+    },
+  };
 }

@@ -12,3 +12,4 @@ export * from './env';
 export * from './clock';
 export * from './events';
 export * from './receiver';
+export * from './multipart';

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import { Transform } from 'node:stream';
 import type { ServerResponse } from 'node:http';
 import { ApiError, BadRequest, Conflict, ServiceUnavailable, type Logger, type Orm } from '@bop/shared';
+import { endpointKey, operationSchemas } from '@bop/contracts';
 import type { GatewayRequest } from '../context';
 import { clientIp } from './rate-limit';
 
@@ -63,11 +65,13 @@ export class IdempotencyStore {
     throw new ServiceUnavailable('The Idempotency-Key could not be claimed; retry.');
   }
 
-  async complete(scope: string, key: string, status: number, headers: Record<string, string>, body: Buffer): Promise<void> {
-    await this.exec(`update ${T} set "state" = 'completed', "status" = ?, "headers" = ?::jsonb, "body" = ? where "scope" = ? and "key" = ?`, [
+  /** Stores the answer; `bodyHash` names the request body when it was only known at the end (a streamed upload). */
+  async complete(scope: string, key: string, status: number, headers: Record<string, string>, body: Buffer, bodyHash?: string): Promise<void> {
+    await this.exec(`update ${T} set "state" = 'completed', "status" = ?, "headers" = ?::jsonb, "body" = ?, "body_hash" = coalesce(?, "body_hash") where "scope" = ? and "key" = ?`, [
       status,
       JSON.stringify(headers),
       body,
+      bodyHash ?? null,
       scope,
       key,
     ]);
@@ -131,6 +135,72 @@ export function readBody(req: GatewayRequest, limit: number): Promise<Buffer> {
   });
 }
 
+/** The body hash of a streamed upload's claim until its end is seen (no SHA-256 hex looks like it). */
+const STREAMING = 'streaming';
+
+/** An upload row (multipart form in its contracts): its body streams on. */
+function isUpload(req: GatewayRequest): boolean {
+  const row = req.gw.route?.row;
+  return row !== undefined && operationSchemas(endpointKey(row))?.form !== undefined;
+}
+
+/** The upload digest of a body read to its end and dropped (a repeated upload compared with the first). */
+async function hashOf(req: GatewayRequest): Promise<string> {
+  const digest = new UploadDigest(req);
+  for await (const _ of req.pipe(digest)) void _;
+  return digest.hex();
+}
+
+/**
+ * Passes an upload on unchanged and hashes it without its multipart boundary: a client that sends the
+ * same file again under the same Idempotency-Key makes a new random boundary, and that alone is not
+ * another request.
+ */
+export class UploadDigest extends Transform {
+  private readonly hash = createHash('sha256');
+  private readonly marker: Buffer | null;
+  private carry = Buffer.alloc(0);
+
+  constructor(req: { headers: { 'content-type'?: string } }) {
+    super();
+    const m = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(req.headers['content-type'] ?? '');
+    const boundary = m ? (m[1] ?? m[2]) : null;
+    this.marker = boundary ? Buffer.from(boundary) : null;
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null, data?: Buffer) => void): void {
+    this.feed(chunk);
+    done(null, chunk);
+  }
+
+  override _flush(done: (err?: Error | null) => void): void {
+    this.hash.update(this.carry);
+    this.carry = Buffer.alloc(0);
+    done();
+  }
+
+  private feed(chunk: Buffer): void {
+    if (this.marker === null) {
+      this.hash.update(chunk);
+      return;
+    }
+    const buf = this.carry.length > 0 ? Buffer.concat([this.carry, chunk]) : chunk;
+    let from = 0;
+    for (let at = buf.indexOf(this.marker, from); at >= 0; at = buf.indexOf(this.marker, from)) {
+      this.hash.update(buf.subarray(from, at));
+      from = at + this.marker.length;
+    }
+    // a marker may straddle two chunks: its possible start waits for the next one
+    const keep = Math.min(buf.length - from, this.marker.length - 1);
+    this.hash.update(buf.subarray(from, buf.length - keep));
+    this.carry = Buffer.from(buf.subarray(buf.length - keep));
+  }
+
+  hex(): string {
+    return this.hash.digest('hex');
+  }
+}
+
 /** The idempotency key of a POST, or null when none was sent. */
 export function idempotencyKeyOf(req: GatewayRequest): string | null {
   if (req.method !== 'POST') return null;
@@ -155,14 +225,20 @@ export interface IdempotencyDeps {
  * captured. Returns after the response is sent or forwarding has begun.
  */
 export async function idempotent(deps: IdempotencyDeps, key: string, req: GatewayRequest, res: ServerResponse, forward: () => Promise<void>): Promise<void> {
-  const body = await readBody(req, deps.bodyLimit);
-  req.gw.body = body;
   const scope = req.gw.auth ? req.gw.auth.principal.id : `ip:${clientIp(req, deps.trustProxy)}`;
-  const hash = createHash('sha256').update(body).digest('hex');
   const path = req.originalUrl;
+  // an upload (multipart, up to STORAGE_MAX_UPLOAD_MB) is never read whole: it is hashed as it streams on
+  const streamed = isUpload(req);
+  let hash = STREAMING;
+  if (!streamed) {
+    const body = await readBody(req, deps.bodyLimit);
+    req.gw.body = body;
+    hash = createHash('sha256').update(body).digest('hex');
+  }
   const got = await deps.store.claim(scope, key, req.method, path, hash);
   if (!got.claimed) {
     const rec = got.record;
+    if (streamed && rec.state === 'completed' && rec.method === req.method && rec.path === path) hash = await hashOf(req);
     if (rec.method !== req.method || rec.path !== path || rec.body_hash !== hash) {
       throw new Conflict('This Idempotency-Key was used with a different request (method, path or body).');
     }
@@ -176,9 +252,11 @@ export async function idempotent(deps: IdempotencyDeps, key: string, req: Gatewa
     return;
   }
   req.gw.idempotency = { scope, key };
+  const tap = streamed ? (req.gw.bodyTap = new UploadDigest(req)) : null;
   req.gw.onAnswer = async (status, headers, answer) => {
     try {
-      if (status >= 500) {
+      // an answer given before the upload was all received (413 …) names no body: the key is freed, not kept
+      if (status >= 500 || (tap !== null && !(req.complete && tap.writableFinished))) {
         await deps.store.release(scope, key);
         return;
       }
@@ -187,7 +265,7 @@ export async function idempotent(deps: IdempotencyDeps, key: string, req: Gatewa
         const v = headers[h];
         if (typeof v === 'string') kept[h] = v;
       }
-      await deps.store.complete(scope, key, status, kept, answer);
+      await deps.store.complete(scope, key, status, kept, answer, tap ? tap.hex() : undefined);
     } catch (err) {
       deps.log.error({ err, requestId: req.id }, 'idempotency record not stored');
       await deps.store.release(scope, key).catch(() => undefined);

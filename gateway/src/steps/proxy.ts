@@ -81,7 +81,7 @@ export class Proxy {
       body = req.gw.body;
       headers['content-length'] = String(req.gw.body.length);
     } else if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) {
-      body = req;
+      body = req.gw.bodyTap ? req.pipe(req.gw.bodyTap) : req;
     }
     // a caller that goes away stops the upstream request
     const abort = new AbortController();
@@ -96,6 +96,7 @@ export class Proxy {
         await pool.stream(options, ({ statusCode, headers: answer }) => {
           if (statusCode >= 200 && statusCode < 300) this.s.onSuccess(req);
           copyHeaders(answer, res);
+          closeIfBodyLeft(req, res);
           res.statusCode = statusCode;
           return res;
         });
@@ -115,6 +116,7 @@ export class Proxy {
     if (answer.statusCode >= 200 && answer.statusCode < 300) this.s.onSuccess(req);
     if (res.headersSent) return;
     copyHeaders(answer.headers, res);
+    closeIfBodyLeft(req, res);
     res.setHeader('content-length', String(body.length));
     res.statusCode = answer.statusCode;
     res.end(body);
@@ -137,6 +139,16 @@ export class Proxy {
     if (release) void release().finally(respond);
     else respond();
   }
+}
+
+/**
+ * The service answered before the whole request body arrived (an upload over its limit): the rest is
+ * never read, so this connection cannot carry another request and closes after the answer.
+ */
+function closeIfBodyLeft(req: GatewayRequest, res: ServerResponse): void {
+  if (req.complete) return;
+  res.setHeader('Connection', 'close');
+  req.unpipe();
 }
 
 function copyHeaders(headers: Record<string, string | string[] | undefined>, res: ServerResponse): void {

@@ -1,15 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Command } from 'commander';
-import { LocalDirectoryStorage, type ObjectStorage } from '@bop/shared';
+import { openStorage, storageSettingsFromEnv, type ObjectStorage } from '@bop/shared';
 import { loadRuntimeConfig } from '../config';
 import { exits } from './context';
 
-/** The attachment storage: FILES_DIR, or DATA_DIR/files. */
+/** The attachment storage the files service uses: STORAGE_S3_* when a bucket is set, else FILES_DIR or DATA_DIR/files. */
 export function attachmentStorage(): ObjectStorage {
   const config = loadRuntimeConfig();
-  return new LocalDirectoryStorage(path.resolve(config.FILES_DIR ?? path.join(config.DATA_DIR, 'files')));
+  return openStorage(storageSettingsFromEnv({ ...process.env, DATA_DIR: config.DATA_DIR, FILES_DIR: config.FILES_DIR }));
 }
 
 async function readAll(stream: Readable): Promise<Buffer> {
@@ -68,7 +67,7 @@ async function storageTest(opts: { json?: boolean }): Promise<number> {
   }
   if (!ok) {
     const failed = steps.find((s) => !s.ok)!;
-    console.error(`error: storage ${failed.step} failed in ${storage.location}: ${failed.detail} (FILES_DIR moves it)`);
+    console.error(`error: storage ${failed.step} failed in ${storage.location}: ${failed.detail} (FILES_DIR moves the local directory; STORAGE_S3_* names a bucket)`);
   }
   return ok ? 0 : 1;
 }

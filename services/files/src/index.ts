@@ -1,0 +1,33 @@
+import { createService, orgReplicaConsumers, type ObjectStorage } from '@bop/shared';
+import { configSchema, type FilesConfig } from './config';
+import { migrations } from './migrations';
+import { FilesLocation } from './locations/entities';
+import { Attachment } from './attachments/entities';
+import { attachmentRoutes } from './attachments/routes';
+import { attachmentStorage } from './attachments/upload-store';
+import { ContentRemovalWorker } from './attachments/removal-worker';
+
+export { configSchema, type FilesConfig } from './config';
+
+/** One storage per service instance (the routes and the removal worker share it). */
+const storages = new WeakMap<object, ObjectStorage>();
+const storageOf = (svc: { config: FilesConfig }) => {
+  let s = storages.get(svc.config);
+  if (!s) storages.set(svc.config, (s = attachmentStorage(svc.config)));
+  return s;
+};
+
+/**
+ * Files: attachments (documents, photos, signatures) with their bytes in one storage (a local
+ * directory or an S3-compatible bucket) and the access rules of the spec's Attachments table, over a
+ * replica of organization's locations for reach.
+ */
+export const filesService = createService({
+  name: 'files',
+  configSchema,
+  entities: [FilesLocation, Attachment],
+  migrations,
+  consumers: () => orgReplicaConsumers('files'),
+  workers: (svc) => [new ContentRemovalWorker({ orm: svc.orm, log: svc.log, storage: storageOf(svc) })],
+  routes: (svc) => attachmentRoutes(svc, storageOf(svc)),
+});

@@ -1,0 +1,7 @@
+import type { MigrationEntry } from '@bop/shared';
+import { Migration20261126100000 } from './Migration20261126100000';
+
+export const migrations: MigrationEntry[] = [
+  // organization replica, attachments
+  { name: 'Migration20261126100000', class: Migration20261126100000 },
+];

@@ -1,0 +1,31 @@
+import { canDelete, canRead, reachCovers, type Viewer } from '../src/attachments/access';
+import type { ReachSet } from '@bop/shared';
+
+const at = (ids: string[]): ReachSet => ({ everyone: false, orgUnitIds: new Set(), locationIds: new Set(ids), employeeSetIds: new Set() });
+const viewer = (over: Partial<Viewer> = {}): Viewer => ({ id: 'usr_v', employeeId: null, read: null, manage: null, ...over });
+const file = { uploadedById: 'usr_up', employeeId: 'emp_1', locationId: 'loc_a' };
+
+describe('attachment access (spec: Attachments)', () => {
+  it('reads: the uploader, the employee concerned, or attachments.read reaching the location', () => {
+    expect(canRead(file, viewer({ id: 'usr_up' }))).toBe(true);
+    expect(canRead(file, viewer({ employeeId: 'emp_1' }))).toBe(true);
+    expect(canRead(file, viewer({ employeeId: 'emp_2' }))).toBe(false);
+    expect(canRead(file, viewer({ read: at(['loc_a']) }))).toBe(true);
+    expect(canRead(file, viewer({ read: at(['loc_b']) }))).toBe(false);
+    expect(canRead(file, viewer({ manage: { everyone: true } }))).toBe(false);
+    expect(canRead(file, viewer())).toBe(false);
+  });
+
+  it('deletes: the uploader, or attachments.manage reaching the location; never the employee concerned alone', () => {
+    expect(canDelete(file, viewer({ id: 'usr_up' }))).toBe(true);
+    expect(canDelete(file, viewer({ employeeId: 'emp_1' }))).toBe(false);
+    expect(canDelete(file, viewer({ manage: at(['loc_a']) }))).toBe(true);
+    expect(canDelete(file, viewer({ manage: at(['loc_b']), read: { everyone: true } }))).toBe(false);
+  });
+
+  it('a file of no location is covered by reach Everyone only', () => {
+    expect(reachCovers(at(['loc_a']), null)).toBe(false);
+    expect(reachCovers({ everyone: true }, null)).toBe(true);
+    expect(reachCovers(null, 'loc_a')).toBe(false);
+  });
+});
