@@ -13,13 +13,16 @@ import { inventoryService } from '@svc/inventory';
 import { purchasingService } from '@svc/purchasing';
 import { salesService } from '@svc/sales';
 import { webhooksService } from '@svc/webhooks';
+import { peopleService } from '@svc/people';
+import { filesService } from '@svc/files';
+import { identityService } from '@svc/identity';
 import { eventually, sql, startTestServices, type TestServices } from '@bop/test-support';
 
 let stack: TestServices;
 
 beforeAll(async () => {
   // one attempt: a poison is parked at its first failure (the retries are the runner test's subject)
-  stack = await startTestServices([cashService, integrationsService, inventoryService, purchasingService, salesService, webhooksService], { CONSUMER_MAX_ATTEMPTS: '1' });
+  stack = await startTestServices([cashService, integrationsService, inventoryService, purchasingService, salesService, webhooksService, peopleService, filesService, identityService], { CONSUMER_MAX_ATTEMPTS: '1' });
 }, 60_000);
 afterAll(async () => {
   await stack?.close();
@@ -61,7 +64,31 @@ const replicaCases = (service: string): Case[] => [
 ];
 
 const cases: Case[] = [
-  ...['cash', 'inventory', 'purchasing', 'sales'].flatMap(replicaCases),
+  ...['cash', 'inventory', 'purchasing', 'sales', 'people', 'files'].flatMap(replicaCases),
+  {
+    service: 'people',
+    consumer: 'department-replica',
+    topic: 'organization',
+    type: 'department.created',
+    poisons: [null, { id: `dep_${NUL}x`, status: 'active' }, { id: 'dep_x', status: 'active', updatedAt: 'not a time' }],
+    good: () => ({ id: `dep_${newId('event').slice(4)}`, name: 'Kitchen', locationId: null, status: 'active', updatedAt: now() }),
+  },
+  {
+    service: 'people',
+    consumer: 'employee-user-link',
+    topic: 'identity',
+    type: 'identity.user.updated',
+    poisons: [null, { id: `usr_${NUL}x`, employeeId: 'emp_x' }],
+    good: () => ({ id: `usr_${newId('event').slice(4)}`, employeeId: null }),
+  },
+  {
+    service: 'identity',
+    consumer: 'employee-access',
+    topic: 'people',
+    type: 'employee.terminated',
+    poisons: [null, { id: `emp_${NUL}x`, status: 'terminated' }],
+    good: () => ({ id: `emp_${newId('event').slice(4)}`, status: 'terminated', terminationDate: '2026-11-20' }),
+  },
   {
     service: 'cash',
     consumer: 'expected-tenders',

@@ -12,7 +12,7 @@ const groups = (RUNTIME_THREAD_SERVICES: string, RUNTIME_THREADS: 'auto' | 'off'
 describe('runtime worker threads', () => {
   it('splits the services into the groups named, each in the start order', () => {
     expect(groups(runtimeConfigSchema.parse({}).RUNTIME_THREAD_SERVICES)).toEqual([
-      ['identity', 'organization', 'webhooks', 'integrations', 'sales', 'files'],
+      ['identity', 'organization', 'people', 'webhooks', 'integrations', 'sales', 'files'],
       ['inventory', 'purchasing', 'cash'],
     ]);
     expect(groups(' cash , inventory ;; sales ;')).toEqual([['inventory', 'cash'], ['sales']]);

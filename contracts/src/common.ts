@@ -76,3 +76,20 @@ export const BatchResult = BatchCounts.extend({
   results: z.array(BatchRecordResult),
 }).openapi('BatchResult');
 export type BatchResult = z.output<typeof BatchResult>;
+
+/** A reach of a permission as the internal token carries it. */
+export const ReachShape = z.union([z.object({ type: z.literal('everyone') }), z.object({ type: z.enum(['org_units', 'locations', 'employee_set']), ids: z.array(z.string()) })]);
+
+/** The principal the gateway establishes (kit: `Principal`), as internal commands pass it on. */
+export const PrincipalShape = z.object({
+  kind: z.enum(['user', 'integration', 'system', 'anonymous']),
+  via: z.enum(['session', 'personal_key', 'integration_key', 'internal', 'public']),
+  id: z.string().min(1),
+  userId: z.string().optional(),
+  integrationId: z.string().optional(),
+  employeeId: z.string().nullable().optional(),
+  keyId: z.string().optional(),
+  sessionId: z.string().optional(),
+  scopes: z.array(z.string()).optional(),
+  permissions: z.record(z.string(), z.array(ReachShape)).optional(),
+});

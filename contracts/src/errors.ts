@@ -7,6 +7,7 @@ export const errorCodes = {
   forbidden: { status: 403, title: 'Forbidden' },
   out_of_reach: { status: 403, title: 'Out of reach' },
   mfa_enrollment_required: { status: 403, title: 'Two-factor enrolment required' },
+  not_linked_to_employee: { status: 403, title: 'Not linked to an employee' },
   not_found: { status: 404, title: 'Not found' },
   feature_disabled: { status: 404, title: 'Feature disabled' },
   conflict: { status: 409, title: 'Conflict' },

@@ -49,6 +49,10 @@ export const idPrefixes = {
   bankTransaction: 'btx',
   settlement: 'stl',
   attachment: 'att',
+  payRate: 'prt',
+  activity: 'act',
+  employeeDocument: 'edc',
+  certification: 'crt',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -18,3 +18,5 @@ export * from './inventory';
 export * from './purchasing';
 export * from './cash';
 export * from './files';
+export * from './people';
+export * from './personal-data';

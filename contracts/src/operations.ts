@@ -8,6 +8,7 @@ import { inventoryOperations } from './inventory';
 import { purchasingOperations } from './purchasing';
 import { cashOperations } from './cash';
 import { filesOperations } from './files';
+import { peopleOperations } from './people';
 
 export const operations = {
   ...identityOperations,
@@ -19,6 +20,7 @@ export const operations = {
   ...purchasingOperations,
   ...cashOperations,
   ...filesOperations,
+  ...peopleOperations,
 };
 
 export type Operations = typeof operations;

@@ -17,6 +17,7 @@ const errorMeanings: Record<ErrorCode, string> = {
   forbidden: 'The key lacks the scope, or the person lacks the permission.',
   out_of_reach: 'The permission does not reach this location or employee.',
   mfa_enrollment_required: 'The company requires two-factor authentication and the person has not set it up (POST /auth/mfa/enrollment).',
+  not_linked_to_employee: 'The employee area (/me/profile, /me/activity …) is for accounts linked to an employee record; this account is not.',
   not_found: 'No such record or endpoint (also used for files the caller may not see).',
   feature_disabled: 'The feature is switched off.',
   conflict: 'Duplicate, or an Idempotency-Key reused with a different body or while its first request is still running.',

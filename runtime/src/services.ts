@@ -8,6 +8,7 @@ import { inventoryService } from '@svc/inventory';
 import { purchasingService } from '@svc/purchasing';
 import { cashService } from '@svc/cash';
 import { filesService } from '@svc/files';
+import { peopleService } from '@svc/people';
 
 /** The services this build runs; each area service is added here when it lands. */
-export const serviceDefinitions: ServiceDefinition<any>[] = [identityService, organizationService, webhooksService, integrationsService, salesService, inventoryService, purchasingService, cashService, filesService];
+export const serviceDefinitions: ServiceDefinition<any>[] = [identityService, organizationService, peopleService, webhooksService, integrationsService, salesService, inventoryService, purchasingService, cashService, filesService];

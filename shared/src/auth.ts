@@ -23,6 +23,8 @@ export interface Principal {
   scopes?: string[];
   /** people: permission name → reaches (union over assignments) */
   permissions?: Record<string, Reach[]>;
+  /** set by a service for the employee area (`/me/…`): events and audit entries name the employee as the actor */
+  actingAsEmployee?: boolean;
 }
 
 export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
@@ -100,6 +102,7 @@ export const systemPrincipal: Principal = { kind: 'system', via: 'internal', id:
 export function actorOf(principal: Principal | null): { type: 'user' | 'integration' | 'system' | 'employee'; id: string | null } {
   if (!principal || principal.kind === 'system' || principal.kind === 'anonymous') return { type: 'system', id: null };
   if (principal.kind === 'integration') return { type: 'integration', id: principal.integrationId ?? principal.id };
+  if (principal.actingAsEmployee && principal.employeeId) return { type: 'employee', id: principal.employeeId };
   return { type: 'user', id: principal.userId ?? principal.id };
 }
 

@@ -51,6 +51,25 @@ export const InvoiceMatchTolerancesPatch = z.strictObject({
   pricePercent: Percent4.nullable().optional(),
 });
 
+/** A position employees can work (e.g. "Line cook"), as the company names it. */
+export const PositionLabel = z.string().trim().min(1).max(60).openapi({ example: 'Line cook' });
+
+/** The company's positions, in the order given; a label listed twice (compared without case) is refused at its index. */
+export const Positions = z
+  .array(PositionLabel)
+  .max(200)
+  .superRefine((labels, ctx) => {
+    const seen = new Set<string>();
+    labels.forEach((label, i) => {
+      const key = label.normalize('NFC').toLowerCase();
+      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [i], message: 'This position is already listed (positions are compared without case).' });
+      seen.add(key);
+    });
+  });
+
+/** Days an archived (terminated) employee's personal fields are kept before the people service anonymises them. */
+export const EmployeeRetentionDays = z.number().int().min(30).max(36500).openapi({ example: 2555 });
+
 export const CompanySettings = z
   .object({
     name: z.string(),
@@ -61,6 +80,10 @@ export const CompanySettings = z
     purchaseOrderApprovalThreshold: z.string(),
     requireTwoFactor: z.boolean(),
     invoiceMatchTolerances: InvoiceMatchTolerances,
+    positions: z.array(z.string()).openapi({ description: 'position labels employees can work; `[]` by default' }),
+    employeeRetentionDays: z.number().int().openapi({
+      description: "days an archived (terminated) employee's personal fields are kept before they are anonymised; 2555 (about 7 years) by default",
+    }),
     version: z.number().int(),
     updatedAt: Timestamp,
   })
@@ -75,4 +98,7 @@ export const CompanySettingsPatch = z.strictObject({
   purchaseOrderApprovalThreshold: MoneyAmount.optional(),
   requireTwoFactor: z.boolean().optional(),
   invoiceMatchTolerances: InvoiceMatchTolerancesPatch.optional(),
+  /** replaces the whole list */
+  positions: Positions.optional(),
+  employeeRetentionDays: EmployeeRetentionDays.optional(),
 });

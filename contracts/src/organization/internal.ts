@@ -27,3 +27,13 @@ export type ReplicatedLocation = z.output<typeof ReplicatedLocation>;
 
 export const LocationsResolveAnswer = z.object({ data: z.array(ReplicatedLocation) });
 export type LocationsResolveAnswer = z.output<typeof LocationsResolveAnswer>;
+
+/** `POST /internal/departments:resolve` (organization): the current state of departments by id, for the people service's replica. */
+export const DepartmentsResolveRequest = z.strictObject({ ids: z.array(z.string().min(1).max(200)).max(2000) });
+export type DepartmentsResolveRequest = z.output<typeof DepartmentsResolveRequest>;
+
+export const ReplicatedDepartment = z.object({ id: z.string(), locationId: z.string().nullable(), status: z.string(), updatedAt: z.string() });
+export type ReplicatedDepartment = z.output<typeof ReplicatedDepartment>;
+
+export const DepartmentsResolveAnswer = z.object({ data: z.array(ReplicatedDepartment) });
+export type DepartmentsResolveAnswer = z.output<typeof DepartmentsResolveAnswer>;

@@ -4,6 +4,7 @@ import { migrations } from './migrations';
 import { FilesLocation } from './locations/entities';
 import { Attachment } from './attachments/entities';
 import { attachmentRoutes } from './attachments/routes';
+import { attachmentInternalRoutes } from './attachments/internal-routes';
 import { attachmentStorage } from './attachments/upload-store';
 import { ContentRemovalWorker } from './attachments/removal-worker';
 
@@ -30,4 +31,5 @@ export const filesService = createService({
   consumers: () => orgReplicaConsumers('files'),
   workers: (svc) => [new ContentRemovalWorker({ orm: svc.orm, log: svc.log, storage: storageOf(svc) })],
   routes: (svc) => attachmentRoutes(svc, storageOf(svc)),
+  internalRoutes: () => attachmentInternalRoutes(),
 });

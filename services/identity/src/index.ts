@@ -23,7 +23,9 @@ import { roleRoutes } from './roles/routes';
 import { featureRoutes } from './features/routes';
 import { companySettingsRoutes } from './company-settings/routes';
 import { internalRoutes } from './internal/routes';
+import { personalDataRoutes } from './personal-data/routes';
 import { EmailWorker } from './email/email-worker';
+import { userConsumers } from './users/consumers';
 
 export { identityAdmin } from './users/admin';
 export { emailAdmin } from './email/admin';
@@ -34,6 +36,7 @@ export const identityService = createService({
   configSchema,
   entities: [User, Role, Assignment, Session, ApiKey, IntegrationState, MfaChallenge, RecoveryCode, Invitation, EmailLog, FeatureSwitch, CompanySettings],
   migrations,
+  consumers: () => userConsumers,
   routes: ({ config }) => {
     const deps = routeDeps(config);
     return [
@@ -48,7 +51,7 @@ export const identityService = createService({
       ...companySettingsRoutes(),
     ];
   },
-  internalRoutes: ({ config }) => internalRoutes(sessionPolicy(config)),
+  internalRoutes: ({ config }) => [...internalRoutes(sessionPolicy(config)), ...personalDataRoutes()],
   workers: ({ orm, log, config }) => [new EmailWorker({ orm, log, config })],
   onStart: async ({ orm, config, log }) => {
     const { created, generatedPassword } = await bootstrap(orm.em.fork(), { email: config.BOOTSTRAP_ADMIN_EMAIL, password: config.BOOTSTRAP_ADMIN_PASSWORD });

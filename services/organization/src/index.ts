@@ -8,6 +8,7 @@ import { locationRoutes } from './locations/routes';
 import { internalRoutes } from './locations/internal-routes';
 import { orgUnitRoutes } from './org-units/routes';
 import { departmentRoutes } from './departments/routes';
+import { departmentInternalRoutes } from './departments/internal-routes';
 
 export { configSchema } from './config';
 
@@ -17,5 +18,5 @@ export const organizationService = createService({
   entities: [Location, OrgUnit, Department],
   migrations,
   routes: () => [...locationRoutes(), ...orgUnitRoutes(), ...departmentRoutes()],
-  internalRoutes: () => internalRoutes(),
+  internalRoutes: () => [...internalRoutes(), ...departmentInternalRoutes()],
 });

@@ -1,6 +1,7 @@
 import { ApiError, newId, route, type RouteDef, type ServiceRuntime } from '@bop/shared';
 import type { FilesConfig } from '../config';
 import { receiveUpload, uploadLimits } from './upload-store';
+import { employeeChecker } from './employees-client';
 import { deleteAttachment, getAttachment, listAttachments, listMyAttachments, openContent, recordUpload, storageKeyOf } from './store';
 import type { ObjectStorage } from '@bop/shared';
 
@@ -16,7 +17,7 @@ export const attachmentRoutes = (svc: ServiceRuntime<FilesConfig>, storage: Obje
     route('POST /attachments', async (ctx) => {
       const id = newId('attachment');
       const upload = await receiveUpload(ctx.request, storage, storageKeyOf(id), limits);
-      return { status: 201, body: await recordUpload(ctx.em, storage, id, upload, ctx.principal) };
+      return { status: 201, body: await recordUpload(ctx.em, storage, id, upload, ctx.principal, employeeChecker(svc.services, ctx.requestId)) };
     }),
 
     route('GET /attachments/{id}', async (ctx) => {

@@ -17,6 +17,7 @@ import {
   writableLocations,
   zodFieldErrors,
   type EntityManager,
+  type FieldError,
   type ObjectStorage,
   type Principal,
   type ReachSet,
@@ -53,12 +54,15 @@ export const storageKeyOf = (id: string) => `attachments/${id}`;
  * Records an upload whose bytes are stored: its form fields checked (an unknown or archived location
  * is a field error), the row and `attachment.uploaded` in one transaction. Refused: the bytes go.
  */
-export async function recordUpload(em: EntityManager, storage: ObjectStorage, id: string, upload: ReceivedUpload, principal: Principal) {
+export async function recordUpload(em: EntityManager, storage: ObjectStorage, id: string, upload: ReceivedUpload, principal: Principal, checkEmployee: (id: string) => Promise<FieldError | null>) {
   try {
     const parsed = AttachmentUploadForm.safeParse(upload.fields);
     if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error), 'The upload has invalid fields.');
     const form = parsed.data;
-    if (form.employeeId !== undefined && !form.employeeId.startsWith('emp_')) throw new ValidationError([{ path: 'employeeId', message: `${form.employeeId} is not an employee id.` }]);
+    if (form.employeeId !== undefined) {
+      const wrong = await checkEmployee(form.employeeId);
+      if (wrong) throw new ValidationError([wrong]);
+    }
     if (form.locationId !== undefined) {
       const { errors } = await writableLocations(em, 'files', [{ id: form.locationId, path: 'locationId', takes: 'files' }]);
       if (errors.length > 0) throw new ValidationError(errors);

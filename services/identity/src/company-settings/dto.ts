@@ -21,6 +21,8 @@ export function settingsView(s: CompanySettings): SettingsView {
       priceAbsolute: s.invoiceMatchPriceAbsolute ?? null,
       pricePercent: s.invoiceMatchPricePercent ?? null,
     },
+    positions: [...s.positions],
+    employeeRetentionDays: s.employeeRetentionDays,
     version: s.version,
     updatedAt: iso(s.updatedAt),
   };

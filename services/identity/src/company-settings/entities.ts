@@ -19,6 +19,8 @@ export const CompanySettings = defineEntity({
     invoiceMatchQuantityPercent: p.decimal('string').nullable(),
     invoiceMatchPriceAbsolute: p.decimal('string').nullable(),
     invoiceMatchPricePercent: p.decimal('string').nullable(),
+    positions: p.json<string[]>(),
+    employeeRetentionDays: p.integer(),
     version: p.integer(),
     updatedAt: p.datetime(),
   },

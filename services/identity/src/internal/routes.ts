@@ -24,7 +24,7 @@ export const internalRoutes = (policy: SessionPolicy): InternalRouteDef[] => [
     return ok({ features: features.map((f) => ({ key: f.key, enabled: f.enabled, effective: f.effective })) });
   }),
 
-  /** The company settings as `GET /company-settings` answers them (purchasing reads the approval threshold and invoice matching tolerances). */
+  /** The company settings as `GET /company-settings` answers them (purchasing reads the approval threshold and invoice matching tolerances; people the positions and the employee retention days). */
   internalRoute('GET /internal/company-settings', {}, async (ctx) => {
     systemOnly(ctx);
     return ok(await getSettings(ctx.em));

@@ -1,20 +1,11 @@
 import { z } from 'zod';
-import { Timestamp, scopes } from '@bop/contracts';
-
-const Reach = z.object({ type: z.enum(['everyone', 'org_units', 'locations', 'employee_set']), ids: z.array(z.string()).optional() });
+import { PrincipalShape, Timestamp, scopes } from '@bop/contracts';
 
 /** Internal (gateway / integrations service → identity) request and response schemas; not in the public catalogue. */
-export const PrincipalSchema = z.object({
+export const PrincipalSchema = PrincipalShape.extend({
   kind: z.enum(['user', 'integration', 'system']),
   via: z.enum(['session', 'personal_key', 'integration_key', 'internal']),
   id: z.string(),
-  userId: z.string().optional(),
-  integrationId: z.string().optional(),
-  employeeId: z.string().nullable().optional(),
-  keyId: z.string().optional(),
-  sessionId: z.string().optional(),
-  scopes: z.array(z.string()).optional(),
-  permissions: z.record(z.string(), z.array(Reach)).optional(),
 });
 
 export const AuthenticateBody = z.strictObject({ token: z.string().min(1).max(500) });

@@ -238,6 +238,34 @@ export async function deactivateUser(em: EntityManager, id: string, actor: Actor
   });
 }
 
+export interface EmployeeAccessEnded {
+  /** users deactivated now */
+  deactivated: string[];
+  /** users left active: each is the last active owner */
+  lastOwners: string[];
+}
+
+/**
+ * Deactivates every active user linked to this employee as `DELETE /users/{id}` does (people: the
+ * employee was terminated or archived). The last active owner is left active and answered, not
+ * refused: the owner must hand over first. Each user in a savepoint of the caller's transaction.
+ */
+export async function deactivateEmployeeUsers(em: EntityManager, employeeId: string, actor: Actor): Promise<EmployeeAccessEnded> {
+  const users = await em.find(User, { employeeId, status: 'active' }, { orderBy: { id: 'asc' } });
+  const ended: EmployeeAccessEnded = { deactivated: [], lastOwners: [] };
+  for (const user of users) {
+    try {
+      const view = await deactivateUser(em, user.id, actor);
+      if (view.status === 'deactivated') ended.deactivated.push(user.id);
+    } catch (err) {
+      // endAccess refuses only the last active owner with a Conflict
+      if (!(err instanceof Conflict)) throw err;
+      ended.lastOwners.push(user.id);
+    }
+  }
+  return ended;
+}
+
 /** POST /users/{id}:reset-mfa: removes the second factor and its recovery codes; the person enrols again. */
 export async function resetMfa(em: EntityManager, id: string, actor: Actor): Promise<UserView> {
   return em.transactional(async (tem) => {

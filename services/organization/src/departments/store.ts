@@ -100,3 +100,9 @@ export function archiveDepartment(em: EntityManager, id: string, caller: Caller)
     return object;
   });
 }
+
+/** The departments named (unknown ids are simply absent): the internal read. */
+export async function resolveDepartments(em: EntityManager, ids: string[]) {
+  const unique = [...new Set(ids)];
+  return unique.length > 0 ? em.find(Department, { id: { $in: unique } }, { orderBy: { id: 'asc' } }) : [];
+}

@@ -1,0 +1,27 @@
+import {
+  AttachmentConcernRequest,
+  AttachmentsResolveRequest,
+  PersonalDataExportRequest,
+  type AttachmentsResolveAnswer,
+  type PersonalDataExportAnswer,
+} from '@bop/contracts';
+import { internalRoute, ok, type InternalRouteDef, type Principal } from '@bop/shared';
+import { concernAttachment, personalAttachments, resolveAttachments } from './internal-store';
+
+/** Files' internal commands for the people service (linked documents) and the personal-data export. System principal only. */
+export const attachmentInternalRoutes = (): InternalRouteDef[] => [
+  internalRoute('POST /internal/attachments:resolve', { body: AttachmentsResolveRequest }, async (ctx) => {
+    const viewer = ctx.body.viewer as Principal | undefined;
+    const answer: AttachmentsResolveAnswer = { data: await resolveAttachments(ctx.em, ctx.body.ids, viewer) };
+    return ok(answer);
+  }),
+
+  internalRoute('POST /internal/attachments/{id}:concern', { body: AttachmentConcernRequest }, async (ctx) => {
+    return ok(await concernAttachment(ctx.em, ctx.params.id, ctx.body.employeeId));
+  }),
+
+  internalRoute('POST /internal/personal-data:export', { body: PersonalDataExportRequest }, async (ctx) => {
+    const answer: PersonalDataExportAnswer = { service: 'files', datasets: await personalAttachments(ctx.em, ctx.body.userId, ctx.body.employeeId) };
+    return ok(answer);
+  }),
+];

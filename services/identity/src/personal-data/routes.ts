@@ -1,0 +1,11 @@
+import { PersonalDataExportRequest, type PersonalDataExportAnswer } from '@bop/contracts';
+import { internalRoute, ok, type InternalRouteDef } from '@bop/shared';
+import { personalData } from './store';
+
+/** Identity's part of `GET /me/export` (people assembles the services' answers). System principal only. */
+export const personalDataRoutes = (): InternalRouteDef[] => [
+  internalRoute('POST /internal/personal-data:export', { body: PersonalDataExportRequest }, async (ctx) => {
+    const answer: PersonalDataExportAnswer = { service: 'identity', datasets: await personalData(ctx.em, ctx.body.userId) };
+    return ok(answer);
+  }),
+];

@@ -1,0 +1,14 @@
+import { DepartmentsResolveRequest, type DepartmentsResolveAnswer } from '@bop/contracts';
+import { internalRoute, ok, type InternalRouteDef } from '@bop/shared';
+import { resolveDepartments } from './store';
+
+/** Organization's internal read of departments for the people service's replica (read-through). System principal only. */
+export const departmentInternalRoutes = (): InternalRouteDef[] => [
+  internalRoute('POST /internal/departments:resolve', { body: DepartmentsResolveRequest }, async (ctx) => {
+    const rows = await resolveDepartments(ctx.em, ctx.body.ids);
+    const answer: DepartmentsResolveAnswer = {
+      data: rows.map((d) => ({ id: d.id, locationId: d.locationId ?? null, status: d.status, updatedAt: d.updatedAt.toISOString() })),
+    };
+    return ok(answer);
+  }),
+];

@@ -1,0 +1,10 @@
+import type { MigrationEntry } from '@bop/shared';
+import { Migration20261126120000 } from './Migration20261126120000';
+import { Migration20261126130000 } from './Migration20261126130000';
+
+export const migrations: MigrationEntry[] = [
+  // organization replica (locations, org units, departments), employees, pay rates, activity
+  { name: 'Migration20261126120000', class: Migration20261126120000 },
+  // employee documents and certifications
+  { name: 'Migration20261126130000', class: Migration20261126130000 },
+];
