@@ -16,13 +16,14 @@ import { webhooksService } from '@svc/webhooks';
 import { peopleService } from '@svc/people';
 import { filesService } from '@svc/files';
 import { identityService } from '@svc/identity';
+import { timeService } from '@svc/time';
 import { eventually, sql, startTestServices, type TestServices } from '@bop/test-support';
 
 let stack: TestServices;
 
 beforeAll(async () => {
   // one attempt: a poison is parked at its first failure (the retries are the runner test's subject)
-  stack = await startTestServices([cashService, integrationsService, inventoryService, purchasingService, salesService, webhooksService, peopleService, filesService, identityService], { CONSUMER_MAX_ATTEMPTS: '1' });
+  stack = await startTestServices([cashService, integrationsService, inventoryService, purchasingService, salesService, webhooksService, peopleService, filesService, identityService, timeService], { CONSUMER_MAX_ATTEMPTS: '1' });
 }, 60_000);
 afterAll(async () => {
   await stack?.close();
@@ -64,7 +65,7 @@ const replicaCases = (service: string): Case[] => [
 ];
 
 const cases: Case[] = [
-  ...['cash', 'inventory', 'purchasing', 'sales', 'people', 'files'].flatMap(replicaCases),
+  ...['cash', 'inventory', 'purchasing', 'sales', 'people', 'files', 'time'].flatMap(replicaCases),
   {
     service: 'people',
     consumer: 'department-replica',

@@ -20,3 +20,4 @@ export * from './cash';
 export * from './files';
 export * from './people';
 export * from './personal-data';
+export * from './time';

@@ -9,6 +9,7 @@ import { purchasingOperations } from './purchasing';
 import { cashOperations } from './cash';
 import { filesOperations } from './files';
 import { peopleOperations } from './people';
+import { timeOperations } from './time';
 
 export const operations = {
   ...identityOperations,
@@ -21,6 +22,7 @@ export const operations = {
   ...cashOperations,
   ...filesOperations,
   ...peopleOperations,
+  ...timeOperations,
 };
 
 export type Operations = typeof operations;

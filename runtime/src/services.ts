@@ -9,6 +9,7 @@ import { purchasingService } from '@svc/purchasing';
 import { cashService } from '@svc/cash';
 import { filesService } from '@svc/files';
 import { peopleService } from '@svc/people';
+import { timeService } from '@svc/time';
 
 /** The services this build runs; each area service is added here when it lands. */
-export const serviceDefinitions: ServiceDefinition<any>[] = [identityService, organizationService, peopleService, webhooksService, integrationsService, salesService, inventoryService, purchasingService, cashService, filesService];
+export const serviceDefinitions: ServiceDefinition<any>[] = [identityService, organizationService, peopleService, webhooksService, integrationsService, salesService, inventoryService, purchasingService, cashService, filesService, timeService];

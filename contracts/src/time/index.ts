@@ -1,0 +1,8 @@
+import { defineOperations } from '../operation-types';
+import { ruleOperations } from './rules';
+
+export * from './rules';
+
+export const timeOperations = defineOperations({
+  ...ruleOperations,
+});

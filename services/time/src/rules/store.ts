@@ -1,0 +1,49 @@
+import { LockMode } from '@mikro-orm/core';
+import { actorOf, assertLocationInReach, now, ValidationError, writableLocations, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
+import { RuleSet } from './entities';
+import { DEFAULT_BREAKS, DEFAULT_OVERTIME, ruleSetId } from './defaults';
+
+type Kind = 'break' | 'overtime';
+const defaults: Record<Kind, Record<string, unknown>> = { break: DEFAULT_BREAKS, overtime: DEFAULT_OVERTIME as unknown as Record<string, unknown> };
+
+/**
+ * The rules in force for the company, or for one location: the location's own, else the company's,
+ * else the defaults — saying which (`inheritedFrom`).
+ */
+export async function rulesInForce(em: EntityManager, kind: Kind, locationId: string | null, reach: ReachSet) {
+  // the company's rules apply everywhere: any reach reads them; a location's, only a reach covering it
+  if (locationId) assertLocationInReach(reach, locationId);
+  const own = await em.findOne(RuleSet, { id: ruleSetId(kind, locationId) });
+  const company = own || !locationId ? null : await em.findOne(RuleSet, { id: ruleSetId(kind, null) });
+  const set = own ?? company;
+  return {
+    locationId,
+    inheritedFrom: own ? null : company ? ('company' as const) : ('default' as const),
+    ...(set?.rules ?? defaults[kind]),
+    version: own?.version ?? 0,
+    updatedAt: own ? own.updatedAt.toISOString() : null,
+  };
+}
+
+/** Replaces the company's (or a location's) rules of a kind as a whole (If-Match against its version). */
+export async function replaceRules(em: EntityManager, kind: Kind, locationId: string | null, rules: Record<string, unknown>, caller: { principal: Principal; reach(): ReachSet; checkVersion(v: number): void }) {
+  if (locationId) {
+    const { errors } = await writableLocations(em, 'time', [{ id: locationId, path: 'locationId', takes: 'rules' }]);
+    if (errors.length > 0) throw new ValidationError(errors);
+  }
+  return em.transactional(async (tem) => {
+    const id = ruleSetId(kind, locationId);
+    const existing = await tem.findOne(RuleSet, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    caller.checkVersion(existing?.version ?? 0);
+    if (existing) {
+      existing.rules = rules;
+      existing.version += 1;
+      existing.updatedAt = now();
+      existing.updatedBy = actorOf(caller.principal);
+    } else {
+      tem.create(RuleSet, { id, kind, locationId, rules, version: 1, updatedAt: now(), updatedBy: actorOf(caller.principal) });
+    }
+    await tem.flush();
+    return rulesInForce(tem, kind, locationId, { everyone: true });
+  });
+}
