@@ -18,10 +18,13 @@ export async function addCertification(em: EntityManager, body: z.output<typeof 
   const employee = await employeeForRecord(em, body.employeeId, caller.reach());
   if (employee.status === 'archived') throw new Conflict(`Employee ${employee.id} is archived; their file takes no new certifications.`);
   checkDates(body.issuedOn, body.expiresOn);
-  if (body.attachmentId) {
-    await files.check(body.attachmentId, employee.id, caller.principal, 'attachmentId');
-    await files.concern(body.attachmentId, employee.id);
+  const attachmentId = body.attachmentId ?? null;
+  if (attachmentId) {
+    await files.check(attachmentId, employee.id, caller.principal, 'attachmentId');
+    await files.concern(attachmentId, employee.id);
   }
+  // shared before the certification commits: a failed commit takes the sharing back
+  const unshare = (err: unknown) => (attachmentId ? files.concern(attachmentId, null).then(() => Promise.reject(err), () => Promise.reject(err)) : Promise.reject(err));
   return em.transactional(async (tem) => {
     const at = now();
     const cert = tem.create(Certification, {
@@ -40,7 +43,7 @@ export async function addCertification(em: EntityManager, body: z.output<typeof 
     const object = certificationDto(cert);
     recordActivity(tem, employee.id, caller.principal, 'certification_added', null, { certification: object });
     return object;
-  });
+  }).catch(unshare);
 }
 
 async function certificationForChange(em: EntityManager, id: string, caller: Caller) {

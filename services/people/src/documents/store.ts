@@ -19,6 +19,8 @@ export async function addDocument(em: EntityManager, body: z.output<typeof Emplo
   const att = await files.check(body.attachmentId, employee.id, caller.principal, 'attachmentId');
   const visible = body.visibleToEmployee ?? false;
   if (visible) await files.concern(body.attachmentId, employee.id);
+  // shared before the document commits: a failed commit takes the sharing back
+  const unshare = (err: unknown) => (visible ? files.concern(body.attachmentId, null).then(() => Promise.reject(err), () => Promise.reject(err)) : Promise.reject(err));
   return em.transactional(async (tem) => {
     const at = now();
     const doc = tem.create(EmployeeDocument, {
@@ -37,7 +39,7 @@ export async function addDocument(em: EntityManager, body: z.output<typeof Emplo
     const object = documentDto(doc);
     recordActivity(tem, employee.id, caller.principal, 'document_added', null, { document: object });
     return object;
-  });
+  }).catch(unshare);
 }
 
 /** A document locked for a change the caller may make (through its employee's reach). */
