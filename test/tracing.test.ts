@@ -81,7 +81,7 @@ describe('traces: one record from the gateway to a webhook delivery', () => {
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
       WEBHOOK_ALLOW_HTTP: 'true',
     });
-  });
+  }, 180_000);
 
   afterAll(async () => {
     await stack?.stop();

@@ -16,7 +16,7 @@ describe('fault: the database killed under load', () => {
 
   beforeAll(async () => {
     stack = await startStack();
-  });
+  }, 180_000);
 
   afterAll(async () => {
     await stack?.stop();

@@ -13,7 +13,7 @@ describe('fault: the runtime killed during sales ingestion', () => {
 
   beforeAll(async () => {
     stack = await startStack();
-  });
+  }, 180_000);
 
   afterAll(async () => {
     await stack?.stop();

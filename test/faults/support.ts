@@ -115,13 +115,14 @@ export async function startStack(env: Record<string, string> = {}, opts: { warmS
     stack.itemId = (await must(base, 'POST', '/api/v1/items', { name: 'Fault burger', sku: stack.sku, baseUnit: 'each' }, stack.session)).id;
     if (opts.warmSales === false) return stack;
     // the location and the item reach sales' replicas, the location inventory's, through the bus: a
-    // probe sale is matched and depleted once all of that is in place
-    const probe = await waitFor(30_000, async () => {
+    // probe sale is matched and depleted once all of that is in place (a minute: a loaded CI machine
+    // starting every service of the runtime took over 30 s)
+    const probe = await waitFor(60_000, async () => {
       const r = await call(base, 'POST', '/api/v1/sales/transactions:batch', { source: 'fault-probe', transactions: [sale('PROBE-0', stack.sku)] }, stack.key);
       return r?.status === 202 && r.body.results[0].status !== 'rejected' ? r : null;
     });
     if (!probe) throw new Error('sales never accepted the probe sale');
-    const depleted = await waitFor(30_000, async () => (await onHand(stack)) === '-1');
+    const depleted = await waitFor(60_000, async () => (await onHand(stack)) === '-1');
     if (!depleted) throw new Error(`the probe sale was not depleted (on hand ${await onHand(stack)})`);
     return stack;
   } catch (err) {
