@@ -57,12 +57,17 @@ it('streams an upload with an Idempotency-Key: a repeat replays, other bytes und
   expect(stored.body.data.filter((a: { fileName: string }) => a.fileName === 'big.pdf')).toHaveLength(1);
 });
 
-it('passes on the service\'s 413 for an upload over STORAGE_MAX_UPLOAD_MB, and frees the key for a retry', async () => {
+it('passes on the service\'s 413 for an upload over STORAGE_MAX_UPLOAD_MB, with or without a key, and stays usable', async () => {
+  const huge = () => [{ fileName: 'huge.pdf', contentType: 'application/pdf', content: generatedBytes(8 * 1024 * 1024, PDF) }];
   const headers = { 'idempotency-key': 'too-big' };
-  const tooBig = await send([{ fileName: 'huge.pdf', contentType: 'application/pdf', content: generatedBytes(8 * 1024 * 1024, PDF) }], headers);
+  const tooBig = await send(huge(), headers);
   expect(tooBig.status).toBe(413);
   expect(tooBig.body).toMatchObject({ code: 'payload_too_large', limitMb: 3 });
-  const retried = await send([{ fileName: 'small.pdf', contentType: 'application/pdf', content: PDF }], headers);
+  // the same upload under the same key: 413 again, replayed when the whole body had reached the gateway
+  // before the answer (the key then names it), else anew (a refusal before the end of the body frees the key)
+  const again = await send(huge(), headers);
+  expect(again.status).toBe(413);
+  const retried = await send([{ fileName: 'small.pdf', contentType: 'application/pdf', content: PDF }], { 'idempotency-key': 'small-after-huge' });
   expect(retried.status).toBe(201);
   // without a key the answer streams back, and the connection that still carried the refused body is closed
   const plain = await send([{ fileName: 'huge.pdf', contentType: 'application/pdf', content: generatedBytes(8 * 1024 * 1024, PDF) }]);
