@@ -100,13 +100,23 @@ describe('access rules of every served endpoint', () => {
 
   it('answers 404 feature_disabled while a row’s feature (or a parent) is off', async () => {
     const featured = served.filter((r) => r.feature !== null);
+    // one switch per top-level feature, off while each row under it is called (a switch per row took
+    // over a minute on a loaded machine)
+    const byTop = new Map<string, typeof featured>();
     for (const row of featured) {
       const top = featureChain(row.feature!).at(-1)!;
+      byTop.set(top, [...(byTop.get(top) ?? []), row]);
+    }
+    const wrong: string[] = [];
+    for (const [top, rows] of byTop) {
       expect((await http(rt.url, 'POST', `/api/v1/features/${top}:disable`, { headers: owner })).status).toBe(200);
-      const r = await call(row, owner);
-      expect([endpointKey(row), r.status, r.body.code]).toEqual([endpointKey(row), 404, 'feature_disabled']);
+      for (const row of rows) {
+        const r = await call(row, owner);
+        if (r.status !== 404 || r.body.code !== 'feature_disabled') wrong.push(`${endpointKey(row)} → ${r.status} ${r.body?.code}`);
+      }
       expect((await http(rt.url, 'POST', `/api/v1/features/${top}:enable`, { headers: owner })).status).toBe(200);
     }
+    expect(wrong).toEqual([]);
     // no served row has a feature yet (identity and organization are always on): the gateway's
     // own tests cover the step on catalogue rows; this loop covers each area as it lands
     expect(featured.length).toBeGreaterThanOrEqual(0);

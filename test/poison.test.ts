@@ -58,6 +58,27 @@ const recordedForInventory = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
+/** An employee as people's events carry it (the fields time's replica keeps). */
+const replicaEmployee = (over: Record<string, unknown> = {}) => ({
+  id: `emp_${newId('event').slice(4)}`,
+  externalId: null,
+  employeeNumber: null,
+  legalFirstName: 'Pat',
+  legalLastName: 'Lee',
+  preferredName: null,
+  status: 'active',
+  homeLocationId: 'loc_x',
+  locationIds: [],
+  departmentId: null,
+  positions: [],
+  hireDate: '2026-01-05',
+  terminationDate: null,
+  userId: null,
+  version: 1,
+  updatedAt: now(),
+  ...over,
+});
+
 /** Per location/org-unit replica: the same two consumers in each service that keeps one. */
 const replicaCases = (service: string): Case[] => [
   { service, consumer: 'location-replica', topic: 'organization', type: 'location.created', poisons: [null, location({ id: `loc_${NUL}x` }), location({ updatedAt: 'not a time' })], good: () => location() },
@@ -89,6 +110,22 @@ const cases: Case[] = [
     type: 'employee.terminated',
     poisons: [null, { id: `emp_${NUL}x`, status: 'terminated' }],
     good: () => ({ id: `emp_${newId('event').slice(4)}`, status: 'terminated', terminationDate: '2026-11-20' }),
+  },
+  {
+    service: 'time',
+    consumer: 'employee-replica',
+    topic: 'people',
+    type: 'employee.updated',
+    poisons: [null, replicaEmployee({ id: `emp_${NUL}x` }), replicaEmployee({ hireDate: 'not a date' }), replicaEmployee({ version: 'two' })],
+    good: () => replicaEmployee(),
+  },
+  {
+    service: 'time',
+    consumer: 'pay-rate-replica',
+    topic: 'people',
+    type: 'pay_rate.changed',
+    poisons: [null, { id: 'prt_x', employeeId: 'emp_x', type: 'hourly', amount: 'lots', effectiveDate: '2026-01-01' }, { id: `prt_${NUL}`, employeeId: 'emp_x', type: 'hourly', amount: '1', effectiveDate: '2026-01-01' }],
+    good: () => ({ id: `prt_${newId('event').slice(4)}`, employeeId: 'emp_x', type: 'hourly', amount: '18.50', position: null, effectiveDate: '2026-01-01' }),
   },
   {
     service: 'cash',

@@ -57,6 +57,7 @@ export const BatchCounts = z.object({
   unchanged: z.number().int(),
   duplicate: z.number().int(),
   rejected: z.number().int(),
+  held: z.number().int().optional().openapi({ description: 'of the stored records, those held for review (a locked pay period or closed day): they change no locked figure until a person accepts them' }),
 });
 
 export const BatchRecordStatus = z.enum(['created', 'updated', 'unchanged', 'duplicate', 'rejected']);

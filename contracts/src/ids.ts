@@ -53,6 +53,13 @@ export const idPrefixes = {
   activity: 'act',
   employeeDocument: 'edc',
   certification: 'crt',
+  punch: 'pun',
+  payPeriod: 'ppd',
+  punchCorrection: 'pcr',
+  timeOffType: 'tot',
+  timeOffPolicy: 'top',
+  timeOffRequest: 'tor',
+  timeOffEntry: 'tol',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

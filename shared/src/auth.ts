@@ -1,4 +1,5 @@
 import { SignJWT, jwtVerify, importSPKI, importPKCS8, generateKeyPair, exportSPKI, exportPKCS8, type CryptoKey, type KeyObject } from 'jose';
+import { ApiError } from './errors';
 
 /** A reach: where a person's permission applies. */
 export type Reach =
@@ -97,6 +98,12 @@ export const anonymousPrincipal: Principal = { kind: 'anonymous', via: 'public',
 
 /** The system principal services use for work nobody asked for over HTTP (bootstrap, time-based triggers). */
 export const systemPrincipal: Principal = { kind: 'system', via: 'internal', id: 'system' };
+
+/** `/me/…` is for accounts linked to an employee record: the caller's employee id, else 403 `not_linked_to_employee`. */
+export function ownEmployeeId(principal: Principal): string {
+  if (!principal.employeeId) throw new ApiError('not_linked_to_employee', 'Your account is not linked to an employee record; an administrator links it on the user (employeeId).');
+  return principal.employeeId;
+}
 
 /** The event actor for a principal (spec: Events envelope `actor`). */
 export function actorOf(principal: Principal | null): { type: 'user' | 'integration' | 'system' | 'employee'; id: string | null } {

@@ -27,6 +27,7 @@ export { createBus, createPostgresBus, busSchemaSql } from './bus';
 export * from './waker';
 export * from './ingest';
 export * from './org-replica';
+export * from './employee-replica';
 export * from './business-day';
 export * from './write-transaction';
 export * from './money';

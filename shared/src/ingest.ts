@@ -78,6 +78,8 @@ export interface BatchResult {
   unchanged: number;
   duplicate: number;
   rejected: number;
+  /** of the stored records, those held for review (diverted), when any were */
+  held?: number;
   results: RecordResult[];
 }
 
@@ -265,7 +267,8 @@ export async function ingestBatch<Row extends Record<string, unknown>>(em: Entit
     const extraEvents = opts.afterStore ? ((await opts.afterStore(tem, stored)) ?? []) : [];
     const counts = { created: 0, updated: 0, unchanged: 0, duplicate: 0, rejected: 0 };
     for (const r of results) counts[r.status] += 1;
-    const batch: BatchResult = { batchId, received: opts.records.length, ...counts, results };
+    // spec: ingestion rule 7, records held for review are stored (created/updated) and counted as held
+    const batch: BatchResult = { batchId, received: opts.records.length, ...counts, ...(diverted.length > 0 ? { held: diverted.length } : {}), results };
 
     const actor = actorOf(opts.actor);
     const events: Array<IngestEvent & { aggregateType: string; aggregateId: string }> = [];

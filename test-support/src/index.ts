@@ -13,3 +13,4 @@ export * from './clock';
 export * from './events';
 export * from './receiver';
 export * from './multipart';
+export * from './service-process';

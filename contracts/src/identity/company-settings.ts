@@ -1,5 +1,6 @@
 import { z } from '../zod';
 import { Timestamp } from '../common';
+import { Timezone } from '../organization/locations';
 
 export const WeekStart = z.enum(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']);
 export const PayPeriodFrequency = z.enum(['weekly', 'biweekly', 'semimonthly', 'monthly']);
@@ -75,6 +76,7 @@ export const CompanySettings = z
     name: z.string(),
     defaultCurrency: z.string(),
     weekStart: WeekStart,
+    timezone: z.string().openapi({ description: 'the company\'s IANA time zone, `UTC` by default: pay periods start and end in it' }),
     payPeriodFrequency: PayPeriodFrequency,
     payPeriodAnchorDate: z.string(),
     purchaseOrderApprovalThreshold: z.string(),
@@ -93,6 +95,7 @@ export const CompanySettingsPatch = z.strictObject({
   name: z.string().trim().min(1).max(200).optional(),
   defaultCurrency: CurrencyCode.optional(),
   weekStart: WeekStart.optional(),
+  timezone: Timezone.optional(),
   payPeriodFrequency: PayPeriodFrequency.optional(),
   payPeriodAnchorDate: IsoDate.optional(),
   purchaseOrderApprovalThreshold: MoneyAmount.optional(),

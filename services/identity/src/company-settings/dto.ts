@@ -11,6 +11,7 @@ export function settingsView(s: CompanySettings): SettingsView {
     name: s.name,
     defaultCurrency: s.defaultCurrency,
     weekStart: s.weekStart as SettingsView['weekStart'],
+    timezone: s.timezone,
     payPeriodFrequency: s.payPeriodFrequency as SettingsView['payPeriodFrequency'],
     payPeriodAnchorDate: s.payPeriodAnchorDate,
     purchaseOrderApprovalThreshold: s.purchaseOrderApprovalThreshold,

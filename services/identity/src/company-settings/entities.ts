@@ -10,6 +10,7 @@ export const CompanySettings = defineEntity({
     name: p.string(),
     defaultCurrency: p.string(),
     weekStart: p.string(),
+    timezone: p.string(),
     payPeriodFrequency: p.string(),
     payPeriodAnchorDate: p.date(),
     purchaseOrderApprovalThreshold: p.decimal('string'),

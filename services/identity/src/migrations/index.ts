@@ -3,6 +3,7 @@ import { Migration20261121060000 } from './Migration20261121060000';
 import { Migration20261124100000 } from './Migration20261124100000';
 import { Migration20261125060000 } from './Migration20261125060000';
 import { Migration20261126043000 } from './Migration20261126043000';
+import { Migration20261126100000 } from './Migration20261126100000';
 
 export const migrations: MigrationEntry[] = [
   { name: 'Migration20261121060000', class: Migration20261121060000 },
@@ -12,4 +13,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261125060000', class: Migration20261125060000 },
   // company settings: the positions employees can work and how long an archived employee's personal fields are kept
   { name: 'Migration20261126043000', class: Migration20261126043000 },
+  // company settings: the company's time zone (pay periods)
+  { name: 'Migration20261126100000', class: Migration20261126100000 },
 ];

@@ -1,18 +1,12 @@
 import type { z } from 'zod';
 import type { ListQuery } from '@bop/contracts';
-import { actorOf, ApiError, findPage, mapPage, newId, now, type EntityManager, type Principal } from '@bop/shared';
+import { actorOf, findPage, mapPage, newId, now, ownEmployeeId, type EntityManager, type Principal } from '@bop/shared';
 import { Activity } from './entities';
 import { fieldChanges } from './changes';
 
 /** Records a change to an employee record in the audit trail (same transaction as the change). */
 export function recordActivity(em: EntityManager, employeeId: string, actor: Principal | null, action: string, before: Record<string, unknown> | null, after: Record<string, unknown>): void {
   em.create(Activity, { id: newId('activity'), employeeId, at: now(), actor: actorOf(actor), action, changes: fieldChanges(before, after) });
-}
-
-/** `/me/…` is for accounts linked to an employee record. */
-export function ownEmployeeId(principal: Principal): string {
-  if (!principal.employeeId) throw new ApiError('not_linked_to_employee', 'Your account is not linked to an employee record; an administrator links it on the user (employeeId).');
-  return principal.employeeId;
 }
 
 /** `GET /me/activity`: the changes made to the caller's own record, oldest first (cursor pages). */

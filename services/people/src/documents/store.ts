@@ -1,10 +1,10 @@
 import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { EmployeeDocumentCreate, EmployeeDocumentListQuery, EmployeeDocumentPatch, ListQuery } from '@bop/contracts';
-import { Conflict, NotFound, findPage, mapPage, newId, now, type EntityManager } from '@bop/shared';
+import { Conflict, NotFound, findPage, mapPage, newId, now, ownEmployeeId, type EntityManager } from '@bop/shared';
 import { assertEmployeeInReach, employeeForRecord, reachableEmployeeIds, type Caller } from '../employees/store';
 import { Employee } from '../employees/entities';
-import { recordActivity, ownEmployeeId } from '../activity/store';
+import { recordActivity } from '../activity/store';
 import { EmployeeDocument } from './entities';
 import { documentDto } from './dto';
 import type { FilesLink } from './files-client';

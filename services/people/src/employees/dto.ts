@@ -1,4 +1,5 @@
 import type { Employee } from './entities';
+import type { ResolvedEmployee } from '@bop/contracts';
 
 export function employeeDto(e: Employee) {
   return {
@@ -32,3 +33,25 @@ export function employeeDto(e: Employee) {
 }
 
 export type EmployeeDto = ReturnType<typeof employeeDto>;
+
+/** The employee as other services' replicas keep it (`POST /internal/employees:resolve`), with its pay rates. */
+export function replicatedEmployee(e: Employee, rates: Array<{ id: string; type: string; amount: string; position?: string | null; effectiveDate: string }> | null): ResolvedEmployee {
+  return {
+    id: e.id,
+    externalId: e.externalId ?? null,
+    employeeNumber: e.employeeNumber ?? null,
+    firstName: e.preferredName ?? e.legalFirstName,
+    lastName: e.legalLastName,
+    status: e.status,
+    homeLocationId: e.homeLocationId,
+    locationIds: e.locationIds,
+    departmentId: e.departmentId ?? null,
+    positions: e.positions,
+    hireDate: e.hireDate,
+    terminationDate: e.terminationDate ?? null,
+    userId: e.userId ?? null,
+    version: e.version,
+    updatedAt: e.updatedAt.toISOString(),
+    ...(rates ? { payRates: rates.map((r) => ({ id: r.id, type: r.type as 'hourly' | 'salary', amount: r.amount, position: r.position ?? null, effectiveDate: r.effectiveDate })) } : {}),
+  };
+}

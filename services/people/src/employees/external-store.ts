@@ -5,7 +5,7 @@ import { Conflict, now, type EntityManager } from '@bop/shared';
 import { Employee } from './entities';
 import { employeeDto } from './dto';
 import { furtherLocations, inEffect, localDate } from './effective-dating';
-import { assertEmployeeInReach, canonicalPositions, checkAssignment, commitChange, newEmployeeRecord, uniqueConflict, type Caller, type NewEmployee, type PositionsList } from './store';
+import { assertEmployeeInReach, canonicalPositions, checkAssignment, commitChange, newEmployeeRecord, personalFields, uniqueConflict, type Caller, type NewEmployee, type PositionsList } from './store';
 import { recordTermination } from './lifecycle-store';
 import { recordPayRate } from '../pay-rates/store';
 
@@ -29,17 +29,7 @@ export async function putEmployeeByExternalId(em: EntityManager, externalId: str
   assertEmployeeInReach(caller.reach(), { homeLocationId: body.homeLocationId, locationIds: [] });
   const { timezone } = await checkAssignment(em, { homeLocationId: body.homeLocationId, locationIds, departmentId, positions: body.positions }, positionsList);
   const positions = await canonicalPositions(body.positions ?? [], positionsList);
-  const sent: Record<PlainField, unknown> = {
-    employeeNumber: body.employeeNumber ?? null,
-    legalFirstName: body.legalFirstName,
-    legalLastName: body.legalLastName,
-    preferredName: body.preferredName ?? null,
-    email: body.email ?? null,
-    phone: body.phone ?? null,
-    address: body.address ?? null,
-    birthDate: body.birthDate ?? null,
-    positions,
-  };
+  const sent: Record<PlainField, unknown> = personalFields(body, positions);
   try {
     return await em.transactional(async (tem) => {
       const found = await tem.findOne(Employee, { externalId }, { lockMode: LockMode.PESSIMISTIC_WRITE });

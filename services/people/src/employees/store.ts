@@ -8,6 +8,7 @@ import {
   ValidationError,
   changedFields,
   findPage,
+  findPlain,
   mapPage,
   newId,
   now,
@@ -20,6 +21,7 @@ import {
   type ReachSet,
 } from '@bop/shared';
 import { Employee, type Contact } from './entities';
+import { PayRate } from '../pay-rates/entities';
 import { employeeDto, type EmployeeDto } from './dto';
 import { reachCoversEmployee } from './employee-reach';
 import { furtherLocations } from './effective-dating';
@@ -162,6 +164,24 @@ export function uniqueConflict(err: unknown): unknown {
   return new Conflict(`Another employee already has this ${field}.`, [{ path: field, message: 'Already used by another employee.' }]);
 }
 
+/** The fields an employee's record takes as sent (absent → null), with its positions already made canonical: one mapping for `POST /employees` and the HR feed's PUT. */
+export function personalFields(
+  body: Pick<z.output<typeof EmployeeCreate>, 'employeeNumber' | 'legalFirstName' | 'legalLastName' | 'preferredName' | 'email' | 'phone' | 'address' | 'birthDate'>,
+  positions: string[],
+) {
+  return {
+    employeeNumber: body.employeeNumber ?? null,
+    legalFirstName: body.legalFirstName,
+    legalLastName: body.legalLastName,
+    preferredName: body.preferredName ?? null,
+    email: body.email ?? null,
+    phone: body.phone ?? null,
+    address: body.address ?? null,
+    birthDate: body.birthDate ?? null,
+    positions,
+  };
+}
+
 export async function createEmployee(em: EntityManager, body: z.output<typeof EmployeeCreate>, caller: Caller, positionsList: PositionsList) {
   const locationIds = furtherLocations(body.homeLocationId, body.locationIds ?? []);
   assertEmployeeInReach(caller.reach(), { homeLocationId: body.homeLocationId, locationIds: [] });
@@ -170,19 +190,11 @@ export async function createEmployee(em: EntityManager, body: z.output<typeof Em
   try {
     return await em.transactional(async (tem) => {
       const e = newEmployeeRecord(tem, {
-        employeeNumber: body.employeeNumber ?? null,
+        ...personalFields(body, positions),
         externalId: body.externalId ?? null,
-        legalFirstName: body.legalFirstName,
-        legalLastName: body.legalLastName,
-        preferredName: body.preferredName ?? null,
-        email: body.email ?? null,
-        phone: body.phone ?? null,
-        address: body.address ?? null,
-        birthDate: body.birthDate ?? null,
         homeLocationId: body.homeLocationId,
         locationIds,
         departmentId: body.departmentId ?? null,
-        positions,
         hireDate: body.hireDate,
       });
       await tem.flush();
@@ -288,10 +300,20 @@ export function setContacts(em: EntityManager, e: Employee, contacts: Contact[],
   return { contacts: normalised };
 }
 
-/** The employees named (unknown ids are absent): the internal read. */
-export async function resolveEmployees(em: EntityManager, ids: string[]) {
-  const unique = [...new Set(ids)];
-  return unique.length > 0 ? em.find(Employee, { id: { $in: unique } }, { orderBy: { id: 'asc' } }) : [];
+/** The employees named by id or externalId (unknown ones are absent) with their pay rates: the internal read. */
+export async function resolveEmployees(em: EntityManager, q: { ids: string[]; externalIds: string[] }, opts: { payRates: boolean }): Promise<{ employees: Employee[]; rates: Map<string, PayRate[]> }> {
+  const ids = [...new Set(q.ids)];
+  const externalIds = [...new Set(q.externalIds)];
+  if (ids.length === 0 && externalIds.length === 0) return { employees: [], rates: new Map() };
+  // plain rows: a batch of punches asks about a thousand employees at a time (no entities to build)
+  const employees = await findPlain(em, Employee, { $or: [{ id: { $in: ids } }, { externalId: { $in: externalIds } }] }, { orderBy: { id: 'asc' } });
+  const rates = new Map<string, PayRate[]>();
+  if (employees.length > 0 && opts.payRates) {
+    for (const r of await findPlain(em, PayRate, { employeeId: { $in: employees.map((e) => e.id) } }, { orderBy: { effectiveDate: 'asc', id: 'asc' } })) {
+      rates.set(r.employeeId, [...(rates.get(r.employeeId) ?? []), r]);
+    }
+  }
+  return { employees, rates };
 }
 
 /** The ids of the employees a reach covers (null: every employee), for lists of records that belong to employees. */

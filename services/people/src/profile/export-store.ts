@@ -2,13 +2,12 @@ import archiver from 'archiver';
 import type { Readable } from 'node:stream';
 import type { PersonalDataExportAnswer, PersonalDataset } from '@bop/contracts';
 import type { AreaService } from '@bop/contracts';
-import { callCommand, type EntityManager, type Principal, type ServiceClient } from '@bop/shared';
-import { ownEmployeeId } from '../activity/store';
+import { callCommand, ownEmployeeId, type EntityManager, type Principal, type ServiceClient } from '@bop/shared';
 import { peopleDatasets } from './store';
 import { toCsv } from './csv';
 
 /** The services that hold personal data besides people; each implements `POST /internal/personal-data:export`. */
-const HOLDERS: AreaService[] = ['identity', 'files'];
+const HOLDERS: AreaService[] = ['identity', 'files', 'time'];
 
 /**
  * `GET /me/export`: everything stored about the caller, from people and from each service that holds

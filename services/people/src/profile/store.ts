@@ -1,11 +1,10 @@
 import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { PersonalDataset, ProfilePatch } from '@bop/contracts';
-import { NotFound, type EntityManager, type Principal } from '@bop/shared';
+import { NotFound, ownEmployeeId, type EntityManager, type Principal } from '@bop/shared';
 import { Employee } from '../employees/entities';
 import { employeeDto } from '../employees/dto';
 import { commitChange, setContacts } from '../employees/store';
-import { ownEmployeeId } from '../activity/store';
 import { Activity } from '../activity/entities';
 import { PayRate } from '../pay-rates/entities';
 import { payRateDto } from '../pay-rates/dto';

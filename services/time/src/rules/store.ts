@@ -2,6 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import { actorOf, assertLocationInReach, now, ValidationError, writableLocations, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
 import { RuleSet } from './entities';
 import { DEFAULT_BREAKS, DEFAULT_OVERTIME, ruleSetId } from './defaults';
+import type { OvertimeRules } from './overtime';
 
 type Kind = 'break' | 'overtime';
 const defaults: Record<Kind, Record<string, unknown>> = { break: DEFAULT_BREAKS, overtime: DEFAULT_OVERTIME as unknown as Record<string, unknown> };
@@ -44,6 +45,22 @@ export async function replaceRules(em: EntityManager, kind: Kind, locationId: st
       tem.create(RuleSet, { id, kind, locationId, rules, version: 1, updatedAt: now(), updatedBy: actorOf(caller.principal) });
     }
     await tem.flush();
+    // spec: changing rules recalculates unlocked periods only (a locked timesheet keeps its figures)
+    await tem.execute(
+      `insert into "time"."timesheet_marks" ("timesheet_id", "marked_at")
+       select "id", ? from "time"."timesheets" where "status" <> 'locked' ${locationId ? `and "location_id" = ?` : ''} order by "id"
+       on conflict ("timesheet_id") do update set "seq" = nextval('"time"."timesheet_mark_seq"'), "marked_at" = excluded."marked_at"`,
+      locationId ? [now(), locationId] : [now()],
+    );
     return rulesInForce(tem, kind, locationId, { everyone: true });
   });
+}
+
+/** The overtime and break rules in force at each location (its own, else the company's, else the defaults), for the calculator. */
+export async function effectiveRules(em: EntityManager, locationIds: string[]): Promise<Map<string, { overtime: OvertimeRules; breaks: typeof DEFAULT_BREAKS }>> {
+  const unique = [...new Set(locationIds)];
+  const ids = ['overtime', 'break'].flatMap((k) => [ruleSetId(k as Kind, null), ...unique.map((l) => ruleSetId(k as Kind, l))]);
+  const sets = new Map((await em.find(RuleSet, { id: { $in: ids } })).map((s) => [s.id, s.rules]));
+  const pick = (kind: Kind, l: string) => sets.get(ruleSetId(kind, l)) ?? sets.get(ruleSetId(kind, null)) ?? defaults[kind];
+  return new Map(unique.map((l) => [l, { overtime: pick('overtime', l) as unknown as OvertimeRules, breaks: pick('break', l) as unknown as typeof DEFAULT_BREAKS }]));
 }

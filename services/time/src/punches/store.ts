@@ -1,0 +1,139 @@
+import { LockMode } from '@mikro-orm/core';
+import {
+  actorOf,
+  assertLocationInReach,
+  businessDayOf,
+  findPage,
+  mapPage,
+  NotFound,
+  now as clockNow,
+  PeriodLocked,
+  recordEvent,
+  resolveEmployees,
+  resolveLocations,
+  type EntityManager,
+  type PageRequest,
+  type Principal,
+  type ReachSet,
+} from '@bop/shared';
+import { HeldPunch, Punch, type PunchTypeName } from './entities';
+import { heldPunchDto, punchDto, punchWithHistoryDto } from './dto';
+import { punchObject } from './ingest-store';
+import { punchExceptions } from './punch-rules';
+import { periodsById, periodsOfDates } from '../pay-periods/store';
+import { markTimesheets } from '../timesheets/marks-store';
+import type { TimeSettings } from '../settings/company-settings';
+
+export interface PunchFilters {
+  inLocations?: string | { $in: string[] };
+  employeeId?: string;
+  from?: string;
+  to?: string;
+  updatedSince?: string;
+}
+
+/** `GET /time/punches` (and `/me/punches`): a page of punches, oldest id first; `status: held` lists those held for review. */
+export async function listPunches(em: EntityManager, f: PunchFilters & { status?: 'active' | 'held' }, page: PageRequest) {
+  if (f.status === 'held') {
+    const held = await findPage(
+      em,
+      HeldPunch,
+      [
+        f.inLocations && { row: { location_id: f.inLocations } },
+        f.employeeId && { row: { employee_id: f.employeeId } },
+        f.updatedSince && { updatedAt: { $gte: new Date(f.updatedSince) } },
+      ],
+      page,
+    );
+    const from = f.from ? new Date(f.from).toISOString() : null;
+    const to = f.to ? new Date(f.to).toISOString() : null;
+    return { ...held, data: held.data.map(heldPunchDto).filter((p) => (!from || p.occurredAt >= from) && (!to || p.occurredAt < to)) };
+  }
+  const rows = await findPage(
+    em,
+    Punch,
+    [
+      f.inLocations && { locationId: f.inLocations },
+      f.employeeId && { employeeId: f.employeeId },
+      f.from && { occurredAt: { $gte: new Date(f.from) } },
+      f.to && { occurredAt: { $lt: new Date(f.to) } },
+      f.updatedSince && { updatedAt: { $gte: new Date(f.updatedSince) } },
+    ],
+    page,
+  );
+  return mapPage(rows, punchDto);
+}
+
+/** `GET /time/punches/{id}`: a punch with its correction history, or a held one; 404 out of reach as absent. */
+export async function getPunch(em: EntityManager, id: string, reach: ReachSet) {
+  const p = await em.findOne(Punch, { id });
+  if (p) {
+    assertLocationInReach(reach, p.locationId);
+    return punchWithHistoryDto(p);
+  }
+  const h = await em.findOne(HeldPunch, { id });
+  if (!h) throw new NotFound('punch', id);
+  assertLocationInReach(reach, h.row.location_id);
+  return { ...heldPunchDto(h), corrections: [] };
+}
+
+/**
+ * Changes a punch's time or type with a reason (`POST /time/punches/{id}:correct`, and an approved
+ * correction request): the first form is kept in `original`, each change in `corrections`; 409
+ * `period_locked` when the punch lies, or would move, in a locked pay period. The timesheets of both
+ * periods are reopened and recalculated; `punch.corrected`.
+ */
+export async function correctPunch(
+  em: EntityManager,
+  id: string,
+  change: { occurredAt?: string; type?: PunchTypeName; reason: string },
+  caller: { principal: Principal; reach: ReachSet; via: 'correction' | 'request'; settings: () => Promise<TimeSettings>; checkVersion?: (v: number) => void },
+) {
+  return em.transactional(async (tem) => {
+    const p = await tem.findOne(Punch, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!p) {
+      if (await tem.findOne(HeldPunch, { id })) throw new PeriodLocked(`Punch ${id} is held for review in a locked pay period; unlock the period first.`);
+      throw new NotFound('punch', id);
+    }
+    assertLocationInReach(caller.reach, p.locationId);
+    caller.checkVersion?.(p.version);
+    const before = { type: p.type, occurredAt: p.occurredAt.toISOString() };
+    const after = { type: change.type ?? p.type, occurredAt: change.occurredAt ? new Date(change.occurredAt).toISOString() : before.occurredAt };
+    const current = p.payPeriodId ? (await periodsById(tem, [p.payPeriodId])).get(p.payPeriodId) : undefined;
+    if (current?.locked) throw new PeriodLocked(`Punch ${id} lies in the locked pay period ${current.start} to ${current.end}; unlock it first.`);
+    const location = (await resolveLocations(tem, 'time', [{ locationId: p.locationId }])).byId.get(p.locationId);
+    const localDate = businessDayOf(after.occurredAt, location?.timezone ?? 'UTC', '00:00');
+    const target = (await periodsOfDates(tem, [localDate], caller.settings)).get(localDate)!;
+    if (target.locked) throw new PeriodLocked(`The new time falls in the locked pay period ${target.start} to ${target.end}.`);
+    if (before.type === after.type && before.occurredAt === after.occurredAt) return punchWithHistoryDto(p);
+    const at = clockNow();
+    const employee = (await resolveEmployees(tem, 'time', [{ employeeId: p.employeeId }])).byId.get(p.employeeId);
+    p.original = p.original ?? before;
+    p.corrections = [...p.corrections, { at: at.toISOString(), by: actorOf(caller.principal), reason: change.reason, before, after, via: caller.via }];
+    p.type = after.type;
+    p.occurredAt = new Date(after.occurredAt);
+    if (employee) p.exceptions = punchExceptions(employee, p.locationId, p.position ?? null);
+    const oldPeriod = p.payPeriodId;
+    p.payPeriodId = target.id;
+    p.version += 1;
+    p.updatedAt = at;
+    await tem.flush();
+    const row = { employee_id: p.employeeId, location_id: p.locationId, type: p.type, occurred_at: after.occurredAt, device_id: p.deviceId ?? null, position: p.position ?? null, exceptions: p.exceptions, pay_period_id: p.payPeriodId };
+    recordEvent(tem, {
+      type: 'punch.corrected',
+      aggregateType: 'punch',
+      aggregateId: p.id,
+      locationId: p.locationId,
+      object: punchObject({ id: p.id, source: p.source, externalId: p.externalId, row, version: p.version, at }),
+      previous: before,
+      actor: caller.principal,
+    });
+    const home = employee?.homeLocationId ?? p.locationId;
+    await markTimesheets(
+      tem,
+      [target.id, ...(oldPeriod && oldPeriod !== target.id ? [oldPeriod] : [])].map((payPeriodId) => ({ employeeId: p.employeeId, payPeriodId, locationId: home })),
+      at,
+    );
+    return punchWithHistoryDto(p);
+  });
+}

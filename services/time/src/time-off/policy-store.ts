@@ -1,0 +1,153 @@
+import { LockMode } from '@mikro-orm/core';
+import {
+  assertCompanyWide,
+  Conflict,
+  findPage,
+  mapPage,
+  newId,
+  NotFound,
+  now as clockNow,
+  resolveLocations,
+  ValidationError,
+  writeTransaction,
+  type EntityManager,
+  type PageRequest,
+  type ReachSet,
+} from '@bop/shared';
+import { localDateOf } from '../pay-periods/calendar';
+import { previousDay } from '../pay-periods/store';
+import { TimeOffPolicy, TimeOffType, type PolicyEligibility, type PolicyTerms } from './entities';
+import { currentTerms, hoursText, policyDto, typeDto } from './dto';
+import type { TermsVersion } from './policy-versions';
+
+/** `GET /time-off/types`: company-wide, any reach reads them. */
+export async function listTypes(em: EntityManager, page: PageRequest) {
+  return mapPage(await findPage(em, TimeOffType, [], page), typeDto);
+}
+
+const duplicateName = (name: string) => new Conflict(`A time-off type named ${name} exists (names are unique regardless of case).`);
+
+/** `POST /time-off/types`: a name unique regardless of case (409 `conflict`). */
+export async function createType(em: EntityManager, body: { name: string; paid: boolean; allowNegativeBalance: boolean; hoursPerDay: string }, reach: ReachSet) {
+  assertCompanyWide(reach, 'Time-off types');
+  return writeTransaction(
+    em,
+    async (tem) => {
+      const same = await tem
+        .createQueryBuilder(TimeOffType)
+        .select('id')
+        // as the unique index on lower(name); $ilike would read % and _ as wildcards
+        .where('lower(name) = lower(?)', [body.name])
+        .execute('all');
+      if (same.length > 0) throw duplicateName(body.name);
+      const at = clockNow();
+      const t = tem.create(TimeOffType, { id: newId('timeOffType'), name: body.name, paid: body.paid, allowNegativeBalance: body.allowNegativeBalance, hoursPerDay: hoursText(body.hoursPerDay), version: 1, createdAt: at, updatedAt: at });
+      await tem.flush();
+      return typeDto(t);
+    },
+    () => duplicateName(body.name),
+  );
+}
+
+/** `GET /time-off/policies`: company-wide, any reach reads them. */
+export async function listPolicies(em: EntityManager, f: { typeId?: string }, page: PageRequest) {
+  return mapPage(await findPage(em, TimeOffPolicy, [f.typeId && { typeId: f.typeId }], page), policyDto);
+}
+
+/** Accrual figures as plain decimals ("1.50" → "1.5"), so an unchanged PATCH is seen as unchanged. */
+function plainAccrual(a: PolicyTerms['accrual']): PolicyTerms['accrual'] {
+  if (a.kind === 'per_hour_worked') return { kind: a.kind, hours: hoursText(a.hours), per: hoursText(a.per) };
+  if (a.kind === 'per_pay_period') return { kind: a.kind, hours: hoursText(a.hours) };
+  return { kind: 'none' };
+}
+const plainHours = (h: string | null) => (h === null ? null : hoursText(h));
+
+/** Field errors for eligibility locations the organization does not know. */
+async function eligibilityErrors(em: EntityManager, e: PolicyEligibility) {
+  const known = await resolveLocations(em, 'time', e.locationIds.map((locationId) => ({ locationId })));
+  return e.locationIds.flatMap((l, i) => (known.byId.has(l) ? [] : [{ path: `eligibility.locationIds[${i}]`, message: `No location ${l}.` }]));
+}
+
+/** `POST /time-off/policies`: for an existing type (422 on `typeId`); company-wide. */
+export async function createPolicy(
+  em: EntityManager,
+  body: { typeId: string; name: string; accrual: PolicyTerms['accrual']; cap: string | null; carryOver: string | null; yearStart: string; eligibility: PolicyEligibility },
+  reach: ReachSet,
+) {
+  assertCompanyWide(reach, 'Time-off policies');
+  const errors = [...((await em.findOne(TimeOffType, { id: body.typeId })) ? [] : [{ path: 'typeId', message: `No time-off type ${body.typeId}.` }]), ...(await eligibilityErrors(em, body.eligibility))];
+  if (errors.length > 0) throw new ValidationError(errors);
+  const at = clockNow();
+  const p = em.create(TimeOffPolicy, {
+    id: newId('timeOffPolicy'),
+    typeId: body.typeId,
+    name: body.name,
+    accrual: plainAccrual(body.accrual),
+    cap: plainHours(body.cap),
+    carryOver: plainHours(body.carryOver),
+    yearStart: body.yearStart,
+    eligibility: body.eligibility,
+    effectiveFrom: null,
+    history: [],
+    version: 1,
+    createdAt: at,
+    updatedAt: at,
+  });
+  await em.flush();
+  return policyDto(p);
+}
+
+/**
+ * `PATCH /time-off/policies/{id}` (spec: balances recalculated from the change date): new accrual
+ * terms apply from today in the company's time zone; the terms they replace are kept in `history`
+ * with the dates they were in force, so balances before today replay under them. A second change the
+ * same day replaces that day's terms. Name and eligibility simply change.
+ */
+export async function updatePolicy(
+  em: EntityManager,
+  id: string,
+  patch: { name?: string; accrual?: PolicyTerms['accrual']; cap?: string | null; carryOver?: string | null; yearStart?: string; eligibility?: PolicyEligibility },
+  caller: { reach: ReachSet; checkVersion(v: number): void; timezone: () => Promise<string> },
+) {
+  assertCompanyWide(caller.reach, 'Time-off policies');
+  if (patch.eligibility) {
+    const errors = await eligibilityErrors(em, patch.eligibility);
+    if (errors.length > 0) throw new ValidationError(errors);
+  }
+  return em.transactional(async (tem) => {
+    const p = await tem.findOne(TimeOffPolicy, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!p) throw new NotFound('time-off policy', id);
+    caller.checkVersion(p.version);
+    const before = currentTerms(p);
+    const after: PolicyTerms = {
+      accrual: patch.accrual ? plainAccrual(patch.accrual) : before.accrual,
+      cap: patch.cap !== undefined ? plainHours(patch.cap) : before.cap,
+      carryOver: patch.carryOver !== undefined ? plainHours(patch.carryOver) : before.carryOver,
+      yearStart: patch.yearStart ?? before.yearStart,
+    };
+    const termsChanged = JSON.stringify(after) !== JSON.stringify(before);
+    const nameChanged = patch.name !== undefined && patch.name !== p.name;
+    const eligibilityChanged = patch.eligibility !== undefined && JSON.stringify(patch.eligibility) !== JSON.stringify(p.eligibility);
+    if (!termsChanged && !nameChanged && !eligibilityChanged) return policyDto(p);
+    const at = clockNow();
+    if (termsChanged) {
+      const today = localDateOf(at, await caller.timezone());
+      if (p.effectiveFrom !== today) {
+        p.history = [...p.history, { effectiveFrom: p.effectiveFrom ?? null, effectiveTo: previousDay(today), terms: before }];
+        p.effectiveFrom = today;
+      }
+      Object.assign(p, { accrual: after.accrual, cap: after.cap, carryOver: after.carryOver, yearStart: after.yearStart });
+    }
+    if (patch.name !== undefined) p.name = patch.name;
+    if (patch.eligibility !== undefined) p.eligibility = patch.eligibility;
+    p.version += 1;
+    p.updatedAt = at;
+    await tem.flush();
+    return policyDto(p);
+  });
+}
+
+/** A policy's accrual terms over time, oldest first, for the balance replay. */
+export function termsVersions(p: TimeOffPolicy): TermsVersion[] {
+  return [...p.history.map((h) => ({ effectiveFrom: h.effectiveFrom, terms: h.terms })), { effectiveFrom: p.effectiveFrom ?? null, terms: currentTerms(p) }];
+}

@@ -1,0 +1,106 @@
+import { now as clockNow, resolveLocations, sqlList, sqlQuery, type EntityManager } from '@bop/shared';
+import { periodBounds } from '../pay-periods/calendar';
+import { effectiveRules } from '../rules/store';
+import type { TimeSettings } from '../settings/company-settings';
+import { calculateTimesheet, type CalcPunch, type TimesheetFigures } from './calculate';
+
+const DAY_MS = 86_400_000;
+
+interface SheetRow {
+  id: string;
+  employee_id: string;
+  pay_period_id: string;
+  location_id: string;
+  status: string;
+  figures: TimesheetFigures | null;
+  start: string;
+  end: string;
+}
+
+/**
+ * Recalculates the timesheets named (locked ones keep their figures): each from the employee's punches
+ * of its period, plus the days before it in the first workweek (weekly overtime counts them) and the
+ * morning after it (a night shift's clock-out), by the rules of the timesheet's location, in that
+ * location's time zone. A changed result bumps the version (an approval against the figures one saw).
+ */
+export async function recalculateTimesheets(em: EntityManager, ids: string[], settings: Pick<TimeSettings, 'weekStart'>): Promise<number> {
+  if (ids.length === 0) return 0;
+  const sheets = await sqlQuery<SheetRow>(
+    em,
+    `select t."id", t."employee_id", t."pay_period_id", t."location_id", t."status", t."figures",
+       to_char(p."start_date", 'YYYY-MM-DD') as "start", to_char(p."end_date", 'YYYY-MM-DD') as "end"
+     from "time"."timesheets" t join "time"."pay_periods" p on p."id" = t."pay_period_id"
+     where t."id" = any(?::text[]) and t."status" <> 'locked' order by t."id" for update of t`,
+    [sqlList(ids)],
+  );
+  if (sheets.length === 0) return 0;
+  const locations = await resolveLocations(em, 'time', sheets.map((s) => ({ locationId: s.location_id })));
+  const rules = await effectiveRules(em, sheets.map((s) => s.location_id));
+  const windows = sheets.map((s) => {
+    const timezone = locations.byId.get(s.location_id)?.timezone ?? 'UTC';
+    const bounds = periodBounds({ start: s.start, end: s.end }, timezone);
+    return { s, timezone, from: new Date(bounds.from.getTime() - 7 * DAY_MS), to: new Date(bounds.to.getTime() + DAY_MS) };
+  });
+  const from = new Date(Math.min(...windows.map((w) => w.from.getTime())));
+  const to = new Date(Math.max(...windows.map((w) => w.to.getTime())));
+  const rows = await sqlQuery<{ id: string; employee_id: string; type: CalcPunch['type']; occurred_at: Date | string; location_id: string; position: string | null }>(
+    em,
+    `select "id", "employee_id", "type", "occurred_at", "location_id", "position" from "time"."punches"
+     where "employee_id" = any(?::text[]) and "occurred_at" >= ? and "occurred_at" < ? order by "employee_id", "occurred_at", "id"`,
+    [sqlList([...new Set(sheets.map((s) => s.employee_id))]), from, to],
+  );
+  const punches = rows.map((p) => ({ ...p, occurred_at: new Date(p.occurred_at) }));
+  const byEmployee = new Map<string, typeof punches>();
+  for (const p of punches) byEmployee.set(p.employee_id, [...(byEmployee.get(p.employee_id) ?? []), p]);
+  const now = clockNow();
+  const updates: Array<{ id: string; figures: TimesheetFigures; missing: boolean; changed: boolean }> = [];
+  for (const w of windows) {
+    const own = (byEmployee.get(w.s.employee_id) ?? []).filter((p) => p.occurred_at >= w.from && p.occurred_at < w.to);
+    const r = rules.get(w.s.location_id)!;
+    const figures = calculateTimesheet({
+      punches: own.map((p) => ({ id: p.id, type: p.type, occurredAt: p.occurred_at.toISOString(), locationId: p.location_id, position: p.position })),
+      period: { start: w.s.start, end: w.s.end },
+      timezone: w.timezone,
+      weekStart: settings.weekStart,
+      overtime: r.overtime,
+      breaks: r.breaks,
+      now,
+    });
+    updates.push({ id: w.s.id, figures, missing: figures.missingPunches, changed: JSON.stringify(figures) !== JSON.stringify(w.s.figures) });
+  }
+  await em.execute(
+    `update "time"."timesheets" t set "figures" = x."figures", "missing_punches" = x."missing", "calculated_at" = ?,
+       "version" = t."version" + case when x."changed" then 1 else 0 end, "updated_at" = case when x."changed" then ? else t."updated_at" end
+     from jsonb_to_recordset(?::jsonb) as x("id" text, "figures" jsonb, "missing" boolean, "changed" boolean) where t."id" = x."id"`,
+    [now, now, JSON.stringify(updates)],
+  );
+  return sheets.length;
+}
+
+/**
+ * One pass of the background recalculation: reads up to `take` marks (oldest first, without locking
+ * them: a batch of punches marking the same timesheets never waits on a pass), recalculates their
+ * timesheets, and drops each mark only if no change marked it again meanwhile (its `seq` unchanged),
+ * in one transaction: a change committed while the pass ran leaves its mark for the next pass.
+ */
+export async function recalculateMarked(em: EntityManager, take: number, settings: () => Promise<Pick<TimeSettings, 'weekStart'>>): Promise<number> {
+  const marks = await sqlQuery<{ timesheet_id: string; seq: string }>(em, `select "timesheet_id", "seq"::text from "time"."timesheet_marks" order by "seq" limit ?`, [take]);
+  if (marks.length === 0) return 0;
+  const loaded = await settings();
+  await em.transactional(async (tem) => {
+    await recalculateTimesheets(tem, marks.map((m) => m.timesheet_id), loaded);
+    await tem.execute(
+      `delete from "time"."timesheet_marks" m using jsonb_to_recordset(?::jsonb) as x("timesheet_id" text, "seq" bigint)
+       where m."timesheet_id" = x."timesheet_id" and m."seq" = x."seq"`,
+      [JSON.stringify(marks.map((m) => ({ timesheet_id: m.timesheet_id, seq: m.seq })))],
+    );
+  });
+  return marks.length;
+}
+
+/** Recalculates now, in the caller's transaction, the timesheets among `ids` still marked (approval and lock decide on current figures). */
+export async function recalculateIfMarked(em: EntityManager, ids: string[], settings: () => Promise<Pick<TimeSettings, 'weekStart'>>): Promise<void> {
+  if (ids.length === 0) return;
+  const marked = await sqlQuery<{ timesheet_id: string }>(em, `delete from "time"."timesheet_marks" where "timesheet_id" = any(?::text[]) returning "timesheet_id"`, [sqlList(ids)]);
+  if (marked.length > 0) await recalculateTimesheets(em, marked.map((m) => m.timesheet_id), await settings());
+}

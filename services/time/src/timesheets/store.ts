@@ -1,0 +1,103 @@
+import { LockMode } from '@mikro-orm/core';
+import { actorOf, assertLocationInReach, Conflict, findPage, NotFound, now as clockNow, PeriodLocked, recordEvent, sqlList, sqlQuery, type EntityManager, type PageRequest, type Principal, type ReachSet } from '@bop/shared';
+import { Timesheet } from './entities';
+import { timesheetDetailDto, timesheetDto } from './dto';
+import { recalculateIfMarked } from './recalc-store';
+import { periodsById, type PeriodRow } from '../pay-periods/store';
+import type { TimeSettings } from '../settings/company-settings';
+
+export interface TimesheetFilters {
+  payPeriodId?: string;
+  inLocations?: string | { $in: string[] };
+  employeeId?: string;
+  status?: 'open' | 'approved' | 'rejected' | 'locked';
+}
+
+/** The ids among `ids` still waiting to be recalculated. */
+async function markedIds(em: EntityManager, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await sqlQuery<{ timesheet_id: string }>(em, `select "timesheet_id" from "time"."timesheet_marks" where "timesheet_id" = any(?::text[])`, [sqlList(ids)]);
+  return new Set(rows.map((r) => r.timesheet_id));
+}
+
+/** `GET /time/timesheets` (and `/me/timesheets`): a page, oldest id first, with the period's dates and whether the figures are current. */
+export async function listTimesheets(em: EntityManager, f: TimesheetFilters, page: PageRequest) {
+  const rows = await findPage(
+    em,
+    Timesheet,
+    [f.payPeriodId && { payPeriodId: f.payPeriodId }, f.inLocations && { locationId: f.inLocations }, f.employeeId && { employeeId: f.employeeId }, f.status && { status: f.status }],
+    page,
+  );
+  const periods = await periodsById(em, rows.data.map((t) => t.payPeriodId));
+  const marked = await markedIds(em, rows.data.map((t) => t.id));
+  return { ...rows, data: rows.data.map((t) => timesheetDto(t, periods.get(t.payPeriodId)!, !marked.has(t.id))) };
+}
+
+/** `GET /time/timesheets/{id}`: daily hours, breaks, overtime and exceptions; 404 for one out of reach or another employee's own. */
+export async function getTimesheet(em: EntityManager, id: string, access: { reach?: ReachSet; employeeId?: string }) {
+  const t = await em.findOne(Timesheet, { id });
+  if (!t || (access.employeeId && t.employeeId !== access.employeeId)) throw new NotFound('timesheet', id);
+  if (access.reach) assertLocationInReach(access.reach, t.locationId);
+  const period = (await periodsById(em, [t.payPeriodId])).get(t.payPeriodId)!;
+  return timesheetDetailDto(t, period, !(await markedIds(em, [t.id])).has(t.id));
+}
+
+/**
+ * `:approve` and `:reject` (supplement: Timesheet states): the figures are brought up to date first,
+ * in the same transaction, so what is approved is what the punches say now. Approve needs `open` and
+ * no missing punches; reject needs `open` or `approved` and an unlocked period.
+ */
+export async function decideTimesheet(
+  em: EntityManager,
+  id: string,
+  decision: { approve: true } | { approve: false; reason: string },
+  caller: { principal: Principal; reach: ReachSet; settings: () => Promise<TimeSettings>; checkVersion(v: number): void },
+) {
+  return em.transactional(async (tem) => {
+    const t = await tem.findOne(Timesheet, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!t) throw new NotFound('timesheet', id);
+    assertLocationInReach(caller.reach, t.locationId);
+    await recalculateIfMarked(tem, [t.id], caller.settings);
+    await tem.refresh(t);
+    caller.checkVersion(t.version);
+    const period = (await periodsById(tem, [t.payPeriodId])).get(t.payPeriodId)!;
+    if (t.status === 'locked' || period.locked) throw new PeriodLocked(`The pay period ${period.start} to ${period.end} is locked.`);
+    const at = clockNow();
+    if (decision.approve) {
+      if (t.status !== 'open') throw new Conflict(`Timesheet ${id} is ${t.status}; only an open timesheet is approved.`);
+      if (t.missingPunches) {
+        const missing = (t.figures?.exceptions ?? []).filter((e) => ['missing_clock_out', 'missing_clock_in', 'break_not_ended'].includes(e.code));
+        throw new Conflict(`Timesheet ${id} has missing punches; fix them first: ${missing.map((e) => e.message).join(' ')}`);
+      }
+      t.status = 'approved';
+      t.approvedAt = at;
+      t.approvedBy = actorOf(caller.principal);
+    } else {
+      if (t.status !== 'open' && t.status !== 'approved') throw new Conflict(`Timesheet ${id} is ${t.status}; only an open or approved timesheet is rejected.`);
+      t.status = 'rejected';
+      t.approvedAt = null;
+      t.approvedBy = null;
+      t.rejectedAt = at;
+      t.rejectedBy = actorOf(caller.principal);
+      t.rejectionReason = decision.reason;
+    }
+    t.version += 1;
+    t.updatedAt = at;
+    await tem.flush();
+    const detail = timesheetDetailDto(t, period, true);
+    recordEvent(tem, {
+      type: decision.approve ? 'timesheet.approved' : 'timesheet.rejected',
+      aggregateType: 'timesheet',
+      aggregateId: t.id,
+      locationId: t.locationId,
+      object: timesheetDto(t, period, true),
+      actor: caller.principal,
+    });
+    return detail;
+  });
+}
+
+/** The timesheets of a period, each with its status, for the lock's check. */
+export async function periodTimesheets(em: EntityManager, period: PeriodRow) {
+  return em.find(Timesheet, { payPeriodId: period.id }, { orderBy: { id: 'asc' } });
+}
