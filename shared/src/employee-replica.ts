@@ -108,12 +108,12 @@ async function upsertEmployees(em: EntityManager, schema: string, rows: Array<Om
   const x = `jsonb_to_recordset(?::jsonb) as x("id" text, "external_id" text, "employee_number" text, "first_name" text, "last_name" text, "status" text,
     "home_location_id" text, "location_ids" jsonb, "department_id" text, "positions" jsonb, "hire_date" date, "termination_date" date, "user_id" text,
     "version" int, "updated_at" timestamptz)`;
-  await em.execute(
+  await sqlQuery(em, 
     `update "${schema}"."employees" r set "external_id" = null from ${x}
      where x."external_id" is not null and r."external_id" = x."external_id" and r."id" <> x."id" and r."updated_at" <= x."updated_at"`,
     [payload],
   );
-  await em.execute(
+  await sqlQuery(em, 
     `insert into "${schema}"."employees" ("id", "external_id", "employee_number", "first_name", "last_name", "status", "home_location_id", "location_ids",
        "department_id", "positions", "hire_date", "termination_date", "user_id", "version", "updated_at")
      select x."id", x."external_id", x."employee_number", x."first_name", x."last_name", x."status", x."home_location_id",
@@ -135,7 +135,7 @@ async function upsertEmployees(em: EntityManager, schema: string, rows: Array<Om
 /** Rates are never changed at people, only added: an id already held is kept as it is. */
 async function upsertPayRates(em: EntityManager, schema: string, employeeId: string, rates: ReplicatedPayRate[]): Promise<void> {
   if (rates.length === 0) return;
-  await em.execute(
+  await sqlQuery(em, 
     `insert into "${schema}"."pay_rates" ("id", "employee_id", "type", "amount", "position", "effective_date")
      select x."id", ?, x."type", x."amount"::numeric, x."position", x."effective_date"::date
      from jsonb_to_recordset(?::jsonb) as x("id" text, "type" text, "amount" text, "position" text, "effective_date" text)

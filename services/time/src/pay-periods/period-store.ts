@@ -153,7 +153,7 @@ export async function unlockPayPeriod(em: EntityManager, id: string, reason: str
     if (!p) throw new NotFound('pay period', id);
     if (!p.lockedAt) throw new Conflict(`Pay period ${p.startDate} to ${p.endDate} is not locked.`);
     const at = clockNow();
-    await tem.execute(`update "time"."timesheets" set "status" = 'approved', "version" = "version" + 1, "updated_at" = ? where "pay_period_id" = ? and "status" = 'locked'`, [at, id]);
+    await sqlQuery(tem, `update "time"."timesheets" set "status" = 'approved', "version" = "version" + 1, "updated_at" = ? where "pay_period_id" = ? and "status" = 'locked'`, [at, id]);
     p.lockedAt = null;
     p.lockedBy = null;
     p.unlocks = [...p.unlocks, { at: at.toISOString(), by: actorOf(caller.principal), reason }];

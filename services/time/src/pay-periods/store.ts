@@ -38,7 +38,7 @@ export async function periodsOfDates(em: EntityManager, dates: Iterable<string>,
     fresh.set(start, { start, end });
   }
   const at = now();
-  await em.execute(
+  await sqlQuery(em, 
     `insert into "time"."pay_periods" ("id", "start_date", "end_date", "unlocks", "version", "created_at", "updated_at")
      select x."id", x."start"::date, x."end"::date, '[]', 1, ?, ? from jsonb_to_recordset(?::jsonb) as x("id" text, "start" text, "end" text)
      on conflict ("start_date") do nothing`,

@@ -224,14 +224,14 @@ async function afterPunchesStored(em: EntityManager, source: string, written: St
         entry: { at: now.toISOString(), by, reason: 'Sent again by the timeclock with other content.', before, after: { type: w.row.type, occurredAt: new Date(w.row.occurred_at).toISOString() }, via: 'resend' },
       };
     });
-    await em.execute(
+    await sqlQuery(em, 
       `update "time"."punches" p set "original" = coalesce(p."original", x."original"), "corrections" = p."corrections" || jsonb_build_array(x."entry")
        from jsonb_to_recordset(?::jsonb) as x("id" text, "original" jsonb, "entry" jsonb) where p."id" = x."id"`,
       [JSON.stringify(entries)],
     );
   }
   if (written.length > 0) {
-    await em.execute(`delete from "time"."held_punches" where "source" = ? and "external_id" = any(?::text[])`, [source, sqlList(written.map((w) => w.externalId))]);
+    await sqlQuery(em, `delete from "time"."held_punches" where "source" = ? and "external_id" = any(?::text[])`, [source, sqlList(written.map((w) => w.externalId))]);
   }
 }
 
@@ -291,7 +291,7 @@ async function holdPunches(
  */
 export async function applyHeldPunches(em: EntityManager, payPeriodId: string, now: Date): Promise<number> {
   // a held change whose own period is locked too waits on that one now
-  await em.execute(
+  await sqlQuery(em, 
     `update "time"."held_punches" h set "pay_period_id" = h."row"->>'pay_period_id', "updated_at" = ?
      from "time"."pay_periods" p where h."pay_period_id" = ? and p."id" = h."row"->>'pay_period_id' and p."id" <> ? and p."locked_at" is not null`,
     [now, payPeriodId, payPeriodId],

@@ -1,5 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
-import { actorOf, assertLocationInReach, now, ValidationError, writableLocations, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
+import { actorOf, assertLocationInReach, now, ValidationError, writableLocations, sqlQuery, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
 import { RuleSet } from './entities';
 import { DEFAULT_BREAKS, DEFAULT_OVERTIME, ruleSetId } from './defaults';
 import type { OvertimeRules } from './overtime';
@@ -46,7 +46,7 @@ export async function replaceRules(em: EntityManager, kind: Kind, locationId: st
     }
     await tem.flush();
     // spec: changing rules recalculates unlocked periods only (a locked timesheet keeps its figures)
-    await tem.execute(
+    await sqlQuery(tem, 
       `insert into "time"."timesheet_marks" ("timesheet_id", "marked_at")
        select "id", ? from "time"."timesheets" where "status" <> 'locked' ${locationId ? `and "location_id" = ?` : ''} order by "id"
        on conflict ("timesheet_id") do update set "seq" = nextval('"time"."timesheet_mark_seq"'), "marked_at" = excluded."marked_at"`,

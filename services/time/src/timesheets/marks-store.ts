@@ -1,4 +1,4 @@
-import { newId, sqlList, type EntityManager } from '@bop/shared';
+import { newId, sqlList, sqlQuery, type EntityManager } from '@bop/shared';
 
 /** A timesheet a change touches: the employee's in a pay period (created `open` at the first punch, with the home location). */
 export interface TimesheetTouch {
@@ -20,18 +20,18 @@ export async function markTimesheets(em: EntityManager, touches: TimesheetTouch[
   if (unique.length === 0) return;
   const payload = JSON.stringify(unique.map((t) => ({ id: newId('timesheet'), employee_id: t.employeeId, pay_period_id: t.payPeriodId, location_id: t.locationId })));
   const x = `jsonb_to_recordset(?::jsonb) as x("id" text, "employee_id" text, "pay_period_id" text, "location_id" text)`;
-  await em.execute(
+  await sqlQuery(em, 
     `insert into "time"."timesheets" ("id", "employee_id", "pay_period_id", "location_id", "status", "version", "created_at", "updated_at")
      select x."id", x."employee_id", x."pay_period_id", x."location_id", 'open', 1, ?, ? from ${x} order by x."pay_period_id", x."employee_id"
      on conflict ("pay_period_id", "employee_id") do nothing`,
     [now, now, payload],
   );
-  await em.execute(
+  await sqlQuery(em, 
     `update "time"."timesheets" t set "status" = 'open', "approved_at" = null, "approved_by" = null, "version" = t."version" + 1, "updated_at" = ?
      from ${x} where t."pay_period_id" = x."pay_period_id" and t."employee_id" = x."employee_id" and t."status" in ('approved', 'rejected')`,
     [now, payload],
   );
-  await em.execute(
+  await sqlQuery(em, 
     `insert into "time"."timesheet_marks" ("timesheet_id", "marked_at")
      select t."id", ? from "time"."timesheets" t join ${x} on t."pay_period_id" = x."pay_period_id" and t."employee_id" = x."employee_id"
      where t."status" <> 'locked' order by t."id"
@@ -43,7 +43,7 @@ export async function markTimesheets(em: EntityManager, touches: TimesheetTouch[
 /** Marks timesheets by id for recalculation (rules changed, a held punch applied). */
 export async function markTimesheetIds(em: EntityManager, ids: string[], now: Date): Promise<void> {
   if (ids.length === 0) return;
-  await em.execute(
+  await sqlQuery(em, 
     `insert into "time"."timesheet_marks" ("timesheet_id", "marked_at") select x, ? from unnest(?::text[]) as x order by x
      on conflict ("timesheet_id") do update set "seq" = nextval('"time"."timesheet_mark_seq"'), "marked_at" = excluded."marked_at"`,
     [now, sqlList([...new Set(ids)])],

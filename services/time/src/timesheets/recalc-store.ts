@@ -12,7 +12,6 @@ interface SheetRow {
   pay_period_id: string;
   location_id: string;
   status: string;
-  figures: TimesheetFigures | null;
   start: string;
   end: string;
 }
@@ -27,7 +26,7 @@ export async function recalculateTimesheets(em: EntityManager, ids: string[], se
   if (ids.length === 0) return 0;
   const sheets = await sqlQuery<SheetRow>(
     em,
-    `select t."id", t."employee_id", t."pay_period_id", t."location_id", t."status", t."figures",
+    `select t."id", t."employee_id", t."pay_period_id", t."location_id", t."status",
        to_char(p."start_date", 'YYYY-MM-DD') as "start", to_char(p."end_date", 'YYYY-MM-DD') as "end"
      from "time"."timesheets" t join "time"."pay_periods" p on p."id" = t."pay_period_id"
      where t."id" = any(?::text[]) and t."status" <> 'locked' order by t."id" for update of t`,
@@ -53,7 +52,7 @@ export async function recalculateTimesheets(em: EntityManager, ids: string[], se
   const byEmployee = new Map<string, typeof punches>();
   for (const p of punches) byEmployee.set(p.employee_id, [...(byEmployee.get(p.employee_id) ?? []), p]);
   const now = clockNow();
-  const updates: Array<{ id: string; figures: TimesheetFigures; missing: boolean; changed: boolean }> = [];
+  const updates: Array<{ id: string; figures: TimesheetFigures; missing: boolean }> = [];
   for (const w of windows) {
     const own = (byEmployee.get(w.s.employee_id) ?? []).filter((p) => p.occurred_at >= w.from && p.occurred_at < w.to);
     const r = rules.get(w.s.location_id)!;
@@ -66,12 +65,13 @@ export async function recalculateTimesheets(em: EntityManager, ids: string[], se
       breaks: r.breaks,
       now,
     });
-    updates.push({ id: w.s.id, figures, missing: figures.missingPunches, changed: JSON.stringify(figures) !== JSON.stringify(w.s.figures) });
+    updates.push({ id: w.s.id, figures, missing: figures.missingPunches });
   }
-  await em.execute(
+  await sqlQuery(em, 
     `update "time"."timesheets" t set "figures" = x."figures", "missing_punches" = x."missing", "calculated_at" = ?,
-       "version" = t."version" + case when x."changed" then 1 else 0 end, "updated_at" = case when x."changed" then ? else t."updated_at" end
-     from jsonb_to_recordset(?::jsonb) as x("id" text, "figures" jsonb, "missing" boolean, "changed" boolean) where t."id" = x."id"`,
+       "version" = t."version" + case when t."figures" is distinct from x."figures" then 1 else 0 end,
+       "updated_at" = case when t."figures" is distinct from x."figures" then ? else t."updated_at" end
+     from jsonb_to_recordset(?::jsonb) as x("id" text, "figures" jsonb, "missing" boolean) where t."id" = x."id"`,
     [now, now, JSON.stringify(updates)],
   );
   return sheets.length;
@@ -82,20 +82,24 @@ export async function recalculateTimesheets(em: EntityManager, ids: string[], se
  * them: a batch of punches marking the same timesheets never waits on a pass), recalculates their
  * timesheets, and drops each mark only if no change marked it again meanwhile (its `seq` unchanged),
  * in one transaction: a change committed while the pass ran leaves its mark for the next pass.
+ * Answers how many it took and whether new changes were marked during the pass (a feed is running).
  */
-export async function recalculateMarked(em: EntityManager, take: number, settings: () => Promise<Pick<TimeSettings, 'weekStart'>>): Promise<number> {
+export async function recalculateMarked(em: EntityManager, take: number, settings: () => Promise<Pick<TimeSettings, 'weekStart'>>): Promise<{ taken: number; marking: boolean }> {
+  const [{ last }] = await sqlQuery<{ last: string | null }>(em, `select max("seq")::text as "last" from "time"."timesheet_marks"`);
+  if (last === null) return { taken: 0, marking: false };
   const marks = await sqlQuery<{ timesheet_id: string; seq: string }>(em, `select "timesheet_id", "seq"::text from "time"."timesheet_marks" order by "seq" limit ?`, [take]);
-  if (marks.length === 0) return 0;
   const loaded = await settings();
   await em.transactional(async (tem) => {
     await recalculateTimesheets(tem, marks.map((m) => m.timesheet_id), loaded);
-    await tem.execute(
+    await sqlQuery(tem, 
       `delete from "time"."timesheet_marks" m using jsonb_to_recordset(?::jsonb) as x("timesheet_id" text, "seq" bigint)
        where m."timesheet_id" = x."timesheet_id" and m."seq" = x."seq"`,
       [JSON.stringify(marks.map((m) => ({ timesheet_id: m.timesheet_id, seq: m.seq })))],
     );
   });
-  return marks.length;
+  // changes marked while the pass ran: a feed is still sending
+  const [{ marking }] = await sqlQuery<{ marking: boolean }>(em, `select exists (select 1 from "time"."timesheet_marks" where "seq" > ?::bigint) as "marking"`, [last]);
+  return { taken: marks.length, marking };
 }
 
 /** Recalculates now, in the caller's transaction, the timesheets among `ids` still marked (approval and lock decide on current figures). */

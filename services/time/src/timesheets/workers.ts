@@ -28,11 +28,12 @@ export class TimesheetRecalcWorker extends RoundWorker {
 
   protected async round(): Promise<number> {
     const started = performance.now();
-    const taken = await recalculateMarked(this.svc.orm.em.fork(), TAKE, () => timeSettings(this.svc.services));
+    const { taken, marking } = await recalculateMarked(this.svc.orm.em.fork(), TAKE, () => timeSettings(this.svc.services));
     if (taken === 0) return this.svc.config.TIME_TIMESHEET_POLL_MS;
-    // under a feed, a pass is followed by a pause as long as it took (at most a second): the
-    // recalculation takes about half of the thread and the database, the ingestion the rest
-    return Math.min(MAX_PAUSE_MS, performance.now() - started);
+    // while a feed is sending, a pass is followed by a pause as long as it took (at most a second):
+    // the recalculation takes about half of the thread and the database, the ingestion the rest;
+    // once the feed stops, the backlog drains back to back
+    return marking ? Math.min(MAX_PAUSE_MS, performance.now() - started) : 0;
   }
 }
 
