@@ -333,6 +333,11 @@ export async function replicaPayRates(em: EntityManager, schema: string, employe
      from "${schema}"."pay_rates" where "employee_id" = any(?::text[]) order by "effective_date", "id"`,
     [sqlList(employeeIds)],
   );
-  for (const r of rows) out.set(r.employee_id, [...(out.get(r.employee_id) ?? []), { id: r.id, type: r.type, amount: r.amount, position: r.position, effectiveDate: r.effective_date }]);
+  for (const r of rows) {
+    const rate = { id: r.id, type: r.type, amount: r.amount, position: r.position, effectiveDate: r.effective_date };
+    const own = out.get(r.employee_id);
+    if (own) own.push(rate);
+    else out.set(r.employee_id, [rate]);
+  }
   return out;
 }

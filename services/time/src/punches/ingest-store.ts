@@ -302,7 +302,11 @@ export async function applyHeldPunches(em: EntityManager, payPeriodId: string, n
     [payPeriodId],
   );
   const bySource = new Map<string, typeof held>();
-  for (const h of held) bySource.set(h.source, [...(bySource.get(h.source) ?? []), h]);
+  for (const h of held) {
+    const own = bySource.get(h.source);
+    if (own) own.push(h);
+    else bySource.set(h.source, [h]);
+  }
   for (const [source, rows] of bySource) {
     await ingestBatch(em, {
       target: punchesTarget,

@@ -69,7 +69,12 @@ async function workedDays(em: EntityManager, employeeIds: string[], until: strin
      order by 1, 2`,
     [sqlList(employeeIds), until],
   );
-  for (const r of rows) out.set(r.employee_id, [...(out.get(r.employee_id) ?? []), { kind: 'worked', date: r.date, hours: r.hours }]);
+  for (const r of rows) {
+    const entry: LedgerEntry = { kind: 'worked', date: r.date, hours: r.hours };
+    const own = out.get(r.employee_id);
+    if (own) own.push(entry);
+    else out.set(r.employee_id, [entry]);
+  }
   return out;
 }
 

@@ -50,7 +50,11 @@ export async function recalculateTimesheets(em: EntityManager, ids: string[], se
   );
   const punches = rows.map((p) => ({ ...p, occurred_at: new Date(p.occurred_at) }));
   const byEmployee = new Map<string, typeof punches>();
-  for (const p of punches) byEmployee.set(p.employee_id, [...(byEmployee.get(p.employee_id) ?? []), p]);
+  for (const p of punches) {
+    const own = byEmployee.get(p.employee_id);
+    if (own) own.push(p);
+    else byEmployee.set(p.employee_id, [p]);
+  }
   const now = clockNow();
   const updates: Array<{ id: string; figures: TimesheetFigures; missing: boolean }> = [];
   for (const w of windows) {
