@@ -1,6 +1,6 @@
 import { eventually, outboxPayloads, person, startTestService, type TestService } from '@bop/test-support';
 import { timeService } from '../src';
-import { punch, replicaEmployee, replicaLocation, replicaRate, shift, timeclock } from './fixtures';
+import { currentTimesheet as currentTimesheetOf, punch, replicaEmployee, replicaLocation, replicaRate, sendPunches, shift } from './fixtures';
 
 let t: TestService;
 beforeAll(async () => {
@@ -10,16 +10,11 @@ afterAll(async () => {
   await t?.close();
 });
 
-const batch = (source: string, punches: unknown[]) => t.call('POST', '/time/punches:batch', { body: { source, punches }, as: timeclock });
+const batch = (source: string, punches: unknown[]) => sendPunches(t, source, punches);
 /** The employee's own session (a user linked to the employee record, acting in /me). */
 const me = (employeeId: string) => person({}, { employeeId, actingAsEmployee: true });
 
-async function sheetOf(employeeId: string) {
-  return eventually(async () => {
-    const s = (await t.call('GET', `/time/timesheets?employeeId=${employeeId}`)).body.data?.[0];
-    return s?.current && s.calculatedAt ? s : undefined;
-  });
-}
+const sheetOf = (employeeId: string) => currentTimesheetOf(t, employeeId);
 
 describe('punch corrections', () => {
   it('an employee asks to fix a wrong punch; the manager approves and the punch and timesheet change', async () => {

@@ -1,4 +1,5 @@
-import { integration, sql, type TestService } from '@bop/test-support';
+import { eventually, integration, person, sql, type TestService } from '@bop/test-support';
+import type { Principal } from '@bop/shared';
 
 /** The timeclock's principal (punches:batch is for integration keys). */
 export const timeclock = integration(['time:write', 'time:read']);
@@ -46,4 +47,17 @@ export function punch(externalId: string, employeeId: string, locationId: string
 /** In and out of one shift (no break). */
 export function shift(prefix: string, employeeId: string, locationId: string, from: string, to: string) {
   return [punch(`${prefix}-in`, employeeId, locationId, 'clock_in', from), punch(`${prefix}-out`, employeeId, locationId, 'clock_out', to)];
+}
+
+/** Punches sent by the timeclock integration. */
+export function sendPunches(t: TestService, source: string, punches: unknown[], as: Principal = timeclock) {
+  return t.call('POST', '/time/punches:batch', { body: { source, punches }, as });
+}
+
+/** The employee's (first) timesheet once its figures count every change. */
+export async function currentTimesheet(t: TestService, employeeId: string, as: Principal = person()) {
+  return eventually(async () => {
+    const s = (await t.call('GET', `/time/timesheets?employeeId=${employeeId}`, { as })).body.data?.[0];
+    return s?.current && s.calculatedAt ? s : undefined;
+  });
 }

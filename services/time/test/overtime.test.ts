@@ -1,20 +1,6 @@
-import { classifyWeek, type OvertimeRules } from '../src/rules/overtime';
+import { classifyWeek } from '../src/rules/overtime';
+import { CALIFORNIA, FORTY_HOURS } from './rule-sets';
 
-const CALIFORNIA: OvertimeRules = {
-  daily: [
-    { after: '8', multiplier: '1.5' },
-    { after: '12', multiplier: '2' },
-  ],
-  weekly: [{ after: '40', multiplier: '1.5' }],
-  consecutiveDay: {
-    day: 7,
-    tiers: [
-      { after: '0', multiplier: '1.5' },
-      { after: '8', multiplier: '2' },
-    ],
-  },
-};
-const FORTY_HOURS: OvertimeRules = { daily: [], weekly: [{ after: '40', multiplier: '1.5' }], consecutiveDay: null };
 
 const week = (hours: string[]) => hours.map((h, i) => ({ date: `2026-11-${String(16 + i).padStart(2, '0')}`, hours: h }));
 const by = (days: ReturnType<typeof classifyWeek>) => days.map((d) => d.byMultiplier);

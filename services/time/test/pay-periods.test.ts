@@ -1,6 +1,6 @@
 import { eventually, http, outboxPayloads, person, startTestService, testKeys, type TestService } from '@bop/test-support';
 import { timeService } from '../src';
-import { punch, replicaEmployee, replicaLocation, replicaRate, shift, timeclock } from './fixtures';
+import { currentTimesheet as currentTimesheetOf, punch, replicaEmployee, replicaLocation, replicaRate, sendPunches, shift } from './fixtures';
 
 let t: TestService;
 beforeAll(async () => {
@@ -10,14 +10,9 @@ afterAll(async () => {
   await t?.close();
 });
 
-const batch = (source: string, punches: unknown[]) => t.call('POST', '/time/punches:batch', { body: { source, punches }, as: timeclock });
+const batch = (source: string, punches: unknown[]) => sendPunches(t, source, punches);
 
-async function sheetOf(employeeId: string) {
-  return eventually(async () => {
-    const s = (await t.call('GET', `/time/timesheets?employeeId=${employeeId}`)).body.data?.[0];
-    return s?.current && s.calculatedAt ? s : undefined;
-  });
-}
+const sheetOf = (employeeId: string) => currentTimesheetOf(t, employeeId);
 
 /** A CSV text back into rows of cells (quoted cells with commas and doubled quotes). */
 function parseCsv(text: string): string[][] {

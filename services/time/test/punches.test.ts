@@ -1,6 +1,6 @@
 import { eventually, outboxPayloads, person, startTestService, type TestService } from '@bop/test-support';
 import { timeService } from '../src';
-import { punch, replicaEmployee, replicaLocation, shift, timeclock } from './fixtures';
+import { currentTimesheet as currentTimesheetOf, punch, replicaEmployee, replicaLocation, sendPunches, shift } from './fixtures';
 
 let t: TestService;
 beforeAll(async () => {
@@ -10,16 +10,9 @@ afterAll(async () => {
   await t?.close();
 });
 
-const batch = (source: string, punches: unknown[], as = timeclock) => t.call('POST', '/time/punches:batch', { body: { source, punches }, as });
+const batch = (source: string, punches: unknown[]) => sendPunches(t, source, punches);
 
-/** The employee's timesheet once its figures count every change. */
-async function currentTimesheet(employeeId: string, as = person()) {
-  return eventually(async () => {
-    const r = await t.call('GET', `/time/timesheets?employeeId=${employeeId}`, { as });
-    const sheet = r.body.data?.[0];
-    return sheet?.current && sheet.calculatedAt ? sheet : undefined;
-  });
-}
+const currentTimesheet = (employeeId: string) => currentTimesheetOf(t, employeeId);
 
 describe('POST /time/punches:batch', () => {
   it('stores each punch once: created, unchanged when re-sent, updated (punch.corrected) when its content changes, duplicate within a batch', async () => {

@@ -1,5 +1,6 @@
 import { integration, person, sql, startTestService, type TestService } from '@bop/test-support';
 import { timeService } from '../src';
+import { CALIFORNIA } from './rule-sets';
 
 let t: TestService;
 beforeAll(async () => {
@@ -17,14 +18,6 @@ async function replicaLocation(status = 'active'): Promise<string> {
   return id;
 }
 
-const CALIFORNIA = {
-  daily: [
-    { after: '8', multiplier: '1.5' },
-    { after: '12', multiplier: '2' },
-  ],
-  weekly: [{ after: '40', multiplier: '1.5' }],
-  consecutiveDay: { day: 7, tiers: [{ after: '0', multiplier: '1.5' }, { after: '8', multiplier: '2' }] },
-};
 
 describe('overtime rules', () => {
   it('answer the 40-hour default, then the company\'s, and a location\'s own over the company\'s', async () => {

@@ -1,25 +1,10 @@
 /** Pure rules of timesheets: punches paired into shifts, breaks, daily and weekly hours, overtime and exceptions. */
 import { DateTime } from 'luxon';
-import type { OvertimeRules } from '../src/rules/overtime';
+import { CALIFORNIA, FORTY_HOURS as FORTY } from './rule-sets';
 import { calculateTimesheet, type BreakRuleSet, type CalcPunch, type PunchType, type TimesheetInput } from '../src/timesheets/calculate';
 
 const LA = 'America/Los_Angeles';
 const NY = 'America/New_York';
-const FORTY: OvertimeRules = { daily: [], weekly: [{ after: '40', multiplier: '1.5' }], consecutiveDay: null };
-const CALIFORNIA: OvertimeRules = {
-  daily: [
-    { after: '8', multiplier: '1.5' },
-    { after: '12', multiplier: '2' },
-  ],
-  weekly: [{ after: '40', multiplier: '1.5' }],
-  consecutiveDay: {
-    day: 7,
-    tiers: [
-      { after: '0', multiplier: '1.5' },
-      { after: '8', multiplier: '2' },
-    ],
-  },
-};
 const NO_BREAKS: BreakRuleSet = { breaks: [], maxShiftHours: null };
 const MEAL = { name: 'Meal break', paid: false, minutes: 30, dueAfterHours: '5' };
 const REST = { name: 'Rest break', paid: true, minutes: 10, dueAfterHours: '2' };
