@@ -18,7 +18,8 @@ import {
   type Principal,
   type ReachSet,
 } from '@bop/shared';
-import { correctionDto, PunchCorrection } from './entities';
+import { PunchCorrection } from './entities';
+import { correctionDto } from './dto';
 import { Punch, type PunchTypeName } from '../punches/entities';
 import { correctPunch } from '../punches/store';
 import { ingestPunches } from '../punches/ingest-store';
