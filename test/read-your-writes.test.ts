@@ -165,6 +165,25 @@ describe('an item just created at inventory', () => {
     expect(refused.status).toBe(422);
     expect(refused.body.errors).toEqual([{ path: 'lines[0].itemId', message: `No item with id ${missing}.` }]);
   });
+
+  it('matches a POS line naming it by SKU, barcode or externalId right after POST /items answered 201', async () => {
+    const at = await onboard();
+    const tag = unique('RYW-ITEM');
+    const item = await call('inventory', 'POST', '/items', { name: 'Lemonade', baseUnit: 'each', sku: `${tag}-SKU`, barcodes: [`${tag}-EAN`], externalId: `${tag}-EXT` });
+    expect(item.status).toBe(201);
+    expect(await sql(`select 1 from sales.items where id = ?`, [item.body.id])).toEqual([]);
+    const line = (ref: Record<string, string>) => ({ ...ref, name: 'Lemonade', quantity: '1', unitPrice: '8.00', tax: '0.64' });
+    const lines = [line({ itemSku: `${tag}-SKU` }), line({ itemBarcode: `${tag}-EAN` }), line({ itemExternalId: `${tag}-EXT` }), line({ itemSku: `${tag}-NONE` })];
+    const t = { ...sale(unique('T'), at.externalId), lines, subtotal: '32.00', tax: '2.56', total: '34.56', tenders: [{ type: 'card', amount: '34.56' }] };
+    const r = await salesBatch([t]);
+    expect(r.status).toBe(202);
+    expect(r.body).toMatchObject({ created: 1, rejected: 0 });
+    const [stored] = await sql(`select lines from sales.transactions where external_id = ?`, [t.externalId]);
+    expect(stored.lines.map((l: { itemId?: string | null }) => l.itemId ?? null)).toEqual([item.body.id, item.body.id, item.body.id, null]);
+    // only the reference no item carries is queued for mapping
+    const queued = await sql(`select ref_value from sales.unmapped_items where source = 'pos-ryw' and ref_value like ?`, [`${tag}%`]);
+    expect(queued).toEqual([{ ref_value: `${tag}-NONE` }]);
+  });
 });
 
 describe('organization unreachable', () => {

@@ -17,11 +17,16 @@ export const ItemEventObject = z.object({
 export type ItemEventObject = z.output<typeof ItemEventObject>;
 
 /**
- * `POST /internal/items:states` (inventory): the current state of items by id, for the read-through
- * of sales' item replica (an invoice line naming an item sales has not replicated yet). Ids inventory
- * does not know are simply absent; each item is the record as `item.*` events carry it.
+ * `POST /internal/items:states` (inventory): the current state of items, for the read-through of
+ * sales' item replica: by id (an invoice line naming an item sales has not replicated yet) or by the
+ * references sales lines carry (externalId, SKU, barcode: a POS line naming an item just created).
+ * An item matching any list is answered; what inventory does not know is simply absent. Each item is
+ * the record as `item.*` events carry it.
  */
-export const ItemStatesRequest = z.strictObject({ ids: z.array(z.string().min(1).max(64)).min(1).max(2000) });
+const refList = (max: number) => z.array(z.string().min(1).max(max)).max(2000).optional();
+export const ItemStatesRequest = z
+  .strictObject({ ids: refList(64), externalIds: refList(200), skus: refList(100), barcodes: refList(100) })
+  .refine((q) => [q.ids, q.externalIds, q.skus, q.barcodes].some((l) => (l?.length ?? 0) > 0), { message: 'Name at least one id, externalId, sku or barcode.' });
 export type ItemStatesRequest = z.output<typeof ItemStatesRequest>;
 export const ItemStatesAnswer = z.object({ data: z.array(ItemEventObject) });
 export type ItemStatesAnswer = z.output<typeof ItemStatesAnswer>;

@@ -1,13 +1,13 @@
 import { ItemStatesRequest } from '@bop/contracts';
 import { internalRoute, ok, type InternalRouteDef } from '@bop/shared';
-import { itemsByIds } from './store';
+import { itemsByRefs } from './store';
 
 /**
  * Inventory's internal read for the item replicas of other services (the kit's read-through): the
- * current items by id, as `item.*` events carry them. System principal only.
+ * current items by id or by the references sales lines carry, as `item.*` events carry them. System principal only.
  */
 export const itemStateRoutes = (): InternalRouteDef[] => [
   internalRoute('POST /internal/items:states', { body: ItemStatesRequest }, async (ctx) => {
-    return ok({ data: await itemsByIds(ctx.em, ctx.body.ids) });
+    return ok({ data: await itemsByRefs(ctx.em, ctx.body) });
   }),
 ];

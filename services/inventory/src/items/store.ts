@@ -49,9 +49,18 @@ export async function listItems(em: EntityManager, f: ItemFilter): Promise<Inven
   return findPlain(em, InventoryItem, where, { orderBy: { id: 'asc' }, limit: f.limit + 1 });
 }
 
-/** The current items of these ids, in id order (the item replicas' read-through). */
-export async function itemsByIds(em: EntityManager, ids: string[]): Promise<Item[]> {
-  const rows = await findPlain(em, InventoryItem, { id: { $in: [...new Set(ids)] } }, { orderBy: { id: 'asc' } });
+/**
+ * The current items matching any of these references (the item replicas' read-through: by id for an
+ * invoice line, by externalId, SKU or barcode for a POS line naming an item just created), in id order.
+ */
+export async function itemsByRefs(em: EntityManager, q: { ids?: string[]; externalIds?: string[]; skus?: string[]; barcodes?: string[] }): Promise<Item[]> {
+  const or: Array<FilterQuery<InventoryItem>> = [];
+  if (q.ids?.length) or.push({ id: { $in: [...new Set(q.ids)] } });
+  if (q.externalIds?.length) or.push({ externalId: { $in: [...new Set(q.externalIds)] } });
+  if (q.skus?.length) or.push({ sku: { $in: [...new Set(q.skus)] } });
+  if (q.barcodes?.length) or.push({ barcodes: { $overlap: [...new Set(q.barcodes)] } });
+  if (or.length === 0) return [];
+  const rows = await findPlain(em, InventoryItem, { $or: or }, { orderBy: { id: 'asc' } });
   return itemDtos(em, rows);
 }
 

@@ -1,6 +1,6 @@
-import { ItemEventObject, ItemStatesAnswer } from '@bop/contracts';
-import { defineConsumer, readThroughReplica, type ConsumerDef } from '@bop/shared';
-import { upsertItems } from './store';
+import { ItemEventObject } from '@bop/contracts';
+import { defineConsumer, type ConsumerDef } from '@bop/shared';
+import { itemReadThrough } from './replica';
 
 /**
  * Keeps `sales.items` (what lines match against) from inventory's item events. An item whose
@@ -22,14 +22,5 @@ export const itemReplicaConsumer = defineConsumer({
   },
 });
 
-/** The read-through of `sales.items`: inventory's `POST /internal/items:states` (by id). */
-export const itemReadThrough = readThroughReplica<{ ids: string[] }, ItemEventObject>({
-  owner: 'inventory',
-  path: '/internal/items:states',
-  what: 'read items',
-  rows: (answer) => ItemStatesAnswer.parse(answer).data,
-  upsert: upsertItems,
-  isEmpty: (q) => q.ids.length === 0,
-});
 
 export const itemsConsumers: ConsumerDef[] = [itemReplicaConsumer];

@@ -1,4 +1,4 @@
-import type { ItemEventObject, PosItemRefField } from '@bop/contracts';
+import type { PosItemRefField } from '@bop/contracts';
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import {
   actorOf,
@@ -6,7 +6,6 @@ import {
   newId,
   OutOfReach,
   reachableLocationIds,
-  sqlList,
   sqlQuery,
   lockForTransaction,
   ValidationError,
@@ -21,6 +20,7 @@ import { formatMoney } from '../transactions/money';
 import type { PreStoreStep, PostStoreStep, TransactionRow } from '../transactions/pipeline';
 import { transactionEvents } from '../transactions/recorded-events';
 import { entryFromRow, unmappedItemDto } from './dto';
+import { itemReadThrough } from './replica';
 import { SalesItem, SalesUnmappedItem } from './entities';
 
 /** How a sales line or order line names its item (spec: ingestion rule 3: any one matches). */
@@ -116,7 +116,19 @@ async function lookup(em: EntityManager, source: string | null, refs: ItemRef[])
 export async function resolveItemRefs(em: EntityManager, source: string, refs: ItemRef[]): Promise<Array<string | null>> {
   if (!refs.some((r) => posItemKey(r) !== null)) return refs.map(() => null);
   await lockItemMappings(em, [source], 'shared');
-  return lookup(em, source, refs);
+  const ids = await lookup(em, source, refs);
+  const missing = refs.filter((r, i) => ids[i] === null && posItemKey(r) !== null);
+  if (missing.length === 0) return ids;
+  // read-your-writes: an item inventory has answered a moment ago may not have reached the replica
+  // yet; inventory's answer (by the lines' references) goes into the replica, and the lines that now
+  // match are matched. Inventory unreachable: the lines are stored unmatched and queued for mapping
+  // (a sale is never refused for its catalogue), as with a reference no item carries.
+  const distinct = (pick: (r: ItemRef) => string | null | undefined) => [...new Set(missing.flatMap((r) => pick(r) ?? []))];
+  const answer = await itemReadThrough.read(em, 'sales', { externalIds: distinct((r) => r.itemExternalId), skus: distinct((r) => r.itemSku), barcodes: distinct((r) => r.itemBarcode) });
+  if (answer.status !== 'answered' || answer.rows.length === 0) return ids;
+  const again = await lookup(em, source, missing);
+  let k = 0;
+  return ids.map((id, i) => (id === null && posItemKey(refs[i]) !== null ? again[k++] : id));
 }
 
 /** The replica item each ref matches now, ignoring mappings (suggestions for open queue entries). */
@@ -486,18 +498,3 @@ export async function mapUnmappedItems(em: EntityManager, mappings: Array<{ unma
   });
 }
 
-/** Writes items into `sales.items`, each only over an older state (a replayed older event, or a read-through answer older than an event). */
-export async function upsertItems(em: EntityManager, schema: string, items: ItemEventObject[]): Promise<void> {
-  for (const o of items) {
-    // raw SQL: barcodes bound fully quoted (sqlList): the ORM's array type leaves a value with blanks or `NULL` unquoted, which Postgres trims or reads as null
-    await em.execute(
-      `insert into "${schema}"."items" ("id", "sku", "barcodes", "external_id", "name", "status", "updated_at")
-       values (?, ?, ?::text[], ?, ?, ?, ?)
-       on conflict ("id") do update set
-         "sku" = excluded."sku", "barcodes" = excluded."barcodes", "external_id" = excluded."external_id",
-         "name" = excluded."name", "status" = excluded."status", "updated_at" = excluded."updated_at"
-       where "items"."updated_at" <= excluded."updated_at"`,
-      [o.id, o.sku, sqlList([...new Set(o.barcodes)]), o.externalId, o.name, o.status, new Date(o.updatedAt)],
-    );
-  }
-}
