@@ -5,7 +5,7 @@ import {
 } from '@bop/shared';
 import { SalesCustomer } from '../customers/entities';
 import { SalesOrder } from '../orders/entities';
-import { itemReadThrough } from '../items/replica';
+import { itemReadThrough } from '../items/replica-store';
 import { SalesItem } from '../items/entities';
 import {
   afterPayment, balanceDue, checkDueDate, checkLines, checkPaidAt, checkPaymentAmount, checkTotal, dueDateAt, invoiceLine, invoiceNumber, invoiceTotals,

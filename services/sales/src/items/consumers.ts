@@ -1,6 +1,6 @@
 import { ItemEventObject } from '@bop/contracts';
 import { defineConsumer, type ConsumerDef } from '@bop/shared';
-import { itemReadThrough } from './replica';
+import { itemReadThrough } from './replica-store';
 
 /**
  * Keeps `sales.items` (what lines match against) from inventory's item events. An item whose

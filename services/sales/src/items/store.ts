@@ -20,7 +20,7 @@ import { formatMoney } from '../transactions/money';
 import type { PreStoreStep, PostStoreStep, TransactionRow } from '../transactions/pipeline';
 import { transactionEvents } from '../transactions/recorded-events';
 import { entryFromRow, unmappedItemDto } from './dto';
-import { itemReadThrough } from './replica';
+import { itemReadThrough } from './replica-store';
 import { SalesItem, SalesUnmappedItem } from './entities';
 
 /** How a sales line or order line names its item (spec: ingestion rule 3: any one matches). */
