@@ -17,13 +17,15 @@ import { peopleService } from '@svc/people';
 import { filesService } from '@svc/files';
 import { identityService } from '@svc/identity';
 import { timeService } from '@svc/time';
+import { operationsService } from '@svc/operations';
+import { equipmentService } from '@svc/equipment';
 import { eventually, sql, startTestServices, type TestServices } from '@bop/test-support';
 
 let stack: TestServices;
 
 beforeAll(async () => {
   // one attempt: a poison is parked at its first failure (the retries are the runner test's subject)
-  stack = await startTestServices([cashService, integrationsService, inventoryService, purchasingService, salesService, webhooksService, peopleService, filesService, identityService, timeService], { CONSUMER_MAX_ATTEMPTS: '1' });
+  stack = await startTestServices([cashService, integrationsService, inventoryService, purchasingService, salesService, webhooksService, peopleService, filesService, identityService, timeService, operationsService, equipmentService], { CONSUMER_MAX_ATTEMPTS: '1' });
 }, 60_000);
 afterAll(async () => {
   await stack?.close();
@@ -86,7 +88,7 @@ const replicaCases = (service: string): Case[] => [
 ];
 
 const cases: Case[] = [
-  ...['cash', 'inventory', 'purchasing', 'sales', 'people', 'files', 'time'].flatMap(replicaCases),
+  ...['cash', 'inventory', 'purchasing', 'sales', 'people', 'files', 'time', 'operations', 'equipment'].flatMap(replicaCases),
   {
     service: 'people',
     consumer: 'department-replica',
@@ -111,22 +113,34 @@ const cases: Case[] = [
     poisons: [null, { id: `emp_${NUL}x`, status: 'terminated' }],
     good: () => ({ id: `emp_${newId('event').slice(4)}`, status: 'terminated', terminationDate: '2026-11-20' }),
   },
-  {
-    service: 'time',
+  ...['time', 'operations', 'equipment'].map((service): Case => ({
+    service,
     consumer: 'employee-replica',
     topic: 'people',
     type: 'employee.updated',
     poisons: [null, replicaEmployee({ id: `emp_${NUL}x` }), replicaEmployee({ hireDate: 'not a date' }), replicaEmployee({ version: 'two' })],
     good: () => replicaEmployee(),
-  },
+  })),
   {
-    service: 'time',
+    service: 'equipment',
+    consumer: 'sensor-alarms',
+    topic: 'operations',
+    type: 'sensor.out_of_range',
+    poisons: [
+      null,
+      { id: 'exc_x', state: 'melting' },
+      { id: 'exc_y', sensorId: 'sen_x', sensorName: `P${NUL}`, locationId: 'loc_x', assetId: 'ast_x', state: 'out_of_range', value: '9', unit: null, min: null, max: '5', outOfRangeSince: new Date().toISOString(), readAt: new Date().toISOString() },
+    ],
+    good: () => ({ id: `exc_${newId('event').slice(4)}`, sensorId: 'sen_x', sensorName: 'Probe', locationId: 'loc_x', assetId: null, state: 'out_of_range', value: '9', unit: 'C', min: '0', max: '5', outOfRangeSince: new Date().toISOString(), readAt: new Date().toISOString() }),
+  },
+  ...['time', 'operations', 'equipment'].map((service): Case => ({
+    service,
     consumer: 'pay-rate-replica',
     topic: 'people',
     type: 'pay_rate.changed',
     poisons: [null, { id: 'prt_x', employeeId: 'emp_x', type: 'hourly', amount: 'lots', effectiveDate: '2026-01-01' }, { id: `prt_${NUL}`, employeeId: 'emp_x', type: 'hourly', amount: '1', effectiveDate: '2026-01-01' }],
     good: () => ({ id: `prt_${newId('event').slice(4)}`, employeeId: 'emp_x', type: 'hourly', amount: '18.50', position: null, effectiveDate: '2026-01-01' }),
-  },
+  })),
   {
     service: 'cash',
     consumer: 'expected-tenders',

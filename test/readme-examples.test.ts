@@ -45,4 +45,18 @@ describe('README examples', () => {
     expect(result).toMatchObject({ externalId: sale.externalId, status: 'created' });
     expect(result.errors ?? []).toEqual([]);
   });
+
+  it('"Forms, checklists and audits": the form is created as written', async () => {
+    const r = await http(t.rt.url, 'POST', '/api/v1/forms', { body: exampleBody('Forms, checklists and audits'), headers: t.owner });
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ version: 1 });
+  });
+
+  it('"Equipment and maintenance": the asset is created as written (at a real location)', async () => {
+    const loc = await http(t.rt.url, 'POST', '/api/v1/locations', { body: { name: 'README kitchen', timezone: 'America/New_York' }, headers: t.owner });
+    expect(loc.status).toBe(201);
+    const r = await http(t.rt.url, 'POST', '/api/v1/assets', { body: { ...exampleBody('Equipment and maintenance'), locationId: loc.body.id }, headers: t.owner });
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ locationId: loc.body.id, status: 'active' });
+  });
 });

@@ -60,6 +60,18 @@ export const idPrefixes = {
   timeOffPolicy: 'top',
   timeOffRequest: 'tor',
   timeOffEntry: 'tol',
+  form: 'frm',
+  formSubmission: 'fsb',
+  correctiveAction: 'cra',
+  asset: 'ast',
+  assetMove: 'amv',
+  meterReading: 'mrd',
+  maintenancePlan: 'mpl',
+  maintenanceOccurrence: 'mdo',
+  workOrder: 'wor',
+  workOrderEntry: 'woh',
+  sensor: 'sen',
+  sensorAlarm: 'sal',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -21,3 +21,5 @@ export * from './files';
 export * from './people';
 export * from './personal-data';
 export * from './time';
+export * from './compliance';
+export * from './equipment';

@@ -10,6 +10,8 @@ import { cashOperations } from './cash';
 import { filesOperations } from './files';
 import { peopleOperations } from './people';
 import { timeOperations } from './time';
+import { complianceOperations } from './compliance';
+import { equipmentOperations } from './equipment';
 
 export const operations = {
   ...identityOperations,
@@ -23,6 +25,8 @@ export const operations = {
   ...filesOperations,
   ...peopleOperations,
   ...timeOperations,
+  ...complianceOperations,
+  ...equipmentOperations,
 };
 
 export type Operations = typeof operations;

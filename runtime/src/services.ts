@@ -10,6 +10,8 @@ import { cashService } from '@svc/cash';
 import { filesService } from '@svc/files';
 import { peopleService } from '@svc/people';
 import { timeService } from '@svc/time';
+import { operationsService } from '@svc/operations';
+import { equipmentService } from '@svc/equipment';
 
 /** The services this build runs; each area service is added here when it lands. */
-export const serviceDefinitions: ServiceDefinition<any>[] = [identityService, organizationService, peopleService, webhooksService, integrationsService, salesService, inventoryService, purchasingService, cashService, filesService, timeService];
+export const serviceDefinitions: ServiceDefinition<any>[] = [identityService, organizationService, peopleService, webhooksService, integrationsService, salesService, inventoryService, purchasingService, cashService, filesService, timeService, operationsService, equipmentService];

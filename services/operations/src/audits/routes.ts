@@ -1,0 +1,13 @@
+import { route, type RouteDef } from '@bop/shared';
+import { listAudits, readAudit } from './store';
+
+/** Scored audits (spec: `GET /audits`; supplement: `GET /audits/{id}` with section scores and failed items), by location. */
+export const auditRoutes = (): RouteDef[] => [
+  route('GET /audits', async (ctx) => {
+    return { body: await listAudits(ctx.em, ctx.query, ctx.reach()) };
+  }),
+
+  route('GET /audits/{id}', async (ctx) => {
+    return { body: await readAudit(ctx.em, ctx.params.id, ctx.reach()) };
+  }),
+];

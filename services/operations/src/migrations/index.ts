@@ -1,0 +1,13 @@
+import type { MigrationEntry } from '@bop/shared';
+import { Migration20261127120000 } from './Migration20261127120000';
+import { Migration20261127122000 } from './Migration20261127122000';
+import { Migration20261127123000 } from './Migration20261127123000';
+
+export const migrations: MigrationEntry[] = [
+  // organization and employee replicas
+  { name: 'Migration20261127120000', class: Migration20261127120000 },
+  // sensors, their alarms and readings (partitioned by month)
+  { name: 'Migration20261127122000', class: Migration20261127122000 },
+  // forms and their versions, form submissions (audits), corrective actions
+  { name: 'Migration20261127123000', class: Migration20261127123000 },
+];

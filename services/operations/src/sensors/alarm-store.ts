@@ -1,0 +1,123 @@
+import type { SensorAlarmEventObject } from '@bop/contracts';
+import { fmtQuantity, newId, sqlList, sqlQuery, type EntityManager } from '@bop/shared';
+import { OperationsSensorAlarm } from './entities';
+import type { AlarmReplay, RaisedAlarm, TimedValue } from './alarm-rules';
+
+/** What an alarm event names of its sensor. */
+export interface AlarmSensor {
+  id: string;
+  name: string;
+  locationId: string;
+  assetId: string | null;
+  unit: string;
+  min: string | null;
+  max: string | null;
+}
+
+export interface AlarmEvent {
+  type: 'sensor.out_of_range';
+  aggregateType: 'sensor';
+  aggregateId: string;
+  locationId: string;
+  object: SensorAlarmEventObject;
+}
+
+const fmt = (v: string | null) => (v === null ? null : fmtQuantity(v));
+
+/** `sensor.out_of_range` for one alarm: raised (`out_of_range`) or ended (`back_in_range`), decided by the reading `by`. */
+export function alarmEvent(s: AlarmSensor, alarm: { id: string; startedAt: Date }, state: SensorAlarmEventObject['state'], by: TimedValue): AlarmEvent {
+  return {
+    type: 'sensor.out_of_range',
+    aggregateType: 'sensor',
+    aggregateId: s.id,
+    locationId: s.locationId,
+    object: {
+      id: alarm.id,
+      sensorId: s.id,
+      sensorName: s.name,
+      locationId: s.locationId,
+      assetId: s.assetId,
+      state,
+      value: fmtQuantity(by.value),
+      unit: s.unit,
+      min: fmt(s.min),
+      max: fmt(s.max),
+      outOfRangeSince: alarm.startedAt.toISOString(),
+      readAt: by.readAt.toISOString(),
+    },
+  };
+}
+
+/** The raised alarms of sensors still open (by sensor), for the replay of their new readings. */
+export async function openAlarms(em: EntityManager, alarmIds: string[]): Promise<Map<string, RaisedAlarm[]>> {
+  const bySensor = new Map<string, RaisedAlarm[]>();
+  if (alarmIds.length === 0) return bySensor;
+  const rows = await sqlQuery<{ id: string; sensor_id: string; started_at: Date }>(em, `select "id", "sensor_id", "started_at" from "operations"."sensor_alarms" where "id" = any(?::text[]) and "ended_at" is null`, [
+    sqlList(alarmIds),
+  ]);
+  for (const r of rows) bySensor.set(r.sensor_id, [...(bySensor.get(r.sensor_id) ?? []), { id: r.id, startedAt: new Date(r.started_at), endedAt: null }]);
+  return bySensor;
+}
+
+/**
+ * Stores what replays decided — new alarms (an excursion a late batch carried whole is stored ended),
+ * alarms ended — and answers their events in reading-time order per sensor, and each sensor's open
+ * alarm afterwards (the latest still open, or none).
+ */
+export async function applyAlarmReplays(
+  em: EntityManager,
+  replays: Array<{ sensor: AlarmSensor; replay: AlarmReplay; alarms: RaisedAlarm[] }>,
+  now: Date,
+): Promise<{ events: AlarmEvent[]; openAlarm: Map<string, string | null> }> {
+  const events: AlarmEvent[] = [];
+  const openAlarm = new Map<string, string | null>();
+  const inserts: Array<OperationsSensorAlarm> = [];
+  const closes: Array<{ id: string; endedAt: Date; endedValue: string }> = [];
+  for (const { sensor, replay, alarms } of replays) {
+    const timeline: Array<{ at: number; event: AlarmEvent }> = [];
+    const closed = new Set(replay.closes.map((c) => c.id));
+    let open: { id: string; startedAt: number } | null = null;
+    for (const a of alarms) {
+      if (a.endedAt === null && !closed.has(a.id) && (!open || a.startedAt.getTime() > open.startedAt)) open = { id: a.id, startedAt: a.startedAt.getTime() };
+    }
+    for (const c of replay.closes) {
+      const a = alarms.find((x) => x.id === c.id)!;
+      closes.push({ id: c.id, endedAt: c.endedBy.readAt, endedValue: c.endedBy.value });
+      timeline.push({ at: c.endedBy.readAt.getTime(), event: alarmEvent(sensor, a, 'back_in_range', c.endedBy) });
+    }
+    for (const r of replay.raises) {
+      const id = newId('sensorAlarm');
+      inserts.push({
+        id,
+        sensorId: sensor.id,
+        locationId: sensor.locationId,
+        startedAt: r.startedAt,
+        raisedAt: r.decidedBy.readAt,
+        raisedValue: r.decidedBy.value,
+        raisedBy: r.by,
+        endedAt: r.endedBy?.readAt ?? null,
+        endedValue: r.endedBy?.value ?? null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      const alarm = { id, startedAt: r.startedAt };
+      timeline.push({ at: r.decidedBy.readAt.getTime(), event: alarmEvent(sensor, alarm, 'out_of_range', r.decidedBy) });
+      if (r.endedBy) timeline.push({ at: r.endedBy.readAt.getTime(), event: alarmEvent(sensor, alarm, 'back_in_range', r.endedBy) });
+      else if (!open || r.startedAt.getTime() > open.startedAt) open = { id, startedAt: r.startedAt.getTime() };
+    }
+    // stable: an alarm's out_of_range stays before its back_in_range
+    timeline.sort((a, b) => a.at - b.at);
+    events.push(...timeline.map((t) => t.event));
+    openAlarm.set(sensor.id, open?.id ?? null);
+  }
+  if (inserts.length > 0) await em.insertMany(OperationsSensorAlarm, inserts);
+  if (closes.length > 0) {
+    await sqlQuery(
+      em,
+      `update "operations"."sensor_alarms" a set "ended_at" = x."ended_at", "ended_value" = x."ended_value", "updated_at" = ?
+       from jsonb_to_recordset(?::jsonb) as x("id" text, "ended_at" timestamptz, "ended_value" numeric) where a."id" = x."id"`,
+      [now, JSON.stringify(closes.map((c) => ({ id: c.id, ended_at: c.endedAt.toISOString(), ended_value: c.endedValue })))],
+    );
+  }
+  return { events, openAlarm };
+}
