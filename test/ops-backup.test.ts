@@ -83,8 +83,11 @@ describe('ops backup', () => {
     await c.connect();
     try {
       await c.query(`insert into identity.outbox (event_id, type, aggregate_type, aggregate_id, payload, created_at) values ('evt_BACKUP1', 'x.y', 'x', '1', '{"a":"é\\u00e9 tab\\t"}', now())`);
+      // a partitioned table (COPY refuses its parent): operations' sensor readings
+      await c.query(`insert into operations.sensor_readings (sensor_id, read_at, value, source, received_at) values ('sen_BACKUP', now(), 4.5, 'probe', now()), ('sen_BACKUP', '2001-01-01T00:00:00Z', -18, 'probe', now())`);
       const before = await snapshot(c);
       expect(before['identity.users']).toHaveLength(1);
+      expect(before['operations.sensor_readings']).toHaveLength(2);
 
       const created = await ops(['backup', 'create', 'first']);
       expect(created.err).toBe('');
@@ -104,6 +107,7 @@ describe('ops backup', () => {
       // the wipe: a table emptied, a row changed, a row added, the outbox sequence moved on
       await c.query(`delete from identity.assignments`);
       await c.query(`delete from identity.users`);
+      await c.query(`delete from operations.sensor_readings where read_at < '2002-01-01'`);
       await c.query(`update identity.feature_switches set enabled = not enabled`);
       await c.query(`insert into identity.outbox (event_id, type, aggregate_type, aggregate_id, payload, created_at) values ('evt_BACKUP2', 'x.y', 'x', '2', '{}', now())`);
       expect(await snapshot(c)).not.toEqual(before);

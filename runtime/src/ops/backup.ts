@@ -49,13 +49,13 @@ async function platformSchemas(c: Client): Promise<string[]> {
   return rows.map((r) => r.schema);
 }
 
-async function tablesOf(c: Client, schema: string): Promise<{ name: string; columns: string[] }[]> {
-  const { rows } = await c.query<{ name: string; columns: string[] }>(
-    `select t.relname::text as name, array_agg(a.attname::text order by a.attnum) as columns
+async function tablesOf(c: Client, schema: string): Promise<{ name: string; columns: string[]; partitioned: boolean }[]> {
+  const { rows } = await c.query<{ name: string; columns: string[]; partitioned: boolean }>(
+    `select t.relname::text as name, array_agg(a.attname::text order by a.attnum) as columns, t.relkind = 'p' as partitioned
      from pg_class t join pg_namespace n on n.oid = t.relnamespace
      join pg_attribute a on a.attrelid = t.oid and a.attnum > 0 and not a.attisdropped and a.attgenerated = ''
      where n.nspname = $1 and t.relkind in ('r', 'p') and not t.relispartition
-     group by t.relname order by t.relname`,
+     group by t.relname, t.relkind order by t.relname`,
     [schema],
   );
   return rows;
@@ -118,7 +118,9 @@ async function createBackup(name: string | undefined, opts: { json?: boolean }):
             const file = `${schema}.${t.name}.copy.gz`;
             const h = hashing();
             const cols = t.columns.map(ident).join(', ');
-            await pipeline(c.query(copyTo(`copy ${ident(schema)}.${ident(t.name)} (${cols}) to stdout`)), createGzip(), h.transform, fs.createWriteStream(path.join(partial, file)));
+            // a partitioned table (operations' sensor readings) is copied through a query: COPY refuses its parent, and its partitions are not listed on their own
+            const source = t.partitioned ? `(select ${cols} from ${ident(schema)}.${ident(t.name)})` : `${ident(schema)}.${ident(t.name)} (${cols})`;
+            await pipeline(c.query(copyTo(`copy ${source} to stdout`)), createGzip(), h.transform, fs.createWriteStream(path.join(partial, file)));
             const rows = Number((await c.query<{ n: string }>(`select count(*) as n from ${ident(schema)}.${ident(t.name)}`)).rows[0].n);
             entry.tables.push({ name: t.name, columns: t.columns, rows, file, ...h.digest() });
           }
