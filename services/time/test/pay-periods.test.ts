@@ -91,6 +91,10 @@ describe('pay periods', () => {
       ['late-in', 'held'],
       ['late-out', 'held'],
     ]);
+    // a time range is applied before paging: a one-record page of the range holds the one that falls in it
+    const ranged = await t.call('GET', `/time/punches?status=held&employeeId=${server}&from=2026-04-02T11:00:00Z&to=2026-04-02T13:00:00Z&limit=1`);
+    expect(ranged.body.data.map((p: { externalId: string }) => p.externalId)).toEqual(['late-out']);
+    expect(ranged.body).toMatchObject({ hasMore: false, nextCursor: null });
     // so is a change to a punch already counted in it; a correction there is refused
     expect((await batch('clock-p', [punch('s1-out', server, loc, 'clock_out', '2026-04-01T15:00:00Z')])).body).toMatchObject({ updated: 0, created: 1, held: 1 });
     const s1out = (await t.call('GET', `/time/punches?employeeId=${server}&from=2026-04-01T13:00:00Z&to=2026-04-01T16:00:00Z`)).body.data[0];

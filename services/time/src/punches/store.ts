@@ -1,4 +1,4 @@
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, raw } from '@mikro-orm/core';
 import {
   actorOf,
   assertLocationInReach,
@@ -42,12 +42,13 @@ export async function listPunches(em: EntityManager, f: PunchFilters & { status?
         f.inLocations && { row: { location_id: f.inLocations } },
         f.employeeId && { row: { employee_id: f.employeeId } },
         f.updatedSince && { updatedAt: { $gte: new Date(f.updatedSince) } },
+        // the held punch's time is in its stored row: compared as a timestamp in the query, so a page is never cut short by the range
+        f.from && { [raw((a) => `(${a}."row"->>'occurred_at')::timestamptz`)]: { $gte: new Date(f.from) } },
+        f.to && { [raw((a) => `(${a}."row"->>'occurred_at')::timestamptz`)]: { $lt: new Date(f.to) } },
       ],
       page,
     );
-    const from = f.from ? new Date(f.from).toISOString() : null;
-    const to = f.to ? new Date(f.to).toISOString() : null;
-    return { ...held, data: held.data.map(heldPunchDto).filter((p) => (!from || p.occurredAt >= from) && (!to || p.occurredAt < to)) };
+    return mapPage(held, heldPunchDto);
   }
   const rows = await findPage(
     em,
