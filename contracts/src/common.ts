@@ -36,13 +36,16 @@ export const Timestamp = z.iso.datetime({ offset: true }).openapi({ example: '20
 export const IdParam = z.object({ id: z.string().min(1).max(64) });
 export const ExternalIdParam = z.object({ externalId: z.string().min(1).max(200) });
 
+/** Who did something: a user, an integration, the system (scheduled jobs) or an employee acting for themselves. */
+export const Actor = z.object({ type: z.enum(['user', 'integration', 'system', 'employee']), id: z.string().nullable() });
+
 export const EventEnvelope = z
   .object({
     id: z.string(),
     type: z.string(),
     createdAt: z.string(),
     apiVersion: z.literal('v1'),
-    actor: z.object({ type: z.enum(['user', 'integration', 'system', 'employee']), id: z.string().nullable() }),
+    actor: Actor,
     locationId: z.string().nullable(),
     data: z.object({ object: z.record(z.string(), z.unknown()), previous: z.record(z.string(), z.unknown()).optional() }),
   })

@@ -1,5 +1,5 @@
 import { z } from '../zod';
-import { IdParam, ListQuery, Timestamp, listEnvelope } from '../common';
+import { Actor, IdParam, ListQuery, Timestamp, listEnvelope } from '../common';
 import { utcTimestamp } from '../sales/transactions';
 import { CorrectiveActionPriority } from './forms';
 
@@ -52,7 +52,6 @@ export const CorrectiveActionClose = z
   .openapi('CorrectiveActionClose');
 export type CorrectiveActionClose = z.output<typeof CorrectiveActionClose>;
 
-const actor = z.object({ type: z.enum(['user', 'integration', 'system', 'employee']), id: z.string().nullable() });
 
 export const CorrectiveAction = z
   .object({
@@ -74,8 +73,8 @@ export const CorrectiveAction = z
     resolutionAttachmentIds: z.array(z.string()),
     startedAt: Timestamp.nullable(),
     closedAt: Timestamp.nullable(),
-    closedBy: actor.nullable(),
-    createdBy: actor,
+    closedBy: Actor.nullable(),
+    createdBy: Actor,
     version: z.number().int(),
     createdAt: Timestamp,
     updatedAt: Timestamp,

@@ -1,5 +1,5 @@
 import { z } from '../zod';
-import { IdParam, ListQuery, Timestamp, listEnvelope } from '../common';
+import { Actor, IdParam, ListQuery, Timestamp, listEnvelope } from '../common';
 import { utcTimestamp } from '../sales/transactions';
 import { FormKey, FormKind, QuestionType, TemperatureUnit } from './forms';
 
@@ -94,7 +94,6 @@ export const SectionScore = z
   .openapi('SectionScore');
 export type SectionScore = z.output<typeof SectionScore>;
 
-const actor = z.object({ type: z.enum(['user', 'integration', 'system', 'employee']), id: z.string().nullable() });
 
 const scoreFields = {
   scored: z.boolean(),
@@ -121,7 +120,7 @@ export const FormSubmission = z
     completedAt: Timestamp,
     submittedAt: Timestamp.openapi({ description: 'when the service received it' }),
     completedByEmployeeId: z.string().nullable(),
-    submittedBy: actor,
+    submittedBy: Actor,
     note: z.string().nullable(),
     ...scoreFields,
     results: z.array(QuestionResult),
@@ -167,7 +166,7 @@ export const Audit = z
     completedAt: Timestamp,
     submittedAt: Timestamp,
     completedByEmployeeId: z.string().nullable(),
-    submittedBy: actor,
+    submittedBy: Actor,
     ...scoreFields,
     failedItems: z.array(AuditFailedItem),
     correctiveActionIds: z.array(z.string()),

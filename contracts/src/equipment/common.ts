@@ -1,6 +1,6 @@
 import { z } from '../zod';
 
-export const Actor = z.object({ type: z.enum(['user', 'integration', 'system', 'employee']), id: z.string().nullable() });
+export { Actor } from '../common';
 
 /** The meters an asset may carry: running hours and cycles. */
 export const MeterKind = z.enum(['running_hours', 'cycles']);

@@ -1,5 +1,5 @@
 import { z } from '../zod';
-import { ListQuery, Timestamp, listEnvelope } from '../common';
+import { Actor, ListQuery, Timestamp, listEnvelope } from '../common';
 import { InventoryMoney, MovementCause, NonNegativeQuantity, PositiveQuantity, SignedQuantity, StockLevel, StockMovement, StockMovementType } from './common';
 
 /**
@@ -68,7 +68,6 @@ export const WasteRecordCreate = z
   .openapi('WasteRecordCreate');
 export type WasteRecordCreate = z.output<typeof WasteRecordCreate>;
 
-const Actor = z.object({ type: z.enum(['user', 'integration', 'system', 'employee']), id: z.string().nullable() });
 
 /** One line of a stored adjustment or waste record. */
 export const StockDocumentLine = z

@@ -1,5 +1,5 @@
 import { z } from '../zod';
-import { ListQuery, listEnvelope } from '../common';
+import { Actor, ListQuery, listEnvelope } from '../common';
 
 /**
  * `data.object` of inventory's `item.created` / `item.updated` events, as sales' item replica reads
@@ -64,7 +64,7 @@ export const SalesUnmappedItem = z
     /** open entries: the replica item its references match now (an item created since); confirm it with `:map` */
     suggestedItemId: z.string().nullable(),
     mappedAt: z.string().nullable(),
-    mappedBy: z.object({ type: z.enum(['user', 'integration', 'system', 'employee']), id: z.string().nullable() }).nullable(),
+    mappedBy: Actor.nullable(),
     version: z.number().int(),
     createdAt: z.string(),
     updatedAt: z.string(),

@@ -1,9 +1,8 @@
 import { z } from '../zod';
-import { IdParam, ListQuery, Timestamp, listEnvelope } from '../common';
+import { Actor, IdParam, ListQuery, Timestamp, listEnvelope } from '../common';
 import { utcTimestamp } from '../sales/transactions';
 import { PunchType } from './punches';
 
-const actor = z.object({ type: z.enum(['user', 'integration', 'system', 'employee']), id: z.string().nullable() });
 
 /**
  * An employee's request to fix a punch (`POST /me/punch-corrections`): with `punchId`, that punch's
@@ -38,7 +37,7 @@ export const PunchCorrection = z
     status: z.enum(['pending', 'approved', 'rejected', 'cancelled']),
     appliedPunchId: z.string().nullable(),
     decidedAt: Timestamp.nullable(),
-    decidedBy: actor.nullable(),
+    decidedBy: Actor.nullable(),
     rejectionReason: z.string().nullable(),
     version: z.number().int(),
     createdAt: Timestamp,

@@ -1,5 +1,5 @@
 import { z } from '../zod';
-import { BatchResult, IdParam, ListQuery, Timestamp, listEnvelope } from '../common';
+import { Actor, BatchResult, IdParam, ListQuery, Timestamp, listEnvelope } from '../common';
 import { utcTimestamp } from '../sales/transactions';
 
 export const PunchType = z.enum(['clock_in', 'clock_out', 'break_start', 'break_end']);
@@ -44,11 +44,10 @@ export const PunchException = z.object({
   message: z.string(),
 });
 
-const actor = z.object({ type: z.enum(['user', 'integration', 'system', 'employee']), id: z.string().nullable() });
 
 export const PunchCorrectionEntry = z.object({
   at: Timestamp,
-  by: actor,
+  by: Actor,
   reason: z.string(),
   before: z.object({ type: PunchType, occurredAt: Timestamp }),
   after: z.object({ type: PunchType, occurredAt: Timestamp }),

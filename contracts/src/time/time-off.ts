@@ -1,5 +1,5 @@
 import { z } from '../zod';
-import { IdParam, ListQuery, Timestamp, listEnvelope } from '../common';
+import { Actor, IdParam, ListQuery, Timestamp, listEnvelope } from '../common';
 
 /** Hours as a decimal string, at most 4 decimals (the ledger's scale). */
 const HOURS = /^(0|[1-9]\d{0,3})(\.\d{1,4})?$/;
@@ -28,7 +28,6 @@ const MonthDay = z
   }, 'Use a month-day every year has (not 02-29).')
   .openapi({ example: '01-01' });
 
-const actor = z.object({ type: z.enum(['user', 'integration', 'system', 'employee']), id: z.string().nullable() });
 
 // ---- types
 
@@ -219,9 +218,9 @@ export const TimeOffRequest = z
     hours: z.string().openapi({ description: 'workdays (Monday to Friday) × the type\'s hours per day, or the partial hours' }),
     note: z.string().nullable(),
     status: TimeOffRequestStatus,
-    requestedBy: actor,
+    requestedBy: Actor,
     decidedAt: Timestamp.nullable(),
-    decidedBy: actor.nullable(),
+    decidedBy: Actor.nullable(),
     rejectionReason: z.string().nullable(),
     cancelledAt: Timestamp.nullable(),
     version: z.number().int(),

@@ -1,9 +1,8 @@
 import { z } from '../zod';
-import { IdParam, ListQuery, Timestamp, listEnvelope } from '../common';
+import { Actor, IdParam, ListQuery, Timestamp, listEnvelope } from '../common';
 
 const hours = z.string().openapi({ example: '7.50' });
 const byMultiplier = z.record(z.string(), z.string()).openapi({ description: 'overtime hours by pay multiplier, e.g. {"1.5": "2.00", "2": "0.50"}', example: { '1.5': '2.00' } });
-const actor = z.object({ type: z.enum(['user', 'integration', 'system', 'employee']), id: z.string().nullable() });
 
 export const TimesheetShift = z.object({
   start: Timestamp,
@@ -46,9 +45,9 @@ export const Timesheet = z
     totals: z.object({ workedHours: hours, regularHours: hours, overtime: byMultiplier, paidBreakHours: hours, unpaidBreakHours: hours }),
     exceptions: z.array(TimesheetException),
     approvedAt: Timestamp.nullable(),
-    approvedBy: actor.nullable(),
+    approvedBy: Actor.nullable(),
     rejectedAt: Timestamp.nullable(),
-    rejectedBy: actor.nullable(),
+    rejectedBy: Actor.nullable(),
     rejectionReason: z.string().nullable(),
     version: z.number().int(),
     createdAt: Timestamp,
@@ -79,8 +78,8 @@ export const PayPeriod = z
     timesheets: z.object({ open: z.number().int(), approved: z.number().int(), rejected: z.number().int(), locked: z.number().int() }),
     heldPunches: z.number().int().openapi({ description: 'punches sent into the period while locked, held for review; they are applied when it is unlocked' }),
     lockedAt: Timestamp.nullable(),
-    lockedBy: actor.nullable(),
-    unlocks: z.array(z.object({ at: Timestamp, by: actor, reason: z.string() })),
+    lockedBy: Actor.nullable(),
+    unlocks: z.array(z.object({ at: Timestamp, by: Actor, reason: z.string() })),
     version: z.number().int(),
   })
   .openapi('PayPeriod');
