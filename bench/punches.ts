@@ -10,7 +10,7 @@
  *   npm run bench:punches     (BENCH_EMPLOYEES=2000 BENCH_PUNCHES_PER_EMPLOYEE=100 BENCH_BATCH=1000 BENCH_CLIENTS=2 change the load)
  */
 import os from 'node:os';
-import { Client } from 'pg';
+import { plainInsertRate } from './plain-insert';
 import { BENCH_OWNER, startRuntimeProcess } from './runtime-process';
 
 const employees = Number(process.env.BENCH_EMPLOYEES ?? 2000);
@@ -134,7 +134,9 @@ async function main(): Promise<void> {
     }
     const lags = [...sheets.values()].map((s) => Math.max(0, Date.parse(s.calculatedAt!) - lastAccepted) / 1000);
 
-    const plain = await plainInsert(rt.pgPort, all.length, batchSize);
+    const baseline = await plainInsertRate(rt.pgPort, { select: `select * from time.punches where source = 'bench-clocks' order by occurred_at, external_id`, like: 'time.punches', size: batchSize });
+    if (baseline.rows !== all.length) throw new Error(`time stored ${baseline.rows} punches, not ${all.length}`);
+    const plain = baseline.rate;
     const rate = all.length / seconds;
     console.log(`time ingestion: ${all.length} punches of ${employees} employees (one biweekly period) in batches of ${batchSize}, ${clients} clients, through the gateway; node ${process.versions.node}, ${os.cpus().length} cores, embedded Postgres`);
     console.log(`punches      ${rate.toFixed(0).padStart(7)} punches/s  (${seconds.toFixed(1)} s)  batch p50 ${quantile(latencies, 0.5).toFixed(0)} ms  p99 ${quantile(latencies, 0.99).toFixed(0)} ms  ${JSON.stringify(statuses)}`);
@@ -144,30 +146,6 @@ async function main(): Promise<void> {
     console.log(`${rate >= 10_000 ? 'meets' : 'misses'} 10,000 punches/s; timesheets ${quantile(lags, 0.99) < 5 ? 'meet' : 'miss'} p99 < 5 s`);
   } finally {
     await rt.stop();
-  }
-}
-
-/** The punch rows time stored, inserted again with plain multi-row INSERTs into a table like time.punches: the baseline. */
-async function plainInsert(pgPort: number, total: number, size: number): Promise<number> {
-  const pg = new Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${pgPort}/bop`, types: { getTypeParser: () => (v: string) => v } });
-  pg.on('error', () => {});
-  await pg.connect();
-  try {
-    const stored = await pg.query(`select * from time.punches where source = 'bench-clocks' order by occurred_at, external_id`);
-    if (stored.rows.length !== total) throw new Error(`time stored ${stored.rows.length} punches, not ${total}`);
-    const cols = stored.fields.map((f) => f.name);
-    await pg.query(`create table bench_plain_punches (like time.punches including all)`);
-    await pg.query('checkpoint');
-    const t0 = performance.now();
-    for (let i = 0; i < stored.rows.length; i += size) {
-      const rows = stored.rows.slice(i, i + size) as Array<Record<string, string>>;
-      const params: string[] = [];
-      const tuples = rows.map((r) => `(${cols.map((c) => `$${params.push(r[c])}`).join(', ')})`);
-      await pg.query(`insert into bench_plain_punches (${cols.map((c) => `"${c}"`).join(', ')}) values ${tuples.join(', ')}`, params);
-    }
-    return total / ((performance.now() - t0) / 1000);
-  } finally {
-    await pg.end();
   }
 }
 

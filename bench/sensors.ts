@@ -15,7 +15,7 @@
  */
 import { spawn } from 'node:child_process';
 import os from 'node:os';
-import { Client } from 'pg';
+import { plainInsertRate } from './plain-insert';
 import { benchRequest, benchSession, startRuntimeProcess } from './runtime-process';
 
 const sensors = Number(process.env.BENCH_SENSORS ?? 1000);
@@ -159,7 +159,7 @@ async function main(): Promise<void> {
       seen.add(k);
     }
 
-    const plain = await plainInsert(rt.pgPort, Math.min(total, baselineRows), batchSize);
+    const { rate: plain } = await plainInsertRate(rt.pgPort, { select: `select * from operations.sensor_readings order by read_at, sensor_id limit $1`, params: [Math.min(total, baselineRows)], like: 'operations.sensor_readings', size: batchSize });
     const rate = total / seconds;
     const all = [...delays.out_of_range, ...delays.back_in_range];
     console.log(
@@ -175,29 +175,6 @@ async function main(): Promise<void> {
   } finally {
     await rt.stop();
     receiver.kill();
-  }
-}
-
-/** The reading rows operations stored (the first `n`), inserted again with plain multi-row INSERTs into a table like operations.sensor_readings: the baseline. */
-async function plainInsert(pgPort: number, n: number, size: number): Promise<number> {
-  const pg = new Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${pgPort}/bop`, types: { getTypeParser: () => (v: string) => v } });
-  pg.on('error', () => {});
-  await pg.connect();
-  try {
-    const stored = await pg.query(`select * from operations.sensor_readings order by read_at, sensor_id limit $1`, [n]);
-    const cols = stored.fields.map((f) => f.name);
-    await pg.query(`create table bench_plain_readings (like operations.sensor_readings including all)`);
-    await pg.query('checkpoint');
-    const t0 = performance.now();
-    for (let i = 0; i < stored.rows.length; i += size) {
-      const rows = stored.rows.slice(i, i + size) as Array<Record<string, string>>;
-      const params: string[] = [];
-      const tuples = rows.map((r) => `(${cols.map((c) => `$${params.push(r[c])}`).join(', ')})`);
-      await pg.query(`insert into bench_plain_readings (${cols.map((c) => `"${c}"`).join(', ')}) values ${tuples.join(', ')}`, params);
-    }
-    return stored.rows.length / ((performance.now() - t0) / 1000);
-  } finally {
-    await pg.end();
   }
 }
 

@@ -20,6 +20,7 @@ export * from './http-server';
 export * from './bus/types';
 export * from './consumers';
 export * from './service-client';
+export * from './attachments-client';
 export * from './relay';
 export * from './consumer-runner';
 export * from './kit-tables';

@@ -1,5 +1,4 @@
-import type { AttachmentsResolveAnswer } from '@bop/contracts';
-import { callCommand, ValidationError, type Principal, type ServiceClient } from '@bop/shared';
+import { callCommand, resolveAttachments, ValidationError, type Principal, type ServiceClient } from '@bop/shared';
 
 /** The files service's internal commands as employee documents and certifications use them. */
 export interface FilesLink {
@@ -17,9 +16,9 @@ export function filesLink(services: ServiceClient, requestId?: string): FilesLin
   const configured = services.has('files');
   return {
     async check(attachmentId, employeeId, caller, path) {
-      if (!configured) return null;
-      const answer = await callCommand<AttachmentsResolveAnswer>(services, 'files', 'POST', '/internal/attachments:resolve', { ids: [attachmentId], viewer: caller }, { what: 'check the attachment', ok: [200], requestId });
-      const att = answer.data.find((a) => a.id === attachmentId);
+      const found = await resolveAttachments(services, [attachmentId], caller, requestId);
+      if (!found) return null;
+      const att = found.get(attachmentId);
       if (!att || !att.visibleToViewer) throw new ValidationError([{ path, message: `No attachment ${attachmentId}.` }]);
       if (att.employeeId && att.employeeId !== employeeId) throw new ValidationError([{ path, message: `Attachment ${attachmentId} concerns another employee.` }]);
       return { fileName: att.fileName };
