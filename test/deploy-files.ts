@@ -69,6 +69,8 @@ const CALL_PATTERNS = [
 const ORG_READ_THROUGH = /\b(resolveLocations|replicaLocationErrors|writableLocations|locationsInOrgUnitsOf|parseLocatedRecords|locateRecords|locationReadThrough)\b/;
 /** kit helpers that read employees through from people when the replica lacks them */
 const PEOPLE_READ_THROUGH = /\b(resolveEmployees|employeeReadThrough)\b/;
+/** kit helpers that ask the files service */
+const FILES_CALLS = /\bresolveAttachments\s*\(/;
 
 function sourceFiles(dir: string): string[] {
   const out: string[] = [];
@@ -88,6 +90,7 @@ export function servicesCalledBy(name: AreaService): AreaService[] {
     for (const re of CALL_PATTERNS) for (const m of text.matchAll(re)) called.add(m[1] as AreaService);
     if (ORG_READ_THROUGH.test(text)) called.add('organization');
     if (PEOPLE_READ_THROUGH.test(text)) called.add('people');
+    if (FILES_CALLS.test(text)) called.add('files');
     // a list of services called in a loop: `const HOLDERS: AreaService[] = ['identity', 'files']`
     for (const list of text.matchAll(/:\s*AreaService\[\]\s*=\s*\[([^\]]*)\]/g)) {
       for (const m of list[1].matchAll(new RegExp(String.raw`'(${SERVICE_NAMES})'`, 'g'))) called.add(m[1] as AreaService);
