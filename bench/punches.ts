@@ -117,6 +117,7 @@ async function main(): Promise<void> {
     );
     const seconds = (performance.now() - started) / 1000;
     if (statuses.rejected) throw new Error(`${statuses.rejected} punches were rejected`);
+    console.log(`sent: ${(all.length / seconds).toFixed(0)} punches/s; waiting for every timesheet to be current`);
 
     // every timesheet current: its figures counted after the last batch was answered
     const sheets = new Map<string, { current: boolean; calculatedAt: string | null }>();

@@ -123,6 +123,7 @@ export class ConsumerRunner {
         batchSize: this.opts.batchSize ?? 200,
         // a list of types lets the bus leave the others out (a function is applied here only)
         types: Array.isArray(def.types) ? def.types : undefined,
+        typesNow: def.typesNow ? () => def.typesNow!(this.opts.orm.em.fork()) : undefined,
         settleMs: def.settleMs,
         handler: (batch) => this.handleBatch(def, batch),
         onError: (err) => {

@@ -19,6 +19,13 @@ export interface ConsumerDef {
   topics: string[];
   /** the event types it wants (others are skipped and not recorded); all when omitted */
   types?: string[] | ((type: string) => boolean);
+  /**
+   * The types it wants at this moment, read on every fetch from the bus (e.g. those some webhook
+   * endpoint subscribes to): the Postgres bus then reads no other type, so events nobody wants cost
+   * nothing. Asked after the bus's end was read, so a type wanted from some moment on only concerns
+   * events appended after that moment. Must be cheap (one small query).
+   */
+  typesNow?(em: EntityManager): Promise<string[]>;
   /** runs inside the transaction that also records the event as processed */
   handle(ctx: ConsumerContext): Promise<void>;
   /**

@@ -145,11 +145,12 @@ async function upsertPayRates(em: EntityManager, schema: string, employeeId: str
 }
 
 /** The read-through of every service's employee replica: people's `POST /internal/employees:resolve`. */
-export const employeeReadThrough = readThroughReplica<{ ids: string[]; externalIds: string[]; payRates?: boolean }, ResolvedEmployee>({
+export const employeeReadThrough = readThroughReplica<{ ids: string[]; externalIds: string[]; payRates?: boolean; known?: Array<{ id: string; version: number }> }, ResolvedEmployee>({
   owner: 'people',
   path: '/internal/employees:resolve',
   what: 'resolve employees',
   rows: (answer) => (answer as { data: ResolvedEmployee[] }).data,
+  current: (answer) => (answer as { current?: string[] }).current ?? [],
   upsert: upsertEmployees,
   isEmpty: (q) => q.ids.length === 0 && q.externalIds.length === 0,
 });
@@ -298,11 +299,26 @@ export async function resolveEmployees(
     ids: [...ids].filter((id) => !map.byId.has(id) || doubted.has(id)),
     externalIds: [...externalIds].filter((x) => !map.byExternalId.has(x) || doubted.has(map.byExternalId.get(x)!.id)),
   };
-  const answer: ReadThroughAnswer<ResolvedEmployee> = await employeeReadThrough.read(em, schema, { ...ask, payRates: opts.payRates ?? true }, (o) => (versions.get(o.id) ?? -Infinity) < o.version);
+  // the replica's versions of those asked: people answers whole only the ones that changed since
+  const known = [...doubted].map((id) => ({ id, version: versions.get(id)! }));
+  const held = new Map([...doubted].map((id) => [id, map.byId.get(id)!]));
+  const answer: ReadThroughAnswer<ResolvedEmployee> = await employeeReadThrough.read(
+    em,
+    schema,
+    { ...ask, payRates: opts.payRates ?? true, ...(known.length > 0 ? { known } : {}) },
+    (o) => (versions.get(o.id) ?? -Infinity) < o.version,
+  );
   if (answer.status === 'answered') {
-    // people's answer replaces the replica's for every name asked (absent = no such employee)
+    // people's answer replaces the replica's for every name asked (absent = no such employee; in
+    // `current` = the replica's row is people's current state)
     for (const id of ask.ids) map.byId.delete(id);
     for (const x of ask.externalIds) map.byExternalId.delete(x);
+    for (const id of answer.current) {
+      const e = held.get(id);
+      if (!e) continue;
+      map.byId.set(e.id, e);
+      if (e.externalId) map.byExternalId.set(e.externalId, e);
+    }
     for (const o of answer.rows) {
       const { payRates: _rates, updatedAt: _at, ...e } = o;
       map.byId.set(e.id, e);

@@ -26,7 +26,7 @@ export function bindReadThrough(orm: Orm, client: ServiceClient): void {
  * `unreachable` (down or failing: retry later), or `unconfigured` (this process has no way to reach
  * it, e.g. a service started on its own without SERVICE_URL_<OWNER>: the replica decides alone).
  */
-export type ReadThroughAnswer<R> = { status: 'answered'; rows: R[] } | { status: 'unreachable'; detail: string } | { status: 'unconfigured' };
+export type ReadThroughAnswer<R> = { status: 'answered'; rows: R[]; current: string[] } | { status: 'unreachable'; detail: string } | { status: 'unconfigured' };
 
 export interface ReadThroughDef<Q, R> {
   /** the service that masters the records */
@@ -37,6 +37,8 @@ export interface ReadThroughDef<Q, R> {
   what: string;
   /** the rows of its answer */
   rows(answer: unknown): R[];
+  /** the ids its answer says the replica holds at their current version (asked with the replica's versions; not in `rows`) */
+  current?(answer: unknown): string[];
   /** writes the rows into the replica of `schema`, each only over an older state (`updated_at`) */
   upsert(em: EntityManager, schema: string, rows: R[]): Promise<void>;
   /** a query that asks for nothing (no call is made) */
@@ -58,19 +60,22 @@ export function readThroughReplica<Q, R>(def: ReadThroughDef<Q, R>): ReadThrough
   return {
     upsert: def.upsert,
     async read(em, schema, query, newer) {
-      if (def.isEmpty(query)) return { status: 'answered', rows: [] };
+      if (def.isEmpty(query)) return { status: 'answered', rows: [], current: [] };
       const client = clients.get(em.config);
       if (!client || !client.has(def.owner)) return { status: 'unconfigured' };
       let rows: R[];
+      let current: string[];
       try {
-        rows = def.rows(await callCommand<unknown>(client, def.owner, 'POST', def.path, query, { what: def.what, ok: [200] }));
+        const answer = await callCommand<unknown>(client, def.owner, 'POST', def.path, query, { what: def.what, ok: [200] });
+        rows = def.rows(answer);
+        current = def.current?.(answer) ?? [];
       } catch (err) {
         if (err instanceof ApiError && err.code === 'service_unavailable') return { status: 'unreachable', detail: err.message };
         throw err;
       }
       const keep = newer ? rows.filter(newer) : rows;
       if (keep.length > 0) await upsertQuietly(em, (tem) => def.upsert(tem, schema, keep));
-      return { status: 'answered', rows };
+      return { status: 'answered', rows, current };
     },
   };
 }

@@ -42,3 +42,52 @@ describe('postgres bus: settleMs', () => {
     }
   });
 });
+
+describe('postgres bus: typesNow and topic wake-ups', () => {
+  const log = createLogger('bus', 'silent');
+  const msg = (topic: string, type: string, n: number) => ({ topic, key: 'k', eventId: `evt_NOW_${topic}_${n}`, type, payload: { n } });
+  const until = async (done: () => boolean, ms = 10_000) => {
+    const deadline = Date.now() + ms;
+    while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  };
+
+  it('reads only the types wanted at each read, moving past the rest; none wanted moves to the end unread', async () => {
+    // a slow poll: only a notification for its topic wakes the group
+    const bus = await createPostgresBus({ connectionString: db.url, log, pollMs: 60_000 });
+    let wanted: string[] = [];
+    let asked = 0;
+    const got: string[] = [];
+    const topic = `now${Date.now()}`;
+    const sub = await bus.subscribe({
+      group: `g-now-${Date.now()}`,
+      topics: [topic],
+      typesNow: async () => {
+        asked += 1;
+        return wanted;
+      },
+      handler: async (batch) => {
+        got.push(...batch.map((m) => m.eventId));
+      },
+    });
+    try {
+      await bus.publish([msg(topic, 'test.a', 1), msg(topic, 'test.b', 2)]);
+      await until(() => asked >= 1);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(got).toEqual([]); // nothing wanted: both passed unread
+      wanted = ['test.b'];
+      await bus.publish([msg(topic, 'test.a', 3), msg(topic, 'test.b', 4)]);
+      await until(() => got.length >= 1);
+      await new Promise((r) => setTimeout(r, 200));
+      // the earlier test.b (appended before it was wanted) is not read again
+      expect(got).toEqual([`evt_NOW_${topic}_4`]);
+      // a message of another topic does not wake the group (its poll is a minute)
+      const before = asked;
+      await bus.publish([msg(`${topic}-other`, 'test.b', 5)]);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(asked).toBe(before);
+    } finally {
+      await sub.stop();
+      await bus.close();
+    }
+  });
+});

@@ -11,6 +11,12 @@ export const EmployeesResolveRequest = z.strictObject({
   externalIds: z.array(z.string().min(1).max(200)).max(2000).default([]),
   /** false: without their pay rates (a write that only checks who the employees are and where they work) */
   payRates: z.boolean().default(true),
+  /**
+   * The versions the caller's replica holds: an employee named here whose version people still has is
+   * answered in `current` (by id) instead of whole, so a caller that must see the current state (a punch
+   * of a terminated employee) pays for the few that changed, not for all of them.
+   */
+  known: z.array(z.strictObject({ id: z.string().min(1).max(64), version: z.number().int() })).max(2000).default([]),
 });
 export type EmployeesResolveRequest = z.input<typeof EmployeesResolveRequest>;
 
@@ -46,5 +52,6 @@ export const ResolvedEmployee = z.object({
 });
 export type ResolvedEmployee = z.output<typeof ResolvedEmployee>;
 
-export const EmployeesResolveAnswer = z.object({ data: z.array(ResolvedEmployee) });
+/** `data`: the employees named, whole; `current`: the ids of those at the version the caller said it knows (not in `data`). Unknown ones are in neither. */
+export const EmployeesResolveAnswer = z.object({ data: z.array(ResolvedEmployee), current: z.array(z.string()).default([]) });
 export type EmployeesResolveAnswer = z.output<typeof EmployeesResolveAnswer>;

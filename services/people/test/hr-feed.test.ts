@@ -1,5 +1,5 @@
 import { fixedClock, useClock } from '@bop/shared';
-import { integration, outboxEvents, person, sql, startTestService, type TestService } from '@bop/test-support';
+import { integration, outboxEvents, person, sql, startTestService, system, type TestService } from '@bop/test-support';
 import { peopleService } from '../src';
 import { anonymiseExpired } from '../src/employees/lifecycle-store';
 import { newEmployee, replicaLocation } from './fixtures';
@@ -108,5 +108,29 @@ describe('anonymisation after the retention period', () => {
     const trail = JSON.stringify(await sql(t, `select changes from people.activity where employee_id = $1`, [e.id]));
     for (const personal of ['kim@example.com', '555-0142', '1990-04-01', 'Personal reasons', 'Lee']) expect(trail).not.toContain(personal);
     expect((await outboxEvents(t, 'people')).filter((x) => x.aggregate_id === e.id).map((x) => x.type).slice(-1)).toEqual(['employee.updated']);
+  });
+});
+
+describe('POST /internal/employees:resolve', () => {
+  it('answers whole only the employees whose version the caller does not hold; the others by id in current', async () => {
+    const home = await replicaLocation(t);
+    const a = await newEmployee(t, home, { externalId: 'res-a' });
+    const b = await newEmployee(t, home, { externalId: 'res-b' });
+    const resolve = (body: Record<string, unknown>) => t.call('POST', '/internal/employees:resolve', { as: system, body });
+
+    const whole = await resolve({ ids: [a.id], externalIds: ['res-b', 'res-unknown'], payRates: false });
+    expect(whole.status).toBe(200);
+    expect(whole.body.data.map((e: { id: string }) => e.id).sort()).toEqual([a.id, b.id].sort());
+    expect(whole.body.current).toEqual([]);
+
+    // b changed since the caller's copy: only b comes whole; a (by its externalId) is current; the unknown one is in neither
+    expect((await t.call('PATCH', `/employees/${b.id}`, { body: { phone: '555-0142' } })).status).toBe(200);
+    const known = [{ id: a.id, version: a.version }, { id: b.id, version: b.version }];
+    const fresh = await resolve({ ids: [b.id], externalIds: ['res-a', 'res-unknown'], payRates: false, known });
+    expect(fresh.body.current).toEqual([a.id]);
+    expect(fresh.body.data).toEqual([expect.objectContaining({ id: b.id, version: b.version + 1, externalId: 'res-b' })]);
+
+    expect((await resolve({ ids: [], known: [{ id: a.id, version: 'one' }] })).status).toBe(422);
+    expect((await t.call('POST', '/internal/employees:resolve', { as: person(), body: { ids: [a.id] } })).status).toBe(403);
   });
 });

@@ -3,7 +3,7 @@ import { eventTypes } from '@bop/contracts';
 import { deliveryHeaders, generateSecret, standardKey, signingSecrets } from '../src/deliveries/signature';
 import { JITTER, nextAttemptAt, nominalDelayMs, parseRetryAfter, retryDelayMs, scheduleTable } from '../src/deliveries/schedule';
 import { blockedAddressReason, parseV6 } from '../src/endpoints/addresses';
-import { checkEvents, featureOn, isDeliverableType, subscribes } from '../src/event-types/subscriptions';
+import { checkEvents, featureOn, isDeliverableType, subscribedTypes, subscribes } from '../src/event-types/subscriptions';
 import { checkUrl } from '../src/endpoints/urls';
 
 const def = (type: string) => eventTypes.find((e) => e.type === type)!;
@@ -188,6 +188,16 @@ describe('subscriptions', () => {
     expect(subscribes(integ(['communication:write']), def('recognition.posted'))).toBe(true);
     expect(subscribes(integ(['attachments:read']), def('attachment.uploaded'))).toBe(true);
     expect(subscribes(integ(['people:read'], ['location.created']), def('location.created'))).toBe(false);
+  });
+
+  it('reads only the types some endpoint subscribes to (none without endpoints)', () => {
+    expect(subscribedTypes([])).toEqual([]);
+    expect(subscribedTypes([standalone(['location.created']), standalone(['location.created', 'punch.received'])])).toEqual(['location.created', 'punch.received']);
+    const all = subscribedTypes([standalone(['*'])]);
+    expect(all).toEqual(eventTypes.map((t) => t.type).filter(isDeliverableType));
+    expect(all).not.toContain('webhook.ping');
+    expect(subscribedTypes([{ events: ['*'], scopes: ['organization:read'] }])).toEqual(expect.arrayContaining(['location.created']));
+    expect(subscribedTypes([{ events: ['*'], scopes: ['organization:read'] }])).not.toContain('punch.received');
   });
 
   it('turns an event off with its feature or any ancestor feature', () => {

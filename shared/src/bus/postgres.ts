@@ -110,7 +110,10 @@ class PostgresBus implements Bus {
     const client = await this.pool.connect();
     try {
       await client.query('begin');
-      await client.query(`select pg_advisory_xact_lock(${lockKey})`, [APPEND_LOCK]);
+      // the move commits without waiting for its WAL flush: a move lost in a crash leaves its outbox
+      // rows unpublished (moved again, consumers dedupe by event id), and a consumer that saw a moved
+      // message commits its own handling synchronously, which flushes this commit first
+      await client.query(`select set_config('synchronous_commit', 'off', true), pg_advisory_xact_lock(${lockKey})`, [APPEND_LOCK]);
       // copied and marked in one transaction: each outbox row reaches the bus exactly once, in seq order
       const { rows } = await client.query<{ moved: string; traced: Array<[string, string, string]> | null }>(
         `with picked as (
@@ -129,7 +132,7 @@ class PostgresBus implements Bus {
         [source.topic, source.limit],
       );
       const moved = Number(rows[0]?.moved ?? 0);
-      if (moved > 0) await client.query(`select pg_notify('${CHANNEL}', '')`);
+      if (moved > 0) await client.query(`select pg_notify('${CHANNEL}', $1)`, [source.topic]);
       await client.query('commit');
       return { moved, traced: (rows[0]?.traced ?? []).map(([eventId, type, traceParent]) => ({ eventId, type, traceParent })) };
     } catch (err) {
@@ -156,7 +159,8 @@ class PostgresBus implements Bus {
         const values = chunk.map((_, i) => `($${i * 6 + 1}, $${i * 6 + 2}, $${i * 6 + 3}, $${i * 6 + 4}, $${i * 6 + 5}::json, $${i * 6 + 6}::jsonb)`);
         await client.query(`insert into "bus"."messages" ("topic", "key", "event_id", "type", "payload", "headers") values ${values.join(', ')}`, params);
       }
-      await client.query(`select pg_notify('${CHANNEL}', '')`);
+      // the topics appended (subscriptions of other topics are not woken)
+      await client.query(`select pg_notify('${CHANNEL}', $1)`, [[...new Set(messages.map((m) => m.topic))].join(',')]);
       await client.query('commit');
     } catch (err) {
       await client.query('rollback').catch(() => undefined);
@@ -207,8 +211,10 @@ class PostgresBus implements Bus {
   private async connectListener(): Promise<void> {
     const client = new Client({ connectionString: this.opts.connectionString, application_name: 'bop-bus-listen' });
     let lost = false;
-    client.on('notification', () => {
-      for (const s of this.subscriptions) s.wake();
+    // the payload names the topics appended (comma-separated); an empty one wakes every subscription
+    client.on('notification', (msg) => {
+      const topics = msg.payload ? msg.payload.split(',') : null;
+      for (const s of this.subscriptions) if (topics === null || s.reads(topics)) s.wake();
     });
     // a dropped connection emits `error` (more than once: the server's message, then the socket's end)
     client.on('error', (err) => {
@@ -267,6 +273,11 @@ class PgSubscription implements Subscription {
     this.waker.wake();
   }
 
+  /** Whether this subscription reads any of these topics. */
+  reads(topics: string[]): boolean {
+    return this.options.topics.includes('*') || topics.some((t) => this.options.topics.includes(t));
+  }
+
   private async run(): Promise<void> {
     const all = this.options.topics.includes('*');
     const limit = this.options.batchSize ?? 200;
@@ -311,8 +322,18 @@ class PgSubscription implements Subscription {
       params.push(this.options.topics);
       filter += ` and "topic" = any($${params.length})`;
     }
-    if (this.options.types) {
-      params.push(this.options.types);
+    let types = this.options.types;
+    if (this.options.typesNow) {
+      // after the end was read: a type wanted from now on only concerns messages appended later
+      const now = new Set(await this.options.typesNow());
+      types = types ? types.filter((t) => now.has(t)) : [...now];
+      if (types.length === 0) {
+        await this.moveTo(head);
+        return 0;
+      }
+    }
+    if (types) {
+      params.push(types);
       filter += ` and "type" = any($${params.length})`;
     }
     const { rows } = await this.pool.query(
@@ -332,11 +353,20 @@ class PgSubscription implements Subscription {
     if (batch.length > 0) await this.options.handler(batch);
     // a full batch ends at its last row; a short one covered everything up to the head
     const reached = batch.length === limit ? batch[batch.length - 1].position : head;
-    await this.pool.query(
-      `update "bus"."positions" set "position" = greatest("position", $2::bigint), "updated_at" = now() where "group_id" = $1`,
-      [this.options.group, reached],
-    );
+    await this.moveTo(reached);
     return batch.length;
+  }
+
+  /**
+   * Moves the group's position (never back). Without waiting for the WAL flush: a position lost in a
+   * crash only means messages read again, which the handlers' processed events make no-ops.
+   */
+  private async moveTo(position: string): Promise<void> {
+    await this.pool.query(
+      `update "bus"."positions" set "position" = greatest("position", $2::bigint), "updated_at" = now()
+       where "group_id" = $1 and (select set_config('synchronous_commit', 'off', true)) is not null`,
+      [this.options.group, position],
+    );
   }
 
   private pausing: (() => void) | null = null;

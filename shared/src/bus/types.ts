@@ -42,6 +42,13 @@ export interface SubscribeOptions {
    */
   types?: string[];
   /**
+   * The types wanted at this moment, asked on each read after the log's end was read (so a type
+   * wanted from some moment on only concerns messages appended after it): the Postgres adapter reads
+   * only these (none: it moves the group to the end without reading) and, with `types`, their
+   * intersection. Adapters that cannot filter ignore it; handlers must still ignore other types.
+   */
+  typesNow?: () => Promise<string[]>;
+  /**
    * Handles a batch in order. Resolving commits the group's position past the batch; throwing
    * redelivers the batch from its first message (the caller retries with backoff).
    */

@@ -14,6 +14,8 @@ import {
   now,
   reachableLocationIds,
   recordEvent,
+  sqlList,
+  sqlQuery,
   writableLocations,
   type EntityManager,
   type FieldError,
@@ -301,10 +303,28 @@ export function setContacts(em: EntityManager, e: Employee, contacts: Contact[],
 }
 
 /** The employees named by id or externalId (unknown ones are absent) with their pay rates: the internal read. */
-export async function resolveEmployees(em: EntityManager, q: { ids: string[]; externalIds: string[] }, opts: { payRates: boolean }): Promise<{ employees: Employee[]; rates: Map<string, PayRate[]> }> {
-  const ids = [...new Set(q.ids)];
-  const externalIds = [...new Set(q.externalIds)];
-  if (ids.length === 0 && externalIds.length === 0) return { employees: [], rates: new Map() };
+export async function resolveEmployees(
+  em: EntityManager,
+  q: { ids: string[]; externalIds: string[] },
+  opts: { payRates: boolean; known?: Array<{ id: string; version: number }> },
+): Promise<{ employees: Employee[]; rates: Map<string, PayRate[]>; current: string[] }> {
+  let ids = [...new Set(q.ids)];
+  let externalIds = [...new Set(q.externalIds)];
+  const current: string[] = [];
+  if (ids.length === 0 && externalIds.length === 0) return { employees: [], rates: new Map(), current };
+  if (opts.known && opts.known.length > 0) {
+    // the caller's versions first, from the keys alone: only those that changed are read whole
+    const known = new Map(opts.known.map((k) => [k.id, k.version]));
+    const keys = await sqlQuery<{ id: string; version: number }>(em, `select "id", "version" from "people"."employees" where "id" = any(?::text[]) or "external_id" = any(?::text[])`, [
+      sqlList(ids),
+      sqlList(externalIds),
+    ]);
+    const stale: string[] = [];
+    for (const k of keys) (known.get(k.id) === k.version ? current : stale).push(k.id);
+    ids = stale;
+    externalIds = [];
+    if (ids.length === 0) return { employees: [], rates: new Map(), current };
+  }
   // plain rows: a batch of punches asks about a thousand employees at a time (no entities to build)
   const employees = await findPlain(em, Employee, { $or: [{ id: { $in: ids } }, { externalId: { $in: externalIds } }] }, { orderBy: { id: 'asc' } });
   const rates = new Map<string, PayRate[]>();
@@ -313,7 +333,7 @@ export async function resolveEmployees(em: EntityManager, q: { ids: string[]; ex
       rates.set(r.employeeId, [...(rates.get(r.employeeId) ?? []), r]);
     }
   }
-  return { employees, rates };
+  return { employees, rates, current };
 }
 
 /** The ids of the employees a reach covers (null: every employee), for lists of records that belong to employees. */

@@ -1,6 +1,6 @@
 import { defineConsumer, newId, type Clock, type ConsumerDef, type EntityManager } from '@bop/shared';
 import { eventTypes, type EventEnvelope } from '@bop/contracts';
-import { eventTypeDef, featureOn, isDeliverableType, subscribes } from '../event-types/subscriptions';
+import { eventTypeDef, featureOn, isDeliverableType, subscribedTypes, subscribes } from '../event-types/subscriptions';
 import { loadFeatureStates, saveFeatureState } from '../features/store';
 import { createDeliveries, loadSubscribers, wakeWorkers, type SubscriberRow } from './store';
 
@@ -49,6 +49,9 @@ export function fanOutConsumer(clock: Clock): ConsumerDef {
     topics: ['*'],
     // a list, so the bus leaves internal events (e.g. every sale's full lines) out of this group's reads
     types: [...FEATURE_EVENTS, ...eventTypes.map((t) => t.type).filter(isDeliverableType)],
+    // and of those only the types some endpoint subscribes to now: an event nobody subscribes to is
+    // never read (an endpoint gets the events appended after it subscribed)
+    typesNow: async (em) => [...FEATURE_EVENTS, ...subscribedTypes(await loadSubscribers(em))],
     async handle({ em, event, message }) {
       if (FEATURE_EVENTS.has(event.type)) {
         const f = event.data.object as { key?: string; enabled?: boolean; effective?: boolean };
