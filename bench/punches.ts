@@ -133,6 +133,8 @@ async function main(): Promise<void> {
       if (Date.now() > until) throw new Error(`timesheets not current 120 s after the last batch (${[...sheets.values()].filter((s) => !s.current).length} of ${sheets.size} behind)`);
       await new Promise((r) => setTimeout(r, 200));
     }
+    const uncounted = [...sheets.entries()].filter(([, s]) => s.calculatedAt === null).map(([id]) => id);
+    if (uncounted.length > 0) throw new Error(`${uncounted.length} timesheets say current but were never calculated: ${uncounted.slice(0, 5).join(', ')}`);
     const lags = [...sheets.values()].map((s) => Math.max(0, Date.parse(s.calculatedAt!) - lastAccepted) / 1000);
 
     const baseline = await plainInsertRate(rt.pgPort, { select: `select * from time.punches where source = 'bench-clocks' order by occurred_at, external_id`, like: 'time.punches', size: batchSize });

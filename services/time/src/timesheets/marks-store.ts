@@ -19,23 +19,29 @@ export async function markTimesheets(em: EntityManager, touches: TimesheetTouch[
   );
   if (unique.length === 0) return;
   const payload = JSON.stringify(unique.map((t) => ({ id: newId('timesheet'), employee_id: t.employeeId, pay_period_id: t.payPeriodId, location_id: t.locationId })));
-  // one statement (one parse of the payload): create the missing, reopen the decided, mark them all
+  // one statement (one parse of the payload): the existing timesheets found by one join; only the
+  // missing ones inserted (a row a concurrent batch inserted first is taken by the no-op update, so it
+  // is marked here too); the decided ones reopened; all of them marked
   await sqlQuery(
     em,
     `with x as materialized (select * from jsonb_to_recordset(?::jsonb) as x("id" text, "employee_id" text, "pay_period_id" text, "location_id" text)),
+     existing as materialized (
+       select t."id", t."status", x."pay_period_id", x."employee_id" from x join "time"."timesheets" t on t."pay_period_id" = x."pay_period_id" and t."employee_id" = x."employee_id"),
      created as (
-       insert into "time"."timesheets" ("id", "employee_id", "pay_period_id", "location_id", "status", "version", "created_at", "updated_at")
-       select x."id", x."employee_id", x."pay_period_id", x."location_id", 'open', 1, ?, ? from x order by x."pay_period_id", x."employee_id"
-       on conflict ("pay_period_id", "employee_id") do nothing
-       returning "id"),
+       insert into "time"."timesheets" as t ("id", "employee_id", "pay_period_id", "location_id", "status", "version", "created_at", "updated_at")
+       select x."id", x."employee_id", x."pay_period_id", x."location_id", 'open', 1, ?, ? from x
+       where not exists (select 1 from existing e where e."pay_period_id" = x."pay_period_id" and e."employee_id" = x."employee_id")
+       order by x."pay_period_id", x."employee_id"
+       on conflict ("pay_period_id", "employee_id") do update set "updated_at" = t."updated_at"
+       returning t."id", t."status"),
      reopened as (
        update "time"."timesheets" t set "status" = 'open', "approved_at" = null, "approved_by" = null, "version" = t."version" + 1, "updated_at" = ?
-       from x where t."pay_period_id" = x."pay_period_id" and t."employee_id" = x."employee_id" and t."status" in ('approved', 'rejected')
+       from existing e where t."id" = e."id" and e."status" in ('approved', 'rejected')
        returning t."id"),
      touched as (
-       select "id" from created
-       union
-       select t."id" from "time"."timesheets" t join x on t."pay_period_id" = x."pay_period_id" and t."employee_id" = x."employee_id" where t."status" <> 'locked')
+       select "id" from created where "status" <> 'locked'
+       union all
+       select "id" from existing where "status" <> 'locked')
      insert into "time"."timesheet_marks" ("timesheet_id", "marked_at")
      select "id", ? from touched order by "id"
      on conflict ("timesheet_id") do update set "seq" = nextval('"time"."timesheet_mark_seq"'), "marked_at" = excluded."marked_at"`,
