@@ -55,7 +55,8 @@ export async function startRuntimeProcess(env: Record<string, string>, opts: Run
   let child: ChildProcess | null = null;
 
   const spawnChild = () => {
-    const out = opts.output ?? null;
+    // BENCH_RUNTIME_LOG=/tmp/runtime.log keeps the runtime's log lines (errors included) in a file
+    const out = opts.output ?? process.env.BENCH_RUNTIME_LOG ?? null;
     const fd = out && out !== 'ignore' && out !== 'inherit' ? fs.openSync(out, 'a') : null;
     const stdio: any = fd !== null ? ['ignore', fd, fd] : out === 'inherit' ? ['ignore', 'inherit', 'inherit'] : out === 'ignore' ? 'ignore' : ['ignore', 'ignore', 'inherit'];
     child = spawn(process.execPath, [...profile, ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), path.join(root, 'runtime/dist/start.js')], {
