@@ -30,6 +30,12 @@ export const baseConfigSchema = z.object({
   SCHEMA_REGISTRY_URL: z.string().url().optional(),
   RELAY_ENABLED: bool.default(true),
   RELAY_POLL_MS: z.coerce.number().int().min(10).default(1000),
+  /** published outbox rows are deleted this long after they were published (the bus has them) */
+  OUTBOX_RETENTION_HOURS: z.coerce.number().min(0).default(72),
+  /** the Postgres bus deletes messages this long after they were appended, once every active consumer group has read them */
+  BUS_RETENTION_HOURS: z.coerce.number().min(0).default(168),
+  /** how often a relay's leader deletes what these retentions let go (ms) */
+  RETENTION_CHECK_MS: z.coerce.number().int().min(10).default(600_000),
   CONSUMER_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(5),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   /** the port a service listens on when run alone (distributed mode); default: its port in the service table */

@@ -22,7 +22,16 @@ export interface RelayOptions {
   pollMs?: number;
   /** how long a non-leader waits before trying to become leader (ms) */
   standbyMs?: number;
+  /**
+   * What the leader deletes, every `checkMs`: its outbox rows published more than `outboxMs` ago,
+   * and (through the bus, when it keeps messages itself) messages older than `busMs` that every
+   * active consumer group has read. Unset: nothing is deleted.
+   */
+  retention?: { outboxMs: number; busMs: number; checkMs: number };
 }
+
+/** Rows per delete statement of a retention pass. */
+const PRUNE_CHUNK = 10_000;
 
 /**
  * Publishes a service's outbox to the bus in `seq` order (spec: ingestion rule 11, events never lost).
@@ -39,6 +48,8 @@ export class Relay {
   private leader = false;
   /** rows published since start (tests and status) */
   published = 0;
+  /** when the leader last deleted what the retention lets go (0: not yet) */
+  private prunedAt = 0;
 
   constructor(private readonly opts: RelayOptions) {}
 
@@ -76,6 +87,7 @@ export class Relay {
       }
       if (failures > 0) this.opts.log.info({ failures }, 'relay: publishing again');
       failures = 0;
+      await this.pruneIfDue();
       if (n < (this.opts.batchSize ?? 500)) await this.waker.sleep(this.opts.pollMs ?? 1000);
     }
   }
@@ -138,6 +150,24 @@ export class Relay {
     return rows.length;
   }
 
+  /**
+   * The retention pass, at most every `retention.checkMs`: published outbox rows older than
+   * `outboxMs` (the bus holds them), then the bus's old messages. A failure is logged and tried again
+   * at the next check; publishing goes on either way.
+   */
+  private async pruneIfDue(): Promise<void> {
+    const retention = this.opts.retention;
+    if (!retention || !this.client || Date.now() - this.prunedAt < retention.checkMs) return;
+    this.prunedAt = Date.now();
+    try {
+      const outbox = await pruneOutbox(this.client, this.opts.schema, retention.outboxMs);
+      const bus = (await this.opts.bus.prune?.(retention.busMs)) ?? 0;
+      if (outbox + bus > 0) this.opts.log.info({ schema: this.opts.schema, outbox, bus }, 'relay: deleted what the retention lets go');
+    } catch (err) {
+      this.opts.log.warn({ err: (err as Error).message, schema: this.opts.schema }, 'relay: retention pass failed; trying again at the next check');
+    }
+  }
+
   /** The outbox → bus hop of one traced event, under the span of the transaction that wrote it. */
   private publishSpan(type: string, eventId: string, traceParent: string, startTime: Date): Span {
     const span = startSpan(`publish ${type}`, traceParent, SpanKind.PRODUCER, {
@@ -179,5 +209,23 @@ export class Relay {
     this.wake();
     await this.loop;
     await this.dropConnection();
+  }
+}
+
+/**
+ * Deletes a schema's outbox rows published more than `retentionMs` ago (oldest first, in statements of
+ * 10,000); an unpublished row is never deleted. Answers how many.
+ */
+export async function pruneOutbox(client: Pick<Client, 'query'>, schema: string, retentionMs: number): Promise<number> {
+  const outbox = `"${schema.replace(/"/g, '""')}"."outbox"`;
+  let pruned = 0;
+  for (;;) {
+    const { rowCount } = await client.query(
+      `delete from ${outbox} where "seq" in (
+         select "seq" from ${outbox} where "published_at" < now() - make_interval(secs => $1::double precision / 1000) order by "seq" limit $2)`,
+      [retentionMs, PRUNE_CHUNK],
+    );
+    pruned += rowCount ?? 0;
+    if ((rowCount ?? 0) < PRUNE_CHUNK) return pruned;
   }
 }

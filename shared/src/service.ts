@@ -327,7 +327,15 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
   const host = opts.host ?? config.HOST;
   let listener: HttpListener | null = null;
   const relay = config.RELAY_ENABLED && opts.relay !== false
-    ? new Relay({ schema: schemaName, topic: def.name, connectionString: config.DATABASE_URL, bus, log, pollMs: config.RELAY_POLL_MS })
+    ? new Relay({
+        schema: schemaName,
+        topic: def.name,
+        connectionString: config.DATABASE_URL,
+        bus,
+        log,
+        pollMs: config.RELAY_POLL_MS,
+        retention: { outboxMs: config.OUTBOX_RETENTION_HOURS * 3_600_000, busMs: config.BUS_RETENTION_HOURS * 3_600_000, checkMs: config.RETENTION_CHECK_MS },
+      })
     : null;
   const consumers = new ConsumerRunner(def.consumers?.(runtime) ?? [], { service: def.name, schema: schemaName, orm, bus, log, maxAttempts: config.CONSUMER_MAX_ATTEMPTS });
   const workers = def.workers?.(runtime) ?? [];

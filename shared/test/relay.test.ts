@@ -3,7 +3,8 @@
  * the envelope arrives exactly; a rolled-back change publishes nothing; a process that dies between
  * commit and publish loses nothing (the next start publishes); a bus outage delays, never loses or reorders.
  */
-import { createLogger, createPostgresBus, startService, type Bus, type BusMessage, type ConsumedMessage, type RunningService } from '@bop/shared';
+import { Client } from 'pg';
+import { createLogger, createPostgresBus, pruneOutbox, startService, type Bus, type BusMessage, type ConsumedMessage, type RunningService } from '@bop/shared';
 import { organizationService } from '@svc/organization';
 import { eventually, freshDatabase, http, person, testKeys, type TestDatabase } from '@bop/test-support';
 
@@ -128,6 +129,35 @@ describe('relay', () => {
       expect(events.map((m) => m.type)).toEqual(['location.created', 'location.updated', 'location.updated', 'location.updated']);
       expect((events[1].payload as any).data.previous).toEqual({ name: 'Outage' });
     } finally {
+      await svc.close();
+    }
+  });
+
+  it('deletes published outbox rows and read bus messages past their retention, never unpublished or unread ones', async () => {
+    const svc = await startOrg({ relay: false });
+    const c = new Client({ connectionString: db.url });
+    await c.connect();
+    try {
+      const ids: string[] = [];
+      for (const n of [1, 2, 3]) ids.push((await call(svc, 'POST', '/locations', { name: `Retention ${n}`, timezone: 'Europe/Rome' })).body.id);
+      await c.query(`update organization.outbox set published_at = now() - interval '4 days' where aggregate_id = $1`, [ids[0]]);
+      await c.query(`update organization.outbox set published_at = now() where aggregate_id = $1`, [ids[1]]);
+      expect(await pruneOutbox(c, 'organization', 72 * 3_600_000)).toBe(1);
+      const left = (await c.query(`select aggregate_id, published_at is null as unpublished from organization.outbox where aggregate_id = any($1)`, [ids])).rows;
+      expect(left.map((r) => r.aggregate_id).sort()).toEqual([ids[1], ids[2]].sort());
+      expect(left.find((r) => r.aggregate_id === ids[2])!.unpublished).toBe(true);
+
+      const topic = `retention${Date.now()}`;
+      await bus.publish([1, 2, 3, 4].map((n) => ({ topic, key: 'k', eventId: `evt_RET_${n}_${topic}`, type: 'test.retained', payload: { n } })));
+      const positions = (await c.query(`select position::text as p from bus.messages where topic = $1 order by position`, [topic])).rows.map((r) => r.p);
+      await c.query(`update bus.messages set published_at = now() - interval '8 days' where topic = $1`, [topic]);
+      // the groups so far are gone (not moved for longer than the retention); one active group has read two of the four
+      await c.query(`update bus.positions set updated_at = now() - interval '10 days'`);
+      await c.query(`insert into bus.positions (group_id, position, updated_at) values ('g-retention', $1, now())`, [positions[1]]);
+      expect(await bus.prune!(168 * 3_600_000)).toBe(2);
+      expect((await c.query(`select position::text as p from bus.messages where topic = $1 order by position`, [topic])).rows.map((r) => r.p)).toEqual(positions.slice(2));
+    } finally {
+      await c.end();
       await svc.close();
     }
   });

@@ -11,6 +11,9 @@ const CHANNEL = 'bus_messages';
 /** Advisory lock keys of the bus (the kit's one key scheme, `<area>.<what>`): its DDL, and appends (positions in commit order). */
 const SCHEMA_LOCK = 'bus.schema';
 const APPEND_LOCK = 'bus.append';
+const PRUNE_LOCK = 'bus.prune';
+/** Rows per delete statement of a retention pass. */
+const PRUNE_CHUNK = 10_000;
 const lockKey = advisoryKeySql('$1');
 
 /** Messages per insert statement (6 parameters each, far below Postgres' 65,535). */
@@ -102,6 +105,41 @@ class PostgresBus implements Bus {
       [groups],
     );
     return rows.map((r) => ({ group: r.group_id, lag: Number(r.lag) }));
+  }
+
+  async prune(retentionMs: number): Promise<number> {
+    let pruned = 0;
+    for (;;) {
+      const client = await this.pool.connect();
+      let n = 0;
+      try {
+        await client.query('begin');
+        const { rows: lock } = await client.query<{ ok: boolean }>(`select pg_try_advisory_xact_lock(${lockKey}) as ok`, [PRUNE_LOCK]);
+        if (lock[0]?.ok) {
+          // a group whose position has not moved within the retention is gone (a removed consumer, a
+          // crashed instance's own group): it holds nothing back
+          const { rowCount } = await client.query(
+            `delete from "bus"."messages" where "position" in (
+               select "position" from "bus"."messages"
+               where "published_at" < now() - make_interval(secs => $1::double precision / 1000)
+                 and "position" <= coalesce(
+                   (select min("position") from "bus"."positions" where "updated_at" > now() - make_interval(secs => $1::double precision / 1000)),
+                   (select max("position") from "bus"."messages"))
+               order by "position" limit $2)`,
+            [retentionMs, PRUNE_CHUNK],
+          );
+          n = rowCount ?? 0;
+        }
+        await client.query('commit');
+      } catch (err) {
+        await client.query('rollback').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+      pruned += n;
+      if (n < PRUNE_CHUNK) return pruned;
+    }
   }
 
   async appendFromOutbox(source: { connectionString: string; schema: string; topic: string; limit: number }): Promise<OutboxMove | null> {

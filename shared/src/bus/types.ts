@@ -94,4 +94,10 @@ export interface Bus {
   appendFromOutbox?(source: { connectionString: string; schema: string; topic: string; limit: number }): Promise<OutboxMove | null>;
   /** How many messages each of these consumer groups has not reached yet (metrics; read at scrape time). */
   groupLag?(groups: string[]): Promise<Array<{ group: string; lag: number }>>;
+  /**
+   * Deletes the messages appended more than `retentionMs` ago that every active consumer group (one
+   * whose position moved within that time) has read; answers how many. One caller at a time does
+   * the work (others answer 0). Kafka keeps its own retention and has none.
+   */
+  prune?(retentionMs: number): Promise<number>;
 }
