@@ -12,6 +12,8 @@ import {
   sqlList,
   sqlQuery,
   systemPrincipal,
+  writeTransaction,
+  Conflict,
   type BatchResult,
   type EntityManager,
   type FieldError,
@@ -132,62 +134,75 @@ export async function ingestPunches(
     c.row!.pay_period_id = c.period.id;
   }
 
-  return em.transactional(async (tem) => {
-    // the stored twins, locked in externalId order (as the kit's upsert would): their period decides a hold too
-    const stored = await lockStoredRecords<StoredKey & { pay_period_id: string | null; employee_id: string }>(tem, punchesTarget, opts.source, valid.map((c) => c.externalId!), [
-      `"pay_period_id"`,
-      `"employee_id"`,
-    ]);
-    const blocking = new Map<string, string>();
-    const storedPeriods = await lockedPeriodIds(tem, [...stored.values()].map((s) => s.pay_period_id));
-    const records: PreparedRecord<PunchRow>[] = candidates.map((c) => {
-      const base = { index: c.index, externalId: c.externalId, errors: c.errors, warnings: c.warnings.length > 0 ? c.warnings : undefined };
-      if (!c.row || c.errors.length > 0) return base;
-      const twin = stored.get(c.externalId!) ?? null;
-      if (twin && twin.content_hash === c.hash) return { ...base, row: c.row, hash: c.hash, unchangedId: twin.id };
-      const lockedHere = c.period!.locked;
-      const lockedThere = twin?.pay_period_id ? storedPeriods.has(twin.pay_period_id) : false;
-      if (lockedHere || lockedThere) {
-        blocking.set(c.externalId!, lockedHere ? c.period!.id : twin!.pay_period_id!);
-        const which = lockedHere ? c.period! : { start: '', end: '' };
-        c.warnings.push({
-          path: 'occurredAt',
-          message: lockedHere
-            ? `The pay period ${which.start} to ${which.end} is locked: this punch is held for review and counts in no timesheet until the period is unlocked.`
-            : `The stored punch ${twin!.id} lies in a locked pay period: this change is held for review until the period is unlocked.`,
-        });
-        return { ...base, warnings: c.warnings, row: c.row, hash: c.hash, divert: true };
-      }
-      return { ...base, row: c.row, hash: c.hash, stored: twin ? { id: twin.id, contentHash: twin.content_hash } : null };
-    });
-    const byExternalId = new Map(candidates.filter((c) => c.externalId).map((c) => [c.externalId!, c]));
-    const now = clockNow();
-    return ingestBatch(tem, {
-      target: punchesTarget,
-      source: opts.source,
-      records,
-      actor: opts.actor,
-      area: 'time',
-      endpoint: opts.endpoint,
-      now,
-      batchEvent: opts.batchEvent,
-      eventsFor: (s) => punchEvents(opts.source, s, now),
-      divert: (dem, held) => holdPunches(dem, opts.source, held, now, blocking),
-      afterStore: async (dem, written) => {
-        await afterPunchesStored(dem, opts.source, written, now, opts.actor);
-        const touches: TimesheetTouch[] = [];
-        for (const w of written) {
-          const home = byExternalId.get(w.externalId)?.employee?.homeLocationId ?? w.row.location_id;
-          touches.push({ employeeId: w.row.employee_id, payPeriodId: w.row.pay_period_id!, locationId: home });
-          const before = w.before as { employee_id?: string; pay_period_id?: string | null } | null;
-          if (before?.pay_period_id && (before.pay_period_id !== w.row.pay_period_id || before.employee_id !== w.row.employee_id)) {
-            touches.push({ employeeId: before.employee_id!, payPeriodId: before.pay_period_id, locationId: home });
-          }
+  // one transaction, run again if it loses a race to a concurrent batch (a deadlock between their
+  // timesheet marks): nothing of a lost run is kept, and the run again sees what the other committed
+  return writeTransaction(
+    em,
+    async (tem) => {
+      // the stored twins, locked in externalId order (as the kit's upsert would): their period decides a hold too
+      const stored = await lockStoredRecords<StoredKey & { pay_period_id: string | null; employee_id: string }>(tem, punchesTarget, opts.source, valid.map((c) => c.externalId!), [
+        `"pay_period_id"`,
+        `"employee_id"`,
+      ]);
+      const blocking = new Map<string, string>();
+      const storedPeriods = await lockedPeriodIds(tem, [...stored.values()].map((s) => s.pay_period_id));
+      const records: PreparedRecord<PunchRow>[] = candidates.map((c) => {
+        const base = { index: c.index, externalId: c.externalId, errors: c.errors, warnings: c.warnings.length > 0 ? c.warnings : undefined };
+        if (!c.row || c.errors.length > 0) return base;
+        const twin = stored.get(c.externalId!) ?? null;
+        if (twin && twin.content_hash === c.hash) return { ...base, row: c.row, hash: c.hash, unchangedId: twin.id };
+        const lockedHere = c.period!.locked;
+        const lockedThere = twin?.pay_period_id ? storedPeriods.has(twin.pay_period_id) : false;
+        if (lockedHere || lockedThere) {
+          blocking.set(c.externalId!, lockedHere ? c.period!.id : twin!.pay_period_id!);
+          const which = lockedHere ? c.period! : { start: '', end: '' };
+          const warnings = [
+            ...c.warnings,
+            {
+              path: 'occurredAt',
+              message: lockedHere
+                ? `The pay period ${which.start} to ${which.end} is locked: this punch is held for review and counts in no timesheet until the period is unlocked.`
+                : `The stored punch ${twin!.id} lies in a locked pay period: this change is held for review until the period is unlocked.`,
+            },
+          ];
+          return { ...base, warnings, row: c.row, hash: c.hash, divert: true };
         }
-        await markTimesheets(dem, touches, now);
-      },
-    });
-  });
+        return { ...base, row: c.row, hash: c.hash, stored: twin ? { id: twin.id, contentHash: twin.content_hash } : null };
+      });
+      const byExternalId = new Map(candidates.filter((c) => c.externalId).map((c) => [c.externalId!, c]));
+      const now = clockNow();
+      const touches: TimesheetTouch[] = [];
+      const result = await ingestBatch(tem, {
+        target: punchesTarget,
+        source: opts.source,
+        records,
+        actor: opts.actor,
+        area: 'time',
+        endpoint: opts.endpoint,
+        now,
+        batchEvent: opts.batchEvent,
+        eventsFor: (s) => punchEvents(opts.source, s, now),
+        divert: (dem, held) => holdPunches(dem, opts.source, held, now, blocking),
+        afterStore: async (dem, written) => {
+          await afterPunchesStored(dem, opts.source, written, now, opts.actor);
+          for (const w of written) {
+            const home = byExternalId.get(w.externalId)?.employee?.homeLocationId ?? w.row.location_id;
+            touches.push({ employeeId: w.row.employee_id, payPeriodId: w.row.pay_period_id!, locationId: home });
+            const before = w.before as { employee_id?: string; pay_period_id?: string | null } | null;
+            if (before?.pay_period_id && (before.pay_period_id !== w.row.pay_period_id || before.employee_id !== w.row.employee_id)) {
+              touches.push({ employeeId: before.employee_id!, payPeriodId: before.pay_period_id, locationId: home });
+            }
+          }
+        },
+      });
+      // last, just before the commit: a mark's row lock (concurrent batches touching the same
+      // timesheets wait on it) is held for as short a time as can be
+      await markTimesheets(tem, touches, now);
+      return result;
+    },
+    () => new Conflict('A concurrent batch changed the same punches; send this batch again.'),
+    3,
+  );
 }
 
 /** The ids among `ids` of locked pay periods. */
