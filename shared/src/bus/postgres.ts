@@ -110,10 +110,7 @@ class PostgresBus implements Bus {
   async prune(retentionMs: number): Promise<number> {
     let pruned = 0;
     for (;;) {
-      const client = await this.pool.connect();
-      let n = 0;
-      try {
-        await client.query('begin');
+      const n = await this.inTransaction(async (client) => {
         const { rows: lock } = await client.query<{ ok: boolean }>(`select pg_try_advisory_xact_lock(${lockKey}) as ok`, [PRUNE_LOCK]);
         if (lock[0]?.ok) {
           // a group whose position has not moved within the retention is gone (a removed consumer, a
@@ -128,15 +125,10 @@ class PostgresBus implements Bus {
                order by "position" limit $2)`,
             [retentionMs, PRUNE_CHUNK],
           );
-          n = rowCount ?? 0;
+          return rowCount ?? 0;
         }
-        await client.query('commit');
-      } catch (err) {
-        await client.query('rollback').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
+        return 0;
+      });
       pruned += n;
       if (n < PRUNE_CHUNK) return pruned;
     }
@@ -145,9 +137,7 @@ class PostgresBus implements Bus {
   async appendFromOutbox(source: { connectionString: string; schema: string; topic: string; limit: number }): Promise<OutboxMove | null> {
     if (source.connectionString !== this.opts.connectionString) return null;
     const outbox = `"${source.schema.replace(/"/g, '""')}"."outbox"`;
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
+    return this.inTransaction(async (client) => {
       // the move commits without waiting for its WAL flush: a move lost in a crash leaves its outbox
       // rows unpublished (moved again, consumers dedupe by event id), and a consumer that saw a moved
       // message commits its own handling synchronously, which flushes this commit first
@@ -171,21 +161,13 @@ class PostgresBus implements Bus {
       );
       const moved = Number(rows[0]?.moved ?? 0);
       if (moved > 0) await client.query(`select pg_notify('${CHANNEL}', $1)`, [source.topic]);
-      await client.query('commit');
       return { moved, traced: (rows[0]?.traced ?? []).map(([eventId, type, traceParent]) => ({ eventId, type, traceParent })) };
-    } catch (err) {
-      await client.query('rollback').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async publish(messages: BusMessage[]): Promise<void> {
     if (messages.length === 0) return;
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
+    await this.inTransaction(async (client) => {
       // spec: commit order = position order, so no reader skips a late-committing row
       await client.query(`select pg_advisory_xact_lock(${lockKey})`, [APPEND_LOCK]);
       // bound parameters per message, the payload as text into a `json` column: no jsonb parsing, and no
@@ -199,7 +181,17 @@ class PostgresBus implements Bus {
       }
       // the topics appended (subscriptions of other topics are not woken)
       await client.query(`select pg_notify('${CHANNEL}', $1)`, [[...new Set(messages.map((m) => m.topic))].join(',')]);
+    });
+  }
+
+  /** `work` in one transaction on a pooled connection: committed when it resolves, rolled back when it throws. */
+  private async inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      const result = await work(client);
       await client.query('commit');
+      return result;
     } catch (err) {
       await client.query('rollback').catch(() => undefined);
       throw err;

@@ -14,9 +14,8 @@ export interface TimesheetTouch {
  * held before it got here).
  */
 export async function markTimesheets(em: EntityManager, touches: TimesheetTouch[], now: Date): Promise<void> {
-  const unique = [...new Map(touches.map((t) => [`${t.payPeriodId}|${t.employeeId}`, t])).values()].sort((a, b) =>
-    a.payPeriodId === b.payPeriodId ? (a.employeeId < b.employeeId ? -1 : 1) : a.payPeriodId < b.payPeriodId ? -1 : 1,
-  );
+  // one touch per timesheet (the statement inserts and locks in (period, employee) order itself)
+  const unique = [...new Map(touches.map((t) => [`${t.payPeriodId}|${t.employeeId}`, t])).values()];
   if (unique.length === 0) return;
   const payload = JSON.stringify(unique.map((t) => ({ id: newId('timesheet'), employee_id: t.employeeId, pay_period_id: t.payPeriodId, location_id: t.locationId })));
   // one statement (one parse of the payload): the existing timesheets found by one join; only the
@@ -24,7 +23,7 @@ export async function markTimesheets(em: EntityManager, touches: TimesheetTouch[
   // concurrent batch inserted first (neither found nor inserted here: invisible to this statement),
   // which the next statement, seeing that batch's commit, marks too. (Taking those rows with
   // `do update` instead would wait on a recalculation pass holding them, while that pass waits on
-  // the marks taken here: a deadlock.)
+  // the marks taken here: it can deadlock.)
   const raced = await sqlQuery<{ employee_id: string; pay_period_id: string }>(
     em,
     `with x as materialized (select * from jsonb_to_recordset(?::jsonb) as x("id" text, "employee_id" text, "pay_period_id" text, "location_id" text)),
