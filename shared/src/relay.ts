@@ -32,6 +32,8 @@ export interface RelayOptions {
 
 /** Rows per delete statement of a retention pass. */
 const PRUNE_CHUNK = 10_000;
+/** While behind, a batch grows to at most this many times the configured size. */
+const RELAY_MAX_GROWTH = 8;
 
 /**
  * Publishes a service's outbox to the bus in `seq` order (spec: ingestion rule 11, events never lost).
@@ -50,8 +52,12 @@ export class Relay {
   published = 0;
   /** when the leader last deleted what the retention lets go (0: not yet) */
   private prunedAt = 0;
+  /** rows asked for by the next batch: the configured size, larger while behind */
+  private limit: number;
 
-  constructor(private readonly opts: RelayOptions) {}
+  constructor(private readonly opts: RelayOptions) {
+    this.limit = opts.batchSize ?? 500;
+  }
 
   start(): void {
     this.loop = this.run();
@@ -88,7 +94,12 @@ export class Relay {
       if (failures > 0) this.opts.log.info({ failures }, 'relay: publishing again');
       failures = 0;
       await this.pruneIfDue();
-      if (n < (this.opts.batchSize ?? 500)) await this.waker.sleep(this.opts.pollMs ?? 1000);
+      // behind (a full batch): the next batch is twice as large, up to RELAY_MAX_GROWTH times the
+      // configured size, so a backlog drains in fewer, larger moves; caught up, back to the size
+      const base = this.opts.batchSize ?? 500;
+      const full = n >= this.limit;
+      this.limit = full ? Math.min(this.limit * 2, base * RELAY_MAX_GROWTH) : base;
+      if (!full) await this.waker.sleep(this.opts.pollMs ?? 1000);
     }
   }
 
@@ -112,7 +123,7 @@ export class Relay {
   }
 
   private async publishBatch(): Promise<number> {
-    const limit = this.opts.batchSize ?? 500;
+    const limit = this.limit;
     const started = new Date();
     const move = await this.opts.bus.appendFromOutbox?.({ connectionString: this.opts.connectionString, schema: this.opts.schema, topic: this.opts.topic, limit });
     if (move !== undefined && move !== null) {

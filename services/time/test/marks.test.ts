@@ -1,11 +1,12 @@
 /**
  * Marking timesheets for recalculation when two batches create the same timesheet at once: the one
- * that loses the insert must still mark it, or a recalculation pass that ran between the two commits
- * would drop the only mark and the second batch's punches would never be counted.
+ * that loses the insert must still have it marked, or a recalculation pass that ran between the two
+ * commits would drop the only mark and the second batch's punches would never be counted. A batch
+ * logs the pairs it touched; the fold (before each pass) turns the log into marks.
  */
 import { sql, startTestService, type TestService } from '@bop/test-support';
 import { timeService } from '../src';
-import { markTimesheets } from '../src/timesheets/marks-store';
+import { foldTouches, markTimesheets } from '../src/timesheets/marks-store';
 
 let t: TestService;
 beforeAll(async () => {
@@ -45,7 +46,8 @@ it('marks a timesheet a concurrent batch created first, so a pass between the tw
   aCommit.open();
   await a;
   await bMarked.opened;
-  // a pass reads a's mark now (b's is not committed yet) ...
+  // a pass folds a's log row (b's is not committed yet) and reads the mark ...
+  expect(await foldTouches(orm.em.fork(), new Date())).toBe(1);
   const [{ id, seq }] = await sql<{ id: string; seq: string }>(
     t,
     `select t.id, m.seq::text from time.timesheets t join time.timesheet_marks m on m.timesheet_id = t.id where t.employee_id = $1 and t.pay_period_id = $2`,
@@ -53,8 +55,34 @@ it('marks a timesheet a concurrent batch created first, so a pass between the tw
   );
   bCommit.open();
   await b;
-  // ... and drops it only if nothing marked it again meanwhile: b did
+  // ... and drops it once recalculated; b's touch is still logged, so the next fold marks it again
   await sql(t, `delete from time.timesheet_marks where timesheet_id = $1 and seq = $2::bigint`, [id, seq]);
+  expect(await foldTouches(orm.em.fork(), new Date())).toBe(1);
   expect(await sql(t, `select timesheet_id from time.timesheet_marks where timesheet_id = $1`, [id])).toHaveLength(1);
   expect(await sql(t, `select id from time.timesheets where employee_id = $1`, [touch.employeeId])).toHaveLength(1);
+  expect(await sql(t, `select seq from time.timesheet_touches`)).toHaveLength(0);
+});
+
+it('folds a touch into a new seq when the timesheet is marked already, and skips locked timesheets', async () => {
+  const orm = t.svc.runtime.orm;
+  const open = { employeeId: 'emp_fold1', payPeriodId: 'pp_fold1', locationId: 'loc_fold1' };
+  const locked = { employeeId: 'emp_fold2', payPeriodId: 'pp_fold1', locationId: 'loc_fold1' };
+  await orm.em.fork().transactional((em) => markTimesheets(em, [open, locked], new Date()));
+  await foldTouches(orm.em.fork(), new Date());
+  const before = await sql<{ employee_id: string; seq: string }>(
+    t,
+    `select t.employee_id, m.seq::text from time.timesheets t join time.timesheet_marks m on m.timesheet_id = t.id where t.pay_period_id = 'pp_fold1' order by t.employee_id`,
+  );
+  expect(before.map((r) => r.employee_id)).toEqual(['emp_fold1', 'emp_fold2']);
+  await sql(t, `update time.timesheets set status = 'locked' where employee_id = 'emp_fold2'`);
+  await sql(t, `delete from time.timesheet_marks m using time.timesheets t where t.id = m.timesheet_id and t.employee_id = 'emp_fold2'`);
+  await orm.em.fork().transactional((em) => markTimesheets(em, [open, open, locked], new Date()));
+  expect(await foldTouches(orm.em.fork(), new Date())).toBe(1);
+  const after = await sql<{ employee_id: string; seq: string }>(
+    t,
+    `select t.employee_id, m.seq::text from time.timesheets t join time.timesheet_marks m on m.timesheet_id = t.id where t.pay_period_id = 'pp_fold1' order by t.employee_id`,
+  );
+  expect(after).toHaveLength(1);
+  expect(after[0].employee_id).toBe('emp_fold1');
+  expect(BigInt(after[0].seq)).toBeGreaterThan(BigInt(before[0].seq));
 });

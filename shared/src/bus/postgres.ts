@@ -137,32 +137,48 @@ class PostgresBus implements Bus {
   async appendFromOutbox(source: { connectionString: string; schema: string; topic: string; limit: number }): Promise<OutboxMove | null> {
     if (source.connectionString !== this.opts.connectionString) return null;
     const outbox = `"${source.schema.replace(/"/g, '""')}"."outbox"`;
-    return this.inTransaction(async (client) => {
-      // the move commits without waiting for its WAL flush: a move lost in a crash leaves its outbox
-      // rows unpublished (moved again, consumers dedupe by event id), and a consumer that saw a moved
-      // message commits its own handling synchronously, which flushes this commit first
-      await client.query(`select set_config('synchronous_commit', 'off', true), pg_advisory_xact_lock(${lockKey})`, [APPEND_LOCK]);
-      // copied and marked in one transaction: each outbox row reaches the bus exactly once, in seq order
-      const { rows } = await client.query<{ moved: string; traced: Array<[string, string, string]> | null }>(
-        `with picked as (
+    const limit = Math.max(1, Math.floor(source.limit));
+    const client = await this.pool.connect();
+    try {
+      // one round trip: the relay shares its thread with its service, and under load each round trip
+      // waited a turn of that thread's event loop (the move itself takes milliseconds)
+      const results = (await client.query(
+        `begin;
+         -- the move commits without waiting for its WAL flush: a move lost in a crash leaves its outbox
+         -- rows unpublished (moved again, consumers dedupe by event id), and a consumer that saw a moved
+         -- message commits its own handling synchronously, which flushes this commit first; the oldest
+         -- unpublished rows are read in order from the partial index however stale the statistics (as a
+         -- bitmap scan of every unpublished row plus a sort, a move grew with the backlog: 28 ms for
+         -- 500 rows with 55,000 behind, and the relay fell further behind)
+         select set_config('synchronous_commit', 'off', true), set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true),
+                set_config('enable_sort', 'off', true), pg_advisory_xact_lock(${advisoryKeySql(client.escapeLiteral(APPEND_LOCK))});
+         -- copied and marked in one transaction: each outbox row reaches the bus exactly once, in seq
+         -- order (the append lock lets one move run at a time, so the rows need no row lock of their own)
+         with picked as (
            update ${outbox} o set "published_at" = now()
-           where o."seq" in (select "seq" from ${outbox} where "published_at" is null order by "seq" limit $2 for update)
+           where o."seq" in (select "seq" from ${outbox} where "published_at" is null order by "seq" limit ${limit})
            returning o."seq", o."event_id", o."type", o."aggregate_id", o."payload", o."trace_parent"
          ), moved as (
            insert into "bus"."messages" ("topic", "key", "event_id", "type", "payload", "headers")
-           select $1, p."aggregate_id", p."event_id", p."type", p."payload",
+           select ${client.escapeLiteral(source.topic)}, p."aggregate_id", p."event_id", p."type", p."payload",
                   case when p."trace_parent" is null then '{}'::jsonb else jsonb_build_object('traceparent', p."trace_parent") end
            from picked p order by p."seq"
            returning 1
+         ), notified as (
+           select pg_notify('${CHANNEL}', ${client.escapeLiteral(source.topic)}) where exists (select 1 from picked)
          )
-         select (select count(*) from moved) as "moved",
-                (select json_agg(json_build_array(p."event_id", p."type", p."trace_parent")) from picked p where p."trace_parent" like '%-01') as "traced"`,
-        [source.topic, source.limit],
-      );
-      const moved = Number(rows[0]?.moved ?? 0);
-      if (moved > 0) await client.query(`select pg_notify('${CHANNEL}', $1)`, [source.topic]);
-      return { moved, traced: (rows[0]?.traced ?? []).map(([eventId, type, traceParent]) => ({ eventId, type, traceParent })) };
-    });
+         select (select count(*) from moved) as "moved", (select count(*) from notified) as "notified",
+                (select json_agg(json_build_array(p."event_id", p."type", p."trace_parent")) from picked p where p."trace_parent" like '%-01') as "traced";
+         commit;`,
+      )) as unknown as Array<{ rows: Array<{ moved: string; traced: Array<[string, string, string]> | null }> }>;
+      const row = results.find((r) => r.rows?.[0] && 'moved' in r.rows[0])?.rows[0];
+      return { moved: Number(row?.moved ?? 0), traced: (row?.traced ?? []).map(([eventId, type, traceParent]) => ({ eventId, type, traceParent })) };
+    } catch (err) {
+      await client.query('rollback').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
   }
 
   async publish(messages: BusMessage[]): Promise<void> {

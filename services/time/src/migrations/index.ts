@@ -3,6 +3,7 @@ import { Migration20261126140000 } from './Migration20261126140000';
 import { Migration20261127090000 } from './Migration20261127090000';
 import { Migration20261127093000 } from './Migration20261127093000';
 import { Migration20261127110000 } from './Migration20261127110000';
+import { Migration20261128090000 } from './Migration20261128090000';
 
 export const migrations: MigrationEntry[] = [
   // organization replica, break and overtime rule sets
@@ -13,4 +14,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261127093000', class: Migration20261127093000 },
   // time off: types, policies (with earlier accrual terms), requests and the ledger of adjustments, taken and restored hours
   { name: 'Migration20261127110000', class: Migration20261127110000 },
+  // the log of timesheets touched by changes, folded into the marks by the recalculation
+  { name: 'Migration20261128090000', class: Migration20261128090000 },
 ];

@@ -10,21 +10,23 @@ export interface TimesheetTouch {
 /**
  * In the transaction of the change: creates the timesheets touched that do not exist yet (`open`),
  * withdraws the approval (or rejection) of those that do (supplement: a punch in it changes → `open`),
- * and marks them for the background recalculation. Locked timesheets are never touched (the change was
- * held before it got here).
+ * and appends one row naming them all to the touch log, which the recalculation folds into its marks
+ * (`foldTouches`). A change takes no per-timesheet mark, so concurrent batches touching the same
+ * timesheets never wait on each other, and a timesheet that many batches touch between two passes is
+ * marked once. Locked timesheets are never touched (the change was held before it got here), and
+ * the fold skips them.
  */
 export async function markTimesheets(em: EntityManager, touches: TimesheetTouch[], now: Date): Promise<void> {
-  // one touch per timesheet (the statement inserts and locks in (period, employee) order itself)
+  // one touch per timesheet (the statement inserts in (period, employee) order itself)
   const unique = [...new Map(touches.map((t) => [`${t.payPeriodId}|${t.employeeId}`, t])).values()];
   if (unique.length === 0) return;
   const payload = JSON.stringify(unique.map((t) => ({ id: newId('timesheet'), employee_id: t.employeeId, pay_period_id: t.payPeriodId, location_id: t.locationId })));
-  // one statement (one parse of the payload): the existing timesheets found by one join; only the
-  // missing ones inserted; the decided ones reopened; all of them marked. It answers the ones a
-  // concurrent batch inserted first (neither found nor inserted here: invisible to this statement),
-  // which the next statement, seeing that batch's commit, marks too. (Taking those rows with
-  // `do update` instead would wait on a recalculation pass holding them, while that pass waits on
-  // the marks taken here: it can deadlock.)
-  const raced = await sqlQuery<{ employee_id: string; pay_period_id: string }>(
+  // one statement (one parse of the payload): the existing timesheets found by one join, only the
+  // missing ones inserted, the decided ones reopened, and the pairs logged. A timesheet a concurrent
+  // batch inserts first is neither found nor inserted here (the insert waits for that batch's commit,
+  // then does nothing); its pair is logged all the same, and the fold, which runs after this commit,
+  // finds it by the pair.
+  await sqlQuery(
     em,
     `with x as materialized (select * from jsonb_to_recordset(?::jsonb) as x("id" text, "employee_id" text, "pay_period_id" text, "location_id" text)),
      existing as materialized (
@@ -35,32 +37,66 @@ export async function markTimesheets(em: EntityManager, touches: TimesheetTouch[
        where not exists (select 1 from existing e where e."pay_period_id" = x."pay_period_id" and e."employee_id" = x."employee_id")
        order by x."pay_period_id", x."employee_id"
        on conflict ("pay_period_id", "employee_id") do nothing
-       returning "id", "pay_period_id", "employee_id"),
+       returning 1),
      reopened as (
        update "time"."timesheets" t set "status" = 'open', "approved_at" = null, "approved_by" = null, "version" = t."version" + 1, "updated_at" = ?
        from existing e where t."id" = e."id" and e."status" in ('approved', 'rejected')
-       returning t."id"),
-     marked as (
-       insert into "time"."timesheet_marks" ("timesheet_id", "marked_at")
-       select "id", ? from (select "id" from created union all select "id" from existing where "status" <> 'locked') touched order by "id"
-       on conflict ("timesheet_id") do update set "seq" = nextval('"time"."timesheet_mark_seq"'), "marked_at" = excluded."marked_at"
        returning 1)
-     select x."employee_id", x."pay_period_id" from x
-     where not exists (select 1 from existing e where e."pay_period_id" = x."pay_period_id" and e."employee_id" = x."employee_id")
-       and not exists (select 1 from created c where c."pay_period_id" = x."pay_period_id" and c."employee_id" = x."employee_id")`,
+     insert into "time"."timesheet_touches" ("employee_ids", "pay_period_ids", "touched_at")
+     select array_agg(x."employee_id"), array_agg(x."pay_period_id"), ? from x`,
     [payload, now, now, now, now],
   );
-  if (raced.length > 0) {
-    await sqlQuery(
+}
+
+/** Log rows folded per statement (each holds up to a batch's timesheets). */
+const FOLD_ROWS = 50;
+
+/**
+ * Folds the touch log into the marks, oldest rows first, until it is empty: each logged timesheet
+ * (found by its pair; locked ones skipped) marked once, with a new `seq` when it was marked already
+ * (a pass that read the older mark leaves this one). Rows a concurrent fold took are skipped (their
+ * delete waits for it, then finds them gone); rows committed after the fold began are left for the
+ * next one. Answers how many rows it folded.
+ */
+export async function foldTouches(em: EntityManager, now: Date): Promise<number> {
+  let folded = 0;
+  for (;;) {
+    const [{ rows }] = await sqlQuery<{ rows: number }>(
       em,
-      `insert into "time"."timesheet_marks" ("timesheet_id", "marked_at")
-       select t."id", ? from jsonb_to_recordset(?::jsonb) as x("employee_id" text, "pay_period_id" text)
-       join "time"."timesheets" t on t."pay_period_id" = x."pay_period_id" and t."employee_id" = x."employee_id"
-       where t."status" <> 'locked' order by t."id"
-       on conflict ("timesheet_id") do update set "seq" = nextval('"time"."timesheet_mark_seq"'), "marked_at" = excluded."marked_at"`,
-      [now, JSON.stringify(raced)],
+      `with taken as (
+         delete from "time"."timesheet_touches" where "seq" in (select "seq" from "time"."timesheet_touches" order by "seq" limit ?)
+         returning "employee_ids", "pay_period_ids"),
+       pairs as (select distinct u."employee_id", u."pay_period_id" from taken, unnest(taken."employee_ids", taken."pay_period_ids") as u("employee_id", "pay_period_id")),
+       marked as (
+         insert into "time"."timesheet_marks" ("timesheet_id", "marked_at")
+         select t."id", ? from pairs p join "time"."timesheets" t on t."pay_period_id" = p."pay_period_id" and t."employee_id" = p."employee_id"
+         where t."status" <> 'locked' order by t."id"
+         on conflict ("timesheet_id") do update set "seq" = nextval('"time"."timesheet_mark_seq"'), "marked_at" = excluded."marked_at"
+         returning 1)
+       select (select count(*) from taken)::int as "rows", (select count(*) from marked)::int as "marks"`,
+      [FOLD_ROWS, now],
     );
+    folded += rows;
+    if (rows < FOLD_ROWS) return folded;
   }
+}
+
+/** Whether changes are logged and not yet folded (a feed is sending). */
+export async function touchesPending(em: EntityManager): Promise<boolean> {
+  const [{ pending }] = await sqlQuery<{ pending: boolean }>(em, `select exists (select 1 from "time"."timesheet_touches") as "pending"`);
+  return pending;
+}
+
+/** The (employee, pay period) pairs, as `employeeId|payPeriodId`, of `employeeIds` logged and not yet folded. */
+export async function touchedPairs(em: EntityManager, employeeIds: string[]): Promise<Set<string>> {
+  if (employeeIds.length === 0) return new Set();
+  const rows = await sqlQuery<{ employee_id: string; pay_period_id: string }>(
+    em,
+    `select distinct u."employee_id", u."pay_period_id" from "time"."timesheet_touches" l, unnest(l."employee_ids", l."pay_period_ids") as u("employee_id", "pay_period_id")
+     where u."employee_id" = any(?::text[])`,
+    [sqlList([...new Set(employeeIds)])],
+  );
+  return new Set(rows.map((r) => `${r.employee_id}|${r.pay_period_id}`));
 }
 
 /** Marks timesheets by id for recalculation (rules changed, a held punch applied). */

@@ -3,6 +3,7 @@ import { periodBounds } from '../pay-periods/calendar';
 import { effectiveRules } from '../rules/store';
 import type { TimeSettings } from '../settings/company-settings';
 import { calculateTimesheet, type CalcPunch, type TimesheetFigures } from './calculate';
+import { foldTouches, touchesPending } from './marks-store';
 
 const DAY_MS = 86_400_000;
 
@@ -82,13 +83,15 @@ export async function recalculateTimesheets(em: EntityManager, ids: string[], se
 }
 
 /**
- * One pass of the background recalculation: reads up to `take` marks (oldest first, without locking
- * them: a batch of punches marking the same timesheets never waits on a pass), recalculates their
- * timesheets, and drops each mark only if no change marked it again meanwhile (its `seq` unchanged),
- * in one transaction: a change committed while the pass ran leaves its mark for the next pass.
- * Answers how many it took and whether new changes were marked during the pass (a feed is running).
+ * One pass of the background recalculation: folds the touch log into the marks, reads up to `take`
+ * marks (oldest first, without locking them: a batch of punches never waits on a pass), recalculates
+ * their timesheets, and drops each mark only if no fold marked it again meanwhile (its `seq`
+ * unchanged), in one transaction: a change committed while the pass ran is still in the log, or
+ * marked again, for the next pass. Answers how many it took and whether changes arrived during the
+ * pass (a feed is running).
  */
 export async function recalculateMarked(em: EntityManager, take: number, settings: () => Promise<Pick<TimeSettings, 'weekStart'>>): Promise<{ taken: number; marking: boolean }> {
+  await foldTouches(em, clockNow());
   const [{ last }] = await sqlQuery<{ last: string | null }>(em, `select max("seq")::text as "last" from "time"."timesheet_marks"`);
   if (last === null) return { taken: 0, marking: false };
   const marks = await sqlQuery<{ timesheet_id: string; seq: string }>(em, `select "timesheet_id", "seq"::text from "time"."timesheet_marks" order by "seq" limit ?`, [take]);
@@ -101,14 +104,15 @@ export async function recalculateMarked(em: EntityManager, take: number, setting
       [JSON.stringify(marks.map((m) => ({ timesheet_id: m.timesheet_id, seq: m.seq })))],
     );
   });
-  // changes marked while the pass ran: a feed is still sending
-  const [{ marking }] = await sqlQuery<{ marking: boolean }>(em, `select exists (select 1 from "time"."timesheet_marks" where "seq" > ?::bigint) as "marking"`, [last]);
-  return { taken: marks.length, marking };
+  // changes logged while the pass ran: a feed is still sending
+  return { taken: marks.length, marking: await touchesPending(em) };
 }
 
 /** Recalculates now, in the caller's transaction, the timesheets among `ids` still marked (approval and lock decide on current figures). */
 export async function recalculateIfMarked(em: EntityManager, ids: string[], settings: () => Promise<Pick<TimeSettings, 'weekStart'>>): Promise<void> {
   if (ids.length === 0) return;
+  // what changes logged before now touched is marked first
+  await foldTouches(em, clockNow());
   const marked = await sqlQuery<{ timesheet_id: string }>(em, `delete from "time"."timesheet_marks" where "timesheet_id" = any(?::text[]) returning "timesheet_id"`, [sqlList(ids)]);
   if (marked.length > 0) await recalculateTimesheets(em, marked.map((m) => m.timesheet_id), await settings());
 }

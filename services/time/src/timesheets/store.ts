@@ -2,6 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import { actorOf, assertLocationInReach, Conflict, findPage, NotFound, now as clockNow, PeriodLocked, recordEvent, sqlList, sqlQuery, type EntityManager, type PageRequest, type Principal, type ReachSet } from '@bop/shared';
 import { Timesheet } from './entities';
 import { timesheetDetailDto, timesheetDto } from './dto';
+import { touchedPairs } from './marks-store';
 import { recalculateIfMarked } from './recalc-store';
 import { periodsById, type PeriodRow } from '../pay-periods/store';
 import type { TimeSettings } from '../settings/company-settings';
@@ -13,11 +14,14 @@ export interface TimesheetFilters {
   status?: 'open' | 'approved' | 'rejected' | 'locked';
 }
 
-/** The ids among `ids` still waiting to be recalculated. */
-async function markedIds(em: EntityManager, ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await sqlQuery<{ timesheet_id: string }>(em, `select "timesheet_id" from "time"."timesheet_marks" where "timesheet_id" = any(?::text[])`, [sqlList(ids)]);
-  return new Set(rows.map((r) => r.timesheet_id));
+/** The ids of `sheets` still waiting to be recalculated: marked, or touched by a change not yet folded into the marks. */
+async function markedIds(em: EntityManager, sheets: Array<Pick<Timesheet, 'id' | 'employeeId' | 'payPeriodId'>>): Promise<Set<string>> {
+  if (sheets.length === 0) return new Set();
+  const rows = await sqlQuery<{ timesheet_id: string }>(em, `select "timesheet_id" from "time"."timesheet_marks" where "timesheet_id" = any(?::text[])`, [sqlList(sheets.map((t) => t.id))]);
+  const marked = new Set(rows.map((r) => r.timesheet_id));
+  const touched = await touchedPairs(em, sheets.map((t) => t.employeeId));
+  for (const t of sheets) if (touched.has(`${t.employeeId}|${t.payPeriodId}`)) marked.add(t.id);
+  return marked;
 }
 
 /** `GET /time/timesheets` (and `/me/timesheets`): a page, oldest id first, with the period's dates and whether the figures are current. */
@@ -29,7 +33,7 @@ export async function listTimesheets(em: EntityManager, f: TimesheetFilters, pag
     page,
   );
   const periods = await periodsById(em, rows.data.map((t) => t.payPeriodId));
-  const marked = await markedIds(em, rows.data.map((t) => t.id));
+  const marked = await markedIds(em, rows.data);
   return { ...rows, data: rows.data.map((t) => timesheetDto(t, periods.get(t.payPeriodId)!, !marked.has(t.id))) };
 }
 
@@ -39,7 +43,7 @@ export async function getTimesheet(em: EntityManager, id: string, access: { reac
   if (!t || (access.employeeId && t.employeeId !== access.employeeId)) throw new NotFound('timesheet', id);
   if (access.reach) assertLocationInReach(access.reach, t.locationId);
   const period = (await periodsById(em, [t.payPeriodId])).get(t.payPeriodId)!;
-  return timesheetDetailDto(t, period, !(await markedIds(em, [t.id])).has(t.id));
+  return timesheetDetailDto(t, period, !(await markedIds(em, [t])).has(t.id));
 }
 
 /**
