@@ -7,7 +7,7 @@
  * rows inserted into a table like time.punches with plain multi-row INSERTs over one pg connection.
  * Targets (issue): >= 10,000 punches/s; timesheets current within p99 < 5 s.
  *
- *   npm run bench:punches     (BENCH_EMPLOYEES=2000 BENCH_PUNCHES_PER_EMPLOYEE=100 BENCH_BATCH=1000 BENCH_CLIENTS=2 change the load)
+ *   npm run bench:punches     (BENCH_EMPLOYEES=2000 BENCH_PUNCHES_PER_EMPLOYEE=100 BENCH_BATCH=1000 BENCH_CLIENTS=4 change the load; 4 clients: a fleet of timeclocks sends at once)
  */
 import os from 'node:os';
 import { plainInsertRate } from './plain-insert';
@@ -16,7 +16,7 @@ import { BENCH_OWNER, startRuntimeProcess } from './runtime-process';
 const employees = Number(process.env.BENCH_EMPLOYEES ?? 2000);
 const perEmployee = Number(process.env.BENCH_PUNCHES_PER_EMPLOYEE ?? 100);
 const batchSize = Number(process.env.BENCH_BATCH ?? 1000);
-const clients = Number(process.env.BENCH_CLIENTS ?? 2);
+const clients = Number(process.env.BENCH_CLIENTS ?? 4);
 /** the biweekly period of the company settings' default calendar (anchor 2026-01-05) */
 const PERIOD_START = Date.UTC(2026, 1, 2);
 

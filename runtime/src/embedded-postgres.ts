@@ -353,6 +353,16 @@ function hookExit(callerHandlesSignals: boolean): void {
   }
 }
 
+/**
+ * Server settings of the embedded Postgres beyond its defaults, for a write-heavy platform on one
+ * machine: a feed writes about 4 KB of WAL per record (the row, its outbox event and the bus copy
+ * with their indexes), so the default 1 GB `max_wal_size` forced a checkpoint, and a burst of full-page
+ * writes after it, every 250,000 records; 256 MB of shared buffers (default 128) keeps the hot
+ * tables' and indexes' pages of a busy day in memory. A crash recovers from the last checkpoint, so a
+ * larger WAL allowance means a longer replay after a crash (seconds to a minute), never lost data.
+ */
+const EMBEDDED_PG_SETTINGS = ['-c', 'max_wal_size=4GB', '-c', 'checkpoint_timeout=15min', '-c', 'shared_buffers=256MB'];
+
 /** One Postgres server process (initdb, start, stop), every spawn error handled. */
 class PgServer implements Startable {
   process?: ChildProcess;
@@ -494,8 +504,9 @@ export async function startEmbeddedPostgres(opts: {
     );
   }
   await clearStalePostgres(pgDir, opts.log);
-  // EMBEDDED_PG_FLAGS adds server settings for diagnosis, e.g. "-c shared_preload_libraries=pg_stat_statements"
-  const flags = ['-c', `max_connections=${opts.maxConnections ?? 200}`, '-c', 'listen_addresses=127.0.0.1', ...(process.env.EMBEDDED_PG_FLAGS ?? '').split(' ').filter(Boolean)];
+  // EMBEDDED_PG_FLAGS adds (or overrides: the last one wins) server settings, e.g.
+  // "-c shared_preload_libraries=pg_stat_statements" for diagnosis
+  const flags = ['-c', `max_connections=${opts.maxConnections ?? 200}`, '-c', 'listen_addresses=127.0.0.1', ...EMBEDDED_PG_SETTINGS, ...(process.env.EMBEDDED_PG_FLAGS ?? '').split(' ').filter(Boolean)];
   const locale = bestLocale();
   const server = (port: number) => new PgServer({ bin, dataDir: pgDir, port, flags, ids, locale, log: opts.log });
   if (!fs.existsSync(path.join(pgDir, 'PG_VERSION'))) {
