@@ -87,16 +87,24 @@ export async function touchesPending(em: EntityManager): Promise<boolean> {
   return pending;
 }
 
-/** The (employee, pay period) pairs, as `employeeId|payPeriodId`, of `employeeIds` logged and not yet folded. */
-export async function touchedPairs(em: EntityManager, employeeIds: string[]): Promise<Set<string>> {
-  if (employeeIds.length === 0) return new Set();
-  const rows = await sqlQuery<{ employee_id: string; pay_period_id: string }>(
+/**
+ * The ids of `sheets` still waiting to be recalculated: marked, or touched by a change not yet folded
+ * into the marks. One statement, so one snapshot: a fold moving a touch into a mark between two reads
+ * would otherwise hide it from both.
+ */
+export async function pendingTimesheetIds(em: EntityManager, sheets: Array<{ id: string; employeeId: string; payPeriodId: string }>): Promise<Set<string>> {
+  if (sheets.length === 0) return new Set();
+  const rows = await sqlQuery<{ id: string }>(
     em,
-    `select distinct u."employee_id", u."pay_period_id" from "time"."timesheet_touches" l, unnest(l."employee_ids", l."pay_period_ids") as u("employee_id", "pay_period_id")
-     where u."employee_id" = any(?::text[])`,
-    [sqlList([...new Set(employeeIds)])],
+    `with x as materialized (select * from jsonb_to_recordset(?::jsonb) as x("id" text, "employee_id" text, "pay_period_id" text))
+     select x."id" from x where exists (select 1 from "time"."timesheet_marks" m where m."timesheet_id" = x."id")
+     union
+     select x."id" from x join (
+       select u."employee_id", u."pay_period_id" from "time"."timesheet_touches" l, unnest(l."employee_ids", l."pay_period_ids") as u("employee_id", "pay_period_id")
+     ) u on u."employee_id" = x."employee_id" and u."pay_period_id" = x."pay_period_id"`,
+    [JSON.stringify(sheets.map((t) => ({ id: t.id, employee_id: t.employeeId, pay_period_id: t.payPeriodId })))],
   );
-  return new Set(rows.map((r) => `${r.employee_id}|${r.pay_period_id}`));
+  return new Set(rows.map((r) => r.id));
 }
 
 /** Marks timesheets by id for recalculation (rules changed, a held punch applied). */

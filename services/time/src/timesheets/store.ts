@@ -1,8 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
-import { actorOf, assertLocationInReach, Conflict, findPage, NotFound, now as clockNow, PeriodLocked, recordEvent, sqlList, sqlQuery, type EntityManager, type PageRequest, type Principal, type ReachSet } from '@bop/shared';
+import { actorOf, assertLocationInReach, Conflict, findPage, NotFound, now as clockNow, PeriodLocked, recordEvent, type EntityManager, type PageRequest, type Principal, type ReachSet } from '@bop/shared';
 import { Timesheet } from './entities';
 import { timesheetDetailDto, timesheetDto } from './dto';
-import { touchedPairs } from './marks-store';
+import { pendingTimesheetIds } from './marks-store';
 import { recalculateIfMarked } from './recalc-store';
 import { periodsById, type PeriodRow } from '../pay-periods/store';
 import type { TimeSettings } from '../settings/company-settings';
@@ -14,16 +14,6 @@ export interface TimesheetFilters {
   status?: 'open' | 'approved' | 'rejected' | 'locked';
 }
 
-/** The ids of `sheets` still waiting to be recalculated: marked, or touched by a change not yet folded into the marks. */
-async function markedIds(em: EntityManager, sheets: Array<Pick<Timesheet, 'id' | 'employeeId' | 'payPeriodId'>>): Promise<Set<string>> {
-  if (sheets.length === 0) return new Set();
-  const rows = await sqlQuery<{ timesheet_id: string }>(em, `select "timesheet_id" from "time"."timesheet_marks" where "timesheet_id" = any(?::text[])`, [sqlList(sheets.map((t) => t.id))]);
-  const marked = new Set(rows.map((r) => r.timesheet_id));
-  const touched = await touchedPairs(em, sheets.map((t) => t.employeeId));
-  for (const t of sheets) if (touched.has(`${t.employeeId}|${t.payPeriodId}`)) marked.add(t.id);
-  return marked;
-}
-
 /** `GET /time/timesheets` (and `/me/timesheets`): a page, oldest id first, with the period's dates and whether the figures are current. */
 export async function listTimesheets(em: EntityManager, f: TimesheetFilters, page: PageRequest) {
   const rows = await findPage(
@@ -33,7 +23,7 @@ export async function listTimesheets(em: EntityManager, f: TimesheetFilters, pag
     page,
   );
   const periods = await periodsById(em, rows.data.map((t) => t.payPeriodId));
-  const marked = await markedIds(em, rows.data);
+  const marked = await pendingTimesheetIds(em, rows.data);
   return { ...rows, data: rows.data.map((t) => timesheetDto(t, periods.get(t.payPeriodId)!, !marked.has(t.id))) };
 }
 
@@ -43,7 +33,7 @@ export async function getTimesheet(em: EntityManager, id: string, access: { reac
   if (!t || (access.employeeId && t.employeeId !== access.employeeId)) throw new NotFound('timesheet', id);
   if (access.reach) assertLocationInReach(access.reach, t.locationId);
   const period = (await periodsById(em, [t.payPeriodId])).get(t.payPeriodId)!;
-  return timesheetDetailDto(t, period, !(await markedIds(em, [t])).has(t.id));
+  return timesheetDetailDto(t, period, !(await pendingTimesheetIds(em, [t])).has(t.id));
 }
 
 /**
