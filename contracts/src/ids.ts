@@ -72,6 +72,8 @@ export const idPrefixes = {
   workOrderEntry: 'woh',
   sensor: 'sen',
   sensorAlarm: 'sal',
+  availability: 'avl',
+  shift: 'shf',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -21,5 +21,6 @@ export * from './files';
 export * from './people';
 export * from './personal-data';
 export * from './time';
+export * from './scheduling';
 export * from './compliance';
 export * from './equipment';

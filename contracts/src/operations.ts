@@ -10,6 +10,7 @@ import { cashOperations } from './cash';
 import { filesOperations } from './files';
 import { peopleOperations } from './people';
 import { timeOperations } from './time';
+import { schedulingOperations } from './scheduling';
 import { complianceOperations } from './compliance';
 import { equipmentOperations } from './equipment';
 
@@ -25,6 +26,7 @@ export const operations = {
   ...filesOperations,
   ...peopleOperations,
   ...timeOperations,
+  ...schedulingOperations,
   ...complianceOperations,
   ...equipmentOperations,
 };

@@ -10,8 +10,9 @@ import { cashService } from '@svc/cash';
 import { filesService } from '@svc/files';
 import { peopleService } from '@svc/people';
 import { timeService } from '@svc/time';
+import { schedulingService } from '@svc/scheduling';
 import { operationsService } from '@svc/operations';
 import { equipmentService } from '@svc/equipment';
 
 /** The services this build runs; each area service is added here when it lands. */
-export const serviceDefinitions: ServiceDefinition<any>[] = [identityService, organizationService, peopleService, webhooksService, integrationsService, salesService, inventoryService, purchasingService, cashService, filesService, timeService, operationsService, equipmentService];
+export const serviceDefinitions: ServiceDefinition<any>[] = [identityService, organizationService, peopleService, webhooksService, integrationsService, salesService, inventoryService, purchasingService, cashService, filesService, timeService, schedulingService, operationsService, equipmentService];

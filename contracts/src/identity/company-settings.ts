@@ -86,6 +86,7 @@ export const CompanySettings = z
     employeeRetentionDays: z.number().int().openapi({
       description: "days an archived (terminated) employee's personal fields are kept before they are anonymised; 2555 (about 7 years) by default",
     }),
+    minRestHours: z.number().int().openapi({ description: 'the least rest between two shifts of an employee, in hours: a shorter one is a warning on the shift; 10 by default' }),
     version: z.number().int(),
     updatedAt: Timestamp,
   })
@@ -104,4 +105,5 @@ export const CompanySettingsPatch = z.strictObject({
   /** replaces the whole list */
   positions: Positions.optional(),
   employeeRetentionDays: EmployeeRetentionDays.optional(),
+  minRestHours: z.number().int().min(0).max(24).optional(),
 });

@@ -53,6 +53,9 @@ const ruleSetMeta = {
 export const OvertimeRules = z.object({ ...ruleSetMeta, ...overtimeFields }).openapi('OvertimeRules');
 export const BreakRules = z.object({ ...ruleSetMeta, breaks: z.array(BreakRule), maxShiftHours: z.string().nullable() }).openapi('BreakRules');
 
+/** time's internal command: the overtime rules in force at these locations (scheduling's warnings and costs). */
+export const OvertimeRulesResolve = z.strictObject({ locationIds: z.array(z.string().min(1).max(64)).min(1).max(200) });
+
 export const RulesQuery = z.object({ locationId: z.string().min(1).max(64).optional() });
 
 export const ruleOperations = {

@@ -24,6 +24,7 @@ export function settingsView(s: CompanySettings): SettingsView {
     },
     positions: [...s.positions],
     employeeRetentionDays: s.employeeRetentionDays,
+    minRestHours: s.minRestHours,
     version: s.version,
     updatedAt: iso(s.updatedAt),
   };

@@ -22,6 +22,7 @@ export const CompanySettings = defineEntity({
     invoiceMatchPricePercent: p.decimal('string').nullable(),
     positions: p.json<string[]>(),
     employeeRetentionDays: p.integer(),
+    minRestHours: p.integer(),
     version: p.integer(),
     updatedAt: p.datetime(),
   },

@@ -4,6 +4,7 @@ import { Migration20261124100000 } from './Migration20261124100000';
 import { Migration20261125060000 } from './Migration20261125060000';
 import { Migration20261126043000 } from './Migration20261126043000';
 import { Migration20261126100000 } from './Migration20261126100000';
+import { Migration20261129090000 } from './Migration20261129090000';
 
 export const migrations: MigrationEntry[] = [
   { name: 'Migration20261121060000', class: Migration20261121060000 },
@@ -15,4 +16,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261126043000', class: Migration20261126043000 },
   // company settings: the company's time zone (pay periods)
   { name: 'Migration20261126100000', class: Migration20261126100000 },
+  // company settings: the least rest between two shifts (scheduling's warnings)
+  { name: 'Migration20261129090000', class: Migration20261129090000 },
 ];

@@ -219,11 +219,14 @@ export async function cancelRequest(em: EntityManager, id: string, employeeId: s
     } else if (r.status !== 'pending') {
       throw new Conflict(`Time-off request ${id} is ${r.status}; only a pending or approved request is cancelled.`);
     }
+    const wasApproved = r.status === 'approved';
     r.status = 'cancelled';
     r.cancelledAt = at;
     r.cancelledBy = actorOf(principal);
     touch(r, at);
     await tem.flush();
+    // internal: scheduling no longer warns of the days off (the catalogue has no time-off cancel event)
+    if (wasApproved) record(tem, 'time.time_off_request.cancelled', r, principal);
     return requestDto(r);
   });
 }

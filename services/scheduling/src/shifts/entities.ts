@@ -1,0 +1,27 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
+export type ShiftStatus = 'draft' | 'published' | 'archived';
+
+/** A shift at a location for a position, worked by an employee or open; start and end in UTC. */
+export const Shift = defineEntity({
+  name: 'Shift',
+  schema: 'scheduling',
+  tableName: 'shifts',
+  properties: {
+    id: p.string().primary(),
+    externalId: p.string().nullable(),
+    locationId: p.string(),
+    position: p.string(),
+    employeeId: p.string().nullable(),
+    start: p.datetime(),
+    end: p.datetime(),
+    breakMinutes: p.integer(),
+    notes: p.string().nullable(),
+    status: p.string().$type<ShiftStatus>(),
+    publishedAt: p.datetime().nullable(),
+    version: p.integer(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export type Shift = InferEntity<typeof Shift>;

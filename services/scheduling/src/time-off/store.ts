@@ -1,0 +1,22 @@
+import type { EntityManager } from '@bop/shared';
+import { ApprovedTimeOff } from './entities';
+
+export interface TimeOffChange {
+  id: string;
+  employeeId: string;
+  startDate: string;
+  endDate: string;
+  partialHours: string | null;
+  status: 'approved' | 'cancelled';
+  version: number;
+}
+
+/** Keeps a time-off request as time last announced it; an older or repeated announcement changes nothing (its version). */
+export async function keepTimeOff(em: EntityManager, change: TimeOffChange): Promise<void> {
+  const row = await em.findOne(ApprovedTimeOff, { id: change.id });
+  if (row && row.version >= change.version) return;
+  const { id, ...fields } = change;
+  if (row) Object.assign(row, fields);
+  else em.create(ApprovedTimeOff, { id, ...fields });
+  await em.flush();
+}
