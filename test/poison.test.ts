@@ -19,13 +19,14 @@ import { identityService } from '@svc/identity';
 import { timeService } from '@svc/time';
 import { operationsService } from '@svc/operations';
 import { equipmentService } from '@svc/equipment';
+import { schedulingService } from '@svc/scheduling';
 import { eventually, sql, startTestServices, type TestServices } from '@bop/test-support';
 
 let stack: TestServices;
 
 beforeAll(async () => {
   // one attempt: a poison is parked at its first failure (the retries are the runner test's subject)
-  stack = await startTestServices([cashService, integrationsService, inventoryService, purchasingService, salesService, webhooksService, peopleService, filesService, identityService, timeService, operationsService, equipmentService], { CONSUMER_MAX_ATTEMPTS: '1' });
+  stack = await startTestServices([cashService, integrationsService, inventoryService, purchasingService, salesService, webhooksService, peopleService, filesService, identityService, timeService, schedulingService, operationsService, equipmentService], { CONSUMER_MAX_ATTEMPTS: '1' });
 }, 60_000);
 afterAll(async () => {
   await stack?.close();
@@ -88,7 +89,7 @@ const replicaCases = (service: string): Case[] => [
 ];
 
 const cases: Case[] = [
-  ...['cash', 'inventory', 'purchasing', 'sales', 'people', 'files', 'time', 'operations', 'equipment'].flatMap(replicaCases),
+  ...['cash', 'inventory', 'purchasing', 'sales', 'people', 'files', 'time', 'scheduling', 'operations', 'equipment'].flatMap(replicaCases),
   {
     service: 'people',
     consumer: 'department-replica',
@@ -113,7 +114,7 @@ const cases: Case[] = [
     poisons: [null, { id: `emp_${NUL}x`, status: 'terminated' }],
     good: () => ({ id: `emp_${newId('event').slice(4)}`, status: 'terminated', terminationDate: '2026-11-20' }),
   },
-  ...['time', 'operations', 'equipment'].map((service): Case => ({
+  ...['time', 'scheduling', 'operations', 'equipment'].map((service): Case => ({
     service,
     consumer: 'employee-replica',
     topic: 'people',
@@ -133,7 +134,7 @@ const cases: Case[] = [
     ],
     good: () => ({ id: `exc_${newId('event').slice(4)}`, sensorId: 'sen_x', sensorName: 'Probe', locationId: 'loc_x', assetId: null, state: 'out_of_range', value: '9', unit: 'C', min: '0', max: '5', outOfRangeSince: new Date().toISOString(), readAt: new Date().toISOString() }),
   },
-  ...['time', 'operations', 'equipment'].map((service): Case => ({
+  ...['time', 'scheduling', 'operations', 'equipment'].map((service): Case => ({
     service,
     consumer: 'pay-rate-replica',
     topic: 'people',
@@ -197,6 +198,31 @@ const cases: Case[] = [
     type: 'cash.business_day_closed',
     poisons: [null, { locationId: `loc_${NUL}`, businessDay: '2026-11-20', status: 'closed', updatedAt: now() }],
     good: () => ({ locationId: newId('location'), businessDay: '2026-11-20', status: 'closed', closedAt: now(), updatedAt: now() }),
+  },
+  {
+    service: 'scheduling',
+    consumer: 'approved-time-off',
+    topic: 'time',
+    type: 'time_off.approved',
+    poisons: [null, { id: 'tor_x', employeeId: 'emp_x' }, { id: `tor_${NUL}`, employeeId: 'emp_x', startDate: '2026-12-01', endDate: '2026-12-01', version: 1 }, { id: 'tor_y', employeeId: 'emp_x', startDate: 'soon', endDate: '2026-12-01', version: 1 }],
+    good: () => ({ id: `tor_${newId('event').slice(4)}`, employeeId: 'emp_x', startDate: '2026-12-01', endDate: '2026-12-02', partialHours: null, status: 'approved', version: 2 }),
+  },
+  {
+    service: 'scheduling',
+    consumer: 'terminated-employee-shifts',
+    topic: 'people',
+    type: 'employee.terminated',
+    poisons: [null, { id: `emp_${NUL}x`, terminationDate: '2026-11-20' }],
+    // scheduling's employee replica reads the same event: the good one is a whole employee
+    good: () => replicaEmployee({ status: 'terminated', terminationDate: '2026-11-20' }),
+  },
+  {
+    service: 'scheduling',
+    consumer: 'sales-demand',
+    topic: 'sales',
+    type: 'sales.transactions.recorded',
+    poisons: [null, recordedForInventory({ transactions: [{ id: 'txn_x', version: 1 }] }), recordedForInventory({ locationId: `loc_${NUL}`, transactions: [{ id: 'txn_nul', version: 1, status: 'completed', type: 'sale', occurredAt: now(), subtotal: '1.00' }] })],
+    good: () => recordedForInventory({ transactions: [{ id: `txn_${newId('event').slice(4)}`, version: 1, status: 'completed', type: 'sale', occurredAt: now(), subtotal: '4.50' }] }),
   },
   {
     service: 'webhooks',

@@ -46,6 +46,22 @@ describe('README examples', () => {
     expect(result.errors ?? []).toEqual([]);
   });
 
+  it('"Scheduling": the demand drivers are stored as written, through the gateway, with a scheduling key', async () => {
+    const batch = exampleBody('Scheduling');
+    const d = batch.drivers[0];
+    const api = (method: string, p: string, body: unknown, headers = t.owner) => http(t.rt.url, method, `/api/v1${p}`, { body, headers });
+    expect((await api('PUT', `/locations/external/${d.locationExternalId}`, { name: 'Store 12', timezone: 'America/New_York' })).status).toBe(201);
+    const reg = await api('POST', '/integrations', { manifest: { name: 'Reservations', version: '1.0.0', description: 'README example', scopes: ['scheduling:write'], webhooks: [] } });
+    expect(reg.status).toBe(201);
+    const key = { authorization: `Bearer ${reg.body.apiKey}` };
+    // a key without the scope is refused by the gateway
+    const other = await api('POST', '/integrations', { manifest: { name: 'Till', version: '1.0.0', description: 'README example', scopes: ['sales:write'], webhooks: [] } });
+    expect((await api('POST', '/demand-drivers', batch, { authorization: `Bearer ${other.body.apiKey}` })).status).toBe(403);
+    const r = await api('POST', '/demand-drivers', batch, key);
+    expect(r.status).toBe(202);
+    expect(r.body.results[0]).toMatchObject({ externalId: d.externalId, status: 'created' });
+  });
+
   it('"Forms, checklists and audits": the form is created as written', async () => {
     const r = await http(t.rt.url, 'POST', '/api/v1/forms', { body: exampleBody('Forms, checklists and audits'), headers: t.owner });
     expect(r.status).toBe(201);

@@ -74,6 +74,10 @@ export const idPrefixes = {
   sensorAlarm: 'sal',
   availability: 'avl',
   shift: 'shf',
+  shiftSwap: 'swp',
+  demandDriver: 'dmd',
+  forecastAdjustment: 'fad',
+  staffingRule: 'srl',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -357,3 +357,15 @@ export async function replicaPayRates(em: EntityManager, schema: string, employe
   }
   return out;
 }
+
+/**
+ * The pay rate in force on a local date for a position: the latest effective on or before it of the
+ * position's own rates (compared without case), else of the rates for every position (position null);
+ * null when none is in force yet. Ties on one date go to the later id.
+ */
+export function payRateInForce<R extends { id: string; position: string | null; effectiveDate: string }>(rates: readonly R[], date: string, position: string | null): R | null {
+  const due = rates.filter((r) => r.effectiveDate <= date).sort((a, b) => (a.effectiveDate === b.effectiveDate ? (a.id < b.id ? -1 : 1) : a.effectiveDate < b.effectiveDate ? -1 : 1));
+  const own = position ? due.filter((r) => r.position !== null && r.position.toLowerCase() === position.toLowerCase()) : [];
+  const any = due.filter((r) => r.position === null);
+  return own.at(-1) ?? any.at(-1) ?? null;
+}

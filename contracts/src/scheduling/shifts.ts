@@ -69,6 +69,9 @@ export const Shift = z
     paidHours: z.string().openapi({ description: 'length less the unpaid break, decimal hours', example: '7.5' }),
     notes: z.string().nullable(),
     status: z.enum(['draft', 'published', 'archived']),
+    flags: z
+      .array(z.object({ code: z.enum(['time_off']), message: z.string(), sourceId: z.string().openapi({ description: 'the record that raised it (a time-off request)' }) }))
+      .openapi({ description: 'what later changes elsewhere say about the shift: approved time off on its day (time_off.approved), until cancelled' }),
     publishedAt: Timestamp.nullable(),
     version: z.number().int(),
     createdAt: Timestamp,

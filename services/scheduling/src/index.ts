@@ -10,20 +10,35 @@ import { availabilityRoutes } from './availability/routes';
 import { Shift } from './shifts/entities';
 import { shiftRoutes } from './shifts/routes';
 import { shiftConsumers } from './shifts/consumers';
+import { ShiftSwap } from './swaps/entities';
+import { swapRoutes } from './swaps/routes';
+import { swapWorkers } from './swaps/workers';
+import { DemandDriver, SalesDemand, SalesInterval } from './demand/entities';
+import { demandRoutes } from './demand/routes';
+import { demandConsumers } from './demand/consumers';
+import { ForecastAdjustment, SpecialDay } from './forecasts/entities';
+import { forecastRoutes } from './forecasts/routes';
+import { StaffingRule } from './staffing/entities';
+import { staffingRoutes } from './staffing/routes';
+import { scheduleRoutes } from './schedules/routes';
 
 export { configSchema, type SchedulingConfig } from './config';
+export * from './forecasts/model';
+export * from './generate/solve';
 
 /**
  * Scheduling and forecasting: employees' availability, shifts (draft and published, open shifts
- * claimed), schedules published per location and period. Replicas of the organization (locations),
+ * claimed, swapped between employees), schedules published per location and period, demand drivers (fed, and
+ * built from sales) and their forecasts. Replicas of the organization (locations),
  * of people (employees, positions, pay rates) and of time's approved time off.
  */
 export const schedulingService = createService({
   name: 'scheduling',
   configSchema,
-  entities: [SchedulingLocation, SchedulingEmployee, ApprovedTimeOff, Availability, Shift],
+  entities: [SchedulingLocation, SchedulingEmployee, ApprovedTimeOff, Availability, Shift, ShiftSwap, DemandDriver, SalesInterval, SalesDemand, ForecastAdjustment, SpecialDay, StaffingRule],
   migrations,
   locationsInOrgUnits: locationsInOrgUnitsOf('scheduling'),
-  consumers: () => [...orgReplicaConsumers('scheduling'), ...employeeReplicaConsumers('scheduling'), ...timeOffConsumers, ...shiftConsumers],
-  routes: (svc) => [...availabilityRoutes(), ...shiftRoutes(svc)],
+  consumers: () => [...orgReplicaConsumers('scheduling'), ...employeeReplicaConsumers('scheduling'), ...timeOffConsumers, ...shiftConsumers, ...demandConsumers],
+  workers: (svc) => swapWorkers(svc),
+  routes: (svc) => [...availabilityRoutes(), ...shiftRoutes(svc), ...swapRoutes(), ...demandRoutes(svc), ...forecastRoutes(), ...staffingRoutes(), ...scheduleRoutes(svc)],
 });

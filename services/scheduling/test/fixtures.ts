@@ -34,3 +34,15 @@ export async function replicaEmployee(
 export const me = (employeeId: string): Principal => person({}, { employeeId, actingAsEmployee: true });
 
 export const codes = (r: { body: { warnings?: Array<{ code: string }> } }) => (r.body.warnings ?? []).map((w) => w.code).sort();
+
+/** A pay rate in scheduling's replica. */
+export async function replicaRate(t: TestService, employeeId: string, amount: string, effectiveDate = '2025-01-01', o: { position?: string | null; type?: 'hourly' | 'salary' } = {}): Promise<void> {
+  await sql(t, `insert into scheduling.pay_rates (id, employee_id, type, amount, position, effective_date) values ($1, $2, $3, $4, $5, $6)`, [
+    `prt_s${next()}`,
+    employeeId,
+    o.type ?? 'hourly',
+    amount,
+    o.position ?? null,
+    effectiveDate,
+  ]);
+}

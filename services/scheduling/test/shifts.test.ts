@@ -97,6 +97,24 @@ describe('shifts', () => {
     expect(codes(await t.call('PATCH', `/shifts/${dayOff.body.id}`, { body: { notes: 'covered' } }))).not.toContain('time_off');
   });
 
+  it('approved time off flags the shifts on its days (supplement), and its cancel lifts the flag', async () => {
+    const loc = await replicaLocation(t, { timezone: NY });
+    const emp = await replicaEmployee(t, { home: loc });
+    // 20:00–02:00 New York on the 2nd: the local day is the 2nd even though it ends on the 3rd in UTC and locally
+    const late = await newShift(loc, emp, '2027-02-03T01:00:00Z', '2027-02-03T07:00:00Z');
+    const next = await newShift(loc, emp, '2027-02-04T14:00:00Z', '2027-02-04T20:00:00Z');
+    await publishEvent(stack, 'time', 'time_off.approved', { id: 'tor_flag', employeeId: emp, startDate: '2027-02-02', endDate: '2027-02-02', partialHours: null, status: 'approved', version: 2 });
+    const flagged = await eventually(async () => {
+      const r = (await t.call('GET', `/shifts/${late.body.id}`)).body;
+      return r.flags.length > 0 ? r : undefined;
+    });
+    expect(flagged.flags).toEqual([{ code: 'time_off', message: 'Time off approved 2027-02-02 (request tor_flag).', sourceId: 'tor_flag' }]);
+    expect((await t.call('GET', `/shifts/${next.body.id}`)).body.flags).toEqual([]);
+    expect((await outboxPayloads(t, 'scheduling', { type: 'shift.changed', aggregateId: late.body.id })).at(-1)).toMatchObject({ actor: { type: 'system' }, data: { previous: { flags: [] } } });
+    await publishEvent(stack, 'time', 'time.time_off_request.cancelled', { id: 'tor_flag', employeeId: emp, startDate: '2027-02-02', endDate: '2027-02-02', partialHours: null, status: 'cancelled', version: 3 });
+    await eventually(async () => ((await t.call('GET', `/shifts/${late.body.id}`)).body.flags.length === 0 ? true : undefined));
+  });
+
   it('PUT by externalId creates, then replaces; GET by externalId', async () => {
     const loc = await replicaLocation(t);
     const body = { locationId: loc, position: 'Cook', start: '2026-12-21T10:00:00Z', end: '2026-12-21T14:00:00Z' };

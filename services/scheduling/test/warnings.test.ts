@@ -13,7 +13,7 @@ function input(over: Partial<WarningInput> = {}): WarningInput {
     availabilityZone: NY,
     otherShifts: [],
     timeOff: [],
-    settings: { weekStart: 'monday', minRestHours: 10, weeklyOvertimeAfter: 40 },
+    settings: { weekStart: 'monday', minRestHours: 10, weeklyOvertimeAfter: 40, overtimeMultiplier: 1.5 },
     ...over,
   };
 }
@@ -50,7 +50,7 @@ describe('shift warnings (pure)', () => {
     expect(w).toEqual([{ code: 'short_rest', message: 'Ana Lopez rests only 7 hours after the shift ending Mon 21 Dec 02:00; the company minimum is 10.' }]);
     const overlapping = { id: 'shf_o', locationId: 'loc_b', start: ms('2026-12-21T20:00:00Z'), end: ms('2026-12-22T01:00:00Z'), breakMinutes: 0 };
     expect(shiftWarnings(input({ otherShifts: [overlapping] }))[0]).toEqual({ code: 'overlapping_shift', message: 'Ana Lopez already works Mon 21 Dec 15:00–20:00 at location loc_b.' });
-    expect(codes(input({ otherShifts: [late], settings: { weekStart: 'monday', minRestHours: 0, weeklyOvertimeAfter: 40 } }))).toEqual([]);
+    expect(codes(input({ otherShifts: [late], settings: { weekStart: 'monday', minRestHours: 0, weeklyOvertimeAfter: 40, overtimeMultiplier: 1.5 } }))).toEqual([]);
   });
 
   it("the workweek's hours past the overtime threshold, counted by paid hours in the company's workweek", () => {

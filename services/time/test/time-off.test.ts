@@ -400,6 +400,8 @@ describe('/me/time-off', () => {
     const cancelled = await call('POST', `/me/time-off/requests/${early}:cancel`, undefined, me(la.emp));
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.status).toBe('cancelled');
+    // internal: scheduling stops warning of the days off
+    expect((await outboxPayloads(t, 'time', { type: 'time.time_off_request.cancelled', aggregateId: early })).map((e) => e.data.object.status)).toEqual(['cancelled']);
     const restored = await balanceOf(la.emp, la.type.id, '2026-12-31');
     expect(restored).toMatchObject({ balance: '16', taken: '0' });
     expect(restored.movements.slice(-2).map((m: { kind: string; hours: string }) => [m.kind, m.hours])).toEqual([

@@ -85,3 +85,59 @@ export function availabilityConflict(windows: WindowRow[], start: number, end: n
   if (touching.length === 0) return 'has no availability then';
   return `is available only ${touching.map((w) => `${clock(w.start, zone)}–${until(w.end, zone)}`).join(', ')} then`;
 }
+
+/** Intervals merged where they touch or overlap, in order. */
+export function mergeIntervals(list: Interval[]): Interval[] {
+  const out: Interval[] = [];
+  for (const i of [...list].filter((x) => x.end > x.start).sort((a, b) => a.start - b.start)) {
+    const last = out.at(-1);
+    if (last && i.start <= last.end) last.end = Math.max(last.end, i.end);
+    else out.push({ ...i });
+  }
+  return out;
+}
+
+/** `from` less every interval of `less`. */
+export function subtractIntervals(from: Interval[], less: Interval[]): Interval[] {
+  let rest = mergeIntervals(from);
+  for (const cut of mergeIntervals(less)) {
+    rest = rest.flatMap((i) => {
+      if (cut.end <= i.start || cut.start >= i.end) return [i];
+      return [
+        ...(cut.start > i.start ? [{ start: i.start, end: cut.start }] : []),
+        ...(cut.end < i.end ? [{ start: cut.end, end: i.end }] : []),
+      ];
+    });
+  }
+  return rest;
+}
+
+/** A local day [00:00, next 00:00) as instants in the zone (23 or 25 hours on DST days). */
+export function dayInterval(date: string, zone: string): Interval {
+  const day = DateTime.fromISO(date, { zone }).startOf('day');
+  return { start: day.toMillis(), end: day.plus({ days: 1 }).startOf('day').toMillis() };
+}
+
+/**
+ * When an employee can work over the local days [from, to]: their `available` and `preferred`
+ * windows (whole days when they have stated none), less their `unavailable` ones; and the preferred
+ * part of it. Windows meeting at midnight join, so an overnight availability is one interval.
+ */
+export function workableIntervals(windows: WindowRow[], from: string, to: string, zone: string): { available: Interval[]; preferred: Interval[] } {
+  const stated = windows.some((w) => w.kind !== 'unavailable');
+  const available: Interval[] = [];
+  const preferred: Interval[] = [];
+  const blocked: Interval[] = [];
+  for (let d = DateTime.fromISO(from, { zone: 'UTC' }); d.toISODate()! <= to; d = d.plus({ days: 1 })) {
+    const date = d.toISODate()!;
+    const held = windowsOn(windows, date);
+    if (!stated) available.push(dayInterval(date, zone));
+    for (const w of held) {
+      const i = windowInterval(w, date, zone);
+      if (w.kind === 'unavailable') blocked.push(i);
+      else available.push(i);
+      if (w.kind === 'preferred') preferred.push(i);
+    }
+  }
+  return { available: subtractIntervals(available, blocked), preferred: subtractIntervals(preferred, blocked) };
+}

@@ -1,7 +1,13 @@
 import type { MigrationEntry } from '@bop/shared';
 import { Migration20261129100000 } from './Migration20261129100000';
+import { Migration20261129110000 } from './Migration20261129110000';
+import { Migration20261129120000 } from './Migration20261129120000';
 
 export const migrations: MigrationEntry[] = [
   // organization and employee replicas, approved time off, availability and shifts
   { name: 'Migration20261129100000', class: Migration20261129100000 },
+  // shift swaps
+  { name: 'Migration20261129110000', class: Migration20261129110000 },
+  // demand drivers (fed and built from sales), forecast adjustments, special days
+  { name: 'Migration20261129120000', class: Migration20261129120000 },
 ];

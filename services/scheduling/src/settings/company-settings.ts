@@ -8,6 +8,8 @@ export interface SchedulingSettings {
   minRestHours: number;
   /** regular hours in a workweek after which overtime is paid; null: the rules have no weekly tier */
   weeklyOvertimeAfter: number | null;
+  /** what an overtime hour of that weekly tier pays, as a multiple of the rate (1.5 by default) */
+  overtimeMultiplier: number;
 }
 
 /**
@@ -21,7 +23,7 @@ export async function schedulingSettings(services: ServiceClient, locationId: st
       ? callCommand<{ weekStart?: WeekStart; minRestHours?: number }>(services, 'identity', 'GET', '/internal/company-settings', undefined, { what: 'read the company settings', ok: [200], requestId })
       : Promise.resolve({} as { weekStart?: WeekStart; minRestHours?: number }),
     services.has('time')
-      ? callCommand<{ rules: Record<string, { weekly?: Array<{ after: string }> }> }>(services, 'time', 'POST', '/internal/overtime-rules:resolve', { locationIds: [locationId] }, {
+      ? callCommand<{ rules: Record<string, { weekly?: Array<{ after: string; multiplier: string }> }> }>(services, 'time', 'POST', '/internal/overtime-rules:resolve', { locationIds: [locationId] }, {
           what: 'read the overtime rules',
           ok: [200],
           requestId,
@@ -30,5 +32,6 @@ export async function schedulingSettings(services: ServiceClient, locationId: st
   ]);
   const tiers = overtime?.rules[locationId]?.weekly;
   const weekly = overtime === null ? fallbackWeeklyHours : tiers && tiers.length > 0 ? Number(tiers[0].after) : null;
-  return { weekStart: company.weekStart ?? 'monday', minRestHours: company.minRestHours ?? 10, weeklyOvertimeAfter: weekly };
+  const multiplier = tiers && tiers.length > 0 ? Number(tiers[0].multiplier) : 1.5;
+  return { weekStart: company.weekStart ?? 'monday', minRestHours: company.minRestHours ?? 10, weeklyOvertimeAfter: weekly, overtimeMultiplier: multiplier };
 }

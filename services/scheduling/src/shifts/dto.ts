@@ -23,6 +23,7 @@ export function shiftDto(s: Shift, zone: string) {
     paidHours: paidHours({ start, end, breakMinutes: s.breakMinutes }).toDecimalPlaces(2).toFixed(),
     notes: s.notes ?? null,
     status: s.status,
+    flags: (s.flags ?? []).map((f) => ({ code: f.code, message: f.message, sourceId: f.sourceId })),
     publishedAt: iso(s.publishedAt),
     version: s.version,
     createdAt: iso(s.createdAt)!,

@@ -20,11 +20,9 @@ import {
 } from '@bop/shared';
 import { Shift } from './entities';
 import { shiftDto } from './dto';
-import { warningsFor, zonesOf, type ShiftCaller } from './store';
+import { employeeKey, warningsFor, zonesOf, type ShiftCaller } from './store';
 import type { WarningCode } from './warnings';
 
-/** Held on an employee while their shifts are checked for double-booking and changed (publish, claim), in one order. */
-const employeeKey = (id: string) => `scheduling.employee ${id}`;
 const span = (s: Pick<Shift, 'start' | 'end'>, zone: string) =>
   `${DateTime.fromJSDate(new Date(s.start), { zone }).toFormat('ccc d LLL HH:mm')}–${DateTime.fromJSDate(new Date(s.end), { zone }).toFormat('HH:mm')}`;
 

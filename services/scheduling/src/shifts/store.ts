@@ -22,13 +22,18 @@ import {
   type ReplicaEmployee,
 } from '@bop/shared';
 import { Shift } from './entities';
+import { ShiftSwap } from '../swaps/entities';
 import { shiftDto, type ShiftView } from './dto';
 import { shiftWarnings, type ShiftWarning } from './warnings';
+import { localDatesOf } from '../availability/windows';
 import { Availability } from '../availability/entities';
 import { ApprovedTimeOff } from '../time-off/entities';
 import type { SchedulingSettings } from '../settings/company-settings';
 
 const DAY_MS = 86_400_000;
+
+/** Held on an employee while their shifts are checked for double-booking and changed (publish, claim, swap), in one order. */
+export const employeeKey = (id: string) => `scheduling.employee ${id}`;
 
 /** What a write needs from outside its transaction: who asks, how far they reach, and the settings of a location (read on demand). */
 export interface ShiftCaller {
@@ -142,6 +147,7 @@ export async function createShift(em: EntityManager, fields: ShiftFields, caller
       breakMinutes: fields.breakMinutes,
       notes: fields.notes,
       status: 'draft',
+      flags: [],
       publishedAt: null,
       version: 1,
       createdAt: at,
@@ -227,6 +233,8 @@ export async function removeShift(em: EntityManager, id: string, caller: ShiftCa
     if (s.status === 'archived') return shiftView(tem, s);
     caller.checkVersion?.(s.version);
     const before = await shiftView(tem, s);
+    // supplement: a pending swap of a removed shift is cancelled
+    for (const w of await tem.find(ShiftSwap, { shiftId: s.id, status: 'pending' })) Object.assign(w, { status: 'cancelled', version: w.version + 1, updatedAt: clockNow() });
     s.status = 'archived';
     s.version += 1;
     s.updatedAt = clockNow();
@@ -295,5 +303,33 @@ export async function openShiftsAfter(em: EntityManager, employeeId: string, las
     const view = shiftDto(s, zone);
     record(em, 'shift.changed', view, null, { employeeId });
     postIfOpen(em, view, false, null);
+  }
+}
+
+/**
+ * Approved time off flags the employee's shifts (not archived) on its local days at their locations;
+ * its cancel lifts the flags. `shift.changed` for each shift whose flags changed (by the system).
+ */
+export async function flagTimeOffShifts(em: EntityManager, t: { id: string; employeeId: string; startDate: string; endDate: string; partialHours: string | null; status: 'approved' | 'cancelled' }): Promise<void> {
+  // a day's margin either side of UTC: the local date decides
+  const from = new Date(DateTime.fromISO(t.startDate, { zone: 'UTC' }).minus({ days: 1 }).toMillis());
+  const to = new Date(DateTime.fromISO(t.endDate, { zone: 'UTC' }).plus({ days: 2 }).toMillis());
+  const shifts = await em.find(Shift, { employeeId: t.employeeId, status: { $ne: 'archived' }, start: { $lt: to }, end: { $gt: from } });
+  const zones = await zonesOf(em, shifts.map((s) => s.locationId));
+  const span = t.startDate === t.endDate ? t.startDate : `${t.startDate} to ${t.endDate}`;
+  const at = clockNow();
+  for (const s of shifts) {
+    const zone = zones.get(s.locationId) ?? 'UTC';
+    const days = localDatesOf(new Date(s.start).getTime(), new Date(s.end).getTime(), zone);
+    const touches = t.status === 'approved' && days.some((d) => t.startDate <= d && d <= t.endDate);
+    const others = (s.flags ?? []).filter((f) => f.sourceId !== t.id);
+    const flags = touches ? [...others, { code: 'time_off' as const, message: `Time off approved ${span}${t.partialHours ? ` (${t.partialHours} hours)` : ''} (request ${t.id}).`, sourceId: t.id }] : others;
+    if (JSON.stringify(flags) === JSON.stringify(s.flags ?? [])) continue;
+    const before = s.flags ?? [];
+    s.flags = flags;
+    s.version += 1;
+    s.updatedAt = at;
+    await em.flush();
+    record(em, 'shift.changed', shiftDto(s, zone), null, { flags: before });
   }
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@bop/shared';
 import { ApprovedTimeOff } from './entities';
+import { flagTimeOffShifts } from '../shifts/store';
 
 export interface TimeOffChange {
   id: string;
@@ -11,7 +12,11 @@ export interface TimeOffChange {
   version: number;
 }
 
-/** Keeps a time-off request as time last announced it; an older or repeated announcement changes nothing (its version). */
+/**
+ * Keeps a time-off request as time last announced it, and flags the employee's shifts on its days
+ * (supplement: approval flags overlapping shifts; a cancel lifts the flags). An older or repeated
+ * announcement changes nothing (its version).
+ */
 export async function keepTimeOff(em: EntityManager, change: TimeOffChange): Promise<void> {
   const row = await em.findOne(ApprovedTimeOff, { id: change.id });
   if (row && row.version >= change.version) return;
@@ -19,4 +24,5 @@ export async function keepTimeOff(em: EntityManager, change: TimeOffChange): Pro
   if (row) Object.assign(row, fields);
   else em.create(ApprovedTimeOff, { id, ...fields });
   await em.flush();
+  await flagTimeOffShifts(em, change);
 }

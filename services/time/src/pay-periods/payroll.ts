@@ -1,4 +1,5 @@
 import Decimal from 'decimal.js';
+import { payRateInForce } from '@bop/shared';
 
 /** A pay rate of the employee (people's, replicated): hourly per hour, salary per year. */
 export interface Rate {
@@ -29,16 +30,8 @@ export interface PayrollLine {
   estimatedGross: string | null;
 }
 
-/**
- * The rate in force on a date for a position: the latest effective on or before it of the position's
- * own rates, else of the rates for every position (position null).
- */
-export function rateInForce(rates: readonly Rate[], date: string, position: string | null): Rate | null {
-  const due = rates.filter((r) => r.effectiveDate <= date).sort((a, b) => (a.effectiveDate === b.effectiveDate ? (a.id < b.id ? -1 : 1) : a.effectiveDate < b.effectiveDate ? -1 : 1));
-  const own = position ? due.filter((r) => r.position !== null && r.position.toLowerCase() === position.toLowerCase()) : [];
-  const any = due.filter((r) => r.position === null);
-  return own.at(-1) ?? any.at(-1) ?? null;
-}
+/** The rate in force on a date for a position (the kit's rule, shared with scheduling's cost estimates). */
+export const rateInForce = (rates: readonly Rate[], date: string, position: string | null): Rate | null => payRateInForce(rates, date, position);
 
 /**
  * A day's regular and overtime hours by the position of each shift: hours are paid in the order

@@ -1,0 +1,43 @@
+import { DemandDriverInput } from '@bop/contracts';
+import { contentHash, ingestBatch, parseLocatedRecords, type BatchResult, type EntityManager, type FieldError, type IngestTarget, type PreparedRecord, type Principal } from '@bop/shared';
+
+/** scheduling.demand_drivers as the kit's batch upsert writes it. */
+export const demandDriversTarget: IngestTarget = {
+  schema: 'scheduling',
+  table: 'demand_drivers',
+  idKind: 'demandDriver',
+  aggregateType: 'demand_driver',
+  columns: { location_id: 'text', driver: 'text', interval_start: 'timestamptz', value: 'numeric' },
+};
+
+interface DemandRow extends Record<string, unknown> {
+  location_id: string;
+  driver: string;
+  interval_start: string;
+  value: string;
+}
+
+/** A value as a plain decimal string (numbers and strings that mean the same hash the same). */
+const decimalText = (v: number | string) => {
+  const n = typeof v === 'number' ? v.toFixed(4) : v;
+  return n.includes('.') ? n.replace(/\.?0+$/, '') || '0' : n;
+};
+
+/**
+ * `POST /demand-drivers` (spec: ingestion rules 1, 2, 5, 10): each record judged on its own (schema,
+ * location), the valid ones upserted on (source, externalId): `created`, `updated`, `unchanged`.
+ * Forecasts read them as they are committed; no event per interval (a backfill is years of them).
+ */
+export async function storeDemandDrivers(em: EntityManager, opts: { source: string; records: unknown[]; actor: Principal; endpoint: string; now: Date }): Promise<BatchResult> {
+  const located = await parseLocatedRecords(em, 'scheduling', DemandDriverInput, opts.records);
+  const records: PreparedRecord<DemandRow>[] = located.map((p) => {
+    const errors: FieldError[] = [...p.errors];
+    if (!p.data || !p.location || errors.length > 0) return { index: p.index, externalId: p.externalId, errors };
+    const row: DemandRow = { location_id: p.location.id, driver: p.data.driver, interval_start: new Date(p.data.intervalStart).toISOString(), value: decimalText(p.data.value) };
+    if (Date.parse(row.interval_start) > opts.now.getTime()) {
+      return { index: p.index, externalId: p.externalId, errors: [{ path: 'intervalStart', message: 'The interval has not begun; send what happened (forecasts come from GET /forecasts).' }] };
+    }
+    return { index: p.index, externalId: p.externalId, row, hash: contentHash(row), warnings: p.warnings.length > 0 ? p.warnings : undefined };
+  });
+  return em.transactional((tem) => ingestBatch(tem, { target: demandDriversTarget, source: opts.source, records, actor: opts.actor, area: 'scheduling', endpoint: opts.endpoint, now: opts.now }));
+}

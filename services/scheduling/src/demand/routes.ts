@@ -1,0 +1,12 @@
+import { assertBatchSize, route, type RouteDef, type ServiceRuntime } from '@bop/shared';
+import type { SchedulingConfig } from '../config';
+import { storeDemandDrivers } from './ingest-store';
+
+/** POST /demand-drivers (spec: Ingestion; rules 1–5 and 10). Each record is judged on its own; 202 = stored. */
+export const demandRoutes = (svc: ServiceRuntime<SchedulingConfig>): RouteDef[] => [
+  route('POST /demand-drivers', async (ctx) => {
+    const { source, drivers } = ctx.body;
+    assertBatchSize(drivers, svc.config.API_MAX_BATCH_SIZE, 'drivers');
+    return { status: 202, body: await storeDemandDrivers(ctx.em, { source, records: drivers, actor: ctx.principal, endpoint: 'POST /demand-drivers', now: svc.clock.now() }) };
+  }),
+];

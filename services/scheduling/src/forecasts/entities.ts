@@ -1,0 +1,36 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
+/** A manager's percentage on one day's forecast at a location (one driver, or all when null). */
+export const ForecastAdjustment = defineEntity({
+  name: 'ForecastAdjustment',
+  schema: 'scheduling',
+  tableName: 'forecast_adjustments',
+  properties: {
+    id: p.string().primary(),
+    locationId: p.string(),
+    driver: p.string().nullable(),
+    date: p.string().columnType('date'),
+    percent: p.decimal('number'),
+    reason: p.string().nullable(),
+    version: p.integer(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export type ForecastAdjustment = InferEntity<typeof ForecastAdjustment>;
+
+/** A company special day: closed, or an expected lift or dip (learned from past years with the same name when not given). */
+export const SpecialDay = defineEntity({
+  name: 'SpecialDay',
+  schema: 'scheduling',
+  tableName: 'special_days',
+  properties: {
+    date: p.string().columnType('date').primary(),
+    kind: p.string().$type<'closed' | 'lift' | 'dip'>(),
+    name: p.string().nullable(),
+    expectedPercent: p.decimal('number').nullable(),
+    version: p.integer(),
+    updatedAt: p.datetime(),
+  },
+});
+export type SpecialDay = InferEntity<typeof SpecialDay>;

@@ -1,0 +1,177 @@
+import { DateTime } from 'luxon';
+import { LockMode } from '@mikro-orm/core';
+import {
+  assertLocationInReach,
+  findPlain,
+  newId,
+  now as clockNow,
+  recordEvent,
+  resolveLocations,
+  ValidationError,
+  type EntityManager,
+  type Principal,
+  type ReachSet,
+} from '@bop/shared';
+import { bucketForecast, forecastDemand, ForecastInputError, InsufficientHistory, type DemandPoint, type ForecastBucketSize } from './model';
+import { ForecastAdjustment, SpecialDay } from './entities';
+import { DemandDriver, SalesInterval } from '../demand/entities';
+
+/** History read before the forecast's first day: two years and a week (the model's yearly season looks 364 and 728 days back). */
+const HISTORY_DAYS = 735;
+/** Drivers a location that sends its sales gets without a feed. */
+const FROM_SALES: Record<string, 'netSales' | 'transactions'> = { net_sales: 'netSales', transactions: 'transactions' };
+
+export const FORECAST_METHOD =
+  'per 15-minute slot: a weekday profile of the recent weeks, scaled by a robust trend of daily totals, carried over a yearly season where a year or two of history exists, with special days (closed, lifts and dips learned from the same named day in earlier years) and adjustments applied';
+
+/**
+ * A driver's history at a location: what feeds sent (summed over sources per interval) when there
+ * is any in the window, else, for net sales and transactions, what sales' transactions built.
+ */
+export async function demandHistory(em: EntityManager, locationId: string, driver: string, from: Date, to: Date): Promise<{ points: DemandPoint[]; source: 'feed' | 'sales' }> {
+  const fed = await findPlain(em, DemandDriver, { locationId, driver, intervalStart: { $gte: from, $lt: to } });
+  if (fed.length > 0 || !FROM_SALES[driver]) {
+    const sums = new Map<number, number>();
+    for (const r of fed) {
+      const at = new Date(r.intervalStart).getTime();
+      sums.set(at, (sums.get(at) ?? 0) + Number(r.value));
+    }
+    return { points: [...sums].sort((a, b) => a[0] - b[0]).map(([at, value]) => ({ start: new Date(at).toISOString(), value })), source: 'feed' };
+  }
+  const field = FROM_SALES[driver];
+  const built = await findPlain(em, SalesInterval, { locationId, intervalStart: { $gte: from, $lt: to } }, { orderBy: { intervalStart: 'asc' } });
+  return { points: built.map((r) => ({ start: new Date(r.intervalStart).toISOString(), value: Math.max(0, Number(r[field])) })), source: 'sales' };
+}
+
+export interface ForecastRequest {
+  locationId: string;
+  driver: string;
+  from: string;
+  to: string;
+  bucket: ForecastBucketSize;
+}
+
+/** `GET /forecasts`: the driver forecast for local days [from, to] in the asked buckets (422 with fewer than 8 weeks of history). */
+export async function forecastFor(em: EntityManager, q: ForecastRequest, reach: ReachSet) {
+  assertLocationInReach(reach, q.locationId);
+  const loc = (await resolveLocations(em, 'scheduling', [{ locationId: q.locationId }])).byId.get(q.locationId);
+  if (!loc) throw new ValidationError([{ path: 'locationId', message: `No location ${q.locationId}.` }]);
+  const zone = loc.timezone;
+  const now = clockNow();
+  const first = DateTime.fromISO(q.from, { zone }).startOf('day');
+  const historyEnd = new Date(Math.min(first.toMillis(), now.getTime()));
+  const history = await demandHistory(em, q.locationId, q.driver, first.minus({ days: HISTORY_DAYS }).toJSDate(), historyEnd);
+  const specialDays = await findPlain(em, SpecialDay, {});
+  const adjustments = await findPlain(em, ForecastAdjustment, { locationId: q.locationId, $or: [{ driver: q.driver }, { driver: null }], date: { $gte: q.from, $lte: q.to } });
+  let result;
+  try {
+    result = forecastDemand({
+      history: history.points,
+      zone,
+      from: q.from,
+      to: q.to,
+      asOf: now.toISOString(),
+      specialDays: specialDays.map((d) => ({ date: d.date, kind: d.kind, name: d.name ?? undefined, expectedPercent: d.expectedPercent ?? undefined })),
+      adjustments: adjustments.filter((a) => Number(a.percent) !== 0).map((a) => ({ date: a.date, percent: Number(a.percent) })),
+    });
+  } catch (err) {
+    if (err instanceof InsufficientHistory) {
+      throw new ValidationError(
+        [{ path: 'locationId', message: `${q.driver} at ${q.locationId} has ${err.weeksAvailable} weeks of history before ${q.from}; a forecast needs ${err.weeksRequired} (ingestion rule 10: send at least 8 weeks).` }],
+        'Not enough history to forecast.',
+      );
+    }
+    if (err instanceof ForecastInputError) throw new ValidationError([{ path: 'from', message: err.message }]);
+    throw err;
+  }
+  const round = (v: number) => (Math.round(v * 100) / 100).toFixed(2);
+  return {
+    locationId: q.locationId,
+    driver: q.driver,
+    timezone: zone,
+    bucket: q.bucket,
+    from: q.from,
+    to: q.to,
+    method: FORECAST_METHOD,
+    historySource: history.source,
+    weeksOfHistory: result.weeksOfHistory,
+    trainedThrough: result.trainedThrough,
+    trendPercentPerWeek: Math.round(result.trendPercentPerWeek * 100) / 100,
+    buckets: bucketForecast(result.points, q.bucket, zone).map((b) => ({ start: b.start, end: b.end, value: round(b.value) })),
+    days: result.days.map((d) => ({
+      date: d.date,
+      total: round(d.total),
+      baseline: round(d.baseline),
+      special: d.special ? { kind: d.special.kind, name: d.special.name ?? null, percent: d.special.percent, source: d.special.source } : null,
+      adjustmentPercent: d.adjustmentPercent,
+    })),
+  };
+}
+
+const iso = (d: Date) => new Date(d).toISOString();
+const adjustmentDto = (a: ForecastAdjustment) => ({
+  id: a.id,
+  locationId: a.locationId,
+  driver: a.driver ?? null,
+  date: a.date,
+  percent: Number(a.percent),
+  reason: a.reason ?? null,
+  version: a.version,
+  createdAt: iso(a.createdAt),
+  updatedAt: iso(a.updatedAt),
+});
+
+/** `POST /forecasts/adjustments`: sets the day's percentage (replacing an earlier one of the same day and driver); `forecast.updated`. */
+export async function adjustForecast(em: EntityManager, body: { locationId: string; driver?: string | null; date: string; percent: number; reason?: string | null }, caller: { principal: Principal; reach: ReachSet }) {
+  assertLocationInReach(caller.reach, body.locationId);
+  if (!(await resolveLocations(em, 'scheduling', [{ locationId: body.locationId }])).byId.has(body.locationId)) throw new ValidationError([{ path: 'locationId', message: `No location ${body.locationId}.` }]);
+  return em.transactional(async (tem) => {
+    const driver = body.driver ?? null;
+    const at = clockNow();
+    let a = await tem.findOne(ForecastAdjustment, { locationId: body.locationId, driver, date: body.date }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (a) {
+      Object.assign(a, { percent: body.percent, reason: body.reason ?? null, version: a.version + 1, updatedAt: at });
+    } else {
+      a = tem.create(ForecastAdjustment, { id: newId('forecastAdjustment'), locationId: body.locationId, driver, date: body.date, percent: body.percent, reason: body.reason ?? null, version: 1, createdAt: at, updatedAt: at });
+    }
+    await tem.flush();
+    const view = adjustmentDto(a);
+    recordEvent(tem, { type: 'forecast.updated', aggregateType: 'forecast', aggregateId: body.locationId, locationId: body.locationId, object: { ...view, reason: view.reason }, actor: caller.principal });
+    return view;
+  });
+}
+
+const specialDto = (d: SpecialDay) => ({ date: d.date, kind: d.kind, name: d.name ?? null, expectedPercent: d.expectedPercent ?? null, version: d.version, updatedAt: iso(d.updatedAt) });
+
+export async function listSpecialDays(em: EntityManager, f: { from?: string; to?: string }) {
+  const rows = await findPlain(em, SpecialDay, { ...(f.from || f.to ? { date: { ...(f.from ? { $gte: f.from } : {}), ...(f.to ? { $lte: f.to } : {}) } } : {}) }, { orderBy: { date: 'asc' } });
+  return { data: rows.map(specialDto) };
+}
+
+/** `PUT /special-days/{date}`: sets the company's special day (201 when new). */
+export async function putSpecialDay(em: EntityManager, date: string, body: { kind: 'closed' | 'lift' | 'dip'; name?: string | null; expectedPercent?: number | null }) {
+  if (body.kind === 'lift' && body.expectedPercent != null && body.expectedPercent < 0) throw new ValidationError([{ path: 'expectedPercent', message: 'A lift expects more: use a positive percent, or kind dip.' }]);
+  if (body.kind === 'dip' && body.expectedPercent != null && body.expectedPercent > 0) throw new ValidationError([{ path: 'expectedPercent', message: 'A dip expects less: use a negative percent, or kind lift.' }]);
+  if (body.kind === 'closed' && body.expectedPercent != null) throw new ValidationError([{ path: 'expectedPercent', message: 'A closed day expects nothing; leave expectedPercent out.' }]);
+  return em.transactional(async (tem) => {
+    const at = clockNow();
+    const fields = { kind: body.kind, name: body.name ?? null, expectedPercent: body.expectedPercent ?? null };
+    const d = await tem.findOne(SpecialDay, { date }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (d) {
+      if (d.kind !== fields.kind || (d.name ?? null) !== fields.name || (d.expectedPercent ?? null) !== fields.expectedPercent) Object.assign(d, fields, { version: d.version + 1, updatedAt: at });
+      await tem.flush();
+      return { status: 200 as const, body: specialDto(d) };
+    }
+    const created = tem.create(SpecialDay, { date, ...fields, version: 1, updatedAt: at });
+    await tem.flush();
+    return { status: 201 as const, body: specialDto(created) };
+  });
+}
+
+export async function removeSpecialDay(em: EntityManager, date: string): Promise<void> {
+  await em.transactional(async (tem) => {
+    const d = await tem.findOne(SpecialDay, { date });
+    if (d) tem.remove(d);
+    await tem.flush();
+  });
+}

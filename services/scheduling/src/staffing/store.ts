@@ -1,0 +1,188 @@
+import { LockMode } from '@mikro-orm/core';
+import {
+  assertLocationInReach,
+  ApiError,
+  Conflict,
+  findPage,
+  findPlain,
+  newId,
+  NotFound,
+  now as clockNow,
+  resolveLocations,
+  ValidationError,
+  type EntityManager,
+  type PageRequest,
+  type ReachSet,
+} from '@bop/shared';
+import { StaffingRule } from './entities';
+import { localHours, scheduledIn, staffNeeded } from './needs';
+import { forecastFor } from '../forecasts/store';
+import { Shift } from '../shifts/entities';
+
+const iso = (d: Date) => new Date(d).toISOString();
+export const ruleDto = (r: StaffingRule) => ({
+  id: r.id,
+  locationId: r.locationId,
+  position: r.position,
+  driver: r.driver ?? null,
+  perStaff: r.perStaff == null ? null : Number(r.perStaff),
+  minStaff: r.minStaff,
+  maxStaff: r.maxStaff ?? null,
+  weekdays: (r.weekdays ?? null) as Array<'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday'> | null,
+  fromTime: r.fromTime,
+  toTime: r.toTime,
+  status: r.status,
+  version: r.version,
+  createdAt: iso(r.createdAt),
+  updatedAt: iso(r.updatedAt),
+});
+
+export interface RuleFields {
+  position: string;
+  driver?: string | null;
+  perStaff?: number | null;
+  minStaff: number;
+  maxStaff?: number | null;
+  weekdays?: string[] | null;
+  fromTime: string;
+  toTime: string;
+}
+
+async function knownLocation(em: EntityManager, locationId: string, reach: ReachSet): Promise<string> {
+  assertLocationInReach(reach, locationId);
+  const loc = (await resolveLocations(em, 'scheduling', [{ locationId }])).byId.get(locationId);
+  if (!loc) throw new ValidationError([{ path: 'locationId', message: `No location ${locationId}.` }]);
+  return loc.timezone;
+}
+
+export async function createRule(em: EntityManager, body: RuleFields & { locationId: string }, reach: ReachSet) {
+  await knownLocation(em, body.locationId, reach);
+  const at = clockNow();
+  const r = em.create(StaffingRule, {
+    id: newId('staffingRule'),
+    locationId: body.locationId,
+    position: body.position,
+    driver: body.driver ?? null,
+    perStaff: body.perStaff ?? null,
+    minStaff: body.minStaff,
+    maxStaff: body.maxStaff ?? null,
+    weekdays: body.weekdays ?? null,
+    fromTime: body.fromTime,
+    toTime: body.toTime,
+    status: 'active',
+    version: 1,
+    createdAt: at,
+    updatedAt: at,
+  });
+  await em.flush();
+  return ruleDto(r);
+}
+
+async function ruleFor(em: EntityManager, id: string, reach: ReachSet, lock = false): Promise<StaffingRule> {
+  const r = await em.findOne(StaffingRule, { id }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+  if (!r) throw new NotFound('staffing rule', id);
+  assertLocationInReach(reach, r.locationId);
+  return r;
+}
+
+export const getRule = async (em: EntityManager, id: string, reach: ReachSet) => ruleDto(await ruleFor(em, id, reach));
+
+/** `PATCH /staffing-rules/{id}` (If-Match honoured); the rule as a whole must still hold together. */
+export async function changeRule(em: EntityManager, id: string, patch: Partial<RuleFields>, caller: { reach: ReachSet; checkVersion(v: number): void }) {
+  return em.transactional(async (tem) => {
+    const r = await ruleFor(tem, id, caller.reach, true);
+    if (r.status === 'archived') throw new Conflict(`Staffing rule ${id} is archived; create a new one.`);
+    caller.checkVersion(r.version);
+    const next = { ...ruleDto(r), ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) } as ReturnType<typeof ruleDto>;
+    if ((next.driver === null) !== (next.perStaff === null)) throw new ValidationError([{ path: next.driver === null ? 'driver' : 'perStaff', message: 'A ratio needs both driver and perStaff.' }]);
+    if (next.maxStaff !== null && next.maxStaff < next.minStaff) throw new ValidationError([{ path: 'maxStaff', message: 'Must not be below minStaff.' }]);
+    if (next.toTime <= next.fromTime) throw new ValidationError([{ path: 'toTime', message: 'Must be after fromTime on the same day.' }]);
+    const fields = ['position', 'driver', 'perStaff', 'minStaff', 'maxStaff', 'weekdays', 'fromTime', 'toTime'] as const;
+    const changed = fields.filter((f) => JSON.stringify(next[f]) !== JSON.stringify(ruleDto(r)[f]));
+    if (changed.length > 0) {
+      for (const f of changed) Object.assign(r, { [f]: next[f] });
+      r.version += 1;
+      r.updatedAt = clockNow();
+      await tem.flush();
+    }
+    return ruleDto(r);
+  });
+}
+
+export async function archiveRule(em: EntityManager, id: string, reach: ReachSet) {
+  return em.transactional(async (tem) => {
+    const r = await ruleFor(tem, id, reach, true);
+    if (r.status !== 'archived') {
+      r.status = 'archived';
+      r.version += 1;
+      r.updatedAt = clockNow();
+      await tem.flush();
+    }
+    return ruleDto(r);
+  });
+}
+
+export async function listRules(em: EntityManager, f: { inLocations?: string | { $in: string[] }; status?: string }, page: PageRequest) {
+  const rows = await findPage(em, StaffingRule, [f.inLocations && { locationId: f.inLocations }, { status: (f.status ?? 'active') as 'active' }], page);
+  return { ...rows, data: rows.data.map(ruleDto) };
+}
+
+const dec = (n: number) => (Math.round(n * 100) / 100).toFixed(2);
+
+/**
+ * `GET /staffing-needs`: staff needed per position and local hour from the forecasts of the rules'
+ * drivers, against the shifts scheduled (drafts and published) for that position.
+ */
+export async function staffingNeeds(em: EntityManager, q: { locationId: string; from: string; to: string }, reach: ReachSet, opts: { ignoreShiftIds?: ReadonlySet<string> } = {}) {
+  const zone = await knownLocation(em, q.locationId, reach);
+  const rules = await findPlain(em, StaffingRule, { locationId: q.locationId, status: 'active' });
+  const notes: string[] = [];
+  const forecasts = new Map<string, Map<number, number>>();
+  for (const driver of [...new Set(rules.map((r) => r.driver).filter((d): d is string => !!d))].sort()) {
+    try {
+      const f = await forecastFor(em, { locationId: q.locationId, driver, from: q.from, to: q.to, bucket: '1h' }, { everyone: true });
+      forecasts.set(driver, new Map(f.buckets.map((b) => [Date.parse(b.start), Number(b.value)])));
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.code !== 'validation_error') throw err;
+      notes.push(`${driver}: ${err.errors?.[0]?.message ?? err.detail} Its rules count their minimums only.`);
+    }
+  }
+  const hours = localHours(q.from, q.to, zone);
+  const needs = staffNeeded(hours, rules.map((r) => ({ ...r, perStaff: r.perStaff == null ? null : Number(r.perStaff) })), (driver, at) => forecasts.get(driver)?.get(at));
+  const first = hours[0].start;
+  const last = hours[hours.length - 1].end;
+  const shifts = await findPlain(em, Shift, { locationId: q.locationId, status: { $ne: 'archived' }, start: { $lt: new Date(last) }, end: { $gt: new Date(first) } });
+  const byPosition = new Map<string, Array<{ start: number; end: number }>>();
+  for (const s of shifts) {
+    if (opts.ignoreShiftIds?.has(s.id)) continue;
+    const k = s.position.normalize('NFC').toLowerCase();
+    byPosition.set(k, [...(byPosition.get(k) ?? []), { start: new Date(s.start).getTime(), end: new Date(s.end).getTime() }]);
+  }
+  const totals = new Map<string, { needed: number; scheduled: number; short: number }>();
+  const rows = needs.map((n) => {
+    const scheduled = scheduledIn(n.start, n.end, byPosition.get(n.position.normalize('NFC').toLowerCase()) ?? []);
+    const t = totals.get(n.position) ?? { needed: 0, scheduled: 0, short: 0 };
+    t.needed += n.needed;
+    t.scheduled += scheduled;
+    t.short += Math.max(0, n.needed - scheduled);
+    totals.set(n.position, t);
+    return {
+      start: new Date(n.start).toISOString(),
+      end: new Date(n.end).toISOString(),
+      position: n.position,
+      needed: n.needed,
+      scheduled: dec(scheduled),
+      gap: dec(n.needed - scheduled),
+      drivers: Object.fromEntries(Object.entries(n.drivers).map(([k, v]) => [k, dec(v)])),
+    };
+  });
+  return {
+    locationId: q.locationId,
+    timezone: zone,
+    from: q.from,
+    to: q.to,
+    hours: rows,
+    positions: [...totals].map(([position, t]) => ({ position, neededHours: t.needed, scheduledHours: dec(t.scheduled), shortHours: dec(t.short) })),
+    notes,
+  };
+}

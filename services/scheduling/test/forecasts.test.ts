@@ -1,0 +1,118 @@
+import { fixedClock, useClock } from '@bop/shared';
+import { eventually, integration, outboxPayloads, person, publishEvent, sql, startTestServices, type TestService, type TestServices } from '@bop/test-support';
+import { schedulingService } from '../src';
+import { replicaLocation } from './fixtures';
+
+let stack: TestServices;
+let t: TestService;
+beforeAll(async () => {
+  stack = await startTestServices([schedulingService]);
+  t = stack.services.scheduling;
+}, 60_000);
+afterAll(async () => {
+  useClock({ now: () => new Date() });
+  await stack?.close();
+});
+afterEach(() => useClock({ now: () => new Date() }));
+
+const feed = integration(['scheduling:write']);
+const send = (source: string, drivers: unknown[]) => t.call('POST', '/demand-drivers', { as: feed, body: { source, drivers } });
+
+/** `weeks` of covers every 15 minutes from 11:00 to 22:00 local (UTC here): 4 a slot on weekdays, 8 on Saturdays. */
+function coversHistory(loc: string, firstDay: string, weeks: number) {
+  const out: Array<Record<string, unknown>> = [];
+  const start = Date.parse(`${firstDay}T00:00:00Z`);
+  for (let d = 0; d < weeks * 7; d++) {
+    const day = new Date(start + d * 86_400_000);
+    for (let slot = 44; slot < 88; slot++) {
+      const at = new Date(day.getTime() + slot * 900_000).toISOString();
+      out.push({ externalId: `cov-${at}`, locationId: loc, driver: 'covers', intervalStart: at, value: day.getUTCDay() === 6 ? 8 : 4 });
+    }
+  }
+  return out;
+}
+
+describe('demand drivers and forecasts', () => {
+  it('stores each valid record, rejects the others on their own, answers re-sends', async () => {
+    useClock(fixedClock('2026-12-01T12:00:00Z'));
+    const loc = await replicaLocation(t);
+    const r = await send('res-1', [
+      { externalId: 'a', locationId: loc, driver: 'covers', intervalStart: '2026-11-30T18:00:00Z', value: 12 },
+      { externalId: 'b', locationId: loc, driver: 'covers', intervalStart: '2026-11-30T18:05:00Z', value: 12 },
+      { externalId: 'c', locationId: loc, driver: 'Covers!', intervalStart: '2026-11-30T18:15:00Z', value: '1.5' },
+      { externalId: 'd', locationId: 'loc_nope', driver: 'covers', intervalStart: '2026-11-30T18:15:00Z', value: 1 },
+      { externalId: 'e', locationId: loc, driver: 'covers', intervalStart: '2026-12-02T18:00:00Z', value: 1 },
+      { externalId: 'f', locationId: loc, driver: 'covers', intervalStart: '2026-11-30T18:30:00Z', value: -1 },
+      { externalId: 'g', locationId: loc, driver: 'items_sold', intervalStart: '2026-11-30T18:30:00Z', value: '7.25' },
+    ]);
+    expect(r.status).toBe(202);
+    expect(r.body).toMatchObject({ received: 7, created: 2, rejected: 5 });
+    const paths = r.body.results.filter((x: { status: string }) => x.status === 'rejected').map((x: { errors: Array<{ path: string }> }) => x.errors[0].path);
+    expect(paths).toEqual(['intervalStart', 'driver', 'locationId', 'intervalStart', 'value']);
+    const again = await send('res-1', [
+      { externalId: 'a', locationId: loc, driver: 'covers', intervalStart: '2026-11-30T18:00:00Z', value: '12.0' },
+      { externalId: 'g', locationId: loc, driver: 'items_sold', intervalStart: '2026-11-30T18:30:00Z', value: 8 },
+    ]);
+    expect(again.body.results.map((x: { status: string }) => x.status)).toEqual(['unchanged', 'updated']);
+    const nul = await send('res-1', [{ externalId: 'x\u0000', locationId: loc, driver: 'covers', intervalStart: '2026-11-30T18:00:00Z', value: 1 }]);
+    expect(nul.body.rejected).toBe(1);
+  });
+
+  it('forecasts from 10 weeks of a feed: the weekly pattern, buckets, special days and adjustments; 422 with too little history', async () => {
+    useClock(fixedClock('2026-12-07T06:00:00Z'));
+    const loc = await replicaLocation(t);
+    const rows = coversHistory(loc, '2026-09-28', 10);
+    for (let i = 0; i < rows.length; i += 1000) expect((await send('res-2', rows.slice(i, i + 1000))).body.rejected).toBe(0);
+    const f = await t.call('GET', `/forecasts?locationId=${loc}&driver=covers&from=2026-12-07&to=2026-12-13&bucket=1d`);
+    expect(f.status).toBe(200);
+    expect(f.body).toMatchObject({ locationId: loc, driver: 'covers', timezone: 'UTC', bucket: '1d', historySource: 'feed', weeksOfHistory: 10 });
+    const totals = f.body.days.map((d: { total: string }) => Number(d.total));
+    // 44 slots × 4 on weekdays = 176, × 8 on Saturday = 352
+    for (const [i, total] of totals.entries()) expect(Math.abs(total - (i === 5 ? 352 : 176))).toBeLessThan(i === 5 ? 18 : 9);
+    expect(f.body.buckets).toHaveLength(7);
+    const hourly = await t.call('GET', `/forecasts?locationId=${loc}&driver=covers&from=2026-12-07&to=2026-12-07&bucket=1h`);
+    expect(hourly.body.buckets).toHaveLength(24);
+    expect(Number(hourly.body.buckets[3].value)).toBe(0);
+    expect(Math.abs(Number(hourly.body.buckets[12].value) - 16)).toBeLessThan(1.5);
+
+    // a closed special day, and +50 % on Tuesday
+    expect((await t.call('PUT', '/special-days/2026-12-09', { body: { kind: 'closed', name: 'Staff party' } })).status).toBe(201);
+    const adj = await t.call('POST', '/forecasts/adjustments', { body: { locationId: loc, driver: 'covers', date: '2026-12-08', percent: 50, reason: 'Concert nearby' } });
+    expect(adj.body).toMatchObject({ locationId: loc, driver: 'covers', date: '2026-12-08', percent: 50, version: 1 });
+    expect((await outboxPayloads(t, 'scheduling', { type: 'forecast.updated', aggregateId: loc })).length).toBe(1);
+    const g = await t.call('GET', `/forecasts?locationId=${loc}&driver=covers&from=2026-12-07&to=2026-12-09&bucket=1d`);
+    const [mon, tue, wed] = g.body.days;
+    expect(Number(tue.total)).toBeCloseTo(Number(mon.total) * 1.5, -1);
+    expect(tue.adjustmentPercent).toBe(50);
+    expect([Number(wed.total), wed.special]).toEqual([0, { kind: 'closed', name: 'Staff party', percent: -100, source: 'closed' }]);
+    await t.call('DELETE', '/special-days/2026-12-09');
+    expect((await t.call('GET', '/special-days')).body.data).toEqual([]);
+
+    const thin = await replicaLocation(t);
+    await send('res-3', coversHistory(thin, '2026-11-02', 5).slice(0, 1000));
+    const refused = await t.call('GET', `/forecasts?locationId=${thin}&driver=covers&from=2026-12-07&to=2026-12-13`);
+    expect([refused.status, refused.body.errors[0].path]).toEqual([422, 'locationId']);
+    expect(refused.body.errors[0].message).toMatch(/weeks of history before 2026-12-07; a forecast needs 8/);
+    expect((await t.call('GET', `/forecasts?locationId=${thin}&driver=covers&from=2026-12-13&to=2026-12-07`)).body.errors[0].path).toBe('to');
+    const elsewhere = person({ 'forecasts.read': [{ type: 'locations', ids: [thin] }] });
+    expect((await t.call('GET', `/forecasts?locationId=${loc}&driver=covers&from=2026-12-07&to=2026-12-07`, { as: elsewhere })).body.code).toBe('out_of_reach');
+    expect((await t.call('PUT', '/special-days/2026-12-24', { as: person({ 'forecasts.manage': [{ type: 'locations', ids: [thin] }] }), body: { kind: 'lift' } })).body.code).toBe('out_of_reach');
+  });
+
+  it('builds net sales and transactions per 15 minutes from sales, taking back a voided sale', async () => {
+    const loc = await replicaLocation(t);
+    const tx = (id: string, version: number, occurredAt: string, subtotal: string, status = 'completed', type = 'sale') => ({ id, externalId: id, version, occurredAt, businessDay: occurredAt.slice(0, 10), status, type, subtotal, total: subtotal, lines: [], tenders: [] });
+    await publishEvent(stack, 'sales', 'sales.transactions.recorded', { id: loc, source: 'pos', locationId: loc, transactions: [tx('stx_1', 1, '2026-11-30T12:01:00Z', '10.50'), tx('stx_2', 1, '2026-11-30T12:14:59Z', '4.50'), tx('stx_3', 1, '2026-11-30T12:15:00Z', '-2.00', 'completed', 'refund')] });
+    const interval = async (at: string) => (await sql(t, `select net_sales::text as net, transactions from scheduling.sales_intervals where location_id = $1 and interval_start = $2`, [loc, at]))[0];
+    await eventually(async () => (await interval('2026-11-30T12:00:00Z')) ?? undefined);
+    expect(await interval('2026-11-30T12:00:00Z')).toEqual({ net: '15.0000', transactions: 2 });
+    expect(await interval('2026-11-30T12:15:00Z')).toEqual({ net: '-2.0000', transactions: 0 });
+    // version 2 voids stx_1; a late copy of version 1 changes nothing
+    await publishEvent(stack, 'sales', 'sales.transactions.recorded', { id: loc, source: 'pos', locationId: loc, transactions: [tx('stx_1', 2, '2026-11-30T12:01:00Z', '10.50', 'voided')] });
+    await eventually(async () => ((await interval('2026-11-30T12:00:00Z')).transactions === 1 ? true : undefined));
+    await publishEvent(stack, 'sales', 'sales.transactions.recorded', { id: loc, source: 'pos', locationId: loc, transactions: [tx('stx_1', 1, '2026-11-30T12:01:00Z', '10.50')] });
+    await publishEvent(stack, 'sales', 'sales.transactions.recorded', { id: loc, source: 'pos', locationId: loc, transactions: [tx('stx_4', 1, '2026-11-30T12:20:00Z', '1.00')] });
+    await eventually(async () => ((await interval('2026-11-30T12:15:00Z')).transactions === 1 ? true : undefined));
+    expect(await interval('2026-11-30T12:00:00Z')).toEqual({ net: '4.5000', transactions: 1 });
+  });
+});
