@@ -51,9 +51,12 @@ export function sensorShapeIssues(s: { kind: SensorKind; unit?: string | null; m
   if (s.kind === 'humidity' && s.unit != null && s.unit !== '%') issues.push({ path: 'unit', message: 'A humidity sensor measures in % (relative humidity).' });
   if (s.kind === 'other' && !s.unit) issues.push({ path: 'unit', message: 'Name the unit this sensor measures in.' });
   if (s.min == null && s.max == null) issues.push({ path: 'min', message: 'Send min, max or both: the acceptable range.' });
-  if (s.min != null && s.max != null && compareDecimals(s.min, s.max) > 0) issues.push({ path: 'max', message: `Must be at least min (${s.min}).` });
+  // zod runs this refinement on a body whose fields failed too: compare only bounds of the decimal form
+  if (isDecimal(s.min) && isDecimal(s.max) && compareDecimals(s.min, s.max) > 0) issues.push({ path: 'max', message: `Must be at least min (${s.min}).` });
   return issues;
 }
+
+const isDecimal = (v: unknown): v is string => typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v);
 
 /** Compares two decimal strings of SensorDecimal's form exactly (scaled to millionths as integers, no floats). */
 function compareDecimals(a: string, b: string): number {
