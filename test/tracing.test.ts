@@ -8,6 +8,7 @@
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { batchSettings } from '@bop/shared/dist/telemetry/tracing';
 import { must, sale, sleep, startStack, waitFor, type Stack } from './faults/support';
 
 jest.setTimeout(180_000);
@@ -162,5 +163,14 @@ describe('traces: one record from the gateway to a webhook delivery', () => {
     // exported as OTLP/HTTP JSON to the standard path; health and readiness polls made no spans
     expect(exports.every((e) => e.path === '/v1/traces' && e.contentType.startsWith('application/json'))).toBe(true);
     expect(spans.some((s) => /\/(health|ready)\b/.test(s.name) || /\/(health|ready)\b/.test(String(s.attributes['url.path'] ?? '')))).toBe(false);
+  });
+});
+
+describe('the batch span processor settings', () => {
+  it('export 100 spans a second unless OTEL_BSP_MAX_EXPORT_BATCH_SIZE and OTEL_BSP_SCHEDULE_DELAY say otherwise', () => {
+    expect(batchSettings({})).toEqual({ maxExportBatchSize: 100, scheduledDelayMillis: 1000 });
+    expect(batchSettings({ OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '512', OTEL_BSP_SCHEDULE_DELAY: '5000' })).toEqual({ maxExportBatchSize: 512, scheduledDelayMillis: 5000 });
+    // a value that is not a positive number falls back rather than stalling the export
+    expect(batchSettings({ OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '0', OTEL_BSP_SCHEDULE_DELAY: 'soon' })).toEqual({ maxExportBatchSize: 100, scheduledDelayMillis: 1000 });
   });
 });
