@@ -115,7 +115,7 @@ describe('traces: one record from the gateway to a webhook delivery', () => {
       }),
     );
     expect(delivery).toBeTruthy();
-    // the receiver got the trace context of the delivery attempt (the HTTP client's span in our trace)
+    // the receiver got the trace context of the delivery attempt (its span in our trace)
     expect(String(delivery!.headers.traceparent)).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
 
     const inTrace = () => spans.filter((s) => s.traceId === traceId);
@@ -136,6 +136,7 @@ describe('traces: one record from the gateway to a webhook delivery', () => {
     const proxyCall = inTrace().find((s) => s.spanId === salesServer!.parentSpanId);
     expect(proxyCall?.kind).toBe(SPAN_KIND.CLIENT);
     expect(proxyCall?.parentSpanId).toBe(gateway!.spanId);
+    expect(proxyCall?.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.response.status_code': 202, 'url.full': expect.stringMatching(/\/sales\/transactions:batch$/) });
     // sales' queries under its request
     expect(inTrace().some((s) => s.attributes['db.system'] === 'postgresql' || s.attributes['db.system.name'] === 'postgresql')).toBe(true);
 
@@ -159,6 +160,8 @@ describe('traces: one record from the gateway to a webhook delivery', () => {
       kind: SPAN_KIND.CLIENT,
       attributes: expect.objectContaining({ 'webhook.endpoint.id': endpoint.id, 'webhook.attempt': 1, 'http.response.status_code': 200, 'webhook.event.type': 'stock.level_changed' }),
     });
+    // the receiver continues the attempt's span
+    expect(String(delivery!.headers.traceparent)).toBe(`00-${traceId}-${attempt!.spanId}-01`);
 
     // exported as OTLP/HTTP JSON to the standard path; health and readiness polls made no spans
     expect(exports.every((e) => e.path === '/v1/traces' && e.contentType.startsWith('application/json'))).toBe(true);

@@ -1,4 +1,4 @@
-import { InternalTokenSigner, INTERNAL_TOKEN_HEADER, type Principal } from '@bop/shared';
+import { InternalTokenSigner, INTERNAL_TOKEN_HEADER, startClientSpan, type Principal } from '@bop/shared';
 
 /** Internal tokens live 60 s; one is reused for half of that, so a service always gets one with 30 s or more left. */
 export const TOKEN_REUSE_MS = 30_000;
@@ -40,13 +40,22 @@ export async function callService(
   if (opts.token) headers[INTERNAL_TOKEN_HEADER] = opts.token;
   if (opts.requestId) headers['x-request-id'] = opts.requestId;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers,
-    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-    signal: AbortSignal.timeout(opts.timeoutMs ?? 5000),
-  });
-  const text = await res.text();
+  const span = startClientSpan(method, `${base}${path}`, headers);
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(`${base}${path}`, {
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      signal: AbortSignal.timeout(opts.timeoutMs ?? 5000),
+    });
+    text = await res.text();
+  } catch (err) {
+    span?.end(null, err);
+    throw err;
+  }
+  span?.end(res.status);
   let body: unknown = undefined;
   if (text) {
     try {

@@ -1,6 +1,7 @@
 import type { AreaService } from '@bop/contracts';
 import { ApiError, ValidationError, type FieldError } from './errors';
 import { InternalTokenSigner, systemPrincipal, INTERNAL_TOKEN_HEADER } from './auth';
+import { startClientSpan } from './telemetry/trace-context';
 
 export interface ServiceAnswer<T = any> {
   status: number;
@@ -33,13 +34,19 @@ export class ServiceClient {
     const headers: Record<string, string> = { [INTERNAL_TOKEN_HEADER]: await this.systemToken() };
     if (requestId) headers['x-request-id'] = requestId;
     if (body !== undefined) headers['content-type'] = 'application/json';
+    const url = `${base.replace(/\/$/, '')}${path}`;
+    // a traced caller: the call in a client span the other service continues
+    const span = startClientSpan(method, url, headers);
     let res: Response;
+    let text: string;
     try {
-      res = await fetch(`${base.replace(/\/$/, '')}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(this.timeoutMs) });
+      res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(this.timeoutMs) });
+      text = await res.text();
     } catch (err) {
+      span?.end(null, err);
       throw new ApiError('service_unavailable', `The ${service} service did not answer (${(err as Error).message}).`);
     }
-    const text = await res.text();
+    span?.end(res.status);
     let parsed: any = undefined;
     if (text) {
       try {

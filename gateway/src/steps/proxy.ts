@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { Pool, type Dispatcher } from 'undici';
-import { currentTraceParent, INTERNAL_TOKEN_HEADER, ServiceUnavailable, InternalTokenSigner, renderError, type Logger } from '@bop/shared';
+import { startClientSpan, INTERNAL_TOKEN_HEADER, ServiceUnavailable, InternalTokenSigner, renderError, type Logger } from '@bop/shared';
 import type { GatewayRequest } from '../context';
 import { TOKEN_REUSE_MS, type CachedToken } from '../internal';
 import { clientIp } from './rate-limit';
@@ -64,11 +64,6 @@ export class Proxy {
   async forward(req: GatewayRequest, res: ServerResponse, target: string): Promise<void> {
     const headers: Record<string, string | string[]> = {};
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = v;
-    // while this request is traced, the HTTP client's instrumentation sends the gateway's own trace context (two would void both)
-    if (currentTraceParent() !== null) {
-      delete headers.traceparent;
-      delete headers.tracestate;
-    }
     headers[INTERNAL_TOKEN_HEADER] = await this.internalToken(req);
     delete headers.authorization;
     headers['x-request-id'] = req.id;
@@ -88,25 +83,31 @@ export class Proxy {
     res.once('close', () => {
       if (!res.writableFinished) abort.abort();
     });
+    // a traced request: the call in a client span, whose trace context the service continues (the caller's own goes)
+    const span = startClientSpan(req.method ?? 'GET', `${target}${req.url ?? '/'}`, headers);
     const options: Dispatcher.RequestOptions = { path: req.url ?? '/', method: req.method as Dispatcher.HttpMethod, headers, body, signal: abort.signal };
     const pool = this.pool(target);
+    let status: number | null = null;
     try {
-      if (req.gw.onAnswer) await this.buffered(pool, options, req, res);
+      if (req.gw.onAnswer) status = await this.buffered(pool, options, req, res);
       else
         await pool.stream(options, ({ statusCode, headers: answer }) => {
+          status = statusCode;
           if (statusCode >= 200 && statusCode < 300) this.s.onSuccess(req);
           copyHeaders(answer, res);
           closeIfBodyLeft(req, res);
           res.statusCode = statusCode;
           return res;
         });
+      span?.end(status);
     } catch (err) {
+      span?.end(status, err);
       this.failed(err as Error, req, res);
     }
   }
 
-  /** An idempotent POST: the whole answer is read and handed to `onAnswer` (stored) before the caller gets it. */
-  private async buffered(pool: Pool, options: Dispatcher.RequestOptions, req: GatewayRequest, res: ServerResponse): Promise<void> {
+  /** An idempotent POST: the whole answer is read and handed to `onAnswer` (stored) before the caller gets it. Answers the upstream's status. */
+  private async buffered(pool: Pool, options: Dispatcher.RequestOptions, req: GatewayRequest, res: ServerResponse): Promise<number> {
     const answer = await pool.request(options);
     const body = Buffer.from(await answer.body.arrayBuffer());
     const onAnswer = req.gw.onAnswer;
@@ -114,12 +115,13 @@ export class Proxy {
     req.gw.onNoAnswer = undefined;
     if (onAnswer) await onAnswer(answer.statusCode, answer.headers, body);
     if (answer.statusCode >= 200 && answer.statusCode < 300) this.s.onSuccess(req);
-    if (res.headersSent) return;
+    if (res.headersSent) return answer.statusCode;
     copyHeaders(answer.headers, res);
     closeIfBodyLeft(req, res);
     res.setHeader('content-length', String(body.length));
     res.statusCode = answer.statusCode;
     res.end(body);
+    return answer.statusCode;
   }
 
   private failed(err: Error, req: GatewayRequest, res: ServerResponse): void {

@@ -112,6 +112,58 @@ export function serveTraced(req: IncomingMessage, res: ServerResponse, handle: (
 }
 
 
+/** An outgoing call's CLIENT span (startClientSpan): ended once, with the answer's status or the error. */
+export interface ClientSpan {
+  end(status: number | null, error?: unknown): void;
+}
+
+/**
+ * An HTTP call the platform makes to itself (the gateway's proxy and its calls to identity, a
+ * service's command to another) in a CLIENT span under the work making it, when that work is traced:
+ * the span's `traceparent` replaces any in `headers` (a caller's `tracestate` goes too), so the callee
+ * continues this trace. When nothing is traced it answers null and does nothing else: the call goes
+ * as it is, with no tracing work at all.
+ *
+ * The kit's call sites make these spans rather than OpenTelemetry's undici instrumentation, which
+ * listens to every request undici makes through diagnostics channels, traced or not: through the
+ * gateway at 10 % sampling it cost about 40 µs a request on the gateway's thread (A/B of two runtimes
+ * side by side, one without it, GET /locations, 2026-11-27).
+ */
+export function startClientSpan(method: string, url: string, headers: Record<string, string | string[] | undefined>): ClientSpan | null {
+  const parent = trace.getActiveSpan();
+  if (parent === undefined || !parent.isRecording()) return null;
+  const attributes: Attributes = { 'http.request.method': method, 'url.full': url };
+  try {
+    const u = new URL(url);
+    attributes['server.address'] = u.hostname;
+    attributes['server.port'] = u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
+  } catch {
+    // a relative or broken URL: the call itself will say so
+  }
+  const span = tracer.startSpan(method, { kind: SpanKind.CLIENT, attributes });
+  delete headers.traceparent;
+  delete headers.tracestate;
+  propagation.inject(trace.setSpan(context.active(), span), headers);
+  let ended = false;
+  return {
+    end(status, error) {
+      if (ended) return;
+      ended = true;
+      if (status !== null) span.setAttribute('http.response.status_code', status);
+      if (error !== undefined) {
+        const e = error as Error;
+        span.recordException(e);
+        span.setAttribute('error.type', e?.name ?? 'Error');
+        span.setStatus({ code: SpanStatusCode.ERROR, message: e?.message });
+      } else if (status !== null && status >= 400) {
+        span.setAttribute('error.type', String(status));
+        span.setStatus({ code: SpanStatusCode.ERROR });
+      }
+      span.end();
+    },
+  };
+}
+
 /** The active span's `traceparent` (W3C), or null when nothing is being traced. */
 export function currentTraceParent(): string | null {
   const span = trace.getActiveSpan();

@@ -12,9 +12,10 @@
  * trace in ten: its ratio is applied per request at the edge, see EdgeSampling, and a traced parent is
  * always followed), `OTEL_BSP_*` for the batch span processor. Spans go out as OTLP/HTTP JSON.
  *
- * What is traced: incoming and outgoing HTTP (gateway → service, service → service commands, webhook
- * deliveries), express, Postgres queries made under a traced request or consumer, and the kit's own
- * spans for the hops between them (outbox relay, bus consumers, delivery attempts: trace-context.ts).
+ * What is traced: incoming requests (serveTraced) and the platform's own HTTP calls (gateway →
+ * service, service → service commands: startClientSpan), other outgoing HTTP made with `node:http`
+ * (object storage), express, Postgres queries made under a traced request or consumer, and the kit's
+ * own spans for the hops between them (outbox relay, bus consumers, delivery attempts: trace-context.ts).
  * Health, readiness and metrics requests, and outgoing calls or queries with no traced parent (the
  * background loops' polling), make no spans.
  */
@@ -77,7 +78,6 @@ export function startTracing(serviceName: string, env: Record<string, string | u
   const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
   const { ExpressInstrumentation } = require('@opentelemetry/instrumentation-express') as typeof import('@opentelemetry/instrumentation-express');
   const { PgInstrumentation } = require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
-  const { UndiciInstrumentation } = require('@opentelemetry/instrumentation-undici') as typeof import('@opentelemetry/instrumentation-undici');
   const api = require('@opentelemetry/api') as typeof import('@opentelemetry/api');
   const { ParentBasedSampler, TraceIdRatioBasedSampler, SamplingDecision } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
 
@@ -108,20 +108,14 @@ export function startTracing(serviceName: string, env: Record<string, string | u
         // the background loops' polling (the gateway's upstream checks, readiness) makes no root spans
         requireParentforOutgoingSpans: true,
         // and an untraced call is left alone: requireParentforOutgoingSpans alone still computes its
-        // attributes, starts a no-op span, copies its headers and listens to its response — on every
-        // request the gateway forwards, nine in ten of which are not traced at 10 % sampling
+        // attributes, starts a no-op span, copies its headers and listens to its response
         ignoreOutgoingRequestHook: untraced,
       }),
       new ExpressInstrumentation(),
       // a span per query; the pool's connects make none (pool waits are in the metrics: db pool waiting)
       new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
-      new UndiciInstrumentation({
-        requireParentforSpans: true,
-        // a call made outside any trace is left alone: requireParentforSpans alone still parses its URL
-        // and headers and records a duration for each, about 3% of the gateway path's CPU on
-        // untraced requests (node --cpu-prof of `npm run bench`'s gateway path, 2026-11-26)
-        ignoreRequestHook: untraced,
-      }),
+      // the kit's own HTTP calls (the gateway's proxy, service-to-service commands) make their client
+      // spans themselves (startClientSpan): undici's instrumentation listens to every request, traced or not
     ],
   });
   sdk.start();

@@ -1,4 +1,4 @@
-import { addScrapeCollector, backoffDelay, countIf, inSpan, metrics, metricsEnabled, SpanKind, SpanStatusCode, Waker, type BackoffPolicy, type Clock, type Logger, type Orm, type WorkerDef } from '@bop/shared';
+import { addScrapeCollector, backoffDelay, countIf, currentTraceParent, inSpan, metrics, metricsEnabled, SpanKind, SpanStatusCode, Waker, type BackoffPolicy, type Clock, type Logger, type Orm, type WorkerDef } from '@bop/shared';
 import { deliveryHeaders, signingSecrets } from './signature';
 import { nextAttemptAt, parseRetryAfter } from './schedule';
 import { claimDue, listenForWakes, queueSnapshot, recordResults, renewLeases, type Claimed, type Outcome, type WakeListener } from './queue-store';
@@ -204,6 +204,9 @@ export class DeliveryWorker implements WorkerDef {
         t: Math.floor(started.getTime() / 1000),
         secrets: signingSecrets(row.secret, row.previous_secret, until, started),
       });
+      // a traced attempt: the receiver may continue the trace (W3C trace context; outside the signed content)
+      const traceParent = currentTraceParent();
+      if (traceParent !== null) headers.traceparent = traceParent;
       result = await this.sender.send(row.url, headers, row.body);
     } catch (err) {
       // never reject: the slot must free and the attempt be recorded as failed
