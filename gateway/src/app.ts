@@ -105,7 +105,7 @@ export function createApp(parts: GatewayParts): { app: Express; handler: (req: I
       if (malformed) throw new BadRequest(malformed);
       steps.route(req);
       const route = req.gw.route!;
-      nameServerSpan('gateway', req.method, `${API_PREFIX}${route.row.path}`);
+      nameServerSpan('gateway', req.method, `${API_PREFIX}${route.row.path}`, req);
       steps.feature(req);
       const target = route.row.service === 'gateway' ? null : upstreams.requireServed(route);
       await steps.authenticate(req);

@@ -1,4 +1,4 @@
-import { InternalTokenSigner, INTERNAL_TOKEN_HEADER, startClientSpan, type Principal } from '@bop/shared';
+import { InternalTokenSigner, INTERNAL_TOKEN_HEADER, startClientSpan, type Principal, type TraceContext } from '@bop/shared';
 
 /** Internal tokens live 60 s; one is reused for half of that, so a service always gets one with 30 s or more left. */
 export const TOKEN_REUSE_MS = 30_000;
@@ -34,13 +34,14 @@ export async function callService(
   base: string,
   method: string,
   path: string,
-  opts: { token?: string; body?: unknown; requestId?: string; timeoutMs?: number } = {},
+  opts: { token?: string; body?: unknown; requestId?: string; timeoutMs?: number; trace?: TraceContext } = {},
 ): Promise<InternalAnswer> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (opts.token) headers[INTERNAL_TOKEN_HEADER] = opts.token;
   if (opts.requestId) headers['x-request-id'] = opts.requestId;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const span = startClientSpan(method, `${base}${path}`, headers);
+  // under a traced request (its context: the gateway's thread carries none across awaits), a client span identity continues
+  const span = startClientSpan(method, `${base}${path}`, headers, opts.trace);
   let res: Response;
   let text: string;
   try {

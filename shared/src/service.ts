@@ -39,7 +39,7 @@ import { newId } from './ids';
 import { logRequestOnFinish, requestLogger, startRequestId } from './request-log';
 import { kitRequest, listenHttp, urlHost, type HttpListener, type KitRequest } from './http-server';
 import { installServiceMetrics, watchService } from './telemetry/service-metrics';
-import { nameServerSpan, serveTraced } from './telemetry/trace-context';
+import { nameServerSpan, serveTraced, useAsyncTraceContext } from './telemetry/trace-context';
 
 export interface ServiceRuntime<C = BaseConfig> {
   name: AreaService;
@@ -173,6 +173,8 @@ function parseIfMatch(header: string | undefined): number | '*' | null | 'invali
 }
 
 export async function startService<S extends z.ZodObject>(def: ServiceDefinition<S>, opts: StartOptions = {}): Promise<RunningService<BaseConfig & z.output<S>>> {
+  // with tracing on, this thread's trace context follows awaits from now on (handlers, queries, outbox rows, consumers)
+  useAsyncTraceContext();
   const env = { ...process.env, ...(opts.env ?? {}) };
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   if (opts.internalPublicKeyPem) env.INTERNAL_JWT_PUBLIC_KEY = opts.internalPublicKeyPem;
@@ -276,7 +278,7 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     const match = table.match(req.method, req.path);
     if (!isRouteMatch(match)) throw new NotFound('endpoint');
     const compiled = match.value;
-    nameServerSpan(def.name, req.method, compiled.row?.path ?? compiled.def.key.slice(compiled.def.key.indexOf(' ') + 1));
+    nameServerSpan(def.name, req.method, compiled.row?.path ?? compiled.def.key.slice(compiled.def.key.indexOf(' ') + 1), req);
     // internal routes serve the platform only; a public caller reaches nothing but public rows
     if (compiled.row === null && principal.kind !== 'system') throw new ApiError('forbidden', 'Internal routes are for the platform only.');
     if (principal.kind === 'anonymous' && compiled.row?.people !== 'public') throw new Unauthorized();

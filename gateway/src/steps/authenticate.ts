@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { errorCodes, type ErrorCode } from '@bop/contracts';
-import { ApiError, ServiceUnavailable, Unauthorized, type Logger, type Principal } from '@bop/shared';
+import { ApiError, requestTraceContext, ServiceUnavailable, Unauthorized, type Logger, type Principal, type TraceContext } from '@bop/shared';
 import type { AuthEntry, GatewayRequest } from '../context';
 import { callService, type CachedToken } from '../internal';
 
@@ -42,7 +42,8 @@ export class Authenticator {
     return this.cache.size;
   }
 
-  async authenticate(presented: string, requestId: string): Promise<AuthEntry> {
+  /** `trace`: the request's trace context (requestTraceContext), which a lookup at identity continues */
+  async authenticate(presented: string, requestId: string, trace?: TraceContext): Promise<AuthEntry> {
     const hash = createHash('sha256').update(presented).digest('base64url');
     const hit = this.cache.get(hash);
     if (hit) {
@@ -51,7 +52,7 @@ export class Authenticator {
     }
     let pending = this.inflight.get(hash);
     if (!pending) {
-      pending = this.ask(hash, presented, requestId).finally(() => {
+      pending = this.ask(hash, presented, requestId, trace).finally(() => {
         if (this.inflight.get(hash) === pending) this.inflight.delete(hash);
       });
       this.inflight.set(hash, pending);
@@ -59,12 +60,12 @@ export class Authenticator {
     return pending;
   }
 
-  private async ask(hash: string, presented: string, requestId: string): Promise<AuthEntry> {
+  private async ask(hash: string, presented: string, requestId: string, trace?: TraceContext): Promise<AuthEntry> {
     if (!this.identityUrl) throw new ServiceUnavailable('Authentication is not available in this deployment.');
     const generation = this.generation;
     let r;
     try {
-      r = await callService(this.identityUrl, 'POST', '/internal/authenticate', { token: await this.token.get(), body: { token: presented }, requestId });
+      r = await callService(this.identityUrl, 'POST', '/internal/authenticate', { token: await this.token.get(), body: { token: presented }, requestId, trace });
     } catch (err) {
       this.log.warn({ err: (err as Error).message, requestId }, 'identity unreachable for authentication');
       throw new ServiceUnavailable('Authentication is unavailable right now; retry with backoff.');
@@ -108,6 +109,6 @@ export function authenticate(auth: Authenticator) {
     const header = req.headers.authorization;
     const m = header ? BEARER.exec(header) : null;
     if (!m) throw new Unauthorized(header ? 'The Authorization header must be `Bearer <key or session token>`.' : 'Send `Authorization: Bearer <key or session token>`.');
-    req.gw.auth = await auth.authenticate(m[1], req.id);
+    req.gw.auth = await auth.authenticate(m[1], req.id, requestTraceContext(req));
   };
 }

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { Pool, type Dispatcher } from 'undici';
-import { startClientSpan, INTERNAL_TOKEN_HEADER, ServiceUnavailable, InternalTokenSigner, renderError, type Logger } from '@bop/shared';
+import { requestTraceContext, startClientSpan, INTERNAL_TOKEN_HEADER, ServiceUnavailable, InternalTokenSigner, renderError, type Logger } from '@bop/shared';
 import type { GatewayRequest } from '../context';
 import { TOKEN_REUSE_MS, type CachedToken } from '../internal';
 import { clientIp } from './rate-limit';
@@ -84,7 +84,7 @@ export class Proxy {
       if (!res.writableFinished) abort.abort();
     });
     // a traced request: the call in a client span, whose trace context the service continues (the caller's own goes)
-    const span = startClientSpan(req.method ?? 'GET', `${target}${req.url ?? '/'}`, headers);
+    const span = startClientSpan(req.method ?? 'GET', `${target}${req.url ?? '/'}`, headers, requestTraceContext(req));
     const options: Dispatcher.RequestOptions = { path: req.url ?? '/', method: req.method as Dispatcher.HttpMethod, headers, body, signal: abort.signal };
     const pool = this.pool(target);
     let status: number | null = null;

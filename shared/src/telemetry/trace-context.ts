@@ -108,7 +108,45 @@ export function serveTraced(req: IncomingMessage, res: ServerResponse, handle: (
     if (!res.writableFinished) span.setAttribute('http.aborted', true);
     span.end();
   });
-  context.with(trace.setSpan(parent, span), handle);
+  const ctx = trace.setSpan(parent, span);
+  (req as unknown as Record<symbol, Context>)[REQUEST_CONTEXT] = ctx;
+  context.with(ctx, handle);
+}
+
+const REQUEST_CONTEXT = Symbol('bop.traceContext');
+
+/**
+ * The trace context serveTraced started for this request (undefined when the request is not traced):
+ * what the gateway's calls continue, its thread carrying no context across awaits (see
+ * useAsyncTraceContext).
+ */
+export function requestTraceContext(req: IncomingMessage): TraceContext | undefined {
+  return (req as unknown as Record<symbol, TraceContext | undefined>)[REQUEST_CONTEXT];
+}
+
+/** An OpenTelemetry context (a request's trace context: requestTraceContext). */
+export type TraceContext = Context;
+
+/** what startTracing registered to carry this thread's trace context across awaits (null while tracing is off) */
+let toAsyncContext: (() => void) | null = null;
+
+/** Registers the running SDK's switch to AsyncLocalStorage (startTracing; null: tracing stopped). */
+export function onAsyncTraceContext(fn: (() => void) | null): void {
+  toAsyncContext = fn;
+}
+
+/**
+ * A service starts in this thread (startService): its traced work — handlers, their queries and
+ * calls, the outbox rows they write, consumers — finds its trace context across awaits, so the
+ * thread's context manager becomes OpenTelemetry's AsyncLocalStorage one. Until then (the gateway's
+ * thread, which never starts a service) the active context lasts only while `context.with` runs,
+ * and the gateway hands each request's context to its calls explicitly (requestTraceContext): an
+ * AsyncLocalStorage in use installs V8's promise hooks, which slow every promise and await in the
+ * thread, traced or not — through the gateway at 10 % sampling, 6.4 % of the throughput and 57 µs a
+ * request of the gateway's thread (A/B of two runtimes side by side, GET /locations, 2026-11-27).
+ */
+export function useAsyncTraceContext(): void {
+  toAsyncContext?.();
 }
 
 
@@ -122,15 +160,17 @@ export interface ClientSpan {
  * service's command to another) in a CLIENT span under the work making it, when that work is traced:
  * the span's `traceparent` replaces any in `headers` (a caller's `tracestate` goes too), so the callee
  * continues this trace. When nothing is traced it answers null and does nothing else: the call goes
- * as it is, with no tracing work at all.
+ * as it is, with no tracing work at all. The caller's context is `under` when given (the gateway's:
+ * requestTraceContext), else the active one.
  *
  * The kit's call sites make these spans rather than OpenTelemetry's undici instrumentation, which
  * listens to every request undici makes through diagnostics channels, traced or not: through the
  * gateway at 10 % sampling it cost about 40 µs a request on the gateway's thread (A/B of two runtimes
  * side by side, one without it, GET /locations, 2026-11-27).
  */
-export function startClientSpan(method: string, url: string, headers: Record<string, string | string[] | undefined>): ClientSpan | null {
-  const parent = trace.getActiveSpan();
+export function startClientSpan(method: string, url: string, headers: Record<string, string | string[] | undefined>, under?: TraceContext): ClientSpan | null {
+  const ctx = under ?? context.active();
+  const parent = trace.getSpan(ctx);
   if (parent === undefined || !parent.isRecording()) return null;
   const attributes: Attributes = { 'http.request.method': method, 'url.full': url };
   try {
@@ -140,10 +180,10 @@ export function startClientSpan(method: string, url: string, headers: Record<str
   } catch {
     // a relative or broken URL: the call itself will say so
   }
-  const span = tracer.startSpan(method, { kind: SpanKind.CLIENT, attributes });
+  const span = tracer.startSpan(method, { kind: SpanKind.CLIENT, attributes }, ctx);
   delete headers.traceparent;
   delete headers.tracestate;
-  propagation.inject(trace.setSpan(context.active(), span), headers);
+  propagation.inject(trace.setSpan(ctx, span), headers);
   let ended = false;
   return {
     end(status, error) {
@@ -217,8 +257,9 @@ export function withActiveSpan<T>(span: Span, fn: () => T): T {
  * /sales/transactions:batch`, not the URL with ids) and says which part of the platform answered:
  * in the all-in-one runtime every service shares the process's resource, so `bop.service` tells them apart.
  */
-export function nameServerSpan(service: string, method: string, route: string): void {
-  const span = trace.getActiveSpan();
+export function nameServerSpan(service: string, method: string, route: string, req?: IncomingMessage): void {
+  const ctx = req === undefined ? undefined : requestTraceContext(req);
+  const span = ctx === undefined ? trace.getActiveSpan() : trace.getSpan(ctx);
   if (span === undefined || !span.isRecording()) return;
   span.updateName(`${method} ${route}`);
   span.setAttribute('http.route', route);

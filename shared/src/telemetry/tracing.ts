@@ -14,12 +14,13 @@
  *
  * What is traced: incoming requests (serveTraced) and the platform's own HTTP calls (gateway →
  * service, service → service commands: startClientSpan), other outgoing HTTP made with `node:http`
- * (object storage), express, Postgres queries made under a traced request or consumer, and the kit's
+ * (object storage), express, a service's Postgres queries under a traced request or consumer (the
+ * gateway's thread carries no context across awaits: threadContextManager), and the kit's
  * own spans for the hops between them (outbox relay, bus consumers, delivery attempts: trace-context.ts).
  * Health, readiness and metrics requests, and outgoing calls or queries with no traced parent (the
  * background loops' polling), make no spans.
  */
-import { EdgeSampling, samplingRatio, useEdgeSampling } from './trace-context';
+import { EdgeSampling, onAsyncTraceContext, samplingRatio, useEdgeSampling } from './trace-context';
 
 export { EdgeSampling, samplingRatio };
 
@@ -64,6 +65,55 @@ export function batchSettings(env: Record<string, string | undefined> = process.
 }
 
 /**
+ * This thread's context manager. It starts synchronous: `context.with(ctx, fn)` makes `ctx` active
+ * while `fn` runs, and nothing follows an await — what the gateway's thread needs, its calls taking
+ * each request's context explicitly (requestTraceContext). When a service starts in the thread
+ * (useAsyncTraceContext, before it serves), it becomes OpenTelemetry's AsyncLocalStorage manager for
+ * good: a service's traced work finds its context across awaits. AsyncLocalStorage is not used
+ * before that, because one in use installs V8's promise hooks, which slow every promise in the thread.
+ */
+function threadContextManager(): { manager: import('@opentelemetry/api').ContextManager; useAsync: () => void } {
+  const { ROOT_CONTEXT } = require('@opentelemetry/api') as typeof import('@opentelemetry/api');
+  const { AsyncLocalStorageContextManager } = require('@opentelemetry/context-async-hooks') as typeof import('@opentelemetry/context-async-hooks');
+  type Context = import('@opentelemetry/api').Context;
+  let current: Context = ROOT_CONTEXT;
+  let async: import('@opentelemetry/api').ContextManager | null = null;
+  const manager: import('@opentelemetry/api').ContextManager = {
+    active: () => (async ? async.active() : current),
+    with(ctx, fn, thisArg, ...args) {
+      if (async) return async.with(ctx, fn, thisArg, ...args);
+      const previous = current;
+      current = ctx;
+      try {
+        return fn.call(thisArg, ...args);
+      } finally {
+        current = previous;
+      }
+    },
+    bind(ctx, target) {
+      if (async) return async.bind(ctx, target);
+      if (typeof target !== 'function') return target;
+      const fn = target as unknown as (...a: unknown[]) => unknown;
+      return function (this: unknown, ...a: unknown[]) {
+        return manager.with(ctx, () => fn.apply(this, a));
+      } as typeof target;
+    },
+    enable: () => manager,
+    disable: () => {
+      async?.disable();
+      current = ROOT_CONTEXT;
+      return manager;
+    },
+  };
+  return {
+    manager,
+    useAsync: () => {
+      async ??= new AsyncLocalStorageContextManager().enable();
+    },
+  };
+}
+
+/**
  * Starts tracing in this thread when requested (see above), under `OTEL_SERVICE_NAME` or `serviceName`.
  * Answers the handle, or null when tracing is off. Calling it again answers the running one.
  */
@@ -93,7 +143,10 @@ export function startTracing(serviceName: string, env: Record<string, string | u
   // a call made outside any trace: the instrumentations leave it alone (see below)
   const untraced = () => !api.trace.isSpanContextValid(api.trace.getSpanContext(api.context.active()) ?? api.INVALID_SPAN_CONTEXT);
 
+  // the active context: for the duration of `context.with` until a service starts here, then across awaits (threadContextManager)
+  const contexts = threadContextManager();
   const sdk = new NodeSDK({
+    contextManager: contexts.manager,
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || serviceName, 'service.namespace': 'bop-platform' }),
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter(), batchSettings(env))],
     // OTEL_TRACES_SAMPLER's ratio, decided per request at the edge (EdgeSampling); a traced parent is followed
@@ -120,10 +173,12 @@ export function startTracing(serviceName: string, env: Record<string, string | u
   });
   sdk.start();
   useEdgeSampling(edge);
+  onAsyncTraceContext(contexts.useAsync);
   running = {
     shutdown: async () => {
       running = null;
       useEdgeSampling(null);
+      onAsyncTraceContext(null);
       await sdk.shutdown();
     },
   };
