@@ -1,4 +1,4 @@
-import { InternalTokenSigner, INTERNAL_TOKEN_HEADER, startClientSpan, type Principal, type TraceContext } from '@bop/shared';
+import { callJson, InternalTokenSigner, INTERNAL_TOKEN_HEADER, type Principal, type ServiceAnswer, type TraceContext } from '@bop/shared';
 
 /** Internal tokens live 60 s; one is reused for half of that, so a service always gets one with 30 s or more left. */
 export const TOKEN_REUSE_MS = 30_000;
@@ -24,10 +24,7 @@ export const gatewayPrincipal: Principal = { kind: 'system', via: 'internal', id
 /** Who calls a public row (signing in): nobody yet. Services see it only on rows that need no one. */
 export { anonymousPrincipal } from '@bop/shared';
 
-export interface InternalAnswer {
-  status: number;
-  body: any;
-}
+export type InternalAnswer = ServiceAnswer;
 
 /** A JSON call from the gateway to a service (authentication, features, served routes, readiness). */
 export async function callService(
@@ -40,30 +37,6 @@ export async function callService(
   if (opts.token) headers[INTERNAL_TOKEN_HEADER] = opts.token;
   if (opts.requestId) headers['x-request-id'] = opts.requestId;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  // under a traced request (its context: the gateway's thread carries none across awaits), a client span identity continues
-  const span = startClientSpan(method, `${base}${path}`, headers, opts.trace);
-  let res: Response;
-  let text: string;
-  try {
-    res = await fetch(`${base}${path}`, {
-      method,
-      headers,
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-      signal: AbortSignal.timeout(opts.timeoutMs ?? 5000),
-    });
-    text = await res.text();
-  } catch (err) {
-    span?.end(null, err);
-    throw err;
-  }
-  span?.end(res.status);
-  let body: unknown = undefined;
-  if (text) {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = text;
-    }
-  }
-  return { status: res.status, body };
+  // under a traced request, a client span the service continues (`trace`: the gateway's thread carries no context across awaits)
+  return callJson(`${base}${path}`, { method, headers, body: opts.body, timeoutMs: opts.timeoutMs ?? 5000, trace: opts.trace });
 }

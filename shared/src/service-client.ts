@@ -1,11 +1,44 @@
 import type { AreaService } from '@bop/contracts';
 import { ApiError, ValidationError, type FieldError } from './errors';
 import { InternalTokenSigner, systemPrincipal, INTERNAL_TOKEN_HEADER } from './auth';
-import { startClientSpan } from './telemetry/trace-context';
+import { startClientSpan, type TraceContext } from './telemetry/trace-context';
 
 export interface ServiceAnswer<T = any> {
   status: number;
   body: T;
+}
+
+/**
+ * One JSON call the platform makes to itself over HTTP (a service's command to another, the gateway's
+ * calls to identity and the services): the body sent as JSON, the answer's body parsed as JSON (or
+ * its text when it is not). Under traced work it is a client span the callee continues
+ * (startClientSpan; `trace` names the caller's context where the thread carries none across awaits:
+ * the gateway's). A call that gets no answer within `timeoutMs` or fails on the way rejects.
+ */
+export async function callJson<T = any>(
+  url: string,
+  opts: { method: string; headers: Record<string, string>; body?: unknown; timeoutMs: number; trace?: TraceContext },
+): Promise<ServiceAnswer<T>> {
+  const span = startClientSpan(opts.method, url, opts.headers, opts.trace);
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(url, { method: opts.method, headers: opts.headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body), signal: AbortSignal.timeout(opts.timeoutMs) });
+    text = await res.text();
+  } catch (err) {
+    span?.end(null, err);
+    throw err;
+  }
+  span?.end(res.status);
+  let parsed: any = undefined;
+  if (text) {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = text;
+    }
+  }
+  return { status: res.status, body: parsed as T };
 }
 
 /**
@@ -34,28 +67,11 @@ export class ServiceClient {
     const headers: Record<string, string> = { [INTERNAL_TOKEN_HEADER]: await this.systemToken() };
     if (requestId) headers['x-request-id'] = requestId;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const url = `${base.replace(/\/$/, '')}${path}`;
-    // a traced caller: the call in a client span the other service continues
-    const span = startClientSpan(method, url, headers);
-    let res: Response;
-    let text: string;
     try {
-      res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(this.timeoutMs) });
-      text = await res.text();
+      return await callJson<T>(`${base.replace(/\/$/, '')}${path}`, { method, headers, body, timeoutMs: this.timeoutMs });
     } catch (err) {
-      span?.end(null, err);
       throw new ApiError('service_unavailable', `The ${service} service did not answer (${(err as Error).message}).`);
     }
-    span?.end(res.status);
-    let parsed: any = undefined;
-    if (text) {
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = text;
-      }
-    }
-    return { status: res.status, body: parsed as T };
   }
 
   private async systemToken(): Promise<string> {

@@ -149,7 +149,6 @@ export function useAsyncTraceContext(): void {
   toAsyncContext?.();
 }
 
-
 /** An outgoing call's CLIENT span (startClientSpan): ended once, with the answer's status or the error. */
 export interface ClientSpan {
   end(status: number | null, error?: unknown): void;
