@@ -1,4 +1,4 @@
-import { MikroORM, type EntitySchema, type Options } from '@mikro-orm/core';
+import { IsolationLevel, MikroORM, type EntitySchema, type Options } from '@mikro-orm/core';
 import { PostgreSqlDriver, type EntityManager } from '@mikro-orm/postgresql';
 import { Migrator, Migration } from '@mikro-orm/migrations';
 import type { MigrationObject } from '@mikro-orm/core';
@@ -93,4 +93,14 @@ export async function sqlQuery<T = Record<string, any>>(em: EntityManager, sql: 
   if (trx) query.transacting(trx);
   const res = (await query) as { rows: T[] };
   return res.rows;
+}
+
+/**
+ * A read made of several statements that must agree with each other (rows, and the marks saying
+ * whether their figures are current): one read-only REPEATABLE READ transaction, so every statement
+ * sees the same snapshot. Under the default READ COMMITTED each statement sees what committed before
+ * it, and a worker committing between two of them pairs old rows with new marks.
+ */
+export async function readSnapshot<T>(em: EntityManager, work: (tem: EntityManager) => Promise<T>): Promise<T> {
+  return em.transactional((tem) => work(tem), { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true });
 }

@@ -1,5 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
-import { actorOf, assertLocationInReach, Conflict, findPage, NotFound, now as clockNow, PeriodLocked, recordEvent, type EntityManager, type PageRequest, type Principal, type ReachSet } from '@bop/shared';
+import { actorOf, assertLocationInReach, Conflict, findPage, NotFound, now as clockNow, PeriodLocked, readSnapshot, recordEvent, type EntityManager, type PageRequest, type Principal, type ReachSet } from '@bop/shared';
 import { Timesheet } from './entities';
 import { timesheetDetailDto, timesheetDto } from './dto';
 import { pendingTimesheetIds } from './marks-store';
@@ -15,25 +15,30 @@ export interface TimesheetFilters {
 }
 
 /** `GET /time/timesheets` (and `/me/timesheets`): a page, oldest id first, with the period's dates and whether the figures are current. */
-export async function listTimesheets(em: EntityManager, f: TimesheetFilters, page: PageRequest) {
-  const rows = await findPage(
-    em,
-    Timesheet,
-    [f.payPeriodId && { payPeriodId: f.payPeriodId }, f.inLocations && { locationId: f.inLocations }, f.employeeId && { employeeId: f.employeeId }, f.status && { status: f.status }],
-    page,
-  );
-  const periods = await periodsById(em, rows.data.map((t) => t.payPeriodId));
-  const marked = await pendingTimesheetIds(em, rows.data);
-  return { ...rows, data: rows.data.map((t) => timesheetDto(t, periods.get(t.payPeriodId)!, !marked.has(t.id))) };
+export async function listTimesheets(db: EntityManager, f: TimesheetFilters, page: PageRequest) {
+  // one snapshot: a recalculation committing between the rows and the marks would pair old figures with "current"
+  return readSnapshot(db, async (em) => {
+    const rows = await findPage(
+      em,
+      Timesheet,
+      [f.payPeriodId && { payPeriodId: f.payPeriodId }, f.inLocations && { locationId: f.inLocations }, f.employeeId && { employeeId: f.employeeId }, f.status && { status: f.status }],
+      page,
+    );
+    const periods = await periodsById(em, rows.data.map((t) => t.payPeriodId));
+    const marked = await pendingTimesheetIds(em, rows.data);
+    return { ...rows, data: rows.data.map((t) => timesheetDto(t, periods.get(t.payPeriodId)!, !marked.has(t.id))) };
+  });
 }
 
 /** `GET /time/timesheets/{id}`: daily hours, breaks, overtime and exceptions; 404 for one out of reach or another employee's own. */
-export async function getTimesheet(em: EntityManager, id: string, access: { reach?: ReachSet; employeeId?: string }) {
-  const t = await em.findOne(Timesheet, { id });
-  if (!t || (access.employeeId && t.employeeId !== access.employeeId)) throw new NotFound('timesheet', id);
-  if (access.reach) assertLocationInReach(access.reach, t.locationId);
-  const period = (await periodsById(em, [t.payPeriodId])).get(t.payPeriodId)!;
-  return timesheetDetailDto(t, period, !(await pendingTimesheetIds(em, [t])).has(t.id));
+export async function getTimesheet(db: EntityManager, id: string, access: { reach?: ReachSet; employeeId?: string }) {
+  return readSnapshot(db, async (em) => {
+    const t = await em.findOne(Timesheet, { id });
+    if (!t || (access.employeeId && t.employeeId !== access.employeeId)) throw new NotFound('timesheet', id);
+    if (access.reach) assertLocationInReach(access.reach, t.locationId);
+    const period = (await periodsById(em, [t.payPeriodId])).get(t.payPeriodId)!;
+    return timesheetDetailDto(t, period, !(await pendingTimesheetIds(em, [t])).has(t.id));
+  });
 }
 
 /**
