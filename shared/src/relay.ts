@@ -5,7 +5,7 @@ import { Waker } from './waker';
 import { isDatabaseUnavailable } from './db-faults';
 import { handleClientErrors } from './pg-clients';
 import { backoffDelay, relayBackoff } from './retry';
-import { advisoryKeySql } from './sql';
+import { advisoryKeySql, deleteInChunks } from './sql';
 import { countIf, metrics } from './telemetry/metrics';
 import { SpanKind, startSpan, type Span } from './telemetry/trace-context';
 
@@ -30,8 +30,6 @@ export interface RelayOptions {
   retention?: { outboxMs: number; busMs: number; checkMs: number };
 }
 
-/** Rows per delete statement of a retention pass. */
-const PRUNE_CHUNK = 10_000;
 /** While behind, a batch grows to at most this many times the configured size. */
 const RELAY_MAX_GROWTH = 8;
 
@@ -236,14 +234,12 @@ export class Relay {
  */
 export async function pruneOutbox(client: Pick<Client, 'query'>, schema: string, retentionMs: number): Promise<number> {
   const outbox = `"${schema.replace(/"/g, '""')}"."outbox"`;
-  let pruned = 0;
-  for (;;) {
+  return deleteInChunks(async (limit) => {
     const { rowCount } = await client.query(
       `delete from ${outbox} where "seq" in (
          select "seq" from ${outbox} where "published_at" < now() - make_interval(secs => $1::double precision / 1000) order by "seq" limit $2)`,
-      [retentionMs, PRUNE_CHUNK],
+      [retentionMs, limit],
     );
-    pruned += rowCount ?? 0;
-    if ((rowCount ?? 0) < PRUNE_CHUNK) return pruned;
-  }
+    return rowCount ?? 0;
+  });
 }

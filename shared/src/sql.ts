@@ -78,3 +78,19 @@ export async function lockForTransaction(em: EntityManager, keys: string | reado
   await q.transacting(trx);
 }
 
+
+/** Rows per delete statement of a retention pass (the outbox's, the Postgres bus's). */
+export const PRUNE_CHUNK = 10_000;
+
+/**
+ * A retention pass: `chunk` deletes at most `limit` rows (the oldest) and answers how many; it runs
+ * again until one deletes fewer, so no statement holds locks on more than a chunk. Answers the total.
+ */
+export async function deleteInChunks(chunk: (limit: number) => Promise<number>): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const n = await chunk(PRUNE_CHUNK);
+    deleted += n;
+    if (n < PRUNE_CHUNK) return deleted;
+  }
+}

@@ -5,15 +5,13 @@ import { Waker } from '../waker';
 import { handlePoolErrors } from '../pg-clients';
 import { isDatabaseUnavailable } from '../db-faults';
 import { backoffDelay, busBackoff } from '../retry';
-import { advisoryKeySql } from '../sql';
+import { advisoryKeySql, deleteInChunks } from '../sql';
 
 const CHANNEL = 'bus_messages';
 /** Advisory lock keys of the bus (the kit's one key scheme, `<area>.<what>`): its DDL, and appends (positions in commit order). */
 const SCHEMA_LOCK = 'bus.schema';
 const APPEND_LOCK = 'bus.append';
 const PRUNE_LOCK = 'bus.prune';
-/** Rows per delete statement of a retention pass. */
-const PRUNE_CHUNK = 10_000;
 const lockKey = advisoryKeySql('$1');
 
 /** Messages per insert statement (6 parameters each, far below Postgres' 65,535). */
@@ -108,9 +106,8 @@ class PostgresBus implements Bus {
   }
 
   async prune(retentionMs: number): Promise<number> {
-    let pruned = 0;
-    for (;;) {
-      const n = await this.inTransaction(async (client) => {
+    return deleteInChunks((limit) =>
+      this.inTransaction(async (client) => {
         const { rows: lock } = await client.query<{ ok: boolean }>(`select pg_try_advisory_xact_lock(${lockKey}) as ok`, [PRUNE_LOCK]);
         if (lock[0]?.ok) {
           // a group whose position has not moved within the retention is gone (a removed consumer, a
@@ -123,15 +120,13 @@ class PostgresBus implements Bus {
                    (select min("position") from "bus"."positions" where "updated_at" > now() - make_interval(secs => $1::double precision / 1000)),
                    (select max("position") from "bus"."messages"))
                order by "position" limit $2)`,
-            [retentionMs, PRUNE_CHUNK],
+            [retentionMs, limit],
           );
           return rowCount ?? 0;
         }
         return 0;
-      });
-      pruned += n;
-      if (n < PRUNE_CHUNK) return pruned;
-    }
+      }),
+    );
   }
 
   async appendFromOutbox(source: { connectionString: string; schema: string; topic: string; limit: number }): Promise<OutboxMove | null> {
