@@ -25,6 +25,7 @@
  */
 import { DateTime } from 'luxon';
 import { forecastDemand, type DemandPoint, type SpecialDay } from '@svc/scheduling';
+import { seededRandom } from './seeded-random';
 
 const SEED = Number(process.env.BENCH_SEED ?? 1);
 const LOCATIONS = Number(process.env.BENCH_LOCATIONS ?? 20);
@@ -38,22 +39,11 @@ const ZONES = ['America/New_York', 'America/Chicago', 'America/Denver', 'America
 
 type Kind = 'morning' | 'lunch' | 'dinner';
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 class Random {
   private readonly next: () => number;
   private spare: number | null = null;
   constructor(seed: number) {
-    this.next = mulberry32(seed);
+    this.next = seededRandom(seed);
   }
   uniform(lo = 0, hi = 1): number {
     return lo + (hi - lo) * this.next();

@@ -25,11 +25,10 @@
  */
 import { spawn } from 'node:child_process';
 import { isDeepStrictEqual } from 'node:util';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Pool } from 'undici';
 import { freePort, generateInternalKeyPair, InternalTokenSigner, type Principal } from '@bop/shared';
+import { cpuMs, load, medianOf, type LoadResult } from './http-load';
 import { benchRequest, benchSession, startRuntimeProcess } from './runtime-process';
 import { telemetryCost, telemetryFor, telemetryLabel, telemetryModes, type OtlpReceiver, type TelemetryMode } from './telemetry';
 
@@ -38,14 +37,7 @@ const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const ITEMS = 500;
 
-interface Result {
-  /** CPU of the serving process per request (µs) */
-  cpu?: number;
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
+type Result = LoadResult;
 
 interface Target {
   label: string;
@@ -56,48 +48,9 @@ interface Target {
   pid: number;
 }
 
-/** user + system CPU of a process so far, in ms (Linux /proc; 0 elsewhere) */
-function cpuMs(pid: number): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
-  } catch {
-    return 0;
-  }
-}
-
-function medianOf(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
 /** the round with the median of `by` */
 function median(rs: Result[], by: (r: Result) => number): Result {
   return [...rs].sort((a, b) => by(a) - by(b))[Math.floor(rs.length / 2)];
-}
-
-async function load(t: Target, durationS: number, connections: number): Promise<Result> {
-  const pool = new Pool(t.origin, { connections, pipelining: 1 });
-  const latencies: number[] = [];
-  let errors = 0;
-  const until = performance.now() + durationS * 1000;
-  const worker = async () => {
-    while (performance.now() < until) {
-      const t0 = performance.now();
-      const res = await pool.request({ method: 'GET', path: t.path, headers: t.headers });
-      await res.body.text();
-      const dt = performance.now() - t0;
-      if (res.statusCode !== 200) errors += 1;
-      latencies.push(dt);
-    }
-  };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: connections }, worker));
-  const elapsed = (performance.now() - started) / 1000;
-  await pool.close();
-  latencies.sort((a, b) => a - b);
-  const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))];
-  return { rps: latencies.length / elapsed, p50: q(0.5), p99: q(0.99), errors };
 }
 
 async function body(t: Target): Promise<unknown> {

@@ -13,6 +13,7 @@
 import os from 'node:os';
 import { DateTime } from 'luxon';
 import { draftSchedule, type DraftCandidate, type DraftInput, type DraftNeedSlot, type DraftRules, type DraftShift } from '@svc/scheduling';
+import { seededRandom } from './seeded-random';
 
 const ZONE = 'America/New_York';
 /** Monday to Sunday; the Sunday is the switch to daylight saving time */
@@ -39,17 +40,6 @@ interface Person {
   timeOff: string[];
   otherShifts: Span[];
   already: number;
-}
-
-function random(s: number): () => number {
-  let a = s >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const at = (day: string, hour: number) => DateTime.fromISO(day, { zone: ZONE }).plus({ minutes: Math.round(hour * 60) }).toMillis();
@@ -242,7 +232,7 @@ function greedy(people: Person[], needSlots: DraftNeedSlot[]): DraftShift[] {
 }
 
 async function main(): Promise<void> {
-  const rnd = random(seed);
+  const rnd = seededRandom(seed);
   const people = staff(rnd);
   const needSlots = needs();
   const input = inputOf(people, needSlots);
