@@ -1,4 +1,4 @@
-import { IsolationLevel, MikroORM, type EntitySchema, type Options } from '@mikro-orm/core';
+import { IsolationLevel, MikroORM, type EntitySchema, type EventSubscriber, type Options } from '@mikro-orm/core';
 import { PostgreSqlDriver, type EntityManager } from '@mikro-orm/postgresql';
 import { Migrator, Migration } from '@mikro-orm/migrations';
 import type { MigrationObject } from '@mikro-orm/core';
@@ -54,6 +54,7 @@ export async function createOrm(opts: OrmOptions): Promise<Orm> {
     extensions: [Migrator],
   };
   const orm = await MikroORM.init<PostgreSqlDriver>(config);
+  orm.em.getEventManager().registerSubscriber(afterCommitHooks);
   return orm;
 }
 
@@ -103,4 +104,49 @@ export async function sqlQuery<T = Record<string, any>>(em: EntityManager, sql: 
  */
 export async function readSnapshot<T>(em: EntityManager, work: (tem: EntityManager) => Promise<T>): Promise<T> {
   return em.transactional((tem) => work(tem), { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true });
+}
+
+/** a knex transaction (MikroORM's transaction context): a nested one (a savepoint) names its parent */
+interface KnexTransaction {
+  parentTransaction?: KnexTransaction;
+}
+
+/** what runs when a root transaction commits (afterCommit), by the transaction */
+const committed = new WeakMap<object, Array<() => void>>();
+
+/** MikroORM's transaction events, on every ORM the kit makes: runs or drops what waits on a root transaction */
+const afterCommitHooks: EventSubscriber = {
+  afterTransactionCommit({ transaction }) {
+    const waiting = transaction ? committed.get(transaction as object) : undefined;
+    if (!waiting) return;
+    committed.delete(transaction as object);
+    for (const fn of waiting) {
+      try {
+        fn();
+      } catch {
+        // what runs after a commit (a metric) never fails the request that committed
+      }
+    }
+  },
+  afterTransactionRollback({ transaction }) {
+    if (transaction) committed.delete(transaction as object);
+  },
+};
+
+/**
+ * Runs `fn` once what `em` wrote is committed: when the outermost transaction `em` is in commits (a
+ * savepoint's release is not a commit), or now when `em` is in none. When that transaction rolls back,
+ * or is run again after losing a race (writeTransaction), `fn` never runs for it: a counter of stored
+ * records counts each record once, and only records that were stored.
+ */
+export function afterCommit(em: EntityManager, fn: () => void): void {
+  let trx = em.getTransactionContext<KnexTransaction>();
+  if (!trx) {
+    fn();
+    return;
+  }
+  while (trx.parentTransaction) trx = trx.parentTransaction;
+  const waiting = committed.get(trx);
+  if (waiting) waiting.push(fn);
+  else committed.set(trx, [fn]);
 }

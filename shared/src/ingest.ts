@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IdKind } from '@bop/contracts';
-import { sqlQuery, type EntityManager } from './db';
+import { afterCommit, sqlQuery, type EntityManager } from './db';
 import type { ZodType } from 'zod';
 import { ApiError, type FieldError } from './errors';
 import { zodFieldErrors } from './validation';
@@ -295,7 +295,8 @@ export async function ingestBatch<Row extends Record<string, unknown>>(em: Entit
     await insertEvents(tem, opts.target.schema, events, actor, now);
     return batch;
   });
-  recordIngest(opts.endpoint, answer);
+  // counted once committed: the caller's transaction may still roll back or run again
+  afterCommit(em, () => recordIngest(opts.endpoint, answer));
   return answer;
 }
 

@@ -5,6 +5,7 @@ import {
   newId,
   now as clockNow,
   parseBatchRecords,
+  afterCommit,
   recordIngest,
   sqlList,
   sqlQuery,
@@ -154,7 +155,8 @@ export async function ingestReadings(em: EntityManager, opts: { source: string; 
     await insertEvents(tem, 'operations', [...events, batchEvent], actorOf(opts.actor), now);
     return batch;
   });
-  recordIngest(opts.endpoint, answer);
+  // counted once committed: the caller's transaction may still roll back or run again
+  afterCommit(em, () => recordIngest(opts.endpoint, answer));
   return answer;
 }
 
