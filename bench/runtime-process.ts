@@ -88,12 +88,23 @@ export async function startRuntimeProcess(env: Record<string, string>, opts: Run
     child = null;
   };
 
+  /** the last lines the runtime wrote, when they went to a file: a failed start says why */
+  const logTail = () => {
+    const out = opts.output ?? process.env.BENCH_RUNTIME_LOG;
+    if (!out || out === 'ignore' || out === 'inherit') return '';
+    try {
+      return `; its last lines (${out}):\n${fs.readFileSync(out, 'utf8').trimEnd().split('\n').slice(-20).join('\n')}`;
+    } catch {
+      return '';
+    }
+  };
+
   const waitReady = async () => {
     const until = Date.now() + (opts.readyTimeoutMs ?? 60_000);
     for (;;) {
       if (await fetch(`${base}/api/ready`).then((r) => r.status === 200, () => false)) return;
       const c = child as ChildProcess | null;
-      if (Date.now() > until || !c || c.exitCode !== null) throw new Error(`the runtime did not become ready (exit ${c?.exitCode ?? 'none'})`);
+      if (Date.now() > until || !c || c.exitCode !== null) throw new Error(`the runtime did not become ready (exit ${c?.exitCode ?? 'none'})${logTail()}`);
       await new Promise((r) => setTimeout(r, 250));
     }
   };
