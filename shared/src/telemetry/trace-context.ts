@@ -109,11 +109,16 @@ export function serveTraced(req: IncomingMessage, res: ServerResponse, handle: (
     span.end();
   });
   const ctx = trace.setSpan(parent, span);
-  (req as unknown as Record<symbol, Context>)[REQUEST_CONTEXT] = ctx;
+  REQUEST_CONTEXT.set(req, ctx);
   context.with(ctx, handle);
 }
 
-const REQUEST_CONTEXT = Symbol('bop.traceContext');
+/**
+ * Each traced request's context, beside the request rather than on it: a property added to the traced
+ * requests' IncomingMessage only would give them a shape of their own, and every inline cache in the
+ * `http` and express code those objects pass through would see both.
+ */
+const REQUEST_CONTEXT = new WeakMap<IncomingMessage, Context>();
 
 /**
  * The trace context serveTraced started for this request (undefined when the request is not traced):
@@ -121,7 +126,7 @@ const REQUEST_CONTEXT = Symbol('bop.traceContext');
  * useAsyncTraceContext).
  */
 export function requestTraceContext(req: IncomingMessage): TraceContext | undefined {
-  return (req as unknown as Record<symbol, TraceContext | undefined>)[REQUEST_CONTEXT];
+  return REQUEST_CONTEXT.get(req);
 }
 
 /** An OpenTelemetry context (a request's trace context: requestTraceContext). */
