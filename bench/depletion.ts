@@ -15,6 +15,7 @@
 import os from 'node:os';
 import { Client } from 'pg';
 import { benchRequest, benchSession, startRuntimeProcess } from './runtime-process';
+import { runBench } from './entry';
 
 const total = Number(process.env.BENCH_RECORDS ?? 10_000);
 const batchSize = Number(process.env.BENCH_BATCH ?? 1000);
@@ -126,7 +127,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);

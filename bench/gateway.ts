@@ -30,7 +30,8 @@ import path from 'node:path';
 import { freePort, generateInternalKeyPair, InternalTokenSigner, type Principal } from '@bop/shared';
 import { cpuMs, load, medianOf, type LoadResult } from './http-load';
 import { benchRequest, benchSession, startRuntimeProcess } from './runtime-process';
-import { telemetryCost, telemetryFor, telemetryLabel, telemetryModes, type OtlpReceiver, type TelemetryMode } from './telemetry';
+import { telemetryCost, telemetryFor, telemetryLabel, telemetryModes, stopWithTelemetry, type OtlpReceiver, type TelemetryMode } from './telemetry';
+import { runBench } from './entry';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 6);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -233,8 +234,7 @@ async function setUp(mode: TelemetryMode): Promise<Setup> {
       },
     };
   } catch (err) {
-    await rt.stop();
-    await telemetry.close();
+    await stopWithTelemetry(rt, telemetry);
     throw err;
   }
 }
@@ -316,13 +316,9 @@ async function main(): Promise<void> {
   } finally {
     await bare?.stop();
     for (const s of setups) {
-      await s.rt.stop();
-      await s.telemetry.close();
+      await stopWithTelemetry(s.rt, s.telemetry);
     }
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);

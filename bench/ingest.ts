@@ -16,7 +16,8 @@
 import os from 'node:os';
 import { Client } from 'pg';
 import { BENCH_OWNER, startRuntimeProcess } from './runtime-process';
-import { telemetryCost, telemetryFor, telemetryLabel, telemetryModes, type OtlpReceiver, type TelemetryMode } from './telemetry';
+import { telemetryCost, telemetryFor, telemetryLabel, telemetryModes, stopWithTelemetry, type OtlpReceiver, type TelemetryMode } from './telemetry';
+import { runBench } from './entry';
 
 const total = Number(process.env.BENCH_RECORDS ?? 100_000);
 const batchSize = Number(process.env.BENCH_BATCH ?? 1000);
@@ -78,8 +79,7 @@ async function setUp(mode: TelemetryMode): Promise<Setup> {
     };
     return { mode, rt, telemetry, postRaw };
   } catch (err) {
-    await rt.stop();
-    await telemetry.close();
+    await stopWithTelemetry(rt, telemetry);
     throw err;
   }
 }
@@ -187,8 +187,7 @@ async function main(): Promise<void> {
     }
   } finally {
     for (const s of setups) {
-      await s.rt.stop();
-      await s.telemetry.close();
+      await stopWithTelemetry(s.rt, s.telemetry);
     }
   }
 }
@@ -240,7 +239,4 @@ async function plainInsert(pgPort: number, batches: unknown[][]): Promise<{ valu
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);

@@ -12,6 +12,7 @@
 import os from 'node:os';
 import { plainInsertRate } from './plain-insert';
 import { BENCH_OWNER, startRuntimeProcess } from './runtime-process';
+import { runBench } from './entry';
 
 const employees = Number(process.env.BENCH_EMPLOYEES ?? 2000);
 const perEmployee = Number(process.env.BENCH_PUNCHES_PER_EMPLOYEE ?? 100);
@@ -152,7 +153,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);

@@ -14,6 +14,7 @@ import os from 'node:os';
 import { DateTime } from 'luxon';
 import { draftSchedule, type DraftCandidate, type DraftInput, type DraftNeedSlot, type DraftRules, type DraftShift } from '@svc/scheduling';
 import { seededRandom } from './seeded-random';
+import { runBench } from './entry';
 
 const ZONE = 'America/New_York';
 /** Monday to Sunday; the Sunday is the switch to daylight saving time */
@@ -274,7 +275,4 @@ async function main(): Promise<void> {
   console.log(`${ok ? 'meets' : 'misses'} the target: >= 95% covered, no rule broken, under 10 s`);
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);

@@ -17,6 +17,7 @@ import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { plainInsertRate } from './plain-insert';
 import { benchRequest, benchSession, startRuntimeProcess } from './runtime-process';
+import { runBench } from './entry';
 
 const sensors = Number(process.env.BENCH_SENSORS ?? 1000);
 const days = Number(process.env.BENCH_DAYS ?? 7);
@@ -178,7 +179,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);

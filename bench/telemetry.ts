@@ -61,3 +61,9 @@ export const telemetryLabel = (mode: TelemetryMode): string => (mode === 'off' ?
 export function telemetryCost(what: string, ratio: number): string {
   return `  ${what}: ${(ratio * 100).toFixed(1)}% of the throughput with telemetry off (cost ${(100 - ratio * 100).toFixed(1)}%, target < 5%)`;
 }
+
+/** Stops a runtime started for one mode, then its OTLP receiver (a bench's teardown, also after a failed set-up). */
+export async function stopWithTelemetry(rt: { stop(): Promise<void> }, telemetry: OtlpReceiver): Promise<void> {
+  await rt.stop();
+  await telemetry.close();
+}

@@ -23,7 +23,8 @@ import os from 'node:os';
 import { load, medianOf, threadCpuMs, type LoadTarget } from './http-load';
 import { seededRandom } from './seeded-random';
 import { benchRequest, benchSession, startRuntimeProcess } from './runtime-process';
-import { telemetryCost, telemetryFor, telemetryLabel, traceRatio, type OtlpReceiver, type TelemetryMode } from './telemetry';
+import { telemetryCost, telemetryFor, telemetryLabel, traceRatio, stopWithTelemetry, type OtlpReceiver, type TelemetryMode } from './telemetry';
+import { runBench } from './entry';
 
 const pairs = Number(process.env.BENCH_PAIRS ?? 8);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 6);
@@ -47,8 +48,7 @@ async function setUp(mode: TelemetryMode): Promise<Side> {
     for (let i = 0; i < 20; i++) await benchRequest(rt.base, 'POST', '/api/v1/locations', { name: `Bench ${i}`, timezone: 'UTC' }, key);
     return { mode, rt, telemetry, target: { origin: rt.base, path: PATH, headers: { authorization: `Bearer ${key}` } } };
   } catch (err) {
-    await rt.stop();
-    await telemetry.close();
+    await stopWithTelemetry(rt, telemetry);
     throw err;
   }
 }
@@ -128,13 +128,9 @@ async function main(): Promise<void> {
     console.log(`  spans exported: ${sides[1].telemetry.received().requests} OTLP requests, ${(sides[1].telemetry.received().bytes / 1e6).toFixed(1)} MB`);
   } finally {
     for (const s of sides) {
-      await s.rt.stop();
-      await s.telemetry.close();
+      await stopWithTelemetry(s.rt, s.telemetry);
     }
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);

@@ -33,6 +33,7 @@ import {
 import { startEmbeddedPostgres } from '@bop/runtime';
 import { organizationService } from '@svc/organization';
 import { webhooksService } from '@svc/webhooks';
+import { runBench } from './entry';
 
 const events = Number(process.env.BENCH_EVENTS ?? 10_000);
 const rate = Number(process.env.BENCH_RATE ?? 1_250);
@@ -200,7 +201,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);
