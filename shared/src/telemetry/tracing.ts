@@ -10,7 +10,7 @@
  * `OTEL_SERVICE_NAME`, `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_TRACES_SAMPLER` (default
  * `parentbased_always_on`; `parentbased_traceidratio` with `OTEL_TRACES_SAMPLER_ARG=0.1` keeps one
  * trace in ten: its ratio is applied per request at the edge, see EdgeSampling, and a traced parent is
- * always followed), `OTEL_BSP_*` for the batch span processor. Spans go out as OTLP/HTTP JSON.
+ * always followed), `OTEL_BSP_*` for the batch span processor. Spans go out as OTLP/HTTP JSON, sent from an export thread (span-export-thread.ts).
  *
  * What is traced: incoming requests (serveTraced) and the platform's own HTTP calls (gateway →
  * service, service → service commands: startClientSpan), other outgoing HTTP made with `node:http`
@@ -122,7 +122,7 @@ export function startTracing(serviceName: string, env: Record<string, string | u
   if (!tracingRequested(env)) return null;
   // required here, not imported: with tracing off none of this is loaded
   const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
-  const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+  const { threadSpanExporter } = require('./span-export-thread') as typeof import('./span-export-thread');
   const { BatchSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
   const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
   const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
@@ -148,7 +148,8 @@ export function startTracing(serviceName: string, env: Record<string, string | u
   const sdk = new NodeSDK({
     contextManager: contexts.manager,
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || serviceName, 'service.namespace': 'bop-platform' }),
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter(), batchSettings(env))],
+        // OTLP/HTTP JSON, its requests made from a thread of their own (span-export-thread.ts)
+    spanProcessors: [new BatchSpanProcessor(threadSpanExporter(), batchSettings(env))],
     // OTEL_TRACES_SAMPLER's ratio, decided per request at the edge (EdgeSampling); a traced parent is followed
     sampler: new ParentBasedSampler({ root }),
     // traces only: metrics are Prometheus' (/api/metrics), logs pino's
