@@ -96,8 +96,10 @@ export function serveTraced(req: IncomingMessage, res: ServerResponse, handle: (
         'url.path': q < 0 ? url : url.slice(0, q),
         'url.scheme': 'http',
         'server.address': req.headers.host ?? '',
-        'network.peer.address': req.socket.remoteAddress ?? '',
         'user_agent.original': req.headers['user-agent'] ?? '',
+        // no `network.peer.address`: reading a socket's remote address caches it on the socket
+        // (`_peername`), and sockets that only traced requests did that to took shapes of their own,
+        // which made node's http and stream code megamorphic for every request (`--log-ic`)
       },
     },
     parent,
