@@ -118,6 +118,24 @@ describe('the span export thread', () => {
     expect(Date.now() - started).toBeLessThan(15_000);
   });
 
+  it('fails the export to a collector that never answers once the export timeout has passed', async () => {
+    const silent = http.createServer(() => undefined); // takes the request, never answers
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    try {
+      process.env.OTEL_EXPORTER_OTLP_ENDPOINT = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      process.env.OTEL_EXPORTER_OTLP_TIMEOUT = '500';
+      const exporter = threadSpanExporter();
+      const started = Date.now();
+      const result = await exported(exporter, spans('GET /locations'));
+      expect(result.code).toBe(1);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      await exporter.shutdown();
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((r) => silent.close(r));
+    }
+  });
+
   it('starts no thread before the first export and none is left after shutdown', async () => {
     // this process's threads (Linux: one entry per thread; the platform runs on Linux)
     const threads = () => fs.readdirSync('/proc/self/task').length;

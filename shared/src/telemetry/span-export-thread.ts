@@ -23,6 +23,7 @@
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { ExportResponse, IExporterTransport } from '@opentelemetry/otlp-exporter-base';
 import type { Worker } from 'node:worker_threads';
+import { diag } from '@opentelemetry/api';
 
 /** the OpenTelemetry component type of an OTLP/HTTP span exporter (its self-observability metrics) */
 const COMPONENT = 'otlp_http_span_exporter';
@@ -61,20 +62,28 @@ function exportThread(): void {
 
 /**
  * The thread's transport for OpenTelemetry's export delegate: `send` hands the serialized batch to the
- * export thread and answers its outcome.
+ * export thread and answers its outcome — a failure when the thread stops first, or when no outcome
+ * comes within the export timeout (the thread's own export gives up by then), so that no export the
+ * batch span processor counts as in flight is left hanging.
  */
 class ExportThreadTransport implements IExporterTransport {
   private worker: Worker | null = null;
-  private readonly pending = new Map<number, (r: ExportResponse) => void>();
+  private readonly pending = new Map<number, { worker: Worker; done: (r: ExportResponse) => void }>();
   private next = 0;
 
-  send(data: Uint8Array): Promise<ExportResponse> {
+  send(data: Uint8Array, timeoutMillis: number): Promise<ExportResponse> {
     const worker = (this.worker ??= this.start());
     const id = this.next++;
     // its own whole buffer, which can be moved to the thread (the serializer's usually is)
     const bytes = data.byteOffset === 0 && data.byteLength === data.buffer.byteLength ? data : data.slice();
     return new Promise<ExportResponse>((resolve) => {
-      this.pending.set(id, resolve);
+      const timer = setTimeout(() => this.settle(id, { status: 'failure', error: new Error(`the span export thread gave no outcome within ${timeoutMillis} ms`) }), timeoutMillis + 1000);
+      timer.unref();
+      const done = (r: ExportResponse) => {
+        clearTimeout(timer);
+        resolve(r);
+      };
+      this.pending.set(id, { worker, done });
       worker.ref();
       worker.postMessage({ id, data: bytes } satisfies ExportRequest, [bytes.buffer as ArrayBuffer]);
     });
@@ -83,6 +92,15 @@ class ExportThreadTransport implements IExporterTransport {
   shutdown(): void {
     void this.worker?.terminate();
     this.worker = null;
+  }
+
+  /** ends export `id` with `outcome` (once), and lets the thread stop holding the process up when it has nothing in hand */
+  private settle(id: number, outcome: ExportResponse): void {
+    const entry = this.pending.get(id);
+    if (entry === undefined) return;
+    this.pending.delete(id);
+    if (![...this.pending.values()].some((p) => p.worker === entry.worker)) entry.worker.unref();
+    entry.done(outcome);
   }
 
   private start(): Worker {
@@ -98,17 +116,13 @@ class ExportThreadTransport implements IExporterTransport {
     });
     worker.unref();
     worker.on('message', (m: ExportOutcome) => {
-      const resolve = this.pending.get(m.id);
-      this.pending.delete(m.id);
-      if (this.pending.size === 0) worker.unref();
-      resolve?.(m.ok ? { status: 'success' } : { status: 'failure', error: new Error(m.error ?? 'OTLP export failed') });
+      this.settle(m.id, m.ok ? { status: 'success' } : { status: 'failure', error: new Error(m.error ?? 'OTLP export failed') });
     });
     // a thread that dies fails what it had in hand; the next export starts another
-    worker.on('error', () => undefined);
+    worker.on('error', (err) => diag.error('the span export thread failed', err));
     worker.on('exit', () => {
       if (this.worker === worker) this.worker = null;
-      for (const resolve of this.pending.values()) resolve({ status: 'failure', error: new Error('the span export thread stopped') });
-      this.pending.clear();
+      for (const [id, p] of [...this.pending]) if (p.worker === worker) this.settle(id, { status: 'failure', error: new Error('the span export thread stopped') });
     });
     return worker;
   }
