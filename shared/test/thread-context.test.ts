@@ -1,11 +1,12 @@
 /**
  * The trace context of a thread with tracing on (startTracing): synchronous until a service starts in
  * the thread (the gateway's thread never does: its calls take each request's context explicitly),
- * then carried across awaits by AsyncLocalStorage (useAsyncTraceContext).
+ * then carried across awaits by AsyncLocalStorage (useAsyncTraceContext) while traced work is in
+ * flight in the thread, and synchronous again when none is.
  */
 import { context, createContextKey, ROOT_CONTEXT } from '@opentelemetry/api';
 import { startTracing, stopTracing } from '../src/telemetry/tracing';
-import { useAsyncTraceContext } from '../src/telemetry/trace-context';
+import { inSpan, useAsyncTraceContext } from '../src/telemetry/trace-context';
 
 const KEY = createContextKey('bop.test');
 
@@ -24,13 +25,25 @@ async function seenAcrossAnAwait(): Promise<unknown[]> {
 describe('the thread context manager', () => {
   afterAll(() => stopTracing());
 
-  it('holds a context while context.with runs, then across awaits once a service starts in the thread', async () => {
-    // no span is made here: the endpoint is never called
+  it('holds a context while context.with runs, then across awaits while traced work is in flight once a service starts in the thread', async () => {
+    // the spans made here go to an endpoint nobody listens on: their export fails, nothing else
     expect(startTracing('thread-context-test', { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' })).not.toBeNull();
-    expect(await seenAcrossAnAwait()).toEqual(['request', undefined, undefined, 'bound']);
+    const synchronous = ['request', undefined, undefined, 'bound'];
+    const carried = ['request', 'request', undefined, 'bound'];
+    expect(await seenAcrossAnAwait()).toEqual(synchronous);
     useAsyncTraceContext();
-    expect(await seenAcrossAnAwait()).toEqual(['request', 'request', undefined, 'bound']);
+    // no traced work in flight: AsyncLocalStorage is not in use
+    expect(await seenAcrossAnAwait()).toEqual(synchronous);
+    // traced work (a recording span) in flight: contexts are carried across awaits, nested work too
+    await inSpan('traced work', {}, async () => {
+      expect(await seenAcrossAnAwait()).toEqual(carried);
+      await inSpan('nested', {}, async () => expect(await seenAcrossAnAwait()).toEqual(carried));
+      expect(await seenAcrossAnAwait()).toEqual(carried);
+    });
+    // the last traced work ended: synchronous again, and carried again with the next
+    expect(await seenAcrossAnAwait()).toEqual(synchronous);
+    await inSpan('more traced work', {}, async () => expect(await seenAcrossAnAwait()).toEqual(carried));
     useAsyncTraceContext(); // once is for good
-    expect(await seenAcrossAnAwait()).toEqual(['request', 'request', undefined, 'bound']);
+    expect(await seenAcrossAnAwait()).toEqual(synchronous);
   });
 });

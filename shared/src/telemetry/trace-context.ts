@@ -104,11 +104,13 @@ export function serveTraced(req: IncomingMessage, res: ServerResponse, handle: (
     },
     parent,
   );
+  tracedWorkStarted();
   res.once('close', () => {
     span.setAttribute('http.response.status_code', res.statusCode);
     if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
     if (!res.writableFinished) span.setAttribute('http.aborted', true);
     span.end();
+    tracedWorkEnded();
   });
   const ctx = trace.setSpan(parent, span);
   REQUEST_CONTEXT.set(req, ctx);
@@ -135,11 +137,31 @@ export function requestTraceContext(req: IncomingMessage): TraceContext | undefi
 export type TraceContext = Context;
 
 /** what startTracing registered to carry this thread's trace context across awaits (null while tracing is off) */
-let toAsyncContext: (() => void) | null = null;
+let toAsyncContext: AsyncTraceContext | null = null;
+
+/** The running SDK's hold on AsyncLocalStorage (startTracing): see useAsyncTraceContext. */
+export interface AsyncTraceContext {
+  /** a service starts in this thread: its traced work needs its context across awaits */
+  use(): void;
+  /** traced work is in flight in this thread (true), or none is any more (false) */
+  inFlight(active: boolean): void;
+}
 
 /** Registers the running SDK's switch to AsyncLocalStorage (startTracing; null: tracing stopped). */
-export function onAsyncTraceContext(fn: (() => void) | null): void {
-  toAsyncContext = fn;
+export function onAsyncTraceContext(hold: AsyncTraceContext | null): void {
+  toAsyncContext = hold;
+  tracedWork = 0;
+}
+
+/** traced requests (serveTraced) and traced background work (inSpan) in flight in this thread */
+let tracedWork = 0;
+
+function tracedWorkStarted(): void {
+  if (tracedWork++ === 0) toAsyncContext?.inFlight(true);
+}
+
+function tracedWorkEnded(): void {
+  if (tracedWork > 0 && --tracedWork === 0) toAsyncContext?.inFlight(false);
 }
 
 /**
@@ -153,7 +175,7 @@ export function onAsyncTraceContext(fn: (() => void) | null): void {
  * request of the gateway's thread (A/B of two runtimes side by side, GET /locations, 2026-11-27).
  */
 export function useAsyncTraceContext(): void {
-  toAsyncContext?.();
+  toAsyncContext?.use();
 }
 
 /** An outgoing call's CLIENT span (startClientSpan): ended once, with the answer's status or the error. */
@@ -235,17 +257,19 @@ export async function inSpan<T>(
   work: (span: Span) => Promise<T>,
 ): Promise<T> {
   const parent = opts.parent === undefined ? context.active() : contextOf(opts.parent);
-  return tracer.startActiveSpan(name, { kind: opts.kind ?? SpanKind.INTERNAL, attributes: opts.attributes }, parent, async (span) => {
-    try {
-      return await work(span);
-    } catch (err) {
-      span.recordException(err as Error);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error)?.message });
-      throw err;
-    } finally {
-      span.end();
-    }
-  });
+  const span = tracer.startSpan(name, { kind: opts.kind ?? SpanKind.INTERNAL, attributes: opts.attributes }, parent);
+  const traced = span.isRecording();
+  if (traced) tracedWorkStarted();
+  try {
+    return await context.with(trace.setSpan(parent, span), () => work(span));
+  } catch (err) {
+    span.recordException(err as Error);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error)?.message });
+    throw err;
+  } finally {
+    span.end();
+    if (traced) tracedWorkEnded();
+  }
 }
 
 /** Starts (and does not end) a span under a stored `traceparent`: for work that spans several calls. */

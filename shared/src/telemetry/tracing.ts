@@ -20,7 +20,7 @@
  * Health, readiness and metrics requests, and outgoing calls or queries with no traced parent (the
  * background loops' polling), make no spans.
  */
-import { EdgeSampling, onAsyncTraceContext, samplingRatio, useEdgeSampling } from './trace-context';
+import { EdgeSampling, onAsyncTraceContext, samplingRatio, useEdgeSampling, type AsyncTraceContext } from './trace-context';
 
 export { EdgeSampling, samplingRatio };
 
@@ -68,20 +68,30 @@ export function batchSettings(env: Record<string, string | undefined> = process.
  * This thread's context manager. It starts synchronous: `context.with(ctx, fn)` makes `ctx` active
  * while `fn` runs, and nothing follows an await — what the gateway's thread needs, its calls taking
  * each request's context explicitly (requestTraceContext). When a service starts in the thread
- * (useAsyncTraceContext, before it serves), it becomes OpenTelemetry's AsyncLocalStorage manager for
- * good: a service's traced work finds its context across awaits. AsyncLocalStorage is not used
- * before that, because one in use installs V8's promise hooks, which slow every promise in the thread.
+ * (useAsyncTraceContext, before it serves), its traced work must find its context across awaits, and
+ * OpenTelemetry's AsyncLocalStorage manager carries it — but only while traced work is in flight in
+ * the thread (a traced request until its answer is sent, inSpan's work until it settles: trace-context.ts
+ * counts them); when the last ends, its AsyncLocalStorage is disabled, and the next traced work
+ * enables it again. An AsyncLocalStorage in use runs a hook for every promise and async resource the
+ * thread makes, traced or not, and one more storage costs as much again as the first (MikroORM's
+ * transactions use one of their own: 50 awaits took 3.8 µs with none, 9.7 µs with one, 15.4 µs with
+ * two); organization's thread with it always on cost about 4 % of the throughput at 10 % sampling
+ * (`npm run bench:tracing`, six pairs: 97.9 % of off with the services' context not carried, 93.4 %
+ * with it carried for good, 2026-11-27).
  */
-function threadContextManager(): { manager: import('@opentelemetry/api').ContextManager; useAsync: () => void } {
+function threadContextManager(): { manager: import('@opentelemetry/api').ContextManager; hold: AsyncTraceContext } {
   const { ROOT_CONTEXT } = require('@opentelemetry/api') as typeof import('@opentelemetry/api');
   const { AsyncLocalStorageContextManager } = require('@opentelemetry/context-async-hooks') as typeof import('@opentelemetry/context-async-hooks');
   type Context = import('@opentelemetry/api').Context;
   let current: Context = ROOT_CONTEXT;
+  /** the AsyncLocalStorage manager once a service started here */
   let async: import('@opentelemetry/api').ContextManager | null = null;
+  /** whether traced work is in flight (the AsyncLocalStorage manager carries contexts only then) */
+  let carrying = false;
   const manager: import('@opentelemetry/api').ContextManager = {
-    active: () => (async ? async.active() : current),
+    active: () => (async !== null && carrying ? async.active() : current),
     with(ctx, fn, thisArg, ...args) {
-      if (async) return async.with(ctx, fn, thisArg, ...args);
+      if (async !== null && carrying) return async.with(ctx, fn, thisArg, ...args);
       const previous = current;
       current = ctx;
       try {
@@ -91,7 +101,7 @@ function threadContextManager(): { manager: import('@opentelemetry/api').Context
       }
     },
     bind(ctx, target) {
-      if (async) return async.bind(ctx, target);
+      if (async !== null && carrying) return async.bind(ctx, target);
       if (typeof target !== 'function') return target;
       const fn = target as unknown as (...a: unknown[]) => unknown;
       return function (this: unknown, ...a: unknown[]) {
@@ -105,12 +115,17 @@ function threadContextManager(): { manager: import('@opentelemetry/api').Context
       return manager;
     },
   };
-  return {
-    manager,
-    useAsync: () => {
-      async ??= new AsyncLocalStorageContextManager().enable();
+  const hold: AsyncTraceContext = {
+    use: () => {
+      async ??= new AsyncLocalStorageContextManager();
+    },
+    inFlight: (active) => {
+      carrying = active;
+      // no traced work left: the storage stops hooking every promise (its next `with` enables it again)
+      if (!active) async?.disable();
     },
   };
+  return { manager, hold };
 }
 
 /**
@@ -174,7 +189,7 @@ export function startTracing(serviceName: string, env: Record<string, string | u
   });
   sdk.start();
   useEdgeSampling(edge);
-  onAsyncTraceContext(contexts.useAsync);
+  onAsyncTraceContext(contexts.hold);
   running = {
     shutdown: async () => {
       running = null;
