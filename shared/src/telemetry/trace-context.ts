@@ -167,7 +167,8 @@ function tracedWorkEnded(): void {
 /**
  * A service starts in this thread (startService): its traced work — handlers, their queries and
  * calls, the outbox rows they write, consumers — finds its trace context across awaits, so the
- * thread's context manager becomes OpenTelemetry's AsyncLocalStorage one. Until then (the gateway's
+ * thread's context manager uses OpenTelemetry's AsyncLocalStorage one while traced work is in flight
+ * (serveTraced's requests, inSpan's work: counted below; see threadContextManager). Until then (the gateway's
  * thread, which never starts a service) the active context lasts only while `context.with` runs,
  * and the gateway hands each request's context to its calls explicitly (requestTraceContext): an
  * AsyncLocalStorage in use installs V8's promise hooks, which slow every promise and await in the
