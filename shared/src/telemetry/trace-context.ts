@@ -167,9 +167,9 @@ function tracedWorkEnded(): void {
 /**
  * A service starts in this thread (startService): its traced work — handlers, their queries and
  * calls, the outbox rows they write, consumers — finds its trace context across awaits, so the
- * thread's context manager uses OpenTelemetry's AsyncLocalStorage one while traced work is in flight
- * (serveTraced's requests, inSpan's work: counted below; see threadContextManager). Until then (the gateway's
- * thread, which never starts a service) the active context lasts only while `context.with` runs,
+ * thread's context manager uses OpenTelemetry's AsyncLocalStorage one while traced work is in
+ * flight (serveTraced's requests, inSpan's work: counted above; see threadContextManager). Until then
+ * (the gateway's thread, which never starts a service) the active context lasts only while `context.with` runs,
  * and the gateway hands each request's context to its calls explicitly (requestTraceContext): an
  * AsyncLocalStorage in use installs V8's promise hooks, which slow every promise and await in the
  * thread, traced or not — through the gateway at 10 % sampling, 6.4 % of the throughput and 57 µs a

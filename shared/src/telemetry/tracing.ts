@@ -10,7 +10,8 @@
  * `OTEL_SERVICE_NAME`, `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_TRACES_SAMPLER` (default
  * `parentbased_always_on`; `parentbased_traceidratio` with `OTEL_TRACES_SAMPLER_ARG=0.1` keeps one
  * trace in ten: its ratio is applied per request at the edge, see EdgeSampling, and a traced parent is
- * always followed), `OTEL_BSP_*` for the batch span processor. Spans go out as OTLP/HTTP JSON, sent from an export thread (span-export-thread.ts).
+ * always followed), `OTEL_BSP_*` for the batch span processor. Spans go out as OTLP/HTTP JSON, sent
+ * from an export thread (span-export-thread.ts).
  *
  * What is traced: incoming requests (serveTraced) and the platform's own HTTP calls (gateway →
  * service, service → service commands: startClientSpan), other outgoing HTTP made with `node:http`
@@ -163,7 +164,7 @@ export function startTracing(serviceName: string, env: Record<string, string | u
   const sdk = new NodeSDK({
     contextManager: contexts.manager,
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || serviceName, 'service.namespace': 'bop-platform' }),
-        // OTLP/HTTP JSON, its requests made from a thread of their own (span-export-thread.ts)
+    // OTLP/HTTP JSON, its requests made from a thread of their own (span-export-thread.ts)
     spanProcessors: [new BatchSpanProcessor(threadSpanExporter(), batchSettings(env))],
     // OTEL_TRACES_SAMPLER's ratio, decided per request at the edge (EdgeSampling); a traced parent is followed
     sampler: new ParentBasedSampler({ root }),
