@@ -137,8 +137,10 @@ describe('traces: one record from the gateway to a webhook delivery', () => {
     expect(proxyCall?.kind).toBe(SPAN_KIND.CLIENT);
     expect(proxyCall?.parentSpanId).toBe(gateway!.spanId);
     expect(proxyCall?.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.response.status_code': 202, 'url.full': expect.stringMatching(/\/sales\/transactions:batch$/) });
-    // sales' queries under its request
-    expect(inTrace().some((s) => s.attributes['db.system'] === 'postgresql' || s.attributes['db.system.name'] === 'postgresql')).toBe(true);
+    // sales' queries under its request, those of its transaction included (the context follows awaits in a service's thread)
+    const isQuery = (s: ExportedSpan) => s.attributes['db.system'] === 'postgresql' || s.attributes['db.system.name'] === 'postgresql';
+    const salesQueries = inTrace().filter((s) => isQuery(s) && s.parentSpanId === salesServer!.spanId);
+    expect(salesQueries.map((s) => s.name)).toEqual(expect.arrayContaining([expect.stringMatching(/^pg\.query:BEGIN\b/), expect.stringMatching(/^pg\.query:INSERT\b/)]));
 
     // outbox → bus: the relay's publish span under the request that wrote the event
     const published = find((s) => s.name === 'publish sales.transactions.recorded');
@@ -151,6 +153,8 @@ describe('traces: one record from the gateway to a webhook delivery', () => {
     const levelPublished = find((s) => s.name === 'publish stock.level_changed');
     expect(levelPublished?.attributes['bop.service']).toBe('inventory');
     expect(levelPublished!.parentSpanId).toBe(depletion!.spanId);
+    // the consumer's queries for that event under its span
+    expect(inTrace().some((s) => isQuery(s) && s.parentSpanId === depletion!.spanId)).toBe(true);
 
     // webhooks: the fan-out consumer queues the delivery, the attempt is a span under it
     const fanOut = find((s) => s.name === 'process stock.level_changed' && s.attributes['bop.service'] === 'webhooks');
@@ -166,6 +170,21 @@ describe('traces: one record from the gateway to a webhook delivery', () => {
     // exported as OTLP/HTTP JSON to the standard path; health and readiness polls made no spans
     expect(exports.every((e) => e.path === '/v1/traces' && e.contentType.startsWith('application/json'))).toBe(true);
     expect(spans.some((s) => /\/(health|ready)\b/.test(s.name) || /\/(health|ready)\b/.test(String(s.attributes['url.path'] ?? '')))).toBe(false);
+  });
+
+  it("puts a read's queries (no transaction) under the service's server span", async () => {
+    const traceId = randomBytes(16).toString('hex');
+    const res = await fetch(`${stack.rt.base}/api/v1/locations?limit=5`, { headers: { authorization: `Bearer ${stack.session}`, traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` } });
+    expect(res.status).toBe(200);
+    const isQuery = (s: ExportedSpan) => s.attributes['db.system'] === 'postgresql' || s.attributes['db.system.name'] === 'postgresql';
+    const server = await waitFor(10_000, async () => spans.find((s) => s.traceId === traceId && s.kind === SPAN_KIND.SERVER && s.attributes['bop.service'] === 'organization'));
+    expect(server?.name).toBe('GET /locations');
+    const queries = await waitFor(10_000, async () => {
+      const q = spans.filter((s) => s.traceId === traceId && isQuery(s) && s.parentSpanId === server!.spanId);
+      return q.length > 0 ? q : undefined;
+    });
+    expect(queries!.map((s) => s.name)).toEqual(expect.arrayContaining([expect.stringMatching(/^pg\.query:SELECT\b/)]));
+    expect(queries!.some((s) => /^pg\.query:BEGIN\b/.test(s.name))).toBe(false);
   });
 });
 
