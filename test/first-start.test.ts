@@ -172,6 +172,31 @@ describe('first start', () => {
     expect(sa.services.identity).not.toBe(sb.services.identity);
   }, 240_000);
 
+  it('holds its PORT from the start (503 service_unavailable with Retry-After while starting), so no service port the system picks can take it', async () => {
+    const port = await freePort();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bop-first-hold-'));
+    tmpDirs.push(dir);
+    const rt = run(entry, startEnv({ PORT: String(port), DATA_DIR: dir, SERVICE_PORTS: 'auto' }), root);
+    running.push(rt);
+    const seen: Array<{ status: number; retryAfter: string | null; code?: string }> = [];
+    const until = Date.now() + 180_000;
+    while (Date.now() < until && rt.child.exitCode === null) {
+      const res = await fetch(`http://127.0.0.1:${port}/api/health`, { signal: AbortSignal.timeout(5_000) }).catch(() => null);
+      if (res) {
+        const body = (await res.json().catch(() => ({}))) as { code?: string };
+        seen.push({ status: res.status, retryAfter: res.headers.get('retry-after'), code: body.code });
+        if (res.status === 200) break;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(seen.at(-1)?.status).toBe(200);
+    expect(seen.find((s) => s.status !== 200)).toEqual({ status: 503, retryAfter: '1', code: 'service_unavailable' });
+    expect(seen.every((s) => s.status === 200 || s.status === 503)).toBe(true);
+    // every service took a port of its own, none of them the gateway's
+    const state = JSON.parse(fs.readFileSync(path.join(dir, 'runtime.json'), 'utf8')) as { services: Record<string, string> };
+    expect(Object.values(state.services).map((u) => Number(new URL(u).port))).not.toContain(port);
+  }, 240_000);
+
   it('explains a taken EMBEDDED_PG_PORT in one line and exits non-zero', async () => {
     const holder = net.createServer();
     await new Promise<void>((r) => holder.listen(0, '127.0.0.1', () => r()));

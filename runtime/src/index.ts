@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import net from 'node:net';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { serviceTable } from '@bop/contracts';
-import { addMetricsSource, baseConfigSchema, createBus, createLogger, generateInternalKeyPair, loadConfig, startService, type Logger, type MetricsJson, type RunningService } from '@bop/shared';
+import { addMetricsSource, baseConfigSchema, createBus, createLogger, generateInternalKeyPair, loadConfig, renderError, ServiceUnavailable, startService, type Logger, type MetricsJson, type RunningService } from '@bop/shared';
 import { startGateway } from '@bop/gateway';
 import { serviceDefinitions } from './services';
 import { ensureDataDir, isNodeProcess, startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres';
@@ -31,14 +31,35 @@ export interface RuntimeState {
   services?: Record<string, string>;
 }
 
-/** Fails now, before Postgres and the services start, when the gateway's port is taken (a listen error, as the gateway's own would be). */
-async function checkPortFree(host: string, port: number): Promise<void> {
-  if (port === 0) return;
-  await new Promise<void>((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(port, host, () => srv.close(() => resolve()));
+/**
+ * Takes the gateway's port first, before Postgres and the services start, and holds it until the
+ * gateway listens: a start fails at once when it is taken (a listen error, as the gateway's own would
+ * be), and no service's port the system picks (`auto`, bound as 0) can be this one — a service that
+ * was handed it made the gateway's own listen fail once all had started. Meanwhile a request gets 503
+ * `service_unavailable` (starting) with Retry-After.
+ */
+async function reservePort(host: string, port: number, errorsBase: string, log: Logger): Promise<{ release(): Promise<void> }> {
+  if (port === 0) return { release: async () => undefined };
+  const starting = new ServiceUnavailable('The platform is starting; retry in a moment.', 1);
+  const srv = http.createServer((req, res) => {
+    res.shouldKeepAlive = false;
+    renderError(starting, req, res, errorsBase, log);
   });
+  await new Promise<void>((resolve, reject) => {
+    srv.once('error', reject);
+    srv.listen(port, host, () => {
+      srv.off('error', reject);
+      resolve();
+    });
+  });
+  let released: Promise<void> | null = null;
+  return {
+    release: () =>
+      (released ??= new Promise<void>((resolve) => {
+        srv.closeAllConnections();
+        srv.close(() => resolve());
+      })),
+  };
 }
 
 /** A process's start time in clock ticks since boot (Linux), or null. */
@@ -197,21 +218,29 @@ export async function startAll(envOverrides: Record<string, string | undefined> 
     ensureDataDir(dataDir);
     refuseRunningInstance(dataDir);
   }
-  await checkPortFree(config.HOST, config.PORT);
-  if (!databaseUrl) {
-    embedded = await startEmbeddedPostgres({ dataDir, port: config.EMBEDDED_PG_PORT, log, callerHandlesSignals: true });
-    databaseUrl = embedded.url;
-    writeState({ pid: process.pid, startTime: processStartTime(process.pid), databaseUrl, port: config.PORT, embeddedPgPort: embedded.port });
+  const reserved = await reservePort(config.HOST, config.PORT, loadConfig(baseConfigSchema, env).ERRORS_BASE_URL, log);
+  let keys: { privateKeyPem: string; publicKeyPem: string };
+  let bus: Awaited<ReturnType<typeof createBus>>;
+  try {
+    if (!databaseUrl) {
+      embedded = await startEmbeddedPostgres({ dataDir, port: config.EMBEDDED_PG_PORT, log, callerHandlesSignals: true });
+      databaseUrl = embedded.url;
+      writeState({ pid: process.pid, startTime: processStartTime(process.pid), databaseUrl, port: config.PORT, embeddedPgPort: embedded.port });
+    }
+    keys =
+      config.INTERNAL_JWT_PRIVATE_KEY && config.INTERNAL_JWT_PUBLIC_KEY
+        ? { privateKeyPem: config.INTERNAL_JWT_PRIVATE_KEY, publicKeyPem: config.INTERNAL_JWT_PUBLIC_KEY }
+        : await generateInternalKeyPair();
+    // one bus for every service of the process (the Postgres adapter: one pool and one LISTEN)
+    bus = await createBus(loadConfig(baseConfigSchema, { ...env, DATABASE_URL: databaseUrl }), log);
+  } catch (err) {
+    await reserved.release();
+    if (embedded) await embedded.stop().catch((e) => log.error({ err: e }, 'embedded Postgres stop failed'));
+    throw err;
   }
-  const keys =
-    config.INTERNAL_JWT_PRIVATE_KEY && config.INTERNAL_JWT_PUBLIC_KEY
-      ? { privateKeyPem: config.INTERNAL_JWT_PRIVATE_KEY, publicKeyPem: config.INTERNAL_JWT_PUBLIC_KEY }
-      : await generateInternalKeyPair();
   const services: RunningService<any>[] = [];
   const workers: WorkerHandle[] = [];
   const metricSources: Array<() => void> = [];
-  // one bus for every service of the process (the Postgres adapter: one pool and one LISTEN)
-  const bus = await createBus(loadConfig(baseConfigSchema, { ...env, DATABASE_URL: databaseUrl }), log);
   const stopAll = async () => {
     for (const drop of metricSources) drop();
     for (const w of workers) await w.close().catch((err) => log.error({ err }, 'worker thread close failed'));
@@ -271,6 +300,8 @@ export async function startAll(envOverrides: Record<string, string | undefined> 
       // every worker's services learn the URLs known so far (an earlier group's did not know this one's)
       for (const w of workers) w.post({ type: 'urls', urls: { ...serviceUrls } });
     }
+    // every service has its port: the gateway takes its own over (a moment of refused connections)
+    await reserved.release();
     const gateway = await startGateway({
       env,
       port: config.PORT,
@@ -295,6 +326,7 @@ export async function startAll(envOverrides: Record<string, string | undefined> 
       },
     };
   } catch (err) {
+    await reserved.release();
     await stopAll();
     throw err;
   }
