@@ -45,7 +45,7 @@ export const idPrefixes = {
   supplierInvoice: 'sin',
   tenderTotal: 'ctt',
   cashCount: 'ccn',
-  deposit: 'dep',
+  deposit: 'dps',
   bankTransaction: 'btx',
   settlement: 'stl',
   attachment: 'att',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idPrefixes } from '@bop/contracts';
 import { decodeCursor, encodeCursor, toPage, formatPath, zodFieldErrors, newId, changedFields, reachFor, reachCoversLocation, problemBody, ApiError, ValidationError } from '@bop/shared';
 import { RouteTable, isRouteMatch } from '@bop/contracts';
 
@@ -34,6 +35,13 @@ describe('ids', () => {
     const ids = Array.from({ length: 100 }, () => newId('location'));
     expect(ids[0]).toMatch(/^loc_[0-9A-HJKMNP-TV-Z]{26}$/);
     expect([...ids].sort()).toEqual(ids);
+  });
+
+  it('name their type: every kind has a prefix of its own', () => {
+    const kinds = new Map<string, string[]>();
+    for (const [kind, prefix] of Object.entries(idPrefixes)) kinds.set(prefix, [...(kinds.get(prefix) ?? []), kind]);
+    expect([...kinds].filter(([, k]) => k.length > 1)).toEqual([]);
+    expect(newId('deposit')).toMatch(/^dps_/);
   });
 });
 

@@ -35,7 +35,7 @@ export type CashDepositCreate = z.output<typeof CashDepositCreate>;
 
 export const CashDeposit = z
   .object({
-    id: z.string().openapi({ example: 'dep_01JD3Y7Q0ZK8M4N2P5R6S7T8V9' }),
+    id: z.string().openapi({ example: 'dps_01JD3Y7Q0ZK8M4N2P5R6S7T8V9' }),
     locationId: z.string(),
     businessDays: z.array(z.string()),
     amount: z.string(),

@@ -35,7 +35,7 @@ describe('POST /cash/deposits', () => {
     expect(r.status).toBe(201);
     expect(r.headers.get('location')).toBe(`/api/v1/cash/deposits/${r.body.id}`);
     expect(r.body).toEqual({
-      id: expect.stringMatching(/^dep_/),
+      id: expect.stringMatching(/^dps_/),
       locationId: nyc,
       businessDays: ['2026-01-05'],
       amount: '250.50',
@@ -303,7 +303,7 @@ describe('reading', () => {
     expect(out.status).toBe(403);
     expect(out.body.code).toBe('out_of_reach');
     expect((await s.cash.call('GET', `/cash/deposits?locationId=${nyc}`, { as: berReader })).status).toBe(403);
-    expect((await s.cash.call('GET', '/cash/deposits/dep_nope')).status).toBe(404);
+    expect((await s.cash.call('GET', '/cash/deposits/dps_nope')).status).toBe(404);
     expect((await s.cash.call('GET', '/cash/deposits', { as: person({ 'cash.count': [{ type: 'everyone' }] }) })).status).toBe(403);
   });
 
