@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { idPrefixes } from '@bop/contracts';
 import { decodeCursor, encodeCursor, toPage, formatPath, zodFieldErrors, newId, changedFields, reachFor, reachCoversLocation, problemBody, ApiError, ValidationError } from '@bop/shared';
-import { RouteTable, isRouteMatch } from '@bop/contracts';
+import { idPrefixes, RouteTable, isRouteMatch } from '@bop/contracts';
 
 describe('field paths', () => {
   it('formats zod paths the way the spec writes them', () => {
