@@ -104,13 +104,11 @@ export function serveTraced(req: IncomingMessage, res: ServerResponse, handle: (
     },
     parent,
   );
-  tracedWorkStarted();
   res.once('close', () => {
     span.setAttribute('http.response.status_code', res.statusCode);
     if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
     if (!res.writableFinished) span.setAttribute('http.aborted', true);
     span.end();
-    tracedWorkEnded();
   });
   const ctx = trace.setSpan(parent, span);
   REQUEST_CONTEXT.set(req, ctx);
@@ -139,41 +137,27 @@ export type TraceContext = Context;
 /** what startTracing registered to carry this thread's trace context across awaits (null while tracing is off) */
 let toAsyncContext: AsyncTraceContext | null = null;
 
-/** The running SDK's hold on AsyncLocalStorage (startTracing): see useAsyncTraceContext. */
+/** The running SDK's switch to a context carried across awaits (startTracing): see useAsyncTraceContext. */
 export interface AsyncTraceContext {
   /** a service starts in this thread: its traced work needs its context across awaits */
   use(): void;
-  /** traced work is in flight in this thread (true), or none is any more (false) */
-  inFlight(active: boolean): void;
 }
 
-/** Registers the running SDK's switch to AsyncLocalStorage (startTracing; null: tracing stopped). */
+/** Registers the running SDK's switch (startTracing; null: tracing stopped). */
 export function onAsyncTraceContext(hold: AsyncTraceContext | null): void {
   toAsyncContext = hold;
-  tracedWork = 0;
-}
-
-/** traced requests (serveTraced) and traced background work (inSpan) in flight in this thread */
-let tracedWork = 0;
-
-function tracedWorkStarted(): void {
-  if (tracedWork++ === 0) toAsyncContext?.inFlight(true);
-}
-
-function tracedWorkEnded(): void {
-  if (tracedWork > 0 && --tracedWork === 0) toAsyncContext?.inFlight(false);
 }
 
 /**
  * A service starts in this thread (startService): its traced work — handlers, their queries and
- * calls, the outbox rows they write, consumers — finds its trace context across awaits, so the
- * thread's context manager uses OpenTelemetry's AsyncLocalStorage one while traced work is in
- * flight (serveTraced's requests, inSpan's work: counted above; see threadContextManager). Until then
- * (the gateway's thread, which never starts a service) the active context lasts only while `context.with` runs,
- * and the gateway hands each request's context to its calls explicitly (requestTraceContext): an
- * AsyncLocalStorage in use installs V8's promise hooks, which slow every promise and await in the
- * thread, traced or not — through the gateway at 10 % sampling, 6.4 % of the throughput and 57 µs a
- * request of the gateway's thread (A/B of two runtimes side by side, GET /locations, 2026-11-27).
+ * calls, the outbox rows they write, consumers — finds its trace context across awaits from now on,
+ * carried in MikroORM's transaction AsyncLocalStorage (threadContextManager in tracing.ts). Until
+ * then (the gateway's thread, which never starts a service) the active context lasts only while
+ * `context.with` runs, and the gateway hands each request's context to its calls explicitly
+ * (requestTraceContext): an AsyncLocalStorage in use installs V8's promise hooks, which slow every
+ * promise and await in the thread, traced or not — through the gateway at 10 % sampling, 6.4 % of
+ * the throughput and 57 µs a request of the gateway's thread (A/B of two runtimes side by side, GET
+ * /locations, 2026-11-27).
  */
 export function useAsyncTraceContext(): void {
   toAsyncContext?.use();
@@ -259,8 +243,6 @@ export async function inSpan<T>(
 ): Promise<T> {
   const parent = opts.parent === undefined ? context.active() : contextOf(opts.parent);
   const span = tracer.startSpan(name, { kind: opts.kind ?? SpanKind.INTERNAL, attributes: opts.attributes }, parent);
-  const traced = span.isRecording();
-  if (traced) tracedWorkStarted();
   try {
     return await context.with(trace.setSpan(parent, span), () => work(span));
   } catch (err) {
@@ -269,7 +251,6 @@ export async function inSpan<T>(
     throw err;
   } finally {
     span.end();
-    if (traced) tracedWorkEnded();
   }
 }
 

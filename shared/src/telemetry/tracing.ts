@@ -69,30 +69,29 @@ export function batchSettings(env: Record<string, string | undefined> = process.
  * This thread's context manager. It starts synchronous: `context.with(ctx, fn)` makes `ctx` active
  * while `fn` runs, and nothing follows an await — what the gateway's thread needs, its calls taking
  * each request's context explicitly (requestTraceContext). When a service starts in the thread
- * (useAsyncTraceContext, before it serves), its traced work must find its context across awaits, and
- * OpenTelemetry's AsyncLocalStorage manager carries it — but only while traced work is in flight in
- * the thread (a traced request until its answer is sent, inSpan's work until it settles: trace-context.ts
- * counts them); when the last ends, its AsyncLocalStorage is disabled, and the next traced work
- * enables it again. An AsyncLocalStorage in use runs a hook for every promise and async resource the
- * thread makes, traced or not, and one more storage costs as much again as the first (MikroORM's
- * transactions use one of their own: 50 awaits took 3.8 µs with none, 9.7 µs with one, 15.4 µs with
- * two); organization's thread with it always on cost about 4 % of the throughput at 10 % sampling
- * (`npm run bench:tracing`, six pairs: 97.9 % of off with the services' context not carried, 93.4 %
- * with it carried for good, 2026-11-27).
+ * (useAsyncTraceContext, before it serves), its work must find its context across awaits, and the
+ * context rides in MikroORM's transaction AsyncLocalStorage (transactionSlotManager) rather than in
+ * a storage of its own.
+ *
+ * Why not OpenTelemetry's AsyncLocalStorage manager: every AsyncLocalStorage in use runs its own
+ * step of a hook for every promise and async resource the thread makes, traced or not (50 awaits:
+ * 3.8 µs with none, 9.7 µs with one, 15.4 µs with two), and a service's thread already has two in
+ * use for good, MikroORM's transaction context and its flush guard (a census of the storages run in
+ * each thread under `npm run bench:tracing`, 2026-11-27). OpenTelemetry's made a third; switched on
+ * only while traced work was in flight it was still on nearly all the time under load at 10 %
+ * sampling (one traced request in flight is enough).
  */
 function threadContextManager(): { manager: import('@opentelemetry/api').ContextManager; hold: AsyncTraceContext } {
   const { ROOT_CONTEXT } = require('@opentelemetry/api') as typeof import('@opentelemetry/api');
-  const { AsyncLocalStorageContextManager } = require('@opentelemetry/context-async-hooks') as typeof import('@opentelemetry/context-async-hooks');
   type Context = import('@opentelemetry/api').Context;
+  type ContextManager = import('@opentelemetry/api').ContextManager;
   let current: Context = ROOT_CONTEXT;
-  /** the AsyncLocalStorage manager once a service started here */
-  let async: import('@opentelemetry/api').ContextManager | null = null;
-  /** whether traced work is in flight (the AsyncLocalStorage manager carries contexts only then) */
-  let carrying = false;
-  const manager: import('@opentelemetry/api').ContextManager = {
-    active: () => (async !== null && carrying ? async.active() : current),
+  /** the carrying manager once a service started here */
+  let async: ContextManager | null = null;
+  const manager: ContextManager = {
+    active: () => (async !== null ? async.active() : current),
     with(ctx, fn, thisArg, ...args) {
-      if (async !== null && carrying) return async.with(ctx, fn, thisArg, ...args);
+      if (async !== null) return async.with(ctx, fn, thisArg, ...args);
       const previous = current;
       current = ctx;
       try {
@@ -102,7 +101,7 @@ function threadContextManager(): { manager: import('@opentelemetry/api').Context
       }
     },
     bind(ctx, target) {
-      if (async !== null && carrying) return async.bind(ctx, target);
+      if (async !== null) return async.bind(ctx, target);
       if (typeof target !== 'function') return target;
       const fn = target as unknown as (...a: unknown[]) => unknown;
       return function (this: unknown, ...a: unknown[]) {
@@ -111,23 +110,69 @@ function threadContextManager(): { manager: import('@opentelemetry/api').Context
     },
     enable: () => manager,
     disable: () => {
-      async?.disable();
       current = ROOT_CONTEXT;
       return manager;
     },
   };
   const hold: AsyncTraceContext = {
     use: () => {
-      async ??= new AsyncLocalStorageContextManager();
-    },
-    inFlight: (active) => {
-      carrying = active;
-      // no traced work left: the storage stops hooking every promise (its next `with` enables it again)
-      if (!active) async?.disable();
+      async ??= transactionSlotManager();
     },
   };
   return { manager, hold };
 }
+
+/**
+ * A context manager that keeps the active OpenTelemetry context in a slot of MikroORM's transaction
+ * context, carried across awaits by MikroORM's own AsyncLocalStorage (`TransactionContext.storage`),
+ * which a service's thread keeps in use anyway (threadContextManager says why).
+ *
+ * `with(ctx, fn)` runs `fn` in a new transaction context holding `ctx` and the entity manager of the
+ * transaction in progress, if any: MikroORM sees the same transaction (or, outside one, an entity
+ * manager whose name is no real one's, so none). A transaction MikroORM starts takes the slot of the
+ * context it starts in: its `TransactionContext.create` is wrapped to copy it, so a transaction's
+ * queries sit under the span that started the transaction. Every transaction context has the slot
+ * (ROOT_CONTEXT when nothing is traced): one object shape for MikroORM's code.
+ */
+function transactionSlotManager(): import('@opentelemetry/api').ContextManager {
+  const { ROOT_CONTEXT } = require('@opentelemetry/api') as typeof import('@opentelemetry/api');
+  const { AsyncLocalStorageContextManager } = require('@opentelemetry/context-async-hooks') as typeof import('@opentelemetry/context-async-hooks');
+  const { TransactionContext } = require('@mikro-orm/core') as typeof import('@mikro-orm/core');
+  type Context = import('@opentelemetry/api').Context;
+  type Slotted = InstanceType<typeof TransactionContext> & { [TRACE_SLOT]?: Context };
+  // private in MikroORM's typings, a public static field at run time
+  const storage = (TransactionContext as unknown as { storage: import('node:async_hooks').AsyncLocalStorage<Slotted> }).storage;
+  const NO_ENTITY_MANAGER = { name: '\u0000no transaction', _id: undefined } as unknown as ConstructorParameters<typeof TransactionContext>[0];
+  const slotted = (em: ConstructorParameters<typeof TransactionContext>[0], ctx: Context): Slotted => {
+    const tc = new TransactionContext(em) as Slotted;
+    tc[TRACE_SLOT] = ctx;
+    return tc;
+  };
+  if (!(TRACE_SLOT in TransactionContext)) {
+    // MikroORM's own transactions (em.transactional, flush) inherit the slot of the context they start in
+    Object.defineProperty(TransactionContext, TRACE_SLOT, { value: true });
+    TransactionContext.create = function create<T>(em: ConstructorParameters<typeof TransactionContext>[0], next: (...args: unknown[]) => T): T {
+      return storage.run(slotted(em, storage.getStore()?.[TRACE_SLOT] ?? ROOT_CONTEXT), next);
+    };
+  }
+  // AsyncLocalStorageContextManager's binding of functions and event emitters calls `with` and `active`
+  return new (class extends AsyncLocalStorageContextManager {
+    override active(): Context {
+      return storage.getStore()?.[TRACE_SLOT] ?? ROOT_CONTEXT;
+    }
+    override with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(ctx: Context, fn: F, thisArg?: ThisParameterType<F>, ...args: A): ReturnType<F> {
+      const outer = storage.getStore();
+      const cb = thisArg == null ? fn : fn.bind(thisArg);
+      return storage.run(slotted(outer?.em ?? NO_ENTITY_MANAGER, ctx), cb as (...a: A) => ReturnType<F>, ...args);
+    }
+    override disable(): this {
+      return this;
+    }
+  })();
+}
+
+/** the slot of a MikroORM transaction context that holds the OpenTelemetry context (transactionSlotManager) */
+const TRACE_SLOT = Symbol.for('bop.traceContext');
 
 /**
  * Starts tracing in this thread when requested (see above), under `OTEL_SERVICE_NAME` or `serviceName`.
