@@ -1,4 +1,4 @@
-import { defineEntity, p } from '@mikro-orm/core';
+import { defineEntity, p, type FilterQuery } from '@mikro-orm/core';
 import type { ZodType } from 'zod';
 import { parseBatchRecords } from './ingest';
 import { defineConsumer, type ConsumerDef } from './consumers';
@@ -179,7 +179,68 @@ export function reachableLocationIds(reach: ReachSet): string[] | null {
 /** Refuses (403 out_of_reach) a location the reach does not cover. */
 export function assertLocationInReach(reach: ReachSet, locationId: string): void {
   const ids = reachableLocationIds(reach);
-  if (ids && !ids.includes(locationId)) throw new OutOfReach(`Your permission does not reach location ${locationId}.`);
+  if (ids && !ids.includes(locationId)) throw new OutOfReach(`Your permission does not reach location ${locationId}.${employeeSetNote(reach)}`);
+}
+
+/** What an employee set reaches, said where it does not reach a location. */
+const employeeSetNote = (reach: ReachSet) =>
+  !reach.everyone && reach.employeeSetIds.size > 0 ? ' An employee set reaches the records of its employees, not a location as a whole.' : '';
+
+/**
+ * Does the reach cover a record about an employee: Everyone, one of the record's locations (for an
+ * employee: the home location and any further one), or its employee in one of the reach's employee
+ * sets (a set's ids are employee ids). A record about no one (`employeeId` null: an open shift) is
+ * covered by its location only.
+ */
+export function reachCoversEmployeeRecord(reach: ReachSet, r: { locationIds: readonly string[]; employeeId: string | null | undefined }): boolean {
+  if (reach.everyone) return true;
+  if (r.employeeId && reach.employeeSetIds.has(r.employeeId)) return true;
+  const ids = new Set(reachableLocationIds(reach));
+  return r.locationIds.some((id) => ids.has(id));
+}
+
+/** Refuses (403 out_of_reach) a record about an employee that the reach covers neither by its location nor by its employee. */
+export function assertEmployeeRecordInReach(reach: ReachSet, locationId: string, employeeId: string | null | undefined): void {
+  if (reachCoversEmployeeRecord(reach, { locationIds: [locationId], employeeId })) return;
+  throw new OutOfReach(employeeId ? `Your permission reaches neither location ${locationId} nor employee ${employeeId}.` : `Your permission does not reach location ${locationId}.${employeeSetNote(reach)}`);
+}
+
+/**
+ * Which records about employees a list may show (employeeRecordScope): those at `location`, those about
+ * `employee`, both together (`all`: the location asked for, of the reach's employees) or either (`any`).
+ */
+export interface EmployeeRecordScope {
+  location?: string | { $in: string[] };
+  employee?: { $in: string[] };
+  match: 'all' | 'any';
+}
+
+/**
+ * The scope of a list of records about employees: the `locationId` asked for when the reach covers it,
+ * or the records there of the reach's employee sets (403 when it has none); without one, the
+ * locations the reach covers and its employee sets' employees; undefined for Everyone.
+ */
+export function employeeRecordScope(reach: ReachSet, locationId: string | undefined): EmployeeRecordScope | undefined {
+  const reachable = reachableLocationIds(reach);
+  if (reach.everyone || reachable === null) return locationId ? { location: locationId, match: 'all' } : undefined;
+  const employees = reach.employeeSetIds.size > 0 ? { $in: [...reach.employeeSetIds] } : undefined;
+  if (locationId) {
+    if (reachable.includes(locationId)) return { location: locationId, match: 'all' };
+    if (!employees) throw new OutOfReach(`Your permission does not reach location ${locationId}.`);
+    return { location: locationId, employee: employees, match: 'all' };
+  }
+  return { location: { $in: reachable }, employee: employees, match: 'any' };
+}
+
+/** An employee record scope as one condition of a query, the fields named by the caller's store (undefined: no condition). */
+export function employeeScopeCondition<E>(
+  scope: EmployeeRecordScope | undefined,
+  by: { location: (ids: string | { $in: string[] }) => FilterQuery<E>; employee: (ids: { $in: string[] }) => FilterQuery<E> },
+): FilterQuery<E> | undefined {
+  if (!scope) return undefined;
+  const parts = [scope.location !== undefined ? by.location(scope.location) : null, scope.employee !== undefined ? by.employee(scope.employee) : null].filter((c) => c !== null);
+  if (parts.length === 1) return parts[0];
+  return (scope.match === 'all' ? { $and: parts } : { $or: parts }) as FilterQuery<E>;
 }
 
 /** Refuses (403 out_of_reach) a reach short of Everyone for company-wide records (`what`: "Customers", "Items" …). */

@@ -1,7 +1,7 @@
 import { canDelete, canRead, reachCovers, type Viewer } from '../src/attachments/access';
 import type { ReachSet } from '@bop/shared';
 
-const at = (ids: string[]): ReachSet => ({ everyone: false, orgUnitIds: new Set(), locationIds: new Set(ids), employeeSetIds: new Set() });
+const at = (ids: string[], employees: string[] = []): ReachSet => ({ everyone: false, orgUnitIds: new Set(), locationIds: new Set(ids), employeeSetIds: new Set(employees) });
 const viewer = (over: Partial<Viewer> = {}): Viewer => ({ id: 'usr_v', employeeId: null, read: null, manage: null, ...over });
 const file = { uploadedById: 'usr_up', employeeId: 'emp_1', locationId: 'loc_a' };
 
@@ -24,8 +24,17 @@ describe('attachment access (spec: Attachments)', () => {
   });
 
   it('a file of no location is covered by reach Everyone only', () => {
-    expect(reachCovers(at(['loc_a']), null)).toBe(false);
-    expect(reachCovers({ everyone: true }, null)).toBe(true);
-    expect(reachCovers(null, 'loc_a')).toBe(false);
+    expect(reachCovers(at(['loc_a']), { locationId: null })).toBe(false);
+    expect(reachCovers({ everyone: true }, { locationId: null })).toBe(true);
+    expect(reachCovers(null, { locationId: 'loc_a' })).toBe(false);
+  });
+
+  it('an employee set reaches the files about its employees, wherever they are, and no other', () => {
+    expect(canRead(file, viewer({ read: at([], ['emp_1']) }))).toBe(true);
+    expect(canRead(file, viewer({ read: at([], ['emp_2']) }))).toBe(false);
+    expect(canRead({ ...file, locationId: null }, viewer({ read: at([], ['emp_1']) }))).toBe(true);
+    expect(canRead({ ...file, employeeId: null }, viewer({ read: at([], ['emp_1']) }))).toBe(false);
+    expect(canDelete(file, viewer({ manage: at([], ['emp_1']) }))).toBe(true);
+    expect(canDelete(file, viewer({ manage: at(['loc_b'], ['emp_2']) }))).toBe(false);
   });
 });

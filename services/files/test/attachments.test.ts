@@ -242,6 +242,16 @@ describe('who may see and delete a file (404 for anyone else)', () => {
     expect(listed.body.data.map((x: { id: string }) => x.id)).toEqual([mine.id]);
     const outOfReach = await t.call('GET', `/attachments?locationId=${there}`, { as: readsHere });
     expect(outOfReach.body.code).toBe('out_of_reach');
+    // an employee set: the files about its employees, wherever they are
+    const readsEmployee = person({ 'attachments.read': [{ type: 'employee_set', ids: ['emp_concerned'] }] });
+    const aboutThem = (await t.call('GET', '/attachments?limit=200', { as: readsEmployee })).body.data;
+    expect(aboutThem.length).toBeGreaterThan(0);
+    expect(aboutThem.map((x: { id: string }) => x.id)).toContain(theirs.id);
+    expect(aboutThem.every((x: { employeeId: string }) => x.employeeId === 'emp_concerned')).toBe(true);
+    expect((await t.call('GET', `/attachments?locationId=${there}&limit=200`, { as: readsEmployee })).body.data.map((x: { id: string }) => x.id)).toEqual([theirs.id]);
+    expect((await t.call('GET', `/attachments?locationId=${here}&limit=200`, { as: readsEmployee })).body.data).toEqual([]);
+    expect((await t.call('GET', `/attachments/${theirs.id}`, { as: readsEmployee })).status).toBe(200);
+    expect((await t.call('GET', `/attachments/${mine.id}`, { as: readsEmployee })).status).toBe(404);
     const byEmployee = await t.call('GET', '/attachments?employeeId=emp_concerned&limit=200');
     expect(byEmployee.body.data.map((x: { id: string }) => x.id)).toContain(theirs.id);
     expect(byEmployee.body.data.every((x: { employeeId: string }) => x.employeeId === 'emp_concerned')).toBe(true);

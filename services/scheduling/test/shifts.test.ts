@@ -67,6 +67,47 @@ describe('shifts', () => {
     expect(list.body.data.every((s: { locationId: string }) => s.locationId === other)).toBe(true);
   });
 
+  it('an employee set reaches its employees\' shifts and availability at any location, and gives open shifts only to them', async () => {
+    const loc = await replicaLocation(t);
+    const away = await replicaLocation(t);
+    const mine = await replicaEmployee(t, { home: loc, positions: ['Cook'] });
+    const other = await replicaEmployee(t, { home: loc, positions: ['Cook'] });
+    const set = [{ type: 'employee_set' as const, ids: [mine] }];
+    const lead = person({ 'schedules.manage': set, 'schedules.read': set });
+    const body = (employeeId: string | null, locationId = loc) => ({ locationId, position: 'Cook', employeeId, start: '2026-12-28T10:00:00Z', end: '2026-12-28T14:00:00Z' });
+
+    const made = await t.call('POST', '/shifts', { as: lead, body: body(mine, away) });
+    expect(made.status).toBe(201);
+    expect((await t.call('GET', `/shifts/${made.body.id}`, { as: lead })).status).toBe(200);
+    expect((await t.call('PATCH', `/shifts/${made.body.id}`, { as: lead, body: { notes: 'Prep' } })).status).toBe(200);
+    // the shift given to someone out of reach, a shift of theirs, an open shift: refused
+    expect((await t.call('PATCH', `/shifts/${made.body.id}`, { as: lead, body: { employeeId: other } })).body.code).toBe('out_of_reach');
+    const theirs = await newShift(loc, other, '2026-12-28T10:00:00Z', '2026-12-28T14:00:00Z');
+    expect((await t.call('GET', `/shifts/${theirs.body.id}`, { as: lead })).body).toMatchObject({ code: 'out_of_reach', detail: `Your permission reaches neither location ${loc} nor employee ${other}.` });
+    expect((await t.call('POST', '/shifts', { as: lead, body: body(other) })).body.code).toBe('out_of_reach');
+    const open = await t.call('POST', '/shifts', { as: lead, body: body(null) });
+    expect(open.body.code).toBe('out_of_reach');
+    expect(open.body.detail).toMatch(/An employee set reaches the records of its employees, not a location as a whole/);
+
+    const listed = await t.call('GET', '/shifts?limit=200', { as: lead });
+    expect(listed.body.data.map((x: { id: string }) => x.id)).toEqual([made.body.id]);
+    expect((await t.call('GET', `/shifts?locationId=${loc}&limit=200`, { as: lead })).body.data).toEqual([]);
+
+    // an open shift, published: the lead gives it to their employee, not to another
+    const posted = await newShift(loc, null, '2026-12-29T10:00:00Z', '2026-12-29T14:00:00Z');
+    await publish(loc, '2026-12-29', '2026-12-29');
+    expect((await t.call('POST', `/shifts/${posted.body.id}:claim`, { as: lead, body: { employeeId: other } })).body.code).toBe('out_of_reach');
+    expect((await t.call('POST', `/shifts/${posted.body.id}:claim`, { as: lead, body: { employeeId: mine } })).body.employeeId).toBe(mine);
+
+    // availability: the set's employees only
+    const window = await t.call('POST', '/availability', { as: lead, body: { employeeId: mine, kind: 'preferred', weekday: 'friday', startTime: '17:00', endTime: '22:00' } });
+    expect(window.status).toBe(201);
+    expect((await t.call('POST', '/availability', { as: lead, body: { employeeId: other, kind: 'preferred', weekday: 'friday', startTime: '17:00', endTime: '22:00' } })).body.code).toBe('out_of_reach');
+    await t.call('POST', '/availability', { body: { employeeId: other, kind: 'preferred', weekday: 'monday', startTime: '17:00', endTime: '22:00' } });
+    expect((await t.call('GET', '/availability?limit=200', { as: lead })).body.data.map((w: { employeeId: string }) => w.employeeId)).toEqual([mine]);
+    expect((await t.call('GET', `/availability?locationId=${loc}&limit=200`, { as: lead })).body.data.map((w: { employeeId: string }) => w.employeeId)).toEqual([mine]);
+  });
+
   it('warns of overlap, short rest, availability, time off and overtime on change; PATCH and If-Match', async () => {
     const loc = await replicaLocation(t, { timezone: NY });
     const emp = await replicaEmployee(t, { home: loc });

@@ -64,6 +64,14 @@ describe('shift swaps', () => {
     // reach
     const elsewhere = person({ 'shift_swaps.approve': [{ type: 'locations', ids: [await replicaLocation(t)] }] });
     expect((await t.call('POST', `/shift-swaps/${w.body.id}:approve`, { as: elsewhere })).body.code).toBe('out_of_reach');
+    // an employee set: either employee to read the swap, both to decide it
+    const setOf = (ids: string[]) => person({ 'schedules.read': [{ type: 'employee_set', ids }], 'shift_swaps.approve': [{ type: 'employee_set', ids }] });
+    expect((await t.call('GET', `/shift-swaps/${w.body.id}`, { as: setOf([ben]) })).status).toBe(200);
+    expect((await t.call('GET', '/shift-swaps?limit=200', { as: setOf([ben]) })).body.data.map((x: { id: string }) => x.id)).toContain(w.body.id);
+    expect((await t.call('GET', '/shift-swaps?limit=200', { as: setOf(['emp_nobody']) })).body.data).toEqual([]);
+    expect((await t.call('POST', `/shift-swaps/${w.body.id}:reject`, { as: setOf([ana]), body: { reason: 'x' } })).body.code).toBe('out_of_reach');
+    // both in the set: in reach (the swap is decided already: 409)
+    expect((await t.call('POST', `/shift-swaps/${w.body.id}:reject`, { as: setOf([ana, ben]), body: { reason: 'x' } })).status).toBe(409);
   });
 
   it('a pending swap expires when the shift starts, and is cancelled when the shift is removed', async () => {

@@ -104,6 +104,37 @@ describe('GET /time/punches', () => {
     const other = (await t.call('GET', `/time/punches?employeeId=${eb}`)).body.data[0].id;
     expect((await t.call('GET', `/time/punches/${other}`, { as: onlyA })).body.code).toBe('out_of_reach');
   });
+
+  it('an employee set reaches its employees\' punches and timesheets at every location, and no one else\'s', async () => {
+    const a = await replicaLocation(t);
+    const b = await replicaLocation(t);
+    const mine = await replicaEmployee(t, { home: a });
+    const other = await replicaEmployee(t, { home: a });
+    await batch('clock-set', [
+      ...shift('m', mine, a, '2026-02-10T08:00:00Z', '2026-02-10T12:00:00Z'),
+      ...shift('mb', mine, b, '2026-02-11T08:00:00Z', '2026-02-11T12:00:00Z'),
+      ...shift('o', other, a, '2026-02-10T08:00:00Z', '2026-02-10T12:00:00Z'),
+    ]);
+    const set = [{ type: 'employee_set' as const, ids: [mine] }];
+    const as = person({ 'time.read': set, 'timesheets.read': set });
+    const listed = async (path: string) => (await t.call('GET', path, { as })).body.data as Array<{ id: string; employeeId: string; locationId: string }>;
+    const punches = await listed('/time/punches?limit=200');
+    expect(new Set(punches.map((p) => p.employeeId))).toEqual(new Set([mine]));
+    expect(new Set(punches.map((p) => p.locationId))).toEqual(new Set([a, b]));
+    // a location asked for: the set's employees there
+    expect(new Set((await listed(`/time/punches?locationId=${b}&limit=200`)).map((p) => `${p.employeeId}@${p.locationId}`))).toEqual(new Set([`${mine}@${b}`]));
+    expect((await t.call('GET', `/time/punches/${punches[0].id}`, { as })).status).toBe(200);
+    const theirs = (await t.call('GET', `/time/punches?employeeId=${other}`)).body.data[0].id;
+    const refused = await t.call('GET', `/time/punches/${theirs}`, { as });
+    expect(refused.body).toMatchObject({ code: 'out_of_reach', detail: `Your permission reaches neither location ${a} nor employee ${other}.` });
+
+    const sheet = await currentTimesheet(mine);
+    await currentTimesheet(other);
+    expect(new Set((await listed('/time/timesheets?limit=200')).map((x) => x.employeeId))).toEqual(new Set([mine]));
+    expect((await t.call('GET', `/time/timesheets/${sheet.id}`, { as })).status).toBe(200);
+    const theirSheet = (await t.call('GET', `/time/timesheets?employeeId=${other}`)).body.data[0].id;
+    expect((await t.call('GET', `/time/timesheets/${theirSheet}`, { as })).body.code).toBe('out_of_reach');
+  });
 });
 
 describe('timesheets', () => {

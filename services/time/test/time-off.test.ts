@@ -315,12 +315,18 @@ describe('time-off requests', () => {
     expect((await req({ extra: 1 })).status).toBe(422);
   });
 
-  it('lists by status, employee, location and dates, within the reach of the employee\'s home location', async () => {
+  /** Two employees at two locations, each with 40 h and a pending request (A's in the week of Dec 7, B's of Dec 21). */
+  async function twoEmployeesRequesting() {
     at('2026-12-01T12:00:00Z');
     const a = await setup({ opening: '40' });
     const b = await setup({ opening: '40' });
     const ra = await call('POST', '/time-off/requests', { employeeId: a.emp, typeId: a.type.id, startDate: '2026-12-07', endDate: '2026-12-08' });
     const rb = await call('POST', '/time-off/requests', { employeeId: b.emp, typeId: b.type.id, startDate: '2026-12-21', endDate: '2026-12-22' });
+    return { a, b, ra, rb };
+  }
+
+  it('lists by status, employee, location and dates, within the reach of the employee\'s home location', async () => {
+    const { a, b, ra, rb } = await twoEmployeesRequesting();
     await call('POST', `/time-off/requests/${rb.body.id}:approve`);
 
     const ids = async (q: string, as?: Principal) => (await call('GET', `/time-off/requests?limit=200&${q}`, undefined, as)).body.data.map((r: { id: string }) => r.id);
@@ -343,6 +349,24 @@ describe('time-off requests', () => {
     // types and policies are company-wide: any reach reads them
     expect((await call('GET', '/time-off/types', undefined, onlyB)).status).toBe(200);
     expect((await call('GET', '/time-off/policies', undefined, onlyB)).status).toBe(200);
+  });
+
+  it('an employee set reaches its employees\' requests and balances, and no one else\'s', async () => {
+    const { a, b, ra, rb } = await twoEmployeesRequesting();
+    const set = [{ type: 'employee_set' as const, ids: [a.emp] }];
+    const as = person({ 'time_off.read': set, 'time_off.approve': set, 'time_off.manage': set });
+    const ids = async (q: string) => (await call('GET', `/time-off/requests?limit=200&${q}`, undefined, as)).body.data.map((r: { id: string }) => r.id);
+    expect(await ids('')).toEqual([ra.body.id]);
+    expect(await ids(`locationId=${a.loc}`)).toEqual([ra.body.id]);
+    expect(await ids(`locationId=${b.loc}`)).toEqual([]);
+    const balances = await call('GET', '/time-off/balances?limit=200', undefined, as);
+    expect(new Set(balances.body.data.map((x: { employeeId: string }) => x.employeeId))).toEqual(new Set([a.emp]));
+    expect((await call('GET', `/time-off/balances?employeeId=${b.emp}`, undefined, as)).body.code).toBe('out_of_reach');
+    expect((await call('POST', `/time-off/requests/${rb.body.id}:approve`, undefined, as)).body.code).toBe('out_of_reach');
+    expect((await call('POST', `/time-off/requests/${ra.body.id}:approve`, undefined, as)).body.status).toBe('approved');
+    expect((await call('POST', '/time-off/requests', { employeeId: a.emp, typeId: a.type.id, startDate: '2026-12-10', endDate: '2026-12-10' }, as)).status).toBe(201);
+    expect((await call('POST', '/time-off/balances:adjust', { employeeId: a.emp, typeId: a.type.id, hours: '1', reason: 'opening' }, as)).status).toBe(200);
+    expect((await call('POST', '/time-off/balances:adjust', { employeeId: b.emp, typeId: b.type.id, hours: '1', reason: 'opening' }, as)).body.code).toBe('out_of_reach');
   });
 });
 

@@ -18,19 +18,24 @@ export interface Guarded {
   locationId?: string | null;
 }
 
-/** A file that belongs to no location is company-wide: only reach Everyone covers it. */
-export function reachCovers(reach: ReachSet | null, locationId: string | null | undefined): boolean {
+/**
+ * Whether a permission's reach covers a file: its location, or the employee it concerns in one of
+ * the reach's employee sets. A file of no location and no such employee is company-wide: only reach
+ * Everyone covers it.
+ */
+export function reachCovers(reach: ReachSet | null, a: Pick<Guarded, 'locationId' | 'employeeId'>): boolean {
   if (!reach) return false;
   if (reach.everyone) return true;
-  return Boolean(locationId) && reach.locationIds.has(locationId!);
+  if (a.employeeId && reach.employeeSetIds.has(a.employeeId)) return true;
+  return Boolean(a.locationId) && reach.locationIds.has(a.locationId!);
 }
 
 /** Details and download: the uploader, the employee concerned, or `attachments.read` reaching the file. */
 export function canRead(a: Guarded, v: Viewer): boolean {
-  return a.uploadedById === v.id || (v.employeeId !== null && a.employeeId === v.employeeId) || reachCovers(v.read, a.locationId);
+  return a.uploadedById === v.id || (v.employeeId !== null && a.employeeId === v.employeeId) || reachCovers(v.read, a);
 }
 
 /** Delete: the uploader, or `attachments.manage` reaching the file. */
 export function canDelete(a: Guarded, v: Viewer): boolean {
-  return a.uploadedById === v.id || reachCovers(v.manage, a.locationId);
+  return a.uploadedById === v.id || reachCovers(v.manage, a);
 }

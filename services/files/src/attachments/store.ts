@@ -7,12 +7,13 @@ import {
   OutOfReach,
   ValidationError,
   changedFields,
+  employeeRecordScope,
+  employeeScopeCondition,
   findPage,
   locationsInOrgUnitsOf,
   mapPage,
   now,
   reachFor,
-  reachableLocationIds,
   recordEvent,
   writableLocations,
   zodFieldErrors,
@@ -181,19 +182,17 @@ export async function listAttachments(em: EntityManager, query: z.output<typeof 
   const { limit, cursor, employeeId, locationId, uploadedBy, contentType, createdSince } = query;
   const reach = await resolvedReach(em, principal, 'attachments.read');
   if (!reach) throw new Forbidden('You lack the permission attachments.read.');
-  const reachable = reachableLocationIds(reach);
-  if (locationId && reachable && !reachable.includes(locationId)) throw new OutOfReach(`Your permission does not reach location ${locationId}.`);
+  const scope = employeeRecordScope(reach, locationId);
   const page = await findPage(
     em,
     Attachment,
     [
       { status: 'active' },
       employeeId && { employeeId },
-      locationId && { locationId },
       uploadedBy && { uploadedById: uploadedBy },
       contentType && { contentType: contentType.toLowerCase() },
       createdSince && { createdAt: { $gte: new Date(createdSince) } },
-      reachable && { locationId: { $in: reachable } },
+      employeeScopeCondition<Attachment>(scope, { location: (ids) => ({ locationId: ids }), employee: (ids) => ({ employeeId: ids }) }),
     ],
     { limit, cursor },
   );

@@ -6,12 +6,16 @@ import {
   NotFound,
   OutOfReach,
   ValidationError,
+  assertLocationInReach,
   changedFields,
+  employeeRecordScope,
+  employeeScopeCondition,
   findPage,
   findPlain,
   mapPage,
   newId,
   now,
+  reachCoversEmployeeRecord,
   reachableLocationIds,
   recordEvent,
   sqlList,
@@ -25,7 +29,6 @@ import {
 import { Employee, type Contact } from './entities';
 import { PayRate } from '../pay-rates/entities';
 import { employeeDto, type EmployeeDto } from './dto';
-import { reachCoversEmployee } from './employee-reach';
 import { furtherLocations } from './effective-dating';
 import { currentDepartment } from '../departments/replica-store';
 import { recordActivity } from '../activity/store';
@@ -118,8 +121,15 @@ export async function canonicalPositions(positions: readonly string[], positions
   return positions.map((p) => byLower.get(p.toLowerCase()) ?? p);
 }
 
+/**
+ * Refuses (403 out_of_reach) an employee the reach does not cover: not at the home location nor a
+ * further one, nor in an employee set. Without `id` (an employee to be created or moved there) the
+ * location alone decides.
+ */
 export function assertEmployeeInReach(reach: ReachSet, e: { id?: string; homeLocationId: string; locationIds: readonly string[] }): void {
-  if (!reachCoversEmployee(reach, e)) throw new OutOfReach(e.id ? `Your permission does not reach employee ${e.id}.` : `Your permission does not reach location ${e.homeLocationId}.`);
+  if (reachCoversEmployeeRecord(reach, { locationIds: [e.homeLocationId, ...e.locationIds], employeeId: e.id })) return;
+  if (!e.id) assertLocationInReach(reach, e.homeLocationId);
+  throw new OutOfReach(`Your permission does not reach employee ${e.id}.`);
 }
 
 /** An employee locked for a change the caller may make (404, 403 out_of_reach, 409 version_mismatch). */
@@ -218,17 +228,17 @@ export async function getEmployee(em: EntityManager, where: { id: string } | { e
 /** A page of the employees the caller's read reaches; `locationId` matches the home or a further location. */
 export async function listEmployees(em: EntityManager, query: z.output<typeof EmployeeListQuery>, caller: Pick<Caller, 'reach'>) {
   const { limit, cursor, locationId, departmentId, status, updatedSince } = query;
-  const reachable = reachableLocationIds(caller.reach());
-  if (locationId && reachable && !reachable.includes(locationId)) throw new OutOfReach(`Your permission does not reach location ${locationId}.`);
   const page = await findPage(
     em,
     Employee,
     [
-      locationId && { $or: [{ homeLocationId: locationId }, { locationIds: { $contains: [locationId] } }] },
+      employeeScopeCondition<Employee>(employeeRecordScope(caller.reach(), locationId), {
+        location: (ids) => (typeof ids === 'string' ? { $or: [{ homeLocationId: ids }, { locationIds: { $contains: [ids] } }] } : { $or: [{ homeLocationId: ids }, { locationIds: { $overlap: ids.$in } }] }),
+        employee: (ids) => ({ id: ids }),
+      }),
       departmentId && { departmentId },
       status && { status },
       updatedSince && { updatedAt: { $gte: new Date(updatedSince) } },
-      reachable && { $or: [{ homeLocationId: { $in: reachable } }, { locationIds: { $overlap: reachable } }] },
     ],
     { limit, cursor },
   );
@@ -338,9 +348,9 @@ export async function resolveEmployees(
 
 /** The ids of the employees a reach covers (null: every employee), for lists of records that belong to employees. */
 export async function reachableEmployeeIds(em: EntityManager, reach: ReachSet): Promise<string[] | null> {
-  const locations = reachableLocationIds(reach);
-  if (!locations) return null;
-  const rows = await em.find(Employee, { $or: [{ homeLocationId: { $in: locations } }, { locationIds: { $overlap: locations } }] }, { fields: ['id'] });
+  if (reach.everyone) return null;
+  const locations = reachableLocationIds(reach) ?? [];
+  const rows = await em.find(Employee, { $or: [{ homeLocationId: { $in: locations } }, { locationIds: { $overlap: locations } }, { id: { $in: [...reach.employeeSetIds] } }] }, { fields: ['id'] });
   return rows.map((r) => r.id);
 }
 

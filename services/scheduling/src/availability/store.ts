@@ -1,13 +1,14 @@
 import { LockMode } from '@mikro-orm/core';
 import {
-  assertLocationInReach,
+  assertEmployeeRecordInReach,
   Conflict,
+  employeeRecordScope,
+  employeeScopeCondition,
   findPage,
   findPlain,
   newId,
   NotFound,
   now as clockNow,
-  reachableLocationIds,
   resolveEmployees,
   ValidationError,
   type EntityManager,
@@ -31,9 +32,9 @@ export interface WindowFields {
   note?: string | null;
 }
 
-/** An employee's availability is theirs and their managers': a manager reaches it through the employee's home location. */
-function assertEmployeeInReach(reach: ReachSet, e: Pick<ReplicaEmployee, 'homeLocationId'>) {
-  assertLocationInReach(reach, e.homeLocationId);
+/** An employee's availability is theirs and their managers': a manager reaches it through the employee's home location, or the employee in an employee set. */
+function assertEmployeeInReach(reach: ReachSet, e: Pick<ReplicaEmployee, 'id' | 'homeLocationId'>) {
+  assertEmployeeRecordInReach(reach, e.homeLocationId, e.id);
 }
 
 async function employeeOf(em: EntityManager, employeeId: string): Promise<ReplicaEmployee> {
@@ -129,9 +130,12 @@ export async function listWindows(em: EntityManager, f: { employeeId?: string; l
     if (f.reach) assertEmployeeInReach(f.reach, await employeeOf(em, f.employeeId));
     employeeIds = [f.employeeId];
   } else if (f.reach) {
-    if (f.locationId) assertLocationInReach(f.reach, f.locationId);
-    const reachable = f.locationId ? [f.locationId] : reachableLocationIds(f.reach);
-    if (reachable) employeeIds = (await findPlain(em, SchedulingEmployee, { $or: [{ homeLocationId: { $in: reachable } }, { locationIds: { $overlap: reachable } }] })).map((e) => e.id);
+    const scope = employeeRecordScope(f.reach, f.locationId);
+    const inScope = employeeScopeCondition<SchedulingEmployee>(scope, {
+      location: (ids) => (typeof ids === 'string' ? { $or: [{ homeLocationId: ids }, { locationIds: { $contains: [ids] } }] } : { $or: [{ homeLocationId: ids }, { locationIds: { $overlap: ids.$in } }] }),
+      employee: (ids) => ({ id: ids }),
+    });
+    if (inScope) employeeIds = (await findPlain(em, SchedulingEmployee, inScope)).map((e) => e.id);
   }
   const rows = await findPage(em, Availability, [employeeIds && { employeeId: { $in: employeeIds } }, { status: (f.status ?? 'active') as 'active' }], page);
   return { ...rows, data: await viewsOf(em, rows.data) };

@@ -1,6 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import { DateTime } from 'luxon';
 import {
+  assertEmployeeRecordInReach,
   assertLocationInReach,
   Conflict,
   findPage,
@@ -114,7 +115,8 @@ export async function claimShift(em: EntityManager, id: string, employeeId: stri
     const mayWorkThere = (e: ReplicaEmployee, locationId: string) => e.homeLocationId === locationId || e.locationIds.includes(locationId);
     // an employee sees the open shifts of their own locations only (elsewhere: no such shift for them)
     if (!s || (self && !mayWorkThere(employee, s.locationId))) throw new NotFound('shift', id);
-    if (!self) assertLocationInReach(caller.reach, s.locationId);
+    // a manager gives an open shift to an employee the reach covers (its location, or the employee in an employee set)
+    if (!self) assertEmployeeRecordInReach(caller.reach, s.locationId, employeeId);
     if (s.status !== 'published') throw new Conflict(`Shift ${id} is ${s.status}; only a published open shift is claimed.`);
     if (s.employeeId !== null) throw new Conflict(`Shift ${id} is already worked by ${s.employeeId === employeeId ? 'this employee' : 'another employee'}.`);
     if (new Date(s.start).getTime() <= clockNow().getTime()) throw new Conflict(`Shift ${id} has started; it is no longer claimed.`);

@@ -1,4 +1,4 @@
-import { locationFilter, ownEmployeeId, route, type RouteContext, type RouteDef, type ServiceRuntime } from '@bop/shared';
+import { employeeRecordScope, ownEmployeeId, route, type RouteContext, type RouteDef, type ServiceRuntime } from '@bop/shared';
 import type { SchedulingConfig } from '../config';
 import { schedulingSettings } from '../settings/company-settings';
 import { createShift, getShift, listShifts, putShiftByExternalId, removeShift, updateShift, type ShiftCaller } from './store';
@@ -14,8 +14,8 @@ export const shiftRoutes = (svc: ServiceRuntime<SchedulingConfig>): RouteDef[] =
   return [
     route('GET /shifts', async (ctx) => {
       const { locationId, employeeId, position, status, open, from, to, limit, cursor } = ctx.query;
-      const inLocations = locationFilter(ctx.reach(), locationId);
-      return { body: await listShifts(ctx.em, { inLocations, employeeId, position, status, open: open === undefined ? undefined : open === 'true', from, to }, { limit, cursor }) };
+      const scope = employeeRecordScope(ctx.reach(), locationId);
+      return { body: await listShifts(ctx.em, { scope, employeeId, position, status, open: open === undefined ? undefined : open === 'true', from, to }, { limit, cursor }) };
     }),
 
     route('POST /shifts', async (ctx) => {

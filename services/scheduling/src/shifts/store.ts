@@ -1,7 +1,9 @@
 import { LockMode } from '@mikro-orm/core';
 import { DateTime } from 'luxon';
 import {
-  assertLocationInReach,
+  assertEmployeeRecordInReach,
+  employeeScopeCondition,
+  type EmployeeRecordScope,
   changedFields,
   Conflict,
   findPage,
@@ -69,11 +71,14 @@ export async function shiftView(em: EntityManager, s: Shift): Promise<ShiftView>
   return (await viewsOf(em, [s]))[0];
 }
 
-/** A location a new or moved shift may use: known, not archived (supplement: an archived location takes no new shifts), in reach. */
-async function usableLocation(em: EntityManager, locationId: string, reach: ReachSet): Promise<string> {
+/**
+ * A location a new or moved shift may use: known, not archived (supplement: an archived location
+ * takes no new shifts), in reach (the location, or the shift's employee in an employee set).
+ */
+async function usableLocation(em: EntityManager, locationId: string, reach: ReachSet, employeeId: string | null): Promise<string> {
   const loc = (await resolveLocations(em, 'scheduling', [{ locationId }])).byId.get(locationId);
   if (!loc) throw new ValidationError([{ path: 'locationId', message: `No location ${locationId}.` }]);
-  assertLocationInReach(reach, locationId);
+  assertEmployeeRecordInReach(reach, locationId, employeeId);
   if (loc.status === 'archived') throw new ValidationError([{ path: 'locationId', message: `Location ${locationId} is archived; it takes no new shifts.` }]);
   return loc.timezone;
 }
@@ -126,7 +131,7 @@ function postIfOpen(em: EntityManager, view: ShiftView, wasOpen: boolean, actor:
 
 /** `POST /shifts`: a draft shift (open without an employee); `shift.changed`; answered with its warnings. */
 export async function createShift(em: EntityManager, fields: ShiftFields, caller: ShiftCaller) {
-  const zone = await usableLocation(em, fields.locationId, caller.reach);
+  const zone = await usableLocation(em, fields.locationId, caller.reach, fields.employeeId ?? null);
   const employee = fields.employeeId ? await knownEmployee(em, fields.employeeId) : undefined;
   const settings = employee ? await caller.settings(fields.locationId) : null;
   return em.transactional(async (tem) => {
@@ -163,7 +168,7 @@ export async function createShift(em: EntityManager, fields: ShiftFields, caller
 
 async function lockedShift(em: EntityManager, by: { id: string } | { externalId: string }, reach: ReachSet): Promise<Shift | null> {
   const s = await em.findOne(Shift, by, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  if (s) assertLocationInReach(reach, s.locationId);
+  if (s) assertEmployeeRecordInReach(reach, s.locationId, s.employeeId);
   return s;
 }
 
@@ -172,8 +177,10 @@ async function changeShift(em: EntityManager, s: Shift, change: Partial<ShiftFie
   if (s.status === 'archived') throw new Conflict(`Shift ${s.id} is archived; it no longer changes.`);
   caller.checkVersion?.(s.version);
   const locationId = change.locationId ?? s.locationId;
-  const zone = locationId !== s.locationId ? await usableLocation(em, locationId, caller.reach) : ((await zonesOf(em, [locationId])).get(locationId) ?? 'UTC');
   const employeeId = change.employeeId === undefined ? s.employeeId : change.employeeId;
+  // the shift as changed must be in reach too (moved, or given to another employee)
+  if (locationId === s.locationId && (employeeId ?? null) !== s.employeeId) assertEmployeeRecordInReach(caller.reach, locationId, employeeId);
+  const zone = locationId !== s.locationId ? await usableLocation(em, locationId, caller.reach, employeeId ?? null) : ((await zonesOf(em, [locationId])).get(locationId) ?? 'UTC');
   const employee = employeeId ? await knownEmployee(em, employeeId) : undefined;
   const start = change.start ? new Date(change.start) : s.start;
   const end = change.end ? new Date(change.end) : s.end;
@@ -246,7 +253,7 @@ export async function removeShift(em: EntityManager, id: string, caller: ShiftCa
 }
 
 export interface ShiftFilter {
-  inLocations?: string | { $in: string[] };
+  scope?: EmployeeRecordScope;
   employeeId?: string;
   position?: string;
   status?: string;
@@ -261,7 +268,7 @@ export async function listShifts(em: EntityManager, f: ShiftFilter, page: PageRe
     em,
     Shift,
     [
-      f.inLocations && { locationId: f.inLocations },
+      employeeScopeCondition<Shift>(f.scope, { location: (ids) => ({ locationId: ids }), employee: (ids) => ({ employeeId: ids }) }),
       f.employeeId && { employeeId: f.employeeId },
       f.position && { position: f.position },
       f.status ? { status: f.status as never } : { status: { $ne: 'archived' as const } },
@@ -279,7 +286,7 @@ export async function listShifts(em: EntityManager, f: ShiftFilter, page: PageRe
 export async function getShift(em: EntityManager, by: { id: string } | { externalId: string }, reach: ReachSet): Promise<ShiftView> {
   const s = await em.findOne(Shift, by);
   if (!s) throw new NotFound('id' in by ? 'shift' : 'shift with externalId', 'id' in by ? by.id : by.externalId);
-  assertLocationInReach(reach, s.locationId);
+  assertEmployeeRecordInReach(reach, s.locationId, s.employeeId);
   return shiftView(em, s);
 }
 

@@ -1,10 +1,10 @@
-import { locationFilter, ownEmployeeId, route, type RouteDef } from '@bop/shared';
+import { employeeRecordScope, ownEmployeeId, route, type RouteDef } from '@bop/shared';
 import { approveSwap, getSwap, listSwaps, rejectSwap, requestSwap } from './store';
 
 export const swapRoutes = (): RouteDef[] => [
   route('GET /shift-swaps', async (ctx) => {
     const { status, locationId, employeeId, limit, cursor } = ctx.query;
-    return { body: await listSwaps(ctx.em, { status, employeeId, inLocations: locationFilter(ctx.reach(), locationId) }, { limit, cursor }) };
+    return { body: await listSwaps(ctx.em, { status, employeeId, scope: employeeRecordScope(ctx.reach(), locationId) }, { limit, cursor }) };
   }),
 
   route('POST /shift-swaps', async (ctx) => {

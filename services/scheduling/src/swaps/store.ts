@@ -1,7 +1,10 @@
 import { LockMode } from '@mikro-orm/core';
 import {
   actorOf,
-  assertLocationInReach,
+  assertEmployeeRecordInReach,
+  employeeScopeCondition,
+  reachCoversEmployeeRecord,
+  type EmployeeRecordScope,
   Conflict,
   findPage,
   findPlain,
@@ -32,6 +35,17 @@ function record(em: EntityManager, type: string, view: SwapView, actor: Principa
   recordEvent(em, { type, aggregateType: 'shift_swap', aggregateId: view.id, locationId: view.locationId, object: view, actor });
 }
 
+/**
+ * A swap concerns both its employees. A reach covers it by its location; short of that, by its
+ * employees in the reach's employee sets: either of them to read it, both to request or decide it
+ * (the shift moves from one to the other).
+ */
+function assertSwapInReach(reach: ReachSet, locationId: string, employeeIds: Array<string | null | undefined>, need: 'either' | 'both'): void {
+  const covers = (employeeId: string | null | undefined) => reachCoversEmployeeRecord(reach, { locationIds: [locationId], employeeId });
+  if (need === 'either' ? employeeIds.some(covers) : employeeIds.every(covers)) return;
+  assertEmployeeRecordInReach(reach, locationId, employeeIds.find((e) => !covers(e)) ?? null);
+}
+
 const started = (s: Pick<Shift, 'start'>) => new Date(s.start).getTime() <= clockNow().getTime();
 
 /**
@@ -46,7 +60,7 @@ export async function requestSwap(em: EntityManager, body: { shiftId: string; to
     const s = await tem.findOne(Shift, { id: body.shiftId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     // an employee offers only a shift of theirs: another's is not found for them
     if (!s || (caller.own !== undefined && s.employeeId !== caller.own)) throw new ValidationError([{ path: 'shiftId', message: `No shift ${body.shiftId}${caller.own ? ' of yours' : ''}.` }]);
-    if (caller.reach) assertLocationInReach(caller.reach, s.locationId);
+    if (caller.reach) assertSwapInReach(caller.reach, s.locationId, [s.employeeId, body.toEmployeeId], 'both');
     if (s.status !== 'published') throw new Conflict(`Shift ${s.id} is ${s.status}; only a published shift is swapped.`);
     if (s.employeeId === null) throw new Conflict(`Shift ${s.id} is open; an employee claims it instead (POST /shifts/{id}:claim).`);
     if (started(s)) throw new Conflict(`Shift ${s.id} has started; it is no longer swapped.`);
@@ -80,7 +94,7 @@ export async function requestSwap(em: EntityManager, body: { shiftId: string; to
 async function pendingSwap(em: EntityManager, id: string, reach: ReachSet): Promise<ShiftSwap> {
   const w = await em.findOne(ShiftSwap, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!w) throw new NotFound('shift swap', id);
-  assertLocationInReach(reach, w.locationId);
+  assertSwapInReach(reach, w.locationId, [w.fromEmployeeId, w.toEmployeeId], 'both');
   if (w.status !== 'pending') throw new Conflict(`Shift swap ${id} is ${w.status}; only a pending swap is decided.`);
   return w;
 }
@@ -164,15 +178,15 @@ export async function expireStartedSwaps(em: EntityManager, take = 200): Promise
 export async function getSwap(em: EntityManager, id: string, reach: ReachSet) {
   const w = await em.findOne(ShiftSwap, { id });
   if (!w) throw new NotFound('shift swap', id);
-  assertLocationInReach(reach, w.locationId);
+  assertSwapInReach(reach, w.locationId, [w.fromEmployeeId, w.toEmployeeId], 'either');
   return (await viewsOf(em, [w]))[0];
 }
 
-export async function listSwaps(em: EntityManager, f: { status?: string; inLocations?: string | { $in: string[] }; employeeId?: string }, page: PageRequest) {
+export async function listSwaps(em: EntityManager, f: { status?: string; scope?: EmployeeRecordScope; employeeId?: string }, page: PageRequest) {
   const rows = await findPage(
     em,
     ShiftSwap,
-    [f.status && { status: f.status as never }, f.inLocations && { locationId: f.inLocations }, f.employeeId && { $or: [{ fromEmployeeId: f.employeeId }, { toEmployeeId: f.employeeId }] }],
+    [f.status && { status: f.status as never }, employeeScopeCondition<ShiftSwap>(f.scope, { location: (ids) => ({ locationId: ids }), employee: (ids) => ({ $or: [{ fromEmployeeId: ids }, { toEmployeeId: ids }] }) }), f.employeeId && { $or: [{ fromEmployeeId: f.employeeId }, { toEmployeeId: f.employeeId }] }],
     page,
   );
   return { ...rows, data: await viewsOf(em, rows.data) };

@@ -1,4 +1,4 @@
-import { locationFilter, ownEmployeeId, route, type RouteDef, type ServiceRuntime } from '@bop/shared';
+import { employeeRecordScope, ownEmployeeId, route, type RouteDef, type ServiceRuntime } from '@bop/shared';
 import type { TimeConfig } from '../config';
 import { timeSettings } from '../settings/company-settings';
 import { approveCorrection, cancelCorrection, listCorrections, rejectCorrection, requestCorrection } from './store';
@@ -6,7 +6,7 @@ import { approveCorrection, cancelCorrection, listCorrections, rejectCorrection,
 export const correctionRoutes = (svc: ServiceRuntime<TimeConfig>): RouteDef[] => [
   route('GET /time/punch-corrections', async (ctx) => {
     const { status, locationId, limit, cursor } = ctx.query;
-    return { body: await listCorrections(ctx.em, { status, inLocations: locationFilter(ctx.reach(), locationId) }, { limit, cursor }) };
+    return { body: await listCorrections(ctx.em, { status, scope: employeeRecordScope(ctx.reach(), locationId) }, { limit, cursor }) };
   }),
 
   route('POST /time/punch-corrections/{id}:approve', async (ctx) => {

@@ -1,7 +1,9 @@
 import { LockMode } from '@mikro-orm/core';
 import {
   actorOf,
-  assertLocationInReach,
+  assertEmployeeRecordInReach,
+  employeeScopeCondition,
+  type EmployeeRecordScope,
   businessDayOf,
   Conflict,
   findPage,
@@ -86,8 +88,8 @@ export async function requestCorrection(
 }
 
 /** The list for managers (`GET /time/punch-corrections`, by location within the reach) and for the employee (`/me`). */
-export async function listCorrections(em: EntityManager, f: { status?: string; inLocations?: string | { $in: string[] }; employeeId?: string }, page: PageRequest) {
-  const rows = await findPage(em, PunchCorrection, [f.status && { status: f.status as never }, f.inLocations && { locationId: f.inLocations }, f.employeeId && { employeeId: f.employeeId }], page);
+export async function listCorrections(em: EntityManager, f: { status?: string; scope?: EmployeeRecordScope; employeeId?: string }, page: PageRequest) {
+  const rows = await findPage(em, PunchCorrection, [f.status && { status: f.status as never }, employeeScopeCondition<PunchCorrection>(f.scope, { location: (ids) => ({ locationId: ids }), employee: (ids) => ({ employeeId: ids }) }), f.employeeId && { employeeId: f.employeeId }], page);
   return mapPage(rows, correctionDto);
 }
 
@@ -151,7 +153,7 @@ export async function cancelCorrection(em: EntityManager, id: string, employeeId
 async function pendingCorrection(em: EntityManager, id: string, reach: ReachSet) {
   const c = await em.findOne(PunchCorrection, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!c) throw new NotFound('punch correction', id);
-  assertLocationInReach(reach, c.locationId);
+  assertEmployeeRecordInReach(reach, c.locationId, c.employeeId);
   if (c.status !== 'pending') throw new Conflict(`Punch correction ${id} is ${c.status}; only a pending request is decided.`);
   return c;
 }

@@ -1,4 +1,4 @@
-import { assertBatchSize, locationFilter, ownEmployeeId, route, type RouteDef, type ServiceRuntime } from '@bop/shared';
+import { assertBatchSize, employeeRecordScope, ownEmployeeId, route, type RouteDef, type ServiceRuntime } from '@bop/shared';
 import type { TimeConfig } from '../config';
 import { timeSettings } from '../settings/company-settings';
 import { ingestPunches } from './ingest-store';
@@ -15,7 +15,7 @@ export const punchRoutes = (svc: ServiceRuntime<TimeConfig>): RouteDef[] => [
 
   route('GET /time/punches', async (ctx) => {
     const { locationId, limit, cursor, ...f } = ctx.query;
-    return { body: await listPunches(ctx.em, { ...f, inLocations: locationFilter(ctx.reach(), locationId) }, { limit, cursor }) };
+    return { body: await listPunches(ctx.em, { ...f, scope: employeeRecordScope(ctx.reach(), locationId) }, { limit, cursor }) };
   }),
 
   route('GET /time/punches/{id}', async (ctx) => {

@@ -1,7 +1,9 @@
 import { LockMode, raw } from '@mikro-orm/core';
 import {
   actorOf,
-  assertLocationInReach,
+  assertEmployeeRecordInReach,
+  employeeScopeCondition,
+  type EmployeeRecordScope,
   businessDayOf,
   findPage,
   mapPage,
@@ -25,7 +27,7 @@ import { markTimesheets } from '../timesheets/marks-store';
 import type { TimeSettings } from '../settings/company-settings';
 
 export interface PunchFilters {
-  inLocations?: string | { $in: string[] };
+  scope?: EmployeeRecordScope;
   employeeId?: string;
   from?: string;
   to?: string;
@@ -39,7 +41,7 @@ export async function listPunches(em: EntityManager, f: PunchFilters & { status?
       em,
       HeldPunch,
       [
-        f.inLocations && { row: { location_id: f.inLocations } },
+        employeeScopeCondition<HeldPunch>(f.scope, { location: (ids) => ({ row: { location_id: ids } }), employee: (ids) => ({ row: { employee_id: ids } }) }),
         f.employeeId && { row: { employee_id: f.employeeId } },
         f.updatedSince && { updatedAt: { $gte: new Date(f.updatedSince) } },
         // the held punch's time is in its stored row: compared as a timestamp in the query, so a page is never cut short by the range
@@ -54,7 +56,7 @@ export async function listPunches(em: EntityManager, f: PunchFilters & { status?
     em,
     Punch,
     [
-      f.inLocations && { locationId: f.inLocations },
+      employeeScopeCondition<Punch>(f.scope, { location: (ids) => ({ locationId: ids }), employee: (ids) => ({ employeeId: ids }) }),
       f.employeeId && { employeeId: f.employeeId },
       f.from && { occurredAt: { $gte: new Date(f.from) } },
       f.to && { occurredAt: { $lt: new Date(f.to) } },
@@ -69,12 +71,12 @@ export async function listPunches(em: EntityManager, f: PunchFilters & { status?
 export async function getPunch(em: EntityManager, id: string, reach: ReachSet) {
   const p = await em.findOne(Punch, { id });
   if (p) {
-    assertLocationInReach(reach, p.locationId);
+    assertEmployeeRecordInReach(reach, p.locationId, p.employeeId);
     return punchWithHistoryDto(p);
   }
   const h = await em.findOne(HeldPunch, { id });
   if (!h) throw new NotFound('punch', id);
-  assertLocationInReach(reach, h.row.location_id);
+  assertEmployeeRecordInReach(reach, h.row.location_id, h.row.employee_id);
   return { ...heldPunchDto(h), corrections: [] };
 }
 
@@ -96,7 +98,7 @@ export async function correctPunch(
       if (await tem.findOne(HeldPunch, { id })) throw new PeriodLocked(`Punch ${id} is held for review in a locked pay period; unlock the period first.`);
       throw new NotFound('punch', id);
     }
-    assertLocationInReach(caller.reach, p.locationId);
+    assertEmployeeRecordInReach(caller.reach, p.locationId, p.employeeId);
     caller.checkVersion?.(p.version);
     const before = { type: p.type, occurredAt: p.occurredAt.toISOString() };
     const after = { type: change.type ?? p.type, occurredAt: change.occurredAt ? new Date(change.occurredAt).toISOString() : before.occurredAt };

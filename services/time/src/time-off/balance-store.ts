@@ -1,7 +1,9 @@
 import Decimal from 'decimal.js';
 import {
   actorOf,
-  assertLocationInReach,
+  assertEmployeeRecordInReach,
+  employeeScopeCondition,
+  type EmployeeRecordScope,
   findPage,
   findPlain,
   newId,
@@ -138,14 +140,14 @@ function ledgerEntry(l: TimeOffEntry): LedgerEntry {
  * unknown employee: none), or a page of the employees whose home location the reach covers, each
  * with the balances of every type a policy gives them (`limit` counts employees).
  */
-export async function listBalances(em: EntityManager, q: { employeeId?: string; typeId?: string; asOf?: string; inLocations?: string | { $in: string[] } }, page: PageRequest, reach: ReachSet) {
+export async function listBalances(em: EntityManager, q: { employeeId?: string; typeId?: string; asOf?: string; scope?: EmployeeRecordScope }, page: PageRequest, reach: ReachSet) {
   if (q.employeeId) {
     const employee = (await resolveEmployees(em, 'time', [{ employeeId: q.employeeId }])).byId.get(q.employeeId);
     if (!employee) return { data: [], nextCursor: null, hasMore: false };
-    assertLocationInReach(reach, employee.homeLocationId);
+    assertEmployeeRecordInReach(reach, employee.homeLocationId, employee.id);
     return { data: await employeeBalances(em, [employee], { typeId: q.typeId, asOf: q.asOf, movements: true }), nextCursor: null, hasMore: false };
   }
-  const rows = await findPage(em, TimeEmployee, [q.inLocations && { homeLocationId: q.inLocations }], page);
+  const rows = await findPage(em, TimeEmployee, [employeeScopeCondition<TimeEmployee>(q.scope, { location: (ids) => ({ homeLocationId: ids }), employee: (ids) => ({ id: ids }) })], page);
   return { ...rows, data: await employeeBalances(em, rows.data as unknown as ReplicaEmployee[], { typeId: q.typeId, asOf: q.asOf, movements: false }) };
 }
 
@@ -168,7 +170,7 @@ export async function adjustBalance(
   return em.transactional(async (tem) => {
     const employee = (await resolveEmployees(tem, 'time', [{ employeeId: body.employeeId }])).byId.get(body.employeeId);
     if (!employee) throw new ValidationError([{ path: 'employeeId', message: `No employee ${body.employeeId}.` }]);
-    assertLocationInReach(caller.reach, employee.homeLocationId);
+    assertEmployeeRecordInReach(caller.reach, employee.homeLocationId, employee.id);
     const policy = (await governingPolicies(tem, [employee], body.typeId))[0];
     if (!policy) throw new ValidationError([{ path: 'typeId', message: `No time-off policy of type ${body.typeId} covers employee ${employee.id}.` }]);
     const today = (await todayAtHome(tem, [employee])).get(employee.id)!;

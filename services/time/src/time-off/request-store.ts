@@ -2,7 +2,9 @@ import Decimal from 'decimal.js';
 import { LockMode } from '@mikro-orm/core';
 import {
   actorOf,
-  assertLocationInReach,
+  assertEmployeeRecordInReach,
+  employeeScopeCondition,
+  type EmployeeRecordScope,
   Conflict,
   findPage,
   findPlain,
@@ -28,7 +30,7 @@ import { employeeBalances, governingPolicies, todayAtHome } from './balance-stor
 export interface RequestFilters {
   status?: 'pending' | 'approved' | 'rejected' | 'cancelled';
   employeeId?: string;
-  inLocations?: string | { $in: string[] };
+  scope?: EmployeeRecordScope;
   from?: string;
   to?: string;
 }
@@ -38,7 +40,7 @@ export async function listRequests(em: EntityManager, f: RequestFilters, page: P
   const rows = await findPage(
     em,
     TimeOffRequest,
-    [f.status && { status: f.status }, f.employeeId && { employeeId: f.employeeId }, f.inLocations && { locationId: f.inLocations }, f.from && { endDate: { $gte: f.from } }, f.to && { startDate: { $lte: f.to } }],
+    [f.status && { status: f.status }, f.employeeId && { employeeId: f.employeeId }, employeeScopeCondition<TimeOffRequest>(f.scope, { location: (ids) => ({ locationId: ids }), employee: (ids) => ({ employeeId: ids }) }), f.from && { endDate: { $gte: f.from } }, f.to && { startDate: { $lte: f.to } }],
     page,
   );
   return mapPage(rows, requestDto);
@@ -77,7 +79,7 @@ export async function createRequest(em: EntityManager, input: RequestInput, call
       if (!caller.reach) throw new NotFound('employee', input.employeeId);
       throw new ValidationError([{ path: 'employeeId', message: `No employee ${input.employeeId}.` }]);
     }
-    if (caller.reach) assertLocationInReach(caller.reach, employee.homeLocationId);
+    if (caller.reach) assertEmployeeRecordInReach(caller.reach, employee.homeLocationId, employee.id);
     if (employee.status === 'archived') throw new ValidationError([{ path: 'employeeId', message: `Employee ${employee.id} is archived.` }]);
     if (employee.terminationDate && input.endDate > employee.terminationDate) {
       throw new ValidationError([{ path: 'endDate', message: `Employee ${employee.id}'s employment ends on ${employee.terminationDate}; time off cannot run past it.` }]);
@@ -138,7 +140,7 @@ function record(em: EntityManager, type: string, r: TimeOffRequest, actor: Princ
 async function pendingRequest(em: EntityManager, id: string, caller: { reach: ReachSet; checkVersion(v: number): void }) {
   const r = await em.findOne(TimeOffRequest, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!r) throw new NotFound('time-off request', id);
-  assertLocationInReach(caller.reach, r.locationId);
+  assertEmployeeRecordInReach(caller.reach, r.locationId, r.employeeId);
   caller.checkVersion(r.version);
   if (r.status !== 'pending') throw new Conflict(`Time-off request ${id} is ${r.status}; only a pending request is decided.`);
   return r;

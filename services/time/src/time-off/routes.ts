@@ -1,4 +1,4 @@
-import { locationFilter, ownEmployeeId, route, type RouteDef, type ServiceRuntime } from '@bop/shared';
+import { employeeRecordScope, ownEmployeeId, route, type RouteDef, type ServiceRuntime } from '@bop/shared';
 import type { TimeConfig } from '../config';
 import { timeSettings } from '../settings/company-settings';
 import { createPolicy, createType, listPolicies, listTypes, updatePolicy } from './policy-store';
@@ -33,7 +33,7 @@ export const timeOffRoutes = (svc: ServiceRuntime<TimeConfig>): RouteDef[] => [
   route('GET /time-off/balances', async (ctx) => {
     const { limit, cursor, ...q } = ctx.query;
     const reach = ctx.reach();
-    return { body: await listBalances(ctx.em, { ...q, inLocations: locationFilter(reach, undefined) }, { limit, cursor }, reach) };
+    return { body: await listBalances(ctx.em, { ...q, scope: employeeRecordScope(reach, undefined) }, { limit, cursor }, reach) };
   }),
 
   route('POST /time-off/balances:adjust', async (ctx) => {
@@ -42,7 +42,7 @@ export const timeOffRoutes = (svc: ServiceRuntime<TimeConfig>): RouteDef[] => [
 
   route('GET /time-off/requests', async (ctx) => {
     const { locationId, limit, cursor, ...f } = ctx.query;
-    return { body: await listRequests(ctx.em, { ...f, inLocations: locationFilter(ctx.reach(), locationId) }, { limit, cursor }) };
+    return { body: await listRequests(ctx.em, { ...f, scope: employeeRecordScope(ctx.reach(), locationId) }, { limit, cursor }) };
   }),
 
   route('POST /time-off/requests', async (ctx) => {

@@ -1,4 +1,4 @@
-import { locationFilter, ownEmployeeId, route, type RouteDef, type ServiceRuntime } from '@bop/shared';
+import { employeeRecordScope, ownEmployeeId, route, type RouteDef, type ServiceRuntime } from '@bop/shared';
 import type { TimeConfig } from '../config';
 import { timeSettings } from '../settings/company-settings';
 import { decideTimesheet, getTimesheet, listTimesheets } from './store';
@@ -6,7 +6,7 @@ import { decideTimesheet, getTimesheet, listTimesheets } from './store';
 export const timesheetRoutes = (svc: ServiceRuntime<TimeConfig>): RouteDef[] => [
   route('GET /time/timesheets', async (ctx) => {
     const { locationId, limit, cursor, ...f } = ctx.query;
-    return { body: await listTimesheets(ctx.em, { ...f, inLocations: locationFilter(ctx.reach(), locationId) }, { limit, cursor }) };
+    return { body: await listTimesheets(ctx.em, { ...f, scope: employeeRecordScope(ctx.reach(), locationId) }, { limit, cursor }) };
   }),
 
   route('GET /time/timesheets/{id}', async (ctx) => {

@@ -1,5 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
-import { actorOf, assertLocationInReach, Conflict, findPage, NotFound, now as clockNow, PeriodLocked, readSnapshot, recordEvent, type EntityManager, type PageRequest, type Principal, type ReachSet } from '@bop/shared';
+import { actorOf, assertEmployeeRecordInReach, Conflict, employeeScopeCondition, type EmployeeRecordScope, findPage, NotFound, now as clockNow, PeriodLocked, readSnapshot, recordEvent, type EntityManager, type PageRequest, type Principal, type ReachSet } from '@bop/shared';
 import { Timesheet } from './entities';
 import { timesheetDetailDto, timesheetDto } from './dto';
 import { pendingTimesheetIds } from './marks-store';
@@ -9,7 +9,7 @@ import type { TimeSettings } from '../settings/company-settings';
 
 export interface TimesheetFilters {
   payPeriodId?: string;
-  inLocations?: string | { $in: string[] };
+  scope?: EmployeeRecordScope;
   employeeId?: string;
   status?: 'open' | 'approved' | 'rejected' | 'locked';
 }
@@ -21,7 +21,7 @@ export async function listTimesheets(db: EntityManager, f: TimesheetFilters, pag
     const rows = await findPage(
       em,
       Timesheet,
-      [f.payPeriodId && { payPeriodId: f.payPeriodId }, f.inLocations && { locationId: f.inLocations }, f.employeeId && { employeeId: f.employeeId }, f.status && { status: f.status }],
+      [f.payPeriodId && { payPeriodId: f.payPeriodId }, employeeScopeCondition<Timesheet>(f.scope, { location: (ids) => ({ locationId: ids }), employee: (ids) => ({ employeeId: ids }) }), f.employeeId && { employeeId: f.employeeId }, f.status && { status: f.status }],
       page,
     );
     const periods = await periodsById(em, rows.data.map((t) => t.payPeriodId));
@@ -35,7 +35,7 @@ export async function getTimesheet(db: EntityManager, id: string, access: { reac
   return readSnapshot(db, async (em) => {
     const t = await em.findOne(Timesheet, { id });
     if (!t || (access.employeeId && t.employeeId !== access.employeeId)) throw new NotFound('timesheet', id);
-    if (access.reach) assertLocationInReach(access.reach, t.locationId);
+    if (access.reach) assertEmployeeRecordInReach(access.reach, t.locationId, t.employeeId);
     const period = (await periodsById(em, [t.payPeriodId])).get(t.payPeriodId)!;
     return timesheetDetailDto(t, period, !(await pendingTimesheetIds(em, [t])).has(t.id));
   });
@@ -55,7 +55,7 @@ export async function decideTimesheet(
   return em.transactional(async (tem) => {
     const t = await tem.findOne(Timesheet, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!t) throw new NotFound('timesheet', id);
-    assertLocationInReach(caller.reach, t.locationId);
+    assertEmployeeRecordInReach(caller.reach, t.locationId, t.employeeId);
     await recalculateIfMarked(tem, [t.id], caller.settings);
     await tem.refresh(t);
     caller.checkVersion(t.version);
