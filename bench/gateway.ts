@@ -13,7 +13,8 @@
  * Two runtimes run side by side, one with telemetry off and one with tracing on (an OTLP endpoint
  * set to a local receiver, 10% of traces sampled: bench/telemetry.ts), and what tracing costs is the
  * median of their round-by-round throughput ratio over BENCH_GENERATIONS pairs of processes (the
- * pair restarted between them; issue 15: under 5%). BENCH_TELEMETRY=off or on
+ * pair restarted between them; issue 15: under 5%), the paths through the gateway warmed for
+ * BENCH_WARMUP_SECONDS (30) in each process first (bench/telemetry.ts). BENCH_TELEMETRY=off or on
  * runs one of them (and must, with DATABASE_URL set: two runtimes cannot share a database).
  *
  * The servers run in child processes started like `npm start` (embedded Postgres unless DATABASE_URL is
@@ -30,7 +31,7 @@ import path from 'node:path';
 import { freePort, generateInternalKeyPair, InternalTokenSigner, type Principal } from '@bop/shared';
 import { cpuMs, load, medianOf, type LoadResult } from './http-load';
 import { benchRequest, benchSession, startRuntimeProcess } from './runtime-process';
-import { telemetryCost, telemetryFor, telemetryLabel, telemetryModes, stopWithTelemetry, type OtlpReceiver, type TelemetryMode } from './telemetry';
+import { telemetryCost, telemetryFor, telemetryLabel, telemetryModes, stopWithTelemetry, warmupSeconds, type OtlpReceiver, type TelemetryMode } from './telemetry';
 import { runBench } from './entry';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 6);
@@ -47,6 +48,8 @@ interface Target {
   headers: Record<string, string>;
   /** the process serving it (its CPU time per request is printed: a figure a busy machine moves less than req/s) */
   pid: number;
+  /** seconds of load before its rounds (2 unless tracing is measured on it: bench/telemetry.ts) */
+  warmup?: number;
 }
 
 /** the round with the median of `by` */
@@ -78,7 +81,7 @@ interface Measured {
  * path always follows the same one (after a warm-up of every path at `concurrency`).
  */
 async function inTurn(paths: Target[], each: (k: number, p: Target) => Promise<void>): Promise<void> {
-  for (const p of paths) await load(p, 2, concurrency); // warm-up
+  for (const p of paths) await load(p, p.warmup ?? 2, concurrency); // warm-up
   for (let i = 0; i < rounds; i++) for (const k of i % 2 === 0 ? [...paths.keys()] : [...paths.keys()].reverse()) await each(k, paths[k]);
 }
 
@@ -218,6 +221,8 @@ async function setUp(mode: TelemetryMode): Promise<Setup> {
     const viaKey = { authorization: `Bearer ${key}` };
     const internal = { 'x-internal-token': token };
     const suffix = modes.length > 1 ? `, ${mode}` : '';
+    // the paths that traces start on, when tracing's cost is measured
+    const tracedWarmup = modes.length > 1 ? warmupSeconds : undefined;
     const stock = `/stock-levels?locationId=${stockAt}&limit=100`;
     return {
       mode,
@@ -229,8 +234,8 @@ async function setUp(mode: TelemetryMode): Promise<Setup> {
         stock: { label: `service${suffix}`, origin: `http://127.0.0.1:${invPort}`, path: stock, headers: internal, pid },
       },
       gateway: {
-        locations: { label: `gateway${suffix}`, origin: base, path: '/api/v1/locations?limit=20', headers: viaKey, pid },
-        stock: { label: `gateway${suffix}`, origin: base, path: `/api/v1${stock}`, headers: viaKey, pid },
+        locations: { label: `gateway${suffix}`, origin: base, path: '/api/v1/locations?limit=20', headers: viaKey, pid, warmup: tracedWarmup },
+        stock: { label: `gateway${suffix}`, origin: base, path: `/api/v1${stock}`, headers: viaKey, pid, warmup: tracedWarmup },
       },
     };
   } catch (err) {

@@ -2,13 +2,15 @@
  * What tracing costs (issue 15: under 5% of the throughput with tracing on and 10% of traces sampled),
  * read with enough pairs of processes to tell a few percent from noise:
  *
- *   npm run bench:tracing     (BENCH_PAIRS=8 BENCH_ROUNDS=6 BENCH_ROUND_SECONDS=2 BENCH_CONCURRENCY=16 BENCH_TRACE_RATIO=0.1)
+ *   npm run bench:tracing     (BENCH_PAIRS=8 BENCH_ROUNDS=6 BENCH_ROUND_SECONDS=2 BENCH_CONCURRENCY=16 BENCH_TRACE_RATIO=0.1
+ *                              BENCH_WARMUP_SECONDS=30)
  *
  * Two runtimes run side by side, one with telemetry off and one with tracing on (an OTLP endpoint set
  * to a local receiver, BENCH_TRACE_RATIO of the traces sampled: bench/telemetry.ts), each with the same
  * 20 locations. `GET /api/v1/locations?limit=20` through the gateway (authentication, the proxy hop
  * and the service's read: the path a traced request takes end to end) loads them in turn, in rounds
- * whose order flips every round, and the cost is read round by round as on / off of adjacent loads.
+ * whose order flips every round, and the cost is read round by round as on / off of adjacent loads, after each process of the pair
+ * has served BENCH_WARMUP_SECONDS of load (bench/telemetry.ts says why that long).
  *
  * Why pairs: two processes of one build differ by up to a tenth in throughput however long they are
  * loaded (JIT and memory layout), and a busy machine's speed drifts by more than that within minutes.
@@ -23,7 +25,7 @@ import os from 'node:os';
 import { load, medianOf, threadCpuMs, type LoadTarget } from './http-load';
 import { seededRandom } from './seeded-random';
 import { benchRequest, benchSession, startRuntimeProcess } from './runtime-process';
-import { telemetryCost, telemetryFor, telemetryLabel, traceRatio, stopWithTelemetry, type OtlpReceiver, type TelemetryMode } from './telemetry';
+import { telemetryCost, telemetryFor, telemetryLabel, traceRatio, stopWithTelemetry, warmupSeconds, type OtlpReceiver, type TelemetryMode } from './telemetry';
 import { runBench } from './entry';
 
 const pairs = Number(process.env.BENCH_PAIRS ?? 8);
@@ -92,7 +94,7 @@ async function main(): Promise<void> {
     const cpu = sides.map(() => ({ total: 0, gateway: 0, busiest: 0, rest: 0 }));
     for (let p = 0; p < pairs; p++) {
       if (p > 0) for (const s of sides) await s.rt.restart();
-      for (const s of sides) await load(s.target, 2, concurrency); // warm-up
+      for (const s of sides) await load(s.target, warmupSeconds, concurrency); // warm-up (bench/telemetry.ts says why this long)
       const rps: number[][] = sides.map(() => []);
       const burned: Burned[] = sides.map(() => ({ byThread: new Map(), requests: 0 }));
       for (let r = 0; r < rounds; r++) {
@@ -123,6 +125,9 @@ async function main(): Promise<void> {
     console.log(telemetryCost(`GET ${PATH} through the gateway`, medianOf(all)));
     console.log(`  90% interval (pairs resampled): ${(lo * 100).toFixed(1)}% to ${(hi * 100).toFixed(1)}% of off (cost ${(100 - hi * 100).toFixed(1)}% to ${(100 - lo * 100).toFixed(1)}%)`);
     console.log(`  the pairs' medians: ${byPair.map((r) => `${(medianOf(r) * 100).toFixed(1)}%`).join(', ')}`);
+    // early and late rounds (two at a time: one of each order, the side loaded second in a round reading a few points lower)
+    const twoRounds = Array.from({ length: Math.floor(rounds / 2) }, (_, r) => medianOf(byPair.flatMap((p) => [p[2 * r], p[2 * r + 1]])));
+    console.log(`  by rounds, two at a time from the first (the median over the pairs): ${twoRounds.map((x) => `${(x * 100).toFixed(1)}%`).join(', ')}`);
     const f = (x: (typeof cpu)[number]) => `${x.total.toFixed(0)} µs (gateway thread ${x.gateway.toFixed(0)}, busiest other ${x.busiest.toFixed(0)}, rest ${x.rest.toFixed(0)})`;
     console.log(`  CPU per request, mean of the pairs: off ${f(cpu[0])}; on ${f(cpu[1])}`);
     console.log(`  spans exported: ${sides[1].telemetry.received().requests} OTLP requests, ${(sides[1].telemetry.received().bytes / 1e6).toFixed(1)} MB`);
