@@ -22,11 +22,11 @@ export const traceRatio = Number(process.env.BENCH_TRACE_RATIO ?? 0.1);
 
 /**
  * How long a path that tracing is measured on is loaded before its rounds (BENCH_WARMUP_SECONDS,
- * default 30), telemetry off and on alike. V8 optimizes a function once it has run enough; the
- * tracing code runs for one request in ten at 10 % sampling, so it takes ten times as many requests
- * to get there as the request path itself, and loads that start 2 s after a process starts measure
- * that code still warming up (`npm run bench:tracing` prints the ratio round by round). A server runs
- * for days: its steady state is the throughput the target speaks of.
+ * default 30), telemetry off and on alike. In a process's first half-minute of load the tracing code
+ * (the spans, their serialization, the export thread) is still being optimized by V8, and tracing
+ * costs about 4 points more than afterwards, at 10 % and at 100 % sampling alike (README, figures of
+ * 2026-11-27, seventh session); loads that start 2 s after a process starts measure that. A server
+ * runs for days: its steady state is the throughput the target speaks of.
  */
 export const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 30);
 
