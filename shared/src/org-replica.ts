@@ -195,8 +195,8 @@ const employeeSetNote = (reach: ReachSet) =>
 export function reachCoversEmployeeRecord(reach: ReachSet, r: { locationIds: readonly string[]; employeeId: string | null | undefined }): boolean {
   if (reach.everyone) return true;
   if (r.employeeId && reach.employeeSetIds.has(r.employeeId)) return true;
-  const ids = new Set(reachableLocationIds(reach));
-  return r.locationIds.some((id) => ids.has(id));
+  reachableLocationIds(reach); // refuses an org-unit reach not resolved to locations
+  return r.locationIds.some((id) => reach.locationIds.has(id));
 }
 
 /** Refuses (403 out_of_reach) a record about an employee that the reach covers neither by its location nor by its employee. */
@@ -230,6 +230,14 @@ export function employeeRecordScope(reach: ReachSet, locationId: string | undefi
     return { location: locationId, employee: employees, match: 'all' };
   }
   return { location: { $in: reachable }, employee: employees, match: 'any' };
+}
+
+/**
+ * The location part of an employee record scope for records of employees themselves (the people
+ * service's employees, a service's replica of them): their home location or a further one.
+ */
+export function atEmployeeLocations(ids: string | { $in: string[] }): { $or: [{ homeLocationId: string | { $in: string[] } }, { locationIds: { $contains: string[] } | { $overlap: string[] } }] } {
+  return { $or: [{ homeLocationId: ids }, { locationIds: typeof ids === 'string' ? { $contains: [ids] } : { $overlap: ids.$in } }] };
 }
 
 /** An employee record scope as one condition of a query, the fields named by the caller's store (undefined: no condition). */

@@ -7,6 +7,7 @@ import {
   OutOfReach,
   ValidationError,
   assertLocationInReach,
+  atEmployeeLocations,
   changedFields,
   employeeRecordScope,
   employeeScopeCondition,
@@ -233,7 +234,7 @@ export async function listEmployees(em: EntityManager, query: z.output<typeof Em
     Employee,
     [
       employeeScopeCondition<Employee>(employeeRecordScope(caller.reach(), locationId), {
-        location: (ids) => (typeof ids === 'string' ? { $or: [{ homeLocationId: ids }, { locationIds: { $contains: [ids] } }] } : { $or: [{ homeLocationId: ids }, { locationIds: { $overlap: ids.$in } }] }),
+        location: atEmployeeLocations,
         employee: (ids) => ({ id: ids }),
       }),
       departmentId && { departmentId },

@@ -1,6 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import {
   assertEmployeeRecordInReach,
+  atEmployeeLocations,
   Conflict,
   employeeRecordScope,
   employeeScopeCondition,
@@ -132,7 +133,7 @@ export async function listWindows(em: EntityManager, f: { employeeId?: string; l
   } else if (f.reach) {
     const scope = employeeRecordScope(f.reach, f.locationId);
     const inScope = employeeScopeCondition<SchedulingEmployee>(scope, {
-      location: (ids) => (typeof ids === 'string' ? { $or: [{ homeLocationId: ids }, { locationIds: { $contains: [ids] } }] } : { $or: [{ homeLocationId: ids }, { locationIds: { $overlap: ids.$in } }] }),
+      location: atEmployeeLocations,
       employee: (ids) => ({ id: ids }),
     });
     if (inScope) employeeIds = (await findPlain(em, SchedulingEmployee, inScope)).map((e) => e.id);
