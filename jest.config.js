@@ -1,3 +1,7 @@
+// `*.kafka.test.ts` suites need a Kafka broker: they run when KAFKA_BROKERS names one, or when the run
+// starts one itself (KAFKA_TESTS=1, and always in CI: test/global-setup.mjs); else they are left out
+// and the run says so in one line.
+const kafkaSuites = Boolean(process.env.KAFKA_BROKERS || process.env.KAFKA_TESTS === '1' || (process.env.CI && !['0', 'false'].includes(process.env.CI)));
 /** @type {import('jest').Config} */
 const swc = ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }];
 module.exports = {
@@ -9,7 +13,7 @@ module.exports = {
     '^@svc/(.*)$': '<rootDir>/services/$1/src',
   },
   testMatch: ['<rootDir>/**/test/**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', ...(kafkaSuites ? [] : ['\\.kafka\\.test\\.ts$'])],
   globalSetup: '<rootDir>/test/global-setup.mjs',
   globalTeardown: '<rootDir>/test/global-teardown.mjs',
   testTimeout: 60_000,

@@ -4,6 +4,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
 
 async function freePort() {
   return new Promise((resolve, reject) => {
@@ -16,7 +19,29 @@ async function freePort() {
   });
 }
 
+/**
+ * Kafka for the `*.kafka.test.ts` suites: the broker (and registry) in KAFKA_BROKERS (SCHEMA_REGISTRY_URL)
+ * when set; else, with KAFKA_TESTS=1 or in CI, `npm run kafka:local`'s pair started for this run (a
+ * machine without java fails the run: in CI the Kafka suites must run). Otherwise one line says they
+ * were left out and how to run them.
+ */
+async function kafkaForSuites() {
+  const ci = process.env.CI && !['0', 'false'].includes(process.env.CI);
+  if (process.env.KAFKA_BROKERS) return;
+  if (process.env.KAFKA_TESTS !== '1' && !ci) {
+    console.log('\nKafka suites (*.kafka.test.ts) not run: no broker. Run them with KAFKA_TESTS=1 npm test (starts a local Kafka and registry; needs java and mvn), or set KAFKA_BROKERS and SCHEMA_REGISTRY_URL from `npm run kafka:local`.');
+    return;
+  }
+  const { startKafkaLocal } = require('../deploy/kafka-local/kafka-local.cjs');
+  const kafka = await startKafkaLocal({ log: (m) => console.log(`kafka:local: ${m}`) });
+  globalThis.__BOP_TEST_KAFKA__ = kafka;
+  process.env.KAFKA_BROKERS = kafka.brokers;
+  process.env.SCHEMA_REGISTRY_URL = kafka.registryUrl;
+  console.log(`\nKafka suites run against a local broker and registry: KAFKA_BROKERS=${kafka.brokers} SCHEMA_REGISTRY_URL=${kafka.registryUrl}`);
+}
+
 export default async function globalSetup() {
+  await kafkaForSuites();
   if (process.env.DATABASE_URL) {
     process.env.TEST_PG_ADMIN_URL = process.env.DATABASE_URL;
     return;

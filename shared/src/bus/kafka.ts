@@ -13,11 +13,13 @@ import {
   type Message,
   type Producer,
 } from 'kafkajs';
-import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
+import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
 import type { Logger } from '../logger';
 import type { Bus, BusMessage, ConsumedMessage, SubscribeOptions, Subscription } from './types';
-import { eventJsonSchema, type JsonSchemaObject } from './schemas';
+import { createPayloadCodec, type PayloadCodec } from './codec';
 import { backoffDelay, busBackoff } from '../retry';
+
+export { createPayloadCodec, type PayloadCodec, type RegistryClient } from './codec';
 
 /**
  * The `kafka` adapter (architecture: Events): kafkajs 2.2.4, idempotent producer, topic per area
@@ -210,56 +212,6 @@ async function decodeOrMark(run: BatchRun, value: Buffer | null): Promise<{ payl
 }
 
 // ---------------------------------------------------------------------------------------------
-// payload codec
-
-/** The parts of the registry client the codec uses. */
-export type RegistryClient = Pick<SchemaRegistry, 'register' | 'encode' | 'decode'>;
-
-export interface PayloadCodec {
-  encode(topic: string, payload: Record<string, unknown>): Promise<Buffer>;
-  decode(value: Buffer | null): Promise<Record<string, unknown>>;
-}
-
-function asObject(value: unknown): Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('event payload is not a JSON object');
-  return value as Record<string, unknown>;
-}
-
-/**
- * Without a registry: values are plain JSON. With one: the JSON Schema is registered once per topic
- * (subject `<topic>-value`, cached) and values use the registry's wire format, validated on encode
- * and decode. Either way decode reads both forms (magic byte 0 = registry format), so producers
- * and consumers configured differently still understand each other.
- */
-export function createPayloadCodec(registry?: RegistryClient, schema: JsonSchemaObject = eventJsonSchema()): PayloadCodec {
-  const schemaText = JSON.stringify(schema);
-  const ids = new Map<string, Promise<number>>();
-  const schemaId = (client: RegistryClient, topic: string): Promise<number> => {
-    let id = ids.get(topic);
-    if (!id) {
-      id = client.register({ type: SchemaType.JSON, schema: schemaText }, { subject: `${topic}-value` }).then((r) => r.id);
-      // a failed registration is tried again by the next publish
-      id.catch(() => ids.delete(topic));
-      ids.set(topic, id);
-    }
-    return id;
-  };
-  return {
-    async encode(topic, payload) {
-      if (!registry) return Buffer.from(JSON.stringify(payload));
-      return registry.encode(await schemaId(registry, topic), payload);
-    },
-    async decode(value) {
-      if (!value || value.length === 0) throw new Error('empty event payload');
-      if (value[0] !== 0) return asObject(JSON.parse(value.toString('utf8')));
-      if (registry) return asObject(await registry.decode(value));
-      // registry wire format without a registry: 1 magic byte + 4 bytes schema id, then the JSON
-      return asObject(JSON.parse(value.subarray(5).toString('utf8')));
-    },
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
 // logging
 
 /** kafkajs's log level for a pino logger's level. */
@@ -342,6 +294,7 @@ class KafkaBus implements Bus {
   private readonly warnedTopics = new Set<string>();
   private admin: Promise<Admin> | null = null;
   private closed = false;
+  private sendChain: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly kafka: Kafka,
@@ -362,8 +315,15 @@ class KafkaBus implements Bus {
     const topics = [...new Set(batches.map((b) => b.topic))];
     this.warnUnmatched(topics);
     if (this.opts.ensureTopics) await this.ensureTopics(topics);
-    // acks -1: every in-sync replica has the batch when send resolves
-    for (const batch of batches) await this.producer.send({ topic: batch.topic, messages: batch.messages, acks: -1 });
+    // one send at a time: kafkajs's idempotent producer, given concurrent sends, numbers a partition's
+    // batches out of order and Kafka 4.x refuses them (OUT_OF_ORDER_SEQUENCE_NUMBER, seen in the bus
+    // contract's concurrent-appenders test); in turn, publish order across callers is the call order
+    const sending = this.sendChain.then(async () => {
+      // acks -1: every in-sync replica has the batch when send resolves
+      for (const batch of batches) await this.producer.send({ topic: batch.topic, messages: batch.messages, acks: -1 });
+    });
+    this.sendChain = sending.catch(() => undefined);
+    await sending;
     for (const s of this.subscriptions) s.topicsSeen(topics);
   }
 
