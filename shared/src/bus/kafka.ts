@@ -237,7 +237,10 @@ export function pinoLogCreator(log: Logger) {
     ({ namespace, level, log: entry }: LogEntry): void => {
       const { message, timestamp: _timestamp, logger: _logger, ...extra } = entry;
       const fields = { kafkajs: namespace, ...extra };
-      if (level === logLevel.ERROR) log.error(fields, message);
+      // kafkajs's connection logs every error response (a topic's leader moving, a topic just created)
+      // at ERROR; its callers retry those or fail with them, and we log what fails there
+      if (namespace === 'Connection' && level === logLevel.ERROR && message.startsWith('Response ')) log.debug(fields, message);
+      else if (level === logLevel.ERROR) log.error(fields, message);
       else if (level === logLevel.WARN) log.warn(fields, message);
       else if (level === logLevel.INFO) log.info(fields, message);
       else log.debug(fields, message);
@@ -376,7 +379,7 @@ class KafkaBus implements Bus {
     return Promise.all(
       groups.map(async (group) => {
         let lag = 0;
-        for (const { topic, partitions } of await admin.fetchOffsets({ groupId: group })) {
+        for (const { topic, partitions } of await admin.fetchOffsets({ groupId: this.groupId(group) })) {
           const high = await highOf(topic);
           // a partition the group never committed on counts from its start (approximately: low is not read)
           for (const p of partitions) lag += Math.max(0, (high.get(p.partition) ?? 0) - Math.max(0, Number(p.offset)));
@@ -386,8 +389,13 @@ class KafkaBus implements Bus {
     );
   }
 
-  newConsumer(groupId: string): Consumer {
-    return this.kafka.consumer({ groupId, allowAutoTopicCreation: !this.opts.ensureTopics });
+  /** A group's id on the cluster: the topic prefix namespaces groups as it does topics (one cluster, several platforms or test runs). */
+  groupId(group: string): string {
+    return `${this.prefix}${group}`;
+  }
+
+  newConsumer(group: string): Consumer {
+    return this.kafka.consumer({ groupId: this.groupId(group), allowAutoTopicCreation: !this.opts.ensureTopics });
   }
 
   async listTopics(): Promise<string[]> {
@@ -397,16 +405,31 @@ class KafkaBus implements Bus {
   async ensureTopics(topics: string[]): Promise<void> {
     const missing = topics.filter((t) => !this.createdTopics.has(t));
     if (missing.length === 0) return;
-    const admin = await this.adminClient();
-    // false (no throw) when they exist already
-    await admin.createTopics({
-      waitForLeaders: true,
-      topics: missing.map((topic) => ({
-        topic,
-        numPartitions: this.opts.partitions ?? DEFAULT_PARTITIONS,
-        replicationFactor: this.opts.replicationFactor ?? -1,
-      })),
-    });
+    // Several processes create the same area topics at start: the loser of that race, or a metadata
+    // read just after a creation, may hear UNKNOWN_TOPIC_OR_PARTITION / NOT_LEADER until the broker has
+    // the topic's leaders. Those are retriable; a start does not fail on them (bounded: ~30 s).
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const admin = await this.adminClient();
+        // false (no throw) when they exist already
+        await admin.createTopics({
+          waitForLeaders: false,
+          topics: missing.map((topic) => ({
+            topic,
+            numPartitions: this.opts.partitions ?? DEFAULT_PARTITIONS,
+            replicationFactor: this.opts.replicationFactor ?? -1,
+          })),
+        });
+        const metadata = await admin.fetchTopicMetadata({ topics: missing });
+        const leaderless = metadata.topics.filter((t) => t.partitions.length === 0 || t.partitions.some((p) => p.leader < 0));
+        if (leaderless.length > 0) throw Object.assign(new Error(`topics without leaders yet: ${leaderless.map((t) => t.name).join(', ')}`), { retriable: true });
+        break;
+      } catch (err) {
+        const retriable = (err as { retriable?: boolean }).retriable === true || /does not host this topic-partition|not the leader|leader not available/i.test((err as Error).message ?? '');
+        if (!retriable || attempt >= 12) throw err;
+        await new Promise((r) => setTimeout(r, Math.min(250 * 2 ** (attempt - 1), 5000)));
+      }
+    }
     for (const t of missing) this.createdTopics.add(t);
   }
 
