@@ -16,7 +16,7 @@ export interface EventTypeSchema {
 /**
  * The Schema Registry subject of an event type's schema on a topic: Confluent's
  * TopicRecordNameStrategy (`<topic>-<record name>`, the record name being the event type). One
- * topic (an area) carries many event types, each with its own schema and compatibility history.
+ * topic (a service's) carries many event types, each with its own schema and compatibility history.
  */
 export function eventSubject(topic: string, type: string): string {
   return `${topic}-${type}`;
@@ -28,7 +28,7 @@ export function eventSubject(topic: string, type: string): string {
  * `io: 'output'` describes what producers write: closed objects (`additionalProperties: false`).
  */
 function toJsonSchema(schema: z.ZodType): JsonSchemaObject {
-  return forAjv7(z.toJSONSchema(schema, { target: 'draft-7', io: 'output', unrepresentable: 'any' }) as JsonSchemaObject);
+  return forAjv7(z.toJSONSchema(schema, { target: 'draft-7', io: 'output' }) as JsonSchemaObject);
 }
 
 // keywords whose value is a map of names to subschemas (the names are data, not keywords)
@@ -36,8 +36,8 @@ const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', '
 
 /**
  * Drops `format`: ajv 7 (the registry client's validator, on the consumer side too) refuses to
- * compile a schema with a format it has no definition of, and it defines none by default. zod
- * writes a `pattern` next to the formats it emits, so the strings stay checked.
+ * compile a schema with a format it has no definition of, and it defines none by default. The
+ * contracts' formats (date-time, date) come with zod's `pattern` beside them: the strings stay checked.
  */
 function forAjv7(node: unknown, inMap = false): JsonSchemaObject {
   if (Array.isArray(node)) return node.map((n) => forAjv7(n)) as unknown as JsonSchemaObject;
