@@ -25,7 +25,7 @@ import {
   toTopicBatches,
   type BatchRun,
 } from '../src/bus/kafka';
-import { eventJsonSchema } from '../src/bus/schemas';
+import { eventJsonSchema, eventTypeJsonSchema } from '../src/bus/schemas';
 import type { BusMessage, ConsumedMessage } from '../src/bus/types';
 
 function envelope(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -201,6 +201,7 @@ describe('payload codec', () => {
   describe('with a schema registry (a fake one speaking the Confluent REST API)', () => {
     const schemas: { subject: string; schema: string; schemaType: string }[] = [];
     const calls: string[] = [];
+    const configs: [string, unknown][] = [];
     let server: http.Server;
     let url: string;
 
@@ -217,7 +218,10 @@ describe('payload codec', () => {
           const url = decodeURIComponent(req.url ?? '');
           let m: RegExpMatchArray | null;
           if (req.method === 'GET' && url.startsWith('/config/')) return send(404, { error_code: 40408, message: 'Subject does not have subject-level compatibility configured' });
-          if (req.method === 'PUT' && url.startsWith('/config/')) return send(200, JSON.parse(body));
+          if (req.method === 'PUT' && url.startsWith('/config/')) {
+            configs.push([url.slice('/config/'.length), JSON.parse(body)]);
+            return send(200, JSON.parse(body));
+          }
           if (req.method === 'POST' && (m = url.match(/^\/subjects\/(.+)\/versions$/))) {
             const { schema, schemaType } = JSON.parse(body);
             schemas.push({ subject: m[1], schema, schemaType });
@@ -236,21 +240,39 @@ describe('payload codec', () => {
 
     afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-    it('registers the envelope schema once per topic and round-trips through the wire format', async () => {
+    // a location event as organization records it: data.object the full resource
+    const location = {
+      id: 'loc_01JD0000000000000000000001', name: 'Harbour St', externalId: null, timezone: 'Europe/Berlin', businessDayCutoff: '04:00', orgUnitId: null,
+      address: null, status: 'active', version: 2, createdAt: '2026-11-21T09:00:00.000Z', updatedAt: '2026-11-21T09:30:00.000Z', archivedAt: null,
+    };
+    const locationEvent = (overrides: Record<string, unknown> = {}) => envelope({ data: { object: location, previous: { name: 'Harbor St' } }, ...overrides });
+
+    it('registers each event type\'s schema once per topic (subject <topic>-<type>, BACKWARD) and round-trips through the wire format', async () => {
       const producer = createPayloadCodec(new SchemaRegistry({ host: url, clientId: 'test' }));
-      const payload = envelope();
+      const payload = locationEvent();
       const a = await producer.encode('p-organization', payload);
-      await producer.encode('p-organization', envelope({ id: 'evt_2' }));
-      const b = await producer.encode('p-sales', payload);
+      await producer.encode('p-organization', locationEvent({ id: 'evt_2' }));
+      const created = await producer.encode('p-organization', locationEvent({ type: 'location.created', data: { object: location } }));
+      const b = await producer.encode('p-sales', envelope({ type: 'sales.transactions.recorded', data: { object: { transactions: [] } } }));
       expect(schemas.map((s) => [s.subject, s.schemaType])).toEqual([
-        ['p-organization-value', 'JSON'],
-        ['p-sales-value', 'JSON'],
+        ['p-organization-location.updated', 'JSON'],
+        ['p-organization-location.created', 'JSON'],
+        ['p-sales-sales.transactions.recorded', 'JSON'],
       ]);
-      expect(JSON.parse(schemas[0].schema)).toEqual(eventJsonSchema());
-      expect(calls.filter((c) => c.startsWith('POST'))).toHaveLength(2);
+      expect(JSON.parse(schemas[0].schema)).toEqual(eventTypeJsonSchema('location.updated'));
+      // an internal type: the generic envelope
+      expect(JSON.parse(schemas[2].schema)).toEqual(eventJsonSchema());
+      expect(calls.filter((c) => c.startsWith('POST'))).toHaveLength(3);
+      // each subject set to BACKWARD when first registered
+      expect(configs).toEqual([
+        ['p-organization-location.updated', { compatibility: 'BACKWARD' }],
+        ['p-organization-location.created', { compatibility: 'BACKWARD' }],
+        ['p-sales-sales.transactions.recorded', { compatibility: 'BACKWARD' }],
+      ]);
       expect(a[0]).toBe(0);
       expect(a.readInt32BE(1)).toBe(1);
-      expect(b.readInt32BE(1)).toBe(2);
+      expect(created.readInt32BE(1)).toBe(2);
+      expect(b.readInt32BE(1)).toBe(3);
       expect(JSON.parse(a.subarray(5).toString())).toEqual(payload);
 
       // a consumer with its own registry client fetches the writer's schema by id
@@ -258,13 +280,21 @@ describe('payload codec', () => {
       await expect(consumer.decode(a)).resolves.toEqual(payload);
       expect(calls).toContain('GET /schemas/ids/1');
       // and a consumer without one still reads it; a plain JSON value too
-      await expect(createPayloadCodec().decode(b)).resolves.toEqual(payload);
+      await expect(createPayloadCodec().decode(b)).resolves.toMatchObject({ type: 'sales.transactions.recorded' });
       await expect(consumer.decode(Buffer.from(JSON.stringify(payload)))).resolves.toEqual(payload);
+    });
+
+    it('refuses to encode an event its type\'s schema does not describe', async () => {
+      const codec = createPayloadCodec(new SchemaRegistry({ host: url, clientId: 'test' }));
+      const { name: _name, ...nameless } = location;
+      await expect(codec.encode('p-organization', locationEvent({ data: { object: nameless } }))).rejects.toThrow(/invalid payload/);
+      await expect(codec.encode('p-organization', locationEvent({ data: { object: { ...location, status: 'closed' } } }))).rejects.toThrow(/invalid payload/);
     });
 
     it('refuses to encode a payload that is not an envelope', async () => {
       const codec = createPayloadCodec(new SchemaRegistry({ host: url, clientId: 'test' }));
-      await expect(codec.encode('p-organization', { hello: 'world' })).rejects.toThrow(/invalid payload/);
+      await expect(codec.encode('p-organization', { hello: 'world' })).rejects.toThrow(/no type/);
+      await expect(codec.encode('p-organization', { type: 'p.internal.happened', hello: 'world' })).rejects.toThrow(/invalid payload/);
     });
   });
 });

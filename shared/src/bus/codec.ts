@@ -1,10 +1,10 @@
-import { SchemaType, type SchemaRegistry } from '@kafkajs/confluent-schema-registry';
-import { eventJsonSchema, type JsonSchemaObject } from './schemas';
+import { COMPATIBILITY, SchemaType, type SchemaRegistry } from '@kafkajs/confluent-schema-registry';
+import { eventSubject, eventTypeJsonSchema, type JsonSchemaObject } from './schemas';
 
-/** How the Kafka adapter writes and reads event payloads: plain JSON, or the registry's JSON Schema wire format. */
 /** The parts of the registry client the codec uses. */
 export type RegistryClient = Pick<SchemaRegistry, 'register' | 'encode' | 'decode'>;
 
+/** How the Kafka adapter writes and reads event payloads: plain JSON, or the registry's JSON Schema wire format. */
 export interface PayloadCodec {
   encode(topic: string, payload: Record<string, unknown>): Promise<Buffer>;
   decode(value: Buffer | null): Promise<Record<string, unknown>>;
@@ -16,28 +16,35 @@ function asObject(value: unknown): Record<string, unknown> {
 }
 
 /**
- * Without a registry: values are plain JSON. With one: the JSON Schema is registered once per topic
- * (subject `<topic>-value`, cached) and values use the registry's wire format, validated on encode
- * and decode. Either way decode reads both forms (magic byte 0 = registry format), so producers
- * and consumers configured differently still understand each other.
+ * Without a registry: values are plain JSON. With one: each event type's JSON Schema is registered
+ * once per topic under subject `<topic>-<type>` (TopicRecordNameStrategy, see `eventSubject`; cached),
+ * the subject set to BACKWARD compatibility when the registry first sees it, and each value is
+ * written in the registry's wire format with its type's schema id, validated on encode and decode.
+ * Decoding goes by the schema id in the value alone, so readers need no knowledge of the subjects.
+ * Either way decode reads both forms (magic byte 0 = registry format), so producers and consumers
+ * configured differently still understand each other.
  */
-export function createPayloadCodec(registry?: RegistryClient, schema: JsonSchemaObject = eventJsonSchema()): PayloadCodec {
-  const schemaText = JSON.stringify(schema);
+export function createPayloadCodec(registry?: RegistryClient, schemaOf: (type: string) => JsonSchemaObject = eventTypeJsonSchema): PayloadCodec {
   const ids = new Map<string, Promise<number>>();
-  const schemaId = (client: RegistryClient, topic: string): Promise<number> => {
-    let id = ids.get(topic);
+  const schemaId = (client: RegistryClient, topic: string, type: string): Promise<number> => {
+    const subject = eventSubject(topic, type);
+    let id = ids.get(subject);
     if (!id) {
-      id = client.register({ type: SchemaType.JSON, schema: schemaText }, { subject: `${topic}-value` }).then((r) => r.id);
+      // the client sets the compatibility on a subject's first registration (and refuses a subject configured otherwise)
+      id = client
+        .register({ type: SchemaType.JSON, schema: JSON.stringify(schemaOf(type)) }, { subject, compatibility: COMPATIBILITY.BACKWARD })
+        .then((r) => r.id);
       // a failed registration is tried again by the next publish
-      id.catch(() => ids.delete(topic));
-      ids.set(topic, id);
+      id.catch(() => ids.delete(subject));
+      ids.set(subject, id);
     }
     return id;
   };
   return {
     async encode(topic, payload) {
       if (!registry) return Buffer.from(JSON.stringify(payload));
-      return registry.encode(await schemaId(registry, topic), payload);
+      if (typeof payload.type !== 'string' || payload.type === '') throw new Error('event payload has no type: no schema subject to write it under');
+      return registry.encode(await schemaId(registry, topic, payload.type), payload);
     },
     async decode(value) {
       if (!value || value.length === 0) throw new Error('empty event payload');
