@@ -13,7 +13,6 @@ import { Kafka, logLevel } from 'kafkajs';
 import { newId } from '@bop/shared';
 import { onHand, sale, sendSales, startStack, storedSales, waitFor, must, type Stack } from './support';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startKafkaLocal } = require('../../deploy/kafka-local/kafka-local.cjs') as {
   startKafkaLocal(o?: { registry?: boolean }): Promise<{ brokers: string; stopBroker(signal?: string): Promise<void>; startBroker(): Promise<void>; stop(): Promise<void> }>;
 };

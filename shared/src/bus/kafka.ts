@@ -26,7 +26,7 @@ export { createPayloadCodec, type PayloadCodec, type RegistryClient } from './co
  * (`<topicPrefix><area>`), key = the record's id, event id and type in headers; consumer groups
  * whose offsets are committed only after the handler (and so its transaction) has resolved.
  * Payloads are JSON, or with a Schema Registry the registry's JSON Schema wire format
- * (magic byte, schema id, JSON) validated against the EventEnvelope schema.
+ * (magic byte, schema id, JSON) validated against its event type's schema (subject `<topic>-<type>`: codec.ts).
  */
 export interface KafkaBusOptions {
   brokers: string[];
