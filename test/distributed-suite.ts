@@ -33,6 +33,8 @@ async function freePort(): Promise<number> {
 
 export interface DistributedOptions {
   bus: 'postgres' | 'kafka';
+  /** services started twice (two processes in the same consumer groups) */
+  replicas?: AppName[];
   /** more checks once the flow went through (the Kafka run reads the topics as another team would) */
   afterFlow?: (flow: SaleFlowResult, env: { topicPrefix: string }) => Promise<void>;
 }
@@ -134,6 +136,7 @@ export function distributedSuite(options: DistributedOptions): void {
   const compose = readCompose();
   const services = existingServices();
   const procs: Proc[] = [];
+  const replicas: Proc[] = [];
   let db: TestDatabase;
   let base: string;
   let receiver: Server;
@@ -174,6 +177,14 @@ export function distributedSuite(options: DistributedOptions): void {
     const started = services.map((name) => startProcess(name, compose.apps.get(name)!.entry, envOf(name)));
     procs.push(...started);
     await Promise.all(started.map((p) => untilReady(p, `http://127.0.0.1:${localPorts.get(p.name)}/ready`)));
+    // a second process of these services, as a scaled-out deployment runs them: the same settings on
+    // another port (the gateway keeps calling the first; both consume, in the same consumer groups)
+    for (const name of options.replicas ?? []) {
+      const port = await freePort();
+      const replica = startProcess(name, compose.apps.get(name)!.entry, { ...envOf(name), PORT: String(port) });
+      replicas.push(replica);
+      await untilReady(replica, `http://127.0.0.1:${port}/ready`);
+    }
     const gateway = startProcess('gateway', compose.apps.get('gateway')!.entry, envOf('gateway'));
     procs.push(gateway);
     base = `http://127.0.0.1:${localPorts.get('gateway')}`;
@@ -181,9 +192,9 @@ export function distributedSuite(options: DistributedOptions): void {
   });
 
   afterAll(async () => {
-    for (const p of procs) if (p.child.exitCode === null) p.child.kill('SIGTERM');
+    for (const p of [...procs, ...replicas]) if (p.child.exitCode === null) p.child.kill('SIGTERM');
     await Promise.all(
-      procs.map(async (p) => {
+      [...procs, ...replicas].map(async (p) => {
         // a graceful stop (SHUTDOWN_GRACE_MS), else killed
         const timer = setTimeout(() => p.child.kill('SIGKILL'), 15_000);
         await p.exited;
