@@ -53,7 +53,7 @@ function ensureArtifacts(log = () => {}) {
   const fetched = fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === digest;
   const mvn = onPath('mvn');
   if (!fetched && !mvn) missing.push('mvn (Maven 3.8 or newer, to fetch Kafka and the registry from Maven Central: `apt-get install maven`)');
-  if (missing.length) throw new Error(`kafka:local cannot start: missing ${missing.join('; and ')}`);
+  if (missing.length) throw new Error(`kafka:local: cannot start: missing ${missing.join('; and ')}`);
   if (!fetched) {
     log('fetching Apache Kafka and Apicurio Registry with Maven (the first time takes a minute)…');
     // copy-dependencies adds to what is there: another version's jars would share the class path

@@ -23,6 +23,7 @@ import {
   retryDelayMs,
   toKafkaMessage,
   toTopicBatches,
+  toSizedSends,
   type BatchRun,
 } from '../src/bus/kafka';
 import { eventJsonSchema, eventTypeJsonSchema } from '../src/bus/schemas';
@@ -90,6 +91,22 @@ describe('kafka record mapping', () => {
     ]);
     expect(batches[0].messages[1].value).toBe(values[1]);
     expect(batches[0].messages[1].headers).toMatchObject({ 'event-id': 'evt_2' });
+  });
+
+  it('splits sends under the size limit, in order, and gzips a message larger than it alone', () => {
+    const m = (key: string, bytes: number) => ({ key, value: Buffer.alloc(bytes, 'x'), headers: { 'event-id': 'evt_1', 'event-type': 't' } });
+    const a = [m('k', 400), m('k', 400), m('k', 400), m('k', 3000), m('k', 100)];
+    const b = [m('j', 100)];
+    const sends = toSizedSends([{ topic: 'p-a', messages: a }, { topic: 'p-b', messages: b }], 1000);
+    expect(sends.map((s) => [s.topic, s.messages.length, s.compress])).toEqual([
+      ['p-a', 2, false],
+      ['p-a', 1, false],
+      ['p-a', 1, true],
+      ['p-a', 1, false],
+      ['p-b', 1, false],
+    ]);
+    // nothing lost or reordered
+    expect(sends.filter((s) => s.topic === 'p-a').flatMap((s) => s.messages)).toEqual(a);
   });
 
   it('maps a consumed record to a ConsumedMessage', () => {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  CompressionTypes,
   Kafka,
   Partitioners,
   logLevel,
@@ -99,6 +100,48 @@ export function toTopicBatches(prefix: string, messages: BusMessage[], values: B
     else batches.push({ topic, messages: [record] });
   });
   return batches;
+}
+
+/**
+ * A broker refuses a partition's record batch over its `message.max.bytes` (1 MiB by default), and
+ * kafkajs then numbers the idempotent producer's next batches out of order: a relay that fell behind
+ * on large events (a POS batch's) jammed for good (bench/bus.ts's backlog run). So sends stay under
+ * `maxBytes` of keys, values and headers, in order; a message larger than that alone goes gzipped.
+ */
+export const MAX_SEND_BYTES = 768 * 1024;
+
+export function toSizedSends(batches: { topic: string; messages: Message[] }[], maxBytes = MAX_SEND_BYTES): { topic: string; messages: Message[]; compress: boolean }[] {
+  const sends: { topic: string; messages: Message[]; compress: boolean }[] = [];
+  for (const batch of batches) {
+    let current: Message[] = [];
+    let bytes = 0;
+    const flush = () => {
+      if (current.length > 0) sends.push({ topic: batch.topic, messages: current, compress: false });
+      current = [];
+      bytes = 0;
+    };
+    for (const m of batch.messages) {
+      const size = messageBytes(m);
+      if (size > maxBytes) {
+        flush();
+        sends.push({ topic: batch.topic, messages: [m], compress: true });
+        continue;
+      }
+      if (bytes + size > maxBytes) flush();
+      current.push(m);
+      bytes += size;
+    }
+    flush();
+  }
+  return sends;
+}
+
+function messageBytes(m: Message): number {
+  let n = 64; // record overhead (offsets, timestamps, lengths), generously
+  n += m.key ? Buffer.byteLength(m.key as string | Buffer) : 0;
+  n += m.value ? Buffer.byteLength(m.value as string | Buffer) : 0;
+  for (const [k, v] of Object.entries(m.headers ?? {})) n += Buffer.byteLength(k) + (v === undefined ? 0 : Buffer.byteLength(Array.isArray(v) ? v.join('') : (v as string | Buffer)));
+  return n;
 }
 
 function headerString(value: IHeaders[string]): string | undefined {
@@ -258,17 +301,19 @@ export async function createKafkaBus(opts: KafkaBusOptions): Promise<Bus> {
     logLevel: kafkaLogLevel(log.level),
     logCreator: pinoLogCreator(log),
   });
-  const producer = kafka.producer({
-    idempotent: true,
-    maxInFlightRequests: 1,
-    createPartitioner: Partitioners.DefaultPartitioner,
-    allowAutoTopicCreation: !opts.ensureTopics,
-  });
+  const newProducer = () =>
+    kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      createPartitioner: Partitioners.DefaultPartitioner,
+      allowAutoTopicCreation: !opts.ensureTopics,
+    });
+  const producer = newProducer();
   await producer.connect();
   const registry = opts.schemaRegistryUrl
     ? new SchemaRegistry({ host: opts.schemaRegistryUrl, clientId: opts.clientId })
     : undefined;
-  return new KafkaBus(kafka, producer, createPayloadCodec(registry), opts, log);
+  return new KafkaBus(kafka, producer, newProducer, createPayloadCodec(registry), opts, log);
 }
 
 /**
@@ -298,10 +343,12 @@ class KafkaBus implements Bus {
   private admin: Promise<Admin> | null = null;
   private closed = false;
   private sendChain: Promise<void> = Promise.resolve();
+  private producerStale = false;
 
   constructor(
     private readonly kafka: Kafka,
-    private readonly producer: Producer,
+    private producer: Producer,
+    private readonly newProducer: () => Producer,
     readonly codec: PayloadCodec,
     private readonly opts: KafkaBusOptions,
     private readonly log: Logger,
@@ -322,8 +369,24 @@ class KafkaBus implements Bus {
     // batches out of order and Kafka 4.x refuses them (OUT_OF_ORDER_SEQUENCE_NUMBER, seen in the bus
     // contract's concurrent-appenders test); in turn, publish order across callers is the call order
     const sending = this.sendChain.then(async () => {
-      // acks -1: every in-sync replica has the batch when send resolves
-      for (const batch of batches) await this.producer.send({ topic: batch.topic, messages: batch.messages, acks: -1 });
+      try {
+        if (this.producerStale) {
+          this.producerStale = false;
+          await this.producer.connect();
+        }
+        // acks -1: every in-sync replica has the batch when send resolves
+        for (const send of toSizedSends(batches)) {
+          await this.producer.send({ topic: send.topic, messages: send.messages, acks: -1, ...(send.compress ? { compression: CompressionTypes.GZIP } : {}) });
+        }
+      } catch (err) {
+        // a producer whose send failed may hold sequence numbers the broker never stored: every later
+        // batch would be refused as out of order. The next publish (the relay retries) gets a new one.
+        const old = this.producer;
+        this.producer = this.newProducer();
+        this.producerStale = true;
+        await old.disconnect().catch(() => undefined);
+        throw err;
+      }
     });
     this.sendChain = sending.catch(() => undefined);
     await sending;

@@ -1,0 +1,57 @@
+/**
+ * The Kafka adapter with what a relay that fell behind sends: one publish of many large events on
+ * one key (a POS batch's `sales.transactions.recorded`, ~150 KB each) — together far over the broker's
+ * 1 MiB batch limit — and an event over the limit on its own. All are stored and read back in order,
+ * and the publishes after them go through (a refused batch once jammed the idempotent producer).
+ */
+import { createLogger, newId, type Bus, type BusMessage, type ConsumedMessage } from '@bop/shared';
+import { kafkaBusFactoryFromEnv } from '../src/bus/kafka';
+
+const factory = kafkaBusFactoryFromEnv(createLogger('kafka', 'warn'), process.env, { partitions: 3 });
+if (!factory) throw new Error('a *.kafka.test.ts suite runs only with KAFKA_BROKERS set (see test/global-setup.mjs)');
+
+jest.setTimeout(60_000);
+
+function large(topic: string, key: string, bytes: number): BusMessage {
+  const eventId = newId('event');
+  return { topic, key, eventId, type: 'test.batch.recorded', payload: { id: eventId, type: 'test.batch.recorded', data: { object: { key, filler: 'x'.repeat(bytes) } } } };
+}
+
+describe('kafka bus: a backlog of large events', () => {
+  let bus: Bus;
+  beforeAll(async () => {
+    bus = await factory();
+  });
+  afterAll(async () => {
+    await bus?.close();
+  });
+
+  it('stores 10 × 150 KB on one key, a 1.5 MB event, and what follows, in order', async () => {
+    const topic = `backlog${Date.now()}`;
+    const backlog = Array.from({ length: 10 }, () => large(topic, 'loc_1', 150_000));
+    const huge = large(topic, 'loc_1', 1_500_000);
+    const after = large(topic, 'loc_1', 10);
+    await bus.publish(backlog);
+    await bus.publish([huge]);
+    await bus.publish([after]);
+    const sent = [...backlog, huge, after];
+
+    const seen: ConsumedMessage[] = [];
+    let done!: () => void;
+    const finished = new Promise<void>((r) => (done = r));
+    const sub = await bus.subscribe({
+      group: `g-backlog-${Date.now()}`,
+      topics: [topic],
+      handler: async (batch) => {
+        seen.push(...batch);
+        if (seen.length >= sent.length) done();
+      },
+    });
+    const timer = setTimeout(done, 40_000);
+    await finished;
+    clearTimeout(timer);
+    await sub.stop();
+    expect(seen.map((m) => m.eventId)).toEqual(sent.map((m) => m.eventId));
+    expect((seen[10].payload.data as { object: { filler: string } }).object.filler).toHaveLength(1_500_000);
+  });
+});
