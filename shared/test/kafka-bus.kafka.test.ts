@@ -4,6 +4,8 @@
  * 1 MiB batch limit — and an event over the limit on its own. All are stored and read back in order,
  * and the publishes after them go through (a refused batch once jammed the idempotent producer).
  */
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { createLogger, newId, type Bus, type BusMessage, type ConsumedMessage } from '@bop/shared';
 import { kafkaBusFactoryFromEnv } from '../src/bus/kafka';
 
@@ -16,6 +18,54 @@ function large(topic: string, key: string, bytes: number): BusMessage {
   const eventId = newId('event');
   return { topic, key, eventId, type: 'test.batch.recorded', payload: { id: eventId, type: 'test.batch.recorded', data: { object: { key, filler: 'x'.repeat(bytes) } } } };
 }
+
+async function readAll(bus: Bus, topic: string, n: number): Promise<ConsumedMessage[]> {
+  const seen: ConsumedMessage[] = [];
+  let done!: () => void;
+  const finished = new Promise<void>((r) => (done = r));
+  const sub = await bus.subscribe({
+    group: `g-${topic}`,
+    topics: [topic],
+    handler: async (batch) => {
+      seen.push(...batch);
+      if (seen.length >= n) done();
+    },
+  });
+  const timer = setTimeout(done, 40_000);
+  await finished;
+  clearTimeout(timer);
+  await sub.stop();
+  return seen;
+}
+
+describe('kafka bus with the schema registry: an event its schema refuses', () => {
+  it('goes out as plain JSON with an error logged, and the events after it go out as usual', async () => {
+    if (!process.env.SCHEMA_REGISTRY_URL) throw new Error('the Kafka suites run with SCHEMA_REGISTRY_URL (test/global-setup.mjs)');
+    const lines: Array<Record<string, unknown>> = [];
+    const log = pino({ level: 'warn' }, new Writable({ write: (chunk, _enc, cb) => (lines.push(JSON.parse(String(chunk))), cb()) }));
+    const bus = await kafkaBusFactoryFromEnv(log, process.env, { partitions: 3, schemaRegistryUrl: process.env.SCHEMA_REGISTRY_URL })!();
+    try {
+      const topic = `organization${Date.now()}`;
+      const envelope = (object: Record<string, unknown>) => {
+        const id = newId('event');
+        return { topic, key: String(object.id), eventId: id, type: 'location.created', payload: { id, type: 'location.created', createdAt: new Date().toISOString(), apiVersion: 'v1', actor: { type: 'system', id: null }, locationId: String(object.id), data: { object } } };
+      };
+      const location = { id: newId('location'), name: 'Harbour St', externalId: null, timezone: 'UTC', businessDayCutoff: '04:00', status: 'active', orgUnitId: null, address: null, version: 1, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), archivedAt: null };
+      const bad = envelope({ id: location.id, name: 42 });
+      await bus.publish([bad]);
+      const after = envelope(location);
+      await bus.publish([after]);
+      const seen = await readAll(bus, topic, 2);
+      expect(seen.map((m) => m.eventId)).toEqual([bad.eventId, after.eventId]);
+      expect(seen[0].payload).toEqual(bad.payload);
+      expect(lines.some((l) => l.eventId === bad.eventId && l.type === 'location.created' && /plain JSON/.test(String(l.msg)))).toBe(true);
+      // the valid one went in the registry's format, as usual
+      expect(lines.filter((l) => l.eventId === after.eventId)).toEqual([]);
+    } finally {
+      await bus.close();
+    }
+  });
+});
 
 describe('kafka bus: a backlog of large events', () => {
   let bus: Bus;

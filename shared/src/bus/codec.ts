@@ -24,7 +24,14 @@ function asObject(value: unknown): Record<string, unknown> {
  * Either way decode reads both forms (magic byte 0 = registry format), so producers and consumers
  * configured differently still understand each other.
  */
-export function createPayloadCodec(registry?: RegistryClient, schemaOf: (type: string) => JsonSchemaObject = eventTypeJsonSchema): PayloadCodec {
+/** An event its type's schema refused on the way out (a producer's bug): it went out as plain JSON. */
+export type InvalidEventReport = (info: { topic: string; type: string; eventId: unknown; error: string }) => void;
+
+export function createPayloadCodec(
+  registry?: RegistryClient,
+  schemaOf: (type: string) => JsonSchemaObject = eventTypeJsonSchema,
+  onInvalid?: InvalidEventReport,
+): PayloadCodec {
   const ids = new Map<string, Promise<number>>();
   const schemaId = (client: RegistryClient, topic: string, type: string): Promise<number> => {
     const subject = eventSubject(topic, type);
@@ -44,7 +51,18 @@ export function createPayloadCodec(registry?: RegistryClient, schemaOf: (type: s
     async encode(topic, payload) {
       if (!registry) return Buffer.from(JSON.stringify(payload));
       if (typeof payload.type !== 'string' || payload.type === '') throw new Error('event payload has no type: no schema subject to write it under');
-      return registry.encode(await schemaId(registry, topic, payload.type), payload);
+      const id = await schemaId(registry, topic, payload.type);
+      try {
+        return await registry.encode(id, payload);
+      } catch (err) {
+        // An event its own schema refuses would be refused on every retry: the relay would stop
+        // publishing the service's events for good. It goes out as plain JSON instead (the platform's
+        // consumers read both forms; a registry deserializer refuses it, so other teams park it) and
+        // is reported as the producer's bug it is.
+        if ((err as Error)?.name !== 'ConfluentSchemaRegistryValidationError') throw err;
+        onInvalid?.({ topic, type: payload.type, eventId: payload.id, error: `${(err as Error).message} at ${JSON.stringify((err as { paths?: unknown }).paths ?? [])}` });
+        return Buffer.from(JSON.stringify(payload));
+      }
     },
     async decode(value) {
       if (!value || value.length === 0) throw new Error('empty event payload');

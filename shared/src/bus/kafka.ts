@@ -20,7 +20,7 @@ import type { Bus, BusMessage, ConsumedMessage, SubscribeOptions, Subscription }
 import { createPayloadCodec, type PayloadCodec } from './codec';
 import { backoffDelay, busBackoff } from '../retry';
 
-export { createPayloadCodec, type PayloadCodec, type RegistryClient } from './codec';
+export { createPayloadCodec, type InvalidEventReport, type PayloadCodec, type RegistryClient } from './codec';
 
 /**
  * The `kafka` adapter (architecture: Events): kafkajs 2.2.4, idempotent producer, topic per area
@@ -313,7 +313,8 @@ export async function createKafkaBus(opts: KafkaBusOptions): Promise<Bus> {
   const registry = opts.schemaRegistryUrl
     ? new SchemaRegistry({ host: opts.schemaRegistryUrl, clientId: opts.clientId })
     : undefined;
-  return new KafkaBus(kafka, producer, newProducer, createPayloadCodec(registry), opts, log);
+  const codec = createPayloadCodec(registry, undefined, (info) => log.error(info, 'event does not match its type\'s registered schema: published as plain JSON (fix the producer or the contract)'));
+  return new KafkaBus(kafka, producer, newProducer, codec, opts, log);
 }
 
 /**
