@@ -301,17 +301,27 @@ describe('payload codec', () => {
       await expect(consumer.decode(Buffer.from(JSON.stringify(payload)))).resolves.toEqual(payload);
     });
 
-    it('refuses to encode an event its type\'s schema does not describe', async () => {
-      const codec = createPayloadCodec(new SchemaRegistry({ host: url, clientId: 'test' }));
+    it('writes an event its type\'s schema does not describe as plain JSON, and reports it', async () => {
+      const reports: Array<{ type: string; error: string }> = [];
+      const codec = createPayloadCodec(new SchemaRegistry({ host: url, clientId: 'test' }), undefined, (r) => reports.push(r));
       const { name: _name, ...nameless } = location;
-      await expect(codec.encode('p-organization', locationEvent({ data: { object: nameless } }))).rejects.toThrow(/invalid payload/);
-      await expect(codec.encode('p-organization', locationEvent({ data: { object: { ...location, status: 'closed' } } }))).rejects.toThrow(/invalid payload/);
+      for (const event of [locationEvent({ data: { object: nameless } }), locationEvent({ data: { object: { ...location, status: 'closed' } } })]) {
+        const value = await codec.encode('p-organization', event);
+        expect(value[0]).not.toBe(0); // not the registry's wire format
+        expect(JSON.parse(value.toString('utf8'))).toEqual(event);
+        await expect(codec.decode(value)).resolves.toEqual(event);
+      }
+      expect(reports.map((r) => r.type)).toEqual(['location.updated', 'location.updated']);
+      expect(reports[0].error).toMatch(/invalid payload/);
     });
 
-    it('refuses to encode a payload that is not an envelope', async () => {
-      const codec = createPayloadCodec(new SchemaRegistry({ host: url, clientId: 'test' }));
+    it('refuses a payload without a type, and writes one that is no envelope as plain JSON, reported', async () => {
+      const reports: Array<{ type: string }> = [];
+      const codec = createPayloadCodec(new SchemaRegistry({ host: url, clientId: 'test' }), undefined, (r) => reports.push(r));
       await expect(codec.encode('p-organization', { hello: 'world' })).rejects.toThrow(/no type/);
-      await expect(codec.encode('p-organization', { type: 'p.internal.happened', hello: 'world' })).rejects.toThrow(/invalid payload/);
+      const value = await codec.encode('p-organization', { type: 'p.internal.happened', hello: 'world' });
+      expect(JSON.parse(value.toString('utf8'))).toEqual({ type: 'p.internal.happened', hello: 'world' });
+      expect(reports.map((r) => r.type)).toEqual(['p.internal.happened']);
     });
   });
 });
