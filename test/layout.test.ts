@@ -117,6 +117,13 @@ describe.each(services)('services/%s follows the one layout', (service) => {
     expect(hits).toEqual([]);
   });
 
+  it('CSV is written by the kit\'s toCsv (one quoting and formula-escaping rule), never by hand', () => {
+    const files = [...entries.filter((e) => e.isFile()).map((e) => path.join(src, e.name)), ...areaFiles.filter((f) => !f.dir).map((f) => f.file)];
+    // a hand-made writer doubles quotes itself, or joins cells with commas and lines with CRLF
+    const hits = files.filter((f) => /replace\(\/"\/g,\s*'""'\)|\.join\(','\)[\s\S]{0,200}\\r\\n|['"]\\r\\n['"]\)/.test(code(f))).map((f) => path.relative(src, f));
+    expect(hits).toEqual([]);
+  });
+
   it('imports contracts and the kit, never another service; no empty placeholder files', () => {
     const files = areaFiles.filter((f) => !f.dir).map((f) => f.file);
     const crossing = files.filter((f) => /from '@svc\//.test(code(f))).map((f) => path.relative(src, f));

@@ -44,3 +44,4 @@ export * from './telemetry/service-metrics';
 export * from './telemetry/trace-context';
 export * from './storage';
 export * from './round-worker';
+export * from './csv';

@@ -1,7 +1,7 @@
 import { unzipSync, strFromU8 } from 'fflate';
 import { outboxEvents, person, startTestService, testKeys, type TestService } from '@bop/test-support';
 import { peopleService } from '../src';
-import { toCsv } from '../src/profile/csv';
+import { toCsv } from '@bop/shared';
 import { newEmployee, replicaLocation } from './fixtures';
 
 let t: TestService;
@@ -62,6 +62,6 @@ describe('/me/export', () => {
   });
 
   it('writes CSV by RFC 4180, and keeps spreadsheet formulas inert', () => {
-    expect(toCsv([{ a: 'x', b: 'has, comma' }, { b: 'say "hi"', c: { n: 1 } }, { a: '=SUM(A1)', c: null }])).toBe('a,b,c\r\nx,"has, comma",\r\n,"say ""hi""","{""n"":1}"\r\n"\'=SUM(A1)",,\r\n');
+    expect(toCsv([{ a: 'x', b: 'has, comma' }, { b: 'say "hi"', c: { n: 1 } }, { a: '=SUM(A1)', c: null }])).toBe('a,b,c\r\nx,"has, comma",\r\n,"say ""hi""","{""n"":1}"\r\n\'=SUM(A1),,\r\n');
   });
 });

@@ -2,9 +2,8 @@ import archiver from 'archiver';
 import type { Readable } from 'node:stream';
 import type { PersonalDataExportAnswer, PersonalDataset } from '@bop/contracts';
 import type { AreaService } from '@bop/contracts';
-import { callCommand, ownEmployeeId, type EntityManager, type Principal, type ServiceClient } from '@bop/shared';
+import { callCommand, ownEmployeeId, toCsv, type EntityManager, type Principal, type ServiceClient } from '@bop/shared';
 import { peopleDatasets } from './store';
-import { toCsv } from './csv';
 
 /** The services that hold personal data besides people; each implements `POST /internal/personal-data:export`. */
 const HOLDERS: AreaService[] = ['identity', 'files', 'time'];

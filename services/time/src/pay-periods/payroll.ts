@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import { payRateInForce } from '@bop/shared';
+import { payRateInForce, toCsv } from '@bop/shared';
 
 /** A pay rate of the employee (people's, replicated): hourly per hour, salary per year. */
 export interface Rate {
@@ -126,51 +126,41 @@ export function currencyDigits(currency: string): number {
   }
 }
 
-const csvCell = (v: string | null) => {
-  const s = v ?? '';
-  // a leading =, +, - or @ would be read as a formula by a spreadsheet
-  const safe = /^[=+\-@]/.test(s) && !/^-?\d/.test(s) ? `'${s}` : s;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
-
 /** The export as CSV: one row per employee, position and rate, overtime hours summed with their multipliers listed. */
 export function payrollCsv(
   employees: ReadonlyArray<{ employeeId: string; employeeNumber: string | null; externalId: string | null; firstName: string; lastName: string; lines: PayrollLine[] }>,
   period: { startDate: string; endDate: string },
   currency: string,
 ): string {
-  const header = ['periodStart', 'periodEnd', 'employeeId', 'employeeNumber', 'externalId', 'lastName', 'firstName', 'position', 'rateType', 'rate', 'from', 'to', 'regularHours', 'overtimeHours', 'overtimeByMultiplier', 'timeOffHours', 'estimatedGross', 'currency'];
-  const rows = [header.join(',')];
+  const header = ['periodStart', 'periodEnd', 'employeeId', 'employeeNumber', 'externalId', 'lastName', 'firstName', 'position', 'rateType', 'rate', 'from', 'to', 'regularHours', 'overtimeHours', 'overtimeByMultiplier', 'timeOffHours', 'estimatedGross', 'currency'] as const;
+  const rows: Array<Record<(typeof header)[number], string | null>> = [];
   for (const e of employees) {
     for (const l of e.lines) {
       const overtime = Object.values(l.overtime).reduce((n, h) => n.plus(h), new Decimal(0));
-      rows.push(
-        [
-          period.startDate,
-          period.endDate,
-          e.employeeId,
-          e.employeeNumber,
-          e.externalId,
-          e.lastName,
-          e.firstName,
-          l.position,
-          l.rateType,
-          l.rate,
-          l.from,
-          l.to,
-          l.regularHours,
-          fmtHours(overtime),
-          Object.entries(l.overtime)
-            .map(([m, h]) => `${m}x:${h}`)
-            .join(' '),
-          l.timeOffHours,
-          l.estimatedGross,
-          currency,
-        ]
-          .map(csvCell)
-          .join(','),
-      );
+      rows.push({
+        periodStart: period.startDate,
+        periodEnd: period.endDate,
+        employeeId: e.employeeId,
+        employeeNumber: e.employeeNumber,
+        externalId: e.externalId,
+        lastName: e.lastName,
+        firstName: e.firstName,
+        position: l.position,
+        rateType: l.rateType,
+        rate: l.rate,
+        from: l.from,
+        to: l.to,
+        regularHours: l.regularHours,
+        overtimeHours: fmtHours(overtime),
+        overtimeByMultiplier: Object.entries(l.overtime)
+          .map(([m, h]) => `${m}x:${h}`)
+          .join(' '),
+        timeOffHours: l.timeOffHours,
+        estimatedGross: l.estimatedGross,
+        currency,
+      });
     }
   }
-  return `${rows.join('\r\n')}\r\n`;
+  // the kit's CSV writer: the same quoting and formula escaping as every other export
+  return toCsv(rows, header);
 }
