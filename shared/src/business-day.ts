@@ -56,3 +56,8 @@ function zoneOf(timezone: string): IANAZone {
   if (!zone.isValid) throw new Error(`businessDayOf: invalid zone ${timezone}`);
   return zone;
 }
+
+/** A calendar date (`YYYY-MM-DD`) `days` later (or earlier, when negative): calendar days, no time zone. */
+export function addDays(date: string, days: number): string {
+  return DateTime.fromISO(date, { zone: 'utc' }).plus({ days }).toISODate()!;
+}

@@ -1,4 +1,5 @@
-import { addDays, localDate, planDueState, readingOrderError, readingTotal, serviceTotalAt } from '../src/maintenance/due-rules';
+import { addDays } from '@bop/shared';
+import { localDate, planDueState, readingOrderError, readingTotal, serviceTotalAt } from '../src/maintenance/due-rules';
 
 const datePlan = (nextDueDate: string, cycle = 1) => ({ intervalDays: 7, nextDueDate, meter: null, intervalUnits: null, nextDueTotal: null, cycle });
 const meterPlan = (nextDueTotal: string, cycle = 1) => ({ intervalDays: null, nextDueDate: null, meter: 'running_hours' as const, intervalUnits: '250', nextDueTotal, cycle });

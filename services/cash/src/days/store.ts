@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import { LockMode } from '@mikro-orm/core';
 import type { CashBusinessDay, DayFigures } from '@bop/contracts';
-import { ApiError, Conflict, ValidationError, actorOf, assertLocationInReach, businessDayOf, findPlain, insertEvents, resolveLocations, sqlList, sqlQuery, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
+import { ApiError, Conflict, ValidationError, actorOf, addDays, assertLocationInReach, businessDayOf, findPlain, insertEvents, resolveLocations, sqlList, sqlQuery, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
 import { passes } from '../counts/thresholds';
 import { thresholdFor } from '../counts/thresholds-store';
 import { rematchSettlements } from '../settlements/rematch-store';
@@ -77,14 +77,12 @@ export async function currentBusinessDay(em: EntityManager, locationId: string, 
 export async function listDays(em: EntityManager, q: { locationId: string; from?: string; to?: string; status?: 'open' | 'closed' }, now: Date): Promise<CashBusinessDay[]> {
   const today = await currentBusinessDay(em, q.locationId, now);
   const to = q.to ?? today;
-  const from = q.from ?? shift(to, -13);
+  const from = q.from ?? addDays(to, -13);
   if (from > to) throw new ValidationError([{ path: 'from', message: 'Must not be after to.' }]);
-  if (shift(from, 91) < to) throw new ValidationError([{ path: 'from', message: 'At most 92 days per request.' }]);
+  if (addDays(from, 91) < to) throw new ValidationError([{ path: 'from', message: 'At most 92 days per request.' }]);
   const rows = await findPlain(em, BusinessDayEntity, { locationId: q.locationId, businessDay: { $gte: from, $lte: to }, ...(q.status ? { status: q.status } : {}) }, { orderBy: { businessDay: 'desc' } });
   return dayDtos(em, q.locationId, rows);
 }
-
-const shift = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 /** The day's row (plain), locked FOR UPDATE when `lock`. */
 async function dayRow(em: EntityManager, locationId: string, day: string, lock: boolean): Promise<DayRow> {

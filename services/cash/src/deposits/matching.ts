@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
 import { DEPOSIT_MATCH_WINDOW_DAYS, type DepositMatchStatus } from '@bop/contracts';
+import { addDays } from '@bop/shared';
 
 /**
  * Matching deposits with the bank's credits (contracts/src/cash/deposits.ts), as pure rules: by
@@ -24,7 +25,6 @@ export interface CreditFacts {
 
 export type MatchedBy = 'reference' | 'amount';
 
-export const addDays = (day: string, n: number): string => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 /** The last booking date a deposit's window takes. */
 export const windowEnd = (depositedOn: string): string => addDays(depositedOn, DEPOSIT_MATCH_WINDOW_DAYS);

@@ -36,10 +36,6 @@ export function localDate(timezone: string, at: Date): string {
   return businessDayOf(at.toISOString(), timezone, '00:00');
 }
 
-export function addDays(date: string, days: number): string {
-  return DateTime.fromISO(date, { zone: 'utc' }).plus({ days }).toISODate()!;
-}
-
 function daysBetween(from: string, to: string): number {
   return Math.round(DateTime.fromISO(to, { zone: 'utc' }).diff(DateTime.fromISO(from, { zone: 'utc' }), 'days').days);
 }

@@ -1,8 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
-import { actorOf, newId, now, recordEvent, systemPrincipal, type EntityManager, type Principal } from '@bop/shared';
+import { actorOf, addDays, newId, now, recordEvent, systemPrincipal, type EntityManager, type Principal } from '@bop/shared';
 import { type MeterKind } from '@bop/contracts';
 import { MaintenanceOccurrence, MaintenancePlan } from './entities';
-import { addDays, localDate, nextDueTotal, planDueState, type MeterNow } from './due-rules';
+import { localDate, nextDueTotal, planDueState, type MeterNow } from './due-rules';
 import { dueDto } from './dto';
 import { Asset, AssetMeter } from '../assets/entities';
 import { EquipmentLocation } from '../locations/entities';

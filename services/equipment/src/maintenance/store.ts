@@ -11,6 +11,7 @@ import {
   findPage,
   fmtQuantity,
   locationFilter,
+  addDays,
   newId,
   now,
   pageLimit,
@@ -21,7 +22,7 @@ import {
   type RouteContext,
 } from '@bop/shared';
 import { MaintenancePlan } from './entities';
-import { addDays, localDate, nextDueTotal, planDueState, serviceTotalAt, type DueState } from './due-rules';
+import { localDate, nextDueTotal, planDueState, serviceTotalAt, type DueState } from './due-rules';
 import { dueDto, planDto } from './dto';
 import { announceIfDue, meterOf, meterStates, openWorkOrdersOf, timezones, todayAt } from './schedule-store';
 import type { FormCheck } from './forms-client';

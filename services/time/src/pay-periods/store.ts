@@ -1,4 +1,4 @@
-import { newId, now, sqlList, sqlQuery, type EntityManager } from '@bop/shared';
+import { addDays, newId, now, sqlList, sqlQuery, type EntityManager } from '@bop/shared';
 import type { TimeSettings } from '../settings/company-settings';
 import { periodContaining, type PeriodDates } from './calendar';
 
@@ -74,8 +74,5 @@ export async function periodsById(em: EntityManager, ids: string[]): Promise<Map
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-const DAY = 86_400_000;
-const shift = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
-export const nextDay = (date: string) => shift(date, 1);
-export const previousDay = (date: string) => shift(date, -1);
-export const addDays = shift;
+export const nextDay = (date: string) => addDays(date, 1);
+export const previousDay = (date: string) => addDays(date, -1);
