@@ -3,7 +3,9 @@ import type { Principal } from '@bop/shared';
 import { accessDenial } from '../src/steps/authorize';
 import { compileRouteTable, lookupRoute } from '../src/steps/route-match';
 import { featureCheck, FeatureSwitches } from '../src/steps/features';
-import { parseByteSize } from '../src/steps/idempotency';
+import http from 'node:http';
+import net from 'node:net';
+import { parseByteSize, readBody } from '../src/steps/idempotency';
 import { bucketOf } from '../src/steps/authenticate';
 import { CachedToken } from '../src/internal';
 import type { GatewayRequest } from '../src/context';
@@ -185,4 +187,66 @@ it('reads body-size settings', () => {
   expect(parseByteSize('10mb')).toBe(10 * 1024 * 1024);
   expect(parseByteSize('512kb')).toBe(512 * 1024);
   expect(parseByteSize('100')).toBe(100);
+  expect(parseByteSize('1.5kb')).toBe(1536);
+  expect(parseByteSize(' 2MB ')).toBe(2 * 1024 * 1024);
+  for (const bad of ['lots', '', '-1mb', '10 parsecs']) expect(() => parseByteSize(bad)).toThrow(/not a size/);
+});
+
+describe('readBody (the gateway reads a body once, to hash it and send it on)', () => {
+  /** A server that reads each request's body with a 64-byte limit and says what came of it. */
+  async function withServer(send: (port: number, arrived: Promise<void>) => Promise<void>): Promise<Array<{ body?: string; code?: string; status?: number; connection?: string }>> {
+    const results: Array<{ body?: string; code?: string; status?: number; connection?: string }> = [];
+    let settled!: () => void;
+    const done = new Promise<void>((r) => (settled = r));
+    let arrive!: () => void;
+    const arrived = new Promise<void>((r) => (arrive = r));
+    const server = http.createServer((req, res) => {
+      arrive();
+      readBody(req as unknown as GatewayRequest, 64).then(
+        (b) => results.push({ body: b.toString() }),
+        (e: { code?: string; status?: number; headers?: Record<string, string> }) => results.push({ code: e.code, status: e.status, connection: e.headers?.Connection }),
+      ).finally(() => {
+        res.end();
+        settled();
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      await send((server.address() as net.AddressInfo).port, arrived);
+      await done;
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+    return results;
+  }
+
+  it('gives the bytes as sent', async () => {
+    const got = await withServer(async (port) => {
+      await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{"a":1}' });
+    });
+    expect(got).toEqual([{ body: '{"a":1}' }]);
+  });
+
+  it('refuses a body over the limit with 413 and a closed connection, announced or streamed', async () => {
+    for (const chunked of [false, true]) {
+      const got = await withServer(async (port) => {
+        const body = 'x'.repeat(100);
+        await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: chunked ? new Blob([body]).stream() : body, ...(chunked ? { duplex: 'half' } : {}) } as RequestInit).catch(() => undefined);
+      });
+      expect(got).toEqual([{ code: 'payload_too_large', status: 413, connection: 'close' }]);
+    }
+  });
+
+  it('answers 400 for a body cut short (the client gone before its announced length)', async () => {
+    const got = await withServer(async (port, arrived) => {
+      const socket = net.connect(port, '127.0.0.1');
+      await new Promise((r) => socket.once('connect', r));
+      socket.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 50\r\n\r\n0123456789');
+      // the server is reading the body: the client goes away
+      await arrived;
+      socket.destroy();
+    });
+    expect(got).toEqual([{ code: 'bad_request', status: 400, connection: undefined }]);
+  });
 });

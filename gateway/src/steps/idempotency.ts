@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Transform } from 'node:stream';
 import type { ServerResponse } from 'node:http';
+import bytes from 'bytes';
+import getRawBody from 'raw-body';
 import { ApiError, BadRequest, Conflict, ServiceUnavailable, type Logger, type Orm } from '@bop/shared';
 import { endpointKey, operationSchemas } from '@bop/contracts';
 import type { GatewayRequest } from '../context';
@@ -102,37 +104,23 @@ export class IdempotencyStore {
   }
 }
 
-/** `10mb`, `512kb`, `1048576` → bytes. */
+/** `10mb`, `512kb`, `1048576` → bytes (the `bytes` package: 1024-based units). */
 export function parseByteSize(text: string): number {
-  const m = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(text.trim());
-  if (!m) throw new Error(`not a size: ${text}`);
-  const unit = (m[2] ?? 'b').toLowerCase();
-  const factor = unit === 'gb' ? 1024 ** 3 : unit === 'mb' ? 1024 ** 2 : unit === 'kb' ? 1024 : 1;
-  return Math.floor(Number(m[1]) * factor);
+  const n = /^\d+(\.\d+)?\s*([kmgt]?b)?$/i.test(text.trim()) ? bytes.parse(text.trim()) : null;
+  if (n === null || !Number.isFinite(n)) throw new Error(`not a size: ${text}`);
+  return n;
 }
 
-/** Reads the whole request body once (the gateway hashes it and sends the same bytes on). */
-export function readBody(req: GatewayRequest, limit: number): Promise<Buffer> {
-  const tooLarge = () => new ApiError('payload_too_large', `The request body is larger than the limit (${limit} bytes).`, undefined, undefined, { Connection: 'close' });
-  if (Number(req.headers['content-length'] ?? 0) > limit) return Promise.reject(tooLarge());
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.off('data', onData);
-        req.pause();
-        reject(tooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    };
-    req.on('data', onData);
-    req.once('end', () => resolve(Buffer.concat(chunks, size)));
-    req.once('error', reject);
-    req.once('aborted', () => reject(new BadRequest('The request body was not sent completely.')));
-  });
+/** Reads the whole request body once (raw-body; the gateway hashes it and sends the same bytes on). */
+export async function readBody(req: GatewayRequest, limit: number): Promise<Buffer> {
+  try {
+    return await getRawBody(req, { limit, length: req.headers['content-length'] });
+  } catch (err) {
+    const type = (err as { type?: string }).type;
+    if (type === 'entity.too.large') throw new ApiError('payload_too_large', `The request body is larger than the limit (${limit} bytes).`, undefined, undefined, { Connection: 'close' });
+    if (type === 'request.aborted' || type === 'request.size.invalid') throw new BadRequest('The request body was not sent completely.');
+    throw err;
+  }
 }
 
 /** The body hash of a streamed upload's claim until its end is seen (no SHA-256 hex looks like it). */
