@@ -19,7 +19,8 @@ function expectOrderPerKey(seen: ConsumedMessage[], sent: BusMessage[]) {
   }
 }
 
-async function collect(bus: Bus, group: string, topics: string[], until: (seen: ConsumedMessage[]) => boolean, handler?: (b: ConsumedMessage[]) => Promise<void>, ms = 20_000) {
+/** Subscribes until `until` holds for what arrived (or `ms` passed), then stops; answers what arrived. */
+export async function collect(bus: Bus, group: string, topics: string[], until: (seen: ConsumedMessage[]) => boolean, handler?: (b: ConsumedMessage[]) => Promise<void>, ms = 20_000) {
   const seen: ConsumedMessage[] = [];
   let done!: () => void;
   const finished = new Promise<void>((r) => (done = r));

@@ -6,8 +6,9 @@
  */
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { createLogger, newId, type Bus, type BusMessage, type ConsumedMessage } from '@bop/shared';
+import { createLogger, newId, type Bus, type BusMessage } from '@bop/shared';
 import { kafkaBusFactoryFromEnv } from '../src/bus/kafka';
+import { collect } from './bus-contract';
 
 const factory = kafkaBusFactoryFromEnv(createLogger('kafka', 'warn'), process.env, { partitions: 3 });
 if (!factory) throw new Error('a *.kafka.test.ts suite runs only with KAFKA_BROKERS set (see test/global-setup.mjs)');
@@ -17,25 +18,6 @@ jest.setTimeout(60_000);
 function large(topic: string, key: string, bytes: number): BusMessage {
   const eventId = newId('event');
   return { topic, key, eventId, type: 'test.batch.recorded', payload: { id: eventId, type: 'test.batch.recorded', data: { object: { key, filler: 'x'.repeat(bytes) } } } };
-}
-
-async function readAll(bus: Bus, topic: string, n: number): Promise<ConsumedMessage[]> {
-  const seen: ConsumedMessage[] = [];
-  let done!: () => void;
-  const finished = new Promise<void>((r) => (done = r));
-  const sub = await bus.subscribe({
-    group: `g-${topic}`,
-    topics: [topic],
-    handler: async (batch) => {
-      seen.push(...batch);
-      if (seen.length >= n) done();
-    },
-  });
-  const timer = setTimeout(done, 40_000);
-  await finished;
-  clearTimeout(timer);
-  await sub.stop();
-  return seen;
 }
 
 describe('kafka bus with the schema registry: an event its schema refuses', () => {
@@ -55,7 +37,7 @@ describe('kafka bus with the schema registry: an event its schema refuses', () =
       await bus.publish([bad]);
       const after = envelope(location);
       await bus.publish([after]);
-      const seen = await readAll(bus, topic, 2);
+      const seen = await collect(bus, `g-${topic}`, [topic], (got) => got.length >= 2, undefined, 40_000);
       expect(seen.map((m) => m.eventId)).toEqual([bad.eventId, after.eventId]);
       expect(seen[0].payload).toEqual(bad.payload);
       expect(lines.some((l) => l.eventId === bad.eventId && l.type === 'location.created' && /plain JSON/.test(String(l.msg)))).toBe(true);
@@ -86,21 +68,7 @@ describe('kafka bus: a backlog of large events', () => {
     await bus.publish([after]);
     const sent = [...backlog, huge, after];
 
-    const seen: ConsumedMessage[] = [];
-    let done!: () => void;
-    const finished = new Promise<void>((r) => (done = r));
-    const sub = await bus.subscribe({
-      group: `g-backlog-${Date.now()}`,
-      topics: [topic],
-      handler: async (batch) => {
-        seen.push(...batch);
-        if (seen.length >= sent.length) done();
-      },
-    });
-    const timer = setTimeout(done, 40_000);
-    await finished;
-    clearTimeout(timer);
-    await sub.stop();
+    const seen = await collect(bus, `g-backlog-${Date.now()}`, [topic], (got) => got.length >= sent.length, undefined, 40_000);
     expect(seen.map((m) => m.eventId)).toEqual(sent.map((m) => m.eventId));
     expect((seen[10].payload.data as { object: { filler: string } }).object.filler).toHaveLength(1_500_000);
   });
