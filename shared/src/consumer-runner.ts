@@ -6,6 +6,9 @@ import type { ConsumerDef } from './consumers';
 import { isDatabaseUnavailable } from './db-faults';
 import { backoffDelay, consumerBackoff, type BackoffPolicy } from './retry';
 import { countIf, metrics } from './telemetry/metrics';
+import { openWork, type WorkScope } from './work';
+import { processClock } from './clock';
+import { ServiceClient } from './service-client';
 import { inSpan, SpanKind, startSpan, type Span } from './telemetry/trace-context';
 
 export interface ConsumerRunnerOptions {
@@ -19,6 +22,8 @@ export interface ConsumerRunnerOptions {
   /** first retry delay (ms, default consumerBackoff's); doubles per attempt, capped at 10 s (5 s while the database is unreachable) */
   backoffMs?: number;
   batchSize?: number;
+  /** what each handler's unit of work is made from (default: the process's clock, no service URLs) */
+  scope?: WorkScope;
 }
 
 const wanted = (def: ConsumerDef, type: string) =>
@@ -97,12 +102,14 @@ export class ConsumerRunner {
   private stopping = false;
   private readonly sleepers = new Set<() => void>();
   private readonly backoff: BackoffPolicy;
+  private readonly scope: WorkScope;
 
   constructor(
     private readonly defs: ConsumerDef[],
     private readonly opts: ConsumerRunnerOptions,
   ) {
     this.backoff = { ...consumerBackoff, baseMs: opts.backoffMs ?? consumerBackoff.baseMs };
+    this.scope = opts.scope ?? { schema: opts.schema, clock: processClock, log: opts.log, services: new ServiceClient({}, null) };
   }
 
   group(def: ConsumerDef): string {
@@ -233,22 +240,26 @@ export class ConsumerRunner {
       fresh.delete(message.eventId); // the same event twice in one batch runs once
       todo.push(message);
     }
+    const unit = openWork(this.scope, em, true);
+    const work = { ...unit.work, em };
     if (def.handleBatch && todo.length > 1) {
       // one span per traced event, each under its writer's span, around the batch that handles them together
       const spans = todo.flatMap((m) => (m.headers?.traceparent ? [this.consumeSpan(def, m)] : []));
       try {
-        await def.handleBatch({ em, events: todo.map((message) => ({ event: message.payload as unknown as EventEnvelope, message })), log: this.opts.log });
+        await def.handleBatch({ ...work, events: todo.map((message) => ({ event: message.payload as unknown as EventEnvelope, message })) });
       } finally {
         for (const s of spans) s.end();
       }
+      await unit.flush();
       return;
     }
     for (const message of todo) {
-      const handle = () => def.handle({ em, event: message.payload as unknown as EventEnvelope, message, log: this.opts.log });
+      const handle = () => def.handle({ ...work, event: message.payload as unknown as EventEnvelope, message });
       // a traced event is handled in a span under its writer's, so what the handler writes carries the trace on
       if (message.headers?.traceparent) await inSpan(this.spanName(message), { parent: message.headers.traceparent, kind: SpanKind.CONSUMER, attributes: this.spanAttributes(def, message) }, handle);
       else await handle();
     }
+    await unit.flush();
   }
 
   private spanName(message: ConsumedMessage): string {

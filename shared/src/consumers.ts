@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventEnvelope } from '@bop/contracts';
-import type { Logger } from './logger';
+import type { Work } from './work';
 import type { ConsumedMessage } from './bus/types';
 
 /**
@@ -42,17 +42,15 @@ export interface ConsumerDef {
   settleMs?: number;
 }
 
-export interface ConsumerBatchContext {
-  em: EntityManager;
+/** The batch's unit of work (its transaction also records the events as processed) and the events. */
+export interface ConsumerBatchContext extends Work {
   events: Array<{ event: EventEnvelope; message: ConsumedMessage }>;
-  log: Logger;
 }
 
-export interface ConsumerContext {
-  em: EntityManager;
+/** The event's unit of work (its transaction also records the event as processed; actor `system`) and the event. */
+export interface ConsumerContext extends Work {
   event: EventEnvelope;
   message: ConsumedMessage;
-  log: Logger;
 }
 
 export function defineConsumer(def: ConsumerDef): ConsumerDef {

@@ -5,6 +5,8 @@ import { sqlQuery, type EntityManager } from './db';
 import { ServiceUnavailable } from './errors';
 import { sqlList } from './sql';
 import { readThroughReplica, type ReadThroughAnswer } from './read-through';
+import { onReplica, type ReplicaAccess } from './org-replica';
+import type { Work } from './work';
 
 /**
  * An area service's replica of people's employees (`<schema>.employees`) and their pay rates
@@ -260,6 +262,8 @@ export interface ResolveEmployeesOptions {
   payRates?: boolean;
 }
 
+type EmployeeInput = { employeeId?: string; employeeExternalId?: string };
+
 /**
  * Loads every employee the inputs name (by id or externalId) from `<schema>.employees` in one query,
  * then reads through from people (one call) those the replica lacks, those `doubt` says the replica
@@ -267,12 +271,10 @@ export interface ResolveEmployeesOptions {
  * unreachable: the replica decides where it knows the employee, else 503 (never a refusal it cannot
  * vouch for); no way to people configured (a service run alone): the replica decides.
  */
-export async function resolveEmployees(
-  em: EntityManager,
-  schema: string,
-  inputs: Iterable<{ employeeId?: string; employeeExternalId?: string }>,
-  opts: ResolveEmployeesOptions = {},
-): Promise<EmployeeMap> {
+export async function resolveEmployees(w: Work | ReplicaAccess, inputs: Iterable<EmployeeInput>, opts?: ResolveEmployeesOptions): Promise<EmployeeMap>;
+export async function resolveEmployees(em: EntityManager, schema: string, inputs: Iterable<EmployeeInput>, opts?: ResolveEmployeesOptions): Promise<EmployeeMap>;
+export async function resolveEmployees(...args: unknown[]): Promise<EmployeeMap> {
+  const [{ em, schema, services }, inputs, opts = {}] = onReplica<[Iterable<EmployeeInput>, ResolveEmployeesOptions?]>(args);
   const doubt = opts.current ? () => true : (opts.doubt ?? (() => false));
   const ids = new Set<string>();
   const externalIds = new Set<string>();
@@ -307,6 +309,7 @@ export async function resolveEmployees(
     schema,
     { ...ask, payRates: opts.payRates ?? true, ...(known.length > 0 ? { known } : {}) },
     (o) => (versions.get(o.id) ?? -Infinity) < o.version,
+    services,
   );
   if (answer.status === 'answered') {
     // people's answer replaces the replica's for every name asked (absent = no such employee; in
@@ -340,7 +343,10 @@ export function employeeFor(map: EmployeeMap, input: { employeeId?: string; empl
 }
 
 /** The pay rates of employees from `<schema>.pay_rates`, oldest first. */
-export async function replicaPayRates(em: EntityManager, schema: string, employeeIds: string[]): Promise<Map<string, ReplicatedPayRate[]>> {
+export async function replicaPayRates(w: Work | ReplicaAccess, employeeIds: string[]): Promise<Map<string, ReplicatedPayRate[]>>;
+export async function replicaPayRates(em: EntityManager, schema: string, employeeIds: string[]): Promise<Map<string, ReplicatedPayRate[]>>;
+export async function replicaPayRates(...args: unknown[]): Promise<Map<string, ReplicatedPayRate[]>> {
+  const [{ em, schema }, employeeIds] = onReplica<[string[]]>(args);
   const out = new Map<string, ReplicatedPayRate[]>();
   if (employeeIds.length === 0) return out;
   const rows = await sqlQuery<{ id: string; employee_id: string; type: 'hourly' | 'salary'; amount: string; position: string | null; effective_date: string }>(

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventEnvelope } from '@bop/contracts';
-import { newId } from './ids';
 import { now } from './clock';
-import { actorOf, type Principal } from './auth';
+import type { Principal } from './auth';
+import { eventEnvelope } from './work';
 import { currentTraceParent } from './telemetry/trace-context';
 
 export interface RecordEventInput {
@@ -23,15 +23,7 @@ export interface RecordEventInput {
  */
 export function recordEvent(em: EntityManager, input: RecordEventInput): EventEnvelope {
   const createdAt = now();
-  const envelope: EventEnvelope = {
-    id: newId('event'),
-    type: input.type,
-    createdAt: createdAt.toISOString(),
-    apiVersion: 'v1',
-    actor: actorOf(input.actor),
-    locationId: input.locationId,
-    data: input.previous ? { object: input.object, previous: input.previous } : { object: input.object },
-  };
+  const envelope = eventEnvelope(input, input.actor, createdAt);
   em.create('OutboxEntry', {
     eventId: envelope.id,
     type: input.type,

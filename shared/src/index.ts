@@ -45,3 +45,5 @@ export * from './telemetry/trace-context';
 export * from './storage';
 export * from './round-worker';
 export * from './csv';
+export * from './work';
+export * from './worker';

@@ -11,6 +11,7 @@ import { now as clockNow } from './clock';
 import { actorOf, type Principal } from './auth';
 import { recordIngest } from './telemetry/metrics';
 import { currentTraceParent } from './telemetry/trace-context';
+import { eventEnvelope, isWork, writeOutbox, type EventActor, type EventInput, type Work } from './work';
 
 /**
  * Batch ingestion for every `…:batch` / ingest endpoint (spec: ingestion rules 1, 4, 5; Batch result).
@@ -28,7 +29,8 @@ export type IngestColumnType = 'text' | 'numeric' | 'timestamptz' | 'date' | 'js
  * a new source's first load scan that whole source once per batch instead of probing each key.
  */
 export interface IngestTarget {
-  schema: string;
+  /** the service's schema (a unit of work knows it: omit it when storing through one) */
+  schema?: string;
   table: string;
   idKind: IdKind;
   /** columns written from each row (by column name), besides id, source, external_id, content_hash, version, created_at, updated_at */
@@ -145,8 +147,14 @@ function positional(k: number, type: IngestColumnType): string {
   return `(x->>${k})::${type}`;
 }
 
-export async function ingestBatch<Row extends Record<string, unknown>>(em: EntityManager, opts: IngestOptions<Row>): Promise<BatchResult> {
-  const now = opts.now ?? clockNow();
+/**
+ * Stores a batch. Given a unit of work, its instant and actor are the batch's and its events go out
+ * through the unit's `emit`; given an entity manager (services not yet on units), `opts.now`/`opts.actor`.
+ */
+export async function ingestBatch<Row extends Record<string, unknown>>(into: Work | EntityManager, opts: IngestOptions<Row>): Promise<BatchResult> {
+  const work = isWork(into) ? into : null;
+  const em = work ? work.em : (into as EntityManager);
+  const now = opts.now ?? work?.now ?? clockNow();
   const batchId = newId('batch');
   const results: RecordResult[] = opts.records.map((r) => ({ index: r.index, externalId: r.externalId, status: 'rejected' as RecordStatus }));
   const valid: Array<{ i: number; rec: PreparedRecord<Row>; hash: string }> = [];
@@ -174,7 +182,9 @@ export async function ingestBatch<Row extends Record<string, unknown>>(em: Entit
     (rec.divert ? diverted : valid).push({ i, rec, hash: rec.hash ?? contentHash(rec.row) });
   });
 
-  const table = `${q(opts.target.schema)}.${q(opts.target.table)}`;
+  const schema = opts.target.schema ?? work?.schema;
+  if (!schema) throw new Error(`ingestBatch into ${opts.target.table}: give a unit of work or the target's schema`);
+  const table = `${q(schema)}.${q(opts.target.table)}`;
   const cols = Object.keys(opts.target.columns);
   const answer = await em.transactional(async (tem) => {
     const stored: StoredRecord<Row>[] = [];
@@ -292,7 +302,8 @@ export async function ingestBatch<Row extends Record<string, unknown>>(em: Entit
         createdAt: now.toISOString(),
       },
     });
-    await insertEvents(tem, opts.target.schema, events, actor, now);
+    if (work) for (const e of events) work.emit(e, { actor: opts.actor });
+    else await insertEvents(tem, schema, events, actor, now);
     return batch;
   });
   // counted once committed: the caller's transaction may still roll back or run again
@@ -300,38 +311,11 @@ export async function ingestBatch<Row extends Record<string, unknown>>(em: Entit
   return answer;
 }
 
-/** Many events into a schema's outbox with one statement (same envelope as recordEvent). */
-export async function insertEvents(
-  em: EntityManager,
-  schema: string,
-  events: Array<{ type: string; aggregateType: string; aggregateId: string; locationId: string | null; object: Record<string, unknown>; previous?: Record<string, unknown> }>,
-  actor: ReturnType<typeof actorOf>,
-  now: Date,
-): Promise<void> {
-  if (events.length === 0) return;
-  const createdAt = now.toISOString();
-  const rows = events.map((e) => {
-    const id = newId('event');
-    const payload = { id, type: e.type, createdAt, apiVersion: 'v1', actor, locationId: e.locationId, data: e.previous ? { object: e.object, previous: e.previous } : { object: e.object } };
-    return { event_id: id, type: e.type, aggregate_type: e.aggregateType, aggregate_id: e.aggregateId, location_id: e.locationId, payload };
-  });
+/** Many events into a schema's outbox (legacy: a unit of work's `emit` replaces it as services move to units). */
+export async function insertEvents(em: EntityManager, schema: string, events: EventInput[], actor: EventActor, now: Date): Promise<void> {
   const traceParent = currentTraceParent();
-  // one row of bound parameters per event: the payload goes in as text to a `json` column (no jsonb parsing)
-  for (let start = 0; start < rows.length; start += EVENTS_PER_INSERT) {
-    const chunk = rows.slice(start, start + EVENTS_PER_INSERT);
-    const params: unknown[] = [];
-    for (const r of chunk) params.push(r.event_id, r.type, r.aggregate_type, r.aggregate_id, r.location_id, JSON.stringify(r.payload), now, traceParent);
-    await sqlQuery(
-      em,
-      `insert into ${q(schema)}."outbox" ("event_id", "type", "aggregate_type", "aggregate_id", "location_id", "payload", "created_at", "trace_parent")
-       values ${chunk.map(() => '(?, ?, ?, ?, ?, ?::json, ?, ?)').join(', ')}`,
-      params,
-    );
-  }
+  await writeOutbox(em, schema, events.map((event) => ({ envelope: eventEnvelope(event, actor, now), event, traceParent })), now);
 }
-
-/** Events per insert statement (8 parameters each, far below Postgres' 65,535). */
-const EVENTS_PER_INSERT = 1000;
 
 export interface ParsedRecord<T> {
   index: number;
@@ -385,17 +369,21 @@ export interface StoredKey {
  * The stored rows of these externalIds of a source, locked for update in externalId order (the order
  * the kit's upsert locks them in), by externalId; `columns` adds select expressions.
  */
+export async function lockStoredRecords<T extends StoredKey>(w: Work, target: Pick<IngestTarget, 'table'>, source: string, externalIds: string[], columns?: string[]): Promise<Map<string, T>>;
+export async function lockStoredRecords<T extends StoredKey>(em: EntityManager, target: Pick<IngestTarget, 'schema' | 'table'>, source: string, externalIds: string[], columns?: string[]): Promise<Map<string, T>>;
 export async function lockStoredRecords<T extends StoredKey>(
-  em: EntityManager,
+  on: Work | EntityManager,
   target: Pick<IngestTarget, 'schema' | 'table'>,
   source: string,
   externalIds: string[],
   columns: string[] = [],
 ): Promise<Map<string, T>> {
   if (externalIds.length === 0) return new Map();
+  const em = isWork(on) ? on.em : on;
+  const schema = target.schema ?? (isWork(on) ? on.schema : undefined);
   const rows = await sqlQuery<T>(
     em,
-    `select "id", "external_id", "content_hash"${columns.map((c) => `, ${c}`).join('')} from "${target.schema}"."${target.table}"
+    `select "id", "external_id", "content_hash"${columns.map((c) => `, ${c}`).join('')} from "${schema}"."${target.table}"
      where "source" = ? and "external_id" = any(?::text[]) order by "external_id" for update`,
     [source, sqlList(externalIds)],
   );

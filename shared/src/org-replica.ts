@@ -7,6 +7,8 @@ import { OutOfReach, ServiceUnavailable } from './errors';
 import type { ReachSet } from './auth';
 import { sqlList } from './sql';
 import { readThroughReplica, type ReadThroughAnswer } from './read-through';
+import type { ServiceClient } from './service-client';
+import type { Work } from './work';
 
 /**
  * An area service's replica of the organization: `<schema>.locations` (time zone, business-day
@@ -257,6 +259,30 @@ export function assertCompanyWide(reach: ReachSet, what: string): void {
 }
 
 /** A location a new record names: its id, the body field naming it (`locationId`, `toLocationId` …), and what it would take ("counts", "orders"). */
+type LocationInput = { locationId?: string; locationExternalId?: string };
+
+/**
+ * What a replica helper reads with: a unit of work (its em, its service's schema, its client for
+ * read-through), or — for services not yet on units — an entity manager and the schema's name.
+ */
+export interface ReplicaAccess {
+  em: EntityManager;
+  schema: string;
+  /** the client read-through calls the owner with (else the one bound to the em's ORM) */
+  services?: ServiceClient;
+}
+
+/** The arguments of a replica helper with its first one(s) as a ReplicaAccess. */
+export function onReplica<R extends unknown[]>(args: readonly unknown[]): [ReplicaAccess, ...R] {
+  const [first, ...rest] = args;
+  if (typeof rest[0] === 'string' && !('em' in (first as object))) {
+    const [schema, ...more] = rest as [string, ...R];
+    return [{ em: first as EntityManager, schema }, ...(more as unknown as R)];
+  }
+  const w = first as Work | ReplicaAccess;
+  return [{ em: w.em, schema: w.schema, services: w.services }, ...(rest as R)];
+}
+
 export interface ReplicaLocationRef {
   id: string;
   path: string;
@@ -269,13 +295,19 @@ export interface ReplicaLocationRef {
  * read-through call for all the refs), not the replica alone: a location answered by organization is
  * accepted and an archive it answered is refused at once (read-your-writes across services).
  */
-export async function replicaLocationErrors(em: EntityManager, schema: string, refs: ReplicaLocationRef[]): Promise<Array<{ path: string; message: string }>> {
-  return (await writableLocations(em, schema, refs)).errors;
+export async function replicaLocationErrors(w: Work, refs: ReplicaLocationRef[]): Promise<Array<{ path: string; message: string }>>;
+export async function replicaLocationErrors(em: EntityManager, schema: string, refs: ReplicaLocationRef[]): Promise<Array<{ path: string; message: string }>>;
+export async function replicaLocationErrors(...args: [Work, ReplicaLocationRef[]] | [EntityManager, string, ReplicaLocationRef[]]): Promise<Array<{ path: string; message: string }>> {
+  const [on, refs] = onReplica<[ReplicaLocationRef[]]>(args);
+  return (await writableLocations(on, refs)).errors;
 }
 
 /** `replicaLocationErrors` with the locations themselves (time zone, cut-off) of the refs that passed. */
-export async function writableLocations(em: EntityManager, schema: string, refs: ReplicaLocationRef[]): Promise<{ errors: Array<{ path: string; message: string }>; byId: Map<string, ReplicaLocation> }> {
-  const map = await resolveLocations(em, schema, refs.map((r) => ({ locationId: r.id })), { current: true });
+export async function writableLocations(w: Work | ReplicaAccess, refs: ReplicaLocationRef[]): Promise<WritableLocations>;
+export async function writableLocations(em: EntityManager, schema: string, refs: ReplicaLocationRef[]): Promise<WritableLocations>;
+export async function writableLocations(...args: [Work | ReplicaAccess, ReplicaLocationRef[]] | [EntityManager, string, ReplicaLocationRef[]]): Promise<WritableLocations> {
+  const [on, refs] = onReplica<[ReplicaLocationRef[]]>(args);
+  const map = await resolveLocations(on, refs.map((r) => ({ locationId: r.id })), { current: true });
   const errors: Array<{ path: string; message: string }> = [];
   const byId = new Map<string, ReplicaLocation>();
   for (const r of refs) {
@@ -285,6 +317,11 @@ export async function writableLocations(em: EntityManager, schema: string, refs:
     else byId.set(r.id, location);
   }
   return { errors, byId };
+}
+
+export interface WritableLocations {
+  errors: Array<{ path: string; message: string }>;
+  byId: Map<string, ReplicaLocation>;
 }
 
 /** A location of a service's replica as ingestion needs it (business-day assignment, archived warning). */
@@ -319,12 +356,10 @@ export interface ResolveLocationsOptions {
  * location named (availability), else 503 `service_unavailable` (never a refusal it cannot vouch for);
  * no way to reach organization configured (a service run alone): the replica decides.
  */
-export async function resolveLocations(
-  em: EntityManager,
-  schema: string,
-  inputs: Iterable<{ locationId?: string; locationExternalId?: string }>,
-  opts: ResolveLocationsOptions = {},
-): Promise<LocationMap> {
+export async function resolveLocations(w: Work | ReplicaAccess, inputs: Iterable<LocationInput>, opts?: ResolveLocationsOptions): Promise<LocationMap>;
+export async function resolveLocations(em: EntityManager, schema: string, inputs: Iterable<LocationInput>, opts?: ResolveLocationsOptions): Promise<LocationMap>;
+export async function resolveLocations(...args: [Work | ReplicaAccess, Iterable<LocationInput>, ResolveLocationsOptions?] | [EntityManager, string, Iterable<LocationInput>, ResolveLocationsOptions?]): Promise<LocationMap> {
+  const [{ em, schema, services }, inputs, opts = {}] = onReplica<[Iterable<LocationInput>, ResolveLocationsOptions?]>(args);
   const ids = new Set<string>();
   const externalIds = new Set<string>();
   for (const i of inputs) {
@@ -350,7 +385,7 @@ export async function resolveLocations(
     ids: [...ids].filter((id) => opts.current || !map.byId.has(id)),
     externalIds: [...externalIds].filter((x) => opts.current || !map.byExternalId.has(x)),
   };
-  const answer: ReadThroughAnswer<OwnedLocation> = await locationReadThrough.read(em, schema, ask, (o) => (replicated.get(o.id) ?? -Infinity) < Date.parse(o.updatedAt));
+  const answer: ReadThroughAnswer<OwnedLocation> = await locationReadThrough.read(em, schema, ask, (o) => (replicated.get(o.id) ?? -Infinity) < Date.parse(o.updatedAt), services);
   if (answer.status === 'answered') {
     // organization's answer replaces the replica's for every name asked (absent = no such location)
     for (const id of ask.ids) map.byId.delete(id);
@@ -386,12 +421,11 @@ export function locationFor(
 }
 
 /** Each parsed record of a batch with its location (one query for the batch): `location` and `warnings`, or `error`; nothing for records that did not parse. */
-export async function locateRecords<T extends { locationId?: string; locationExternalId?: string }>(
-  em: EntityManager,
-  schema: string,
-  parsed: Array<{ data?: T }>,
-): Promise<Array<ReturnType<typeof locationFor> | null>> {
-  const map = await resolveLocations(em, schema, parsed.flatMap((p) => (p.data ? [p.data] : [])));
+export async function locateRecords<T extends LocationInput>(w: Work | ReplicaAccess, parsed: Array<{ data?: T }>): Promise<Array<ReturnType<typeof locationFor> | null>>;
+export async function locateRecords<T extends LocationInput>(em: EntityManager, schema: string, parsed: Array<{ data?: T }>): Promise<Array<ReturnType<typeof locationFor> | null>>;
+export async function locateRecords<T extends LocationInput>(...args: [Work | ReplicaAccess, Array<{ data?: T }>] | [EntityManager, string, Array<{ data?: T }>]): Promise<Array<ReturnType<typeof locationFor> | null>> {
+  const [on, parsed] = onReplica<[Array<{ data?: T }>]>(args);
+  const map = await resolveLocations(on, parsed.flatMap((p) => (p.data ? [p.data] : [])));
   return parsed.map((p) => (p.data ? locationFor(map, p.data) : null));
 }
 
@@ -406,9 +440,12 @@ export interface LocatedRecord<T> {
 }
 
 /** Each record of a batch parsed with `schema` on its own and located in `<schema>.locations` (one query for the batch). */
-export async function parseLocatedRecords<T extends { locationId?: string; locationExternalId?: string }>(em: EntityManager, replicaSchema: string, schema: ZodType<T>, records: unknown[]): Promise<Array<LocatedRecord<T>>> {
+export async function parseLocatedRecords<T extends LocationInput>(w: Work | ReplicaAccess, schema: ZodType<T>, records: unknown[]): Promise<Array<LocatedRecord<T>>>;
+export async function parseLocatedRecords<T extends LocationInput>(em: EntityManager, replicaSchema: string, schema: ZodType<T>, records: unknown[]): Promise<Array<LocatedRecord<T>>>;
+export async function parseLocatedRecords<T extends LocationInput>(...args: [Work | ReplicaAccess, ZodType<T>, unknown[]] | [EntityManager, string, ZodType<T>, unknown[]]): Promise<Array<LocatedRecord<T>>> {
+  const [on, schema, records] = onReplica<[ZodType<T>, unknown[]]>(args);
   const parsed = parseBatchRecords(schema, records);
-  const located = await locateRecords(em, replicaSchema, parsed);
+  const located = await locateRecords(on, parsed);
   return parsed.map((p, index) => {
     const r: LocatedRecord<T> = { index, externalId: p.externalId, errors: p.errors, warnings: [] };
     const at = located[index];

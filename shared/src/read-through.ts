@@ -50,7 +50,7 @@ export interface ReadThroughReplica<Q, R> {
    * Reads `query` from the owner and upserts what it answered into the replica of `schema` (only the
    * rows `newer` says the replica lacks, when given: an up-to-date replica is not written).
    */
-  read(em: EntityManager, schema: string, query: Q, newer?: (row: R) => boolean): Promise<ReadThroughAnswer<R>>;
+  read(em: EntityManager, schema: string, query: Q, newer?: (row: R) => boolean, client?: ServiceClient): Promise<ReadThroughAnswer<R>>;
   /** The upsert the replica's consumer uses too (one rule for events and read-through). */
   upsert(em: EntityManager, schema: string, rows: R[]): Promise<void>;
 }
@@ -59,9 +59,9 @@ export interface ReadThroughReplica<Q, R> {
 export function readThroughReplica<Q, R>(def: ReadThroughDef<Q, R>): ReadThroughReplica<Q, R> {
   return {
     upsert: def.upsert,
-    async read(em, schema, query, newer) {
+    async read(em, schema, query, newer, given) {
       if (def.isEmpty(query)) return { status: 'answered', rows: [], current: [] };
-      const client = clients.get(em.config);
+      const client = given ?? clients.get(em.config);
       if (!client || !client.has(def.owner)) return { status: 'unconfigured' };
       let rows: R[];
       let current: string[];

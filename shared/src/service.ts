@@ -36,6 +36,9 @@ import { valueRefusedByDatabase } from './db-values';
 import { badTextInParams, malformedPercentEncoding, scanJson } from './text-guard';
 import type { InternalRouteDef, RouteContext, RouteDef, RouteResult } from './routes';
 import { newId } from './ids';
+import { inWork, openWork, type OpenWorkOptions, type Work, type WorkScope } from './work';
+import { writeTransaction } from './write-transaction';
+import { bindWorker, isWorkerSpec, type Worker, type WorkerSpec } from './worker';
 import { logRequestOnFinish, requestLogger, startRequestId } from './request-log';
 import { kitRequest, listenHttp, urlHost, type HttpListener, type KitRequest } from './http-server';
 import { installServiceMetrics, watchService } from './telemetry/service-metrics';
@@ -52,6 +55,10 @@ export interface ServiceRuntime<C = BaseConfig> {
   clock: Clock;
   /** other services' internal commands */
   services: ServiceClient;
+  /** a write in a unit of its own, as `system` (start-up work; consumers and workers get theirs from the kit) */
+  write<T>(fn: (work: Work) => Promise<T>, opts?: OpenWorkOptions): Promise<T>;
+  /** a read in a unit of its own (no transaction; `emit` refuses) */
+  read<T>(fn: (work: Work) => Promise<T>): Promise<T>;
 }
 
 export interface ServiceDefinition<S extends z.ZodObject = z.ZodObject> {
@@ -65,7 +72,13 @@ export interface ServiceDefinition<S extends z.ZodObject = z.ZodObject> {
   /** handlers of events, run at least once and never twice (see ConsumerDef) */
   consumers?: (svc: ServiceRuntime<BaseConfig & z.output<S>>) => ConsumerDef[];
   /** background loops, started after the service listens and stopped first on close */
-  workers?: (svc: ServiceRuntime<BaseConfig & z.output<S>>) => WorkerDef[];
+  workers?: (svc: ServiceRuntime<BaseConfig & z.output<S>>) => Array<WorkerDef | WorkerSpec>;
+  /**
+   * The kit opens the transaction of every write (rows other than GET, unless a route says
+   * `{ transaction: false }`) and commits it with the unit's events (issue 37). Services not yet moved
+   * to units open their own; this flag goes once every service has moved.
+   */
+  unitOfWork?: boolean;
   onStart?: (svc: ServiceRuntime<BaseConfig & z.output<S>>) => Promise<void>;
   onStop?: (svc: ServiceRuntime<BaseConfig & z.output<S>>) => Promise<void>;
   /**
@@ -75,6 +88,16 @@ export interface ServiceDefinition<S extends z.ZodObject = z.ZodObject> {
    * writes: the owner's present answer then decides (read-your-writes), the replica for reads.
    */
   locationsInOrgUnits?: (em: EntityManager, orgUnitIds: string[], opts?: { current?: boolean }) => Promise<string[]>;
+}
+
+/** A service's runtime from its parts (`startService`'s, or a command's without the HTTP side). */
+export function serviceRuntime<C>(parts: Omit<ServiceRuntime<C>, 'write' | 'read'>): ServiceRuntime<C> {
+  const scope: WorkScope = { schema: parts.schema, clock: parts.clock, log: parts.log, services: parts.services };
+  return {
+    ...parts,
+    write: (fn, o) => inWork(parts.orm, scope, fn, o),
+    read: (fn) => fn(openWork(scope, parts.orm.em.fork(), false).work),
+  };
 }
 
 /** Declares a service; `startService` runs it. Checks every route is a catalogue row this service owns. */
@@ -99,6 +122,8 @@ export interface StartOptions {
   migrate?: boolean;
   /** run the outbox relay (default: RELAY_ENABLED); tests turn it off to hold events back */
   relay?: boolean;
+  /** start the declared workers' loops (default true); tests turn them off and call `worker(name).runOnce()` */
+  workers?: boolean;
 }
 
 export interface RunningService<C = BaseConfig> {
@@ -109,6 +134,8 @@ export interface RunningService<C = BaseConfig> {
   relay: Relay | null;
   consumers: ConsumerRunner;
   served: string[];
+  /** a declared worker (defineWorker), for `runOnce()` */
+  worker(name: string): Worker;
   ready(): Promise<{ ok: boolean; pending: string[]; error?: string }>;
   close(): Promise<void>;
 }
@@ -209,16 +236,8 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     if (url && !serviceUrls[name]) serviceUrls[name] = url;
   }
   const signer = config.INTERNAL_JWT_PRIVATE_KEY ? await InternalTokenSigner.fromPem(config.INTERNAL_JWT_PRIVATE_KEY) : null;
-  const runtime: ServiceRuntime<BaseConfig & z.output<S>> = {
-    name: def.name,
-    schema: schemaName,
-    config,
-    orm,
-    log,
-    bus,
-    clock: opts.clock ?? processClock,
-    services: new ServiceClient(serviceUrls, signer),
-  };
+  const runtime = serviceRuntime({ name: def.name, schema: schemaName, config, orm, log, bus, clock: opts.clock ?? processClock, services: new ServiceClient(serviceUrls, signer) });
+  const scope: WorkScope = { schema: schemaName, clock: runtime.clock, log, services: runtime.services };
   // the replicas of this service read through from their owners with its client
   bindReadThrough(orm, runtime.services);
   const verifier = await InternalTokenVerifier.fromPem(config.INTERNAL_JWT_PUBLIC_KEY);
@@ -283,11 +302,12 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     if (compiled.row === null && principal.kind !== 'system') throw new ApiError('forbidden', 'Internal routes are for the platform only.');
     if (principal.kind === 'anonymous' && compiled.row?.people !== 'public') throw new Unauthorized();
     guardInput(req, compiled, match.params, config.JSON_MAX_DEPTH);
-    const ctx = buildContext(req, principal, compiled, match.params, orm, log);
+    const ctx = buildContext(req, principal, compiled, match.params, orm, log, scope);
     if (def.locationsInOrgUnits) await resolveOrgUnitReach(ctx, def.locationsInOrgUnits);
     let result: RouteResult;
     try {
-      result = await compiled.def.handler(ctx);
+      const inTransaction = def.unitOfWork === true && req.method !== 'GET' && req.method !== 'HEAD' && compiled.def.options?.transaction !== false;
+      result = inTransaction ? await ctx.transaction((work) => compiled.def.handler(work as RouteContext)) : await compiled.def.handler(ctx);
     } catch (err) {
       throw valueRefusedByDatabase(err) ?? err; // a value the contract let through but a column cannot hold: the caller's 422
     }
@@ -339,10 +359,11 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
         retention: { outboxMs: config.OUTBOX_RETENTION_HOURS * 3_600_000, busMs: config.BUS_RETENTION_HOURS * 3_600_000, checkMs: config.RETENTION_CHECK_MS },
       })
     : null;
-  const consumers = new ConsumerRunner(def.consumers?.(runtime) ?? [], { service: def.name, schema: schemaName, orm, bus, log, maxAttempts: config.CONSUMER_MAX_ATTEMPTS });
-  const workers = def.workers?.(runtime) ?? [];
+  const consumers = new ConsumerRunner(def.consumers?.(runtime) ?? [], { service: def.name, schema: schemaName, orm, bus, log, maxAttempts: config.CONSUMER_MAX_ATTEMPTS, scope });
+  const workers = (def.workers?.(runtime) ?? []).map((w) => (isWorkerSpec(w) ? bindWorker(w, orm, scope) : w));
+  const runWorkers = opts.workers !== false;
   const stopBackground = async () => {
-    for (const w of workers) await w.stop();
+    if (runWorkers) for (const w of workers) await w.stop();
     await consumers.stop();
     await relay?.stop();
   };
@@ -351,7 +372,7 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     if (def.onStart) await def.onStart(runtime);
     relay?.start();
     await consumers.start();
-    for (const w of workers) await w.start();
+    if (runWorkers) for (const w of workers) await w.start();
   } catch (err) {
     await stopBackground();
     await listener?.close(0);
@@ -374,7 +395,12 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
       await orm.close(true);
     })());
 
-  return { name: def.name, url: `http://${urlHost(host)}:${actualPort}`, port: actualPort, runtime, relay, consumers, served, ready, close };
+  const worker = (name: string): Worker => {
+    const found = workers.find((w) => w.name === name);
+    if (!found || !('runOnce' in found)) throw new Error(`${def.name} declares no worker ${name} (defineWorker)`);
+    return found as Worker;
+  };
+  return { name: def.name, url: `http://${urlHost(host)}:${actualPort}`, port: actualPort, runtime, relay, consumers, served, worker, ready, close };
 }
 
 /** As body-parser (type-is) decides it: without either header there is no body to read. */
@@ -417,7 +443,7 @@ function guardInput(req: KitRequest, compiled: Compiled, rawParams: Record<strin
   }
 }
 
-function buildContext(req: KitRequest, principal: Principal, compiled: Compiled, rawParams: Record<string, string>, orm: Orm, log: Logger): RouteContext {
+function buildContext(req: KitRequest, principal: Principal, compiled: Compiled, rawParams: Record<string, string>, orm: Orm, log: Logger, scope: WorkScope): RouteContext {
   const params = compiled.params ? parseOrThrow(compiled.params, rawParams, 'params') : rawParams;
   const query = compiled.query ? parseOrThrow(compiled.query, req.query, 'query') : req.query;
   let body: unknown = undefined;
@@ -432,7 +458,10 @@ function buildContext(req: KitRequest, principal: Principal, compiled: Compiled,
   const row = compiled.row;
   const permission = row && typeof row.people === 'object' ? row.people.permission : null;
   let em: EntityManager | undefined;
-  return {
+  const now = scope.clock.now();
+  // on `/me` rows a person acts as their employee (supplement: the actor follows from the caller)
+  const actor: Principal = row?.path.startsWith('/me') && principal.kind === 'user' && principal.employeeId ? { ...principal, actingAsEmployee: true } : principal;
+  const ctx: RouteContext = {
     requestId: (req as any).id,
     principal,
     row,
@@ -448,6 +477,10 @@ function buildContext(req: KitRequest, principal: Principal, compiled: Compiled,
     },
     headers: req.headers,
     request: req,
+    now,
+    actor,
+    schema: scope.schema,
+    services: scope.services,
     reach() {
       const reach = reachFor(principal, permission);
       if (!reach) throw new ApiError('forbidden', `You lack the permission ${permission}.`);
@@ -457,8 +490,28 @@ function buildContext(req: KitRequest, principal: Principal, compiled: Compiled,
       if (ifMatch === null || ifMatch === '*') return;
       if (ifMatch === 'invalid' || ifMatch !== current) throw new VersionMismatch(current);
     },
+    emit(event) {
+      throw new Error(`${event.type}: a read records no events (emit in a write: a route other than GET, a consumer, a worker's write)`);
+    },
+    transaction<T>(fn: (work: Work) => Promise<T>): Promise<T> {
+      return writeTransaction(
+        orm.em.fork(),
+        async (tem) => {
+          // the unit on this transaction: the request's context with `em` and `emit` bound to it
+          const unit = openWork(scope, tem, true, { actor, now, log: ctx.log });
+          const inUnit: RouteContext = Object.create(ctx, { em: { value: tem }, emit: { value: unit.work.emit } });
+          const result = await fn(inUnit);
+          await unit.flush();
+          return result;
+        },
+        compiled.def.options?.conflict ?? defaultConflict,
+      );
+    },
   };
+  return ctx;
 }
+
+const defaultConflict = (): ApiError => new ApiError('conflict', 'A concurrent request wrote the same record; send the request again.');
 
 /** Adds the locations of a person's org-unit reach to the reach the handler sees (one query, only when there are org units). */
 async function resolveOrgUnitReach(ctx: RouteContext, resolve: NonNullable<ServiceDefinition['locationsInOrgUnits']>): Promise<void> {

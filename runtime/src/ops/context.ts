@@ -8,6 +8,7 @@ import {
   loadConfig,
   migrate,
   ServiceClient,
+  serviceRuntime,
   systemClock,
   type BaseConfig,
   type Orm,
@@ -56,7 +57,7 @@ export async function withServiceRuntime<T>(def: ServiceDefinition<any>, url: st
   const bus = await createBus(config, log);
   try {
     await migrate(orm, schema);
-    return await fn({ name: def.name, schema, config, orm, log, bus, clock: systemClock, services: new ServiceClient({}, null) });
+    return await fn(serviceRuntime({ name: def.name, schema, config, orm, log, bus, clock: systemClock, services: new ServiceClient({}, null) }));
   } finally {
     await bus.close();
     await orm.close(true);

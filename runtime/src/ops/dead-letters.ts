@@ -23,7 +23,7 @@ async function deadLetters(sub: 'list' | 'retry', opts: Filter): Promise<number>
           }
           return;
         }
-        const runner = new ConsumerRunner(def.consumers?.(runtime) ?? [], { service: def.name, schema: runtime.schema, orm: runtime.orm, bus: runtime.bus, log });
+        const runner = new ConsumerRunner(def.consumers?.(runtime) ?? [], { service: def.name, schema: runtime.schema, orm: runtime.orm, bus: runtime.bus, log, scope: { schema: runtime.schema, clock: runtime.clock, log, services: runtime.services } });
         const r = await runner.retryDeadLetters(opts.id);
         total += r.retried;
         failing += r.stillFailing;
