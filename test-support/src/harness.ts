@@ -114,7 +114,8 @@ export interface TestService {
 }
 
 /** Starts one service on a fresh database (port 0) for a test file. */
-export async function startTestService(def: ServiceDefinition<any>, env: Record<string, string> = {}): Promise<TestService> {
+/** `workers: false` starts no worker loop: the test runs rounds with `svc.worker(name).runOnce()`. */
+export async function startTestService(def: ServiceDefinition<any>, env: Record<string, string> = {}, opts: { clock?: Clock; workers?: boolean } = {}): Promise<TestService> {
   const db = await freshDatabase();
   const { keys, signer } = await testKeys();
   const svc = await startService(def, {
@@ -122,6 +123,8 @@ export async function startTestService(def: ServiceDefinition<any>, env: Record<
     internalPublicKeyPem: keys.publicKeyPem,
     port: 0,
     host: '127.0.0.1',
+    clock: opts.clock,
+    workers: opts.workers,
     env: { LOG_LEVEL: 'silent', ...env },
     logger: createLogger(def.name, process.env.TEST_LOG_LEVEL ?? 'silent'),
   });
@@ -155,7 +158,7 @@ export interface TestServices {
 export async function startTestServices(
   defs: ServiceDefinition<any>[],
   env: Record<string, string> = {},
-  opts: { clock?: Clock; relay?: boolean } = {},
+  opts: { clock?: Clock; relay?: boolean; workers?: boolean } = {},
 ): Promise<TestServices> {
   const db = await freshDatabase();
   const { keys, signer } = await testKeys();
@@ -179,6 +182,7 @@ export async function startTestServices(
         serviceUrls,
         clock: opts.clock,
         relay: opts.relay,
+        workers: opts.workers,
         port: 0,
         host: '127.0.0.1',
         env: { LOG_LEVEL: 'silent', RELAY_POLL_MS: '200', BUS_POLL_MS: '200', ...env },
