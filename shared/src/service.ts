@@ -303,6 +303,8 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     if (principal.kind === 'anonymous' && compiled.row?.people !== 'public') throw new Unauthorized();
     guardInput(req, compiled, match.params, config.JSON_MAX_DEPTH);
     const ctx = buildContext(req, principal, compiled, match.params, orm, log, scope);
+    // a unit's reach is known before its handler runs: a person without the row's permission is refused here
+    if (def.unitOfWork) ctx.reach();
     if (def.locationsInOrgUnits) await resolveOrgUnitReach(ctx, def.locationsInOrgUnits);
     let result: RouteResult;
     try {
