@@ -24,8 +24,8 @@ export const traceRatio = Number(process.env.BENCH_TRACE_RATIO ?? 0.1);
  * How long a path that tracing is measured on is loaded before its rounds (BENCH_WARMUP_SECONDS,
  * default 30), telemetry off and on alike. In a process's first half-minute of load the tracing code
  * (the spans, their serialization, the export thread) is still being optimized by V8, and tracing
- * costs about 4 points more than afterwards, at 10 % and at 100 % sampling alike (README, figures of
- * 2026-11-27, seventh session); loads that start 2 s after a process starts measure that. A server
+ * costs about 4 points more than afterwards, at 10 % and at 100 % sampling alike (bench/README.md,
+ * Tracing cost: the figures of 2026-11-27); loads that start 2 s after a process starts measure that. A server
  * runs for days: its steady state is the throughput the target speaks of.
  */
 export const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 30);

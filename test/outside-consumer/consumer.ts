@@ -1,7 +1,7 @@
 /**
  * A consumer of the platform's events as another team would write it: `kafkajs` and
- * `@kafkajs/confluent-schema-registry` only, nothing of this repository. It reads what the README's
- * "Consuming events from Kafka" documents: area topics, key = the record's id, headers `event-id`
+ * `@kafkajs/confluent-schema-registry` only, nothing of this repository. It reads what docs/kafka.md,
+ * "Consuming events from Kafka", documents: area topics, key = the record's id, headers `event-id`
  * and `event-type`, values in the registry's JSON Schema wire format decoded by their schema id.
  */
 import { Kafka, logLevel, type IHeaders } from 'kafkajs';

@@ -60,7 +60,7 @@ export const Forecast = z
     bucket: z.enum(['15m', '1h', '1d']),
     from: z.string(),
     to: z.string(),
-    method: z.string().openapi({ description: 'how the forecast is made (README: Forecasts)' }),
+    method: z.string().openapi({ description: 'how the forecast is made (docs/scheduling.md: Demand drivers and forecasts)' }),
     historySource: z.enum(['feed', 'sales']).openapi({ description: '`feed`: values sent with POST /demand-drivers; `sales`: built from the sales sent' }),
     weeksOfHistory: z.number().int(),
     trainedThrough: z.string(),

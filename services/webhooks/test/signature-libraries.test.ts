@@ -7,12 +7,12 @@ import { envelope, eventually, FakeClock, startTestServices, type TestService, t
 import { newEndpoint } from './fixtures';
 
 /**
- * Real deliveries verified the way receivers verify them (issue 13 item 8): the README's plain-Node
- * snippet (spec: Events, Signature), Stripe's `webhooks.constructEvent` on `Service-Signature`, and
+ * Real deliveries verified the way receivers verify them (issue 13 item 8): the plain-Node snippet of
+ * docs/webhooks.md (spec: Events, Signature), Stripe's `webhooks.constructEvent` on `Service-Signature`, and
  * the `standardwebhooks` package on the Standard Webhooks headers, all with the secret as issued.
  */
 
-// The README's receiver snippet (section Webhooks), verbatim but for the types.
+// The receiver snippet of docs/webhooks.md, verbatim but for the types.
 function verifyServiceSignature(rawBody: Buffer | string, header: string, secret: string): boolean {
   const parts = header.split(',').map((p) => p.split('='));
   const t = Number(parts.find(([k]) => k === 't')?.[1]);
@@ -26,7 +26,7 @@ function verifyServiceSignature(rawBody: Buffer | string, header: string, secret
 }
 
 interface Verdict {
-  /** the README snippet */
+  /** the docs/webhooks.md snippet */
   spec: boolean;
   /** Stripe's constructEvent: the event id it returned, or its error message */
   stripe: string;
