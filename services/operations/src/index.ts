@@ -24,6 +24,8 @@ export { configSchema, type OperationsConfig } from './config';
  */
 export const operationsService = createService({
   name: 'operations',
+  // the kit opens the transaction of every write and commits it with the unit's events
+  unitOfWork: true,
   configSchema,
   entities: [OperationsLocation, OperationsEmployee, ...sensorEntities, OperationsForm, OperationsFormVersion, OperationsFormSubmission, OperationsCorrectiveAction],
   migrations,
@@ -31,6 +33,6 @@ export const operationsService = createService({
   locationsInOrgUnits: locationsInOrgUnitsOf('operations'),
   consumers: () => [...orgReplicaConsumers('operations'), ...employeeReplicaConsumers('operations')],
   workers: (svc) => [...sensorWorkers(svc)],
-  routes: (svc) => [...sensorRoutes(svc), ...formRoutes(), ...submissionRoutes(svc), ...auditRoutes(), ...correctiveActionRoutes(svc)],
+  routes: (svc) => [...sensorRoutes(svc), ...formRoutes(), ...submissionRoutes(), ...auditRoutes(), ...correctiveActionRoutes()],
   internalRoutes: () => [...formInternalRoutes()],
 });

@@ -1,17 +1,21 @@
-import { fixedClock, useClock } from '@bop/shared';
-import { eventually, integration, outboxPayloads, person, sql, type TestService, startTestService } from '@bop/test-support';
+import { fixedClock } from '@bop/shared';
+import { integration, outboxPayloads, person, sql, type TestService, startTestService } from '@bop/test-support';
 import { operationsService } from '../src';
-import { raiseDueAlarms } from '../src/sensors/store';
-import { applyReadingRetention, ensureReadingPartitions, readingPartitions } from '../src/sensors/partitions-store';
+import { readingPartitions } from '../src/sensors/partitions-store';
+import { maintainReadingPartitions } from '../src/sensors/workers';
 
+// the service's clock, moved by the tests; its workers run only when a test runs a round
+const START = '2026-03-03T00:00:00Z';
+const clock = fixedClock(START);
 let t: TestService;
 beforeAll(async () => {
-  t = await startTestService(operationsService, { OPERATIONS_SENSOR_ALARM_CHECK_MS: '50' });
+  t = await startTestService(operationsService, {}, { workers: false, clock });
 });
 afterAll(async () => {
   await t?.close();
 });
-afterEach(() => useClock({ now: () => new Date() }));
+beforeEach(() => clock.set(START));
+const alarmCheck = () => t.svc.worker('sensor-alarm-check').runOnce();
 
 const feed = integration(['operations:write', 'operations:read']);
 let n = 0;
@@ -170,19 +174,21 @@ describe('POST /sensor-readings', () => {
 
 describe('sensor.out_of_range', () => {
   it('is sent once after 15 minutes out of range (not at 14), and once more when the sensor is back in range', async () => {
-    useClock(fixedClock(at(14)));
+    clock.set(at(14));
     const loc = await replicaLocation();
     const s = await newSensor(loc, { assetId: 'ast_fridge' });
     await send([{ sensorId: s.id, readAt: at(-1), value: '4' }]);
     await send(Array.from({ length: 15 }, (_, m) => ({ sensorId: s.id, readAt: at(m), value: '8.5' })));
     expect(await alarmEvents(s.id)).toEqual([]);
-    expect(await raiseDueAlarms(t.svc.runtime.orm.em.fork(), new Date(at(14)), 500)).toBe(0);
+    // 14 minutes by the clock: the check raises nothing
+    await alarmCheck();
+    expect(await alarmEvents(s.id)).toEqual([]);
     expect((await t.call('GET', `/sensors/${s.id}`)).body.alarm).toEqual({ state: 'out_of_range', outOfRangeSince: at(0), alarmId: null });
     const listed = async (alarm: string) => (await t.call('GET', `/sensors?alarm=${alarm}&locationId=${loc}`)).body.data.map((x: { id: string }) => x.id);
     expect([await listed('out_of_range'), await listed('alarm'), await listed('in_range')]).toEqual([[s.id], [], []]);
 
     // a millisecond short of the 15th minute by the clock: the reading decides, not the clock check
-    useClock(fixedClock(new Date(Date.parse(at(15)) - 1)));
+    clock.set(new Date(Date.parse(at(15)) - 1));
     await send([{ sensorId: s.id, readAt: at(15), value: '9' }]);
     await send([{ sensorId: s.id, readAt: at(16), value: '9.5' }, { sensorId: s.id, readAt: at(17), value: '10' }]);
     const raised = await alarmEvents(s.id);
@@ -194,7 +200,7 @@ describe('sensor.out_of_range', () => {
     expect((await t.call('GET', `/sensors/${s.id}`)).body.alarm).toEqual({ state: 'alarm', outOfRangeSince: at(0), alarmId: raised[0].id });
     expect([await listed('out_of_range'), await listed('alarm')]).toEqual([[], [s.id]]);
 
-    useClock(fixedClock(at(30)));
+    clock.set(at(30));
     await send([{ sensorId: s.id, readAt: at(18), value: '4.9' }, { sensorId: s.id, readAt: at(19), value: '3' }]);
     await send([{ sensorId: s.id, readAt: at(20), value: '4' }]);
     const events = await alarmEvents(s.id);
@@ -204,7 +210,7 @@ describe('sensor.out_of_range', () => {
   });
 
   it('decides by reading time when batches arrive late and out of order', async () => {
-    useClock(fixedClock(at(20)));
+    clock.set(at(20));
     const loc = await replicaLocation();
     // a run whose first readings arrive last: 10 minutes, then its first 10 minutes late → 20 minutes, raised once
     const s = await newSensor(loc);
@@ -216,7 +222,7 @@ describe('sensor.out_of_range', () => {
     expect(await alarmEvents(s.id)).toHaveLength(1);
 
     // a whole excursion that arrives after the readings that ended it: raised and ended at once
-    useClock(fixedClock(at(30)));
+    clock.set(at(30));
     const p = await newSensor(loc);
     await send(Array.from({ length: 10 }, (_, m) => ({ sensorId: p.id, readAt: at(m + 20), value: '1' })));
     await send(Array.from({ length: 20 }, (_, m) => ({ sensorId: p.id, readAt: at(m), value: '-3' })));
@@ -228,7 +234,7 @@ describe('sensor.out_of_range', () => {
   });
 
   it('is raised once by two concurrent batches of one sensor', async () => {
-    useClock(fixedClock(at(60)));
+    clock.set(at(60));
     const loc = await replicaLocation();
     const s = await newSensor(loc, { alarmDelayMinutes: 5 });
     const answers = await Promise.all([0, 1, 2, 3].map((k) => send(Array.from({ length: 10 }, (_, m) => ({ sensorId: s.id, readAt: at(k * 10 + m), value: '12' })))));
@@ -237,17 +243,16 @@ describe('sensor.out_of_range', () => {
   });
 
   it('is raised by the clock for a sensor gone quiet out of range, at once with delay 0, and ended by a wider range', async () => {
-    useClock(fixedClock(at(0)));
+    clock.set(at(0));
     const loc = await replicaLocation();
     const quiet = await newSensor(loc);
     await send([{ sensorId: quiet.id, readAt: at(0), value: '7' }]);
-    useClock(fixedClock(at(14)));
-    expect(await raiseDueAlarms(t.svc.runtime.orm.em.fork(), new Date(at(14)), 500)).toBe(0);
-    useClock(fixedClock(at(15)));
-    const [byClock] = await eventually(async () => {
-      const e = await alarmEvents(quiet.id);
-      return e.length > 0 ? e : undefined;
-    });
+    clock.set(at(14));
+    await alarmCheck();
+    expect(await alarmEvents(quiet.id)).toEqual([]);
+    clock.set(at(15));
+    expect(await alarmCheck()).toBe(false);
+    const [byClock] = await alarmEvents(quiet.id);
     expect(byClock).toMatchObject({ state: 'out_of_range', readAt: at(0), outOfRangeSince: at(0) });
     expect((await outboxPayloads(t, 'operations', { type: 'sensor.out_of_range', aggregateId: quiet.id }))[0].actor).toEqual({ type: 'system', id: null });
 
@@ -266,23 +271,28 @@ describe('sensor.out_of_range', () => {
 
 describe('reading partitions', () => {
   it('are created by month ahead of the clock, take what the default partition held, and are dropped past retention', async () => {
-    const em = () => t.svc.runtime.orm.em.fork();
-    useClock(fixedClock('2031-05-20T00:00:00Z'));
+    const maintain = (retentionDays: number) => maintainReadingPartitions(t.svc.runtime, { monthsAhead: 2, retentionDays });
+    const partitions = async () => (await t.svc.runtime.read((w) => readingPartitions(w))).map((p) => p.name);
+    clock.set('2031-05-20T00:00:00Z');
     const loc = await replicaLocation();
     const s = await newSensor(loc);
     await send([{ sensorId: s.id, readAt: '2031-05-19T23:00:00Z', value: '3' }]);
     expect((await sql(t, `select tableoid::regclass::text as p from operations.sensor_readings where sensor_id = $1`, [s.id]))[0].p).toBe('operations.sensor_readings_default');
-    const created = await ensureReadingPartitions(em(), new Date('2031-05-20T00:00:00Z'), 2);
-    expect(created).toEqual(['sensor_readings_p203105', 'sensor_readings_p203106', 'sensor_readings_p203107']);
+    const created = await maintain(0);
+    expect(created).toEqual({ created: ['sensor_readings_p203105', 'sensor_readings_p203106', 'sensor_readings_p203107'], dropped: [], deleted: 0 });
     expect((await sql(t, `select tableoid::regclass::text as p from operations.sensor_readings where sensor_id = $1`, [s.id]))[0].p).toBe('operations.sensor_readings_p203105');
-    expect(await ensureReadingPartitions(em(), new Date('2031-05-20T00:00:00Z'), 2)).toEqual([]);
+    expect(await maintain(0)).toEqual({ created: [], dropped: [], deleted: 0 });
+    // the worker's round (OPERATIONS_SENSOR_PARTITION_MONTHS_AHEAD 2, no retention) finds nothing more to do
+    await t.svc.worker('sensor-reading-partitions').runOnce();
+    expect((await partitions()).filter((p) => p >= 'sensor_readings_p203105')).toEqual(expect.arrayContaining(created.created));
     expect((await t.call('GET', `/sensors/${s.id}/readings`)).body.data).toHaveLength(1);
 
-    const kept = await applyReadingRetention(em(), new Date('2031-07-15T00:00:00Z'), 0);
-    expect(kept).toEqual({ dropped: [], deleted: 0 });
-    const gone = await applyReadingRetention(em(), new Date('2031-07-15T00:00:00Z'), 30);
+    clock.set('2031-07-15T00:00:00Z');
+    const kept = await maintain(0);
+    expect([kept.dropped, kept.deleted]).toEqual([[], 0]);
+    const gone = await maintain(30);
     expect(gone.dropped).toContain('sensor_readings_p203105');
-    expect((await readingPartitions(em())).map((p) => p.name)).not.toContain('sensor_readings_p203105');
+    expect(await partitions()).not.toContain('sensor_readings_p203105');
     expect((await t.call('GET', `/sensors/${s.id}/readings`)).body.data).toHaveLength(0);
     expect((await t.call('GET', `/sensors/${s.id}`)).body.lastReading).toMatchObject({ value: '3' });
   });

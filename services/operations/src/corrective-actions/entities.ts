@@ -6,7 +6,6 @@ type Actor = { type: 'user' | 'integration' | 'system' | 'employee'; id: string 
 /** A corrective action at a location (supplement: `open` → `in_progress` → `closed`), by hand or from a failed answer. */
 export const OperationsCorrectiveAction = defineEntity({
   name: 'OperationsCorrectiveAction',
-  schema: 'operations',
   tableName: 'corrective_actions',
   properties: {
     id: p.string().primary(),

@@ -1,36 +1,26 @@
-import { now, route, type RouteDef, type ServiceRuntime } from '@bop/shared';
-import type { OperationsConfig } from '../config';
-import { attachmentErrors } from '../submissions/files-link';
+import { route, type RouteDef } from '@bop/shared';
 import { closeCorrectiveAction, createCorrectiveAction, listCorrectiveActions, patchCorrectiveAction, readCorrectiveAction } from './store';
 
 /** Corrective actions (spec: Forms, checklists and compliance), within the reach of `corrective_actions.manage` by location. */
-export const correctiveActionRoutes = (svc: ServiceRuntime<OperationsConfig>): RouteDef[] => [
+export const correctiveActionRoutes = (): RouteDef[] => [
   route('GET /corrective-actions', async (ctx) => {
-    return { body: await listCorrectiveActions(ctx.em, ctx.query, { principal: ctx.principal, reach: ctx.reach(), now: now() }) };
+    return { body: await listCorrectiveActions(ctx, ctx.query) };
   }),
 
   route('POST /corrective-actions', async (ctx) => {
-    const action = await createCorrectiveAction(ctx.em, ctx.body, { principal: ctx.principal, reach: ctx.reach(), now: now() });
+    const action = await createCorrectiveAction(ctx, ctx.body);
     return { status: 201, body: action, headers: { Location: `/api/v1/corrective-actions/${action.id}` } };
   }),
 
   route('GET /corrective-actions/{id}', async (ctx) => {
-    return { body: await readCorrectiveAction(ctx.em, ctx.params.id, { principal: ctx.principal, reach: ctx.reach(), now: now() }) };
+    return { body: await readCorrectiveAction(ctx, ctx.params.id) };
   }),
 
   route('PATCH /corrective-actions/{id}', async (ctx) => {
-    const caller = { principal: ctx.principal, reach: ctx.reach(), now: now(), checkVersion: (v: number) => ctx.checkVersion(v) };
-    return { body: await patchCorrectiveAction(ctx.em, ctx.params.id, ctx.body, caller) };
+    return { body: await patchCorrectiveAction(ctx, ctx.params.id, ctx.body) };
   }),
 
   route('POST /corrective-actions/{id}:close', async (ctx) => {
-    const caller = {
-      principal: ctx.principal,
-      reach: ctx.reach(),
-      now: now(),
-      checkVersion: (v: number) => ctx.checkVersion(v),
-      checkAttachments: (refs: Array<{ id: string; path: string; image: boolean }>) => attachmentErrors(svc.services, refs, ctx.principal, ctx.requestId),
-    };
-    return { body: await closeCorrectiveAction(ctx.em, ctx.params.id, ctx.body, caller) };
+    return { body: await closeCorrectiveAction(ctx, ctx.params.id, ctx.body) };
   }),
 ];

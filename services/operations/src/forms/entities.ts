@@ -6,7 +6,6 @@ type Actor = { type: string; id: string | null };
 /** A form (checklist, audit or inspection) as it is now: company-wide, used at `locationIds` (empty: everywhere). */
 export const OperationsForm = defineEntity({
   name: 'OperationsForm',
-  schema: 'operations',
   tableName: 'forms',
   properties: {
     id: p.string().primary(),
@@ -32,7 +31,6 @@ export type OperationsForm = InferEntity<typeof OperationsForm>;
 /** Each version of a form as the API returned it then (spec: a submission keeps the version it answered). */
 export const OperationsFormVersion = defineEntity({
   name: 'OperationsFormVersion',
-  schema: 'operations',
   tableName: 'form_versions',
   properties: {
     formId: p.string().primary(),

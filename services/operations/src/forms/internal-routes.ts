@@ -5,7 +5,7 @@ import { formStates } from './store';
 /** Operations' internal reads for other services (equipment's maintenance plans name a checklist form). System principal only. */
 export const formInternalRoutes = (): InternalRouteDef[] => [
   internalRoute('POST /internal/forms:states', { body: FormStatesRequest }, async (ctx) => {
-    const answer: FormStatesAnswer = { data: await formStates(ctx.em, ctx.body.ids) };
+    const answer: FormStatesAnswer = { data: await formStates(ctx, ctx.body.ids) };
     return ok(answer);
   }),
 ];

@@ -1,5 +1,5 @@
-import { assertCompanyWide, now, route, type RouteDef } from '@bop/shared';
-import { archiveForm, createFormFrom, listForms, patchForm, putFormByExternalId, readForm } from './store';
+import { assertCompanyWide, route, type RouteDef } from '@bop/shared';
+import { archiveForm, createFormFrom, formConflictFor, listForms, patchForm, putFormByExternalId, readForm } from './store';
 
 /**
  * Forms (spec: Forms, checklists and compliance). Forms are company-wide: writing needs `forms.manage`
@@ -7,39 +7,54 @@ import { archiveForm, createFormFrom, listForms, patchForm, putFormByExternalId,
  */
 export const formRoutes = (): RouteDef[] => [
   route('GET /forms', async (ctx) => {
-    return { body: await listForms(ctx.em, ctx.query, ctx.reach()) };
+    return { body: await listForms(ctx, ctx.query) };
   }),
 
-  route('POST /forms', async (ctx) => {
-    assertCompanyWide(ctx.reach(), 'Forms');
-    const form = await createFormFrom(ctx.em, ctx.body, { actor: ctx.principal, now: now() });
-    return { status: 201, body: form, headers: { Location: `/api/v1/forms/${form.id}` } };
-  }),
+  route(
+    'POST /forms',
+    async (ctx) => {
+      assertCompanyWide(ctx.reach(), 'Forms');
+      const form = await createFormFrom(ctx, ctx.body);
+      return { status: 201, body: form, headers: { Location: `/api/v1/forms/${form.id}` } };
+    },
+    { conflict: formConflictFor },
+  ),
 
   route('GET /forms/external/{externalId}', async (ctx) => {
-    return { body: await readForm(ctx.em, { externalId: ctx.params.externalId }, ctx.reach()) };
+    return { body: await readForm(ctx, { externalId: ctx.params.externalId }) };
   }),
 
   // create or replace from a content system; the same content again answers 200 with the stored form (no new version)
-  route('PUT /forms/external/{externalId}', async (ctx) => {
-    assertCompanyWide(ctx.reach(), 'Forms');
-    const w = { actor: ctx.principal, now: now(), checkVersion: (v: number) => ctx.checkVersion(v) };
-    const result = await putFormByExternalId(ctx.em, ctx.params.externalId, ctx.body, w);
-    return { status: result.status, body: result.form, headers: result.status === 201 ? { Location: `/api/v1/forms/${result.form.id}` } : undefined };
-  }),
+  route(
+    'PUT /forms/external/{externalId}',
+    async (ctx) => {
+      assertCompanyWide(ctx.reach(), 'Forms');
+      const result = await putFormByExternalId(ctx, ctx.params.externalId, ctx.body);
+      return { status: result.status, body: result.form, headers: result.status === 201 ? { Location: `/api/v1/forms/${result.form.id}` } : undefined };
+    },
+    { conflict: formConflictFor },
+  ),
 
   route('GET /forms/{id}', async (ctx) => {
-    return { body: await readForm(ctx.em, { id: ctx.params.id }, ctx.reach(), ctx.query.version) };
+    return { body: await readForm(ctx, { id: ctx.params.id }, ctx.query.version) };
   }),
 
-  route('PATCH /forms/{id}', async (ctx) => {
-    assertCompanyWide(ctx.reach(), 'Forms');
-    return { body: await patchForm(ctx.em, ctx.params.id, ctx.body, { actor: ctx.principal, now: now(), checkVersion: (v: number) => ctx.checkVersion(v) }) };
-  }),
+  route(
+    'PATCH /forms/{id}',
+    async (ctx) => {
+      assertCompanyWide(ctx.reach(), 'Forms');
+      return { body: await patchForm(ctx, ctx.params.id, ctx.body) };
+    },
+    { conflict: formConflictFor },
+  ),
 
   // archive: its submissions and versions are kept; it takes no new submissions
-  route('DELETE /forms/{id}', async (ctx) => {
-    assertCompanyWide(ctx.reach(), 'Forms');
-    return { body: await archiveForm(ctx.em, ctx.params.id, { actor: ctx.principal, now: now(), checkVersion: (v: number) => ctx.checkVersion(v) }) };
-  }),
+  route(
+    'DELETE /forms/{id}',
+    async (ctx) => {
+      assertCompanyWide(ctx.reach(), 'Forms');
+      return { body: await archiveForm(ctx, ctx.params.id) };
+    },
+    { conflict: formConflictFor },
+  ),
 ];

@@ -15,24 +15,17 @@ import {
   reachableLocationIds,
   replicaLocationErrors,
   ValidationError,
-  writeTransaction,
   type ApiError,
   type EntityManager,
   type FieldError,
   type ListPage,
-  type Principal,
   type ReachSet,
+  type Work,
 } from '@bop/shared';
 import { OperationsForm, OperationsFormVersion } from './entities';
 import { formDto } from './dto';
 import { normalizeDefinition, questionsOf } from './form-definition';
 import { OperationsFormSubmission } from '../submissions/entities';
-
-export interface WriteContext {
-  actor: Principal;
-  now: Date;
-  checkVersion: (v: number) => void;
-}
 
 /** What a form write sets (create, replace and patch all end here); sections as sent, normalised on write. */
 interface FormFields {
@@ -118,18 +111,18 @@ export function formConflictFor(constraint: string | undefined): ApiError {
 }
 
 /** 422 for newly listed locations that are unknown or archived; 409 for an externalId another form holds, or a kind change once answered. */
-async function assertWritable(em: EntityManager, next: FormColumns, stored: OperationsForm | null): Promise<void> {
+async function assertWritable(w: Work, next: FormColumns, stored: OperationsForm | null): Promise<void> {
   const newlyListed = next.locationIds.map((id, i) => ({ id, path: `locationIds[${i}]`, takes: 'forms' })).filter((r) => !(stored?.locationIds ?? []).includes(r.id));
   if (newlyListed.length > 0) {
-    const errors = await replicaLocationErrors(em, 'operations', newlyListed);
+    const errors = await replicaLocationErrors(w, newlyListed);
     if (errors.length > 0) throw new ValidationError(errors);
   }
   if (next.externalId !== null && next.externalId !== (stored?.externalId ?? null)) {
-    const [other] = await findPlain(em, OperationsForm, { externalId: next.externalId, id: { $ne: stored?.id ?? '' } }, { limit: 1 });
+    const [other] = await findPlain(w.em, OperationsForm, { externalId: next.externalId, id: { $ne: stored?.id ?? '' } }, { limit: 1 });
     if (other) throw new Conflict(`Form ${other.id} already has externalId ${next.externalId}.`, [{ path: 'externalId', message: `Already used by form ${other.id}.` }]);
   }
   if (stored && next.kind !== stored.kind) {
-    const [answered] = await findPlain(em, OperationsFormSubmission, { formId: stored.id }, { limit: 1 });
+    const [answered] = await findPlain(w.em, OperationsFormSubmission, { formId: stored.id }, { limit: 1 });
     if (answered) {
       throw new Conflict(`Form ${stored.id} has submissions as a ${stored.kind}; its kind cannot change. Create a new form instead.`, [{ path: 'kind', message: 'Cannot change once the form has submissions.' }]);
     }
@@ -142,10 +135,10 @@ function keepVersion(em: EntityManager, form: OperationsForm): Form {
   return dto;
 }
 
-async function createForm(em: EntityManager, fields: FormFields, w: Omit<WriteContext, 'checkVersion'>): Promise<Form> {
+async function createForm(w: Work, fields: FormFields): Promise<Form> {
   const columns = columnsOf(fields);
-  await assertWritable(em, columns, null);
-  const form = em.create(OperationsForm, {
+  await assertWritable(w, columns, null);
+  const form = w.em.create(OperationsForm, {
     id: newId('form'),
     ...columns,
     archivedAt: columns.status === 'archived' ? w.now : null,
@@ -155,69 +148,51 @@ async function createForm(em: EntityManager, fields: FormFields, w: Omit<WriteCo
     actor: actorOf(w.actor),
   });
   // the form's row before its first version's (which references it)
-  await em.flush();
-  const dto = keepVersion(em, form);
-  await em.flush();
+  await w.em.flush();
+  const dto = keepVersion(w.em, form);
+  await w.em.flush();
   return dto;
 }
 
 /** Replaces a locked form's fields: the same content → nothing written (no new version); else a new version. */
-async function updateForm(em: EntityManager, form: OperationsForm, fields: FormFields, w: WriteContext): Promise<Form> {
+async function updateForm(w: Work, form: OperationsForm, fields: FormFields): Promise<Form> {
   const next = columnsOf(fields);
   const { id: _id, archivedAt: _at, version: _v, createdAt: _c, updatedAt: _u, ...current } = formDto(form);
   if (canonicalJson(current) === canonicalJson(next)) return formDto(form);
   w.checkVersion(form.version);
-  await assertWritable(em, next, form);
+  await assertWritable(w, next, form);
   const archivedAt = next.status !== 'archived' ? null : (form.archivedAt ?? w.now);
   Object.assign(form, { ...next, archivedAt, version: form.version + 1, updatedAt: w.now, actor: actorOf(w.actor) });
-  const dto = keepVersion(em, form);
-  await em.flush();
+  const dto = keepVersion(w.em, form);
+  await w.em.flush();
   return dto;
 }
 
 /** `POST /forms`. */
-export async function createFormFrom(em: EntityManager, body: FormCreate, w: Omit<WriteContext, 'checkVersion'>): Promise<Form> {
-  return writeTransaction(em, (tem) => createForm(tem, createFields(body), w), formConflictFor);
+export async function createFormFrom(w: Work, body: FormCreate): Promise<Form> {
+  return createForm(w, createFields(body));
 }
 
 /** `PUT /forms/external/{externalId}`: creates the form (201) or replaces it (200; a new version only when something changed). */
-export async function putFormByExternalId(em: EntityManager, externalId: string, body: FormReplace, w: WriteContext): Promise<{ status: number; form: Form }> {
-  return writeTransaction(
-    em,
-    async (tem) => {
-      // concurrent first PUTs of one externalId queue here: one creates, the others then replace
-      await lockForTransaction(tem, `operations.forms ${JSON.stringify(externalId)}`);
-      const existing = await tem.findOne(OperationsForm, { externalId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!existing) return { status: 201, form: await createForm(tem, replaceFields(body, externalId, null), w) };
-      return { status: 200, form: await updateForm(tem, existing, replaceFields(body, externalId, existing), w) };
-    },
-    formConflictFor,
-  );
+export async function putFormByExternalId(w: Work, externalId: string, body: FormReplace): Promise<{ status: number; form: Form }> {
+  // concurrent first PUTs of one externalId queue here: one creates, the others then replace
+  await lockForTransaction(w.em, `${w.schema}.forms ${JSON.stringify(externalId)}`);
+  const existing = await w.em.findOne(OperationsForm, { externalId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!existing) return { status: 201, form: await createForm(w, replaceFields(body, externalId, null)) };
+  return { status: 200, form: await updateForm(w, existing, replaceFields(body, externalId, existing)) };
 }
 
 /** `PATCH /forms/{id}` (If-Match guards it even when nothing changes). */
-export async function patchForm(em: EntityManager, id: string, body: FormPatch, w: WriteContext): Promise<Form> {
-  return writeTransaction(
-    em,
-    async (tem) => {
-      const form = await lockedForm(tem, id);
-      w.checkVersion(form.version);
-      return updateForm(tem, form, patchFields(form, body), w);
-    },
-    formConflictFor,
-  );
+export async function patchForm(w: Work, id: string, body: FormPatch): Promise<Form> {
+  const form = await lockedForm(w.em, id);
+  w.checkVersion(form.version);
+  return updateForm(w, form, patchFields(form, body));
 }
 
 /** `DELETE /forms/{id}`: archived (history and submissions kept; no new submissions). Archiving an archived form changes nothing. */
-export async function archiveForm(em: EntityManager, id: string, w: WriteContext): Promise<Form> {
-  return writeTransaction(
-    em,
-    async (tem) => {
-      const form = await lockedForm(tem, id);
-      return updateForm(tem, form, patchFields(form, { status: 'archived' }), w);
-    },
-    formConflictFor,
-  );
+export async function archiveForm(w: Work, id: string): Promise<Form> {
+  const form = await lockedForm(w.em, id);
+  return updateForm(w, form, patchFields(form, { status: 'archived' }));
 }
 
 async function lockedForm(em: EntityManager, id: string): Promise<OperationsForm> {
@@ -233,24 +208,24 @@ export function formInReach(reach: ReachSet, locationIds: string[]): boolean {
 }
 
 /** `GET /forms/{id}` (optionally an earlier version) and `GET /forms/external/{externalId}`: 404 unknown, 403 used only outside the reach. */
-export async function readForm(em: EntityManager, by: { id: string } | { externalId: string }, reach: ReachSet, version?: number): Promise<Form> {
-  const [form] = await findPlain(em, OperationsForm, by, { limit: 1 });
+export async function readForm(w: Work, by: { id: string } | { externalId: string }, version?: number): Promise<Form> {
+  const [form] = await findPlain(w.em, OperationsForm, by, { limit: 1 });
   if (!form) throw 'id' in by ? new NotFound('form', by.id) : new NotFound('form with externalId', by.externalId);
-  if (!formInReach(reach, form.locationIds)) throw new OutOfReach(`Form ${form.id} is used only at locations your permission does not reach.`);
+  if (!formInReach(w.reach(), form.locationIds)) throw new OutOfReach(`Form ${form.id} is used only at locations your permission does not reach.`);
   if (version === undefined || version === form.version) return formDto(form);
-  const [old] = await findPlain(em, OperationsFormVersion, { formId: form.id, version }, { limit: 1 });
+  const [old] = await findPlain(w.em, OperationsFormVersion, { formId: form.id, version }, { limit: 1 });
   if (!old) throw new NotFound(`version ${version} of form`, form.id);
   return old.snapshot;
 }
 
 /** `GET /forms`: oldest first; a person sees the forms used at a location of their reach (and those used everywhere). */
-export async function listForms(em: EntityManager, q: z.output<typeof FormListQuery>, reach: ReachSet): Promise<ListPage<Form>> {
+export async function listForms(w: Work, q: z.output<typeof FormListQuery>): Promise<ListPage<Form>> {
   const { limit, cursor, kind, status, locationId, externalId, updatedSince } = q;
-  const reachable = reachableLocationIds(reach);
+  const reachable = reachableLocationIds(w.reach());
   if (locationId && reachable && !reachable.includes(locationId)) throw new OutOfReach(`Your permission does not reach location ${locationId}.`);
   const everywhere = { locationIds: { $eq: [] } } as FilterQuery<OperationsForm>;
   const page = await findPage(
-    em,
+    w.em,
     OperationsForm,
     [
       kind && { kind },
@@ -266,18 +241,18 @@ export async function listForms(em: EntityManager, q: z.output<typeof FormListQu
 }
 
 /** A version of a form to answer (spec: a submission keeps the version it answered): the current one, or an earlier one named. */
-export async function formToAnswer(em: EntityManager, formId: string, version: number | undefined): Promise<{ current: OperationsForm; answered: Form } | { error: FieldError }> {
-  const [form] = await findPlain(em, OperationsForm, { id: formId }, { limit: 1 });
+export async function formToAnswer(w: Work, formId: string, version: number | undefined): Promise<{ current: OperationsForm; answered: Form } | { error: FieldError }> {
+  const [form] = await findPlain(w.em, OperationsForm, { id: formId }, { limit: 1 });
   if (!form) return { error: { path: 'formId', message: `No form ${formId}.` } };
   if (version === undefined || version === form.version) return { current: form, answered: formDto(form) };
   if (version > form.version) return { error: { path: 'formVersion', message: `Form ${formId} is at version ${form.version}; there is no version ${version}.` } };
-  const [old] = await findPlain(em, OperationsFormVersion, { formId, version }, { limit: 1 });
+  const [old] = await findPlain(w.em, OperationsFormVersion, { formId, version }, { limit: 1 });
   if (!old) return { error: { path: 'formVersion', message: `Form ${formId} has no version ${version}.` } };
   return { current: form, answered: old.snapshot };
 }
 
 /** `POST /internal/forms:states`: the current state of the forms named; unknown ids are absent. */
-export async function formStates(em: EntityManager, ids: string[]): Promise<FormState[]> {
-  const rows = await findPlain(em, OperationsForm, { id: { $in: [...new Set(ids)] } });
+export async function formStates(w: Work, ids: string[]): Promise<FormState[]> {
+  const rows = await findPlain(w.em, OperationsForm, { id: { $in: [...new Set(ids)] } });
   return rows.map((f) => ({ id: f.id, name: f.name, kind: f.kind, status: f.status, version: f.version }));
 }

@@ -1,5 +1,5 @@
 import type { SensorAlarmEventObject } from '@bop/contracts';
-import { fmtQuantity, newId, sqlList, sqlQuery, type EntityManager } from '@bop/shared';
+import { fmtQuantity, newId, sqlList, sqlQuery, type Work } from '@bop/shared';
 import { OperationsSensorAlarm } from './entities';
 import type { AlarmReplay, RaisedAlarm, TimedValue } from './alarm-rules';
 
@@ -49,10 +49,10 @@ export function alarmEvent(s: AlarmSensor, alarm: { id: string; startedAt: Date 
 }
 
 /** The raised alarms of sensors still open (by sensor), for the replay of their new readings. */
-export async function openAlarms(em: EntityManager, alarmIds: string[]): Promise<Map<string, RaisedAlarm[]>> {
+export async function openAlarms(w: Work, alarmIds: string[]): Promise<Map<string, RaisedAlarm[]>> {
   const bySensor = new Map<string, RaisedAlarm[]>();
   if (alarmIds.length === 0) return bySensor;
-  const rows = await sqlQuery<{ id: string; sensor_id: string; started_at: Date }>(em, `select "id", "sensor_id", "started_at" from "operations"."sensor_alarms" where "id" = any(?::text[]) and "ended_at" is null`, [
+  const rows = await sqlQuery<{ id: string; sensor_id: string; started_at: Date }>(w.em, `select "id", "sensor_id", "started_at" from "${w.schema}"."sensor_alarms" where "id" = any(?::text[]) and "ended_at" is null`, [
     sqlList(alarmIds),
   ]);
   for (const r of rows) bySensor.set(r.sensor_id, [...(bySensor.get(r.sensor_id) ?? []), { id: r.id, startedAt: new Date(r.started_at), endedAt: null }]);
@@ -65,10 +65,10 @@ export async function openAlarms(em: EntityManager, alarmIds: string[]): Promise
  * alarm afterwards (the latest still open, or none).
  */
 export async function applyAlarmReplays(
-  em: EntityManager,
+  w: Work,
   replays: Array<{ sensor: AlarmSensor; replay: AlarmReplay; alarms: RaisedAlarm[] }>,
-  now: Date,
 ): Promise<{ events: AlarmEvent[]; openAlarm: Map<string, string | null> }> {
+  const now = w.now;
   const events: AlarmEvent[] = [];
   const openAlarm = new Map<string, string | null>();
   const inserts: Array<OperationsSensorAlarm> = [];
@@ -110,11 +110,11 @@ export async function applyAlarmReplays(
     events.push(...timeline.map((t) => t.event));
     openAlarm.set(sensor.id, open?.id ?? null);
   }
-  if (inserts.length > 0) await em.insertMany(OperationsSensorAlarm, inserts);
+  if (inserts.length > 0) await w.em.insertMany(OperationsSensorAlarm, inserts);
   if (closes.length > 0) {
     await sqlQuery(
-      em,
-      `update "operations"."sensor_alarms" a set "ended_at" = x."ended_at", "ended_value" = x."ended_value", "updated_at" = ?
+      w.em,
+      `update "${w.schema}"."sensor_alarms" a set "ended_at" = x."ended_at", "ended_value" = x."ended_value", "updated_at" = ?
        from jsonb_to_recordset(?::jsonb) as x("id" text, "ended_at" timestamptz, "ended_value" numeric) where a."id" = x."id"`,
       [now, JSON.stringify(closes.map((c) => ({ id: c.id, ended_at: c.endedAt.toISOString(), ended_value: c.endedValue })))],
     );

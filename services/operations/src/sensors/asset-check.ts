@@ -1,14 +1,15 @@
 import type { AssetStatesAnswer } from '@bop/contracts';
-import { callCommand, type FieldError, type ServiceClient } from '@bop/shared';
+import { callCommand, type FieldError, type Work } from '@bop/shared';
+import { requestIdOf } from '../request-id';
 
 /**
  * The asset a sensor watches, checked with equipment's internal read `POST /internal/assets:states`:
  * it must exist, be active and stand at the sensor's location. Equipment not configured in this
  * process (no SERVICE_URL_EQUIPMENT): the id is kept as sent; configured but unreachable: 503.
  */
-export async function assetErrors(services: ServiceClient, assetId: string, locationId: string, requestId?: string): Promise<FieldError[]> {
-  if (!services.has('equipment')) return [];
-  const answer = await callCommand<AssetStatesAnswer>(services, 'equipment', 'POST', '/internal/assets:states', { ids: [assetId] }, { what: 'check the asset this sensor watches', ok: [200], requestId });
+export async function assetErrors(w: Work, assetId: string, locationId: string): Promise<FieldError[]> {
+  if (!w.services.has('equipment')) return [];
+  const answer = await callCommand<AssetStatesAnswer>(w.services, 'equipment', 'POST', '/internal/assets:states', { ids: [assetId] }, { what: 'check the asset this sensor watches', ok: [200], requestId: requestIdOf(w) });
   const asset = answer.data.find((a) => a.id === assetId);
   if (!asset) return [{ path: 'assetId', message: `No asset ${assetId}.` }];
   if (asset.status !== 'active') return [{ path: 'assetId', message: `Asset ${assetId} is ${asset.status}; a sensor cannot watch it.` }];

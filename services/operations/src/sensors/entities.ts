@@ -7,7 +7,6 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
  */
 export const OperationsSensor = defineEntity({
   name: 'OperationsSensor',
-  schema: 'operations',
   tableName: 'sensors',
   properties: {
     id: p.string().primary(),
@@ -37,7 +36,6 @@ export type OperationsSensor = InferEntity<typeof OperationsSensor>;
 /** One excursion that lasted its sensor's delay: raised (`sensor.out_of_range`), then ended by an in-range reading. */
 export const OperationsSensorAlarm = defineEntity({
   name: 'OperationsSensorAlarm',
-  schema: 'operations',
   tableName: 'sensor_alarms',
   properties: {
     id: p.string().primary(),

@@ -1,20 +1,5 @@
 import { SensorReadingInput } from '@bop/contracts';
-import {
-  actorOf,
-  insertEvents,
-  newId,
-  now as clockNow,
-  parseBatchRecords,
-  afterCommit,
-  recordIngest,
-  sqlList,
-  sqlQuery,
-  type BatchResult,
-  type EntityManager,
-  type FieldError,
-  type Principal,
-  type RecordResult,
-} from '@bop/shared';
+import { newId, parseBatchRecords, afterCommit, recordIngest, sqlList, sqlQuery, type BatchResult, type FieldError, type RecordResult, type Work } from '@bop/shared';
 import { isInRange, replayAlarm, type RaisedAlarm, type TimedValue } from './alarm-rules';
 import { applyAlarmReplays, openAlarms, type AlarmSensor } from './alarm-store';
 
@@ -67,8 +52,8 @@ function archivedError(s: SensorRow, path: string): FieldError {
  * time (alarm-rules.ts): two concurrent batches of one sensor queue on its row, never raise twice.
  * Raw SQL: bench/sensors.ts, the readings path is the volume path (≥ 20,000 readings/s).
  */
-export async function ingestReadings(em: EntityManager, opts: { source: string; records: unknown[]; actor: Principal; endpoint: string }): Promise<BatchResult> {
-  const now = clockNow();
+export async function ingestReadings(w: Work, opts: { source: string; records: unknown[]; endpoint: string }): Promise<BatchResult> {
+  const now = w.now;
   const parsed = parseBatchRecords(SensorReadingInput, opts.records);
   const results: RecordResult[] = parsed.map((p) => ({ index: p.index, externalId: p.externalId, status: 'rejected' }));
   const ids = new Set<string>();
@@ -80,7 +65,7 @@ export async function ingestReadings(em: EntityManager, opts: { source: string; 
   const known =
     ids.size + externalIds.size === 0
       ? []
-      : await sqlQuery<{ id: string; external_id: string | null }>(em, `select "id", "external_id" from "operations"."sensors" where "id" = any(?::text[]) or "external_id" = any(?::text[])`, [
+      : await sqlQuery<{ id: string; external_id: string | null }>(w.em, `select "id", "external_id" from "${w.schema}"."sensors" where "id" = any(?::text[]) or "external_id" = any(?::text[])`, [
           sqlList([...ids]),
           sqlList([...externalIds]),
         ]);
@@ -114,79 +99,76 @@ export async function ingestReadings(em: EntityManager, opts: { source: string; 
     candidates.push({ i, sensorId, readAt, value: d.value });
   });
 
-  const answer = await em.transactional(async (tem) => {
-    const sensors = await lockSensors(tem, [...new Set(candidates.map((c) => c.sensorId))]);
-    const valid: Valid[] = [];
-    for (const c of candidates) {
-      const s = sensors.get(c.sensorId)!;
-      if (s.status !== 'active') results[c.i].errors = [archivedError(s, parsed[c.i].data!.sensorId !== undefined ? 'sensorId' : 'sensorExternalId')];
-      else valid.push(c);
-    }
-    const written = await upsertReadings(tem, valid, opts.source, now);
-    const touched = new Map<string, TimedValue[]>();
-    for (const v of valid) {
-      const status = written.get(key(v.sensorId, v.readAt)) ?? 'unchanged';
-      results[v.i].status = status;
-      results[v.i].id = v.sensorId;
-      if (status === 'unchanged') continue;
-      touched.set(v.sensorId, [...(touched.get(v.sensorId) ?? []), { readAt: v.readAt, value: v.value }]);
-    }
-    const events = await replayTouched(tem, sensors, touched, now);
+  const sensors = await lockSensors(w, [...new Set(candidates.map((c) => c.sensorId))]);
+  const valid: Valid[] = [];
+  for (const c of candidates) {
+    const s = sensors.get(c.sensorId)!;
+    if (s.status !== 'active') results[c.i].errors = [archivedError(s, parsed[c.i].data!.sensorId !== undefined ? 'sensorId' : 'sensorExternalId')];
+    else valid.push(c);
+  }
+  const written = await upsertReadings(w, valid, opts.source);
+  const touched = new Map<string, TimedValue[]>();
+  for (const v of valid) {
+    const status = written.get(key(v.sensorId, v.readAt)) ?? 'unchanged';
+    results[v.i].status = status;
+    results[v.i].id = v.sensorId;
+    if (status === 'unchanged') continue;
+    touched.set(v.sensorId, [...(touched.get(v.sensorId) ?? []), { readAt: v.readAt, value: v.value }]);
+  }
+  const events = await replayTouched(w, sensors, touched);
 
-    const counts = { created: 0, updated: 0, unchanged: 0, duplicate: 0, rejected: 0 };
-    for (const r of results) counts[r.status] += 1;
-    const batch: BatchResult = { batchId: newId('batch'), received: opts.records.length, ...counts, results };
-    const batchEvent = {
-      type: 'operations.batch.completed',
-      aggregateType: 'batch',
-      aggregateId: batch.batchId,
-      locationId: null,
-      object: {
-        batchId: batch.batchId,
-        integrationId: opts.actor.kind === 'integration' ? (opts.actor.integrationId ?? opts.actor.id) : null,
-        source: opts.source,
-        endpoint: opts.endpoint,
-        received: batch.received,
-        ...counts,
-        rejectedRecords: results.filter((r) => r.status === 'rejected').map((r) => ({ index: r.index, externalId: r.externalId, errors: r.errors ?? [] })),
-        createdAt: now.toISOString(),
-      },
-    };
-    await insertEvents(tem, 'operations', [...events, batchEvent], actorOf(opts.actor), now);
-    return batch;
-  });
+  const counts = { created: 0, updated: 0, unchanged: 0, duplicate: 0, rejected: 0 };
+  for (const r of results) counts[r.status] += 1;
+  const batch: BatchResult = { batchId: newId('batch'), received: opts.records.length, ...counts, results };
+  const batchEvent = {
+    type: 'operations.batch.completed',
+    aggregateType: 'batch',
+    aggregateId: batch.batchId,
+    locationId: null,
+    object: {
+      batchId: batch.batchId,
+      integrationId: w.actor.kind === 'integration' ? (w.actor.integrationId ?? w.actor.id) : null,
+      source: opts.source,
+      endpoint: opts.endpoint,
+      received: batch.received,
+      ...counts,
+      rejectedRecords: results.filter((r) => r.status === 'rejected').map((r) => ({ index: r.index, externalId: r.externalId, errors: r.errors ?? [] })),
+      createdAt: now.toISOString(),
+    },
+  };
+  for (const e of [...events, batchEvent]) w.emit(e);
   // counted once committed: the caller's transaction may still roll back or run again
-  afterCommit(em, () => recordIngest(opts.endpoint, answer));
-  return answer;
+  afterCommit(w.em, () => recordIngest(opts.endpoint, batch));
+  return batch;
 }
 
 /** The sensors of a batch, locked in id order (concurrent batches lock in the same order: no deadlock). */
-export async function lockSensors(em: EntityManager, ids: string[]): Promise<Map<string, SensorRow>> {
+async function lockSensors(w: Work, ids: string[]): Promise<Map<string, SensorRow>> {
   if (ids.length === 0) return new Map();
   const rows = await sqlQuery<SensorRow>(
-    em,
+    w.em,
     `select "id", "external_id", "name", "unit", "min", "max", "alarm_delay_minutes", "location_id", "asset_id", "status", "archived_at",
             "last_read_at", "last_value", "run_started_at", "alarm_id"
-     from "operations"."sensors" where "id" = any(?::text[]) order by "id" for update`,
+     from "${w.schema}"."sensors" where "id" = any(?::text[]) order by "id" for update`,
     [sqlList(ids)],
   );
   return new Map(rows.map((r) => [r.id, r]));
 }
 
 /** One multi-row upsert on (sensor, readAt): the value written only when it differs; answers created/updated by key (absent: unchanged). */
-async function upsertReadings(em: EntityManager, valid: Valid[], source: string, now: Date): Promise<Map<string, 'created' | 'updated'>> {
+async function upsertReadings(w: Work, valid: Valid[], source: string): Promise<Map<string, 'created' | 'updated'>> {
   const out = new Map<string, 'created' | 'updated'>();
   if (valid.length === 0) return out;
   // positional arrays in key order: Postgres parses them faster than named objects, and rows lock in one order
   const rows = [...valid].sort((a, b) => (a.sensorId < b.sensorId ? -1 : a.sensorId > b.sensorId ? 1 : a.readAt.getTime() - b.readAt.getTime())).map((v) => [v.sensorId, v.readAt.toISOString(), v.value]);
   const returned = await sqlQuery<{ sensor_id: string; read_at: Date; inserted: boolean }>(
-    em,
-    `insert into "operations"."sensor_readings" as r ("sensor_id", "read_at", "value", "source", "received_at")
+    w.em,
+    `insert into "${w.schema}"."sensor_readings" as r ("sensor_id", "read_at", "value", "source", "received_at")
      select x->>0, (x->>1)::timestamptz, (x->>2)::numeric, ?, ? from jsonb_array_elements(?::jsonb) as x
      on conflict ("sensor_id", "read_at") do update set "value" = excluded."value", "source" = excluded."source", "changed_at" = excluded."received_at"
      where r."value" is distinct from excluded."value"
      returning r."sensor_id", r."read_at", (r."changed_at" is null) as "inserted"`,
-    [source, now, JSON.stringify(rows)],
+    [source, w.now, JSON.stringify(rows)],
   );
   for (const r of returned) out.set(key(r.sensor_id, new Date(r.read_at)), r.inserted ? 'created' : 'updated');
   return out;
@@ -197,7 +179,8 @@ async function upsertReadings(em: EntityManager, valid: Valid[], source: string,
  * order (every new reading after the latest stored one) the new readings continue the stored state;
  * a late or changed reading replays from the run it falls in up to the latest reading.
  */
-async function replayTouched(em: EntityManager, sensors: Map<string, SensorRow>, touched: Map<string, TimedValue[]>, now: Date) {
+async function replayTouched(w: Work, sensors: Map<string, SensorRow>, touched: Map<string, TimedValue[]>) {
+  const now = w.now;
   if (touched.size === 0) return [];
   const inOrder: string[] = [];
   const late: string[] = [];
@@ -208,7 +191,7 @@ async function replayTouched(em: EntityManager, sensors: Map<string, SensorRow>,
     else late.push(id);
   }
   const stored = await openAlarms(
-    em,
+    w,
     inOrder.flatMap((id) => sensors.get(id)!.alarm_id ?? []),
   );
   const replays: Array<{ sensor: AlarmSensor; replay: ReturnType<typeof replayAlarm>; alarms: RaisedAlarm[]; last: TimedValue }> = [];
@@ -221,14 +204,14 @@ async function replayTouched(em: EntityManager, sensors: Map<string, SensorRow>,
   }
   for (const id of late) {
     const s = sensors.get(id)!;
-    const window = await lateWindow(em, s, touched.get(id)![0].readAt);
+    const window = await lateWindow(w, s, touched.get(id)![0].readAt);
     const replay = replayAlarm({ range: rangeOf(s), runStartedAt: window.runStartedAt, readings: window.readings, alarms: window.alarms, now });
     replays.push({ sensor: alarmSensor(s), replay, alarms: window.alarms, last: window.readings[window.readings.length - 1] });
   }
-  const { events, openAlarm } = await applyAlarmReplays(em, replays, now);
+  const { events, openAlarm } = await applyAlarmReplays(w, replays);
   await sqlQuery(
-    em,
-    `update "operations"."sensors" s set "last_read_at" = x."last_read_at", "last_value" = x."last_value", "run_started_at" = x."run_started_at", "alarm_id" = x."alarm_id"
+    w.em,
+    `update "${w.schema}"."sensors" s set "last_read_at" = x."last_read_at", "last_value" = x."last_value", "run_started_at" = x."run_started_at", "alarm_id" = x."alarm_id"
      from jsonb_to_recordset(?::jsonb) as x("id" text, "last_read_at" timestamptz, "last_value" numeric, "run_started_at" timestamptz, "alarm_id" text) where s."id" = x."id"`,
     [
       JSON.stringify(
@@ -253,24 +236,25 @@ const IN_RANGE_SQL = `not (coalesce("value" < ?::numeric, false) or coalesce("va
  * to the latest, the start of the out-of-range run the reading just before `from` belongs to, and
  * the alarms that may overlap.
  */
-async function lateWindow(em: EntityManager, s: SensorRow, from: Date): Promise<{ readings: TimedValue[]; runStartedAt: Date | null; alarms: RaisedAlarm[] }> {
-  const rows = await sqlQuery<{ read_at: Date; value: string }>(em, `select "read_at", "value" from "operations"."sensor_readings" where "sensor_id" = ? and "read_at" >= ? order by "read_at"`, [s.id, from]);
+async function lateWindow(w: Work, s: SensorRow, from: Date): Promise<{ readings: TimedValue[]; runStartedAt: Date | null; alarms: RaisedAlarm[] }> {
+  const table = `"${w.schema}"."sensor_readings"`;
+  const rows = await sqlQuery<{ read_at: Date; value: string }>(w.em, `select "read_at", "value" from ${table} where "sensor_id" = ? and "read_at" >= ? order by "read_at"`, [s.id, from]);
   const readings = rows.map((r) => ({ readAt: new Date(r.read_at), value: r.value }));
-  const [before] = await sqlQuery<{ read_at: Date; value: string }>(em, `select "read_at", "value" from "operations"."sensor_readings" where "sensor_id" = ? and "read_at" < ? order by "read_at" desc limit 1`, [s.id, from]);
+  const [before] = await sqlQuery<{ read_at: Date; value: string }>(w.em, `select "read_at", "value" from ${table} where "sensor_id" = ? and "read_at" < ? order by "read_at" desc limit 1`, [s.id, from]);
   let runStartedAt: Date | null = null;
   if (before && !isInRange(before.value, s)) {
     const [start] = await sqlQuery<{ at: Date }>(
-      em,
-      `select min("read_at") as "at" from "operations"."sensor_readings" where "sensor_id" = ? and "read_at" < ? and "read_at" > coalesce(
-         (select max("read_at") from "operations"."sensor_readings" where "sensor_id" = ? and "read_at" < ? and ${IN_RANGE_SQL}), '-infinity'::timestamptz)`,
+      w.em,
+      `select min("read_at") as "at" from ${table} where "sensor_id" = ? and "read_at" < ? and "read_at" > coalesce(
+         (select max("read_at") from ${table} where "sensor_id" = ? and "read_at" < ? and ${IN_RANGE_SQL}), '-infinity'::timestamptz)`,
       [s.id, from, s.id, from, s.min, s.max],
     );
     runStartedAt = new Date(start.at);
   }
   const since = runStartedAt ?? from;
   const alarms = await sqlQuery<{ id: string; started_at: Date; ended_at: Date | null }>(
-    em,
-    `select "id", "started_at", "ended_at" from "operations"."sensor_alarms" where "sensor_id" = ? and ("ended_at" is null or "ended_at" >= ?) order by "started_at"`,
+    w.em,
+    `select "id", "started_at", "ended_at" from "${w.schema}"."sensor_alarms" where "sensor_id" = ? and ("ended_at" is null or "ended_at" >= ?) order by "started_at"`,
     [s.id, since],
   );
   return { readings, runStartedAt, alarms: alarms.map((a) => ({ id: a.id, startedAt: new Date(a.started_at), endedAt: a.ended_at ? new Date(a.ended_at) : null })) };

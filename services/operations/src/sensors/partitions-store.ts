@@ -1,8 +1,9 @@
-import { lockForTransaction, sqlQuery, type EntityManager } from '@bop/shared';
+import { lockForTransaction, sqlQuery, type Work } from '@bop/shared';
 
 /**
- * The readings' monthly partitions (operations.sensor_readings is range-partitioned by `read_at`;
- * partitions `sensor_readings_pYYYYMM`, UTC months, and a default one for what no month holds).
+ * The readings' monthly partitions (the schema's sensor_readings is range-partitioned by `read_at`;
+ * partitions `sensor_readings_pYYYYMM`, UTC months, and a default one for what no month holds). Each
+ * partition is created or dropped in a unit of its own (the worker's `write`), under one advisory lock.
  */
 
 const PARTITION = /^sensor_readings_p(\d{4})(\d{2})$/;
@@ -14,12 +15,16 @@ export function monthStart(at: Date, k = 0): Date {
 
 const partitionName = (month: Date) => `sensor_readings_p${month.getUTCFullYear()}${String(month.getUTCMonth() + 1).padStart(2, '0')}`;
 
+/** one creator or dropper at a time (several replicas run this worker) */
+const lockPartitions = (w: Work) => lockForTransaction(w.em, `${w.schema}.sensor_readings partitions`);
+
 /** The month partitions that exist, by name, with their month. */
-export async function readingPartitions(em: EntityManager): Promise<Array<{ name: string; month: Date }>> {
+export async function readingPartitions(w: Work): Promise<Array<{ name: string; month: Date }>> {
   const rows = await sqlQuery<{ name: string }>(
-    em,
+    w.em,
     `select c."relname" as "name" from pg_inherits i join pg_class c on c."oid" = i."inhrelid" join pg_class p on p."oid" = i."inhparent"
-     join pg_namespace n on n."oid" = p."relnamespace" where n."nspname" = 'operations' and p."relname" = 'sensor_readings'`,
+     join pg_namespace n on n."oid" = p."relnamespace" where n."nspname" = ? and p."relname" = 'sensor_readings'`,
+    [w.schema],
   );
   return rows.flatMap((r) => {
     const m = PARTITION.exec(r.name);
@@ -27,59 +32,61 @@ export async function readingPartitions(em: EntityManager): Promise<Array<{ name
   });
 }
 
-/**
- * Creates the partitions of the current month and `monthsAhead` months after it (by the clock) that
- * are missing. Readings of such a month already in the default partition (a month that had none)
- * move into it in the same transaction, so attaching it never fails.
- */
-export async function ensureReadingPartitions(em: EntityManager, now: Date, monthsAhead: number): Promise<string[]> {
-  const created: string[] = [];
-  const existing = new Set((await readingPartitions(em)).map((p) => p.name));
+/** The months (their first instant) of the current month and `monthsAhead` months after it (by the unit's clock) that have no partition. */
+export async function missingReadingPartitions(w: Work, monthsAhead: number): Promise<Date[]> {
+  const existing = new Set((await readingPartitions(w)).map((p) => p.name));
+  const missing: Date[] = [];
   for (let k = 0; k <= monthsAhead; k += 1) {
-    const from = monthStart(now, k);
-    const name = partitionName(from);
-    if (existing.has(name)) continue;
-    const to = monthStart(now, k + 1);
-    await em.transactional(async (tem) => {
-      // one creator at a time (several replicas run this worker)
-      await lockForTransaction(tem, 'operations.sensor_readings partitions');
-      const [again] = await sqlQuery(tem, `select 1 from pg_class c join pg_namespace n on n."oid" = c."relnamespace" where n."nspname" = 'operations' and c."relname" = ?`, [name]);
-      if (again) return;
-      await sqlQuery(tem, `create table "operations"."${name}" (like "operations"."sensor_readings" including defaults including constraints)`);
-      await sqlQuery(
-        tem,
-        `with moved as (delete from "operations"."sensor_readings_default" where "read_at" >= ? and "read_at" < ? returning *)
-         insert into "operations"."${name}" select * from moved`,
-        [from, to],
-      );
-      await sqlQuery(tem, `alter table "operations"."sensor_readings" attach partition "operations"."${name}" for values from ('${from.toISOString()}') to ('${to.toISOString()}')`);
-      created.push(name);
-    });
+    const from = monthStart(w.now, k);
+    if (!existing.has(partitionName(from))) missing.push(from);
   }
-  return created;
+  return missing;
 }
 
 /**
- * Retention (OPERATIONS_SENSOR_READING_RETENTION_DAYS; 0 keeps everything): month partitions wholly
- * older than the cut-off are dropped; older readings in the month that straddles it and in the
- * default partition are deleted. Alarms are kept (they are the record of what happened).
+ * Creates the partition of the month starting at `from` (null: another replica just did). Readings
+ * of that month already in the default partition (a month that had none) move into it in the same
+ * transaction, so attaching it never fails.
  */
-export async function applyReadingRetention(em: EntityManager, now: Date, retentionDays: number): Promise<{ dropped: string[]; deleted: number }> {
-  if (retentionDays <= 0) return { dropped: [], deleted: 0 };
-  const cutoff = new Date(now.getTime() - retentionDays * 86_400_000);
-  const dropped: string[] = [];
-  for (const p of await readingPartitions(em)) {
-    if (monthStart(p.month, 1).getTime() > cutoff.getTime()) continue;
-    await em.transactional(async (tem) => {
-      await lockForTransaction(tem, 'operations.sensor_readings partitions');
-      await sqlQuery(tem, `drop table if exists "operations"."${p.name}"`);
-    });
-    dropped.push(p.name);
-  }
+export async function createReadingPartition(w: Work, from: Date): Promise<string | null> {
+  const name = partitionName(from);
+  const to = monthStart(from, 1);
+  const table = `"${w.schema}"."sensor_readings"`;
+  await lockPartitions(w);
+  const [again] = await sqlQuery(w.em, `select 1 from pg_class c join pg_namespace n on n."oid" = c."relnamespace" where n."nspname" = ? and c."relname" = ?`, [w.schema, name]);
+  if (again) return null;
+  await sqlQuery(w.em, `create table "${w.schema}"."${name}" (like ${table} including defaults including constraints)`);
+  await sqlQuery(
+    w.em,
+    `with moved as (delete from "${w.schema}"."sensor_readings_default" where "read_at" >= ? and "read_at" < ? returning *)
+     insert into "${w.schema}"."${name}" select * from moved`,
+    [from, to],
+  );
+  await sqlQuery(w.em, `alter table ${table} attach partition "${w.schema}"."${name}" for values from ('${from.toISOString()}') to ('${to.toISOString()}')`);
+  return name;
+}
+
+/** The retention's cut-off (OPERATIONS_SENSOR_READING_RETENTION_DAYS; 0 keeps everything: null). */
+export function retentionCutoff(now: Date, retentionDays: number): Date | null {
+  return retentionDays <= 0 ? null : new Date(now.getTime() - retentionDays * 86_400_000);
+}
+
+/** The month partitions wholly older than the cut-off. */
+export async function expiredReadingPartitions(w: Work, cutoff: Date): Promise<string[]> {
+  return (await readingPartitions(w)).filter((p) => monthStart(p.month, 1).getTime() <= cutoff.getTime()).map((p) => p.name);
+}
+
+export async function dropReadingPartition(w: Work, name: string): Promise<void> {
+  await lockPartitions(w);
+  await sqlQuery(w.em, `drop table if exists "${w.schema}"."${name}"`);
+}
+
+/** Deletes the readings older than the cut-off left in the month that straddles it and in the default partition; answers how many. */
+export async function deleteExpiredReadings(w: Work, cutoff: Date): Promise<number> {
   const deleted = await sqlQuery<{ n: string }>(
-    em,
-    `with gone as (delete from "operations"."sensor_readings" where "read_at" < ? returning 1) select count(*) as "n" from gone`,
+    w.em,
+    `with gone as (delete from "${w.schema}"."sensor_readings" where "read_at" < ? returning 1) select count(*) as "n" from gone`,
     [cutoff],
   );
-  return { dropped, deleted: Number(deleted[0]?.n ?? 0) };
+  return Number(deleted[0]?.n ?? 0);
 }

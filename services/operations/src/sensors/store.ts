@@ -7,40 +7,24 @@ import {
   Conflict,
   findPage,
   fmtQuantity,
-  insertEvents,
   lockForTransaction,
   locationFilter,
   mapPage,
   newId,
   NotFound,
   sqlQuery,
-  systemPrincipal,
   ValidationError,
   writableLocations,
-  writeTransaction,
   type ApiError,
-  type EntityManager,
   type FieldError,
   type ListPage,
-  type Principal,
-  type ReachSet,
-  type ServiceClient,
+  type Work,
 } from '@bop/shared';
 import { OperationsSensor } from './entities';
 import { sensorDto } from './dto';
 import { assetErrors } from './asset-check';
 import { isInRange, replayAlarm } from './alarm-rules';
 import { applyAlarmReplays, openAlarms } from './alarm-store';
-
-/** Who writes, when, and how to reach other services. */
-export interface SensorWriter {
-  principal: Principal;
-  reach(): ReachSet;
-  checkVersion(v: number): void;
-  services: ServiceClient;
-  now: Date;
-  requestId?: string;
-}
 
 /** The fields a sensor write sets (create, replace and patch all end here). */
 interface SensorFields {
@@ -116,25 +100,25 @@ export function sensorConflictFor(constraint: string | undefined): ApiError {
  * not active at the sensor's location; 409 for an externalId another sensor holds. Only what changes
  * is checked against other services (an archived location keeps its sensors).
  */
-async function assertValid(em: EntityManager, next: SensorFields, stored: OperationsSensor | null, w: SensorWriter): Promise<void> {
+async function assertValid(w: Work, next: SensorFields, stored: OperationsSensor | null): Promise<void> {
   const errors: FieldError[] = sensorShapeIssues(next);
   assertLocationInReach(w.reach(), next.locationId);
   const moved = next.locationId !== stored?.locationId;
-  if (moved) errors.push(...(await writableLocations(em, 'operations', [{ id: next.locationId, path: 'locationId', takes: 'sensors' }])).errors);
+  if (moved) errors.push(...(await writableLocations(w, [{ id: next.locationId, path: 'locationId', takes: 'sensors' }])).errors);
   if (errors.length > 0) throw new ValidationError(errors);
   if (next.assetId !== null && (moved || next.assetId !== (stored?.assetId ?? null)) && next.status === 'active') {
-    const assets = await assetErrors(w.services, next.assetId, next.locationId, w.requestId);
+    const assets = await assetErrors(w, next.assetId, next.locationId);
     if (assets.length > 0) throw new ValidationError(assets);
   }
   if (next.externalId !== null && next.externalId !== (stored?.externalId ?? null)) {
-    const other = await em.findOne(OperationsSensor, { externalId: next.externalId, id: { $ne: stored?.id ?? '' } });
+    const other = await w.em.findOne(OperationsSensor, { externalId: next.externalId, id: { $ne: stored?.id ?? '' } });
     if (other) throw new Conflict(`Sensor ${other.id} already has externalId ${next.externalId}.`, [{ path: 'externalId', message: `Already used by sensor ${other.id}.` }]);
   }
 }
 
-async function createSensor(em: EntityManager, fields: SensorFields, w: SensorWriter): Promise<Sensor> {
-  await assertValid(em, fields, null, w);
-  const sensor = em.create(OperationsSensor, {
+async function createSensor(w: Work, fields: SensorFields): Promise<Sensor> {
+  await assertValid(w, fields, null);
+  const sensor = w.em.create(OperationsSensor, {
     id: newId('sensor'),
     ...fields,
     archivedAt: fields.status === 'archived' ? w.now : null,
@@ -145,22 +129,22 @@ async function createSensor(em: EntityManager, fields: SensorFields, w: SensorWr
     version: 1,
     createdAt: w.now,
     updatedAt: w.now,
-    actor: actorOf(w.principal),
+    actor: actorOf(w.actor),
   });
-  await em.flush();
+  await w.em.flush();
   return sensorDto(sensor);
 }
 
 /** Replaces a locked sensor's fields; the same fields → nothing written (no version). A new range re-judges the latest reading. */
-async function updateSensor(em: EntityManager, sensor: OperationsSensor, next: SensorFields, w: SensorWriter): Promise<Sensor> {
+async function updateSensor(w: Work, sensor: OperationsSensor, next: SensorFields): Promise<Sensor> {
   const before = fieldsOf(sensor);
   if (JSON.stringify(before) === JSON.stringify(next)) return sensorDto(sensor);
   w.checkVersion(sensor.version);
-  await assertValid(em, next, sensor, w);
+  await assertValid(w, next, sensor);
   const archivedAt = next.status !== 'archived' ? null : sensor.status === 'archived' ? (sensor.archivedAt ?? w.now) : w.now;
-  Object.assign(sensor, { ...next, archivedAt, version: sensor.version + 1, updatedAt: w.now, actor: actorOf(w.principal) });
-  if (before.min !== next.min || before.max !== next.max) await rejudgeLatest(em, sensor, w);
-  await em.flush();
+  Object.assign(sensor, { ...next, archivedAt, version: sensor.version + 1, updatedAt: w.now, actor: actorOf(w.actor) });
+  if (before.min !== next.min || before.max !== next.max) await rejudgeLatest(w, sensor);
+  await w.em.flush();
   return sensorDto(sensor);
 }
 
@@ -169,15 +153,15 @@ async function updateSensor(em: EntityManager, sensor: OperationsSensor, next: S
  * (`back_in_range`, decided by that reading); newly out of range starts a run at that reading (the
  * delay counts from there; earlier readings are not re-judged).
  */
-async function rejudgeLatest(em: EntityManager, sensor: OperationsSensor, w: SensorWriter): Promise<void> {
+async function rejudgeLatest(w: Work, sensor: OperationsSensor): Promise<void> {
   if (!sensor.lastReadAt || sensor.lastValue == null) return;
   const last = { readAt: sensor.lastReadAt, value: sensor.lastValue };
   if (isInRange(last.value, { min: sensor.min ?? null, max: sensor.max ?? null })) {
     if (sensor.alarmId) {
-      const alarms = (await openAlarms(em, [sensor.alarmId])).get(sensor.id) ?? [];
+      const alarms = (await openAlarms(w, [sensor.alarmId])).get(sensor.id) ?? [];
       const replay = { raises: [], closes: alarms.map((a) => ({ id: a.id, endedBy: last })), runStartedAt: null };
-      const { events } = await applyAlarmReplays(em, [{ sensor: { ...sensor, assetId: sensor.assetId ?? null, min: sensor.min ?? null, max: sensor.max ?? null }, replay, alarms }], w.now);
-      await insertEvents(em, 'operations', events, actorOf(w.principal), w.now);
+      const { events } = await applyAlarmReplays(w, [{ sensor: { ...sensor, assetId: sensor.assetId ?? null, min: sensor.min ?? null, max: sensor.max ?? null }, replay, alarms }]);
+      for (const e of events) w.emit(e);
     }
     sensor.runStartedAt = null;
     sensor.alarmId = null;
@@ -186,64 +170,44 @@ async function rejudgeLatest(em: EntityManager, sensor: OperationsSensor, w: Sen
   }
 }
 
-type Caller = SensorWriter;
-
 /** `POST /sensors`. */
-export async function createSensorFrom(em: EntityManager, body: SensorCreate, w: Caller): Promise<Sensor> {
-  return writeTransaction(em, (tem) => createSensor(tem, createFields(body), w), sensorConflictFor);
+export async function createSensorFrom(w: Work, body: SensorCreate): Promise<Sensor> {
+  return createSensor(w, createFields(body));
 }
 
 /** `PUT /sensors/external/{externalId}`: creates the sensor (201) or replaces it (200); the same content again changes nothing. */
-export async function putSensorByExternalId(em: EntityManager, externalId: string, body: SensorReplace, w: Caller): Promise<{ status: number; sensor: Sensor }> {
-  return writeTransaction(
-    em,
-    async (tem) => {
-      // concurrent first PUTs of one externalId queue here: one creates, the others then replace
-      await lockForTransaction(tem, `operations.sensors ${JSON.stringify(externalId)}`);
-      const existing = await tem.findOne(OperationsSensor, { externalId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!existing) return { status: 201, sensor: await createSensor(tem, createFields({ ...body, externalId }), w) };
-      assertLocationInReach(w.reach(), existing.locationId);
-      return { status: 200, sensor: await updateSensor(tem, existing, createFields({ ...body, externalId }, existing), w) };
-    },
-    sensorConflictFor,
-  );
+export async function putSensorByExternalId(w: Work, externalId: string, body: SensorReplace): Promise<{ status: number; sensor: Sensor }> {
+  // concurrent first PUTs of one externalId queue here: one creates, the others then replace
+  await lockForTransaction(w.em, `${w.schema}.sensors ${JSON.stringify(externalId)}`);
+  const existing = await w.em.findOne(OperationsSensor, { externalId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!existing) return { status: 201, sensor: await createSensor(w, createFields({ ...body, externalId })) };
+  assertLocationInReach(w.reach(), existing.locationId);
+  return { status: 200, sensor: await updateSensor(w, existing, createFields({ ...body, externalId }, existing)) };
 }
 
 /** A sensor by id or externalId within the reach: 404 when unknown, 403 out of reach. */
-export async function getSensor(em: EntityManager, by: { id: string } | { externalId: string }, reach: ReachSet, opts: { lock?: boolean } = {}): Promise<OperationsSensor> {
-  const sensor = await em.findOne(OperationsSensor, by, opts.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+export async function getSensor(w: Work, by: { id: string } | { externalId: string }, opts: { lock?: boolean } = {}): Promise<OperationsSensor> {
+  const sensor = await w.em.findOne(OperationsSensor, by, opts.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
   if (!sensor) throw 'id' in by ? new NotFound('sensor', by.id) : new NotFound('sensor with externalId', by.externalId);
-  assertLocationInReach(reach, sensor.locationId);
+  assertLocationInReach(w.reach(), sensor.locationId);
   return sensor;
 }
 
 /** `PATCH /sensors/{id}` (If-Match guards it even when nothing changes). */
-export async function patchSensor(em: EntityManager, id: string, body: SensorPatch, w: Caller): Promise<Sensor> {
-  return writeTransaction(
-    em,
-    async (tem) => {
-      const sensor = await getSensor(tem, { id }, w.reach(), { lock: true });
-      w.checkVersion(sensor.version);
-      return updateSensor(tem, sensor, patchFields(sensor, body), w);
-    },
-    sensorConflictFor,
-  );
+export async function patchSensor(w: Work, id: string, body: SensorPatch): Promise<Sensor> {
+  const sensor = await getSensor(w, { id }, { lock: true });
+  w.checkVersion(sensor.version);
+  return updateSensor(w, sensor, patchFields(sensor, body));
 }
 
 /** `DELETE /sensors/{id}`: archived — its readings and alarms kept, new readings refused. Archiving an archived sensor changes nothing. */
-export async function archiveSensor(em: EntityManager, id: string, w: Caller): Promise<Sensor> {
-  return writeTransaction(
-    em,
-    async (tem) => {
-      const sensor = await getSensor(tem, { id }, w.reach(), { lock: true });
-      return updateSensor(tem, sensor, { ...fieldsOf(sensor), status: 'archived' }, w);
-    },
-    sensorConflictFor,
-  );
+export async function archiveSensor(w: Work, id: string): Promise<Sensor> {
+  const sensor = await getSensor(w, { id }, { lock: true });
+  return updateSensor(w, sensor, { ...fieldsOf(sensor), status: 'archived' });
 }
 
 /** `GET /sensors`: oldest first, by cursor, within the reach. */
-export async function listSensors(em: EntityManager, q: z.output<typeof SensorListQuery>, reach: ReachSet): Promise<ListPage<Sensor>> {
+export async function listSensors(w: Work, q: z.output<typeof SensorListQuery>): Promise<ListPage<Sensor>> {
   const { limit, cursor, locationId, assetId, kind, status, externalId, alarm, updatedSince } = q;
   const alarmFilter =
     alarm === 'alarm'
@@ -255,9 +219,9 @@ export async function listSensors(em: EntityManager, q: z.output<typeof SensorLi
           : alarm === 'no_readings'
             ? { lastReadAt: null }
             : null;
-  const inLocations = locationFilter(reach, locationId);
+  const inLocations = locationFilter(w.reach(), locationId);
   const page = await findPage(
-    em,
+    w.em,
     OperationsSensor,
     [
       inLocations !== undefined && { locationId: inLocations },
@@ -274,11 +238,11 @@ export async function listSensors(em: EntityManager, q: z.output<typeof SensorLi
 }
 
 /** `GET /sensors/{id}/readings`: newest first, at most `limit` (≤ 1,000), within [from, to); each judged against the range now. */
-export async function listReadings(em: EntityManager, id: string, q: z.output<typeof SensorReadingsQuery>, reach: ReachSet): Promise<z.output<typeof SensorReadings>> {
-  const sensor = await getSensor(em, { id }, reach);
+export async function listReadings(w: Work, id: string, q: z.output<typeof SensorReadingsQuery>): Promise<z.output<typeof SensorReadings>> {
+  const sensor = await getSensor(w, { id });
   const rows = await sqlQuery<{ read_at: Date; value: string; received_at: Date }>(
-    em,
-    `select "read_at", "value", "received_at" from "operations"."sensor_readings"
+    w.em,
+    `select "read_at", "value", "received_at" from "${w.schema}"."sensor_readings"
      where "sensor_id" = ? and "read_at" >= coalesce(?::timestamptz, '-infinity') and "read_at" < coalesce(?::timestamptz, 'infinity')
      order by "read_at" desc limit ?`,
     [sensor.id, q.from ?? null, q.to ?? null, q.limit],
@@ -298,26 +262,24 @@ export async function listReadings(em: EntityManager, id: string, q: z.output<ty
  * delay has passed by the clock since the run began — each raised once, under its row lock (re-read
  * there, so a batch that just brought it back in range wins). Answers how many were raised.
  */
-export async function raiseDueAlarms(em: EntityManager, now: Date, take: number): Promise<number> {
+export async function raiseDueAlarms(w: Work, take: number): Promise<number> {
   const due = await sqlQuery<{ id: string }>(
-    em,
-    `select "id" from "operations"."sensors" where "run_started_at" is not null and "alarm_id" is null and "status" = 'active'
+    w.em,
+    `select "id" from "${w.schema}"."sensors" where "run_started_at" is not null and "alarm_id" is null and "status" = 'active'
        and "run_started_at" + make_interval(mins => "alarm_delay_minutes") <= ? order by "id" limit ?`,
-    [now, take],
+    [w.now, take],
   );
   if (due.length === 0) return 0;
-  return em.transactional(async (tem) => {
-    const sensors = await tem.find(OperationsSensor, { id: { $in: due.map((d) => d.id) } }, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' } });
-    const replays = sensors.flatMap((s) => {
-      if (s.status !== 'active' || !s.runStartedAt || s.alarmId || !s.lastReadAt || s.lastValue == null) return [];
-      const range = { min: s.min ?? null, max: s.max ?? null, alarmDelayMinutes: s.alarmDelayMinutes };
-      const replay = replayAlarm({ range, runStartedAt: s.runStartedAt, readings: [{ readAt: s.lastReadAt, value: s.lastValue }], alarms: [], now });
-      return replay.raises.length > 0 ? [{ sensor: { ...s, assetId: s.assetId ?? null, min: s.min ?? null, max: s.max ?? null }, replay, alarms: [] }] : [];
-    });
-    const { events, openAlarm } = await applyAlarmReplays(tem, replays, now);
-    for (const s of sensors) if (openAlarm.has(s.id)) s.alarmId = openAlarm.get(s.id) ?? null;
-    await tem.flush();
-    await insertEvents(tem, 'operations', events, actorOf(systemPrincipal), now);
-    return replays.length;
+  const sensors = await w.em.find(OperationsSensor, { id: { $in: due.map((d) => d.id) } }, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' } });
+  const replays = sensors.flatMap((s) => {
+    if (s.status !== 'active' || !s.runStartedAt || s.alarmId || !s.lastReadAt || s.lastValue == null) return [];
+    const range = { min: s.min ?? null, max: s.max ?? null, alarmDelayMinutes: s.alarmDelayMinutes };
+    const replay = replayAlarm({ range, runStartedAt: s.runStartedAt, readings: [{ readAt: s.lastReadAt, value: s.lastValue }], alarms: [], now: w.now });
+    return replay.raises.length > 0 ? [{ sensor: { ...s, assetId: s.assetId ?? null, min: s.min ?? null, max: s.max ?? null }, replay, alarms: [] }] : [];
   });
+  const { events, openAlarm } = await applyAlarmReplays(w, replays);
+  for (const s of sensors) if (openAlarm.has(s.id)) s.alarmId = openAlarm.get(s.id) ?? null;
+  await w.em.flush();
+  for (const e of events) w.emit(e);
+  return replays.length;
 }

@@ -1,7 +1,7 @@
-import { RoundWorker, type ServiceRuntime, type WorkerDef } from '@bop/shared';
+import { defineWorker, type ServiceRuntime, type WorkerRound, type WorkerSpec } from '@bop/shared';
 import type { OperationsConfig } from '../config';
 import { raiseDueAlarms } from './store';
-import { applyReadingRetention, ensureReadingPartitions } from './partitions-store';
+import { createReadingPartition, deleteExpiredReadings, dropReadingPartition, expiredReadingPartitions, missingReadingPartitions, retentionCutoff } from './partitions-store';
 
 /** Sensors per pass of the alarm check. */
 const TAKE = 500;
@@ -11,43 +11,58 @@ const TAKE = 500;
  * alarm once its delay has passed by the clock with no newer reading (a probe that went quiet in a warm
  * fridge still alarms). Readings raise alarms themselves; this covers the silence after them.
  */
-export class SensorAlarmCheckWorker extends RoundWorker {
-  readonly name = 'sensor-alarm-check';
+export const sensorAlarmCheck = (svc: ServiceRuntime<OperationsConfig>) =>
+  defineWorker({
+    name: 'sensor-alarm-check',
+    every: () => svc.config.OPERATIONS_SENSOR_ALARM_CHECK_MS,
+    failureMessage: 'operations: the sensor alarm check failed',
+    // a full pass: more may be due, the next round runs at once
+    round: async (r) => (await r.write((w) => raiseDueAlarms(w, TAKE))) >= TAKE,
+  });
 
-  constructor(private readonly svc: ServiceRuntime<OperationsConfig>) {
-    super(svc.log);
-  }
+/** What maintaining the partitions runs on: a worker's round, or the service's runtime (tests). */
+export type PartitionUnits = Pick<WorkerRound, 'read' | 'write'> & { readonly stopping?: boolean };
 
-  protected override failureMessage(): string {
-    return 'operations: the sensor alarm check failed';
+/**
+ * Creates the readings' month partitions ahead of time and applies the retention: each partition
+ * created or dropped in a unit of its own, then the older readings left deleted.
+ */
+export async function maintainReadingPartitions(r: PartitionUnits, opts: { monthsAhead: number; retentionDays: number }): Promise<{ created: string[]; dropped: string[]; deleted: number }> {
+  const created: string[] = [];
+  const dropped: string[] = [];
+  for (const month of await r.read((w) => missingReadingPartitions(w, opts.monthsAhead))) {
+    if (r.stopping) return { created, dropped, deleted: 0 };
+    const name = await r.write((w) => createReadingPartition(w, month));
+    if (name) created.push(name);
   }
-
-  protected async round(): Promise<number> {
-    const raised = await raiseDueAlarms(this.svc.orm.em.fork(), this.svc.clock.now(), TAKE);
-    return raised >= TAKE ? 0 : this.svc.config.OPERATIONS_SENSOR_ALARM_CHECK_MS;
+  const expired = await r.read(async (w) => {
+    const cutoff = retentionCutoff(w.now, opts.retentionDays);
+    return cutoff && { cutoff, names: await expiredReadingPartitions(w, cutoff) };
+  });
+  if (!expired) return { created, dropped, deleted: 0 };
+  for (const name of expired.names) {
+    if (r.stopping) return { created, dropped, deleted: 0 };
+    await r.write((w) => dropReadingPartition(w, name));
+    dropped.push(name);
   }
+  const deleted = await r.write((w) => deleteExpiredReadings(w, expired.cutoff));
+  return { created, dropped, deleted };
 }
 
 /** Creates the readings' month partitions ahead of time and applies the retention setting. */
-export class SensorReadingPartitionWorker extends RoundWorker {
-  readonly name = 'sensor-reading-partitions';
+export const sensorReadingPartitions = (svc: ServiceRuntime<OperationsConfig>) =>
+  defineWorker({
+    name: 'sensor-reading-partitions',
+    every: () => svc.config.OPERATIONS_SENSOR_PARTITION_CHECK_MS,
+    failureMessage: 'operations: maintaining the sensor reading partitions failed',
+    round: async (r) => {
+      const { created, dropped, deleted } = await maintainReadingPartitions(r, {
+        monthsAhead: svc.config.OPERATIONS_SENSOR_PARTITION_MONTHS_AHEAD,
+        retentionDays: svc.config.OPERATIONS_SENSOR_READING_RETENTION_DAYS,
+      });
+      if (created.length + dropped.length + deleted > 0) svc.log.info({ created, dropped, deleted }, 'operations: sensor reading partitions maintained');
+      return false;
+    },
+  });
 
-  constructor(private readonly svc: ServiceRuntime<OperationsConfig>) {
-    super(svc.log);
-  }
-
-  protected override failureMessage(): string {
-    return 'operations: maintaining the sensor reading partitions failed';
-  }
-
-  protected async round(): Promise<number> {
-    const em = this.svc.orm.em.fork();
-    const now = this.svc.clock.now();
-    const created = await ensureReadingPartitions(em, now, this.svc.config.OPERATIONS_SENSOR_PARTITION_MONTHS_AHEAD);
-    const { dropped, deleted } = await applyReadingRetention(em, now, this.svc.config.OPERATIONS_SENSOR_READING_RETENTION_DAYS);
-    if (created.length + dropped.length + deleted > 0) this.svc.log.info({ created, dropped, deleted }, 'operations: sensor reading partitions maintained');
-    return this.svc.config.OPERATIONS_SENSOR_PARTITION_CHECK_MS;
-  }
-}
-
-export const sensorWorkers = (svc: ServiceRuntime<OperationsConfig>): WorkerDef[] => [new SensorAlarmCheckWorker(svc), new SensorReadingPartitionWorker(svc)];
+export const sensorWorkers = (svc: ServiceRuntime<OperationsConfig>): WorkerSpec[] => [sensorAlarmCheck(svc), sensorReadingPartitions(svc)];

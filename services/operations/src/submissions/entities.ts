@@ -9,7 +9,6 @@ type Actor = { type: 'user' | 'integration' | 'system' | 'employee'; id: string 
  */
 export const OperationsFormSubmission = defineEntity({
   name: 'OperationsFormSubmission',
-  schema: 'operations',
   tableName: 'form_submissions',
   properties: {
     id: p.string().primary(),

@@ -1,4 +1,5 @@
-import { resolveAttachments, type FieldError, type Principal, type ServiceClient } from '@bop/shared';
+import { resolveAttachments, type FieldError, type Work } from '@bop/shared';
+import { requestIdOf } from '../request-id';
 
 /** An attachment a record names: the body field naming it, and whether it must be an image (a photo or signature). */
 export interface AttachmentRef {
@@ -9,13 +10,13 @@ export interface AttachmentRef {
 
 /**
  * Field errors for attachments a submission or a closing names, checked by the files service as the
- * caller would see them: unknown, deleted or not visible to the caller (one answer for all: nothing
+ * unit's actor would see them: unknown, deleted or not visible to the caller (one answer for all: nothing
  * leaks), or not an image where a photo or signature is asked for. No errors when files cannot be
  * asked here (operations run alone).
  */
-export async function attachmentErrors(services: ServiceClient, refs: AttachmentRef[], caller: Principal, requestId?: string): Promise<FieldError[]> {
+export async function attachmentErrors(w: Work, refs: AttachmentRef[]): Promise<FieldError[]> {
   if (refs.length === 0) return [];
-  const found = await resolveAttachments(services, refs.map((r) => r.id), caller, requestId);
+  const found = await resolveAttachments(w.services, refs.map((r) => r.id), w.actor, requestIdOf(w));
   if (!found) return [];
   const errors: FieldError[] = [];
   for (const r of refs) {

@@ -1,28 +1,24 @@
-import { now, route, type RouteDef, type ServiceRuntime } from '@bop/shared';
-import type { OperationsConfig } from '../config';
+import { route, type RouteDef } from '@bop/shared';
 import { submissionDto } from './dto';
-import { attachmentErrors, type AttachmentRef } from './files-link';
-import { listSubmissions, readSubmission, submitForm } from './store';
+import { listSubmissions, readSubmission, submissionConflictFor, submitForm } from './store';
 
 /** Form submissions (spec: Forms, checklists and compliance): submitted with `checklists.complete`, read with `checklists.manage`, by location. */
-export const submissionRoutes = (svc: ServiceRuntime<OperationsConfig>): RouteDef[] => [
+export const submissionRoutes = (): RouteDef[] => [
   route('GET /form-submissions', async (ctx) => {
-    return { body: await listSubmissions(ctx.em, ctx.query, ctx.reach()) };
+    return { body: await listSubmissions(ctx, ctx.query) };
   }),
 
   // 201 with the judged submission; the same externalId and content again: 200 with the stored one
-  route('POST /form-submissions', async (ctx) => {
-    const caller = {
-      principal: ctx.principal,
-      reach: ctx.reach(),
-      now: now(),
-      checkAttachments: (refs: AttachmentRef[]) => attachmentErrors(svc.services, refs, ctx.principal, ctx.requestId),
-    };
-    const { status, submission } = await submitForm(ctx.em, ctx.body, caller);
-    return { status, body: submission, headers: { Location: `/api/v1/form-submissions/${submission.id}` } };
-  }),
+  route(
+    'POST /form-submissions',
+    async (ctx) => {
+      const { status, submission } = await submitForm(ctx, ctx.body);
+      return { status, body: submission, headers: { Location: `/api/v1/form-submissions/${submission.id}` } };
+    },
+    { conflict: submissionConflictFor },
+  ),
 
   route('GET /form-submissions/{id}', async (ctx) => {
-    return { body: submissionDto(await readSubmission(ctx.em, ctx.params.id, ctx.reach())) };
+    return { body: submissionDto(await readSubmission(ctx, ctx.params.id)) };
   }),
 ];
