@@ -52,10 +52,11 @@ export function employeeReplicaTablesSql(schema: string): string[] {
 }
 
 /** The MikroORM entity of `<schema>.employees` (named per service, e.g. `TimeEmployee`). */
-export function employeeReplicaEntity<N extends string>(name: N, schema: string) {
+export function employeeReplicaEntity<N extends string>(name: N, schema?: string) {
   return defineEntity({
     name,
-    schema,
+    // without a schema: the ORM's default, the service's own
+    ...(schema ? { schema } : {}),
     tableName: 'employees',
     properties: {
       id: p.string().primary(),

@@ -42,10 +42,11 @@ export function orgReplicaTablesSql(schema: string): string[] {
 }
 
 /** The MikroORM entity of `<schema>.locations` (named per service, e.g. `SalesLocation`). */
-export function locationReplicaEntity<N extends string>(name: N, schema: string) {
+export function locationReplicaEntity<N extends string>(name: N, schema?: string) {
   return defineEntity({
     name,
-    schema,
+    // without a schema: the ORM's default, the service's own
+    ...(schema ? { schema } : {}),
     tableName: 'locations',
     properties: {
       id: p.string().primary(),

@@ -2,5 +2,5 @@ import { employeeReplicaEntity } from '@bop/shared';
 import type { InferEntity } from '@mikro-orm/core';
 
 /** Replica of people's employees, fed by employee.* events (the kit's employeeReplicaConsumers): who work is assigned to. */
-export const OperationsEmployee = employeeReplicaEntity('OperationsEmployee', 'operations');
+export const OperationsEmployee = employeeReplicaEntity('OperationsEmployee');
 export type OperationsEmployee = InferEntity<typeof OperationsEmployee>;
