@@ -26,10 +26,12 @@ export { configSchema, type CashConfig } from './config';
 export const cashService = createService({
   name: 'cash',
   configSchema,
+  // the kit opens the transaction of every write and commits it with the unit's events
+  unitOfWork: true,
   entities: [CashLocation, ...countsEntities, ...daysEntities, ...depositsEntities, ...settlementsEntities],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (cash's replica of the organization)
   locationsInOrgUnits: locationsInOrgUnitsOf('cash'),
   consumers: () => [...orgReplicaConsumers('cash'), ...expectedConsumers(rematchSettlements)],
-  routes: (svc) => [...tendersRoutes(svc), ...countsRoutes(svc), ...depositsRoutes(svc), ...settlementsRoutes(svc), ...businessDaysRoutes(svc)],
+  routes: (svc) => [...tendersRoutes(svc), ...countsRoutes(), ...depositsRoutes(svc), ...settlementsRoutes(svc), ...businessDaysRoutes()],
 });

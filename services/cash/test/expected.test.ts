@@ -20,7 +20,7 @@ afterAll(async () => {
   await s?.stack.close();
 });
 
-const expected = async (day: string) => (await expectedAmounts(s.cash.svc.runtime.orm.em.fork(), nyc, [day])).get(day);
+const expected = async (day: string) => (await s.cash.svc.runtime.read((w) => expectedAmounts(w, nyc, [day]))).get(day);
 
 describe('expected amounts from sales', () => {
   it('sums tenders per drawer, type and platform: cash net of change, refunds negative, the day by the cut-off', async () => {
@@ -54,8 +54,7 @@ describe('expected amounts from sales', () => {
 });
 
 describe('the running expected amounts (kept per day as sales arrive)', () => {
-  const em = () => s.cash.svc.runtime.orm.em.fork();
-  const apply = (list: RecordedTransaction[]) => em().transactional((tem) => applyRecordedTenders(tem, list, new Date()));
+  const apply = (list: RecordedTransaction[]) => s.cash.svc.runtime.write((w) => applyRecordedTenders(w, list));
   const tx = (id: string, version: number, over: Partial<RecordedTransaction> = {}): RecordedTransaction => ({
     id,
     version,
@@ -69,7 +68,7 @@ describe('the running expected amounts (kept per day as sales arrive)', () => {
   /** the expected amounts from sales summed afresh from every stored transaction (the definition) */
   const summedAfresh = async (locationId: string, day: string): Promise<ExpectedAmount[]> =>
     (
-      (await em()
+      (await s.cash.svc.runtime.orm.em
         .getConnection()
         .execute(
           `select t."drawer_id", d->>'type' as "tender_type", case when d->>'type' = 'platform' then d->>'platform' end as "platform",
@@ -81,7 +80,7 @@ describe('the running expected amounts (kept per day as sales arrive)', () => {
     )
       .map((r): ExpectedAmount => ({ drawerId: r.drawer_id, tenderType: r.tender_type, platform: r.platform, amount: fmtAmount(r.amount), source: 'sales' }))
       .sort((a, b) => (a.drawerId ?? '').localeCompare(b.drawerId ?? '') || a.tenderType.localeCompare(b.tenderType) || (a.platform ?? '').localeCompare(b.platform ?? ''));
-  const both = async (locationId: string, day: string) => [(await expectedAmounts(em(), locationId, [day])).get(day), await summedAfresh(locationId, day)];
+  const both = async (locationId: string, day: string) => [(await s.cash.svc.runtime.read((w) => expectedAmounts(w, locationId, [day]))).get(day), await summedAfresh(locationId, day)];
 
   it('apply the difference between versions: changed tenders, a moved drawer, day or location, a void, replays and old versions', async () => {
     const ber = s.locations['BER-1'];

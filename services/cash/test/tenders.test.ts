@@ -23,7 +23,7 @@ afterAll(async () => {
 
 const send = (tenders: unknown[], source = 'pos-tenders') => s.cash.call('POST', '/cash/tenders', { as: pos, body: { source, tenders } });
 const tender = (o: Record<string, unknown> = {}) => ({ externalId: unique('tt'), locationExternalId: 'NYC-1', businessDay: '2026-11-02', tenderType: 'cash', amount: '10.00', ...o });
-const expected = async (locationId: string, day: string) => (await expectedAmounts(s.cash.svc.runtime.orm.em.fork(), locationId, [day])).get(day);
+const expected = async (locationId: string, day: string) => (await s.cash.svc.runtime.read((w) => expectedAmounts(w, locationId, [day]))).get(day);
 const stored = async (id: string) => (await s.sql(`select *, to_char(business_day, 'YYYY-MM-DD') as day from cash.tender_totals where id = ?`, [id]))[0];
 /** Closes a day the way the close does, as far as the lock is concerned (the close endpoint is another area's). */
 const closeDay = (locationId: string, day: string) =>

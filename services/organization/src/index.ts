@@ -17,6 +17,7 @@ export const organizationService = createService({
   configSchema,
   entities: [Location, OrgUnit, Department],
   migrations,
+  unitOfWork: true,
   routes: () => [...locationRoutes(), ...orgUnitRoutes(), ...departmentRoutes()],
   internalRoutes: () => [...internalRoutes(), ...departmentInternalRoutes()],
 });

@@ -11,7 +11,6 @@ export interface StoredDenomination {
 /** A drawer, skim or safe count with what was expected when it was recorded (fixed from then on). */
 export const CashCountEntity = defineEntity({
   name: 'CashCountEntity',
-  schema: 'cash',
   tableName: 'counts',
   properties: {
     id: p.string().primary(),
@@ -38,7 +37,6 @@ export type CashCountEntity = InferEntity<typeof CashCountEntity>;
 /** The over/short thresholds (thresholds.ts): the one row (id 1), replaced as a whole. */
 export const OverShortThresholdsEntity = defineEntity({
   name: 'OverShortThresholdsEntity',
-  schema: 'cash',
   tableName: 'over_short_thresholds',
   properties: {
     id: p.integer().primary(),

@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import { findPlain, sqlQuery, type EntityManager } from '@bop/shared';
+import { findPlain, sqlQuery, type Work } from '@bop/shared';
 import { CashCountEntity } from './entities';
 import { expectedDrawerCash } from '../expected/store';
 import { drawerExpectation, safeExpectation, type Expectation, type Tally } from './expected';
@@ -11,12 +11,12 @@ interface TallyRow {
 const tally = (r: TallyRow | undefined): Tally => ({ total: new Decimal(r?.total ?? 0), count: Number(r?.count ?? 0) });
 
 /** A drawer count's expectation: its day's cash tenders and the skims of that drawer and day counted at or before `countedAt`. */
-export async function drawerExpected(em: EntityManager, c: { locationId: string; businessDay: string; drawerId: string; countedAt: Date; openingFloat: Decimal }): Promise<Expectation> {
-  const cashTenders = await expectedDrawerCash(em, c.locationId, c.businessDay, c.drawerId);
+export async function drawerExpected(w: Work, c: { locationId: string; businessDay: string; drawerId: string; countedAt: Date; openingFloat: Decimal }): Promise<Expectation> {
+  const cashTenders = await expectedDrawerCash(w, c.locationId, c.businessDay, c.drawerId);
   // raw SQL: an aggregation (sum and count as exact numeric text), which the ORM does not express cleanly
   const [skims] = await sqlQuery<TallyRow>(
-    em,
-    `select coalesce(sum("amount"), 0)::text as "total", count(*)::text as "count" from "cash"."counts"
+    w.em,
+    `select coalesce(sum("amount"), 0)::text as "total", count(*)::text as "count" from "${w.schema}"."counts"
      where "location_id" = ? and "business_day" = ?::date and "type" = 'skim' and "drawer_id" = ? and "counted_at" <= ?`,
     [c.locationId, c.businessDay, c.drawerId, c.countedAt],
   );
@@ -24,7 +24,8 @@ export async function drawerExpected(em: EntityManager, c: { locationId: string;
 }
 
 /** A safe count's expectation: everything in (last safe count at or before `countedAt`, `countedAt`]. */
-export async function safeExpected(em: EntityManager, c: { locationId: string; countedAt: Date }): Promise<Expectation> {
+export async function safeExpected(w: Work, c: { locationId: string; countedAt: Date }): Promise<Expectation> {
+  const { em } = w;
   const [prev] = await findPlain(em, CashCountEntity, { locationId: c.locationId, type: 'safe', countedAt: { $lte: c.countedAt } }, { orderBy: { countedAt: 'desc', id: 'desc' }, limit: 1 });
   const from = prev ? new Date(prev.countedAt) : null;
   // raw SQL, the two sums below: aggregations (filtered sums and counts as exact numeric text), which the ORM does not express cleanly
@@ -32,13 +33,13 @@ export async function safeExpected(em: EntityManager, c: { locationId: string; c
     em,
     `select coalesce(sum("amount") filter (where "type" = 'skim'), 0)::text as "skims", count(*) filter (where "type" = 'skim')::text as "skim_count",
        coalesce(sum("amount" - coalesce("opening_float", 0)) filter (where "type" = 'drawer'), 0)::text as "drops", count(*) filter (where "type" = 'drawer')::text as "drop_count"
-     from "cash"."counts"
+     from "${w.schema}"."counts"
      where "location_id" = ? and "type" in ('skim', 'drawer') and "counted_at" > coalesce(?::timestamptz, '-infinity') and "counted_at" <= ?`,
     [c.locationId, from, c.countedAt],
   );
   const [deposits] = await sqlQuery<TallyRow>(
     em,
-    `select coalesce(sum("amount"), 0)::text as "total", count(*)::text as "count" from "cash"."deposits"
+    `select coalesce(sum("amount"), 0)::text as "total", count(*)::text as "count" from "${w.schema}"."deposits"
      where "location_id" = ? and "deposited_at" > coalesce(?::timestamptz, '-infinity') and "deposited_at" <= ?`,
     [c.locationId, from, c.countedAt],
   );

@@ -1,18 +1,13 @@
 import Decimal from 'decimal.js';
 import type { z } from 'zod';
 import type { CashCount, CashCountCreate, CashCountListQuery } from '@bop/contracts';
-import { mapPage, findPage, NotFound, ValidationError, actorOf, businessDayOf, fmtAmount, insertEvents, newId, writableLocations, type EntityManager, type FieldError, type ListPage, type Principal } from '@bop/shared';
+import { mapPage, findPage, NotFound, ValidationError, actorOf, businessDayOf, fmtAmount, newId, writableLocations, type FieldError, type ListPage, type Work } from '@bop/shared';
 import { assertDaysOpen, lockLocationCash } from '../days/lock-store';
 import { CashCountEntity, type StoredDenomination } from './entities';
 import type { Expectation } from './expected';
 import { drawerExpected, safeExpected } from './expected-store';
 import { passes } from './thresholds';
 import { thresholdFor } from './thresholds-store';
-
-export interface WriteContext {
-  actor: Principal;
-  now: Date;
-}
 
 /** Counts dated later than now are refused beyond this clock skew. */
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
@@ -41,10 +36,10 @@ export function countDto(c: CashCountEntity): CashCount {
 }
 
 /** `GET /cash/counts`: the counts at `inLocations` (undefined: every location), oldest first, by cursor. */
-export async function listCounts(em: EntityManager, inLocations: string | { $in: string[] } | undefined, q: z.output<typeof CashCountListQuery>): Promise<ListPage<CashCount>> {
+export async function listCounts(w: Work, inLocations: string | { $in: string[] } | undefined, q: z.output<typeof CashCountListQuery>): Promise<ListPage<CashCount>> {
   const { limit, cursor, type, drawerId, from, to, exceeded } = q;
   const page = await findPage(
-    em,
+    w.em,
     CashCountEntity,
     [
       inLocations && { locationId: inLocations },
@@ -60,8 +55,8 @@ export async function listCounts(em: EntityManager, inLocations: string | { $in:
 }
 
 /** One count, or 404. */
-export async function getCount(em: EntityManager, id: string): Promise<CashCountEntity> {
-  const count = await em.findOne(CashCountEntity, { id });
+export async function getCount(w: Work, id: string): Promise<CashCountEntity> {
+  const count = await w.em.findOne(CashCountEntity, { id });
   if (!count) throw new NotFound('cash count', id);
   return count;
 }
@@ -89,10 +84,9 @@ function countedAmount(body: CashCountCreate): { amount: Decimal; denominations:
  * reaches, on an open business day, with its expected amount, over/short and threshold fixed as of
  * now. `cash.count_completed`; `cash.over_short_exceeded` when the over/short passes the threshold.
  */
-export const createCountInTransaction = (em: EntityManager, body: CashCountCreate, w: WriteContext): Promise<CashCount> => em.transactional((tem) => createCount(tem, body, w));
-
-async function createCount(em: EntityManager, body: CashCountCreate, w: WriteContext): Promise<CashCount> {
-  const located = await writableLocations(em, 'cash', [{ id: body.locationId, path: 'locationId', takes: 'counts' }]);
+export async function createCount(w: Work, body: CashCountCreate): Promise<CashCount> {
+  const { em } = w;
+  const located = await writableLocations(w, [{ id: body.locationId, path: 'locationId', takes: 'counts' }]);
   if (located.errors.length > 0) throw new ValidationError(located.errors);
   const countedAt = body.countedAt !== undefined ? new Date(body.countedAt) : w.now;
   const { amount, denominations, errors } = countedAmount(body);
@@ -106,15 +100,15 @@ async function createCount(em: EntityManager, body: CashCountCreate, w: WriteCon
   // a day that has not begun has nothing to count yet (a typo in businessDay would open it)
   if (businessDay > today) throw new ValidationError([{ path: 'businessDay', message: `Business day ${businessDay} has not begun at location ${body.locationId} (today is ${today}).` }]);
   // counts and deposits of a location one after another: each sees the skims, drawer counts, safe counts and deposits recorded before it
-  await lockLocationCash(em, body.locationId);
-  await assertDaysOpen(em, [{ locationId: body.locationId, businessDay }], w.now, 'businessDay');
+  await lockLocationCash(w, body.locationId);
+  await assertDaysOpen(w, [{ locationId: body.locationId, businessDay }], 'businessDay');
 
   const openingFloat = body.type === 'drawer' ? new Decimal(body.openingFloat ?? 0) : null;
   let expectation: Expectation | null = null;
-  if (body.type === 'drawer') expectation = await drawerExpected(em, { locationId: body.locationId, businessDay, drawerId: body.drawerId!, countedAt, openingFloat: openingFloat! });
-  else if (body.type === 'safe') expectation = await safeExpected(em, { locationId: body.locationId, countedAt });
+  if (body.type === 'drawer') expectation = await drawerExpected(w, { locationId: body.locationId, businessDay, drawerId: body.drawerId!, countedAt, openingFloat: openingFloat! });
+  else if (body.type === 'safe') expectation = await safeExpected(w, { locationId: body.locationId, countedAt });
   const overShort = expectation ? amount.minus(expectation.expected) : null;
-  const threshold = body.type === 'skim' ? null : await thresholdFor(em, body.locationId, body.type);
+  const threshold = body.type === 'skim' ? null : await thresholdFor(w, body.locationId, body.type);
   const exceeded = expectation !== null && overShort !== null && passes(overShort, expectation.expected, threshold);
 
   const count = em.create(CashCountEntity, {
@@ -139,6 +133,7 @@ async function createCount(em: EntityManager, body: CashCountCreate, w: WriteCon
   await em.flush();
   const dto = countDto(count);
   const event = (type: string) => ({ type, aggregateType: 'cash_count', aggregateId: dto.id, locationId: dto.locationId, object: dto as unknown as Record<string, unknown> });
-  await insertEvents(em, 'cash', [event('cash.count_completed'), ...(exceeded ? [event('cash.over_short_exceeded')] : [])], actorOf(w.actor), w.now);
+  w.emit(event('cash.count_completed'));
+  if (exceeded) w.emit(event('cash.over_short_exceeded'));
   return dto;
 }

@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { OverShortThresholds, OverShortThresholdsReplace } from '@bop/contracts';
-import { ValidationError, canonicalJson, resolveLocations, sqlQuery, type EntityManager, type FieldError } from '@bop/shared';
+import { ValidationError, canonicalJson, resolveLocations, sqlQuery, type EntityManager, type FieldError, type Work } from '@bop/shared';
 import { OverShortThresholdsEntity } from './entities';
 import { normalize, type StoredThreshold, type Threshold, type ThresholdCountType } from './thresholds';
 
@@ -8,12 +8,12 @@ import { normalize, type StoredThreshold, type Threshold, type ThresholdCountTyp
 type SetRow = OverShortThresholdsEntity;
 
 /** The threshold that applies to a location and count type: the location's own, else the company default, else none. */
-export async function thresholdFor(em: EntityManager, locationId: string, countType: ThresholdCountType): Promise<Threshold | null> {
+export async function thresholdFor(w: Work, locationId: string, countType: ThresholdCountType): Promise<Threshold | null> {
   // raw SQL: a search among the elements of a jsonb array (jsonb_array_elements), which the ORM cannot express
   const rows = await sqlQuery<Threshold>(
-    em,
+    w.em,
     `select t->>'amount' as "amount", t->>'percent' as "percent"
-     from "cash"."over_short_thresholds", jsonb_array_elements("thresholds") t
+     from "${w.schema}"."over_short_thresholds", jsonb_array_elements("thresholds") t
      where "id" = 1 and t->>'countType' = ? and (t->>'locationId' = ? or t->>'locationId' is null)
      order by t->>'locationId' is null
      limit 1`,
@@ -36,8 +36,8 @@ async function loadSet(em: EntityManager, lock: boolean): Promise<SetRow> {
 }
 
 /** The set as a reader sees it: the company defaults plus the rows of `locationIds` (null: every location). */
-export async function readThresholds(em: EntityManager, locationIds: string[] | null): Promise<OverShortThresholds> {
-  const row = await loadSet(em, false);
+export async function readThresholds(w: Work, locationIds: string[] | null): Promise<OverShortThresholds> {
+  const row = await loadSet(w.em, false);
   return setDto(row, (t) => t.locationId === null || locationIds === null || locationIds.includes(t.locationId));
 }
 
@@ -46,12 +46,10 @@ export async function readThresholds(em: EntityManager, locationIds: string[] | 
  * is locked, so two replacements apply one after the other and If-Match sees the latest version; the
  * same set again changes nothing (no new version).
  */
-export const replaceThresholdsInTransaction = (em: EntityManager, body: OverShortThresholdsReplace, checkVersion: (v: number) => void, now: Date): Promise<OverShortThresholds> =>
-  em.transactional((tem) => replaceThresholds(tem, body, checkVersion, now));
-
-async function replaceThresholds(em: EntityManager, body: OverShortThresholdsReplace, checkVersion: (v: number) => void, now: Date): Promise<OverShortThresholds> {
+export async function replaceThresholds(w: Work, body: OverShortThresholdsReplace): Promise<OverShortThresholds> {
+  const { em } = w;
   const current = await loadSet(em, true);
-  checkVersion(current.version);
+  w.checkVersion(current.version);
 
   const errors: FieldError[] = [];
   const seen = new Map<string, number>();
@@ -63,7 +61,7 @@ async function replaceThresholds(em: EntityManager, body: OverShortThresholdsRep
   });
   const named = [...new Set(body.thresholds.flatMap((t) => (t.locationId ? [t.locationId] : [])))];
   // read through from organization for a location cash does not hold yet
-  const known = new Set((await resolveLocations(em, 'cash', named.map((locationId) => ({ locationId })))).byId.keys());
+  const known = new Set((await resolveLocations(w, named.map((locationId) => ({ locationId })))).byId.keys());
   body.thresholds.forEach((t, i) => {
     if (t.locationId && !known.has(t.locationId)) errors.push({ path: `thresholds[${i}].locationId`, message: `No location ${t.locationId}.` });
   });
@@ -72,6 +70,6 @@ async function replaceThresholds(em: EntityManager, body: OverShortThresholdsRep
   const thresholds = normalize(body);
   if (canonicalJson(thresholds) === canonicalJson(current.thresholds)) return setDto(current);
   // the row is locked: its version + 1 is the stored version + 1
-  await em.nativeUpdate(OverShortThresholdsEntity, { id: 1 }, { thresholds, version: current.version + 1, updatedAt: now });
+  await em.nativeUpdate(OverShortThresholdsEntity, { id: 1 }, { thresholds, version: current.version + 1, updatedAt: w.now });
   return setDto(await loadSet(em, false));
 }

@@ -6,7 +6,6 @@ type ActorRef = { type: string; id: string | null };
 /** A location's business day in cash: opened by its first record, closed with its figures locked, reopened with a reason. */
 export const BusinessDayEntity = defineEntity({
   name: 'BusinessDayEntity',
-  schema: 'cash',
   tableName: 'business_days',
   properties: {
     locationId: p.string().primary(),

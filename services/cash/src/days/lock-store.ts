@@ -1,4 +1,4 @@
-import { ApiError, lockForTransaction, sqlQuery, type EntityManager } from '@bop/shared';
+import { ApiError, lockForTransaction, sqlQuery, type Work } from '@bop/shared';
 import type { DayRef } from './lock';
 
 /**
@@ -8,16 +8,16 @@ import type { DayRef } from './lock';
 const pairs = (days: DayRef[]) => JSON.stringify([...new Map(days.map((d) => [`${d.locationId}|${d.businessDay}`, [d.locationId, d.businessDay]])).values()]);
 
 /** Opens the days not known yet (first record of a location and date); a closed day stays closed. */
-export async function touchDays(em: EntityManager, days: DayRef[], now: Date): Promise<void> {
+export async function touchDays(w: Work, days: DayRef[]): Promise<void> {
   if (days.length === 0) return;
   // raw SQL: a set-based insert of any number of days in one statement (on conflict do nothing, in key order), on the path of every sale and batch
   await sqlQuery(
-    em,
-    `insert into "cash"."business_days" ("location_id", "business_day", "status", "created_at", "updated_at")
+    w.em,
+    `insert into "${w.schema}"."business_days" ("location_id", "business_day", "status", "created_at", "updated_at")
      select x->>0, (x->>1)::date, 'open', ?, ? from jsonb_array_elements(?::jsonb) as x
      order by x->>0, x->>1
      on conflict ("location_id", "business_day") do nothing`,
-    [now, now, pairs(days)],
+    [w.now, w.now, pairs(days)],
   );
 }
 
@@ -25,12 +25,12 @@ export async function touchDays(em: EntityManager, days: DayRef[], now: Date): P
  * The closed days among these, as "locationId|yyyy-mm-dd". `lock`: key-share locks the day rows, so a
  * concurrent close waits for this write to commit (and then sees it) — or this write waits for the close.
  */
-export async function closedDays(em: EntityManager, days: DayRef[], opts: { lock?: boolean } = {}): Promise<Set<string>> {
+export async function closedDays(w: Work, days: DayRef[], opts: { lock?: boolean } = {}): Promise<Set<string>> {
   if (days.length === 0) return new Set();
   // raw SQL: any number of (location, day) pairs in one statement of one text, locked in key order, on the path of every sale and batch
   const rows = await sqlQuery<{ location_id: string; business_day: string }>(
-    em,
-    `select "location_id", to_char("business_day", 'YYYY-MM-DD') as "business_day", "status" from "cash"."business_days"
+    w.em,
+    `select "location_id", to_char("business_day", 'YYYY-MM-DD') as "business_day", "status" from "${w.schema}"."business_days"
      where ("location_id", "business_day") in (select x->>0, (x->>1)::date from jsonb_array_elements(?::jsonb) as x)
      order by "location_id", "business_day"${opts.lock ? ' for share' : ''}`,
     [pairs(days)],
@@ -42,9 +42,9 @@ export async function closedDays(em: EntityManager, days: DayRef[], opts: { lock
  * For a direct edit (a count, a deposit): opens the days it touches, locks them against a concurrent
  * close, and refuses with 409 `period_locked` when one is closed (naming the field that put it there).
  */
-export async function assertDaysOpen(em: EntityManager, days: DayRef[], now: Date, path: string): Promise<void> {
-  await touchDays(em, days, now);
-  const closed = await closedDays(em, days, { lock: true });
+export async function assertDaysOpen(w: Work, days: DayRef[], path: string): Promise<void> {
+  await touchDays(w, days);
+  const closed = await closedDays(w, days, { lock: true });
   if (closed.size === 0) return;
   const list = [...closed].map((k) => k.split('|')[1]).sort();
   throw new ApiError(
@@ -59,6 +59,6 @@ export async function assertDaysOpen(em: EntityManager, days: DayRef[], now: Dat
  * deposits): a safe count's expectation sums what came before it, so none of them may commit unseen
  * while another is being computed.
  */
-export async function lockLocationCash(em: EntityManager, locationId: string): Promise<void> {
-  await lockForTransaction(em, `cash.counts ${locationId}`);
+export async function lockLocationCash(w: Work, locationId: string): Promise<void> {
+  await lockForTransaction(w.em, `${w.schema}.counts ${locationId}`);
 }

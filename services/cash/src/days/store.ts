@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import { LockMode } from '@mikro-orm/core';
 import type { CashBusinessDay, DayFigures } from '@bop/contracts';
-import { ApiError, Conflict, ValidationError, actorOf, addDays, assertLocationInReach, businessDayOf, findPlain, insertEvents, resolveLocations, sqlList, sqlQuery, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
+import { ApiError, Conflict, ValidationError, actorOf, addDays, assertLocationInReach, businessDayOf, findPlain, resolveLocations, sqlList, sqlQuery, systemPrincipal, type EntityManager, type Work } from '@bop/shared';
 import { passes } from '../counts/thresholds';
 import { thresholdFor } from '../counts/thresholds-store';
 import { rematchSettlements } from '../settlements/rematch-store';
@@ -15,7 +15,7 @@ type DayRow = BusinessDayEntity;
 type LateRecord = CashBusinessDay['lateRecords'][number];
 
 /** The records that arrived for these days while they were closed. */
-async function lateRecordsOf(em: EntityManager, locationId: string, days: string[]): Promise<Map<string, LateRecord[]>> {
+async function lateRecordsOf(em: EntityManager, schema: string, locationId: string, days: string[]): Promise<Map<string, LateRecord[]>> {
   const out = new Map<string, LateRecord[]>(days.map((d) => [d, []]));
   if (days.length === 0) return out;
   const dayList = sqlList(days);
@@ -24,14 +24,14 @@ async function lateRecordsOf(em: EntityManager, locationId: string, days: string
     em,
     `select 'sales_transaction' as "kind", "id", to_char("business_day", 'YYYY-MM-DD') as "day", 'Sales transaction ' || "id" || ' (version ' || "version" || ', ' || "status" || ')' as "message",
        "late_review"->>'flaggedAt' as "flagged_at", "late_review"->>'status' as "status"
-     from "cash"."sales_transactions" where "location_id" = ? and "late_review" is not null and "business_day" = any(?::date[])
+     from "${schema}"."sales_transactions" where "location_id" = ? and "late_review" is not null and "business_day" = any(?::date[])
      union all
      select 'tender_total', "id", to_char("business_day", 'YYYY-MM-DD'), 'Tender total ' || "external_id" || ' from ' || "source" || ': ' || "tender_type" || coalesce(' ' || "platform", '') || ' ' || "amount"::text,
        "late_review"->>'flaggedAt', "late_review"->>'status'
-     from "cash"."tender_totals" where "location_id" = ? and "late_review" is not null and "business_day" = any(?::date[])
+     from "${schema}"."tender_totals" where "location_id" = ? and "late_review" is not null and "business_day" = any(?::date[])
      union all
      select 'settlement', s."id", d.day, 'Payout ' || s."external_id" || ' from ' || s."processor" || ': gross ' || s."gross"::text, s."late_review"->>'flaggedAt', s."late_review"->>'status'
-     from "cash"."settlements" s, jsonb_array_elements_text(s."business_days") d(day)
+     from "${schema}"."settlements" s, jsonb_array_elements_text(s."business_days") d(day)
      where s."location_id" = ? and s."late_review" is not null and d.day = any(?::text[])
      order by 5, 2`,
     [locationId, dayList, locationId, dayList, locationId, dayList],
@@ -59,29 +59,29 @@ function dayDto(r: DayRow, figures: DayFigures, late: LateRecord[]): CashBusines
 }
 
 /** Days of a location as the API answers them: a closed day with its locked snapshot, an open one live. */
-export async function dayDtos(em: EntityManager, locationId: string, rows: DayRow[]): Promise<CashBusinessDay[]> {
+export async function dayDtos(w: Work, locationId: string, rows: DayRow[]): Promise<CashBusinessDay[]> {
   const open = rows.filter((r) => r.status === 'open').map((r) => r.businessDay);
-  const live = await liveFigures(em, locationId, open);
-  const late = await lateRecordsOf(em, locationId, rows.map((r) => r.businessDay));
+  const live = await liveFigures(w, locationId, open);
+  const late = await lateRecordsOf(w.em, w.schema, locationId, rows.map((r) => r.businessDay));
   return rows.map((r) => dayDto(r, r.status === 'closed' ? r.figures! : live.get(r.businessDay)!, late.get(r.businessDay) ?? []));
 }
 
 /** The current business day of a location (its time zone and cut-off), or a 422 when cash does not know it. */
-export async function currentBusinessDay(em: EntityManager, locationId: string, now: Date, path = 'locationId'): Promise<string> {
+export async function currentBusinessDay(w: Work, locationId: string, path = 'locationId'): Promise<string> {
   // read through from organization when cash does not hold the location yet
-  const loc = (await resolveLocations(em, 'cash', [{ locationId }])).byId.get(locationId);
+  const loc = (await resolveLocations(w, [{ locationId }])).byId.get(locationId);
   if (!loc) throw new ValidationError([{ path, message: `No location ${locationId}.` }]);
-  return businessDayOf(now.toISOString(), loc.timezone, loc.businessDayCutoff);
+  return businessDayOf(w.now.toISOString(), loc.timezone, loc.businessDayCutoff);
 }
 
-export async function listDays(em: EntityManager, q: { locationId: string; from?: string; to?: string; status?: 'open' | 'closed' }, now: Date): Promise<CashBusinessDay[]> {
-  const today = await currentBusinessDay(em, q.locationId, now);
+export async function listDays(w: Work, q: { locationId: string; from?: string; to?: string; status?: 'open' | 'closed' }): Promise<CashBusinessDay[]> {
+  const today = await currentBusinessDay(w, q.locationId);
   const to = q.to ?? today;
   const from = q.from ?? addDays(to, -13);
   if (from > to) throw new ValidationError([{ path: 'from', message: 'Must not be after to.' }]);
   if (addDays(from, 91) < to) throw new ValidationError([{ path: 'from', message: 'At most 92 days per request.' }]);
-  const rows = await findPlain(em, BusinessDayEntity, { locationId: q.locationId, businessDay: { $gte: from, $lte: to }, ...(q.status ? { status: q.status } : {}) }, { orderBy: { businessDay: 'desc' } });
-  return dayDtos(em, q.locationId, rows);
+  const rows = await findPlain(w.em, BusinessDayEntity, { locationId: q.locationId, businessDay: { $gte: from, $lte: to }, ...(q.status ? { status: q.status } : {}) }, { orderBy: { businessDay: 'desc' } });
+  return dayDtos(w, q.locationId, rows);
 }
 
 /** The day's row (plain), locked FOR UPDATE when `lock`. */
@@ -99,13 +99,6 @@ const dayEvent = (type: string, dto: CashBusinessDay) => ({
   object: dto as unknown as Record<string, unknown>,
 });
 
-export interface DayAction {
-  actor: Principal;
-  now: Date;
-  reach: ReachSet;
-  checkVersion: (v: number) => void;
-}
-
 /**
  * `:close`: open → closed. Waits for writers of the day (they hold it FOR SHARE) and locks it; the
  * figures as they are then become the day's locked snapshot. `cash.business_day_closed`, and
@@ -113,25 +106,22 @@ export interface DayAction {
  * A day after the location's current business day cannot be closed (422); closing a day with no
  * records yet is allowed (a day without sales is still a day).
  */
-export const closeDayInTransaction = (em: EntityManager, locationId: string, day: string, note: string | null, c: DayAction): Promise<CashBusinessDay> =>
-  em.transactional((tem) => closeDay(tem, locationId, day, note, c));
-
-async function closeDay(em: EntityManager, locationId: string, day: string, note: string | null, c: DayAction): Promise<CashBusinessDay> {
-  assertLocationInReach(c.reach, locationId);
-  const today = await currentBusinessDay(em, locationId, c.now);
+export async function closeDay(w: Work, locationId: string, day: string, note: string | null): Promise<CashBusinessDay> {
+  const { em } = w;
+  assertLocationInReach(w.reach(), locationId);
+  const today = await currentBusinessDay(w, locationId);
   if (day > today) throw new ValidationError([{ path: 'date', message: `Business day ${day} has not begun at location ${locationId} (today is ${today}).` }]);
-  await touchDays(em, [{ locationId, businessDay: day }], c.now);
+  await touchDays(w, [{ locationId, businessDay: day }]);
   const row = await dayRow(em, locationId, day, true);
-  c.checkVersion(row.version);
+  w.checkVersion(row.version);
   if (row.status === 'closed') throw new Conflict(`Business day ${day} at location ${locationId} is closed already (since ${new Date(row.closedAt!).toISOString()}).`);
-  const figures = (await liveFigures(em, locationId, [day])).get(day)!;
+  const figures = (await liveFigures(w, locationId, [day])).get(day)!;
   // the row is locked: its version + 1 is the stored version + 1; read back as stored (as `returning` did)
-  await em.nativeUpdate(BusinessDayEntity, { locationId, businessDay: day }, { status: 'closed', figures, closedAt: c.now, closedBy: actorOf(c.actor), closeNote: note, version: row.version + 1, updatedAt: c.now });
-  const [dto] = await dayDtos(em, locationId, [await dayRow(em, locationId, day, false)]);
-  const events = [dayEvent('cash.business_day_closed', dto)];
-  const threshold = await thresholdFor(em, locationId, 'business_day');
-  if (threshold && passes(new Decimal(figures.overShort), new Decimal(figures.expectedCash), threshold)) events.push(dayEvent('cash.over_short_exceeded', dto));
-  await insertEvents(em, 'cash', events, actorOf(c.actor), c.now);
+  await em.nativeUpdate(BusinessDayEntity, { locationId, businessDay: day }, { status: 'closed', figures, closedAt: w.now, closedBy: actorOf(w.actor), closeNote: note, version: row.version + 1, updatedAt: w.now });
+  const [dto] = await dayDtos(w, locationId, [await dayRow(em, locationId, day, false)]);
+  w.emit(dayEvent('cash.business_day_closed', dto));
+  const threshold = await thresholdFor(w, locationId, 'business_day');
+  if (threshold && passes(new Decimal(figures.overShort), new Decimal(figures.expectedCash), threshold)) w.emit(dayEvent('cash.over_short_exceeded', dto));
   return dto;
 }
 
@@ -143,25 +133,24 @@ export const BUSINESS_DAY_REOPENED = 'cash.business_day_reopened';
  * the day are applied (their review is over: the live figures include them), payouts covering it are
  * re-matched, and sales is told (`cash.business_day_reopened`).
  */
-export const reopenDayInTransaction = (em: EntityManager, locationId: string, day: string, reason: string, c: DayAction): Promise<CashBusinessDay> =>
-  em.transactional((tem) => reopenDay(tem, locationId, day, reason, c));
-
-async function reopenDay(em: EntityManager, locationId: string, day: string, reason: string, c: DayAction): Promise<CashBusinessDay> {
-  assertLocationInReach(c.reach, locationId);
+export async function reopenDay(w: Work, locationId: string, day: string, reason: string): Promise<CashBusinessDay> {
+  const { em } = w;
+  assertLocationInReach(w.reach(), locationId);
   const row = await dayRow(em, locationId, day, true);
   if (!row) throw new ApiError('not_found', `Business day ${day} at location ${locationId} has no records and was never closed.`);
-  c.checkVersion(row.version);
+  w.checkVersion(row.version);
   if (row.status !== 'closed') throw new Conflict(`Business day ${day} at location ${locationId} is open; only a closed day can be reopened.`);
-  await em.nativeUpdate(BusinessDayEntity, { locationId, businessDay: day }, { status: 'open', figures: null, reopenedAt: c.now, reopenedBy: actorOf(c.actor), reopenReason: reason, version: row.version + 1, updatedAt: c.now });
+  await em.nativeUpdate(BusinessDayEntity, { locationId, businessDay: day }, { status: 'open', figures: null, reopenedAt: w.now, reopenedBy: actorOf(w.actor), reopenReason: reason, version: row.version + 1, updatedAt: w.now });
   const updated = await dayRow(em, locationId, day, false);
   // raw SQL, the three updates below: set-based jsonb_set of the day's pending late records in the ingestion tables
   const applied = `jsonb_set("late_review", '{status}', '"applied"')`;
-  await sqlQuery(em, `update "cash"."sales_transactions" set "late_review" = ${applied} where "location_id" = ? and "business_day" = ?::date and "late_review"->>'status' = 'pending'`, [locationId, day]);
-  await sqlQuery(em, `update "cash"."tender_totals" set "late_review" = ${applied} where "location_id" = ? and "business_day" = ?::date and "late_review"->>'status' = 'pending'`, [locationId, day]);
-  await sqlQuery(em, `update "cash"."settlements" set "late_review" = ${applied} where "location_id" = ? and "business_days" @> jsonb_build_array(?::text) and "late_review"->>'status' = 'pending'`, [locationId, day]);
-  await rematchSettlements(em, [{ locationId, businessDay: day }], c.now);
-  const [dto] = await dayDtos(em, locationId, [updated]);
-  await insertEvents(em, 'cash', [dayEvent(BUSINESS_DAY_REOPENED, dto)], actorOf(c.actor), c.now);
+  await sqlQuery(em, `update "${w.schema}"."sales_transactions" set "late_review" = ${applied} where "location_id" = ? and "business_day" = ?::date and "late_review"->>'status' = 'pending'`, [locationId, day]);
+  await sqlQuery(em, `update "${w.schema}"."tender_totals" set "late_review" = ${applied} where "location_id" = ? and "business_day" = ?::date and "late_review"->>'status' = 'pending'`, [locationId, day]);
+  await sqlQuery(em, `update "${w.schema}"."settlements" set "late_review" = ${applied} where "location_id" = ? and "business_days" @> jsonb_build_array(?::text) and "late_review"->>'status' = 'pending'`, [locationId, day]);
+  // the payouts' events are the system's (the re-match follows from the reopening), the reopening the caller's
+  await rematchSettlements(w, [{ locationId, businessDay: day }], { actor: systemPrincipal });
+  const [dto] = await dayDtos(w, locationId, [updated]);
+  w.emit(dayEvent(BUSINESS_DAY_REOPENED, dto));
   return dto;
 }
 

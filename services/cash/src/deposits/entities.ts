@@ -5,7 +5,6 @@ type ActorRef = { type: string; id: string | null };
 /** A cash deposit taken to the bank, and the bank credit it was matched to (match-store.ts). */
 export const DepositEntity = defineEntity({
   name: 'DepositEntity',
-  schema: 'cash',
   tableName: 'deposits',
   properties: {
     id: p.string().primary(),
@@ -31,7 +30,6 @@ export type DepositEntity = InferEntity<typeof DepositEntity>;
 /** A bank transaction, stored by the kit's batch upsert (store.ts); a credit may be matched to a deposit. */
 export const BankTransactionEntity = defineEntity({
   name: 'BankTransactionEntity',
-  schema: 'cash',
   tableName: 'bank_transactions',
   properties: {
     id: p.string().primary(),

@@ -1,6 +1,6 @@
 import { DEPOSIT_MATCH_WINDOW_DAYS } from '@bop/contracts';
 import { raw } from '@mikro-orm/core';
-import { findPlain, sqlList, sqlQuery, type EntityManager } from '@bop/shared';
+import { findPlain, sqlList, sqlQuery, type EntityManager, type Work } from '@bop/shared';
 import { DepositEntity } from './entities';
 import { isCredit, pairOfCredit, pairOfDeposit, pairStatus, windowEnd, type CreditFacts, type DepositFacts, type MatchedBy } from './matching';
 
@@ -35,13 +35,13 @@ const depositFitsCredit = `(d."amount" = c.amount or (d."reference" is not null 
 // reference contained in the bank text (position/lower), locked in the order the module comment names; the ORM cannot express them
 
 /** Unmatched credits (other than paired ones) that could go to any of these deposits. */
-async function unmatchedCreditsFor(em: EntityManager, deposits: DepositFacts[]): Promise<CreditFacts[]> {
+async function unmatchedCreditsFor(em: EntityManager, schema: string, deposits: DepositFacts[]): Promise<CreditFacts[]> {
   if (deposits.length === 0) return [];
   const probes = deposits.map((d) => ({ from: d.depositedOn, to: windowEnd(d.depositedOn), amount: d.amount, reference: d.reference }));
   const rows = await sqlQuery<CreditRow>(
     em,
-    `select ${CREDIT_COLUMNS} from "cash"."bank_transactions" b
-     where b."amount" > 0 and not exists (select 1 from "cash"."deposits" x where x."bank_transaction_id" = b."id")
+    `select ${CREDIT_COLUMNS} from "${schema}"."bank_transactions" b
+     where b."amount" > 0 and not exists (select 1 from "${schema}"."deposits" x where x."bank_transaction_id" = b."id")
        and exists (select 1 from jsonb_to_recordset(?::jsonb) as p("from" date, "to" date, amount numeric, reference text)
                    where b."booked_on" between p."from" and p."to" and ${creditFitsDeposit})`,
     [json(probes)],
@@ -50,14 +50,14 @@ async function unmatchedCreditsFor(em: EntityManager, deposits: DepositFacts[]):
 }
 
 /** Ids of the unmatched deposits whose window holds one of these credits and that could take it. */
-async function depositCandidateIds(em: EntityManager, credits: CreditFacts[], lock: boolean): Promise<string[]> {
+async function depositCandidateIds(em: EntityManager, schema: string, credits: CreditFacts[], lock: boolean): Promise<string[]> {
   if (credits.length === 0) return [];
   const probes = credits.map((c) => ({ booked_on: c.bookedOn, amount: c.amount, reference: c.reference, description: c.description }));
   const rows = await sqlQuery<{ id: string }>(
     em,
-    `select o."id" from "cash"."deposits" o where o."id" in (
+    `select o."id" from "${schema}"."deposits" o where o."id" in (
        select d."id" from jsonb_to_recordset(?::jsonb) as c(booked_on date, amount numeric, reference text, description text)
-       join "cash"."deposits" d on d."bank_transaction_id" is null
+       join "${schema}"."deposits" d on d."bank_transaction_id" is null
          and d."deposited_at" >= (c.booked_on - ${W})::timestamp at time zone 'UTC' and d."deposited_at" < (c.booked_on + 1)::timestamp at time zone 'UTC'
          and ${depositFitsCredit})
      order by o."id"${lock ? ' for update' : ''}`,
@@ -89,12 +89,13 @@ async function pair(em: EntityManager, depositId: string, credit: CreditFacts, d
  * A deposit just recorded (still unmatched) looks for its bank credit: the candidates are locked
  * (a concurrent deposit racing for the same credit waits here, then finds it taken).
  */
-export async function matchDeposit(em: EntityManager, d: DepositFacts, now: Date): Promise<Pairing | null> {
+export async function matchDeposit(w: Work, d: DepositFacts): Promise<Pairing | null> {
+  const { em, schema, now } = w;
   const probe = [{ from: d.depositedOn, to: windowEnd(d.depositedOn), amount: d.amount, reference: d.reference }];
   // raw SQL, this and the next read: the candidate search above (jsonb_to_recordset probe, reference in bank text), locked in (external_id, source) order
   const locked = await sqlQuery<{ id: string }>(
     em,
-    `select b."id" from "cash"."bank_transactions" b, jsonb_to_recordset(?::jsonb) as p("from" date, "to" date, amount numeric, reference text)
+    `select b."id" from "${schema}"."bank_transactions" b, jsonb_to_recordset(?::jsonb) as p("from" date, "to" date, amount numeric, reference text)
      where b."amount" > 0 and b."booked_on" between p."from" and p."to" and ${creditFitsDeposit}
      order by b."external_id", b."source" for update of b`,
     [json(probe)],
@@ -103,12 +104,12 @@ export async function matchDeposit(em: EntityManager, d: DepositFacts, now: Date
   const credits = (
     await sqlQuery<CreditRow>(
       em,
-      `select ${CREDIT_COLUMNS} from "cash"."bank_transactions" b
-       where b."id" = any(?::text[]) and not exists (select 1 from "cash"."deposits" x where x."bank_transaction_id" = b."id")`,
+      `select ${CREDIT_COLUMNS} from "${schema}"."bank_transactions" b
+       where b."id" = any(?::text[]) and not exists (select 1 from "${schema}"."deposits" x where x."bank_transaction_id" = b."id")`,
       [sqlList(locked.map((r) => r.id))],
     )
   ).map(creditFacts);
-  const rivals = await unmatchedDeposits(em, (await depositCandidateIds(em, credits, false)).filter((id) => id !== d.id));
+  const rivals = await unmatchedDeposits(em, (await depositCandidateIds(em, schema, credits, false)).filter((id) => id !== d.id));
   const found = pairOfDeposit(d, credits, rivals);
   return found ? pair(em, d.id, found.credit, d.amount, found.by, now) : null;
 }
@@ -117,13 +118,14 @@ export async function matchDeposit(em: EntityManager, d: DepositFacts, now: Date
  * Bank credits just stored (new or changed, not paired) look for their deposits, one after the other
  * (earliest booking first), each choice seeing the pairs made before it.
  */
-export async function matchCredits(em: EntityManager, credits: CreditFacts[], now: Date): Promise<Pairing[]> {
+export async function matchCredits(w: Work, credits: CreditFacts[]): Promise<Pairing[]> {
+  const { em, schema, now } = w;
   const open = credits.filter((c) => isCredit(c.amount)).sort((a, b) => (a.bookedOn === b.bookedOn ? (a.id < b.id ? -1 : 1) : a.bookedOn < b.bookedOn ? -1 : 1));
   if (open.length === 0) return [];
-  const lockedIds = await depositCandidateIds(em, open, true);
+  const lockedIds = await depositCandidateIds(em, schema, open, true);
   let deposits = await unmatchedDeposits(em, lockedIds);
   if (deposits.length === 0) return [];
-  let rivals = await unmatchedCreditsFor(em, deposits);
+  let rivals = await unmatchedCreditsFor(em, schema, deposits);
   const pairings: Pairing[] = [];
   for (const c of open) {
     const found = pairOfCredit(c, deposits, rivals);

@@ -1,11 +1,12 @@
 import { raw, type FilterQuery } from '@mikro-orm/core';
 import type { BankTransaction, CashDeposit, DepositMatchStatus } from '@bop/contracts';
-import { assertLocationInReach, decodeCursor, pageLimit, reachableLocationIds, toPage, type EntityManager, type ListPage, type ReachSet } from '@bop/shared';
+import { assertLocationInReach, decodeCursor, pageLimit, reachableLocationIds, toPage, type ListPage, type Work } from '@bop/shared';
 import { bankTransactionDto, depositDto, type BankRow, type DepositRow } from './dto';
 import { BankTransactionEntity, DepositEntity } from './entities';
 
 /** The deposits matching `where`, each with its bank transaction's amount (a left join), by id. */
-export async function depositRows(em: EntityManager, where: FilterQuery<DepositEntity>[], limit?: number): Promise<DepositRow[]> {
+export async function depositRows(w: Work, where: FilterQuery<DepositEntity>[], limit?: number): Promise<DepositRow[]> {
+  const { em } = w;
   const bank = em.createQueryBuilder(BankTransactionEntity, 'bt').select(['id', 'amount']);
   const qb = em
     .createQueryBuilder(DepositEntity, 'd')
@@ -25,10 +26,10 @@ const afterCursor = (cursor: string | undefined): Array<{ id: { $gt: string } }>
 
 /** `GET /cash/deposits`: within the caller's reach, oldest first, by cursor. */
 export async function listDeposits(
-  em: EntityManager,
-  reach: ReachSet,
+  w: Work,
   q: { limit?: number; cursor?: string; locationId?: string; matchStatus?: DepositMatchStatus; from?: string; updatedSince?: string },
 ): Promise<ListPage<CashDeposit>> {
+  const reach = w.reach();
   if (q.locationId) assertLocationInReach(reach, q.locationId);
   const reachable = reachableLocationIds(reach);
   const where: FilterQuery<DepositEntity>[] = afterCursor(q.cursor);
@@ -39,15 +40,16 @@ export async function listDeposits(
   if (q.from) where.push({ depositedAt: { $gte: new Date(`${q.from}T00:00:00Z`) } });
   if (q.updatedSince) where.push({ updatedAt: { $gte: new Date(q.updatedSince) } });
   const n = pageLimit(q.limit);
-  return toPage(await depositRows(em, where, n + 1), n, depositDto);
+  return toPage(await depositRows(w, where, n + 1), n, depositDto);
 }
 
 /**
  * `GET /cash/bank-transactions`: a person whose reach is some locations sees the transactions of those
  * locations and those matched to their deposits; integration keys and company-wide people see all.
  */
-export async function listBankTransactions(em: EntityManager, reach: ReachSet, q: { limit?: number; cursor?: string; from?: string; matched?: 'true' | 'false' }): Promise<ListPage<BankTransaction>> {
-  const reachable = reachableLocationIds(reach);
+export async function listBankTransactions(w: Work, q: { limit?: number; cursor?: string; from?: string; matched?: 'true' | 'false' }): Promise<ListPage<BankTransaction>> {
+  const { em } = w;
+  const reachable = reachableLocationIds(w.reach());
   const where: FilterQuery<BankTransactionEntity>[] = afterCursor(q.cursor);
   if (reachable) where.push({ $or: [{ locationId: { $in: reachable } }, { 'd.location_id': { $in: reachable } } as FilterQuery<BankTransactionEntity>] });
   if (q.from) where.push({ bookedOn: { $gte: q.from } });

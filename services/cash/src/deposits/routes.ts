@@ -1,4 +1,4 @@
-import { assertLocationInReach, route, writeTransaction, type RouteDef, type ServiceRuntime, assertBatchSize } from '@bop/shared';
+import { assertLocationInReach, route, type RouteDef, type ServiceRuntime, assertBatchSize } from '@bop/shared';
 import type { CashConfig } from '../config';
 import { listBankTransactions, listDeposits } from './read-store';
 import { depositConflictFor, getDeposit, recordDeposit, storeBankTransactions } from './store';
@@ -8,17 +8,20 @@ import { depositConflictFor, getDeposit, recordDeposit, storeBankTransactions } 
  * transactions from the bank's feed, matched whichever arrives second. Reach: the deposit's location.
  */
 export const depositsRoutes = (svc: ServiceRuntime<CashConfig>): RouteDef[] => [
-  route('POST /cash/deposits', async (ctx) => {
-    const w = { actor: ctx.principal, reach: ctx.reach(), now: svc.clock.now() };
-    const body = await writeTransaction(ctx.em, (em) => recordDeposit(em, ctx.body, w), depositConflictFor);
-    return { status: 201, body, headers: { Location: `/api/v1/cash/deposits/${body.id}` } };
-  }),
+  route(
+    'POST /cash/deposits',
+    async (ctx) => {
+      const body = await recordDeposit(ctx, ctx.body);
+      return { status: 201, body, headers: { Location: `/api/v1/cash/deposits/${body.id}` } };
+    },
+    { conflict: depositConflictFor },
+  ),
 
-  route('GET /cash/deposits', async (ctx) => ({ body: await listDeposits(ctx.em, ctx.reach(), ctx.query) })),
+  route('GET /cash/deposits', async (ctx) => ({ body: await listDeposits(ctx, ctx.query) })),
 
   route('GET /cash/deposits/{id}', async (ctx) => {
     const reach = ctx.reach();
-    const deposit = await getDeposit(ctx.em, ctx.params.id);
+    const deposit = await getDeposit(ctx, ctx.params.id);
     assertLocationInReach(reach, deposit.locationId);
     return { body: deposit };
   }),
@@ -28,8 +31,8 @@ export const depositsRoutes = (svc: ServiceRuntime<CashConfig>): RouteDef[] => [
     const { source, transactions: records } = ctx.body;
     const max = svc.config.API_MAX_BATCH_SIZE;
     assertBatchSize(records, max, 'transactions');
-    return { status: 202, body: await storeBankTransactions(ctx.em, { source, records, actor: ctx.principal, endpoint: 'POST /cash/bank-transactions', now: svc.clock.now() }) };
+    return { status: 202, body: await storeBankTransactions(ctx, { source, records, endpoint: 'POST /cash/bank-transactions' }) };
   }),
 
-  route('GET /cash/bank-transactions', async (ctx) => ({ body: await listBankTransactions(ctx.em, ctx.reach(), ctx.query) })),
+  route('GET /cash/bank-transactions', async (ctx) => ({ body: await listBankTransactions(ctx, ctx.query) })),
 ];

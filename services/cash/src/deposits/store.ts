@@ -10,20 +10,17 @@ import {
   businessDayOf,
   fmtAmount,
   ingestBatch,
-  insertEvents,
   newId,
   parseBatchRecords,
   resolveLocations,
   writableLocations,
   type ApiError,
   type BatchResult,
-  type EntityManager,
   type FieldError,
   type IngestTarget,
   type PreparedRecord,
-  type Principal,
-  type ReachSet,
   type StoredRecord,
+  type Work,
 } from '@bop/shared';
 import { assertDaysOpen, lockLocationCash } from '../days/lock-store';
 import { depositFieldErrors, pairStatus } from './matching';
@@ -32,21 +29,15 @@ import { DepositEntity } from './entities';
 import { matchCredits, matchDeposit } from './match-store';
 import { depositRows } from './read-store';
 
-export interface WriteContext {
-  actor: Principal;
-  reach: ReachSet;
-  now: Date;
-}
-
 /** The deposits as GET answers them, by id. */
-export async function depositsById(em: EntityManager, ids: string[]): Promise<Map<string, CashDeposit>> {
+export async function depositsById(w: Work, ids: string[]): Promise<Map<string, CashDeposit>> {
   if (ids.length === 0) return new Map();
-  const rows = await depositRows(em, [{ id: { $in: ids } }]);
+  const rows = await depositRows(w, [{ id: { $in: ids } }]);
   return new Map(rows.map((r) => [r.id, depositDto(r)]));
 }
 
-export async function getDeposit(em: EntityManager, id: string): Promise<CashDeposit> {
-  const dto = (await depositsById(em, [id])).get(id);
+export async function getDeposit(w: Work, id: string): Promise<CashDeposit> {
+  const dto = (await depositsById(w, [id])).get(id);
   if (!dto) throw new NotFound('deposit', id);
   return dto;
 }
@@ -59,7 +50,7 @@ const depositEvent = (type: 'cash.deposit_recorded' | 'cash.deposit_mismatch', d
   object: dto as unknown as Record<string, unknown>,
 });
 
-/** The 409 when a concurrent deposit took the same bank transaction twice over (deposits_bank_transaction_uq). */
+/** The 409 when a concurrent deposit took the same bank transaction twice over (deposits_bank_transaction_uq): the route's `conflict`. */
 export function depositConflictFor(_constraint: string | undefined): ApiError {
   return new Conflict('Another deposit was matched to the same bank transaction at the same time; send the request again.');
 }
@@ -70,9 +61,10 @@ export function depositConflictFor(_constraint: string | undefined): ApiError {
  * (match-store.ts) — `cash.deposit_recorded`, and `cash.deposit_mismatch` when it pairs with a credit of
  * another amount.
  */
-export async function recordDeposit(em: EntityManager, body: CashDepositCreate, w: WriteContext): Promise<CashDeposit> {
-  assertLocationInReach(w.reach, body.locationId);
-  const located = await writableLocations(em, 'cash', [{ id: body.locationId, path: 'locationId', takes: 'deposits' }]);
+export async function recordDeposit(w: Work, body: CashDepositCreate): Promise<CashDeposit> {
+  const { em } = w;
+  assertLocationInReach(w.reach(), body.locationId);
+  const located = await writableLocations(w, [{ id: body.locationId, path: 'locationId', takes: 'deposits' }]);
   if (located.errors.length > 0) throw new ValidationError(located.errors);
   const location = located.byId.get(body.locationId)!;
   const dayAt = (at: Date) => businessDayOf(at.toISOString(), location.timezone, location.businessDayCutoff);
@@ -82,8 +74,8 @@ export async function recordDeposit(em: EntityManager, body: CashDepositCreate, 
   if (errors.length > 0) throw new ValidationError(errors);
   const businessDays = [...(body.businessDays ?? [dayAt(depositedAt)])].sort();
   // after the counts of the location in flight (a safe count subtracts the deposits before it)
-  await lockLocationCash(em, body.locationId);
-  await assertDaysOpen(em, businessDays.map((businessDay) => ({ locationId: body.locationId, businessDay })), w.now, 'businessDays');
+  await lockLocationCash(w, body.locationId);
+  await assertDaysOpen(w, businessDays.map((businessDay) => ({ locationId: body.locationId, businessDay })), 'businessDays');
 
   const id = newId('deposit');
   const amount = fmtAmount(body.amount);
@@ -103,17 +95,15 @@ export async function recordDeposit(em: EntityManager, body: CashDepositCreate, 
     createdAt: w.now,
     updatedAt: w.now,
   });
-  const pairing = await matchDeposit(em, { id, amount, depositedOn: depositedAt.toISOString().slice(0, 10), reference }, w.now);
-  const dto = await getDeposit(em, id);
-  const events = [depositEvent('cash.deposit_recorded', dto)];
-  if (pairing?.status === 'mismatched') events.push(depositEvent('cash.deposit_mismatch', dto));
-  await insertEvents(em, 'cash', events, actorOf(w.actor), w.now);
+  const pairing = await matchDeposit(w, { id, amount, depositedOn: depositedAt.toISOString().slice(0, 10), reference });
+  const dto = await getDeposit(w, id);
+  w.emit(depositEvent('cash.deposit_recorded', dto));
+  if (pairing?.status === 'mismatched') w.emit(depositEvent('cash.deposit_mismatch', dto));
   return dto;
 }
 
-/** cash.bank_transactions as the kit's batch upsert writes it. */
+/** bank_transactions as the kit's batch upsert writes it (in the unit's schema). */
 export const bankTransactionsTarget: IngestTarget = {
-  schema: 'cash',
   table: 'bank_transactions',
   idKind: 'bankTransaction',
   aggregateType: 'bank_transaction',
@@ -130,11 +120,11 @@ interface BankTransactionRow extends Record<string, unknown> {
 }
 
 /** Per-record validation: the schema, and a location the feed names known to cash (archived: stored with a warning). */
-async function prepareBankRecords(em: EntityManager, records: unknown[]): Promise<PreparedRecord<BankTransactionRow>[]> {
+async function prepareBankRecords(w: Work, records: unknown[]): Promise<PreparedRecord<BankTransactionRow>[]> {
   const parsed = parseBatchRecords(BankTransactionInput, records);
   const named = [...new Set(parsed.flatMap((p) => (p.data?.locationId ? [p.data.locationId] : [])))];
   // read through from organization for a location cash does not hold yet
-  const located = await resolveLocations(em, 'cash', named.map((locationId) => ({ locationId })));
+  const located = await resolveLocations(w, named.map((locationId) => ({ locationId })));
   const status = new Map([...located.byId.values()].map((l) => [l.id, l.status]));
   return parsed.map((p) => {
     const errors: FieldError[] = [...p.errors];
@@ -164,8 +154,9 @@ async function prepareBankRecords(em: EntityManager, records: unknown[]): Promis
  * that deposit when its amount changed (matched ↔ mismatched); every other new or changed credit looks
  * for its deposit. `cash.deposit_mismatch` for each deposit that is (still) mismatched with a new difference.
  */
-async function matchStoredTransactions(em: EntityManager, stored: StoredRecord<BankTransactionRow>[], now: Date) {
+async function matchStoredTransactions(w: Work, stored: StoredRecord<BankTransactionRow>[]) {
   if (stored.length === 0) return [];
+  const { em, now } = w;
   const paired = await em
     .createQueryBuilder(DepositEntity)
     .select('*')
@@ -186,9 +177,9 @@ async function matchStoredTransactions(em: EntityManager, stored: StoredRecord<B
   const credits = stored
     .filter((s) => !byBank.has(s.id))
     .map((s) => ({ id: s.id, amount: s.row.amount, bookedOn: s.row.booked_on, reference: s.row.reference, description: s.row.description }));
-  const pairings = await matchCredits(em, credits, now);
+  const pairings = await matchCredits(w, credits);
   mismatched.push(...pairings.filter((p) => p.status === 'mismatched').map((p) => p.depositId));
-  const dtos = await depositsById(em, mismatched);
+  const dtos = await depositsById(w, mismatched);
   return mismatched.map((id) => depositEvent('cash.deposit_mismatch', dtos.get(id)!));
 }
 
@@ -196,17 +187,16 @@ async function matchStoredTransactions(em: EntityManager, stored: StoredRecord<B
  * `POST /cash/bank-transactions`: each record validated on its own, stored by (externalId, source)
  * with the kit's batch upsert, then matched (whichever of deposit and bank transaction arrives second).
  */
-export async function storeBankTransactions(em: EntityManager, opts: { source: string; records: unknown[]; actor: Principal; endpoint: string; now: Date }): Promise<BatchResult> {
-  const records = await prepareBankRecords(em, opts.records);
-  const { now } = opts;
-  return ingestBatch(em, {
+export async function storeBankTransactions(w: Work, opts: { source: string; records: unknown[]; endpoint: string }): Promise<BatchResult> {
+  const records = await prepareBankRecords(w, opts.records);
+  return ingestBatch(w, {
     target: bankTransactionsTarget,
     source: opts.source,
     records,
-    actor: opts.actor,
+    actor: w.actor,
     area: 'cash',
     endpoint: opts.endpoint,
-    now,
-    afterStore: (tem, stored) => matchStoredTransactions(tem, stored, now),
+    // in the unit's transaction (the batch's savepoint is on its connection)
+    afterStore: (_em, stored) => matchStoredTransactions(w, stored),
   });
 }

@@ -1,4 +1,4 @@
-import { defineConsumer, now, type ConsumerDef, type EntityManager } from '@bop/shared';
+import { defineConsumer, type ConsumerDef, type Work } from '@bop/shared';
 import type { DayRef } from '../days/lock';
 import { applyRecordedTenders } from './store';
 
@@ -49,8 +49,8 @@ export function recordedTransactions(object: unknown): RecordedTransaction[] | s
  * Consumer of sales' `sales.transactions.recorded`: the expected tenders of each business day; then
  * `onChanged` (re-matching the payouts of the days that changed). A burst of sales is one write.
  */
-export const expectedTendersConsumer = (onChanged: (em: EntityManager, days: DayRef[], now: Date) => Promise<void>) => {
-  const apply = async (em: EntityManager, events: Array<{ id: string; type: string; data: { object: unknown } }>) => {
+export const expectedTendersConsumer = (onChanged: (w: Work, days: DayRef[]) => Promise<void>) => {
+  const apply = async (w: Work, events: Array<{ id: string; type: string; data: { object: unknown } }>) => {
     const recorded: RecordedTransaction[] = [];
     for (const event of events) {
       const parsed = recordedTransactions(event.data.object);
@@ -58,23 +58,22 @@ export const expectedTendersConsumer = (onChanged: (em: EntityManager, days: Day
       if (typeof parsed === 'string') throw new Error(`${event.type} ${event.id}: data.object is not a batch of recorded transactions (${parsed})`);
       for (const t of parsed) recorded.push(t);
     }
-    const at = now();
-    const days = await applyRecordedTenders(em, recorded, at);
-    if (days.length > 0) await onChanged(em, days, at);
+    const days = await applyRecordedTenders(w, recorded);
+    if (days.length > 0) await onChanged(w, days);
   };
   return defineConsumer({
     name: 'expected-tenders',
     topics: ['sales'],
     types: ['sales.transactions.recorded'],
-    async handle({ em, event }) {
-      await apply(em, [event]);
+    async handle(ctx) {
+      await apply(ctx, [ctx.event]);
     },
     // under load a second of sales gathers into one write (the expected amounts still follow within seconds)
     settleMs: 1000,
-    async handleBatch({ em, events }) {
-      await apply(em, events.map((e) => e.event));
+    async handleBatch(ctx) {
+      await apply(ctx, ctx.events.map((e) => e.event));
     },
   });
 };
 
-export const expectedConsumers = (onChanged: (em: EntityManager, days: DayRef[], now: Date) => Promise<void>): ConsumerDef[] => [expectedTendersConsumer(onChanged)];
+export const expectedConsumers = (onChanged: (w: Work, days: DayRef[]) => Promise<void>): ConsumerDef[] => [expectedTendersConsumer(onChanged)];

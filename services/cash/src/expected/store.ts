@@ -1,14 +1,15 @@
 import type Decimal from 'decimal.js';
 import type { ExpectedAmount } from '@bop/contracts';
-import { lockForTransaction, sqlList, sqlQuery, type EntityManager } from '@bop/shared';
+import { lockForTransaction, sqlList, sqlQuery, type EntityManager, type Work } from '@bop/shared';
 import { dayKey, lateReview, type DayRef } from '../days/lock';
 import { closedDays, touchDays } from '../days/lock-store';
 import type { RecordedTransaction } from './consumers';
 import { expectedByDay, sumExpected, type ExpectedRow } from './expected';
 
 /** The expected amounts of each of these days of a location (days without any: an empty list). */
-export async function expectedAmounts(em: EntityManager, locationId: string, days: string[]): Promise<Map<string, ExpectedAmount[]>> {
+export async function expectedAmounts(w: Work, locationId: string, days: string[]): Promise<Map<string, ExpectedAmount[]>> {
   if (days.length === 0) return new Map();
+  const { em } = w;
   const dayList = sqlList(days);
   // raw SQL, both reads: the expected-amounts path of every sale and of every count and close (out of scope of issue 14's ORM move), keys folded back to nulls in SQL and sums exact in numeric
   const fromSales = await sqlQuery<ExpectedRow>(
@@ -16,14 +17,14 @@ export async function expectedAmounts(em: EntityManager, locationId: string, day
     // kept per day by the sales consumer (applyRecordedTenders below): a read does not grow with the day's sales
     `select to_char("business_day", 'YYYY-MM-DD') as "business_day", nullif("drawer_key", '') as "drawer_id", "tender_type",
        case when "tender_type" = 'platform' then nullif("platform_key", '') end as "platform", "amount"::text as "amount"
-     from "cash"."expected_sales"
+     from "${w.schema}"."expected_sales"
      where "location_id" = ? and "business_day" = any(?::date[]) and "tenders" > 0`,
     [locationId, dayList],
   );
   const fromTotals = await sqlQuery<ExpectedRow>(
     em,
     `select to_char("business_day", 'YYYY-MM-DD') as "business_day", "drawer_id", "tender_type", "platform", sum("amount")::text as "amount"
-     from "cash"."tender_totals"
+     from "${w.schema}"."tender_totals"
      where "location_id" = ? and "business_day" = any(?::date[])
      group by 1, 2, 3, 4`,
     [locationId, dayList],
@@ -32,8 +33,8 @@ export async function expectedAmounts(em: EntityManager, locationId: string, day
 }
 
 /** A drawer's expected cash of a day (cash tenders net of change). */
-export async function expectedDrawerCash(em: EntityManager, locationId: string, businessDay: string, drawerId: string): Promise<Decimal> {
-  const amounts = (await expectedAmounts(em, locationId, [businessDay])).get(businessDay) ?? [];
+export async function expectedDrawerCash(w: Work, locationId: string, businessDay: string, drawerId: string): Promise<Decimal> {
+  const amounts = (await expectedAmounts(w, locationId, [businessDay])).get(businessDay) ?? [];
   return sumExpected(amounts, (a) => a.tenderType === 'cash' && a.drawerId === drawerId);
 }
 
@@ -44,18 +45,19 @@ export async function expectedDrawerCash(em: EntityManager, locationId: string, 
  * is stored flagged for review: the day's locked figures stay as they were until it is reopened.
  * Answers the days whose expected amounts changed.
  */
-export async function applyRecordedTenders(em: EntityManager, recorded: RecordedTransaction[], now: Date): Promise<DayRef[]> {
+export async function applyRecordedTenders(w: Work, recorded: RecordedTransaction[]): Promise<DayRef[]> {
+  const { em, now } = w;
   const newest = new Map<string, RecordedTransaction>();
   for (const t of recorded) if ((newest.get(t.id)?.version ?? 0) < t.version) newest.set(t.id, t);
   if (newest.size === 0) return [];
   const list = [...newest.values()];
   // one writer of the running day amounts at a time: a version of a transaction cash has not stored yet
   // has no row to lock, and two writers would each add it without taking the other's off
-  await lockForTransaction(em, 'cash.expected_sales');
+  await lockForTransaction(em, `${w.schema}.expected_sales`);
   // raw SQL: the hot path of every sale (the expected-tenders consumer): one statement locks all the batch's stored versions in id order
   const stored = await sqlQuery<{ id: string; location_id: string; business_day: string; version: number; drawer_id: string | null; tenders: RecordedTransaction['tenders'] }>(
     em,
-    `select "id", "location_id", to_char("business_day", 'YYYY-MM-DD') as "business_day", "version", "drawer_id", "tenders" from "cash"."sales_transactions"
+    `select "id", "location_id", to_char("business_day", 'YYYY-MM-DD') as "business_day", "version", "drawer_id", "tenders" from "${w.schema}"."sales_transactions"
      where "id" = any(?::text[]) order by "id" for update`,
     [sqlList(list.map((t) => t.id))],
   );
@@ -70,8 +72,8 @@ export async function applyRecordedTenders(em: EntityManager, recorded: Recorded
     if (b) days.set(dayKey({ locationId: b.location_id, businessDay: b.business_day }), { locationId: b.location_id, businessDay: b.business_day });
   }
   const touched = [...days.values()];
-  await touchDays(em, touched, now);
-  const closed = await closedDays(em, touched, { lock: true });
+  await touchDays(w, touched);
+  const closed = await closedDays(w, touched, { lock: true });
   const rows = fresh.map((t) => {
     const b = before.get(t.id);
     const late = closed.size > 0 && (closed.has(dayKey({ locationId: t.locationId, businessDay: t.businessDay })) || (b !== undefined && closed.has(dayKey({ locationId: b.location_id, businessDay: b.business_day }))));
@@ -80,7 +82,7 @@ export async function applyRecordedTenders(em: EntityManager, recorded: Recorded
   // raw SQL: a set-based upsert of the whole batch in one statement (newer versions only), the hot path of every sale
   const inserted = await sqlQuery<{ id: string }>(
     em,
-    `insert into "cash"."sales_transactions" ("id", "location_id", "business_day", "drawer_id", "version", "status", "tenders", "late_review", "updated_at")
+    `insert into "${w.schema}"."sales_transactions" ("id", "location_id", "business_day", "drawer_id", "version", "status", "tenders", "late_review", "updated_at")
      select x->>0, x->>1, (x->>2)::date, x->>3, (x->>4)::int, x->>5,
        x->6,
        nullif(x->7, 'null'::jsonb), ?
@@ -93,7 +95,7 @@ export async function applyRecordedTenders(em: EntityManager, recorded: Recorded
     [now, JSON.stringify(rows)],
   );
   const written = new Set(inserted.map((r) => r.id));
-  await applyExpectedDifference(em, fresh.filter((t) => written.has(t.id)), before);
+  await applyExpectedDifference(em, w.schema, fresh.filter((t) => written.has(t.id)), before);
   return touched;
 }
 
@@ -103,7 +105,7 @@ export async function applyRecordedTenders(em: EntityManager, recorded: Recorded
  * previous version's tenders off (where they were: location, day, drawer) and adds its new ones, in
  * the same database transaction as the write, summed exactly by Postgres' numeric.
  */
-async function applyExpectedDifference(em: EntityManager, written: RecordedTransaction[], before: Map<string, { location_id: string; business_day: string; drawer_id: string | null; tenders: RecordedTransaction['tenders'] }>): Promise<void> {
+async function applyExpectedDifference(em: EntityManager, schema: string, written: RecordedTransaction[], before: Map<string, { location_id: string; business_day: string; drawer_id: string | null; tenders: RecordedTransaction['tenders'] }>): Promise<void> {
   const changes: Array<[string, string, string, number, RecordedTransaction['tenders']]> = [];
   for (const t of written) {
     const b = before.get(t.id);
@@ -114,7 +116,7 @@ async function applyExpectedDifference(em: EntityManager, written: RecordedTrans
   // raw SQL: a set-based upsert of the running day sums (grouped over the tenders of jsonb elements), the hot path of every sale
   await sqlQuery(
     em,
-    `insert into "cash"."expected_sales" ("location_id", "business_day", "drawer_key", "tender_type", "platform_key", "amount", "tenders")
+    `insert into "${schema}"."expected_sales" ("location_id", "business_day", "drawer_key", "tender_type", "platform_key", "amount", "tenders")
      select x->>0, (x->>1)::date, x->>2, d->>'type', case when d->>'type' = 'platform' then coalesce(d->>'platform', '') else '' end,
        sum((x->>3)::int * ((d->>'amount')::numeric - coalesce((d->>'change')::numeric, 0))), sum((x->>3)::int)
      from jsonb_array_elements(?::jsonb) as x, jsonb_array_elements(x->4) as d

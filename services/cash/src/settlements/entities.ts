@@ -4,7 +4,6 @@ import type { Settlement } from '@bop/contracts';
 /** A processor's or platform's payout, stored by the kit's batch upsert (store.ts) and matched against the expected tenders. */
 export const SettlementEntity = defineEntity({
   name: 'SettlementEntity',
-  schema: 'cash',
   tableName: 'settlements',
   properties: {
     id: p.string().primary(),

@@ -8,13 +8,13 @@ export const settlementsRoutes = (svc: ServiceRuntime<CashConfig>): RouteDef[] =
     const { source, settlements: records } = ctx.body;
     const max = svc.config.API_MAX_BATCH_SIZE;
     assertBatchSize(records, max, 'settlements');
-    const result = await storeSettlements(ctx.em, { source, records, actor: ctx.principal, endpoint: 'POST /cash/settlements', now: svc.clock.now() });
+    const result = await storeSettlements(ctx, { source, records, endpoint: 'POST /cash/settlements' });
     return { status: 202, body: result };
   }),
 
   route('GET /cash/settlements', async (ctx) => {
     const reach = ctx.reach();
     if (ctx.query.locationId) assertLocationInReach(reach, ctx.query.locationId);
-    return { body: await listSettlements(ctx.em, reach, ctx.query) };
+    return { body: await listSettlements(ctx, ctx.query) };
   }),
 ];

@@ -9,15 +9,13 @@ import {
   fmtAmount,
   ingestBatch,
   type BatchResult,
-  type EntityManager,
   type FieldError,
   type IngestTarget,
   type PreparedRecord,
-  type Principal,
   type StoredRecord,
   parseLocatedRecords,
   type ListPage,
-  type ReachSet,
+  type Work,
   firstOfEach,
   lockStoredRecords,
   storedState,
@@ -32,13 +30,12 @@ import { expectedOf } from './rematch-store';
 
 /** `GET /cash/settlements` (supplement): within the caller's reach (`locationId` checked by the route), oldest first, by cursor. */
 export async function listSettlements(
-  em: EntityManager,
-  reach: ReachSet,
+  w: Work,
   q: { limit?: number; cursor?: string; locationId?: string; from?: string; matchStatus?: 'matched' | 'mismatched' },
 ): Promise<ListPage<Settlement>> {
-  const inLocations = locationFilter(reach, q.locationId);
+  const inLocations = locationFilter(w.reach(), q.locationId);
   const page = await findPage(
-    em,
+    w.em,
     SettlementEntity,
     [inLocations && { locationId: inLocations }, q.from && { paidOn: { $gte: q.from } }, q.matchStatus && { matchStatus: q.matchStatus }],
     { limit: q.limit, cursor: q.cursor },
@@ -46,9 +43,8 @@ export async function listSettlements(
   return mapPage(page, (r) => settlementDto(settlementRowOf(r)));
 }
 
-/** cash.settlements as the kit's batch upsert writes it (snake_case columns of the migration). */
+/** settlements as the kit's batch upsert writes it (in the unit's schema; snake_case columns of the migration). */
 export const settlementsTarget: IngestTarget = {
-  schema: 'cash',
   table: 'settlements',
   idKind: 'settlement',
   aggregateType: 'settlement',
@@ -94,8 +90,9 @@ type Valid = Candidate & { externalId: string; sent: SentSettlement; hash: strin
 const isValid = (c: Candidate): c is Valid => c.errors.length === 0 && c.externalId !== null && c.sent !== undefined;
 
 /** Schema, location and net = gross − fees of each record on its own. */
-async function validate(em: EntityManager, records: unknown[], now: Date): Promise<Candidate[]> {
-  return (await parseLocatedRecords(em, 'cash', SettlementInput, records)).map((p) => {
+async function validate(w: Work, records: unknown[]): Promise<Candidate[]> {
+  const { now } = w;
+  return (await parseLocatedRecords(w, SettlementInput, records)).map((p) => {
     const c: Candidate = { index: p.index, externalId: p.externalId, errors: p.errors, warnings: p.warnings };
     if (!p.data || !p.location) return c;
     const r = p.data;
@@ -146,67 +143,65 @@ const mismatchEvents = (source: string, now: Date) => (s: StoredRecord<Settlemen
 };
 
 /**
- * `POST /cash/settlements` in one transaction: per-record validation; each new or changed payout
+ * `POST /cash/settlements` in the unit's transaction: per-record validation; each new or changed payout
  * matched against the expected tenders of the days it covers; a payout covering a closed day (now, or
  * before it was re-sent) stored flagged for review (spec: ingestion rule 7); the kit's upsert on
  * (source, externalId) with `cash.settlement_mismatch` per written mismatched payout.
  */
-export async function storeSettlements(em: EntityManager, opts: { source: string; records: unknown[]; actor: Principal; endpoint: string; now: Date }): Promise<BatchResult> {
-  const { source, now } = opts;
-  const candidates = await validate(em, opts.records, now);
-  return em.transactional(async (tem) => {
-    const firsts = firstOfEach(candidates.filter(isValid));
-    // the days first (the order a close or reopen takes), then the payouts
-    const closed = await closedDays(tem, firsts.flatMap((c) => coveredDays(c.sent)), { lock: true });
-    const before = await lockStoredRecords<StoredSettlement>(tem, settlementsTarget, source, firsts.map((c) => c.externalId), [`"location_id"`, `"business_days"`, `"late_review"`]);
-    const writes = firsts.filter((c) => before.get(c.externalId)?.content_hash !== c.hash);
-    const leftDays = writes.flatMap((c) => {
-      const b = before.get(c.externalId);
-      return b ? coveredDays(b).filter((d) => !c.sent.business_days.includes(d.businessDay) || d.locationId !== c.sent.location_id) : [];
+export async function storeSettlements(w: Work, opts: { source: string; records: unknown[]; endpoint: string }): Promise<BatchResult> {
+  const { source } = opts;
+  const { now } = w;
+  const candidates = await validate(w, opts.records);
+  const firsts = firstOfEach(candidates.filter(isValid));
+  // the days first (the order a close or reopen takes), then the payouts
+  const closed = await closedDays(w, firsts.flatMap((c) => coveredDays(c.sent)), { lock: true });
+  const before = await lockStoredRecords<StoredSettlement>(w, settlementsTarget, source, firsts.map((c) => c.externalId), [`"location_id"`, `"business_days"`, `"late_review"`]);
+  const writes = firsts.filter((c) => before.get(c.externalId)?.content_hash !== c.hash);
+  const leftDays = writes.flatMap((c) => {
+    const b = before.get(c.externalId);
+    return b ? coveredDays(b).filter((d) => !c.sent.business_days.includes(d.businessDay) || d.locationId !== c.sent.location_id) : [];
+  });
+  for (const k of await closedDays(w, leftDays, { lock: true })) closed.add(k);
+  const expected = await expectedOf(w, writes.map((c) => ({ locationId: c.sent.location_id, businessDays: c.sent.business_days })));
+  const rows = new Map<number, SettlementWriteRow>();
+  for (const c of writes) {
+    const b = before.get(c.externalId);
+    const late = [...coveredDays(c.sent), ...(b ? coveredDays(b) : [])].filter((d) => closed.has(dayKey(d)));
+    const lateDays = [...new Set(late.map((d) => d.businessDay))].sort();
+    if (lateDays.length > 0) c.warnings.push(lateWarning('businessDays', lateDays));
+    const m = matchSettlement({ ...c.sent, platform: c.sent.platform, tenderTypes: c.sent.tender_types, businessDays: c.sent.business_days }, expected.get(c.sent.location_id) ?? new Map());
+    rows.set(c.index, {
+      ...c.sent,
+      expected_gross: m.expectedGross,
+      difference: m.difference,
+      match_status: m.matchStatus,
+      matched_at: now.toISOString(),
+      // a stored flag stays (its review history) unless the payout is late again
+      late_review: lateDays.length > 0 ? lateReview(now) : (b?.late_review ?? null),
     });
-    for (const k of await closedDays(tem, leftDays, { lock: true })) closed.add(k);
-    const expected = await expectedOf(tem, writes.map((c) => ({ locationId: c.sent.location_id, businessDays: c.sent.business_days })));
-    const rows = new Map<number, SettlementWriteRow>();
-    for (const c of writes) {
-      const b = before.get(c.externalId);
-      const late = [...coveredDays(c.sent), ...(b ? coveredDays(b) : [])].filter((d) => closed.has(dayKey(d)));
-      const lateDays = [...new Set(late.map((d) => d.businessDay))].sort();
-      if (lateDays.length > 0) c.warnings.push(lateWarning('businessDays', lateDays));
-      const m = matchSettlement({ ...c.sent, platform: c.sent.platform, tenderTypes: c.sent.tender_types, businessDays: c.sent.business_days }, expected.get(c.sent.location_id) ?? new Map());
-      rows.set(c.index, {
-        ...c.sent,
-        expected_gross: m.expectedGross,
-        difference: m.difference,
-        match_status: m.matchStatus,
-        matched_at: now.toISOString(),
-        // a stored flag stays (its review history) unless the payout is late again
-        late_review: lateDays.length > 0 ? lateReview(now) : (b?.late_review ?? null),
-      });
-    }
-    const records: PreparedRecord<SettlementWriteRow>[] = candidates.map((c) => {
-      const warnings = c.warnings.length > 0 ? c.warnings : undefined;
-      if (!isValid(c)) return { index: c.index, externalId: c.externalId, errors: c.errors, warnings };
-      const b = before.get(c.externalId);
-      const row = rows.get(c.index);
-      return {
-        index: c.index,
-        externalId: c.externalId,
-        // an unchanged re-send (or a later duplicate) is not written: its stored match stands
-        row: row ?? { ...c.sent, expected_gross: '0.00', difference: '0.00', match_status: 'mismatched', matched_at: now.toISOString(), late_review: null },
-        hash: c.hash,
-        warnings,
-        ...storedState(b, c.hash),
-      };
-    });
-    return ingestBatch(tem, {
-      target: settlementsTarget,
-      source,
-      records,
-      actor: opts.actor,
-      area: 'cash',
-      endpoint: opts.endpoint,
-      now,
-      eventsFor: mismatchEvents(source, now),
-    });
+  }
+  const records: PreparedRecord<SettlementWriteRow>[] = candidates.map((c) => {
+    const warnings = c.warnings.length > 0 ? c.warnings : undefined;
+    if (!isValid(c)) return { index: c.index, externalId: c.externalId, errors: c.errors, warnings };
+    const b = before.get(c.externalId);
+    const row = rows.get(c.index);
+    return {
+      index: c.index,
+      externalId: c.externalId,
+      // an unchanged re-send (or a later duplicate) is not written: its stored match stands
+      row: row ?? { ...c.sent, expected_gross: '0.00', difference: '0.00', match_status: 'mismatched', matched_at: now.toISOString(), late_review: null },
+      hash: c.hash,
+      warnings,
+      ...storedState(b, c.hash),
+    };
+  });
+  return ingestBatch(w, {
+    target: settlementsTarget,
+    source,
+    records,
+    actor: w.actor,
+    area: 'cash',
+    endpoint: opts.endpoint,
+    eventsFor: mismatchEvents(source, now),
   });
 }

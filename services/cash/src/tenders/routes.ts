@@ -8,7 +8,7 @@ export const tendersRoutes = (svc: ServiceRuntime<CashConfig>): RouteDef[] => [
     const { source, tenders: records } = ctx.body;
     const max = svc.config.API_MAX_BATCH_SIZE;
     assertBatchSize(records, max, 'tenders');
-    const result = await storeTenderTotals(ctx.em, { source, records, actor: ctx.principal, endpoint: 'POST /cash/tenders', now: svc.clock.now() });
+    const result = await storeTenderTotals(ctx, { source, records, endpoint: 'POST /cash/tenders' });
     return { status: 202, body: result };
   }),
 ];

@@ -1,16 +1,14 @@
 import { TenderTotalInput } from '@bop/contracts';
 import {
-  actorOf,
   businessDayOf,
   contentHash,
   fmtAmount,
   ingestBatch,
   type BatchResult,
-  type EntityManager,
   type FieldError,
   type IngestTarget,
   type PreparedRecord,
-  type Principal,
+  type Work,
   parseLocatedRecords,
   firstOfEach,
   lockStoredRecords,
@@ -21,9 +19,8 @@ import { dayKey, lateReview, lateWarning, type DayRef } from '../days/lock';
 import { closedDays, touchDays } from '../days/lock-store';
 import { rematchSettlements } from '../settlements/rematch-store';
 
-/** cash.tender_totals as the kit's batch upsert writes it (snake_case columns of the migration). */
+/** tender_totals as the kit's batch upsert writes it (in the unit's schema; snake_case columns of the migration). */
 export const tenderTotalsTarget: IngestTarget = {
-  schema: 'cash',
   table: 'tender_totals',
   idKind: 'tenderTotal',
   aggregateType: 'tender_total',
@@ -68,8 +65,9 @@ type Valid = Candidate & { externalId: string; row: TenderTotalRow; hash: string
 const isValid = (c: Candidate): c is Valid => c.errors.length === 0 && c.externalId !== null && c.row !== undefined;
 
 /** Schema and location of each record on its own; the business day from `closedAt` by the location's cut-off. */
-async function validate(em: EntityManager, records: unknown[], now: Date): Promise<Candidate[]> {
-  return (await parseLocatedRecords(em, 'cash', TenderTotalInput, records)).map((p) => {
+async function validate(w: Work, records: unknown[]): Promise<Candidate[]> {
+  const { now } = w;
+  return (await parseLocatedRecords(w, TenderTotalInput, records)).map((p) => {
     const c: Candidate = { index: p.index, externalId: p.externalId, errors: p.errors, warnings: p.warnings };
     if (!p.data || !p.location) return c;
     const t = p.data;
@@ -103,64 +101,63 @@ interface StoredTotal extends StoredKey {
 }
 
 /**
- * `POST /cash/tenders` in one transaction: per-record validation, the days opened, records of a
+ * `POST /cash/tenders` in the unit's transaction: per-record validation, the days opened, records of a
  * closed day (as it is now, or the day a re-sent record had before) stored flagged for review
  * (spec: ingestion rule 7), the kit's upsert on (source, externalId), then the settlements covering
  * the written days re-matched against the new expectation.
  */
-export async function storeTenderTotals(em: EntityManager, opts: { source: string; records: unknown[]; actor: Principal; endpoint: string; now: Date }): Promise<BatchResult> {
-  const { source, now } = opts;
-  const candidates = await validate(em, opts.records, now);
-  return em.transactional(async (tem) => {
-    const firsts = firstOfEach(candidates.filter(isValid));
-    const dayOf = (c: Valid): DayRef => ({ locationId: c.row.location_id, businessDay: c.row.business_day });
-    // the days first (opened, and key-share locked: the order a close or reopen takes), then the totals
-    await touchDays(tem, firsts.map(dayOf), now);
-    const closed = await closedDays(tem, firsts.map(dayOf), { lock: true });
-    const before = await lockStoredRecords<StoredTotal>(tem, tenderTotalsTarget, source, firsts.map((c) => c.externalId), [
-      `"location_id"`,
-      `to_char("business_day", 'YYYY-MM-DD') as "business_day"`,
-      `"late_review"`,
-    ]);
-    const writes = firsts.filter((c) => before.get(c.externalId)?.content_hash !== c.hash);
-    // a re-sent total moved to another day changes the day it leaves, too
-    const leftDays: DayRef[] = writes.flatMap((c) => {
-      const b = before.get(c.externalId);
-      return b && (b.location_id !== c.row.location_id || b.business_day !== c.row.business_day) ? [{ locationId: b.location_id, businessDay: b.business_day }] : [];
-    });
-    for (const k of await closedDays(tem, leftDays, { lock: true })) closed.add(k);
-    for (const c of writes) {
-      const b = before.get(c.externalId);
-      const late = [dayOf(c), ...(b ? [{ locationId: b.location_id, businessDay: b.business_day }] : [])].filter((d) => closed.has(dayKey(d)));
-      const lateDays = [...new Set(late.map((d) => d.businessDay))].sort();
-      // a stored flag stays (its review history) unless the record is late again
-      c.row.late_review = lateDays.length > 0 ? lateReview(now) : (b?.late_review ?? null);
-      if (lateDays.length > 0) c.warnings.push(lateWarning('businessDay', lateDays));
-    }
-    const records: PreparedRecord<TenderTotalRow>[] = candidates.map((c) => {
-      if (!isValid(c)) return { index: c.index, externalId: c.externalId, errors: c.errors, warnings: c.warnings.length > 0 ? c.warnings : undefined };
-      const b = before.get(c.externalId);
-      return {
-        index: c.index,
-        externalId: c.externalId,
-        row: c.row,
-        hash: c.hash,
-        warnings: c.warnings.length > 0 ? c.warnings : undefined,
-        ...storedState(b, c.hash),
-      };
-    });
-    return ingestBatch(tem, {
-      target: tenderTotalsTarget,
-      source,
-      records,
-      actor: opts.actor,
-      area: 'cash',
-      endpoint: opts.endpoint,
-      now,
-      // the new expectation of the written days (and of the day a moved total left) re-matches their payouts
-      afterStore: async (aem) => {
-        await rematchSettlements(aem, [...writes.map(dayOf), ...leftDays], now, actorOf(opts.actor));
-      },
-    });
+export async function storeTenderTotals(w: Work, opts: { source: string; records: unknown[]; endpoint: string }): Promise<BatchResult> {
+  const { source } = opts;
+  const { now } = w;
+  const candidates = await validate(w, opts.records);
+  const firsts = firstOfEach(candidates.filter(isValid));
+  const dayOf = (c: Valid): DayRef => ({ locationId: c.row.location_id, businessDay: c.row.business_day });
+  // the days first (opened, and key-share locked: the order a close or reopen takes), then the totals
+  await touchDays(w, firsts.map(dayOf));
+  const closed = await closedDays(w, firsts.map(dayOf), { lock: true });
+  const before = await lockStoredRecords<StoredTotal>(w, tenderTotalsTarget, source, firsts.map((c) => c.externalId), [
+    `"location_id"`,
+    `to_char("business_day", 'YYYY-MM-DD') as "business_day"`,
+    `"late_review"`,
+  ]);
+  const writes = firsts.filter((c) => before.get(c.externalId)?.content_hash !== c.hash);
+  // a re-sent total moved to another day changes the day it leaves, too
+  const leftDays: DayRef[] = writes.flatMap((c) => {
+    const b = before.get(c.externalId);
+    return b && (b.location_id !== c.row.location_id || b.business_day !== c.row.business_day) ? [{ locationId: b.location_id, businessDay: b.business_day }] : [];
+  });
+  for (const k of await closedDays(w, leftDays, { lock: true })) closed.add(k);
+  for (const c of writes) {
+    const b = before.get(c.externalId);
+    const late = [dayOf(c), ...(b ? [{ locationId: b.location_id, businessDay: b.business_day }] : [])].filter((d) => closed.has(dayKey(d)));
+    const lateDays = [...new Set(late.map((d) => d.businessDay))].sort();
+    // a stored flag stays (its review history) unless the record is late again
+    c.row.late_review = lateDays.length > 0 ? lateReview(now) : (b?.late_review ?? null);
+    if (lateDays.length > 0) c.warnings.push(lateWarning('businessDay', lateDays));
+  }
+  const records: PreparedRecord<TenderTotalRow>[] = candidates.map((c) => {
+    if (!isValid(c)) return { index: c.index, externalId: c.externalId, errors: c.errors, warnings: c.warnings.length > 0 ? c.warnings : undefined };
+    const b = before.get(c.externalId);
+    return {
+      index: c.index,
+      externalId: c.externalId,
+      row: c.row,
+      hash: c.hash,
+      warnings: c.warnings.length > 0 ? c.warnings : undefined,
+      ...storedState(b, c.hash),
+    };
+  });
+  return ingestBatch(w, {
+    target: tenderTotalsTarget,
+    source,
+    records,
+    actor: w.actor,
+    area: 'cash',
+    endpoint: opts.endpoint,
+    // the new expectation of the written days (and of the day a moved total left) re-matches their payouts
+    // (in the unit's transaction: the batch's savepoint is on its connection)
+    afterStore: async () => {
+      await rematchSettlements(w, [...writes.map(dayOf), ...leftDays]);
+    },
   });
 }

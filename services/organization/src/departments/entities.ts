@@ -2,7 +2,6 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
 export const Department = defineEntity({
   name: 'Department',
-  schema: 'organization',
   tableName: 'departments',
   properties: {
     id: p.string().primary(),

@@ -3,18 +3,18 @@ import { archiveDepartment, createDepartment, listDepartments, patchDepartment }
 
 export const departmentRoutes = (): RouteDef[] => [
   route('GET /departments', async (ctx) => {
-    return { body: await listDepartments(ctx.em, ctx.query, ctx) };
+    return { body: await listDepartments(ctx, ctx.query) };
   }),
 
   route('POST /departments', async (ctx) => {
-    return { status: 201, body: await createDepartment(ctx.em, ctx.body, ctx) };
+    return { status: 201, body: await createDepartment(ctx, ctx.body) };
   }),
 
   route('PATCH /departments/{id}', async (ctx) => {
-    return { body: await patchDepartment(ctx.em, ctx.params.id, ctx.body, ctx) };
+    return { body: await patchDepartment(ctx, ctx.params.id, ctx.body) };
   }),
 
   route('DELETE /departments/{id}', async (ctx) => {
-    return { body: await archiveDepartment(ctx.em, ctx.params.id, ctx) };
+    return { body: await archiveDepartment(ctx, ctx.params.id) };
   }),
 ];

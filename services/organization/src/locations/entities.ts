@@ -2,7 +2,6 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
 export const Location = defineEntity({
   name: 'Location',
-  schema: 'organization',
   tableName: 'locations',
   properties: {
     id: p.string().primary(),

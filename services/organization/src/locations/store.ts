@@ -1,16 +1,13 @@
-import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { LocationListQuery, LocationsResolveRequest } from '@bop/contracts';
-import { findPlain, mapPage, findPage, changedFields, Conflict, newId, NotFound, now, recordEvent, ValidationError, type EntityManager, type Principal, type RouteContext } from '@bop/shared';
+import { findPlain, mapPage, findPage, changedFields, Conflict, newId, NotFound, ValidationError, type ApiError, type EntityManager, type Work } from '@bop/shared';
 import { Location } from './entities';
 import { OrgUnit } from '../org-units/entities';
 import { locationDto } from './dto';
 import { loadParents } from '../org-units/tree-store';
 import { subtreeOf } from '../org-units/org-tree';
 import { assertLocationInReach, assertUnitInReach, locationReachFilter } from '../org-units/reach';
-
-/** What a write needs of its request: who acts, what they reach, the If-Match check. */
-export type Caller = Pick<RouteContext, 'principal' | 'reach' | 'checkVersion'>;
 
 type LocationFields = {
   name?: string;
@@ -36,9 +33,9 @@ async function assertExternalIdFree(em: EntityManager, externalId: string | null
   if (other && other.id !== selfId) throw new Conflict(`Location ${other.id} already has externalId ${externalId}.`, [{ path: 'externalId', message: 'Already used by another location.' }]);
 }
 
-function createLocation(em: EntityManager, fields: NewLocationFields, actor: Principal) {
-  const at = now();
-  const location = em.create(Location, {
+function createLocation(w: Work, fields: NewLocationFields) {
+  const at = w.now;
+  const location = w.em.create(Location, {
     id: newId('location'),
     name: fields.name,
     externalId: fields.externalId ?? null,
@@ -53,12 +50,12 @@ function createLocation(em: EntityManager, fields: NewLocationFields, actor: Pri
     archivedAt: null,
   });
   const dto = locationDto(location);
-  recordEvent(em, { type: 'location.created', aggregateType: 'location', aggregateId: location.id, locationId: location.id, object: dto, actor });
+  w.emit({ type: 'location.created', aggregateType: 'location', aggregateId: location.id, locationId: location.id, object: dto });
   return dto;
 }
 
 /** Applies changed fields; returns the new representation, or null when nothing changed. */
-function updateLocation(em: EntityManager, location: Location, fields: LocationFields & { status?: 'active' }, actor: Principal) {
+function updateLocation(w: Work, location: Location, fields: LocationFields & { status?: 'active' }) {
   const before = locationDto(location);
   for (const key of ['name', 'timezone', 'businessDayCutoff', 'externalId', 'orgUnitId', 'address'] as const) {
     if (fields[key] !== undefined) (location as Record<string, unknown>)[key] = fields[key];
@@ -70,25 +67,24 @@ function updateLocation(em: EntityManager, location: Location, fields: LocationF
   const previous = changedFields(before, locationDto(location));
   if (Object.keys(previous).length === 0) return null;
   location.version += 1;
-  location.updatedAt = now();
+  location.updatedAt = w.now;
   const after = locationDto(location);
-  recordEvent(em, { type: 'location.updated', aggregateType: 'location', aggregateId: location.id, locationId: location.id, object: after, previous, actor });
+  w.emit({ type: 'location.updated', aggregateType: 'location', aggregateId: location.id, locationId: location.id, object: after, previous });
   return after;
 }
 
-function rethrowExternalIdTaken(err: unknown): never {
-  if (err instanceof UniqueConstraintViolationException) {
-    throw new Conflict('Another location already has this externalId.', [{ path: 'externalId', message: 'Already used by another location.' }]);
-  }
-  throw err;
+/** The 409 of a write that lost a race for an externalId (locations_external_id_uq, the one unique key besides the id): the route's `conflict`. */
+export function externalIdTaken(_constraint: string | undefined): ApiError {
+  return new Conflict('Another location already has this externalId.', [{ path: 'externalId', message: 'Already used by another location.' }]);
 }
 
 /** A page of the locations the caller reaches. */
-export async function listLocations(em: EntityManager, query: z.output<typeof LocationListQuery>, reachSet: ReturnType<Caller['reach']>) {
+export async function listLocations(w: Work, query: z.output<typeof LocationListQuery>) {
   const { limit, cursor, status, orgUnitId, updatedSince } = query;
-  const reach = reachSet.everyone ? null : locationReachFilter(reachSet, await loadParents(em));
+  const reachSet = w.reach();
+  const reach = reachSet.everyone ? null : locationReachFilter(reachSet, await loadParents(w.em));
   const page = await findPage(
-    em,
+    w.em,
     Location,
     [
       status && { status },
@@ -101,95 +97,84 @@ export async function listLocations(em: EntityManager, query: z.output<typeof Lo
   return mapPage(page, locationDto);
 }
 
-export function registerLocation(em: EntityManager, body: NewLocationFields, caller: Caller) {
-  return em
-    .transactional(async (tem) => {
-      assertUnitInReach(caller.reach(), await loadParents(tem), body.orgUnitId ?? null);
-      await assertOrgUnitUsable(tem, body.orgUnitId);
-      await assertExternalIdFree(tem, body.externalId);
-      return createLocation(tem, body, caller.principal);
-    })
-    .catch(rethrowExternalIdTaken);
+export async function registerLocation(w: Work, body: NewLocationFields) {
+  assertUnitInReach(w.reach(), await loadParents(w.em), body.orgUnitId ?? null);
+  await assertOrgUnitUsable(w.em, body.orgUnitId);
+  await assertExternalIdFree(w.em, body.externalId);
+  return createLocation(w, body);
 }
 
 /** One location by id or by externalId, when the caller reaches it. */
-export async function readLocation(em: EntityManager, by: { id: string } | { externalId: string }, caller: Pick<Caller, 'reach'>) {
-  const [location] = await findPlain(em, Location, by, { limit: 1 });
+export async function readLocation(w: Work, by: { id: string } | { externalId: string }) {
+  const [location] = await findPlain(w.em, Location, by, { limit: 1 });
   if (!location) throw 'id' in by ? new NotFound('location', by.id) : new NotFound('location with externalId', by.externalId);
-  assertLocationInReach(caller.reach(), await loadParents(em), location);
+  assertLocationInReach(w.reach(), await loadParents(w.em), location);
   return locationDto(location);
 }
 
-export function patchLocation(em: EntityManager, id: string, body: LocationFields & { status?: 'active' }, caller: Caller) {
-  return em
-    .transactional(async (tem) => {
-      const location = await tem.findOne(Location, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!location) throw new NotFound('location', id);
-      const parents = await loadParents(tem);
-      const reach = caller.reach();
-      assertLocationInReach(reach, parents, location);
-      caller.checkVersion(location.version);
-      if (location.status === 'archived' && body.status !== 'active') {
-        throw new Conflict(`Location ${location.id} is archived; reactivate it with status "active" to change it.`);
-      }
-      if (body.orgUnitId !== undefined && body.orgUnitId !== location.orgUnitId) {
-        assertUnitInReach(reach, parents, body.orgUnitId);
-        await assertOrgUnitUsable(tem, body.orgUnitId);
-      }
-      await assertExternalIdFree(tem, body.externalId, location.id);
-      return updateLocation(tem, location, body, caller.principal) ?? locationDto(location);
-    })
-    .catch(rethrowExternalIdTaken);
+export async function patchLocation(w: Work, id: string, body: LocationFields & { status?: 'active' }) {
+  const location = await w.em.findOne(Location, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!location) throw new NotFound('location', id);
+  const parents = await loadParents(w.em);
+  const reach = w.reach();
+  assertLocationInReach(reach, parents, location);
+  w.checkVersion(location.version);
+  if (location.status === 'archived' && body.status !== 'active') {
+    throw new Conflict(`Location ${location.id} is archived; reactivate it with status "active" to change it.`);
+  }
+  if (body.orgUnitId !== undefined && body.orgUnitId !== location.orgUnitId) {
+    assertUnitInReach(reach, parents, body.orgUnitId);
+    await assertOrgUnitUsable(w.em, body.orgUnitId);
+  }
+  await assertExternalIdFree(w.em, body.externalId, location.id);
+  return updateLocation(w, location, body) ?? locationDto(location);
 }
 
-/** Creates or replaces the location of an externalId (201 when created). */
-export async function putLocationByExternalId(em: EntityManager, externalId: string, body: Omit<NewLocationFields, 'externalId'>, caller: Caller) {
-  const attempt = () =>
-    em.fork().transactional(async (tem) => {
-      const location = await tem.findOne(Location, { externalId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      const parents = await loadParents(tem);
-      const reach = caller.reach();
-      const fields = { ...body, orgUnitId: body.orgUnitId ?? null, address: body.address ?? null, externalId };
-      if (!location) {
-        assertUnitInReach(reach, parents, fields.orgUnitId);
-        await assertOrgUnitUsable(tem, fields.orgUnitId);
-        return { status: 201, dto: createLocation(tem, fields, caller.principal) };
-      }
-      assertLocationInReach(reach, parents, location);
-      caller.checkVersion(location.version);
-      if (fields.orgUnitId !== location.orgUnitId) {
-        assertUnitInReach(reach, parents, fields.orgUnitId);
-        await assertOrgUnitUsable(tem, fields.orgUnitId);
-      }
-      return { status: 200, dto: updateLocation(tem, location, fields, caller.principal) ?? locationDto(location) };
-    });
-  // two first PUTs of one externalId racing: the loser retries as an update
-  return attempt().catch((err) => (err instanceof UniqueConstraintViolationException ? attempt() : Promise.reject(err)));
+/**
+ * Creates or replaces the location of an externalId (201 when created). Two first PUTs of one
+ * externalId racing: the loser's unit runs again (the kit's race retry) and replaces as an update.
+ */
+export async function putLocationByExternalId(w: Work, externalId: string, body: Omit<NewLocationFields, 'externalId'>) {
+  const location = await w.em.findOne(Location, { externalId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  const parents = await loadParents(w.em);
+  const reach = w.reach();
+  const fields = { ...body, orgUnitId: body.orgUnitId ?? null, address: body.address ?? null, externalId };
+  if (!location) {
+    assertUnitInReach(reach, parents, fields.orgUnitId);
+    await assertOrgUnitUsable(w.em, fields.orgUnitId);
+    return { status: 201, dto: createLocation(w, fields) };
+  }
+  assertLocationInReach(reach, parents, location);
+  w.checkVersion(location.version);
+  if (fields.orgUnitId !== location.orgUnitId) {
+    assertUnitInReach(reach, parents, fields.orgUnitId);
+    await assertOrgUnitUsable(w.em, fields.orgUnitId);
+  }
+  return { status: 200, dto: updateLocation(w, location, fields) ?? locationDto(location) };
 }
 
-export function archiveLocation(em: EntityManager, id: string, caller: Caller) {
-  return em.transactional(async (tem) => {
-    const location = await tem.findOne(Location, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!location) throw new NotFound('location', id);
-    assertLocationInReach(caller.reach(), await loadParents(tem), location);
-    caller.checkVersion(location.version);
-    if (location.status === 'archived') return locationDto(location);
-    const before = locationDto(location);
-    location.status = 'archived';
-    location.archivedAt = now();
-    location.version += 1;
-    location.updatedAt = location.archivedAt;
-    const after = locationDto(location);
-    recordEvent(tem, { type: 'location.archived', aggregateType: 'location', aggregateId: location.id, locationId: location.id, object: after, previous: changedFields(before, after), actor: caller.principal });
-    return after;
-  });
+export async function archiveLocation(w: Work, id: string) {
+  const location = await w.em.findOne(Location, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!location) throw new NotFound('location', id);
+  assertLocationInReach(w.reach(), await loadParents(w.em), location);
+  w.checkVersion(location.version);
+  if (location.status === 'archived') return locationDto(location);
+  const before = locationDto(location);
+  location.status = 'archived';
+  location.archivedAt = w.now;
+  location.version += 1;
+  location.updatedAt = location.archivedAt;
+  const after = locationDto(location);
+  w.emit({ type: 'location.archived', aggregateType: 'location', aggregateId: location.id, locationId: location.id, object: after, previous: changedFields(before, after) });
+  return after;
 }
 
 /**
  * The locations by id and/or externalId, and those in org units or the units below them (archived
  * units still hold theirs), for the other services' replicas.
  */
-export async function resolveLocations(em: EntityManager, request: LocationsResolveRequest) {
+export async function resolveLocations(w: Work, request: LocationsResolveRequest) {
+  const { em } = w;
   const ids = [...new Set(request.ids ?? [])];
   const externalIds = [...new Set(request.externalIds ?? [])];
   const units = request.orgUnitIds?.length ? [...subtreeOf(await loadParents(em), request.orgUnitIds)] : [];

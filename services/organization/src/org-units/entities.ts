@@ -2,7 +2,6 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
 export const OrgUnit = defineEntity({
   name: 'OrgUnit',
-  schema: 'organization',
   tableName: 'org_units',
   properties: {
     id: p.string().primary(),

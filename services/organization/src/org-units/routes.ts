@@ -3,18 +3,18 @@ import { archiveOrgUnit, createOrgUnit, listOrgUnits, patchOrgUnit } from './sto
 
 export const orgUnitRoutes = (): RouteDef[] => [
   route('GET /org-units', async (ctx) => {
-    return { body: await listOrgUnits(ctx.em, ctx.query, ctx.reach()) };
+    return { body: await listOrgUnits(ctx, ctx.query) };
   }),
 
   route('POST /org-units', async (ctx) => {
-    return { status: 201, body: await createOrgUnit(ctx.em, ctx.body, ctx) };
+    return { status: 201, body: await createOrgUnit(ctx, ctx.body) };
   }),
 
   route('PATCH /org-units/{id}', async (ctx) => {
-    return { body: await patchOrgUnit(ctx.em, ctx.params.id, ctx.body, ctx) };
+    return { body: await patchOrgUnit(ctx, ctx.params.id, ctx.body) };
   }),
 
   route('DELETE /org-units/{id}', async (ctx) => {
-    return { body: await archiveOrgUnit(ctx.em, ctx.params.id, ctx) };
+    return { body: await archiveOrgUnit(ctx, ctx.params.id) };
   }),
 ];
