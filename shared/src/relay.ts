@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import type { Logger } from './logger';
 import type { Bus, BusMessage } from './bus/types';
+import { parsePayload } from './bus/payload-text';
 import { Waker } from './waker';
 import { isDatabaseUnavailable } from './db-faults';
 import { handleClientErrors } from './pg-clients';
@@ -139,8 +140,9 @@ export class Relay {
       return move.moved;
     }
     const client = this.client!;
-    const { rows } = await client.query<{ seq: string; event_id: string; type: string; aggregate_id: string; payload: Record<string, unknown>; trace_parent: string | null }>(
-      `select "seq", "event_id", "type", "aggregate_id", "payload", "trace_parent" from "${this.opts.schema}"."outbox"
+    // the payload as the text the service stored, parsed here once: an adapter that writes JSON writes that text (bus/payload-text.ts)
+    const { rows } = await client.query<{ seq: string; event_id: string; type: string; aggregate_id: string; payload: string; trace_parent: string | null }>(
+      `select "seq", "event_id", "type", "aggregate_id", "payload"::text as "payload", "trace_parent" from "${this.opts.schema}"."outbox"
        where "published_at" is null order by "seq" limit $1`,
       [limit],
     );
@@ -150,7 +152,7 @@ export class Relay {
       key: r.aggregate_id,
       eventId: r.event_id,
       type: r.type,
-      payload: r.payload,
+      payload: parsePayload(r.payload),
       ...(r.trace_parent ? { headers: { traceparent: r.trace_parent } } : {}),
     }));
     // spans only for sampled traces (the header goes on either way, so the sampling decision holds downstream)

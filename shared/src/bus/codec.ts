@@ -1,8 +1,24 @@
 import { COMPATIBILITY, SchemaType, type SchemaRegistry } from '@kafkajs/confluent-schema-registry';
 import { eventSubject, eventTypeJsonSchema, type JsonSchemaObject } from './schemas';
+import { payloadJson } from './payload-text';
 
 /** The parts of the registry client the codec uses. */
-export type RegistryClient = Pick<SchemaRegistry, 'register' | 'encode' | 'decode'>;
+export type RegistryClient = Pick<SchemaRegistry, 'register' | 'getSchema' | 'decode'>;
+
+/** A subject's registered schema: its id and the registry client's validator of it (the one `decode` runs too). */
+interface Writer {
+  id: number;
+  schema: Awaited<ReturnType<SchemaRegistry['getSchema']>>;
+}
+
+/** The registry's JSON Schema wire format: magic byte 0, the schema id (4 bytes, big-endian), the JSON. */
+function wireFormat(id: number, json: string): Buffer {
+  const value = Buffer.allocUnsafe(5 + Buffer.byteLength(json));
+  value[0] = 0;
+  value.writeInt32BE(id, 1);
+  value.write(json, 5, 'utf8');
+  return value;
+}
 
 /** How the Kafka adapter writes and reads event payloads: plain JSON, or the registry's JSON Schema wire format. */
 export interface PayloadCodec {
@@ -32,37 +48,37 @@ export function createPayloadCodec(
   schemaOf: (type: string) => JsonSchemaObject = eventTypeJsonSchema,
   onInvalid?: InvalidEventReport,
 ): PayloadCodec {
-  const ids = new Map<string, Promise<number>>();
-  const schemaId = (client: RegistryClient, topic: string, type: string): Promise<number> => {
+  const writers = new Map<string, Promise<Writer>>();
+  const writerOf = (client: RegistryClient, topic: string, type: string): Promise<Writer> => {
     const subject = eventSubject(topic, type);
-    let id = ids.get(subject);
-    if (!id) {
+    let writer = writers.get(subject);
+    if (!writer) {
       // the client sets the compatibility on a subject's first registration (and refuses a subject configured otherwise)
-      id = client
+      writer = client
         .register({ type: SchemaType.JSON, schema: JSON.stringify(schemaOf(type)) }, { subject, compatibility: COMPATIBILITY.BACKWARD })
-        .then((r) => r.id);
+        .then(async ({ id }) => ({ id, schema: await client.getSchema(id) }));
       // a failed registration is tried again by the next publish
-      id.catch(() => ids.delete(subject));
-      ids.set(subject, id);
+      writer.catch(() => writers.delete(subject));
+      writers.set(subject, writer);
     }
-    return id;
+    return writer;
   };
   return {
     async encode(topic, payload) {
-      if (!registry) return Buffer.from(JSON.stringify(payload));
+      // the payload's JSON: the text the relay read from the outbox when it is one of its payloads (payload-text.ts)
+      const json = payloadJson(payload);
+      if (!registry) return Buffer.from(json);
       if (typeof payload.type !== 'string' || payload.type === '') throw new Error('event payload has no type: no schema subject to write it under');
-      const id = await schemaId(registry, topic, payload.type);
-      try {
-        return await registry.encode(id, payload);
-      } catch (err) {
-        // An event its own schema refuses would be refused on every retry: the relay would stop
-        // publishing the service's events for good. It goes out as plain JSON instead (the platform's
-        // consumers read both forms; a registry deserializer refuses it, so other teams park it) and
-        // is reported as the producer's bug it is.
-        if ((err as Error)?.name !== 'ConfluentSchemaRegistryValidationError') throw err;
-        onInvalid?.({ topic, type: payload.type, eventId: payload.id, error: `${(err as Error).message} at ${JSON.stringify((err as { paths?: unknown }).paths ?? [])}` });
-        return Buffer.from(JSON.stringify(payload));
-      }
+      const { id, schema } = await writerOf(registry, topic, payload.type);
+      // validated as the registry client's encode does (its validator, compiled once per schema id), the wire format written here from the JSON as it is
+      const paths: string[][] = [];
+      if (schema.isValid(payload, { errorHook: (path) => paths.push(path) })) return wireFormat(id, json);
+      // An event its own schema refuses would be refused on every retry: the relay would stop
+      // publishing the service's events for good. It goes out as plain JSON instead (the platform's
+      // consumers read both forms; a registry deserializer refuses it, so other teams park it) and
+      // is reported as the producer's bug it is.
+      onInvalid?.({ topic, type: payload.type, eventId: payload.id, error: `invalid payload at ${JSON.stringify(paths)}` });
+      return Buffer.from(json);
     },
     async decode(value) {
       if (!value || value.length === 0) throw new Error('empty event payload');
