@@ -8,7 +8,7 @@ import { assetRoutes } from './assets/routes';
 import { assetInternalRoutes } from './assets/internal-routes';
 import { MaintenanceOccurrence, MaintenancePlan } from './maintenance/entities';
 import { maintenanceRoutes } from './maintenance/routes';
-import { MaintenanceCheckWorker } from './maintenance/workers';
+import { maintenanceCheck } from './maintenance/workers';
 import { WorkOrder, WorkOrderEntry } from './work-orders/entities';
 import { workOrderRoutes } from './work-orders/routes';
 import { sensorAlarmConsumers } from './work-orders/consumers';
@@ -23,13 +23,14 @@ export { configSchema, type EquipmentConfig } from './config';
  */
 export const equipmentService = createService({
   name: 'equipment',
+  unitOfWork: true,
   configSchema,
   entities: [EquipmentLocation, EquipmentEmployee, Asset, AssetMove, MeterReading, AssetMeter, MaintenancePlan, MaintenanceOccurrence, WorkOrder, WorkOrderEntry],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (equipment's replica of the organization)
   locationsInOrgUnits: locationsInOrgUnitsOf('equipment'),
   consumers: () => [...orgReplicaConsumers('equipment'), ...employeeReplicaConsumers('equipment'), ...sensorAlarmConsumers],
-  workers: (svc) => [new MaintenanceCheckWorker({ orm: svc.orm, log: svc.log, pollMs: svc.config.EQUIPMENT_MAINTENANCE_CHECK_MS })],
-  routes: (svc) => [...assetRoutes(), ...maintenanceRoutes(svc), ...workOrderRoutes()],
+  workers: (svc) => [maintenanceCheck(svc)],
+  routes: () => [...assetRoutes(), ...maintenanceRoutes(), ...workOrderRoutes()],
   internalRoutes: () => assetInternalRoutes(),
 });

@@ -1,22 +1,22 @@
-import { fixedClock, useClock } from '@bop/shared';
+import { fixedClock } from '@bop/shared';
 import { outboxPayloads, startTestService, type TestService } from '@bop/test-support';
 import { equipmentService } from '../src';
 import { managerAt, newAsset, paths, readMeters, replicaLocation } from './fixtures';
 
 let t: TestService;
+const clock = fixedClock('2026-06-01T12:00:00Z');
 beforeAll(async () => {
-  t = await startTestService(equipmentService, { EQUIPMENT_MAINTENANCE_CHECK_MS: '40' });
+  t = await startTestService(equipmentService, {}, { workers: false, clock });
 });
 afterAll(async () => {
   await t?.close();
 });
-afterEach(() => useClock({ now: () => new Date() }));
 
-const at = (iso: string) => useClock(fixedClock(iso));
+const at = (iso: string) => clock.set(iso);
 const dueEvents = (planId: string) => outboxPayloads(t, 'equipment', { type: 'maintenance.due', aggregateId: planId });
 const workOrdersOf = async (assetId: string) => (await t.call('GET', `/work-orders?assetId=${assetId}`)).body.data as Array<{ id: string; maintenancePlanId: string | null; status: string }>;
-/** A few rounds of the daily check (every 40 ms) */
-const rounds = () => new Promise((r) => setTimeout(r, 300));
+/** A round of the daily check */
+const dailyCheck = () => t.svc.worker('maintenance-due-check').runOnce();
 
 describe('maintenance plans by meter', () => {
   it('a reading reaching the threshold announces maintenance.due once and opens one work order; closing it resets from the current reading', async () => {
@@ -99,26 +99,20 @@ describe('maintenance plans by date', () => {
     expect(soon.body.data).toEqual([expect.objectContaining({ planId: plan.id, nextDueDate: '2026-06-08', daysOverdue: -7, due: false, overdue: false, reason: 'due on 2026-06-08, in 7 days' })]);
 
     at('2026-06-08T03:59:00Z'); // 23:59 on the 7th in New York
-    await rounds();
+    await dailyCheck();
     expect(await dueEvents(plan.id)).toEqual([]);
     at('2026-06-08T04:00:00Z');
-    const [due] = await (async () => {
-      for (let i = 0; i < 100; i++) {
-        const events = await dueEvents(plan.id);
-        if (events.length > 0) return events;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error('no maintenance.due');
-    })();
+    await dailyCheck();
+    const [due] = await dueEvents(plan.id);
     expect(due).toMatchObject({ actor: { type: 'system', id: null }, data: { object: { basis: 'date', nextDueDate: '2026-06-08', daysOverdue: 0, due: true, overdue: false } } });
     const [order] = await workOrdersOf(asset);
     expect(order).toMatchObject({ maintenancePlanId: plan.id, dueDate: '2026-06-08', createdBy: { type: 'system', id: null } });
 
     // the next days: the same occurrence, never again
     at('2026-06-09T12:00:00Z');
-    await rounds();
+    await dailyCheck();
     at('2026-06-10T12:00:00Z');
-    await rounds();
+    await dailyCheck();
     expect(await dueEvents(plan.id)).toHaveLength(1);
     expect(await workOrdersOf(asset)).toHaveLength(1);
     expect((await t.call('GET', `/maintenance-due?locationId=${loc}`)).body.data).toEqual([expect.objectContaining({ daysOverdue: 2, overdue: true, openWorkOrderId: order.id })]);

@@ -7,7 +7,7 @@ import { departmentConsumers } from './departments/consumers';
 import { Employee } from './employees/entities';
 import { employeeRoutes } from './employees/routes';
 import { userLinkConsumers } from './employees/consumers';
-import { EffectiveChangesWorker } from './employees/effective-changes-worker';
+import { effectiveChanges } from './employees/effective-changes-worker';
 import { PayRate } from './pay-rates/entities';
 import { payRateRoutes } from './pay-rates/routes';
 import { Activity } from './activity/entities';
@@ -28,13 +28,14 @@ export { configSchema, type PeopleConfig } from './config';
  */
 export const peopleService = createService({
   name: 'people',
+  unitOfWork: true,
   configSchema,
   entities: [PeopleLocation, PeopleDepartment, Employee, PayRate, Activity, EmployeeDocument, Certification],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (people's replica of the organization)
   locationsInOrgUnits: locationsInOrgUnitsOf('people'),
   consumers: () => [...orgReplicaConsumers('people'), ...departmentConsumers, ...userLinkConsumers],
-  workers: (svc) => [new EffectiveChangesWorker({ orm: svc.orm, log: svc.log, pollMs: svc.config.PEOPLE_EFFECTIVE_CHANGES_POLL_MS, services: svc.services })],
-  routes: (svc) => [...employeeRoutes(svc), ...payRateRoutes(svc), ...activityRoutes(), ...documentRoutes(svc), ...certificationRoutes(svc), ...profileRoutes(svc)],
+  workers: (svc) => [effectiveChanges(svc)],
+  routes: () => [...employeeRoutes(), ...payRateRoutes(), ...activityRoutes(), ...documentRoutes(), ...certificationRoutes(), ...profileRoutes()],
   internalRoutes: () => [...employeeInternalRoutes(), ...profileInternalRoutes()],
 });

@@ -1,19 +1,19 @@
 import { fixedClock, useClock } from '@bop/shared';
 import { outboxEvents, person, sql, startTestService, type TestService } from '@bop/test-support';
 import { peopleService } from '../src';
-import { applyDueChanges } from '../src/employees/lifecycle-store';
 import { employeeBody, newEmployee, replicaDepartment, replicaLocation } from './fixtures';
 
 let t: TestService;
 beforeAll(async () => {
-  t = await startTestService(peopleService, { PEOPLE_EFFECTIVE_CHANGES_POLL_MS: '3600000' });
+  t = await startTestService(peopleService, {}, { workers: false });
 });
 afterAll(async () => {
   await t?.close();
 });
 
 const eventsOf = async (id: string) => (await outboxEvents(t, 'people')).filter((e) => e.aggregate_id === id);
-const applyDue = () => applyDueChanges(t.svc.runtime.orm.em.fork());
+/** A round of the effective-changes worker (its loop is off) */
+const applyDue = () => t.svc.worker('employee-effective-changes').runOnce();
 
 describe('employees', () => {
   it('creates an employee with its places of work and records employee.created and the audit trail', async () => {

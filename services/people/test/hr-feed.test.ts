@@ -1,12 +1,12 @@
 import { fixedClock, useClock } from '@bop/shared';
 import { integration, outboxEvents, person, sql, startTestService, system, type TestService } from '@bop/test-support';
 import { peopleService } from '../src';
-import { anonymiseExpired } from '../src/employees/lifecycle-store';
+import { anonymiseExpired } from '../src/employees/effective-changes-worker';
 import { newEmployee, replicaLocation } from './fixtures';
 
 let t: TestService;
 beforeAll(async () => {
-  t = await startTestService(peopleService, { PEOPLE_EFFECTIVE_CHANGES_POLL_MS: '3600000' });
+  t = await startTestService(peopleService, {}, { workers: false });
 });
 afterAll(async () => {
   await t?.close();
@@ -97,9 +97,9 @@ describe('anonymisation after the retention period', () => {
     useClock(fixedClock('2026-12-01T00:00:00Z'));
     await t.call('DELETE', `/employees/${e.id}`);
     useClock(fixedClock('2027-11-30T00:00:00Z'));
-    expect(await anonymiseExpired(t.svc.runtime.orm.em.fork(), 365)).toBe(0);
+    expect(await anonymiseExpired(t.svc.runtime, 365)).toBe(0);
     useClock(fixedClock('2027-12-02T00:00:00Z'));
-    expect(await anonymiseExpired(t.svc.runtime.orm.em.fork(), 365)).toBeGreaterThanOrEqual(1);
+    expect(await anonymiseExpired(t.svc.runtime, 365)).toBeGreaterThanOrEqual(1);
     const after = await t.call('GET', `/employees/${e.id}`);
     expect(after.body).toMatchObject({ id: e.id, legalFirstName: 'Former', legalLastName: 'employee', email: null, phone: null, birthDate: null, terminationReason: null, homeLocationId: home, hireDate: '2026-01-05', terminationDate: '2026-02-01', status: 'archived' });
     expect(after.body.anonymisedAt).not.toBeNull();

@@ -6,7 +6,7 @@ import { newEmployee, replicaLocation } from './fixtures';
 
 let t: TestService;
 beforeAll(async () => {
-  t = await startTestService(peopleService, { PEOPLE_EFFECTIVE_CHANGES_POLL_MS: '3600000' });
+  t = await startTestService(peopleService, {}, { workers: false });
 });
 afterAll(async () => {
   await t?.close();

@@ -6,7 +6,6 @@ type Actor = { type: string; id: string | null };
 /** A piece of equipment at a location (fryer, walk-in, ice machine); archived when disposed, history kept. */
 export const Asset = defineEntity({
   name: 'Asset',
-  schema: 'equipment',
   tableName: 'assets',
   properties: {
     id: p.string().primary(),
@@ -31,7 +30,6 @@ export type Asset = InferEntity<typeof Asset>;
 /** A move of an asset from one location to another. */
 export const AssetMove = defineEntity({
   name: 'AssetMove',
-  schema: 'equipment',
   tableName: 'asset_moves',
   properties: {
     id: p.string().primary(),
@@ -50,7 +48,6 @@ export type AssetMove = InferEntity<typeof AssetMove>;
  */
 export const MeterReading = defineEntity({
   name: 'MeterReading',
-  schema: 'equipment',
   tableName: 'meter_readings',
   properties: {
     id: p.string().primary(),
@@ -69,7 +66,6 @@ export type MeterReading = InferEntity<typeof MeterReading>;
 /** The latest reading (by `readAt`) of each meter of an asset. */
 export const AssetMeter = defineEntity({
   name: 'AssetMeter',
-  schema: 'equipment',
   tableName: 'asset_meters',
   properties: {
     assetId: p.string().primary(),

@@ -4,5 +4,5 @@ import { assetStates } from './store';
 
 /** `POST /internal/assets:states`: the assets operations' sensors watch, as they stand now (unknown ids absent). System principal only. */
 export const assetInternalRoutes = (): InternalRouteDef[] => [
-  internalRoute('POST /internal/assets:states', { body: AssetStatesRequest }, async (ctx) => ok({ data: await assetStates(ctx.em, ctx.body.ids) })),
+  internalRoute('POST /internal/assets:states', { body: AssetStatesRequest }, async (ctx) => ok({ data: await assetStates(ctx, ctx.body.ids) })),
 ];

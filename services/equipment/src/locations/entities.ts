@@ -1,6 +1,7 @@
+import { serviceTable } from '@bop/contracts';
 import { locationReplicaEntity } from '@bop/shared';
 import type { InferEntity } from '@mikro-orm/core';
 
 /** Replica of organization's locations, fed by location.* events (the kit's orgReplicaConsumers): reach and validation. */
-export const EquipmentLocation = locationReplicaEntity('EquipmentLocation', 'equipment');
+export const EquipmentLocation = locationReplicaEntity('EquipmentLocation', serviceTable.equipment.schema);
 export type EquipmentLocation = InferEntity<typeof EquipmentLocation>;

@@ -10,7 +10,6 @@ type Actor = { type: string; id: string | null };
  */
 export const MaintenancePlan = defineEntity({
   name: 'MaintenancePlan',
-  schema: 'equipment',
   tableName: 'maintenance_plans',
   properties: {
     id: p.string().primary(),
@@ -38,7 +37,6 @@ export type MaintenancePlan = InferEntity<typeof MaintenancePlan>;
 /** A plan came due (announced once with `maintenance.due`; its work order, when the plan makes one). */
 export const MaintenanceOccurrence = defineEntity({
   name: 'MaintenanceOccurrence',
-  schema: 'equipment',
   tableName: 'maintenance_occurrences',
   properties: {
     id: p.string().primary(),

@@ -1,22 +1,21 @@
-import { route, type RouteDef, type ServiceRuntime } from '@bop/shared';
-import type { EquipmentConfig } from '../config';
+import { route, type RouteDef } from '@bop/shared';
 import { formChecker } from './forms-client';
 import { createPlan, listDue, listPlans, patchPlan } from './store';
 
-export const maintenanceRoutes = (svc: ServiceRuntime<EquipmentConfig>): RouteDef[] => [
+export const maintenanceRoutes = (): RouteDef[] => [
   route('GET /maintenance-plans', async (ctx) => {
-    return { body: await listPlans(ctx.em, ctx.query, ctx.reach()) };
+    return { body: await listPlans(ctx, ctx.query) };
   }),
 
   route('POST /maintenance-plans', async (ctx) => {
-    return { status: 201, body: await createPlan(ctx.em, ctx.body, ctx, formChecker(svc.services, ctx.requestId)) };
+    return { status: 201, body: await createPlan(ctx, ctx.body, formChecker(ctx.services, ctx.requestId)) };
   }),
 
   route('PATCH /maintenance-plans/{id}', async (ctx) => {
-    return { body: await patchPlan(ctx.em, ctx.params.id, ctx.body, ctx, formChecker(svc.services, ctx.requestId)) };
+    return { body: await patchPlan(ctx, ctx.params.id, ctx.body, formChecker(ctx.services, ctx.requestId)) };
   }),
 
   route('GET /maintenance-due', async (ctx) => {
-    return { body: await listDue(ctx.em, ctx.query, ctx.reach()) };
+    return { body: await listDue(ctx, ctx.query) };
   }),
 ];

@@ -1,5 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
-import { actorOf, addDays, newId, now, recordEvent, systemPrincipal, type EntityManager, type Principal } from '@bop/shared';
+import { actorOf, addDays, newId, type EntityManager, type Work } from '@bop/shared';
 import { type MeterKind } from '@bop/contracts';
 import { MaintenanceOccurrence, MaintenancePlan } from './entities';
 import { localDate, nextDueTotal, planDueState, type MeterNow } from './due-rules';
@@ -32,9 +32,9 @@ export async function timezones(em: EntityManager, locationIds: string[]): Promi
   return new Map(rows.map((l) => [l.id, l.timezone]));
 }
 
-/** Today at a location. */
-export async function todayAt(em: EntityManager, locationId: string): Promise<string> {
-  return localDate((await timezones(em, [locationId])).get(locationId) ?? 'UTC', now());
+/** Today at a location (the unit's instant). */
+export async function todayAt(w: Work, locationId: string): Promise<string> {
+  return localDate((await timezones(w.em, [locationId])).get(locationId) ?? 'UTC', w.now);
 }
 
 /** The plans' work orders not yet closed: plan id → work order id. */
@@ -50,10 +50,11 @@ export async function openWorkOrdersOf(em: EntityManager, planIds: string[]): Pr
  * says so and none of its work orders is still open (`work_order.created`, never twice for one
  * occurrence). Answers whether it announced.
  */
-export async function announceIfDue(em: EntityManager, plan: MaintenancePlan, asset: Pick<Asset, 'id' | 'name' | 'locationId' | 'status'>, principal: Principal | null): Promise<boolean> {
+export async function announceIfDue(w: Work, plan: MaintenancePlan, asset: Pick<Asset, 'id' | 'name' | 'locationId' | 'status'>): Promise<boolean> {
+  const { em } = w;
   if (!plan.active || asset.status !== 'active') return false;
   const meter = plan.meter ? meterOf(await meterStates(em, [asset.id]), plan) : null;
-  const state = planDueState(plan, await todayAt(em, asset.locationId), meter);
+  const state = planDueState(plan, await todayAt(w, asset.locationId), meter);
   if (!state.due) return false;
   if (await em.findOne(MaintenanceOccurrence, { planId: plan.id, occurrenceKey: state.key }, { fields: ['id'] })) return false;
   let openId = (await openWorkOrdersOf(em, [plan.id])).get(plan.id) ?? null;
@@ -63,17 +64,17 @@ export async function announceIfDue(em: EntityManager, plan: MaintenancePlan, as
     occurrenceKey: state.key,
     due: {},
     workOrderId: null,
-    createdAt: now(),
-    createdBy: actorOf(principal),
+    createdAt: w.now,
+    createdBy: actorOf(w.actor),
   });
   const announce = () => {
     const object = dueDto(plan, asset, state, openId);
     occurrence.due = object;
-    recordEvent(em, { type: 'maintenance.due', aggregateType: 'maintenance_plan', aggregateId: plan.id, locationId: asset.locationId, object, actor: principal });
+    w.emit({ type: 'maintenance.due', aggregateType: 'maintenance_plan', aggregateId: plan.id, locationId: asset.locationId, object });
   };
   if (plan.createsWorkOrder && openId === null) {
-    const w = openWorkOrder(
-      em,
+    const order = openWorkOrder(
+      w,
       {
         title: `Maintenance: ${plan.name}`,
         description: `${plan.description ? `${plan.description}\n` : ''}Due: ${state.reason}.`,
@@ -88,10 +89,9 @@ export async function announceIfDue(em: EntityManager, plan: MaintenancePlan, as
         dueDate: state.basis === 'date' ? state.nextDueDate : null,
         notes: null,
       },
-      principal,
     );
-    openId = w.id;
-    occurrence.workOrderId = w.id;
+    openId = order.id;
+    occurrence.workOrderId = order.id;
   }
   // maintenance.due first, then the work order it opened
   announce();
@@ -103,7 +103,8 @@ export async function announceIfDue(em: EntityManager, plan: MaintenancePlan, as
  * spec (Work order `:close`): "a linked plan's next due date is reset" — a date plan from the day of
  * the close at the asset, a meter plan from the meter's current reading. The plan's next cycle begins.
  */
-export async function resetPlanAfterWork(em: EntityManager, planId: string, closedAt: Date): Promise<void> {
+export async function resetPlanAfterWork(w: Work, planId: string, closedAt: Date): Promise<void> {
+  const { em } = w;
   const plan = await em.findOne(MaintenancePlan, { id: planId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!plan) return;
   if (plan.intervalDays != null) {
@@ -115,29 +116,28 @@ export async function resetPlanAfterWork(em: EntityManager, planId: string, clos
   plan.cycle += 1;
   plan.lastDoneAt = closedAt;
   plan.version += 1;
-  plan.updatedAt = now();
+  plan.updatedAt = w.now;
 }
 
 /**
- * The daily check (actor `system`): date plans whose due date has come at their asset's location and
- * whose occurrence has not been announced. Local days differ by zone, so every plan due by tomorrow
- * in UTC is looked at and decided in its own zone. Answers how many were announced.
+ * The daily check's candidates (actor `system`): date plans whose due date has come at their asset's
+ * location and whose occurrence has not been announced. Local days differ by zone, so every plan due
+ * by tomorrow in UTC is looked at (and decided in its own zone by `announceDatePlan`). Answers their ids.
  */
-export async function runDailyCheck(em: EntityManager): Promise<number> {
-  const horizon = addDays(localDate('UTC', now()), 1);
+export async function datePlansToCheck(w: Work): Promise<string[]> {
+  const { em } = w;
+  const horizon = addDays(localDate('UTC', w.now), 1);
   const candidates = await em.find(MaintenancePlan, { active: true, intervalDays: { $ne: null }, nextDueDate: { $lte: horizon } }, { fields: ['id', 'cycle', 'nextDueDate'], orderBy: { id: 'asc' } });
-  if (candidates.length === 0) return 0;
+  if (candidates.length === 0) return [];
   const announced = await em.find(MaintenanceOccurrence, { planId: { $in: candidates.map((c) => c.id) } }, { fields: ['planId', 'occurrenceKey'] });
   const seen = new Set(announced.map((o) => `${o.planId}|${o.occurrenceKey}`));
-  let n = 0;
-  for (const c of candidates) {
-    if (seen.has(`${c.id}|${c.cycle}:date:${c.nextDueDate}`)) continue;
-    n += await em.fork().transactional(async (tem) => {
-      const plan = await tem.findOne(MaintenancePlan, { id: c.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      const asset = plan ? await tem.findOne(Asset, { id: plan.assetId }) : null;
-      if (!plan || !asset) return 0;
-      return (await announceIfDue(tem, plan, asset, systemPrincipal)) ? 1 : 0;
-    });
-  }
-  return n;
+  return candidates.filter((c) => !seen.has(`${c.id}|${c.cycle}:date:${c.nextDueDate}`)).map((c) => c.id);
+}
+
+/** One candidate of the daily check, in a unit of its own: announced when due at its location. Answers 1 when it announced. */
+export async function announceDatePlan(w: Work, planId: string): Promise<number> {
+  const plan = await w.em.findOne(MaintenancePlan, { id: planId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  const asset = plan ? await w.em.findOne(Asset, { id: plan.assetId }) : null;
+  if (!plan || !asset) return 0;
+  return (await announceIfDue(w, plan, asset)) ? 1 : 0;
 }

@@ -8,13 +8,14 @@ export const sensorAlarmConsumers: ConsumerDef[] = [
     name: 'sensor-alarms',
     topics: ['operations'],
     types: ['sensor.out_of_range'],
-    async handle({ em, event }) {
+    async handle(ctx) {
+      const { event } = ctx;
       // a producer's bug (wrong shape, NUL or broken text) is parked in dead_letters, never guessed at
       const parsed = SensorAlarmEventObject.safeParse(event.data.object);
       if (!parsed.success) throw new Error(`${event.type} ${event.id}: data.object is not a sensor alarm (${parsed.error.issues.map((i) => formatPath(i.path) || '(object)').join(', ')})`);
       const badText = scanJson(parsed.data, { maxDepth: 8 }).errors;
       if (badText.length > 0) throw new Error(`${event.type} ${event.id}: data.object carries text Postgres refuses (${badText.map((e) => e.path).join(', ')})`);
-      await applySensorAlarm(em, parsed.data);
+      await applySensorAlarm(ctx, parsed.data);
     },
   }),
 ];

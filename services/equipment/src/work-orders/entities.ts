@@ -22,7 +22,6 @@ export interface SensorAlarmRef {
 /** Work on an asset or at a location: reported by hand, raised by a maintenance plan or by a sensor alarm. */
 export const WorkOrder = defineEntity({
   name: 'WorkOrder',
-  schema: 'equipment',
   tableName: 'work_orders',
   properties: {
     id: p.string().primary(),
@@ -57,7 +56,6 @@ export type WorkOrder = InferEntity<typeof WorkOrder>;
 /** One change to a work order: who, when, what (field, from, to). */
 export const WorkOrderEntry = defineEntity({
   name: 'WorkOrderEntry',
-  schema: 'equipment',
   tableName: 'work_order_history',
   properties: {
     id: p.string().primary(),

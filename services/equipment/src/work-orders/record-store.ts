@@ -1,4 +1,4 @@
-import { actorOf, changedFields, newId, now, recordEvent, type EntityManager, type Principal } from '@bop/shared';
+import { actorOf, changedFields, newId, type Work } from '@bop/shared';
 import { WorkOrder, WorkOrderEntry, type SensorAlarmRef, type WorkOrderPriority } from './entities';
 import { workOrderDto, type WorkOrderDto } from './dto';
 
@@ -19,29 +19,28 @@ export interface NewWorkOrder {
 }
 
 /** One entry of a work order's history: the fields that changed between two views. */
-export function recordHistory(em: EntityManager, workOrderId: string, principal: Principal | null, action: string, before: WorkOrderDto | null, after: WorkOrderDto, note: string | null = null): void {
+export function recordHistory(w: Work, workOrderId: string, action: string, before: WorkOrderDto | null, after: WorkOrderDto, note: string | null = null): void {
   const previous = before ? changedFields(before, after, ['version', 'updatedAt', 'partsCost']) : {};
   const changes = Object.keys(previous).map((field) => ({ field, from: (before as Record<string, unknown>)[field] ?? null, to: (after as Record<string, unknown>)[field] ?? null }));
-  em.create(WorkOrderEntry, { id: newId('workOrderEntry'), workOrderId, at: now(), actor: actorOf(principal), action, changes, note });
+  w.em.create(WorkOrderEntry, { id: newId('workOrderEntry'), workOrderId, at: w.now, actor: actorOf(w.actor), action, changes, note });
 }
 
 /** The work order's event (spec mapping: work_order.created / updated / closed), in the same transaction. */
-export function recordWorkOrderEvent(em: EntityManager, type: 'work_order.created' | 'work_order.updated' | 'work_order.closed', after: WorkOrderDto, principal: Principal | null, before?: WorkOrderDto): void {
-  recordEvent(em, {
+export function recordWorkOrderEvent(w: Work, type: 'work_order.created' | 'work_order.updated' | 'work_order.closed', after: WorkOrderDto, before?: WorkOrderDto): void {
+  w.emit({
     type,
     aggregateType: 'work_order',
     aggregateId: after.id,
     locationId: after.locationId,
     object: after,
     previous: before ? changedFields(before, after) : undefined,
-    actor: principal,
   });
 }
 
 /** Opens a work order: the row, its first history entry and `work_order.created`. */
-export function openWorkOrder(em: EntityManager, fields: NewWorkOrder, principal: Principal | null): WorkOrder {
-  const at = now();
-  const w = em.create(WorkOrder, {
+export function openWorkOrder(w: Work, fields: NewWorkOrder): WorkOrder {
+  const at = w.now;
+  const order = w.em.create(WorkOrder, {
     ...fields,
     id: newId('workOrder'),
     status: 'open',
@@ -52,13 +51,13 @@ export function openWorkOrder(em: EntityManager, fields: NewWorkOrder, principal
     parts: [],
     startedAt: null,
     closedAt: null,
-    createdBy: actorOf(principal),
+    createdBy: actorOf(w.actor),
     version: 1,
     createdAt: at,
     updatedAt: at,
   });
-  const dto = workOrderDto(w);
-  recordHistory(em, w.id, principal, 'created', null, dto);
-  recordWorkOrderEvent(em, 'work_order.created', dto, principal);
-  return w;
+  const dto = workOrderDto(order);
+  recordHistory(w, order.id, 'created', null, dto);
+  recordWorkOrderEvent(w, 'work_order.created', dto);
+  return order;
 }

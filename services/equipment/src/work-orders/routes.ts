@@ -3,30 +3,30 @@ import { cancelWorkOrder, closeWorkOrder, createWorkOrder, getWorkOrder, listWor
 
 export const workOrderRoutes = (): RouteDef[] => [
   route('GET /work-orders', async (ctx) => {
-    return { body: await listWorkOrders(ctx.em, ctx.query, ctx.reach()) };
+    return { body: await listWorkOrders(ctx, ctx.query) };
   }),
 
   route('POST /work-orders', async (ctx) => {
-    return { status: 201, body: await createWorkOrder(ctx.em, ctx.body, ctx) };
+    return { status: 201, body: await createWorkOrder(ctx, ctx.body) };
   }),
 
   route('GET /work-orders/{id}', async (ctx) => {
-    return { body: await getWorkOrder(ctx.em, ctx.params.id, ctx.reach()) };
+    return { body: await getWorkOrder(ctx, ctx.params.id) };
   }),
 
   route('PATCH /work-orders/{id}', async (ctx) => {
-    return { body: await patchWorkOrder(ctx.em, ctx.params.id, ctx.body, ctx) };
+    return { body: await patchWorkOrder(ctx, ctx.params.id, ctx.body) };
   }),
 
   route('POST /work-orders/{id}:start', async (ctx) => {
-    return { body: await startWorkOrder(ctx.em, ctx.params.id, ctx) };
+    return { body: await startWorkOrder(ctx, ctx.params.id) };
   }),
 
   route('POST /work-orders/{id}:close', async (ctx) => {
-    return { body: await closeWorkOrder(ctx.em, ctx.params.id, ctx.body, ctx) };
+    return { body: await closeWorkOrder(ctx, ctx.params.id, ctx.body) };
   }),
 
   route('POST /work-orders/{id}:cancel', async (ctx) => {
-    return { body: await cancelWorkOrder(ctx.em, ctx.params.id, ctx.body, ctx) };
+    return { body: await cancelWorkOrder(ctx, ctx.params.id, ctx.body) };
   }),
 ];

@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { SensorAlarmEventObject } from '@bop/contracts';
-import { systemPrincipal, type EntityManager } from '@bop/shared';
+import type { Work } from '@bop/shared';
 import { WorkOrder } from './entities';
 import { openWorkOrder, recordHistory } from './record-store';
 import { workOrderDto } from './dto';
@@ -12,13 +12,14 @@ import { Asset } from '../assets/entities';
  * is unique among work orders, so a repeated event opens nothing more); back in range is noted in the
  * history of that work order while it is not yet closed.
  */
-export async function applySensorAlarm(em: EntityManager, alarm: SensorAlarmEventObject): Promise<void> {
+export async function applySensorAlarm(w: Work, alarm: SensorAlarmEventObject): Promise<void> {
+  const { em } = w;
   if (!alarm.assetId) return;
   const existing = await em.findOne(WorkOrder, { sensorAlarmId: alarm.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (alarm.state === 'back_in_range') {
     if (!existing || (existing.status !== 'open' && existing.status !== 'in_progress')) return;
     const view = workOrderDto(existing);
-    recordHistory(em, existing.id, systemPrincipal, 'sensor_back_in_range', view, view, `${alarm.sensorName} back in range at ${alarm.readAt} (${alarm.value}${alarm.unit ? ` ${alarm.unit}` : ''}).`);
+    recordHistory(w, existing.id, 'sensor_back_in_range', view, view, `${alarm.sensorName} back in range at ${alarm.readAt} (${alarm.value}${alarm.unit ? ` ${alarm.unit}` : ''}).`);
     await em.flush();
     return;
   }
@@ -27,7 +28,7 @@ export async function applySensorAlarm(em: EntityManager, alarm: SensorAlarmEven
   if (!asset || asset.status !== 'active' || !asset.workOrderOnSensorAlarm) return;
   const range = `${alarm.min ?? '−∞'} to ${alarm.max ?? '∞'}${alarm.unit ? ` ${alarm.unit}` : ''}`;
   openWorkOrder(
-    em,
+    w,
     {
       title: `Sensor alarm: ${alarm.sensorName} out of range`,
       description: `${alarm.sensorName} read ${alarm.value}${alarm.unit ? ` ${alarm.unit}` : ''} at ${alarm.readAt}, outside ${range}, out of range since ${alarm.outOfRangeSince}.`,
@@ -42,7 +43,6 @@ export async function applySensorAlarm(em: EntityManager, alarm: SensorAlarmEven
       dueDate: null,
       notes: null,
     },
-    systemPrincipal,
   );
   await em.flush();
 }

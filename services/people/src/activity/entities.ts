@@ -4,7 +4,6 @@ import type { FieldChange } from './changes';
 /** The audit trail: one row per change to an employee record (who, what fields, old and new values, when). */
 export const Activity = defineEntity({
   name: 'Activity',
-  schema: 'people',
   tableName: 'activity',
   properties: {
     id: p.string().primary(),

@@ -3,6 +3,6 @@ import { listOwnActivity } from './store';
 
 export const activityRoutes = (): RouteDef[] => [
   route('GET /me/activity', async (ctx) => {
-    return { body: await listOwnActivity(ctx.em, ctx.principal, ctx.query) };
+    return { body: await listOwnActivity(ctx, ctx.query) };
   }),
 ];

@@ -2,7 +2,6 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
 export const Certification = defineEntity({
   name: 'Certification',
-  schema: 'people',
   tableName: 'certifications',
   properties: {
     id: p.string().primary(),

@@ -1,8 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { CertificationCreate, CertificationListQuery, CertificationPatch } from '@bop/contracts';
-import { Conflict, NotFound, ValidationError, findPage, mapPage, newId, now, type EntityManager } from '@bop/shared';
-import { assertEmployeeInReach, employeeForRecord, reachableEmployeeIds, type Caller } from '../employees/store';
+import { Conflict, NotFound, ValidationError, findPage, mapPage, newId, type RouteContext, type Work } from '@bop/shared';
+import { assertEmployeeInReach, employeeForRecord, reachableEmployeeIds } from '../employees/store';
 import { Employee } from '../employees/entities';
 import { recordActivity } from '../activity/store';
 import type { FilesLink } from '../documents/files-client';
@@ -13,21 +13,25 @@ function checkDates(issuedOn: string, expiresOn: string | null | undefined): voi
   if (expiresOn && expiresOn < issuedOn) throw new ValidationError([{ path: 'expiresOn', message: `The certification cannot expire before it was issued (${issuedOn}).` }]);
 }
 
-/** Records a certification; its file (optional) becomes the employee's to read too. */
-export async function addCertification(em: EntityManager, body: z.output<typeof CertificationCreate>, caller: Caller, files: FilesLink) {
-  const employee = await employeeForRecord(em, body.employeeId, caller.reach());
+/**
+ * Records a certification; its file (optional) becomes the employee's to read too. The route holds no
+ * transaction while files is asked: the certification is written in a transaction of its own once the
+ * file is shared (`ctx.transaction`), and a failed commit takes the sharing back.
+ */
+export async function addCertification(ctx: Work & Pick<RouteContext, 'transaction'>, body: z.output<typeof CertificationCreate>, files: FilesLink) {
+  const employee = await employeeForRecord(ctx, body.employeeId);
   if (employee.status === 'archived') throw new Conflict(`Employee ${employee.id} is archived; their file takes no new certifications.`);
   checkDates(body.issuedOn, body.expiresOn);
   const attachmentId = body.attachmentId ?? null;
   if (attachmentId) {
-    await files.check(attachmentId, employee.id, caller.principal, 'attachmentId');
+    await files.check(attachmentId, employee.id, ctx.actor, 'attachmentId');
     await files.concern(attachmentId, employee.id);
   }
   // shared before the certification commits: a failed commit takes the sharing back
   const unshare = (err: unknown) => (attachmentId ? files.concern(attachmentId, null).then(() => Promise.reject(err), () => Promise.reject(err)) : Promise.reject(err));
-  return em.transactional(async (tem) => {
-    const at = now();
-    const cert = tem.create(Certification, {
+  return ctx.transaction(async (w) => {
+    const at = w.now;
+    const cert = w.em.create(Certification, {
       id: newId('certification'),
       employeeId: employee.id,
       name: body.name,
@@ -41,66 +45,62 @@ export async function addCertification(em: EntityManager, body: z.output<typeof 
       updatedAt: at,
     });
     const object = certificationDto(cert);
-    recordActivity(tem, employee.id, caller.principal, 'certification_added', null, { certification: object });
+    recordActivity(w, employee.id, 'certification_added', null, { certification: object });
     return object;
   }).catch(unshare);
 }
 
-async function certificationForChange(em: EntityManager, id: string, caller: Caller) {
-  const cert = await em.findOne(Certification, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+async function certificationForChange(w: Work, id: string) {
+  const cert = await w.em.findOne(Certification, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!cert) throw new NotFound('certification', id);
-  assertEmployeeInReach(caller.reach(), await em.findOneOrFail(Employee, { id: cert.employeeId }));
-  caller.checkVersion(cert.version);
+  assertEmployeeInReach(w.reach(), await w.em.findOneOrFail(Employee, { id: cert.employeeId }));
+  w.checkVersion(cert.version);
   return cert;
 }
 
 /** A renewal (new dates), a correction or another file; the file replaced stops concerning the employee. */
-export async function patchCertification(em: EntityManager, id: string, body: z.output<typeof CertificationPatch>, caller: Caller, files: FilesLink) {
-  return em.transactional(async (tem) => {
-    const cert = await certificationForChange(tem, id, caller);
-    if (cert.status === 'archived') throw new Conflict(`Certification ${id} is archived.`);
-    const before = certificationDto(cert);
-    checkDates(body.issuedOn ?? cert.issuedOn, body.expiresOn !== undefined ? body.expiresOn : cert.expiresOn);
-    if (body.attachmentId !== undefined && body.attachmentId !== (cert.attachmentId ?? null)) {
-      if (body.attachmentId) {
-        await files.check(body.attachmentId, cert.employeeId, caller.principal, 'attachmentId');
-        await files.concern(body.attachmentId, cert.employeeId);
-      }
-      if (cert.attachmentId) await files.concern(cert.attachmentId, null);
-      cert.attachmentId = body.attachmentId;
+export async function patchCertification(w: Work, id: string, body: z.output<typeof CertificationPatch>, files: FilesLink) {
+  const cert = await certificationForChange(w, id);
+  if (cert.status === 'archived') throw new Conflict(`Certification ${id} is archived.`);
+  const before = certificationDto(cert);
+  checkDates(body.issuedOn ?? cert.issuedOn, body.expiresOn !== undefined ? body.expiresOn : cert.expiresOn);
+  if (body.attachmentId !== undefined && body.attachmentId !== (cert.attachmentId ?? null)) {
+    if (body.attachmentId) {
+      await files.check(body.attachmentId, cert.employeeId, w.actor, 'attachmentId');
+      await files.concern(body.attachmentId, cert.employeeId);
     }
-    if (body.name !== undefined) cert.name = body.name;
-    if (body.issuer !== undefined) cert.issuer = body.issuer;
-    if (body.issuedOn !== undefined) cert.issuedOn = body.issuedOn;
-    if (body.expiresOn !== undefined) cert.expiresOn = body.expiresOn;
-    if (JSON.stringify(before) === JSON.stringify(certificationDto(cert))) return before;
-    cert.version += 1;
-    cert.updatedAt = now();
-    const after = certificationDto(cert);
-    recordActivity(tem, cert.employeeId, caller.principal, 'certification_updated', { certification: before }, { certification: after });
-    return after;
-  });
+    if (cert.attachmentId) await files.concern(cert.attachmentId, null);
+    cert.attachmentId = body.attachmentId;
+  }
+  if (body.name !== undefined) cert.name = body.name;
+  if (body.issuer !== undefined) cert.issuer = body.issuer;
+  if (body.issuedOn !== undefined) cert.issuedOn = body.issuedOn;
+  if (body.expiresOn !== undefined) cert.expiresOn = body.expiresOn;
+  if (JSON.stringify(before) === JSON.stringify(certificationDto(cert))) return before;
+  cert.version += 1;
+  cert.updatedAt = w.now;
+  const after = certificationDto(cert);
+  recordActivity(w, cert.employeeId, 'certification_updated', { certification: before }, { certification: after });
+  return after;
 }
 
-export async function archiveCertification(em: EntityManager, id: string, caller: Caller) {
-  return em.transactional(async (tem) => {
-    const cert = await certificationForChange(tem, id, caller);
-    if (cert.status === 'archived') return certificationDto(cert);
-    const before = certificationDto(cert);
-    cert.status = 'archived';
-    cert.version += 1;
-    cert.updatedAt = now();
-    const after = certificationDto(cert);
-    recordActivity(tem, cert.employeeId, caller.principal, 'certification_archived', { certification: before }, { certification: after });
-    return after;
-  });
+export async function archiveCertification(w: Work, id: string) {
+  const cert = await certificationForChange(w, id);
+  if (cert.status === 'archived') return certificationDto(cert);
+  const before = certificationDto(cert);
+  cert.status = 'archived';
+  cert.version += 1;
+  cert.updatedAt = w.now;
+  const after = certificationDto(cert);
+  recordActivity(w, cert.employeeId, 'certification_archived', { certification: before }, { certification: after });
+  return after;
 }
 
-export async function listCertifications(em: EntityManager, query: z.output<typeof CertificationListQuery>, caller: Pick<Caller, 'reach'>) {
+export async function listCertifications(w: Work, query: z.output<typeof CertificationListQuery>) {
   const { limit, cursor, employeeId, name, expiresBefore, status } = query;
-  const reachable = await reachableEmployeeIds(em, caller.reach());
+  const reachable = await reachableEmployeeIds(w);
   const page = await findPage(
-    em,
+    w.em,
     Certification,
     [
       { status: status ?? 'active' },

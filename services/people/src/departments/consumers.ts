@@ -7,10 +7,11 @@ export const departmentConsumers: ConsumerDef[] = [
     name: 'department-replica',
     topics: ['organization'],
     types: ['department.created', 'department.updated', 'department.archived'],
-    async handle({ em, event }) {
+    async handle(ctx) {
+      const { event } = ctx;
       const o = event.data.object as { id?: string; locationId?: string | null; status?: string; updatedAt?: string };
       if (!o.id || !o.status) throw new Error(`${event.type} ${event.id}: data.object lacks id or status`);
-      await upsertDepartment(em, { id: o.id, locationId: o.locationId ?? null, status: o.status, updatedAt: o.updatedAt ?? event.createdAt });
+      await upsertDepartment(ctx, { id: o.id, locationId: o.locationId ?? null, status: o.status, updatedAt: o.updatedAt ?? event.createdAt });
     },
   }),
 ];

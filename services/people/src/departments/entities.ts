@@ -3,7 +3,6 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 /** Replica of organization's departments (department.* events, read through on a miss). */
 export const PeopleDepartment = defineEntity({
   name: 'PeopleDepartment',
-  schema: 'people',
   tableName: 'departments',
   properties: {
     id: p.string().primary(),

@@ -1,11 +1,11 @@
 import type { ReplicatedDepartment } from '@bop/contracts';
-import { readThroughReplica, ServiceUnavailable, type EntityManager } from '@bop/shared';
+import { readThroughReplica, ServiceUnavailable, type EntityManager, type Work } from '@bop/shared';
 import { PeopleDepartment } from './entities';
 
-async function upsertDepartments(em: EntityManager, _schema: string, rows: ReplicatedDepartment[]): Promise<void> {
+async function upsertDepartments(em: EntityManager, schema: string, rows: ReplicatedDepartment[]): Promise<void> {
   for (const d of rows) {
     await em.execute(
-      `insert into "people"."departments" ("id", "location_id", "status", "updated_at") values (?, ?, ?, ?)
+      `insert into "${schema}"."departments" ("id", "location_id", "status", "updated_at") values (?, ?, ?, ?)
        on conflict ("id") do update set "location_id" = excluded."location_id", "status" = excluded."status", "updated_at" = excluded."updated_at"
        where "departments"."updated_at" <= excluded."updated_at"`,
       [d.id, d.locationId, d.status, new Date(d.updatedAt)],
@@ -13,7 +13,7 @@ async function upsertDepartments(em: EntityManager, _schema: string, rows: Repli
   }
 }
 
-/** Organization's `POST /internal/departments:resolve`, upserted into `people.departments`. */
+/** Organization's `POST /internal/departments:resolve`, upserted into the service's `departments`. */
 export const departmentReadThrough = readThroughReplica<{ ids: string[] }, ReplicatedDepartment>({
   owner: 'organization',
   path: '/internal/departments:resolve',
@@ -23,17 +23,17 @@ export const departmentReadThrough = readThroughReplica<{ ids: string[] }, Repli
   isEmpty: (q) => q.ids.length === 0,
 });
 
-export const upsertDepartment = (em: EntityManager, row: ReplicatedDepartment) => upsertDepartments(em, 'people', [row]);
+export const upsertDepartment = (w: Work, row: ReplicatedDepartment) => upsertDepartments(w.em, w.schema, [row]);
 
 /**
  * A department a write names, as organization says now (read-your-writes: one just created is
  * accepted, one just archived refused); the replica decides when organization cannot be reached
  * but knows it, or when no way to organization is configured. null: no such department.
  */
-export async function currentDepartment(em: EntityManager, id: string): Promise<{ id: string; locationId: string | null; status: string } | null> {
-  const answer = await departmentReadThrough.read(em, 'people', { ids: [id] });
+export async function currentDepartment(w: Work, id: string): Promise<{ id: string; locationId: string | null; status: string } | null> {
+  const answer = await departmentReadThrough.read(w.em, w.schema, { ids: [id] }, undefined, w.services);
   if (answer.status === 'answered') return answer.rows.find((d) => d.id === id) ?? null;
-  const replica = await em.findOne(PeopleDepartment, { id });
+  const replica = await w.em.findOne(PeopleDepartment, { id });
   if (answer.status === 'unreachable' && !replica) throw new ServiceUnavailable(`Department ${id} could not be checked: ${answer.detail}`);
   return replica ? { id: replica.id, locationId: replica.locationId ?? null, status: replica.status } : null;
 }

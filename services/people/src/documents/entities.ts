@@ -2,7 +2,6 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
 export const EmployeeDocument = defineEntity({
   name: 'EmployeeDocument',
-  schema: 'people',
   tableName: 'employee_documents',
   properties: {
     id: p.string().primary(),

@@ -1,8 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { EmployeeDocumentCreate, EmployeeDocumentListQuery, EmployeeDocumentPatch, ListQuery } from '@bop/contracts';
-import { Conflict, NotFound, findPage, mapPage, newId, now, ownEmployeeId, type EntityManager } from '@bop/shared';
-import { assertEmployeeInReach, employeeForRecord, reachableEmployeeIds, type Caller } from '../employees/store';
+import { Conflict, NotFound, findPage, mapPage, newId, ownEmployeeId, type RouteContext, type Work } from '@bop/shared';
+import { assertEmployeeInReach, employeeForRecord, reachableEmployeeIds } from '../employees/store';
 import { Employee } from '../employees/entities';
 import { recordActivity } from '../activity/store';
 import { EmployeeDocument } from './entities';
@@ -11,19 +11,21 @@ import type { FilesLink } from './files-client';
 
 /**
  * Adds a document to an employee's file: an attachment the caller may see (files decides) that
- * concerns no other employee. Shared with the employee, the file becomes theirs to read too.
+ * concerns no other employee. Shared with the employee, the file becomes theirs to read too. The
+ * route holds no transaction while files is asked: the document is written in a transaction of its own
+ * once the file is shared (`ctx.transaction`), and a failed commit takes the sharing back.
  */
-export async function addDocument(em: EntityManager, body: z.output<typeof EmployeeDocumentCreate>, caller: Caller, files: FilesLink) {
-  const employee = await employeeForRecord(em, body.employeeId, caller.reach());
+export async function addDocument(ctx: Work & Pick<RouteContext, 'transaction'>, body: z.output<typeof EmployeeDocumentCreate>, files: FilesLink) {
+  const employee = await employeeForRecord(ctx, body.employeeId);
   if (employee.status === 'archived') throw new Conflict(`Employee ${employee.id} is archived; their file takes no new documents.`);
-  const att = await files.check(body.attachmentId, employee.id, caller.principal, 'attachmentId');
+  const att = await files.check(body.attachmentId, employee.id, ctx.actor, 'attachmentId');
   const visible = body.visibleToEmployee ?? false;
   if (visible) await files.concern(body.attachmentId, employee.id);
   // shared before the document commits: a failed commit takes the sharing back
   const unshare = (err: unknown) => (visible ? files.concern(body.attachmentId, null).then(() => Promise.reject(err), () => Promise.reject(err)) : Promise.reject(err));
-  return em.transactional(async (tem) => {
-    const at = now();
-    const doc = tem.create(EmployeeDocument, {
+  return ctx.transaction(async (w) => {
+    const at = w.now;
+    const doc = w.em.create(EmployeeDocument, {
       id: newId('employeeDocument'),
       employeeId: employee.id,
       attachmentId: body.attachmentId,
@@ -37,63 +39,59 @@ export async function addDocument(em: EntityManager, body: z.output<typeof Emplo
       updatedAt: at,
     });
     const object = documentDto(doc);
-    recordActivity(tem, employee.id, caller.principal, 'document_added', null, { document: object });
+    recordActivity(w, employee.id, 'document_added', null, { document: object });
     return object;
   }).catch(unshare);
 }
 
 /** A document locked for a change the caller may make (through its employee's reach). */
-async function documentForChange(em: EntityManager, id: string, caller: Caller) {
-  const doc = await em.findOne(EmployeeDocument, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+async function documentForChange(w: Work, id: string) {
+  const doc = await w.em.findOne(EmployeeDocument, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!doc) throw new NotFound('employee document', id);
-  const employee = await em.findOneOrFail(Employee, { id: doc.employeeId });
-  assertEmployeeInReach(caller.reach(), employee);
-  caller.checkVersion(doc.version);
+  const employee = await w.em.findOneOrFail(Employee, { id: doc.employeeId });
+  assertEmployeeInReach(w.reach(), employee);
+  w.checkVersion(doc.version);
   return doc;
 }
 
-export async function patchDocument(em: EntityManager, id: string, body: z.output<typeof EmployeeDocumentPatch>, caller: Caller, files: FilesLink) {
-  return em.transactional(async (tem) => {
-    const doc = await documentForChange(tem, id, caller);
-    if (doc.status === 'archived') throw new Conflict(`Document ${id} is archived.`);
-    const before = documentDto(doc);
-    if (body.type !== undefined) doc.type = body.type;
-    if (body.title !== undefined) doc.title = body.title;
-    if (body.expiresOn !== undefined) doc.expiresOn = body.expiresOn;
-    if (body.visibleToEmployee !== undefined && body.visibleToEmployee !== doc.visibleToEmployee) {
-      await files.concern(doc.attachmentId, body.visibleToEmployee ? doc.employeeId : null);
-      doc.visibleToEmployee = body.visibleToEmployee;
-    }
-    if (JSON.stringify(before) === JSON.stringify(documentDto(doc))) return before;
-    doc.version += 1;
-    doc.updatedAt = now();
-    const after = documentDto(doc);
-    recordActivity(tem, doc.employeeId, caller.principal, 'document_updated', { document: before }, { document: after });
-    return after;
-  });
+export async function patchDocument(w: Work, id: string, body: z.output<typeof EmployeeDocumentPatch>, files: FilesLink) {
+  const doc = await documentForChange(w, id);
+  if (doc.status === 'archived') throw new Conflict(`Document ${id} is archived.`);
+  const before = documentDto(doc);
+  if (body.type !== undefined) doc.type = body.type;
+  if (body.title !== undefined) doc.title = body.title;
+  if (body.expiresOn !== undefined) doc.expiresOn = body.expiresOn;
+  if (body.visibleToEmployee !== undefined && body.visibleToEmployee !== doc.visibleToEmployee) {
+    await files.concern(doc.attachmentId, body.visibleToEmployee ? doc.employeeId : null);
+    doc.visibleToEmployee = body.visibleToEmployee;
+  }
+  if (JSON.stringify(before) === JSON.stringify(documentDto(doc))) return before;
+  doc.version += 1;
+  doc.updatedAt = w.now;
+  const after = documentDto(doc);
+  recordActivity(w, doc.employeeId, 'document_updated', { document: before }, { document: after });
+  return after;
 }
 
 /** Archives a document: kept for the record, no longer shown to the employee (nor its file). */
-export async function archiveDocument(em: EntityManager, id: string, caller: Caller, files: FilesLink) {
-  return em.transactional(async (tem) => {
-    const doc = await documentForChange(tem, id, caller);
-    if (doc.status === 'archived') return documentDto(doc);
-    const before = documentDto(doc);
-    if (doc.visibleToEmployee) await files.concern(doc.attachmentId, null);
-    doc.status = 'archived';
-    doc.version += 1;
-    doc.updatedAt = now();
-    const after = documentDto(doc);
-    recordActivity(tem, doc.employeeId, caller.principal, 'document_archived', { document: before }, { document: after });
-    return after;
-  });
+export async function archiveDocument(w: Work, id: string, files: FilesLink) {
+  const doc = await documentForChange(w, id);
+  if (doc.status === 'archived') return documentDto(doc);
+  const before = documentDto(doc);
+  if (doc.visibleToEmployee) await files.concern(doc.attachmentId, null);
+  doc.status = 'archived';
+  doc.version += 1;
+  doc.updatedAt = w.now;
+  const after = documentDto(doc);
+  recordActivity(w, doc.employeeId, 'document_archived', { document: before }, { document: after });
+  return after;
 }
 
-export async function listDocuments(em: EntityManager, query: z.output<typeof EmployeeDocumentListQuery>, caller: Pick<Caller, 'reach'>) {
+export async function listDocuments(w: Work, query: z.output<typeof EmployeeDocumentListQuery>) {
   const { limit, cursor, employeeId, type, expiresBefore, status } = query;
-  const reachable = await reachableEmployeeIds(em, caller.reach());
+  const reachable = await reachableEmployeeIds(w);
   const page = await findPage(
-    em,
+    w.em,
     EmployeeDocument,
     [
       { status: status ?? 'active' },
@@ -108,7 +106,7 @@ export async function listDocuments(em: EntityManager, query: z.output<typeof Em
 }
 
 /** `/me/documents` and `/me/payslips`: the caller's own documents shared with them. */
-export async function listOwnDocuments(em: EntityManager, principal: Caller['principal'], query: z.output<typeof ListQuery>, type?: string) {
-  const page = await findPage(em, EmployeeDocument, [{ employeeId: ownEmployeeId(principal), visibleToEmployee: true, status: 'active' }, type && { type }], query);
+export async function listOwnDocuments(w: Work, query: z.output<typeof ListQuery>, type?: string) {
+  const page = await findPage(w.em, EmployeeDocument, [{ employeeId: ownEmployeeId(w.actor), visibleToEmployee: true, status: 'active' }, type && { type }], query);
   return mapPage(page, documentDto);
 }

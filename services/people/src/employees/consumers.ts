@@ -7,10 +7,11 @@ export const userLinkConsumers: ConsumerDef[] = [
     name: 'employee-user-link',
     topics: ['identity'],
     types: ['identity.user.created', 'identity.user.updated', 'identity.user.deactivated', 'identity.user.reactivated'],
-    async handle({ em, event }) {
+    async handle(ctx) {
+      const { event } = ctx;
       const o = event.data.object as { id?: string; employeeId?: string | null };
       if (!o.id) throw new Error(`${event.type} ${event.id}: data.object lacks id`);
-      await linkUser(em, o.id, o.employeeId ?? null);
+      await linkUser(ctx, o.id, o.employeeId ?? null);
     },
   }),
 ];

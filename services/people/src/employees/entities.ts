@@ -22,7 +22,6 @@ export interface Contact {
 
 export const Employee = defineEntity({
   name: 'Employee',
-  schema: 'people',
   tableName: 'employees',
   properties: {
     id: p.string().primary(),

@@ -1,4 +1,4 @@
-import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { EmployeeCreate, EmployeeListQuery, EmployeePatch } from '@bop/contracts';
 import {
@@ -15,17 +15,14 @@ import {
   findPlain,
   mapPage,
   newId,
-  now,
   reachCoversEmployeeRecord,
   reachableLocationIds,
-  recordEvent,
   sqlList,
   sqlQuery,
   writableLocations,
-  type EntityManager,
   type FieldError,
-  type Principal,
   type ReachSet,
+  type Work,
 } from '@bop/shared';
 import { Employee, type Contact } from './entities';
 import { PayRate } from '../pay-rates/entities';
@@ -33,13 +30,6 @@ import { employeeDto, type EmployeeDto } from './dto';
 import { furtherLocations } from './effective-dating';
 import { currentDepartment } from '../departments/replica-store';
 import { recordActivity } from '../activity/store';
-
-/** Who asks, as the stores need it (the route context). */
-export interface Caller {
-  principal: Principal;
-  reach(): ReachSet;
-  checkVersion(current: number): void;
-}
 
 /** The company's list of positions (company settings), or null when it cannot be known here (identity not configured). */
 export type PositionsList = () => Promise<string[] | null>;
@@ -50,9 +40,9 @@ export type NewEmployee = Pick<
   'employeeNumber' | 'externalId' | 'legalFirstName' | 'legalLastName' | 'preferredName' | 'email' | 'phone' | 'address' | 'birthDate' | 'homeLocationId' | 'locationIds' | 'departmentId' | 'positions' | 'hireDate'
 >;
 
-export function newEmployeeRecord(em: EntityManager, fields: NewEmployee): Employee {
-  const at = now();
-  return em.create(Employee, {
+export function newEmployeeRecord(w: Work, fields: NewEmployee): Employee {
+  const at = w.now;
+  return w.em.create(Employee, {
     ...fields,
     id: newId('employee'),
     status: 'active',
@@ -83,13 +73,13 @@ export interface Assignment {
  * active (organization, read through), the department active and of the home location or
  * company-wide, positions from the company's list without repeats. Answers the home location's time zone.
  */
-export async function checkAssignment(em: EntityManager, a: Partial<Assignment> & { homeLocationId: string }, positionsList: PositionsList): Promise<{ timezone: string }> {
+export async function checkAssignment(w: Work, a: Partial<Assignment> & { homeLocationId: string }, positionsList: PositionsList): Promise<{ timezone: string }> {
   const further = a.locationIds ?? [];
   const refs = [{ id: a.homeLocationId, path: 'homeLocationId', takes: 'employees' }, ...further.map((id, i) => ({ id, path: `locationIds[${i}]`, takes: 'employees' }))];
-  const { errors, byId } = await writableLocations(em, 'people', refs);
+  const { errors, byId } = await writableLocations(w, refs);
   const fieldErrors: FieldError[] = [...errors];
   if (a.departmentId) {
-    const dep = await currentDepartment(em, a.departmentId);
+    const dep = await currentDepartment(w, a.departmentId);
     if (!dep) fieldErrors.push({ path: 'departmentId', message: `No department ${a.departmentId}.` });
     else if (dep.status !== 'active') fieldErrors.push({ path: 'departmentId', message: `Department ${a.departmentId} is ${dep.status}.` });
     else if (dep.locationId && dep.locationId !== a.homeLocationId) {
@@ -134,11 +124,11 @@ export function assertEmployeeInReach(reach: ReachSet, e: { id?: string; homeLoc
 }
 
 /** An employee locked for a change the caller may make (404, 403 out_of_reach, 409 version_mismatch). */
-export async function employeeForChange(em: EntityManager, id: string, caller: Caller): Promise<Employee> {
-  const e = await em.findOne(Employee, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+export async function employeeForChange(w: Work, id: string): Promise<Employee> {
+  const e = await w.em.findOne(Employee, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!e) throw new NotFound('employee', id);
-  assertEmployeeInReach(caller.reach(), e);
-  caller.checkVersion(e.version);
+  assertEmployeeInReach(w.reach(), e);
+  w.checkVersion(e.version);
   return e;
 }
 
@@ -148,32 +138,30 @@ export function assertNotArchived(e: Employee): void {
 }
 
 /**
- * Commits a change to a locked employee: version and time, the audit trail, and the event (same
- * transaction). Answers the new view.
+ * Commits a change to a locked employee: version and time, the audit trail, and the event (the unit's
+ * transaction; actor: the unit's). Answers the new view.
  */
-export function commitChange(em: EntityManager, e: Employee, before: EmployeeDto | null, change: { action: string; event: string; actor: Principal | null }): EmployeeDto {
+export function commitChange(w: Work, e: Employee, before: EmployeeDto | null, change: { action: string; event: string }): EmployeeDto {
   if (before) {
     e.version += 1;
-    e.updatedAt = now();
+    e.updatedAt = w.now;
   }
   const after = employeeDto(e);
-  recordActivity(em, e.id, change.actor, change.action, before, after);
-  recordEvent(em, {
+  recordActivity(w, e.id, change.action, before, after);
+  w.emit({
     type: change.event,
     aggregateType: 'employee',
     aggregateId: e.id,
     locationId: e.homeLocationId,
     object: after,
     previous: before ? changedFields(before, after) : undefined,
-    actor: change.actor,
   });
   return after;
 }
 
-/** A unique externalId or employee number taken by another employee: 409 naming the field. */
-export function uniqueConflict(err: unknown): unknown {
-  if (!(err instanceof UniqueConstraintViolationException)) return err;
-  const field = /employees_number_uq/.test(err.message) ? 'employeeNumber' : 'externalId';
+/** A unique externalId or employee number taken by another employee (the unique index's name): 409 naming the field. */
+export function uniqueConflict(constraint: string | undefined): Conflict {
+  const field = constraint === 'employees_number_uq' ? 'employeeNumber' : 'externalId';
   return new Conflict(`Another employee already has this ${field}.`, [{ path: field, message: 'Already used by another employee.' }]);
 }
 
@@ -195,45 +183,39 @@ export function personalFields(
   };
 }
 
-export async function createEmployee(em: EntityManager, body: z.output<typeof EmployeeCreate>, caller: Caller, positionsList: PositionsList) {
+export async function createEmployee(w: Work, body: z.output<typeof EmployeeCreate>, positionsList: PositionsList) {
   const locationIds = furtherLocations(body.homeLocationId, body.locationIds ?? []);
-  assertEmployeeInReach(caller.reach(), { homeLocationId: body.homeLocationId, locationIds: [] });
-  await checkAssignment(em, { ...body, locationIds, departmentId: body.departmentId ?? null }, positionsList);
+  assertEmployeeInReach(w.reach(), { homeLocationId: body.homeLocationId, locationIds: [] });
+  await checkAssignment(w, { ...body, locationIds, departmentId: body.departmentId ?? null }, positionsList);
   const positions = await canonicalPositions(body.positions ?? [], positionsList);
-  try {
-    return await em.transactional(async (tem) => {
-      const e = newEmployeeRecord(tem, {
-        ...personalFields(body, positions),
-        externalId: body.externalId ?? null,
-        homeLocationId: body.homeLocationId,
-        locationIds,
-        departmentId: body.departmentId ?? null,
-        hireDate: body.hireDate,
-      });
-      await tem.flush();
-      return commitChange(tem, e, null, { action: 'created', event: 'employee.created', actor: caller.principal });
-    });
-  } catch (err) {
-    throw uniqueConflict(err);
-  }
+  const e = newEmployeeRecord(w, {
+    ...personalFields(body, positions),
+    externalId: body.externalId ?? null,
+    homeLocationId: body.homeLocationId,
+    locationIds,
+    departmentId: body.departmentId ?? null,
+    hireDate: body.hireDate,
+  });
+  await w.em.flush();
+  return commitChange(w, e, null, { action: 'created', event: 'employee.created' });
 }
 
 /** An employee the caller's read reaches (404 when there is none, 403 out_of_reach otherwise). */
-export async function getEmployee(em: EntityManager, where: { id: string } | { externalId: string }, caller: Pick<Caller, 'reach'>) {
-  const e = await em.findOne(Employee, where);
+export async function getEmployee(w: Work, where: { id: string } | { externalId: string }) {
+  const e = await w.em.findOne(Employee, where);
   if (!e) throw 'id' in where ? new NotFound('employee', where.id) : new NotFound('employee with externalId', where.externalId);
-  assertEmployeeInReach(caller.reach(), e);
+  assertEmployeeInReach(w.reach(), e);
   return employeeDto(e);
 }
 
 /** A page of the employees the caller's read reaches; `locationId` matches the home or a further location. */
-export async function listEmployees(em: EntityManager, query: z.output<typeof EmployeeListQuery>, caller: Pick<Caller, 'reach'>) {
+export async function listEmployees(w: Work, query: z.output<typeof EmployeeListQuery>) {
   const { limit, cursor, locationId, departmentId, status, updatedSince } = query;
   const page = await findPage(
-    em,
+    w.em,
     Employee,
     [
-      employeeScopeCondition<Employee>(employeeRecordScope(caller.reach(), locationId), {
+      employeeScopeCondition<Employee>(employeeRecordScope(w.reach(), locationId), {
         location: atEmployeeLocations,
         employee: (ids) => ({ id: ids }),
       }),
@@ -246,76 +228,66 @@ export async function listEmployees(em: EntityManager, query: z.output<typeof Em
   return mapPage(page, employeeDto);
 }
 
-export async function patchEmployee(em: EntityManager, id: string, body: z.output<typeof EmployeePatch>, caller: Caller, positionsList: PositionsList) {
-  try {
-    return await em.transactional(async (tem) => {
-      const e = await employeeForChange(tem, id, caller);
-      assertNotArchived(e);
-      const before = employeeDto(e);
-      if (body.locationIds !== undefined || body.positions !== undefined) {
-        await checkAssignment(tem, { homeLocationId: e.homeLocationId, locationIds: body.locationIds !== undefined ? furtherLocations(e.homeLocationId, body.locationIds) : [], positions: body.positions }, positionsList);
-      }
-      if (body.locationIds !== undefined) e.locationIds = furtherLocations(e.homeLocationId, body.locationIds);
-      if (body.positions !== undefined) e.positions = await canonicalPositions(body.positions, positionsList);
-      for (const field of ['employeeNumber', 'externalId', 'legalFirstName', 'legalLastName', 'preferredName', 'email', 'phone', 'address', 'birthDate', 'hireDate'] as const) {
-        if (body[field] !== undefined) (e as Record<string, unknown>)[field] = body[field];
-      }
-      if (e.terminationDate && e.hireDate > e.terminationDate) throw new ValidationError([{ path: 'hireDate', message: `The hire date cannot follow the termination date ${e.terminationDate}.` }]);
-      if (Object.keys(changedFields(before, employeeDto(e))).length === 0) return before;
-      await tem.flush();
-      return commitChange(tem, e, before, { action: 'updated', event: 'employee.updated', actor: caller.principal });
-    });
-  } catch (err) {
-    throw uniqueConflict(err);
+export async function patchEmployee(w: Work, id: string, body: z.output<typeof EmployeePatch>, positionsList: PositionsList) {
+  const e = await employeeForChange(w, id);
+  assertNotArchived(e);
+  const before = employeeDto(e);
+  if (body.locationIds !== undefined || body.positions !== undefined) {
+    await checkAssignment(w, { homeLocationId: e.homeLocationId, locationIds: body.locationIds !== undefined ? furtherLocations(e.homeLocationId, body.locationIds) : [], positions: body.positions }, positionsList);
   }
+  if (body.locationIds !== undefined) e.locationIds = furtherLocations(e.homeLocationId, body.locationIds);
+  if (body.positions !== undefined) e.positions = await canonicalPositions(body.positions, positionsList);
+  for (const field of ['employeeNumber', 'externalId', 'legalFirstName', 'legalLastName', 'preferredName', 'email', 'phone', 'address', 'birthDate', 'hireDate'] as const) {
+    if (body[field] !== undefined) (e as Record<string, unknown>)[field] = body[field];
+  }
+  if (e.terminationDate && e.hireDate > e.terminationDate) throw new ValidationError([{ path: 'hireDate', message: `The hire date cannot follow the termination date ${e.terminationDate}.` }]);
+  if (Object.keys(changedFields(before, employeeDto(e))).length === 0) return before;
+  await w.em.flush();
+  return commitChange(w, e, before, { action: 'updated', event: 'employee.updated' });
 }
 
 /** DELETE: archives a terminated employee (records kept; personal fields anonymised after the retention period). */
-export function archiveEmployee(em: EntityManager, id: string, caller: Caller) {
-  return em.transactional(async (tem) => {
-    const e = await employeeForChange(tem, id, caller);
-    if (e.status === 'archived') return employeeDto(e);
-    if (e.status !== 'terminated') throw new Conflict(`Employee ${e.id} is ${e.status}${e.terminationDate ? ` until ${e.terminationDate}` : ''}: only a terminated employee can be archived (terminate first).`);
-    const before = employeeDto(e);
-    e.status = 'archived';
-    e.archivedAt = now();
-    return commitChange(tem, e, before, { action: 'archived', event: 'employee.archived', actor: caller.principal });
-  });
+export async function archiveEmployee(w: Work, id: string) {
+  const e = await employeeForChange(w, id);
+  if (e.status === 'archived') return employeeDto(e);
+  if (e.status !== 'terminated') throw new Conflict(`Employee ${e.id} is ${e.status}${e.terminationDate ? ` until ${e.terminationDate}` : ''}: only a terminated employee can be archived (terminate first).`);
+  const before = employeeDto(e);
+  e.status = 'archived';
+  e.archivedAt = w.now;
+  return commitChange(w, e, before, { action: 'archived', event: 'employee.archived' });
 }
 
-export async function getEmergencyContacts(em: EntityManager, id: string, caller: Pick<Caller, 'reach'>) {
-  const e = await em.findOne(Employee, { id });
+export async function getEmergencyContacts(w: Work, id: string) {
+  const e = await w.em.findOne(Employee, { id });
   if (!e) throw new NotFound('employee', id);
-  assertEmployeeInReach(caller.reach(), e);
+  assertEmployeeInReach(w.reach(), e);
   return { contacts: e.emergencyContacts ?? [] };
 }
 
 /** Replaces the emergency contacts (an audit entry with the old and new lists; `employee.updated`). */
-export function replaceEmergencyContacts(em: EntityManager, id: string, contacts: Contact[], caller: Caller) {
-  return em.transactional(async (tem) => {
-    const e = await employeeForChange(tem, id, caller);
-    assertNotArchived(e);
-    return setContacts(tem, e, contacts, caller.principal, 'emergency_contacts_replaced');
-  });
+export async function replaceEmergencyContacts(w: Work, id: string, contacts: Contact[]) {
+  const e = await employeeForChange(w, id);
+  assertNotArchived(e);
+  return setContacts(w, e, contacts, 'emergency_contacts_replaced');
 }
 
 /** Sets a locked employee's contacts; nothing happens when they are the same. */
-export function setContacts(em: EntityManager, e: Employee, contacts: Contact[], actor: Principal | null, action: string) {
+export function setContacts(w: Work, e: Employee, contacts: Contact[], action: string) {
   const normalised = contacts.map((c) => ({ name: c.name, relationship: c.relationship, phone: c.phone, email: c.email ?? null }));
   const old = e.emergencyContacts ?? [];
   if (JSON.stringify(old) === JSON.stringify(normalised)) return { contacts: old };
   e.emergencyContacts = normalised;
   e.version += 1;
-  e.updatedAt = now();
+  e.updatedAt = w.now;
   const object = employeeDto(e);
-  recordActivity(em, e.id, actor, action, { emergencyContacts: old }, { emergencyContacts: normalised });
-  recordEvent(em, { type: 'employee.updated', aggregateType: 'employee', aggregateId: e.id, locationId: e.homeLocationId, object, actor });
+  recordActivity(w, e.id, action, { emergencyContacts: old }, { emergencyContacts: normalised });
+  w.emit({ type: 'employee.updated', aggregateType: 'employee', aggregateId: e.id, locationId: e.homeLocationId, object });
   return { contacts: normalised };
 }
 
 /** The employees named by id or externalId (unknown ones are absent) with their pay rates: the internal read. */
 export async function resolveEmployees(
-  em: EntityManager,
+  w: Work,
   q: { ids: string[]; externalIds: string[] },
   opts: { payRates: boolean; known?: Array<{ id: string; version: number }> },
 ): Promise<{ employees: Employee[]; rates: Map<string, PayRate[]>; current: string[] }> {
@@ -326,7 +298,7 @@ export async function resolveEmployees(
   if (opts.known && opts.known.length > 0) {
     // the caller's versions first, from the keys alone: only those that changed are read whole
     const known = new Map(opts.known.map((k) => [k.id, k.version]));
-    const keys = await sqlQuery<{ id: string; version: number }>(em, `select "id", "version" from "people"."employees" where "id" = any(?::text[]) or "external_id" = any(?::text[])`, [
+    const keys = await sqlQuery<{ id: string; version: number }>(w.em, `select "id", "version" from "${w.schema}"."employees" where "id" = any(?::text[]) or "external_id" = any(?::text[])`, [
       sqlList(ids),
       sqlList(externalIds),
     ]);
@@ -337,28 +309,29 @@ export async function resolveEmployees(
     if (ids.length === 0) return { employees: [], rates: new Map(), current };
   }
   // plain rows: a batch of punches asks about a thousand employees at a time (no entities to build)
-  const employees = await findPlain(em, Employee, { $or: [{ id: { $in: ids } }, { externalId: { $in: externalIds } }] }, { orderBy: { id: 'asc' } });
+  const employees = await findPlain(w.em, Employee, { $or: [{ id: { $in: ids } }, { externalId: { $in: externalIds } }] }, { orderBy: { id: 'asc' } });
   const rates = new Map<string, PayRate[]>();
   if (employees.length > 0 && opts.payRates) {
-    for (const r of await findPlain(em, PayRate, { employeeId: { $in: employees.map((e) => e.id) } }, { orderBy: { effectiveDate: 'asc', id: 'asc' } })) {
+    for (const r of await findPlain(w.em, PayRate, { employeeId: { $in: employees.map((e) => e.id) } }, { orderBy: { effectiveDate: 'asc', id: 'asc' } })) {
       rates.set(r.employeeId, [...(rates.get(r.employeeId) ?? []), r]);
     }
   }
   return { employees, rates, current };
 }
 
-/** The ids of the employees a reach covers (null: every employee), for lists of records that belong to employees. */
-export async function reachableEmployeeIds(em: EntityManager, reach: ReachSet): Promise<string[] | null> {
+/** The ids of the employees the caller's reach covers (null: every employee), for lists of records that belong to employees. */
+export async function reachableEmployeeIds(w: Work): Promise<string[] | null> {
+  const reach = w.reach();
   if (reach.everyone) return null;
   const locations = reachableLocationIds(reach) ?? [];
-  const rows = await em.find(Employee, { $or: [{ homeLocationId: { $in: locations } }, { locationIds: { $overlap: locations } }, { id: { $in: [...reach.employeeSetIds] } }] }, { fields: ['id'] });
+  const rows = await w.em.find(Employee, { $or: [{ homeLocationId: { $in: locations } }, { locationIds: { $overlap: locations } }, { id: { $in: [...reach.employeeSetIds] } }] }, { fields: ['id'] });
   return rows.map((r) => r.id);
 }
 
 /** An employee a write about them names (documents, certifications): 422 on the field when unknown, 403 when out of reach. */
-export async function employeeForRecord(em: EntityManager, id: string, reach: ReachSet, path = 'employeeId'): Promise<Employee> {
-  const e = await em.findOne(Employee, { id });
+export async function employeeForRecord(w: Work, id: string, path = 'employeeId'): Promise<Employee> {
+  const e = await w.em.findOne(Employee, { id });
   if (!e) throw new ValidationError([{ path, message: `No employee ${id}.` }]);
-  assertEmployeeInReach(reach, e);
+  assertEmployeeInReach(w.reach(), e);
   return e;
 }

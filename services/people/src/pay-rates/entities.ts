@@ -2,7 +2,6 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
 export const PayRate = defineEntity({
   name: 'PayRate',
-  schema: 'people',
   tableName: 'pay_rates',
   properties: {
     id: p.string().primary(),

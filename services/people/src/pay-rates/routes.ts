@@ -1,15 +1,13 @@
-import { route, type RouteDef, type ServiceRuntime } from '@bop/shared';
-import type { PeopleConfig } from '../config';
-import { peopleSettings } from '../settings/company-settings';
+import { route, type RouteDef } from '@bop/shared';
+import { positionsOf } from '../employees/routes';
 import { addPayRate, listPayRates } from './store';
 
-export const payRateRoutes = (svc: ServiceRuntime<PeopleConfig>): RouteDef[] => [
+export const payRateRoutes = (): RouteDef[] => [
   route('GET /employees/{id}/pay-rates', async (ctx) => {
-    return { body: await listPayRates(ctx.em, ctx.params.id, ctx.query, ctx) };
+    return { body: await listPayRates(ctx, ctx.params.id, ctx.query) };
   }),
 
   route('POST /employees/{id}/pay-rates', async (ctx) => {
-    const positions = async () => (await peopleSettings(svc.services, ctx.requestId))?.positions ?? null;
-    return { status: 201, body: (await addPayRate(ctx.em, ctx.params.id, ctx.body, ctx, positions)).rate };
+    return { status: 201, body: (await addPayRate(ctx, ctx.params.id, ctx.body, positionsOf(ctx))).rate };
   }),
 ];

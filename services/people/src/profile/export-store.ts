@@ -2,7 +2,7 @@ import archiver from 'archiver';
 import type { Readable } from 'node:stream';
 import type { PersonalDataExportAnswer, PersonalDataset } from '@bop/contracts';
 import type { AreaService } from '@bop/contracts';
-import { callCommand, ownEmployeeId, toCsv, type EntityManager, type Principal, type ServiceClient } from '@bop/shared';
+import { callCommand, ownEmployeeId, toCsv, type Work } from '@bop/shared';
 import { peopleDatasets } from './store';
 
 /** The services that hold personal data besides people; each implements `POST /internal/personal-data:export`. */
@@ -13,10 +13,11 @@ const HOLDERS: AreaService[] = ['identity', 'files', 'time'];
  * personal data (their internal export command; one that is not part of this deployment is left out
  * and named in README.txt), as a ZIP: per service and dataset a JSON and a CSV file.
  */
-export async function exportPersonalData(em: EntityManager, services: ServiceClient, principal: Principal, at: Date, requestId?: string): Promise<{ stream: Readable; fileName: string }> {
-  const employeeId = ownEmployeeId(principal);
-  const request = { userId: principal.userId ?? null, employeeId };
-  const answers: PersonalDataExportAnswer[] = [{ service: 'people', datasets: await peopleDatasets(em, employeeId) }];
+export async function exportPersonalData(w: Work, requestId?: string): Promise<{ stream: Readable; fileName: string }> {
+  const { services, now: at } = w;
+  const employeeId = ownEmployeeId(w.actor);
+  const request = { userId: w.actor.userId ?? null, employeeId };
+  const answers: PersonalDataExportAnswer[] = [{ service: 'people', datasets: await peopleDatasets(w, employeeId) }];
   const missing: string[] = [];
   for (const service of HOLDERS) {
     if (!services.has(service)) {

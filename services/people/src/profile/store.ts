@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { PersonalDataset, ProfilePatch } from '@bop/contracts';
-import { NotFound, ownEmployeeId, type EntityManager, type Principal } from '@bop/shared';
+import { NotFound, ownEmployeeId, type Work } from '@bop/shared';
 import { Employee } from '../employees/entities';
 import { employeeDto } from '../employees/dto';
 import { commitChange, setContacts } from '../employees/store';
@@ -13,36 +13,33 @@ import { documentDto } from '../documents/dto';
 import { Certification } from '../certifications/entities';
 import { certificationDto } from '../certifications/dto';
 
-const asEmployee = (principal: Principal): Principal => ({ ...principal, actingAsEmployee: true });
-
-async function ownEmployee(em: EntityManager, principal: Principal, lock = false): Promise<Employee> {
-  const id = ownEmployeeId(principal);
-  const e = await em.findOne(Employee, { id }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+/** The caller's own employee record (on `/me` rows the unit's actor is the employee). */
+async function ownEmployee(w: Work, lock = false): Promise<Employee> {
+  const id = ownEmployeeId(w.actor);
+  const e = await w.em.findOne(Employee, { id }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
   if (!e) throw new NotFound('employee record of your account', id);
   return e;
 }
 
 const profileOf = (e: Employee) => ({ ...employeeDto(e), emergencyContacts: (e.emergencyContacts ?? []).map((c) => ({ ...c, email: c.email ?? null })) });
 
-export async function getProfile(em: EntityManager, principal: Principal) {
-  return profileOf(await ownEmployee(em, principal));
+export async function getProfile(w: Work) {
+  return profileOf(await ownEmployee(w));
 }
 
 /** The employee changes their contact details and emergency contacts (actor: the employee; `employee.updated`). */
-export function patchProfile(em: EntityManager, principal: Principal, body: z.output<typeof ProfilePatch>) {
-  const actor = asEmployee(principal);
-  return em.transactional(async (tem) => {
-    const e = await ownEmployee(tem, principal, true);
-    const before = employeeDto(e);
-    for (const field of ['preferredName', 'email', 'phone', 'address'] as const) if (body[field] !== undefined) (e as Record<string, unknown>)[field] = body[field];
-    if (JSON.stringify(before) !== JSON.stringify(employeeDto(e))) commitChange(tem, e, before, { action: 'updated', event: 'employee.updated', actor });
-    if (body.emergencyContacts !== undefined) setContacts(tem, e, body.emergencyContacts, actor, 'emergency_contacts_replaced');
-    return profileOf(e);
-  });
+export async function patchProfile(w: Work, body: z.output<typeof ProfilePatch>) {
+  const e = await ownEmployee(w, true);
+  const before = employeeDto(e);
+  for (const field of ['preferredName', 'email', 'phone', 'address'] as const) if (body[field] !== undefined) (e as Record<string, unknown>)[field] = body[field];
+  if (JSON.stringify(before) !== JSON.stringify(employeeDto(e))) commitChange(w, e, before, { action: 'updated', event: 'employee.updated' });
+  if (body.emergencyContacts !== undefined) setContacts(w, e, body.emergencyContacts, 'emergency_contacts_replaced');
+  return profileOf(e);
 }
 
 /** Everything people holds about an employee, as datasets for `/me/export`. */
-export async function peopleDatasets(em: EntityManager, employeeId: string | null): Promise<PersonalDataset[]> {
+export async function peopleDatasets(w: Work, employeeId: string | null): Promise<PersonalDataset[]> {
+  const { em } = w;
   const e = employeeId ? await em.findOne(Employee, { id: employeeId }) : null;
   if (!e) return [];
   const byId = { orderBy: { id: 'asc' as const } };
