@@ -304,7 +304,8 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     guardInput(req, compiled, match.params, config.JSON_MAX_DEPTH);
     const ctx = buildContext(req, principal, compiled, match.params, orm, log, scope);
     // a unit's reach is known before its handler runs: a person without the row's permission is refused here
-    if (def.unitOfWork) ctx.reach();
+    // (unless the row lets the caller's own data pass without it, `orSelf`: the handler decides)
+    if (def.unitOfWork && !(compiled.row && typeof compiled.row.people === 'object' && compiled.row.people.orSelf)) ctx.reach();
     if (def.locationsInOrgUnits) await resolveOrgUnitReach(ctx, def.locationsInOrgUnits);
     let result: RouteResult;
     try {
@@ -499,9 +500,12 @@ function buildContext(req: KitRequest, principal: Principal, compiled: Compiled,
       return writeTransaction(
         orm.em.fork(),
         async (tem) => {
-          // the unit on this transaction: the request's context with `em` and `emit` bound to it
-          const unit = openWork(scope, tem, true, { actor, now, log: ctx.log });
-          const inUnit: RouteContext = Object.create(ctx, { em: { value: tem }, emit: { value: unit.work.emit } });
+          // the unit on this transaction: the request's context with `em` and `emit` bound to it. A route
+          // declared `{ transaction: false }` does work of its own first (streams an upload, asks other
+          // services, also inside its transaction): its unit's instant is read when the unit first asks
+          const own = compiled.def.options?.transaction === false;
+          const unit = openWork(scope, tem, true, own ? { actor, nowWhenAsked: true, log: ctx.log } : { actor, now, log: ctx.log });
+          const inUnit: RouteContext = Object.create(ctx, { em: { value: tem }, emit: { value: unit.work.emit }, ...(own ? { now: { get: () => unit.work.now } } : {}) });
           const result = await fn(inUnit);
           await unit.flush();
           return result;

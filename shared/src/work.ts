@@ -84,6 +84,8 @@ export interface OpenWorkOptions {
   log?: Logger;
   /** the unit's instant (else the scope's clock, now) */
   now?: Date;
+  /** without `now`: the scope's clock is read when the unit first asks for its instant, not when it opens */
+  nowWhenAsked?: boolean;
 }
 
 /** A unit and the events it emitted, which its opener writes before the transaction commits. */
@@ -100,9 +102,12 @@ export interface OpenedWork {
 export function openWork(scope: WorkScope, em: EntityManager, writable: boolean, opts: OpenWorkOptions = {}): OpenedWork {
   const pending: OutboxEvent[] = [];
   const actor = opts.actor ?? systemPrincipal;
+  let at: Date | undefined = opts.now ?? (opts.nowWhenAsked ? undefined : scope.clock.now());
   const work: Work = {
     em,
-    now: opts.now ?? scope.clock.now(),
+    get now() {
+      return (at ??= scope.clock.now());
+    },
     actor,
     schema: scope.schema,
     log: opts.log ?? scope.log,

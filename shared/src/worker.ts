@@ -59,6 +59,8 @@ export function isWorkerSpec(x: WorkerDef | WorkerSpec): x is WorkerSpec {
 export function bindWorker(spec: WorkerSpec, orm: Orm, scope: WorkScope): Worker {
   const waker = new Waker();
   let running = false;
+  // stop() was called (not merely: the loop is not running, as in tests that call runOnce without it)
+  let stopping = false;
   let loop: Promise<void> | null = null;
   // rounds never overlap: runOnce waits for the loop's round and the loop for runOnce's
   let chain: Promise<unknown> = Promise.resolve();
@@ -67,7 +69,7 @@ export function bindWorker(spec: WorkerSpec, orm: Orm, scope: WorkScope): Worker
     write: (fn) => inWork(orm, scope, fn),
     read: (fn) => fn(openWork(scope, orm.em.fork(), false).work),
     get stopping() {
-      return !running;
+      return stopping;
     },
   });
   const runOnce = (): Promise<boolean | number | void> => {
@@ -98,10 +100,12 @@ export function bindWorker(spec: WorkerSpec, orm: Orm, scope: WorkScope): Worker
     wake: () => waker.wake(),
     start() {
       running = true;
+      stopping = false;
       loop = run();
     },
     async stop() {
       running = false;
+      stopping = true;
       waker.wake();
       await loop;
       await spec.stopped?.();

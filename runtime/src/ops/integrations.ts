@@ -5,7 +5,7 @@ import { exits, withDatabase, withServiceRuntime } from './context';
 async function listIntegrations(): Promise<number> {
   return withDatabase((url) =>
     withServiceRuntime(integrationsService, url, async (runtime) => {
-      const list = await integrationsAdmin.listIntegrations(runtime.orm.em);
+      const list = await runtime.read((w) => integrationsAdmin.listIntegrations(w));
       for (const i of list) console.log(`${i.id}  ${i.status.padEnd(6)}  health ${String(i.health).padEnd(7)}  ${i.name} ${i.version}`);
       console.log(`${list.length} integration(s)`);
       return 0;

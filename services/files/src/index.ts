@@ -6,7 +6,7 @@ import { Attachment } from './attachments/entities';
 import { attachmentRoutes } from './attachments/routes';
 import { attachmentInternalRoutes } from './attachments/internal-routes';
 import { attachmentStorage } from './attachments/upload-store';
-import { ContentRemovalWorker } from './attachments/removal-worker';
+import { contentRemoval } from './attachments/removal-worker';
 
 export { configSchema, type FilesConfig } from './config';
 
@@ -25,11 +25,13 @@ const storageOf = (svc: { config: FilesConfig }) => {
  */
 export const filesService = createService({
   name: 'files',
+  // the kit opens the transaction of every write (issue 37)
+  unitOfWork: true,
   configSchema,
   entities: [FilesLocation, Attachment],
   migrations,
   consumers: () => orgReplicaConsumers('files'),
-  workers: (svc) => [new ContentRemovalWorker({ orm: svc.orm, log: svc.log, storage: storageOf(svc) })],
+  workers: (svc) => [contentRemoval(storageOf(svc))],
   routes: (svc) => attachmentRoutes(svc, storageOf(svc)),
   internalRoutes: () => attachmentInternalRoutes(),
 });

@@ -4,9 +4,6 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { filesService } from '../src';
 import { eventually, integration, outboxEvents, person, sql, startTestService, type TestService } from '@bop/test-support';
-import { createLogger } from '@bop/shared';
-import { ContentRemovalWorker } from '../src/attachments/removal-worker';
-import { attachmentStorage } from '../src/attachments/upload-store';
 import { GIF, PDF, PNG, replicaLocation, upload, uploadedPng } from './fixtures';
 
 let t: TestService;
@@ -14,7 +11,8 @@ let dir: string;
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bop-files-'));
   // the local directory (its files are looked at below), whatever storage the environment names
-  t = await startTestService(filesService, { FILES_DIR: dir, STORAGE_S3_BUCKET: '', STORAGE_MAX_UPLOAD_MB: '1', STORAGE_ALLOWED_TYPES: 'image/png,image/jpeg,application/pdf,text/plain,text/csv' });
+  // the removal worker runs only when a test runs its round
+  t = await startTestService(filesService, { FILES_DIR: dir, STORAGE_S3_BUCKET: '', STORAGE_MAX_UPLOAD_MB: '1', STORAGE_ALLOWED_TYPES: 'image/png,image/jpeg,application/pdf,text/plain,text/csv' }, { workers: false });
 });
 afterAll(async () => {
   await t?.close();
@@ -93,7 +91,8 @@ describe('POST /attachments', () => {
     const chunked = await postMultipart(t.svc.url, '/attachments', [{ fileName: 'big.pdf', contentType: 'application/pdf', content: generatedBytes(3 * 1024 * 1024, PDF) }], { 'x-internal-token': token });
     expect(chunked.status).toBe(413);
     expect(chunked.body.limitBytes).toBe(1024 * 1024);
-    await new Promise((r) => setTimeout(r, 200));
+    // the refused upload's bytes are removed as its stream ends
+    await eventually(async () => storedFiles().length === before && fs.readdirSync(path.join(dir, 'attachments')).every((f) => !f.endsWith('.partial')));
     expect(storedFiles().length).toBe(before);
     expect(fs.readdirSync(path.join(dir, 'attachments')).filter((f) => f.endsWith('.partial'))).toEqual([]);
   });
@@ -281,13 +280,8 @@ describe('removing the bytes of a deleted file', () => {
     expect(await sql(t, `select status, content_removed_at from files.attachments where id = $1`, [a.id])).toEqual([{ status: 'deleted', content_removed_at: null }]);
     fs.rmSync(file, { recursive: true });
     fs.writeFileSync(file, PNG);
-    const worker = new ContentRemovalWorker({ orm: t.svc.runtime.orm, log: createLogger('files', 'silent'), storage: attachmentStorage(t.svc.runtime.config) });
-    worker.start();
-    try {
-      await eventually(async () => (await sql(t, `select content_removed_at is not null as removed from files.attachments where id = $1`, [a.id]))[0].removed === true);
-    } finally {
-      await worker.stop();
-    }
+    await t.svc.worker('attachment-content-removal').runOnce();
+    expect(await sql(t, `select content_removed_at is not null as removed from files.attachments where id = $1`, [a.id])).toEqual([{ removed: true }]);
     expect(fs.existsSync(file)).toBe(false);
   });
 });

@@ -16,9 +16,11 @@ export { configSchema } from './config';
 
 export const integrationsService = createService({
   name: 'integrations',
+  // the kit opens the transaction of every write (issue 37)
+  unitOfWork: true,
   configSchema,
   entities: [Integration, IntegrationKey, IntegrationLog, IngestionBatch],
   migrations,
-  routes: (svc) => [...integrationRoutes(svc), ...logRoutes(svc), ...healthRoutes(svc), ...batchRoutes()],
+  routes: (svc) => [...integrationRoutes(svc), ...logRoutes(), ...healthRoutes(), ...batchRoutes()],
   consumers: () => [batchConsumer],
 });

@@ -128,7 +128,7 @@ describe('GET /integrations', () => {
 
   it('the ops CLI lists them too', async () => {
     const r = await register(t);
-    const list = await integrationsAdmin.listIntegrations(t.svc.runtime.orm.em);
+    const list = await t.svc.runtime.read((w) => integrationsAdmin.listIntegrations(w));
     expect(list.find((i) => i.id === r.integration.id)).toMatchObject({ status: 'active', health: 'unknown' });
   });
 });

@@ -22,11 +22,13 @@ export { configSchema, type PurchasingConfig } from './config';
  */
 export const purchasingService = createService({
   name: 'purchasing',
+  // the kit opens the transaction of every write (issue 37)
+  unitOfWork: true,
   configSchema,
   entities: [PurchasingLocation, ...suppliersEntities, ...ordersEntities, ...invoicesEntities],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (purchasing's replica of the organization)
   locationsInOrgUnits: locationsInOrgUnitsOf('purchasing'),
   consumers: () => [...orgReplicaConsumers('purchasing')],
-  routes: (svc) => [...suppliersRoutes(svc), ...ordersRoutes(svc), ...invoicesRoutes(svc), ...suggestedRoutes(svc)],
+  routes: () => [...suppliersRoutes(), ...ordersRoutes(), ...invoicesRoutes(), ...suggestedRoutes()],
 });

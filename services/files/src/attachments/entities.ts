@@ -2,7 +2,6 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
 export const Attachment = defineEntity({
   name: 'Attachment',
-  schema: 'files',
   tableName: 'attachments',
   properties: {
     id: p.string().primary(),

@@ -12,16 +12,16 @@ import { concernAttachment, personalAttachments, resolveAttachments } from './in
 export const attachmentInternalRoutes = (): InternalRouteDef[] => [
   internalRoute('POST /internal/attachments:resolve', { body: AttachmentsResolveRequest }, async (ctx) => {
     const viewer = ctx.body.viewer as Principal | undefined;
-    const answer: AttachmentsResolveAnswer = { data: await resolveAttachments(ctx.em, ctx.body.ids, viewer) };
+    const answer: AttachmentsResolveAnswer = { data: await resolveAttachments(ctx, ctx.body.ids, viewer) };
     return ok(answer);
   }),
 
   internalRoute('POST /internal/attachments/{id}:concern', { body: AttachmentConcernRequest }, async (ctx) => {
-    return ok(await concernAttachment(ctx.em, ctx.params.id, ctx.body.employeeId));
+    return ok(await concernAttachment(ctx, ctx.params.id, ctx.body.employeeId));
   }),
 
   internalRoute('POST /internal/personal-data:export', { body: PersonalDataExportRequest }, async (ctx) => {
-    const answer: PersonalDataExportAnswer = { service: 'files', datasets: await personalAttachments(ctx.em, ctx.body.userId, ctx.body.employeeId) };
+    const answer: PersonalDataExportAnswer = { service: 'files', datasets: await personalAttachments(ctx, ctx.body.userId, ctx.body.employeeId) };
     return ok(answer);
   }),
 ];

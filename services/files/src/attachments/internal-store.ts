@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { PersonalDataset } from '@bop/contracts';
-import { NotFound, ValidationError, type EntityManager, type Principal } from '@bop/shared';
+import { NotFound, ValidationError, type Principal, type Work } from '@bop/shared';
 import { Attachment } from './entities';
 import { attachmentDto } from './dto';
 import { canRead } from './access';
@@ -10,12 +10,12 @@ import { viewerOf } from './store';
  * The active attachments among `ids`, in the order asked (unknown and deleted ones are absent), each
  * saying whether `viewer` may see it by the rule `GET /attachments/{id}` applies (no viewer: true).
  */
-export async function resolveAttachments(em: EntityManager, ids: string[], viewer?: Principal) {
+export async function resolveAttachments(w: Work, ids: string[], viewer?: Principal) {
   const wanted = [...new Set(ids)];
   if (wanted.length === 0) return [];
-  const rows = await em.find(Attachment, { id: { $in: wanted }, status: 'active' });
+  const rows = await w.em.find(Attachment, { id: { $in: wanted }, status: 'active' });
   const byId = new Map(rows.map((a) => [a.id, a]));
-  const v = viewer ? await viewerOf(em, viewer) : null;
+  const v = viewer ? await viewerOf(w, viewer) : null;
   return wanted
     .map((id) => byId.get(id))
     .filter((a): a is Attachment => a !== undefined)
@@ -27,24 +27,22 @@ export async function resolveAttachments(em: EntityManager, ids: string[], viewe
  * when the employee changes, so people may repeat the call. No public event: the spec's catalogue
  * has no `attachment.updated`.
  */
-export async function concernAttachment(em: EntityManager, id: string, employeeId: string | null) {
+export async function concernAttachment(w: Work, id: string, employeeId: string | null) {
   if (employeeId !== null && !employeeId.startsWith('emp_')) throw new ValidationError([{ path: 'employeeId', message: `${employeeId} is not an employee id.` }]);
-  return em.transactional(async (tem) => {
-    const att = await tem.findOne(Attachment, { id, status: 'active' }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!att) throw new NotFound('attachment', id);
-    if ((att.employeeId ?? null) !== employeeId) {
-      att.employeeId = employeeId;
-      att.version += 1;
-    }
-    return attachmentDto(att);
-  });
+  const att = await w.em.findOne(Attachment, { id, status: 'active' }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!att) throw new NotFound('attachment', id);
+  if ((att.employeeId ?? null) !== employeeId) {
+    att.employeeId = employeeId;
+    att.version += 1;
+  }
+  return attachmentDto(att);
 }
 
 /** What files holds about a person: the details (not the bytes) of the active files they uploaded and of those concerning their employee record. */
-export async function personalAttachments(em: EntityManager, userId: string | null, employeeId: string | null): Promise<PersonalDataset[]> {
+export async function personalAttachments(w: Work, userId: string | null, employeeId: string | null): Promise<PersonalDataset[]> {
   const order = { createdAt: 'asc', id: 'asc' } as const;
-  const uploaded = userId ? await em.find(Attachment, { status: 'active', uploadedById: userId }, { orderBy: order }) : [];
-  const concerning = employeeId ? await em.find(Attachment, { status: 'active', employeeId }, { orderBy: order }) : [];
+  const uploaded = userId ? await w.em.find(Attachment, { status: 'active', uploadedById: userId }, { orderBy: order }) : [];
+  const concerning = employeeId ? await w.em.find(Attachment, { status: 'active', employeeId }, { orderBy: order }) : [];
   return [
     { name: 'attachments-uploaded', description: 'The files you uploaded: their details, not their content.', rows: uploaded.map(attachmentDto) },
     { name: 'attachments-concerning-you', description: 'The files that concern your employee record: their details, not their content.', rows: concerning.map(attachmentDto) },

@@ -11,25 +11,35 @@ export const attachmentRoutes = (svc: ServiceRuntime<FilesConfig>, storage: Obje
   const limits = uploadLimits(svc.config);
   return [
     route('GET /attachments', async (ctx) => {
-      return { body: await listAttachments(ctx.em, ctx.query, ctx.principal) };
+      return { body: await listAttachments(ctx, ctx.query) };
     }),
 
-    route('POST /attachments', async (ctx) => {
-      const id = newId('attachment');
-      const upload = await receiveUpload(ctx.request, storage, storageKeyOf(id), limits);
-      return { status: 201, body: await recordUpload(ctx.em, storage, id, upload, ctx.principal, employeeChecker(svc.services, ctx.requestId)) };
-    }),
+    // the bytes stream into the storage before anything is written: no transaction is held meanwhile
+    route(
+      'POST /attachments',
+      async (ctx) => {
+        const id = newId('attachment');
+        const upload = await receiveUpload(ctx.request, storage, storageKeyOf(id), limits);
+        return { status: 201, body: await recordUpload(ctx, storage, id, upload, employeeChecker(ctx.services, ctx.requestId)) };
+      },
+      { transaction: false },
+    ),
 
     route('GET /attachments/{id}', async (ctx) => {
-      return { body: await getAttachment(ctx.em, ctx.params.id, ctx.principal) };
+      return { body: await getAttachment(ctx, ctx.params.id) };
     }),
 
-    route('DELETE /attachments/{id}', async (ctx) => {
-      return { body: await deleteAttachment(ctx.em, storage, ctx.params.id, ctx.principal, (v) => ctx.checkVersion(v)) };
-    }),
+    // the bytes are removed once the delete is committed
+    route(
+      'DELETE /attachments/{id}',
+      async (ctx) => {
+        return { body: await deleteAttachment(ctx, storage, ctx.params.id) };
+      },
+      { transaction: false },
+    ),
 
     route('GET /attachments/{id}/content', async (ctx) => {
-      const content = await openContent(ctx.em, storage, ctx.params.id, ctx.principal, { range: ctx.headers.range, 'if-range': headerText(ctx.headers['if-range']) });
+      const content = await openContent(ctx, storage, ctx.params.id, { range: ctx.headers.range, 'if-range': headerText(ctx.headers['if-range']) });
       if ('unsatisfiable' in content) {
         throw new ApiError('range_not_satisfiable', `The file has ${content.size} bytes; the range asked for lies outside it.`, undefined, { size: content.size }, { 'Content-Range': `bytes */${content.size}` });
       }
@@ -37,7 +47,7 @@ export const attachmentRoutes = (svc: ServiceRuntime<FilesConfig>, storage: Obje
     }),
 
     route('GET /me/attachments', async (ctx) => {
-      return { body: await listMyAttachments(ctx.em, ctx.query, ctx.principal) };
+      return { body: await listMyAttachments(ctx, ctx.query) };
     }),
   ];
 };

@@ -12,9 +12,7 @@ import {
   findPage,
   locationsInOrgUnitsOf,
   mapPage,
-  now,
   reachFor,
-  recordEvent,
   writableLocations,
   zodFieldErrors,
   type EntityManager,
@@ -22,6 +20,8 @@ import {
   type ObjectStorage,
   type Principal,
   type ReachSet,
+  type RouteContext,
+  type Work,
 } from '@bop/shared';
 import { Attachment } from './entities';
 import { attachmentDto } from './dto';
@@ -29,22 +29,21 @@ import { canDelete, canRead, type Viewer } from './access';
 import { chooseRange } from './byte-range';
 import type { ReceivedUpload } from './upload-store';
 
-const locationsInOrgUnits = locationsInOrgUnitsOf('files');
-
 /** A permission's reach with its org units resolved to the locations in them (files' replica). */
-async function resolvedReach(em: EntityManager, principal: Principal, permission: string): Promise<ReachSet | null> {
+async function resolvedReach(w: Work, principal: Principal, permission: string): Promise<ReachSet | null> {
   const reach = reachFor(principal, permission);
   if (!reach || reach.everyone || reach.orgUnitIds.size === 0) return reach;
-  const ids = await locationsInOrgUnits(em, [...reach.orgUnitIds]);
+  const ids = await locationsInOrgUnitsOf(w.schema)(w.em, [...reach.orgUnitIds]);
   return { ...reach, locationIds: new Set([...reach.locationIds, ...ids]), orgUnitsResolved: true };
 }
 
-export async function viewerOf(em: EntityManager, principal: Principal): Promise<Viewer> {
+/** The attachment rules' view of `principal` (the unit's actor, or a viewer another service names). */
+export async function viewerOf(w: Work, principal: Principal): Promise<Viewer> {
   return {
     id: principal.id,
     employeeId: principal.employeeId ?? null,
-    read: await resolvedReach(em, principal, 'attachments.read'),
-    manage: await resolvedReach(em, principal, 'attachments.manage'),
+    read: await resolvedReach(w, principal, 'attachments.read'),
+    manage: await resolvedReach(w, principal, 'attachments.manage'),
   };
 }
 
@@ -53,9 +52,10 @@ export const storageKeyOf = (id: string) => `attachments/${id}`;
 
 /**
  * Records an upload whose bytes are stored: its form fields checked (an unknown or archived location
- * is a field error), the row and `attachment.uploaded` in one transaction. Refused: the bytes go.
+ * is a field error), the row and `attachment.uploaded` in one transaction (the route's own: it held
+ * none while the bytes streamed). Refused: the bytes go.
  */
-export async function recordUpload(em: EntityManager, storage: ObjectStorage, id: string, upload: ReceivedUpload, principal: Principal, checkEmployee: (id: string) => Promise<FieldError | null>) {
+export async function recordUpload(ctx: RouteContext, storage: ObjectStorage, id: string, upload: ReceivedUpload, checkEmployee: (id: string) => Promise<FieldError | null>) {
   try {
     const parsed = AttachmentUploadForm.safeParse(upload.fields);
     if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error), 'The upload has invalid fields.');
@@ -65,11 +65,11 @@ export async function recordUpload(em: EntityManager, storage: ObjectStorage, id
       if (wrong) throw new ValidationError([wrong]);
     }
     if (form.locationId !== undefined) {
-      const { errors } = await writableLocations(em, 'files', [{ id: form.locationId, path: 'locationId', takes: 'files' }]);
+      const { errors } = await writableLocations(ctx, [{ id: form.locationId, path: 'locationId', takes: 'files' }]);
       if (errors.length > 0) throw new ValidationError(errors);
     }
-    return await em.transactional(async (tem) => {
-      const att = tem.create(Attachment, {
+    return await ctx.transaction(async (w) => {
+      const att = w.em.create(Attachment, {
         id,
         fileName: upload.fileName,
         contentType: upload.contentType,
@@ -79,16 +79,16 @@ export async function recordUpload(em: EntityManager, storage: ObjectStorage, id
         description: form.description ?? null,
         employeeId: form.employeeId ?? null,
         locationId: form.locationId ?? null,
-        uploadedByType: principal.kind === 'integration' ? 'integration' : 'user',
-        uploadedById: principal.id,
+        uploadedByType: w.actor.kind === 'integration' ? 'integration' : 'user',
+        uploadedById: w.actor.id,
         status: 'active',
         version: 1,
-        createdAt: now(),
+        createdAt: w.now,
         deletedAt: null,
         contentRemovedAt: null,
       });
       const object = attachmentDto(att);
-      recordEvent(tem, { type: 'attachment.uploaded', aggregateType: 'attachment', aggregateId: id, locationId: att.locationId ?? null, object, actor: principal });
+      w.emit({ type: 'attachment.uploaded', aggregateType: 'attachment', aggregateId: id, locationId: att.locationId ?? null, object });
       return object;
     });
   } catch (err) {
@@ -104,13 +104,13 @@ async function visibleAttachment(em: EntityManager, id: string, viewer: Viewer, 
   return att;
 }
 
-export async function getAttachment(em: EntityManager, id: string, principal: Principal) {
-  return attachmentDto(await visibleAttachment(em, id, await viewerOf(em, principal)));
+export async function getAttachment(w: Work, id: string) {
+  return attachmentDto(await visibleAttachment(w.em, id, await viewerOf(w, w.actor)));
 }
 
 /** The download: the whole file, or the one byte range asked for (206), streamed from the storage. */
-export async function openContent(em: EntityManager, storage: ObjectStorage, id: string, principal: Principal, headers: { range?: string; 'if-range'?: string }) {
-  const att = await visibleAttachment(em, id, await viewerOf(em, principal));
+export async function openContent(w: Work, storage: ObjectStorage, id: string, headers: { range?: string; 'if-range'?: string }) {
+  const att = await visibleAttachment(w.em, id, await viewerOf(w, w.actor));
   const size = Number(att.size);
   const etag = `"${att.sha256}"`;
   const choice = chooseRange(size, headers.range, headers['if-range'], etag);
@@ -140,51 +140,51 @@ function contentDisposition(fileName: string): string {
 
 /**
  * Deletes an attachment: the record stays (status `deleted`, for the history that refers to it) and
- * `attachment.deleted` is recorded in the same transaction; the bytes are removed after the commit
- * (a failed removal is retried by the removal worker).
+ * `attachment.deleted` is recorded in the same transaction (the route's own); the bytes are removed
+ * after the commit (a failed removal is retried by the removal worker).
  */
-export async function deleteAttachment(em: EntityManager, storage: ObjectStorage, id: string, principal: Principal, checkVersion: (v: number) => void) {
-  const viewer = await viewerOf(em, principal);
-  const object = await em.transactional(async (tem) => {
-    const att = await visibleAttachment(tem, id, viewer, true);
+export async function deleteAttachment(ctx: RouteContext, storage: ObjectStorage, id: string) {
+  const viewer = await viewerOf(ctx, ctx.actor);
+  const object = await ctx.transaction(async (w) => {
+    const att = await visibleAttachment(w.em, id, viewer, true);
     if (!canDelete(att, viewer)) {
       if (viewer.manage) throw new OutOfReach(`Your permission attachments.manage does not reach attachment ${id}.`);
       throw new Forbidden('Only the uploader or a holder of attachments.manage may delete this file.');
     }
-    checkVersion(att.version);
+    w.checkVersion(att.version);
     const before = attachmentDto(att);
     att.status = 'deleted';
-    att.deletedAt = now();
+    att.deletedAt = w.now;
     att.version += 1;
     const after = attachmentDto(att);
-    recordEvent(tem, { type: 'attachment.deleted', aggregateType: 'attachment', aggregateId: id, locationId: att.locationId ?? null, object: after, previous: changedFields(before, after), actor: principal });
+    w.emit({ type: 'attachment.deleted', aggregateType: 'attachment', aggregateId: id, locationId: att.locationId ?? null, object: after, previous: changedFields(before, after) });
     return after;
   });
-  await removeContent(em.fork(), storage, id).catch(() => undefined);
+  await ctx.transaction((w) => removeContent(w, storage, id)).catch(() => undefined);
   return object;
 }
 
-/** Removes the bytes of a deleted attachment and notes it; answers false when the storage failed. */
-export async function removeContent(em: EntityManager, storage: ObjectStorage, id: string): Promise<boolean> {
+/** Removes the bytes of a deleted attachment and notes it (throws when the storage failed: nothing noted). */
+export async function removeContent(w: Work, storage: ObjectStorage, id: string): Promise<boolean> {
   await storage.delete(storageKeyOf(id));
-  await em.nativeUpdate(Attachment, { id, status: 'deleted', contentRemovedAt: null }, { contentRemovedAt: now() });
+  await w.em.nativeUpdate(Attachment, { id, status: 'deleted', contentRemovedAt: null }, { contentRemovedAt: w.now });
   return true;
 }
 
 /** Deleted attachments whose bytes are still in the storage (oldest first). */
-export async function pendingRemovals(em: EntityManager, limit: number): Promise<string[]> {
-  const rows = await em.find(Attachment, { status: 'deleted', contentRemovedAt: null }, { fields: ['id'], orderBy: { deletedAt: 'asc' }, limit });
+export async function pendingRemovals(w: Work, limit: number): Promise<string[]> {
+  const rows = await w.em.find(Attachment, { status: 'deleted', contentRemovedAt: null }, { fields: ['id'], orderBy: { deletedAt: 'asc' }, limit });
   return rows.map((r) => r.id);
 }
 
 /** A page of the attachments `attachments.read` reaches (a file of no location needs reach Everyone). */
-export async function listAttachments(em: EntityManager, query: z.output<typeof AttachmentListQuery>, principal: Principal) {
+export async function listAttachments(w: Work, query: z.output<typeof AttachmentListQuery>) {
   const { limit, cursor, employeeId, locationId, uploadedBy, contentType, createdSince } = query;
-  const reach = await resolvedReach(em, principal, 'attachments.read');
+  const reach = await resolvedReach(w, w.actor, 'attachments.read');
   if (!reach) throw new Forbidden('You lack the permission attachments.read.');
   const scope = employeeRecordScope(reach, locationId);
   const page = await findPage(
-    em,
+    w.em,
     Attachment,
     [
       { status: 'active' },
@@ -200,8 +200,9 @@ export async function listAttachments(em: EntityManager, query: z.output<typeof 
 }
 
 /** `/me/attachments`: the files the caller uploaded and those that concern the caller's employee record. */
-export async function listMyAttachments(em: EntityManager, query: z.output<typeof MyAttachmentListQuery>, principal: Principal) {
-  const mine = principal.employeeId ? { $or: [{ uploadedById: principal.id }, { employeeId: principal.employeeId }] } : { uploadedById: principal.id };
-  const page = await findPage(em, Attachment, [{ status: 'active' }, mine], query);
+export async function listMyAttachments(w: Work, query: z.output<typeof MyAttachmentListQuery>) {
+  const me = w.actor;
+  const mine = me.employeeId ? { $or: [{ uploadedById: me.id }, { employeeId: me.employeeId }] } : { uploadedById: me.id };
+  const page = await findPage(w.em, Attachment, [{ status: 'active' }, mine], query);
   return mapPage(page, attachmentDto);
 }

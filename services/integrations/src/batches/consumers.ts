@@ -12,7 +12,8 @@ export const batchConsumer = defineConsumer({
   topics: ['*'],
   // every area's `<area>.batch.completed`, listed so the bus leaves all other events out of this group's reads
   types: Object.keys(serviceTable).map((area) => `${area}.batch.completed`),
-  async handle({ em, event }) {
+  async handle(ctx) {
+    const { event } = ctx;
     const parsed = BatchCompletedEvent.safeParse(event.data?.object);
     if (!parsed.success) {
       // a producer's bug: parked in dead_letters (visible to ops) rather than dropped
@@ -24,6 +25,6 @@ export const batchConsumer = defineConsumer({
     const b = withoutNul(parsed.data);
     const integrationId = b.integrationId ?? (event.actor?.type === 'integration' ? event.actor.id : null);
     if (!integrationId) return;
-    await recordBatch(em, b, integrationId, event.id);
+    await recordBatch(ctx, b, integrationId, event.id);
   },
 });

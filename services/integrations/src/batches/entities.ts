@@ -9,7 +9,6 @@ export interface RejectedRecord {
 /** One ingestion batch of an integration, from an area's `<area>.batch.completed` event; id = batchId. */
 export const IngestionBatch = defineEntity({
   name: 'IngestionBatch',
-  schema: 'integrations',
   tableName: 'ingestion_batches',
   properties: {
     id: p.string().primary(),

@@ -6,7 +6,7 @@ import { listBatches } from './store';
 export const batchRoutes = (): RouteDef[] => [
   route('GET /integrations/{id}/batches', async (ctx) => {
     assertManager(ctx);
-    const integration = await findIntegration(ctx.em, ctx.params.id);
-    return ok(await listBatches(ctx.em, integration.id, ctx.query));
+    const integration = await findIntegration(ctx, ctx.params.id);
+    return ok(await listBatches(ctx, integration.id, ctx.query));
   }),
 ];

@@ -4,7 +4,6 @@ import type { ConfigValues } from './config-values';
 
 export const Integration = defineEntity({
   name: 'Integration',
-  schema: 'integrations',
   tableName: 'integrations',
   properties: {
     id: p.string().primary(),

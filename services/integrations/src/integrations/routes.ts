@@ -5,13 +5,16 @@ import { manifestErrors } from './manifest';
 import { assertManager } from './access';
 import { integrationStore } from './store';
 
+/** A change that also asks identity or the webhooks service opens its own transaction (integrationStore). */
+const OWN = { transaction: false } as const;
+
 export const integrationRoutes = (svc: ServiceRuntime<IntegrationsConfig>): RouteDef[] => {
   const store = integrationStore(svc);
 
   return [
     route('GET /integrations', async (ctx) => {
       assertManager(ctx);
-      return ok(await store.list(ctx.em, ctx.query));
+      return ok(await store.list(ctx, ctx.query));
     }),
 
     route('POST /integrations', async (ctx) => {
@@ -23,11 +26,11 @@ export const integrationRoutes = (svc: ServiceRuntime<IntegrationsConfig>): Rout
       const id = newId('integration');
       const body = await store.register(ctx, id, manifest, config);
       return { ...created(body), headers: { Location: `/api/v1/integrations/${id}` } };
-    }),
+    }, OWN),
 
     route('GET /integrations/{id}', async (ctx) => {
       assertManager(ctx);
-      const body = await store.read(ctx, ctx.params.id);
+      const body = await store.read(ctx, ctx.params.id, ctx.requestId);
       return ok(body, { ETag: `"${body.version}"` });
     }),
 
@@ -35,7 +38,7 @@ export const integrationRoutes = (svc: ServiceRuntime<IntegrationsConfig>): Rout
       assertManager(ctx);
       await store.remove(ctx, ctx.params.id);
       return noContent();
-    }),
+    }, OWN),
 
     route('PUT /integrations/{id}/manifest', async (ctx) => {
       assertManager(ctx);
@@ -44,7 +47,7 @@ export const integrationRoutes = (svc: ServiceRuntime<IntegrationsConfig>): Rout
       if (errors.length > 0) throw new ValidationError(errors);
       const body = await store.replaceManifest(ctx, ctx.params.id, manifest);
       return ok(body, { ETag: `"${body.integration.version}"` });
-    }),
+    }, OWN),
 
     route('PATCH /integrations/{id}/config', async (ctx) => {
       assertManager(ctx);
@@ -54,16 +57,16 @@ export const integrationRoutes = (svc: ServiceRuntime<IntegrationsConfig>): Rout
     route('POST /integrations/{id}:pause', async (ctx) => {
       assertManager(ctx);
       return ok(await store.pause(ctx, ctx.params.id));
-    }),
+    }, OWN),
 
     route('POST /integrations/{id}:resume', async (ctx) => {
       assertManager(ctx);
       return ok(await store.resume(ctx, ctx.params.id));
-    }),
+    }, OWN),
 
     route('POST /integrations/{id}:rotate-key', async (ctx) => {
       assertManager(ctx);
       return ok(await store.rotateKey(ctx, ctx.params.id, ctx.body.graceMinutes));
-    }),
+    }, OWN),
   ];
 };

@@ -3,7 +3,6 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 /** What identity answered when it minted a key (never the value): for the keys list and rotation. */
 export const IntegrationKey = defineEntity({
   name: 'IntegrationKey',
-  schema: 'integrations',
   tableName: 'integration_keys',
   properties: {
     id: p.string().primary(),

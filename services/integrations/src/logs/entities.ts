@@ -2,7 +2,6 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
 export const IntegrationLog = defineEntity({
   name: 'IntegrationLog',
-  schema: 'integrations',
   tableName: 'integration_logs',
   properties: {
     id: p.string().primary(),

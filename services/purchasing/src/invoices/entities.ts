@@ -6,7 +6,6 @@ type ActorRef = { type: string; id: string | null };
 /** A supplier invoice with its match results (supplement: Supplier invoice states). */
 export const SupplierInvoiceEntity = defineEntity({
   name: 'SupplierInvoiceEntity',
-  schema: 'purchasing',
   tableName: 'supplier_invoices',
   properties: {
     id: p.string().primary(),

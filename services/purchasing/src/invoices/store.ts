@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import { LockMode, raw } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { PurchaseOrderStatus, SupplierInvoice, SupplierInvoiceCreate, SupplierInvoiceListQuery, SupplierInvoiceStatus } from '@bop/contracts';
-import { findPlain, mapPage, findPage, Conflict, NotFound, OutOfReach, ValidationError, actorOf, assertLocationInReach, type ListPage, insertEvents, newId, reachableLocationIds, sqlList, sqlQuery, type ApiError, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
+import { findPlain, mapPage, findPage, Conflict, NotFound, OutOfReach, ValidationError, actorOf, assertLocationInReach, type ListPage, newId, reachableLocationIds, sqlList, sqlQuery, type ApiError, type EntityManager, type EventInput, type ReachSet, type Work } from '@bop/shared';
 import { fmtAmount } from '@bop/shared';
 import { PurchaseOrderEntity } from '../orders/entities';
 import { findSupplier } from '../suppliers/store';
@@ -10,18 +10,12 @@ import { supplierInvoiceDto } from './dto';
 import { SupplierInvoiceEntity } from './entities';
 import { matchInvoice, type Tolerances } from './match';
 
-export interface WriteContext {
-  actor: Principal;
-  now: Date;
-  reach: ReachSet;
-}
-
 /** Invoices whose billed quantities count as billed for later invoices of the same order. */
 const BILLING: SupplierInvoiceStatus[] = ['matched', 'approved'];
 /** Order states an invoice can be matched against: sent to the supplier, not cancelled. */
 const BILLABLE: PurchaseOrderStatus[] = ['sent', 'partially_received', 'received'];
 
-const invoiceEvent = (type: string, dto: SupplierInvoice, previous?: Record<string, unknown>) => ({
+const invoiceEvent = (type: string, dto: SupplierInvoice, previous?: Record<string, unknown>): EventInput => ({
   type,
   aggregateType: 'supplier_invoice',
   aggregateId: dto.id,
@@ -58,12 +52,12 @@ async function orderOf(em: EntityManager, body: SupplierInvoiceCreate): Promise<
 }
 
 /** Packs of each order line billed by the order's other matched or approved invoices. */
-async function billedBefore(em: EntityManager, orderId: string): Promise<Map<string, Decimal>> {
+async function billedBefore(w: Work, orderId: string): Promise<Map<string, Decimal>> {
   // raw SQL: a sum over the elements of a jsonb column (jsonb_array_elements), which the ORM cannot express
   const rows = await sqlQuery<{ line_id: string; quantity: string }>(
-    em,
+    w.em,
     `select l->>'purchaseOrderLineId' as "line_id", sum((l->>'quantity')::numeric)::text as "quantity"
-     from "purchasing"."supplier_invoices" i, jsonb_array_elements(i."lines") l
+     from "${w.schema}"."supplier_invoices" i, jsonb_array_elements(i."lines") l
      where i."purchase_order_id" = ? and i."status" = any(?::text[]) and l->>'purchaseOrderLineId' is not null
      group by 1`,
     [orderId, sqlList(BILLING)],
@@ -72,10 +66,10 @@ async function billedBefore(em: EntityManager, orderId: string): Promise<Map<str
 }
 
 /** `GET /supplier-invoices`: the invoices at `inLocations` (undefined: every location), oldest first, by cursor. */
-export async function listInvoices(em: EntityManager, inLocations: string | { $in: string[] } | undefined, q: z.output<typeof SupplierInvoiceListQuery>): Promise<ListPage<SupplierInvoice>> {
+export async function listInvoices(w: Work, inLocations: string | { $in: string[] } | undefined, q: z.output<typeof SupplierInvoiceListQuery>): Promise<ListPage<SupplierInvoice>> {
   const { limit, cursor, status, supplierId, purchaseOrderId, updatedSince } = q;
   const page = await findPage(
-    em,
+    w.em,
     SupplierInvoiceEntity,
     [
       inLocations && { locationId: inLocations },
@@ -90,8 +84,8 @@ export async function listInvoices(em: EntityManager, inLocations: string | { $i
 }
 
 /** One invoice, or 404. */
-export async function getInvoice(em: EntityManager, id: string): Promise<SupplierInvoiceEntity> {
-  const invoice = await em.findOne(SupplierInvoiceEntity, { id });
+export async function getInvoice(w: Work, id: string): Promise<SupplierInvoiceEntity> {
+  const invoice = await w.em.findOne(SupplierInvoiceEntity, { id });
   if (!invoice) throw new NotFound('supplier invoice', id);
   return invoice;
 }
@@ -102,16 +96,16 @@ export async function getInvoice(em: EntityManager, id: string): Promise<Supplie
  * invoice number is unique per supplier (409). Tolerances are the company's at recording, kept with
  * the invoice.
  */
-export async function recordInvoice(em: EntityManager, body: SupplierInvoiceCreate, tolerances: Tolerances, w: WriteContext): Promise<SupplierInvoice> {
-  const supplier = await findSupplier(em, { id: body.supplierId });
+export async function recordInvoice(w: Work, body: SupplierInvoiceCreate, tolerances: Tolerances): Promise<SupplierInvoice> {
+  const supplier = await findSupplier(w, { id: body.supplierId });
   if (!supplier) throw new ValidationError([{ path: 'supplierId', message: `No supplier ${body.supplierId}.` }]);
-  const { order, reason } = await orderOf(em, body);
-  assertInvoiceInReach(w.reach, order?.locationId ?? null);
+  const { order, reason } = await orderOf(w.em, body);
+  assertInvoiceInReach(w.reach(), order?.locationId ?? null);
   // the same case-folding as the unique index supplier_invoices_number_uq (lower(invoice_number))
-  const [dup] = await findPlain(em, SupplierInvoiceEntity, { supplierId: body.supplierId, [raw((a) => `lower(${a}."invoice_number")`)]: raw('lower(?)', [body.invoiceNumber]) }, { limit: 1 });
+  const [dup] = await findPlain(w.em, SupplierInvoiceEntity, { supplierId: body.supplierId, [raw((a) => `lower(${a}."invoice_number")`)]: raw('lower(?)', [body.invoiceNumber]) }, { limit: 1 });
   if (dup) throw new Conflict(`Invoice ${body.invoiceNumber} of supplier ${body.supplierId} is recorded already (${dup.id}).`, [{ path: 'invoiceNumber', message: 'Already recorded for this supplier.' }]);
 
-  const billed = order ? await billedBefore(em, order.id) : new Map<string, Decimal>();
+  const billed = order ? await billedBefore(w, order.id) : new Map<string, Decimal>();
   const outcome = matchInvoice({
     order: order
       ? {
@@ -132,7 +126,7 @@ export async function recordInvoice(em: EntityManager, body: SupplierInvoiceCrea
     total: body.total,
     tolerances,
   });
-  const invoice = em.create(SupplierInvoiceEntity, {
+  const invoice = w.em.create(SupplierInvoiceEntity, {
     id: newId('supplierInvoice'),
     supplierId: body.supplierId,
     invoiceNumber: body.invoiceNumber,
@@ -159,21 +153,17 @@ export async function recordInvoice(em: EntityManager, body: SupplierInvoiceCrea
     updatedAt: w.now,
     actor: actorOf(w.actor),
   });
-  await em.flush();
+  await w.em.flush();
   const dto = supplierInvoiceDto(invoice);
-  if (dto.status === 'mismatched') await insertEvents(em, 'purchasing', [invoiceEvent('supplier_invoice.mismatch', dto)], actorOf(w.actor), w.now);
+  if (dto.status === 'mismatched') w.emit(invoiceEvent('supplier_invoice.mismatch', dto));
   return dto;
 }
 
-export interface ActionContext extends WriteContext {
-  checkVersion: (v: number) => void;
-}
-
-async function invoiceFor(em: EntityManager, id: string, c: ActionContext): Promise<SupplierInvoiceEntity> {
-  const invoice = await em.findOne(SupplierInvoiceEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+async function invoiceFor(w: Work, id: string): Promise<SupplierInvoiceEntity> {
+  const invoice = await w.em.findOne(SupplierInvoiceEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!invoice) throw new NotFound('supplier invoice', id);
-  assertInvoiceInReach(c.reach, invoice.locationId ?? null);
-  c.checkVersion(invoice.version);
+  assertInvoiceInReach(w.reach(), invoice.locationId ?? null);
+  w.checkVersion(invoice.version);
   return invoice;
 }
 
@@ -182,25 +172,21 @@ async function invoiceFor(em: EntityManager, id: string, c: ActionContext): Prom
  * tolerance are accepted and recorded with the approval (`acceptedDifferences`, each with its line
  * number, null for invoice-level ones). No event: the catalogue has none for it.
  */
-export const approveInvoiceInTransaction = (em: EntityManager, id: string, note: string | null, c: ActionContext): Promise<SupplierInvoice> => em.transactional((tem) => approveInvoice(tem, id, note, c));
-
-export async function approveInvoice(em: EntityManager, id: string, note: string | null, c: ActionContext): Promise<SupplierInvoice> {
-  const invoice = await invoiceFor(em, id, c);
+export async function approveInvoice(w: Work, id: string, note: string | null): Promise<SupplierInvoice> {
+  const invoice = await invoiceFor(w, id);
   if (invoice.status === 'approved') throw new Conflict(`Supplier invoice ${invoice.invoiceNumber} is approved already (final).`);
   const accepted = [
     ...invoice.lines.flatMap((l, i) => l.differences.filter((d) => !d.tolerated).map((d) => ({ ...d, line: i }))),
     ...invoice.differences.filter((d) => !d.tolerated).map((d) => ({ ...d, line: null })),
   ];
-  Object.assign(invoice, { status: 'approved', approvedAt: c.now, approvedBy: actorOf(c.actor), approvalNote: note, acceptedDifferences: accepted, version: invoice.version + 1, updatedAt: c.now });
-  await em.flush();
+  Object.assign(invoice, { status: 'approved', approvedAt: w.now, approvedBy: actorOf(w.actor), approvalNote: note, acceptedDifferences: accepted, version: invoice.version + 1, updatedAt: w.now });
+  await w.em.flush();
   return supplierInvoiceDto(invoice);
 }
 
 /** `:dispute` (mismatched → disputed): the reason is kept; a disputed invoice can still be approved later. */
-export const disputeInvoiceInTransaction = (em: EntityManager, id: string, reason: string, c: ActionContext): Promise<SupplierInvoice> => em.transactional((tem) => disputeInvoice(tem, id, reason, c));
-
-export async function disputeInvoice(em: EntityManager, id: string, reason: string, c: ActionContext): Promise<SupplierInvoice> {
-  const invoice = await invoiceFor(em, id, c);
+export async function disputeInvoice(w: Work, id: string, reason: string): Promise<SupplierInvoice> {
+  const invoice = await invoiceFor(w, id);
   if (invoice.status !== 'mismatched') {
     const why: Record<string, string> = {
       matched: 'matched its order within tolerance; there is nothing to dispute',
@@ -209,7 +195,7 @@ export async function disputeInvoice(em: EntityManager, id: string, reason: stri
     };
     throw new Conflict(`Supplier invoice ${invoice.invoiceNumber} ${why[invoice.status] ?? `is ${invoice.status}`}; only a mismatched invoice can be disputed.`);
   }
-  Object.assign(invoice, { status: 'disputed', disputedAt: c.now, disputeReason: reason, version: invoice.version + 1, updatedAt: c.now });
-  await em.flush();
+  Object.assign(invoice, { status: 'disputed', disputedAt: w.now, disputeReason: reason, version: invoice.version + 1, updatedAt: w.now });
+  await w.em.flush();
   return supplierInvoiceDto(invoice);
 }

@@ -9,7 +9,6 @@ export type StoredOrderLine = Omit<PurchaseOrderLine, 'outstandingQuantity'>;
 /** A purchase order with its lines and receipts (supplement: Purchase order states). */
 export const PurchaseOrderEntity = defineEntity({
   name: 'PurchaseOrderEntity',
-  schema: 'purchasing',
   tableName: 'purchase_orders',
   properties: {
     id: p.string().primary(),

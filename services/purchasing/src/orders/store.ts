@@ -12,28 +12,17 @@ import {
   type ReceiptRecordedObject,
   type ItemsResolveAnswer,
 } from '@bop/contracts';
-import { mapPage, findPage, Conflict, NotFound, ValidationError, actorOf, callCommand, assertLocationInReach, changedFields, type ListPage, insertEvents, newId, replicaLocationErrors, sqlQuery, type EntityManager, type FieldError, type Principal, type ReachSet, type ServiceClient } from '@bop/shared';
+import { mapPage, findPage, Conflict, NotFound, ValidationError, actorOf, callCommand, assertLocationInReach, changedFields, type ListPage, newId, replicaLocationErrors, sqlQuery, type EventInput, type FieldError, type Work } from '@bop/shared';
 import { fmtAmount, fmtQuantity, round6 } from '@bop/shared';
 import { catalogOf, orderableSupplier } from '../suppliers/store';
 import { needsApproval, transitionRefusal, type OrderAction } from './order-rules';
 import { purchaseOrderDto } from './dto';
 import { PurchaseOrderEntity, type StoredOrderLine } from './entities';
 
-export interface WriteContext {
-  actor: Principal;
-  now: Date;
-}
-
-/** Creating an order also asks inventory about its items. */
-export interface CreateContext extends WriteContext {
-  services: ServiceClient;
-  requestId?: string;
-}
-
 /** Future receipt times are refused beyond this clock skew. */
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
-const orderEvent = (type: string, dto: PurchaseOrder, previous?: Record<string, unknown>) => ({
+const orderEvent = (type: string, dto: PurchaseOrder, previous?: Record<string, unknown>): EventInput => ({
   type,
   aggregateType: 'purchase_order',
   aggregateId: dto.id,
@@ -43,10 +32,10 @@ const orderEvent = (type: string, dto: PurchaseOrder, previous?: Record<string, 
 });
 
 /** `GET /purchase-orders`: the orders at `inLocations` (undefined: every location), oldest first, by cursor. */
-export async function listOrders(em: EntityManager, inLocations: string | { $in: string[] } | undefined, q: z.output<typeof PurchaseOrderListQuery>): Promise<ListPage<PurchaseOrder>> {
+export async function listOrders(w: Work, inLocations: string | { $in: string[] } | undefined, q: z.output<typeof PurchaseOrderListQuery>): Promise<ListPage<PurchaseOrder>> {
   const { limit, cursor, status, supplierId, number, updatedSince } = q;
   const page = await findPage(
-    em,
+    w.em,
     PurchaseOrderEntity,
     [
       inLocations && { locationId: inLocations },
@@ -61,8 +50,8 @@ export async function listOrders(em: EntityManager, inLocations: string | { $in:
 }
 
 /** One order, or 404. */
-export async function getOrder(em: EntityManager, id: string): Promise<PurchaseOrderEntity> {
-  const order = await em.findOne(PurchaseOrderEntity, { id });
+export async function getOrder(w: Work, id: string): Promise<PurchaseOrderEntity> {
+  const order = await w.em.findOne(PurchaseOrderEntity, { id });
   if (!order) throw new NotFound('purchase order', id);
   return order;
 }
@@ -71,8 +60,8 @@ export async function getOrder(em: EntityManager, id: string): Promise<PurchaseO
 const OPEN = ['draft', 'approved', 'sent', 'partially_received'];
 
 /** The lines of a location's open orders of every supplier (what is on order, for suggested orders). */
-export async function openOrderLines(em: EntityManager, locationId: string): Promise<Array<{ lines: StoredOrderLine[] }>> {
-  return em.createQueryBuilder(PurchaseOrderEntity).select('lines').where({ locationId, status: { $in: OPEN } }).execute<Array<{ lines: StoredOrderLine[] }>>('all', true);
+export async function openOrderLines(w: Work, locationId: string): Promise<Array<{ lines: StoredOrderLine[] }>> {
+  return w.em.createQueryBuilder(PurchaseOrderEntity).select('lines').where({ locationId, status: { $in: OPEN } }).execute<Array<{ lines: StoredOrderLine[] }>>('all', true);
 }
 
 /**
@@ -81,14 +70,12 @@ export async function openOrderLines(em: EntityManager, locationId: string): Pro
  * least its minimum order quantity, priced from the catalog unless the line agrees another price.
  * The catalog line's pack and conversion are copied into the order. `purchase_order.created`.
  */
-export const createOrderInTransaction = (em: EntityManager, body: PurchaseOrderCreate, reach: ReachSet, w: CreateContext): Promise<PurchaseOrder> => em.transactional((tem) => createOrder(tem, body, reach, w));
-
-export async function createOrder(em: EntityManager, body: PurchaseOrderCreate, reach: ReachSet, w: CreateContext): Promise<PurchaseOrder> {
-  assertLocationInReach(reach, body.locationId);
-  const locationErrors = await replicaLocationErrors(em, 'purchasing', [{ id: body.locationId, path: 'locationId', takes: 'orders' }]);
+export async function createOrder(w: Work, body: PurchaseOrderCreate, requestId?: string): Promise<PurchaseOrder> {
+  assertLocationInReach(w.reach(), body.locationId);
+  const locationErrors = await replicaLocationErrors(w, [{ id: body.locationId, path: 'locationId', takes: 'orders' }]);
   if (locationErrors.length > 0) throw new ValidationError(locationErrors);
-  const supplier = await orderableSupplier(em, body.supplierId, body.locationId);
-  const catalog = (await catalogOf(em, supplier.id))?.lines ?? [];
+  const supplier = await orderableSupplier(w, body.supplierId, body.locationId);
+  const catalog = (await catalogOf(w, supplier.id))?.lines ?? [];
 
   const errors: FieldError[] = [];
   const taken = new Map<string, number>();
@@ -126,12 +113,12 @@ export async function createOrder(em: EntityManager, body: PurchaseOrderCreate, 
     });
   });
   if (errors.length > 0) throw new ValidationError(errors);
-  await refuseArchivedItems(w, body, lines);
+  await refuseArchivedItems(w, body, lines, requestId);
 
   // raw SQL: the next value of a sequence (the ORM has no query for it)
-  const [{ n }] = await sqlQuery<{ n: string }>(em, `select nextval('"purchasing"."purchase_order_number_seq"')::text as "n"`);
+  const [{ n }] = await sqlQuery<{ n: string }>(w.em, `select nextval('"${w.schema}"."purchase_order_number_seq"')::text as "n"`);
   const total = lines.reduce((sum, l) => sum.plus(l.amount), new Decimal(0));
-  const order = em.create(PurchaseOrderEntity, {
+  const order = w.em.create(PurchaseOrderEntity, {
     id: newId('purchaseOrder'),
     number: `PO-${n.padStart(6, '0')}`,
     supplierId: supplier.id,
@@ -154,9 +141,9 @@ export async function createOrder(em: EntityManager, body: PurchaseOrderCreate, 
     createdAt: w.now,
     updatedAt: w.now,
   });
-  await em.flush();
+  await w.em.flush();
   const dto = purchaseOrderDto(order);
-  await insertEvents(em, 'purchasing', [orderEvent('purchase_order.created', dto)], actorOf(w.actor), w.now);
+  w.emit(orderEvent('purchase_order.created', dto));
   return dto;
 }
 
@@ -165,13 +152,13 @@ export async function createOrder(em: EntityManager, body: PurchaseOrderCreate, 
  * written; whether the item is archived now is asked of its owner, inventory, at this write (422 at
  * the order line: `itemId`, or `supplierItemCode` when the line named the catalog line by code).
  */
-async function refuseArchivedItems(w: CreateContext, body: PurchaseOrderCreate, lines: StoredOrderLine[]): Promise<void> {
+async function refuseArchivedItems(w: Work, body: PurchaseOrderCreate, lines: StoredOrderLine[], requestId: string | undefined): Promise<void> {
   try {
     await callCommand<ItemsResolveAnswer>(w.services, 'inventory', 'POST', '/internal/items:resolve', { lines: lines.map((l) => ({ itemId: l.itemId, unitId: null })) }, {
       what: 'check the ordered items',
       ok: [200],
       fieldPrefix: '',
-      requestId: w.requestId,
+      requestId,
     });
   } catch (err) {
     if (!(err instanceof ValidationError)) throw err;
@@ -184,69 +171,50 @@ async function refuseArchivedItems(w: CreateContext, body: PurchaseOrderCreate, 
   }
 }
 
-export interface ActionContext extends WriteContext {
-  reach: ReachSet;
-  checkVersion: (v: number) => void;
-}
-
 /** The order locked for an action in the person's reach, If-Match checked, 409 when its state does not allow the action. */
-async function orderFor(em: EntityManager, id: string, action: OrderAction, c: ActionContext): Promise<PurchaseOrderEntity> {
-  const order = await em.findOne(PurchaseOrderEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+async function orderFor(w: Work, id: string, action: OrderAction): Promise<PurchaseOrderEntity> {
+  const order = await w.em.findOne(PurchaseOrderEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!order) throw new NotFound('purchase order', id);
-  assertLocationInReach(c.reach, order.locationId);
-  c.checkVersion(order.version);
+  assertLocationInReach(w.reach(), order.locationId);
+  w.checkVersion(order.version);
   const refusal = transitionRefusal(action, order.number, order.status as PurchaseOrderStatus);
   if (refusal) throw new Conflict(refusal);
   return order;
 }
 
-async function finish(em: EntityManager, order: PurchaseOrderEntity, before: PurchaseOrder, type: string, c: WriteContext, extra: Array<ReturnType<typeof orderEvent> | InternalEvent> = []): Promise<PurchaseOrder> {
+async function finish(w: Work, order: PurchaseOrderEntity, before: PurchaseOrder, type: string, extra: EventInput[] = []): Promise<PurchaseOrder> {
   order.version += 1;
-  order.updatedAt = c.now;
-  await em.flush();
+  order.updatedAt = w.now;
+  await w.em.flush();
   const after = purchaseOrderDto(order);
-  await insertEvents(em, 'purchasing', [orderEvent(type, after, changedFields(before, after)), ...extra], actorOf(c.actor), c.now);
+  for (const event of [orderEvent(type, after, changedFields(before, after)), ...extra]) w.emit(event);
   return after;
 }
 
-interface InternalEvent {
-  type: string;
-  aggregateType: string;
-  aggregateId: string;
-  locationId: string;
-  object: Record<string, unknown>;
-}
-
 /** `:approve`: draft → approved (`purchase_order.approved`). */
-export const approveOrderInTransaction = (em: EntityManager, id: string, note: string | null, c: ActionContext): Promise<PurchaseOrder> => em.transactional((tem) => approveOrder(tem, id, note, c));
-
-export async function approveOrder(em: EntityManager, id: string, note: string | null, c: ActionContext): Promise<PurchaseOrder> {
-  const order = await orderFor(em, id, 'approve', c);
+export async function approveOrder(w: Work, id: string, note: string | null): Promise<PurchaseOrder> {
+  const order = await orderFor(w, id, 'approve');
   const before = purchaseOrderDto(order);
-  Object.assign(order, { status: 'approved', approvedAt: c.now, approvedBy: actorOf(c.actor), approvalNote: note });
-  return finish(em, order, before, 'purchase_order.approved', c);
+  Object.assign(order, { status: 'approved', approvedAt: w.now, approvedBy: actorOf(w.actor), approvalNote: note });
+  return finish(w, order, before, 'purchase_order.approved');
 }
 
 /** `:send`: approved → sent; a draft only when its total is within the approval threshold (else 409). `purchase_order.sent`. */
-export const sendOrderInTransaction = (em: EntityManager, id: string, threshold: string, c: ActionContext): Promise<PurchaseOrder> => em.transactional((tem) => sendOrder(tem, id, threshold, c));
-
-export async function sendOrder(em: EntityManager, id: string, threshold: string, c: ActionContext): Promise<PurchaseOrder> {
-  const order = await orderFor(em, id, 'send', c);
+export async function sendOrder(w: Work, id: string, threshold: string): Promise<PurchaseOrder> {
+  const order = await orderFor(w, id, 'send');
   if (order.status === 'draft' && needsApproval(order.total, threshold)) {
     throw new Conflict(`Purchase order ${order.number} totals ${fmtAmount(order.total)}, above the company's approval threshold of ${fmtAmount(threshold)}: approve it first (:approve).`);
   }
   const before = purchaseOrderDto(order);
-  Object.assign(order, { status: 'sent', sentAt: c.now });
-  return finish(em, order, before, 'purchase_order.sent', c);
+  Object.assign(order, { status: 'sent', sentAt: w.now });
+  return finish(w, order, before, 'purchase_order.sent');
 }
 
 /** `:cancel`: draft, approved or sent with nothing received → cancelled (final). */
-export const cancelOrderInTransaction = (em: EntityManager, id: string, reason: string | null, c: ActionContext): Promise<PurchaseOrder> => em.transactional((tem) => cancelOrder(tem, id, reason, c));
-
-export async function cancelOrder(em: EntityManager, id: string, reason: string | null, c: ActionContext): Promise<PurchaseOrder> {
-  const order = await orderFor(em, id, 'cancel', c);
-  Object.assign(order, { status: 'cancelled', cancelledAt: c.now, cancelReason: reason, version: order.version + 1, updatedAt: c.now });
-  await em.flush();
+export async function cancelOrder(w: Work, id: string, reason: string | null): Promise<PurchaseOrder> {
+  const order = await orderFor(w, id, 'cancel');
+  Object.assign(order, { status: 'cancelled', cancelledAt: w.now, cancelReason: reason, version: order.version + 1, updatedAt: w.now });
+  await w.em.flush();
   // the catalogue has no purchase_order.cancelled event (spec: purchasing events; supplement: none); version and updatedAt tell pollers
   return purchaseOrderDto(order);
 }
@@ -259,13 +227,10 @@ export async function cancelOrder(em: EntityManager, id: string, reason: string 
  * `partially_received`. `purchase_order.received`; inventory books the stock from the internal
  * `purchasing.receipt.recorded` event written in the same transaction (contracts/purchasing/internal.ts).
  */
-export const receiveOrderInTransaction = (em: EntityManager, id: string, body: PurchaseOrderReceive, c: ActionContext): Promise<PurchaseOrder> =>
-  em.transactional((tem) => receiveOrder(tem, id, body, c));
-
-export async function receiveOrder(em: EntityManager, id: string, body: PurchaseOrderReceive, c: ActionContext): Promise<PurchaseOrder> {
-  const receivedAt = body.receivedAt ? new Date(body.receivedAt) : c.now;
-  if (receivedAt.getTime() > c.now.getTime() + FUTURE_TOLERANCE_MS) throw new ValidationError([{ path: 'receivedAt', message: 'Is in the future.' }]);
-  const order = await orderFor(em, id, 'receive', c);
+export async function receiveOrder(w: Work, id: string, body: PurchaseOrderReceive): Promise<PurchaseOrder> {
+  const receivedAt = body.receivedAt ? new Date(body.receivedAt) : w.now;
+  if (receivedAt.getTime() > w.now.getTime() + FUTURE_TOLERANCE_MS) throw new ValidationError([{ path: 'receivedAt', message: 'Is in the future.' }]);
+  const order = await orderFor(w, id, 'receive');
   if (order.sentAt && receivedAt < order.sentAt) throw new ValidationError([{ path: 'receivedAt', message: `Is before the order was sent (${order.sentAt.toISOString()}).` }]);
 
   const errors: FieldError[] = [];
@@ -316,7 +281,7 @@ export async function receiveOrder(em: EntityManager, id: string, body: Purchase
   });
   const complete = order.lines.every((l) => new Decimal(l.receivedQuantity).greaterThanOrEqualTo(l.quantity));
   const final = Boolean(body.final) || complete;
-  order.receipts = [...order.receipts, { id: receiptId, receivedAt: receivedAt.toISOString(), note: body.note ?? null, final, lines: receiptLines, actor: actorOf(c.actor) }];
+  order.receipts = [...order.receipts, { id: receiptId, receivedAt: receivedAt.toISOString(), note: body.note ?? null, final, lines: receiptLines, actor: actorOf(w.actor) }];
   order.status = final ? 'received' : 'partially_received';
   if (final) order.receivedAt = receivedAt;
 
@@ -329,7 +294,7 @@ export async function receiveOrder(em: EntityManager, id: string, body: Purchase
     note: body.note ?? null,
     lines: receiptLines.map((r) => ({ itemId: r.itemId, quantity: r.baseQuantity, unitCost: r.unitCost, value: r.amount })),
   };
-  const internal: InternalEvent[] =
+  const internal: EventInput[] =
     receiptLines.length === 0 ? [] : [{ type: RECEIPT_RECORDED, aggregateType: 'purchase_order', aggregateId: order.id, locationId: order.locationId, object: stock as unknown as Record<string, unknown> }];
-  return finish(em, order, before, 'purchase_order.received', c, internal);
+  return finish(w, order, before, 'purchase_order.received', internal);
 }

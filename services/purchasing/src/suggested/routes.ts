@@ -1,7 +1,6 @@
 import Decimal from 'decimal.js';
 import type { ReplenishmentAnswer, SuggestedOrder } from '@bop/contracts';
-import { assertLocationInReach, callCommand, replicaLocationErrors, route, ValidationError, type RouteDef, type ServiceRuntime } from '@bop/shared';
-import type { PurchasingConfig } from '../config';
+import { assertLocationInReach, callCommand, replicaLocationErrors, route, ValidationError, type RouteDef } from '@bop/shared';
 import { fmtAmount, fmtQuantity } from '@bop/shared';
 import { openOrderLines } from '../orders/store';
 import { catalogLineDto } from '../suppliers/dto';
@@ -15,25 +14,25 @@ const DAY_MS = 86_400_000;
  * the arithmetic). Levels, par levels and recent usage come from inventory (`POST
  * /internal/replenishment`); what is on order from purchasing's own open orders of every supplier.
  */
-export const suggestedRoutes = (svc: ServiceRuntime<PurchasingConfig>): RouteDef[] => [
+export const suggestedRoutes = (): RouteDef[] => [
   route('GET /suggested-orders', async (ctx) => {
     const { supplierId, locationId, usageDays } = ctx.query;
     assertLocationInReach(ctx.reach(), locationId);
-    const errors = await replicaLocationErrors(ctx.em, 'purchasing', [{ id: locationId, path: 'locationId', takes: 'orders' }]);
-    const supplier = await findSupplier(ctx.em, { id: supplierId });
+    const errors = await replicaLocationErrors(ctx, [{ id: locationId, path: 'locationId', takes: 'orders' }]);
+    const supplier = await findSupplier(ctx, { id: supplierId });
     if (!supplier) errors.push({ path: 'supplierId', message: `No supplier ${supplierId}.` });
     else if (supplier.locationIds.length > 0 && !supplier.locationIds.includes(locationId)) errors.push({ path: 'supplierId', message: `Supplier ${supplierId} does not deliver to location ${locationId}.` });
     if (errors.length > 0 || !supplier) throw new ValidationError(errors);
 
-    const now = svc.clock.now();
+    const now = ctx.now;
     const usageFrom = new Date(now.getTime() - usageDays * DAY_MS);
-    const catalog = ((await catalogOf(ctx.em, supplier.id))?.lines ?? []).map((l) => catalogLineDto(l, supplier.defaultLeadTimeDays ?? null));
+    const catalog = ((await catalogOf(ctx, supplier.id))?.lines ?? []).map((l) => catalogLineDto(l, supplier.defaultLeadTimeDays ?? null));
     const base: Omit<SuggestedOrder, 'lines' | 'total'> = { supplierId, locationId, usageDays, usageFrom: usageFrom.toISOString(), usageTo: now.toISOString(), generatedAt: now.toISOString() };
     if (catalog.length === 0) return { body: { ...base, lines: [], total: '0.00' } };
 
     const itemIds = catalog.map((l) => l.itemId);
     const figures = await callCommand<ReplenishmentAnswer>(
-      svc.services,
+      ctx.services,
       'inventory',
       'POST',
       '/internal/replenishment',
@@ -41,7 +40,7 @@ export const suggestedRoutes = (svc: ServiceRuntime<PurchasingConfig>): RouteDef
       { what: 'read stock levels and usage', ok: [200], requestId: ctx.requestId, fieldPrefix: '' },
     );
     const onOrder = new Map<string, Decimal>();
-    const open = await openOrderLines(ctx.em, locationId);
+    const open = await openOrderLines(ctx, locationId);
     for (const order of open) {
       for (const l of order.lines) {
         const outstanding = Decimal.max(0, new Decimal(l.quantity).minus(l.receivedQuantity));

@@ -4,7 +4,6 @@ import type { CatalogLine } from '@bop/contracts';
 /** A supplier (company-wide). */
 export const PurchasingSupplier = defineEntity({
   name: 'PurchasingSupplier',
-  schema: 'purchasing',
   tableName: 'suppliers',
   properties: {
     id: p.string().primary(),
@@ -29,7 +28,6 @@ export type PurchasingSupplier = InferEntity<typeof PurchasingSupplier>;
 /** A supplier's catalog (order guide), replaced as a whole; lines keep the conversion to base units made when written. */
 export const PurchasingCatalog = defineEntity({
   name: 'PurchasingCatalog',
-  schema: 'purchasing',
   tableName: 'catalogs',
   properties: {
     supplierId: p.string().primary(),

@@ -2,15 +2,10 @@ import { LockMode, raw, type FilterQuery } from '@mikro-orm/core';
 import Decimal from 'decimal.js';
 import type { z } from 'zod';
 import type { Catalog, CatalogReplace, ItemsResolveAnswer, Supplier, SupplierCreate, SupplierListQuery, SupplierPatch, SupplierReplace } from '@bop/contracts';
-import { findPlain, mapPage, findPage, Conflict, NotFound, ValidationError, actorOf, callCommand, canonicalJson, lockForTransaction, newId, replicaLocationErrors, writeTransaction, type ApiError, type EntityManager, type FieldError, type ListPage, type Principal, type ServiceClient } from '@bop/shared';
+import { findPlain, mapPage, findPage, Conflict, NotFound, ValidationError, actorOf, callCommand, canonicalJson, lockForTransaction, newId, replicaLocationErrors, type ApiError, type FieldError, type ListPage, type Work } from '@bop/shared';
 import { fmtQuantity, round6 } from '@bop/shared';
 import { catalogDto, supplierDto } from './dto';
 import { PurchasingCatalog, PurchasingSupplier, type StoredCatalogLine } from './entities';
-
-export interface WriteContext {
-  actor: Principal;
-  now: Date;
-}
 
 /** The fields a supplier write sets (create, replace and patch all end here). */
 interface SupplierFields {
@@ -73,8 +68,8 @@ export function patchFields(s: PurchasingSupplier, b: SupplierPatch): SupplierFi
 }
 
 /** Serialises, within a transaction, the writes that hinge on one externalId (a row that does not exist yet cannot be locked). */
-export async function lockExternalId(em: EntityManager, externalId: string): Promise<void> {
-  await lockForTransaction(em, `purchasing.suppliers ${JSON.stringify(externalId)}`);
+export async function lockExternalId(w: Work, externalId: string): Promise<void> {
+  await lockForTransaction(w.em, `${w.schema}.suppliers ${JSON.stringify(externalId)}`);
 }
 
 const RACED: Record<string, { path: string; detail: string }> = {
@@ -90,7 +85,7 @@ export function supplierConflictFor(constraint: string | undefined): ApiError {
 }
 
 /** 422 for listed locations that are unknown, archived or listed twice; 409 for a name or externalId another supplier holds. */
-async function assertValid(em: EntityManager, next: SupplierFields, stored: PurchasingSupplier | null): Promise<void> {
+async function assertValid(w: Work, next: SupplierFields, stored: PurchasingSupplier | null): Promise<void> {
   const errors: FieldError[] = [];
   const seen = new Set<string>();
   next.locationIds.forEach((id, i) => {
@@ -98,14 +93,14 @@ async function assertValid(em: EntityManager, next: SupplierFields, stored: Purc
     seen.add(id);
   });
   const newlyListed = next.locationIds.map((id, i) => ({ id, path: `locationIds[${i}]`, takes: 'suppliers' })).filter((r) => !(stored?.locationIds ?? []).includes(r.id));
-  if (newlyListed.length > 0) errors.push(...(await replicaLocationErrors(em, 'purchasing', newlyListed)));
+  if (newlyListed.length > 0) errors.push(...(await replicaLocationErrors(w, newlyListed)));
   if (errors.length > 0) throw new ValidationError(errors);
 
   const self = stored?.id ?? '';
   const conflicts: FieldError[] = [];
   const details: string[] = [];
   if (next.externalId !== null && next.externalId !== (stored?.externalId ?? null)) {
-    const [other] = await findPlain(em, PurchasingSupplier, { externalId: next.externalId, id: { $ne: self } }, { limit: 1 });
+    const [other] = await findPlain(w.em, PurchasingSupplier, { externalId: next.externalId, id: { $ne: self } }, { limit: 1 });
     if (other) {
       conflicts.push({ path: 'externalId', message: `Already used by supplier ${other.id}.` });
       details.push(`Supplier ${other.id} already has externalId ${next.externalId}.`);
@@ -113,7 +108,7 @@ async function assertValid(em: EntityManager, next: SupplierFields, stored: Purc
   }
   if (next.status === 'active') {
     // the same case-folding as the unique index suppliers_active_name_uq (lower(name))
-    const [other] = await findPlain(em, PurchasingSupplier, { [raw((a) => `lower(${a}."name")`)]: raw('lower(?)', [next.name]), status: 'active', id: { $ne: self } }, { limit: 1 });
+    const [other] = await findPlain(w.em, PurchasingSupplier, { [raw((a) => `lower(${a}."name")`)]: raw('lower(?)', [next.name]), status: 'active', id: { $ne: self } }, { limit: 1 });
     if (other) {
       conflicts.push({ path: 'name', message: `Already used by active supplier ${other.id}.` });
       details.push(`Active supplier ${other.id} is already called ${next.name}.`);
@@ -122,9 +117,9 @@ async function assertValid(em: EntityManager, next: SupplierFields, stored: Purc
   if (conflicts.length > 0) throw new Conflict(details.join(' '), conflicts);
 }
 
-export async function createSupplier(em: EntityManager, fields: SupplierFields, w: WriteContext): Promise<Supplier> {
-  await assertValid(em, fields, null);
-  const supplier = em.create(PurchasingSupplier, {
+export async function createSupplier(w: Work, fields: SupplierFields): Promise<Supplier> {
+  await assertValid(w, fields, null);
+  const supplier = w.em.create(PurchasingSupplier, {
     id: newId('supplier'),
     ...fields,
     archivedAt: fields.status === 'archived' ? w.now : null,
@@ -133,26 +128,26 @@ export async function createSupplier(em: EntityManager, fields: SupplierFields, 
     updatedAt: w.now,
     actor: actorOf(w.actor),
   });
-  await em.flush();
+  await w.em.flush();
   return supplierDto(supplier);
 }
 
 /** Replaces a locked supplier's fields; the same fields → nothing written (no version). `checkVersion` runs only when something changes. */
-export async function updateSupplier(em: EntityManager, supplier: PurchasingSupplier, next: SupplierFields, w: WriteContext & { checkVersion: (v: number) => void }): Promise<Supplier> {
+export async function updateSupplier(w: Work, supplier: PurchasingSupplier, next: SupplierFields): Promise<Supplier> {
   if (JSON.stringify(fieldsOf(supplier)) === JSON.stringify(next)) return supplierDto(supplier);
   w.checkVersion(supplier.version);
-  await assertValid(em, next, supplier);
+  await assertValid(w, next, supplier);
   const archivedAt = next.status !== 'archived' ? null : supplier.status === 'archived' ? (supplier.archivedAt ?? w.now) : w.now;
   Object.assign(supplier, { ...next, archivedAt, version: supplier.version + 1, updatedAt: w.now, actor: actorOf(w.actor) });
-  await em.flush();
+  await w.em.flush();
   return supplierDto(supplier);
 }
 
 /** `GET /suppliers`: oldest first, by cursor. */
-export async function listSuppliers(em: EntityManager, q: z.output<typeof SupplierListQuery>): Promise<ListPage<Supplier>> {
+export async function listSuppliers(w: Work, q: z.output<typeof SupplierListQuery>): Promise<ListPage<Supplier>> {
   const { limit, cursor, status, locationId, externalId, updatedSince } = q;
   const page = await findPage(
-    em,
+    w.em,
     PurchasingSupplier,
     [
       status && { status },
@@ -166,68 +161,46 @@ export async function listSuppliers(em: EntityManager, q: z.output<typeof Suppli
   return mapPage(page, supplierDto);
 }
 
-type EditContext = WriteContext & { checkVersion: (v: number) => void };
-
 /** `PUT /suppliers/external/{externalId}`: creates the supplier (201) or replaces its fields (200). */
-export async function putSupplierByExternalId(em: EntityManager, externalId: string, body: SupplierReplace, w: EditContext): Promise<{ status: number; supplier: Supplier }> {
-  return writeTransaction(
-    em,
-    async (tem) => {
-      // concurrent first PUTs of one externalId queue here: one creates, the others then replace
-      await lockExternalId(tem, externalId);
-      const existing = await findSupplier(tem, { externalId }, { lock: true });
-      if (!existing) return { status: 201, supplier: await createSupplier(tem, replaceFields(body, externalId, null), w) };
-      return { status: 200, supplier: await updateSupplier(tem, existing, replaceFields(body, externalId, existing), w) };
-    },
-    supplierConflictFor,
-  );
+export async function putSupplierByExternalId(w: Work, externalId: string, body: SupplierReplace): Promise<{ status: number; supplier: Supplier }> {
+  // concurrent first PUTs of one externalId queue here: one creates, the others then replace
+  await lockExternalId(w, externalId);
+  const existing = await findSupplier(w, { externalId }, { lock: true });
+  if (!existing) return { status: 201, supplier: await createSupplier(w, replaceFields(body, externalId, null)) };
+  return { status: 200, supplier: await updateSupplier(w, existing, replaceFields(body, externalId, existing)) };
 }
 
 /** `PATCH /suppliers/{id}`. */
-export async function patchSupplier(em: EntityManager, id: string, body: SupplierPatch, w: EditContext): Promise<Supplier> {
-  return writeTransaction(
-    em,
-    async (tem) => {
-      const row = await findSupplier(tem, { id }, { lock: true });
-      if (!row) throw new NotFound('supplier', id);
-      // If-Match guards a person's edit even when it turns out to change nothing
-      w.checkVersion(row.version);
-      return updateSupplier(tem, row, patchFields(row, body), w);
-    },
-    supplierConflictFor,
-  );
+export async function patchSupplier(w: Work, id: string, body: SupplierPatch): Promise<Supplier> {
+  const row = await findSupplier(w, { id }, { lock: true });
+  if (!row) throw new NotFound('supplier', id);
+  // If-Match guards a person's edit even when it turns out to change nothing
+  w.checkVersion(row.version);
+  return updateSupplier(w, row, patchFields(row, body));
 }
 
 /** `DELETE /suppliers/{id}`: archived (history kept; no new orders). */
-export async function archiveSupplier(em: EntityManager, id: string, w: EditContext): Promise<Supplier> {
-  return writeTransaction(
-    em,
-    async (tem) => {
-      const row = await findSupplier(tem, { id }, { lock: true });
-      if (!row) throw new NotFound('supplier', id);
-      return updateSupplier(tem, row, patchFields(row, { status: 'archived' }), w);
-    },
-    supplierConflictFor,
-  );
+export async function archiveSupplier(w: Work, id: string): Promise<Supplier> {
+  const row = await findSupplier(w, { id }, { lock: true });
+  if (!row) throw new NotFound('supplier', id);
+  return updateSupplier(w, row, patchFields(row, { status: 'archived' }));
 }
 
-/** `PUT /suppliers/{id}/catalog` in one transaction, the supplier locked: 404 when unknown, 409 when archived. */
-export async function replaceCatalogOf(em: EntityManager, services: ServiceClient, id: string, body: CatalogReplace, w: EditContext & { requestId?: string }): Promise<Catalog> {
-  return em.transactional(async (tem) => {
-    const supplier = await findSupplier(tem, { id }, { lock: true });
-    if (!supplier) throw new NotFound('supplier', id);
-    if (supplier.status !== 'active') throw new Conflict(`Supplier ${supplier.id} is archived; its catalog cannot change.`);
-    return replaceCatalog(tem, services, supplier, body, w);
-  });
+/** `PUT /suppliers/{id}/catalog`, the supplier locked: 404 when unknown, 409 when archived. */
+export async function replaceCatalogOf(w: Work, id: string, body: CatalogReplace, requestId?: string): Promise<Catalog> {
+  const supplier = await findSupplier(w, { id }, { lock: true });
+  if (!supplier) throw new NotFound('supplier', id);
+  if (supplier.status !== 'active') throw new Conflict(`Supplier ${supplier.id} is archived; its catalog cannot change.`);
+  return replaceCatalog(w, supplier, body, requestId);
 }
 
-export async function findSupplier(em: EntityManager, by: { id: string } | { externalId: string }, opts: { lock?: boolean } = {}): Promise<PurchasingSupplier | null> {
-  return em.findOne(PurchasingSupplier, by, opts.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+export async function findSupplier(w: Work, by: { id: string } | { externalId: string }, opts: { lock?: boolean } = {}): Promise<PurchasingSupplier | null> {
+  return w.em.findOne(PurchasingSupplier, by, opts.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
 }
 
 /** A supplier that takes orders at a location: exists, active, delivers there (path: the body field naming it). */
-export async function orderableSupplier(em: EntityManager, supplierId: string, locationId: string, path = 'supplierId'): Promise<PurchasingSupplier> {
-  const supplier = await findSupplier(em, { id: supplierId });
+export async function orderableSupplier(w: Work, supplierId: string, locationId: string, path = 'supplierId'): Promise<PurchasingSupplier> {
+  const supplier = await findSupplier(w, { id: supplierId });
   if (!supplier) throw new ValidationError([{ path, message: `No supplier ${supplierId}.` }]);
   if (supplier.status !== 'active') throw new ValidationError([{ path, message: `Supplier ${supplierId} is archived; it takes no new orders.` }]);
   if (supplier.locationIds.length > 0 && !supplier.locationIds.includes(locationId)) {
@@ -236,8 +209,8 @@ export async function orderableSupplier(em: EntityManager, supplierId: string, l
   return supplier;
 }
 
-export async function catalogOf(em: EntityManager, supplierId: string): Promise<PurchasingCatalog | null> {
-  return em.findOne(PurchasingCatalog, { supplierId });
+export async function catalogOf(w: Work, supplierId: string): Promise<PurchasingCatalog | null> {
+  return w.em.findOne(PurchasingCatalog, { supplierId });
 }
 
 /**
@@ -246,7 +219,7 @@ export async function catalogOf(em: EntityManager, supplierId: string): Promise<
  * each pack's base quantity and the price per base unit are kept with the line, so orders placed
  * from it convert as they were priced. The same lines again change nothing (no version).
  */
-export async function replaceCatalog(em: EntityManager, services: ServiceClient, supplier: PurchasingSupplier, body: CatalogReplace, w: WriteContext & { checkVersion: (v: number) => void; requestId?: string }): Promise<Catalog> {
+async function replaceCatalog(w: Work, supplier: PurchasingSupplier, body: CatalogReplace, requestId: string | undefined): Promise<Catalog> {
   const errors: FieldError[] = [];
   const codes = new Map<string, number>();
   const items = new Map<string, number>();
@@ -263,11 +236,11 @@ export async function replaceCatalog(em: EntityManager, services: ServiceClient,
     body.lines.length === 0
       ? []
       : (
-          await callCommand<ItemsResolveAnswer>(services, 'inventory', 'POST', '/internal/items:resolve', { lines: body.lines.map((l) => ({ itemId: l.itemId, unitId: l.unitId ?? null })) }, {
+          await callCommand<ItemsResolveAnswer>(w.services, 'inventory', 'POST', '/internal/items:resolve', { lines: body.lines.map((l) => ({ itemId: l.itemId, unitId: l.unitId ?? null })) }, {
             what: 'resolve the catalog items',
             ok: [200],
             fieldPrefix: '',
-            requestId: w.requestId,
+            requestId,
           })
         ).lines;
   const lines: StoredCatalogLine[] = body.lines.map((l, i) => {
@@ -291,12 +264,12 @@ export async function replaceCatalog(em: EntityManager, services: ServiceClient,
   });
   if (errors.length > 0) throw new ValidationError(errors);
 
-  const catalog = await em.findOne(PurchasingCatalog, { supplierId: supplier.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  const catalog = await w.em.findOne(PurchasingCatalog, { supplierId: supplier.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   // jsonb hands the stored lines back with its own key order: compare canonically
   if (catalog && canonicalJson(catalog.lines) === canonicalJson(lines)) return catalogDto(supplier, catalog);
   w.checkVersion(catalog?.version ?? 0);
   if (catalog) Object.assign(catalog, { lines, version: catalog.version + 1, updatedAt: w.now });
-  else em.create(PurchasingCatalog, { supplierId: supplier.id, lines, version: 1, updatedAt: w.now });
-  await em.flush();
-  return catalogDto(supplier, await em.findOneOrFail(PurchasingCatalog, { supplierId: supplier.id }));
+  else w.em.create(PurchasingCatalog, { supplierId: supplier.id, lines, version: 1, updatedAt: w.now });
+  await w.em.flush();
+  return catalogDto(supplier, await w.em.findOneOrFail(PurchasingCatalog, { supplierId: supplier.id }));
 }
