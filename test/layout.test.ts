@@ -135,3 +135,83 @@ describe.each(services)('services/%s follows the one layout', (service) => {
     expect(empty.map((f) => path.relative(src, f))).toEqual([]);
   });
 });
+
+/**
+ * One way to write a store (issue 37, docs/writing-a-service.md): a service on the kit's unit of work
+ * opens no transaction of its own, reads no clock but its unit's, records events with `emit` only,
+ * names its schema only in index.ts, declares its workers, and builds no caller type of its own.
+ * The services still to move are listed; one that moves must leave the list (the test says so).
+ */
+const STILL_ON_THE_OLD_IDIOMS = new Set(['identity', 'inventory', 'sales', 'scheduling', 'time', 'webhooks']);
+const OLD_IDIOMS = {
+  transaction: /\.transactional\s*\(|\bwriteTransaction\s*\(|\w+InTransaction\b/,
+  events: /\b(insertEvents|recordEvent)\s*\(/,
+  clock: /import\s*\{[^}]*\bnow(Ms)?\b[^}]*\}\s*from\s*'@bop\/shared'|\.clock\.now\(\)/,
+  worker: /\bextends\s+RoundWorker\b/,
+  callerType: /\b(interface|type)\s+(WriteContext|Caller|CreateContext|EditContext|ActionContext|DayAction|ShiftCaller|SensorWriter)\b/,
+  bareReach: /^\s*ctx\.reach\(\);/m,
+};
+const schemaLiteral = (schema: string) => new RegExp(`"${schema}"\\.|schema:\\s*'${schema}'|[(,]\\s*'${schema}'\\s*[,)]`);
+
+it('each rule below catches the old idiom it keeps out', () => {
+  const old: Array<[RegExp, string]> = [
+    [OLD_IDIOMS.transaction, 'export const closeDayInTransaction = (em) => em.transactional((tem) => closeDay(tem));'],
+    [OLD_IDIOMS.transaction, 'await writeTransaction(ctx.em, (em) => recordDeposit(em, body), conflict);'],
+    [OLD_IDIOMS.events, "await insertEvents(em, 'cash', events, actorOf(w.actor), w.now);"],
+    [OLD_IDIOMS.events, 'recordEvent(em, { type, aggregateType, aggregateId, locationId, object, actor });'],
+    [OLD_IDIOMS.clock, "import { defineConsumer, now, type ConsumerDef } from '@bop/shared';"],
+    [OLD_IDIOMS.clock, 'const w = { actor: ctx.principal, now: svc.clock.now() };'],
+    [OLD_IDIOMS.worker, 'export class SwapExpiryWorker extends RoundWorker {'],
+    [OLD_IDIOMS.callerType, 'export interface WriteContext {'],
+    [OLD_IDIOMS.bareReach, '    ctx.reach();'],
+    [schemaLiteral('cash'), 'update "cash"."sales_transactions" set …'],
+    [schemaLiteral('cash'), "await writableLocations(em, 'cash', refs);"],
+    [schemaLiteral('cash'), "defineEntity({ name: 'CashCount', schema: 'cash' })"],
+  ];
+  expect(old.filter(([rule, line]) => !rule.test(line)).map(([, line]) => line)).toEqual([]);
+  // and leaves alone what is not one: the event area, a unit's instant, a reach that is used
+  expect(schemaLiteral('cash').test("area: 'cash',")).toBe(false);
+  expect(OLD_IDIOMS.clock.test('countedAt: w.now,')).toBe(false);
+  expect(OLD_IDIOMS.bareReach.test('    const reach = ctx.reach();')).toBe(false);
+});
+
+const onUnits = services.filter((s) => /\bunitOfWork:\s*true\b/.test(code(path.join(servicesDir, s, 'src', 'index.ts'))));
+
+it('every service is on the unit of work, but those still listed as moving', () => {
+  expect(services.filter((s) => !onUnits.includes(s)).sort()).toEqual([...STILL_ON_THE_OLD_IDIOMS].sort());
+});
+
+describe.each(onUnits)('services/%s writes its stores the one way', (service) => {
+  const src = path.join(servicesDir, service, 'src');
+  const files = fs
+    .readdirSync(src, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts') && !path.join(e.parentPath, e.name).includes(`${path.sep}migrations${path.sep}`))
+    .map((e) => path.join(e.parentPath, e.name));
+  const hits = (pattern: RegExp, except: (file: string) => boolean = () => false) =>
+    files.filter((f) => !except(f) && pattern.test(code(f))).map((f) => path.relative(src, f));
+
+  it('opens no transaction of its own (the kit opens the write\'s; ctx.transaction for routes that declare { transaction: false })', () => {
+    expect(hits(OLD_IDIOMS.transaction)).toEqual([]);
+  });
+
+  it('records events with the unit\'s emit only (no insertEvents, no recordEvent)', () => {
+    expect(hits(OLD_IDIOMS.events)).toEqual([]);
+  });
+
+  it('reads the time from its unit (w.now), never the kit\'s global clock or the service clock', () => {
+    expect(hits(OLD_IDIOMS.clock)).toEqual([]);
+  });
+
+  it('names its schema only in index.ts (w.schema elsewhere)', () => {
+    const literal = schemaLiteral(service); // each service's schema is named for it (contracts' serviceTable)
+    // main.ts names the service (tracing), not its schema
+    expect(hits(literal, (f) => f === path.join(src, 'index.ts') || f === path.join(src, 'main.ts'))).toEqual([]);
+  });
+
+  it('declares its workers (defineWorker) and builds no caller type of its own', () => {
+    expect(hits(OLD_IDIOMS.worker)).toEqual([]);
+    expect(hits(OLD_IDIOMS.callerType)).toEqual([]);
+    // a reach read only for its permission check: the kit checked the row's permission before the handler
+    expect(hits(OLD_IDIOMS.bareReach)).toEqual([]);
+  });
+});

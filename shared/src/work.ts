@@ -28,6 +28,8 @@ export interface Work {
   readonly schema: string;
   readonly log: Logger;
   readonly services: ServiceClient;
+  /** the id of the request a route's unit serves (sent on to the services it calls); none in consumers and workers */
+  readonly requestId?: string;
   /** the reaches of the row's permission (checked by the kit before the handler ran) */
   reach(): ReachSet;
   /** throws 409 `version_mismatch` when the request's If-Match names another version (no-op outside requests) */

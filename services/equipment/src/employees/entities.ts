@@ -1,7 +1,6 @@
-import { serviceTable } from '@bop/contracts';
 import { employeeReplicaEntity } from '@bop/shared';
 import type { InferEntity } from '@mikro-orm/core';
 
 /** Replica of people's employees, fed by employee.* events (the kit's employeeReplicaConsumers): who work is assigned to. */
-export const EquipmentEmployee = employeeReplicaEntity('EquipmentEmployee', serviceTable.equipment.schema);
+export const EquipmentEmployee = employeeReplicaEntity('EquipmentEmployee');
 export type EquipmentEmployee = InferEntity<typeof EquipmentEmployee>;

@@ -1,7 +1,6 @@
-import { serviceTable } from '@bop/contracts';
 import { locationReplicaEntity } from '@bop/shared';
 import type { InferEntity } from '@mikro-orm/core';
 
 /** Replica of organization's locations, fed by location.* events (the kit's orgReplicaConsumers): reach and validation. */
-export const EquipmentLocation = locationReplicaEntity('EquipmentLocation', serviceTable.equipment.schema);
+export const EquipmentLocation = locationReplicaEntity('EquipmentLocation');
 export type EquipmentLocation = InferEntity<typeof EquipmentLocation>;

@@ -1,6 +1,5 @@
 import type { AssetStatesAnswer } from '@bop/contracts';
 import { callCommand, type FieldError, type Work } from '@bop/shared';
-import { requestIdOf } from '../request-id';
 
 /**
  * The asset a sensor watches, checked with equipment's internal read `POST /internal/assets:states`:
@@ -9,7 +8,7 @@ import { requestIdOf } from '../request-id';
  */
 export async function assetErrors(w: Work, assetId: string, locationId: string): Promise<FieldError[]> {
   if (!w.services.has('equipment')) return [];
-  const answer = await callCommand<AssetStatesAnswer>(w.services, 'equipment', 'POST', '/internal/assets:states', { ids: [assetId] }, { what: 'check the asset this sensor watches', ok: [200], requestId: requestIdOf(w) });
+  const answer = await callCommand<AssetStatesAnswer>(w.services, 'equipment', 'POST', '/internal/assets:states', { ids: [assetId] }, { what: 'check the asset this sensor watches', ok: [200], requestId: w.requestId });
   const asset = answer.data.find((a) => a.id === assetId);
   if (!asset) return [{ path: 'assetId', message: `No asset ${assetId}.` }];
   if (asset.status !== 'active') return [{ path: 'assetId', message: `Asset ${assetId} is ${asset.status}; a sensor cannot watch it.` }];

@@ -1,5 +1,4 @@
 import { resolveAttachments, type FieldError, type Work } from '@bop/shared';
-import { requestIdOf } from '../request-id';
 
 /** An attachment a record names: the body field naming it, and whether it must be an image (a photo or signature). */
 export interface AttachmentRef {
@@ -16,7 +15,7 @@ export interface AttachmentRef {
  */
 export async function attachmentErrors(w: Work, refs: AttachmentRef[]): Promise<FieldError[]> {
   if (refs.length === 0) return [];
-  const found = await resolveAttachments(w.services, refs.map((r) => r.id), w.actor, requestIdOf(w));
+  const found = await resolveAttachments(w.services, refs.map((r) => r.id), w.actor, w.requestId);
   if (!found) return [];
   const errors: FieldError[] = [];
   for (const r of refs) {
