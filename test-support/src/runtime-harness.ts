@@ -16,8 +16,9 @@ export interface TestRuntime {
   close(): Promise<void>;
 }
 
-export async function startTestRuntime(env: Record<string, string> = {}): Promise<TestRuntime> {
-  const db = await freshDatabase();
+/** `database`: start on a database written before (the upgrade test); else a fresh one. */
+export async function startTestRuntime(env: Record<string, string> = {}, opts: { database?: TestDatabase } = {}): Promise<TestRuntime> {
+  const db = opts.database ?? (await freshDatabase());
   const keys = await generateInternalKeyPair();
   const rt = await startAll({
     DATABASE_URL: db.url,
