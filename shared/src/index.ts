@@ -15,6 +15,8 @@ export * from './db';
 export * from './db-faults';
 export * from './outbox';
 export * from './service';
+export { renderError } from './response';
+export { undocumentedStatuses } from './service-routes';
 export * from './standalone';
 export * from './http-server';
 export * from './bus/types';

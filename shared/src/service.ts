@@ -1,28 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import express, { type Request, type Response, type NextFunction } from 'express';
 import { z } from 'zod';
-import fresh from 'fresh';
 import type { EntitySchema } from '@mikro-orm/core';
-import {
-  findEndpoint,
-  operationSchemas,
-  successStatuses,
-  serviceTable,
-  RouteTable,
-  isRouteMatch,
-  type AreaService,
-  type EndpointRow,
-  type HttpMethod,
-} from '@bop/contracts';
+import { successStatuses, serviceTable, isRouteMatch, type AreaService } from '@bop/contracts';
 import { baseConfigSchema, loadConfig, type BaseConfig } from './config';
 import { createLogger, type Logger } from './logger';
 import { createOrm, migrate, pendingMigrations, type EntityManager, type MigrationEntry, type Orm } from './db';
-import { ApiError, BadRequest, NotFound, ServiceUnavailable, Unauthorized, ValidationError, VersionMismatch } from './errors';
-import { isDatabaseUnavailable } from './db-faults';
-import { PROBLEM_CONTENT_TYPE, problemBody } from './problem';
-import { INTERNAL_TOKEN_HEADER, InternalTokenSigner, InternalTokenVerifier, reachFor, type Principal, type ReachSet } from './auth';
+import { ApiError, BadRequest, NotFound, Unauthorized } from './errors';
+import { INTERNAL_TOKEN_HEADER, InternalTokenSigner, InternalTokenVerifier } from './auth';
 import { createBus } from './bus';
 import type { Bus } from './bus/types';
 import { Relay } from './relay';
@@ -31,18 +16,19 @@ import { type ConsumerDef, type WorkerDef } from './consumers';
 import { processClock, type Clock } from './clock';
 import { ServiceClient } from './service-client';
 import { bindReadThrough } from './read-through';
-import { zodFieldErrors } from './validation';
 import { valueRefusedByDatabase } from './db-values';
-import { badTextInParams, malformedPercentEncoding, scanJson } from './text-guard';
+import { malformedPercentEncoding } from './text-guard';
 import type { InternalRouteDef, RouteContext, RouteDef, RouteResult } from './routes';
-import { newId } from './ids';
 import { inWork, openWork, type OpenWorkOptions, type Work, type WorkScope } from './work';
-import { writeTransaction } from './write-transaction';
 import { bindWorker, isWorkerSpec, type Worker, type WorkerSpec } from './worker';
-import { logRequestOnFinish, requestLogger, startRequestId } from './request-log';
+import { logRequestOnFinish, startRequestId } from './request-log';
 import { kitRequest, listenHttp, urlHost, type HttpListener, type KitRequest } from './http-server';
 import { installServiceMetrics, watchService } from './telemetry/service-metrics';
 import { nameServerSpan, serveTraced, useAsyncTraceContext } from './telemetry/trace-context';
+import { HOST_PATHS, compileRoutes, undocumented } from './service-routes';
+import { hasBody, bodyReadError, guardInput } from './request-input';
+import { buildContext, resolveOrgUnitReach } from './request-context';
+import { send, renderError } from './response';
 
 export interface ServiceRuntime<C = BaseConfig> {
   name: AreaService;
@@ -140,64 +126,6 @@ export interface RunningService<C = BaseConfig> {
   close(): Promise<void>;
 }
 
-interface Compiled {
-  def: RouteDef;
-  row: EndpointRow | null;
-  params?: z.ZodType;
-  query?: z.ZodType;
-  body?: z.ZodType;
-  status?: number;
-  alsoStatuses?: readonly number[];
-  /** top-level body fields holding a batch's raw records (`z.array(z.unknown())`): judged record by record by the handler */
-  recordFields?: ReadonlySet<string>;
-}
-
-const undocumented = new Set<string>();
-
-/** Success statuses this process answered that the endpoint's operation schemas do not document (`"<key> <status>"`); a test asserts none. */
-export function undocumentedStatuses(): string[] {
-  return [...undocumented];
-}
-
-/** The body fields whose records a batch handler parses one by one (an array of `unknown` in the contract). */
-function recordFieldsOf(body: z.ZodType | undefined): ReadonlySet<string> | undefined {
-  if (!(body instanceof z.ZodObject)) return undefined;
-  const fields = new Set<string>();
-  for (const [key, field] of Object.entries(body.shape as Record<string, z.ZodType>)) {
-    if (field instanceof z.ZodArray && field.element instanceof z.ZodUnknown) fields.add(key);
-  }
-  return fields.size > 0 ? fields : undefined;
-}
-
-/** Host-level GETs of a service, answered through express (not access-logged). */
-const HOST_PATHS = new Set(['/health', '/ready']);
-
-function compileRoutes(name: AreaService, routes: RouteDef[], internal: InternalRouteDef[]): { table: RouteTable<Compiled>; served: string[] } {
-  const table = new RouteTable<Compiled>();
-  const served: string[] = [];
-  for (const def of routes) {
-    const row = findEndpoint(def.key);
-    if (!row) throw new Error(`${name}: route ${def.key} is not in the endpoint catalogue`);
-    if (row.service !== name) throw new Error(`${name}: route ${def.key} belongs to ${row.service}`);
-    const schemas = operationSchemas(def.key) ?? {};
-    table.add(row.method, row.path, { def, row, ...schemas, recordFields: recordFieldsOf(schemas.body) });
-    served.push(def.key);
-  }
-  for (const def of internal) {
-    const [method, path] = def.key.split(' ');
-    if (!path.startsWith('/internal/')) throw new Error(`${name}: internal route ${def.key} must live under /internal/`);
-    table.add(method as HttpMethod, path, { def, row: null, body: def.schemas.body, query: def.schemas.query });
-  }
-  return { table, served };
-}
-
-function parseIfMatch(header: string | undefined): number | '*' | null | 'invalid' {
-  if (header === undefined) return null;
-  const first = header.split(',')[0].trim();
-  if (first === '*') return '*';
-  const m = /^(?:W\/)?"?(\d+)"?$/.exec(first);
-  return m ? Number(m[1]) : 'invalid';
-}
 
 export async function startService<S extends z.ZodObject>(def: ServiceDefinition<S>, opts: StartOptions = {}): Promise<RunningService<BaseConfig & z.output<S>>> {
   // with tracing on, this thread's trace context follows awaits from now on (handlers, queries, outbox rows, consumers)
@@ -406,204 +334,6 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
   return { name: def.name, url: `http://${urlHost(host)}:${actualPort}`, port: actualPort, runtime, relay, consumers, served, worker, ready, close };
 }
 
-/** As body-parser (type-is) decides it: without either header there is no body to read. */
-function hasBody(req: IncomingMessage): boolean {
-  return req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length']));
-}
-
-/** What reading the body failed on, as the caller's error: a body that does not inflate or decode is a 400, not a 500. */
-function bodyReadError(err: unknown): unknown {
-  if (err instanceof ApiError || typeof err !== 'object' || err === null) return err;
-  const e = err as { type?: unknown; status?: unknown; message?: unknown; limit?: unknown; encoding?: unknown; charset?: unknown };
-  if (e.type === 'entity.too.large') return new ApiError('payload_too_large', `The request body is larger than the limit (${e.limit} bytes).`);
-  if (e.type === 'entity.parse.failed') return new BadRequest('The body is not valid JSON.');
-  if (e.type === 'encoding.unsupported') return new BadRequest(`Content-Encoding ${String(e.encoding)} is not supported; send gzip, deflate, br or none.`);
-  if (e.type === 'charset.unsupported') return new BadRequest(`Charset ${String(e.charset)} is not supported; send UTF-8.`);
-  if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) return new BadRequest(`The body could not be read (${String(e.message)}).`);
-  return err;
-}
-
-/**
- * The kit's edge (see text-guard.ts): NUL or a lone surrogate in a path parameter or a query key or
- * value is a 400 naming the parameter; JSON nested deeper than JSON_MAX_DEPTH a 400; bad text in a
- * body string or key a 422 naming the field — except inside a batch's records, which the handler
- * judges one by one (a bad record is `rejected`, the rest are stored).
- */
-function guardInput(req: KitRequest, compiled: Compiled, rawParams: Record<string, string>, maxDepth: number): void {
-  const inPath = badTextInParams(rawParams);
-  if (inPath.length > 0) throw new BadRequest('A path parameter holds text that cannot be accepted.', inPath);
-  const query = req.query as Record<string, unknown> | undefined;
-  if (query) {
-    const inQuery = badTextInParams(query);
-    if (inQuery.length > 0) throw new BadRequest('A query parameter holds text that cannot be accepted.', inQuery);
-  }
-  if (req.body !== null && typeof req.body === 'object') {
-    const scan = scanJson(req.body, { maxDepth, skipTextUnder: compiled.recordFields });
-    if (scan.tooDeepAt !== null) {
-      throw new BadRequest(`The body nests deeper than ${maxDepth} levels (JSON_MAX_DEPTH).`, [{ path: scan.tooDeepAt, message: `Nested deeper than ${maxDepth} levels.` }]);
-    }
-    if (scan.errors.length > 0) throw new ValidationError(scan.errors, 'The body holds text that cannot be accepted.');
-  }
-}
-
-function buildContext(req: KitRequest, principal: Principal, compiled: Compiled, rawParams: Record<string, string>, orm: Orm, log: Logger, scope: WorkScope): RouteContext {
-  const params = compiled.params ? parseOrThrow(compiled.params, rawParams, 'params') : rawParams;
-  const query = compiled.query ? parseOrThrow(compiled.query, req.query, 'query') : req.query;
-  let body: unknown = undefined;
-  if (compiled.body) {
-    const raw = req.body === undefined ? {} : req.body;
-    if (req.body === undefined && Number(req.headers['content-length'] ?? 0) > 0) {
-      throw new BadRequest('Send the body as JSON with Content-Type: application/json.');
-    }
-    body = parseOrThrow(compiled.body, raw, 'body');
-  }
-  const ifMatch = parseIfMatch(req.headers['if-match'] as string | undefined);
-  const row = compiled.row;
-  const permission = row && typeof row.people === 'object' ? row.people.permission : null;
-  let em: EntityManager | undefined;
-  const now = scope.clock.now();
-  // on `/me` rows a person acts as their employee (supplement: the actor follows from the caller)
-  const actor: Principal = row?.path.startsWith('/me') && principal.kind === 'user' && principal.employeeId ? { ...principal, actingAsEmployee: true } : principal;
-  const ctx: RouteContext = {
-    requestId: (req as any).id,
-    principal,
-    row,
-    params,
-    query,
-    body,
-    // forked and made on first use
-    get em() {
-      return (em ??= orm.em.fork());
-    },
-    get log() {
-      return requestLogger(req as { id?: string; log?: Logger }, log);
-    },
-    headers: req.headers,
-    request: req,
-    now,
-    actor,
-    schema: scope.schema,
-    services: scope.services,
-    reach() {
-      const reach = reachFor(principal, permission);
-      if (!reach) throw new ApiError('forbidden', `You lack the permission ${permission}.`);
-      return reach;
-    },
-    checkVersion(current: number) {
-      if (ifMatch === null || ifMatch === '*') return;
-      if (ifMatch === 'invalid' || ifMatch !== current) throw new VersionMismatch(current);
-    },
-    emit(event) {
-      throw new Error(`${event.type}: a read records no events (emit in a write: a route other than GET, a consumer, a worker's write)`);
-    },
-    transaction<T>(fn: (work: Work) => Promise<T>): Promise<T> {
-      return writeTransaction(
-        orm.em.fork(),
-        async (tem) => {
-          // the unit on this transaction: the request's context with `em` and `emit` bound to it. A route
-          // declared `{ transaction: false }` does work of its own first (streams an upload, asks other
-          // services, also inside its transaction): its unit's instant is read when the unit first asks
-          const own = compiled.def.options?.transaction === false;
-          const unit = openWork(scope, tem, true, own ? { actor, nowWhenAsked: true, log: ctx.log } : { actor, now, log: ctx.log });
-          const inUnit: RouteContext = Object.create(ctx, { em: { value: tem }, emit: { value: unit.work.emit }, ...(own ? { now: { get: () => unit.work.now } } : {}) });
-          const result = await fn(inUnit);
-          await unit.flush();
-          return result;
-        },
-        compiled.def.options?.conflict ?? defaultConflict,
-      );
-    },
-  };
-  return ctx;
-}
-
-const defaultConflict = (): ApiError => new ApiError('conflict', 'A concurrent request wrote the same record; send the request again.');
-
-/** Adds the locations of a person's org-unit reach to the reach the handler sees (one query, only when there are org units). */
-async function resolveOrgUnitReach(ctx: RouteContext, resolve: NonNullable<ServiceDefinition['locationsInOrgUnits']>): Promise<void> {
-  let reach: ReachSet;
-  try {
-    reach = ctx.reach();
-  } catch {
-    return; // no permission: the handler's own ctx.reach() refuses
-  }
-  if (reach.everyone || reach.orgUnitIds.size === 0) return;
-  // a write reaches what organization says now (read-your-writes); reads use the replica
-  const ids = await resolve(ctx.em, [...reach.orgUnitIds], { current: ctx.row !== null && ctx.row.method !== 'GET' });
-  const resolved: ReachSet = { ...reach, locationIds: new Set([...reach.locationIds, ...ids]), orgUnitsResolved: true };
-  ctx.reach = () => resolved;
-}
-
-function parseOrThrow(schema: z.ZodType, value: unknown, part: 'params' | 'query' | 'body'): any {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const errors = zodFieldErrors(parsed.error);
-  if (part === 'body') throw new ValidationError(errors);
-  if (part === 'params') {
-    // a typed segment that is malformed (a date such as 2026-13-45) is a bad request naming it; an id that matches nothing stays 404
-    const malformed = parsed.error.issues.filter(isMalformedTypedValue);
-    if (malformed.length > 0) throw new BadRequest('A path parameter is malformed.', zodFieldErrors(new z.ZodError(malformed)));
-    throw new NotFound('record');
-  }
-  throw new BadRequest('The query parameters are not valid.', errors);
-}
-
-const TYPED_FORMATS = new Set(['date', 'datetime', 'time', 'duration']);
-
-function isMalformedTypedValue(issue: z.core.$ZodIssue): boolean {
-  if (issue.code === 'invalid_format') return TYPED_FORMATS.has(issue.format);
-  return issue.code === 'invalid_type' && (issue.expected === 'number' || issue.expected === 'int');
-}
-
-/**
- * Writes a route's answer: its headers, `ETag` from a body's `version`, and the body as JSON — written
- * here rather than by express's `res.json`/`res.send`, which cost 5% of a plain read's CPU (node
- * --cpu-prof under `npm run bench`) for content negotiation and ETag work these answers do not use. As
- * express does, a GET or HEAD whose `If-None-Match` names the current ETag is a 304 without a body.
- */
-function send(req: IncomingMessage, res: ServerResponse, result: RouteResult, defaultStatus?: number): number {
-  const status = result.status ?? defaultStatus ?? 200;
-  if (result.headers) for (const [k, v] of Object.entries(result.headers)) res.setHeader(k, v);
-  const body = result.body as { version?: unknown } | undefined;
-  if (body && typeof body === 'object' && typeof body.version === 'number') res.setHeader('ETag', `"${body.version}"`);
-  res.statusCode = status;
-  if (result.stream) {
-    sendStream(req, res, result.stream);
-    return status;
-  }
-  if (status === 204 || result.body === undefined) {
-    res.end();
-    return status;
-  }
-  const head = req.method === 'HEAD';
-  if ((head || req.method === 'GET') && status >= 200 && status < 300 && (req.headers['if-none-match'] || req.headers['if-modified-since'])) {
-    if (fresh(req.headers, { etag: res.getHeader('ETag'), 'last-modified': res.getHeader('Last-Modified') })) {
-      res.statusCode = 304;
-      res.end();
-      return status;
-    }
-  }
-  const json = JSON.stringify(result.body);
-  const type = res.getHeader('Content-Type');
-  if (type === undefined) res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  else if (!/;\s*charset=/i.test(String(type))) res.setHeader('Content-Type', `${String(type)}; charset=utf-8`);
-  res.setHeader('Content-Length', Buffer.byteLength(json));
-  res.end(head ? undefined : json);
-  return status;
-}
-
-/** Streams stored bytes as the answer; a read that fails midway ends the connection (the length already sent cannot be kept). */
-function sendStream(req: IncomingMessage, res: ServerResponse, stream: Readable): void {
-  if (req.method === 'HEAD') {
-    stream.destroy();
-    res.end();
-    return;
-  }
-  pipeline(stream, res).catch(() => {
-    stream.destroy();
-    res.destroy();
-  });
-}
 
 const READY_TIMEOUT_MS = 3000;
 
@@ -618,38 +348,4 @@ export async function withinMs<T>(ms: number, message: string, work: () => Promi
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** Maps anything thrown to RFC 9457 problem details; unknown errors are logged and become 500. */
-export function renderError(err: unknown, req: IncomingMessage & { id?: string; log?: Logger }, res: ServerResponse, errorsBase: string, log: Logger): void {
-  let apiError: ApiError;
-  if (err instanceof ApiError) apiError = err;
-  else if (isBodyParserError(err)) {
-    apiError =
-      err.type === 'entity.too.large'
-        ? new ApiError('payload_too_large', `The request body is larger than the limit (${err.limit} bytes).`)
-        : new BadRequest(err.type === 'entity.parse.failed' ? 'The body is not valid JSON.' : `The body could not be read (${err.type}).`);
-  } else if (isDatabaseUnavailable(err)) {
-    // an outage (Postgres restarting, unreachable, out of connections), not a fault of this request
-    requestLogger(req, log).warn({ err: (err as Error).message }, 'database unavailable');
-    apiError = new ServiceUnavailable('The database is not reachable right now; retry with backoff.');
-  } else {
-    requestLogger(req, log).error({ err }, 'unhandled error');
-    apiError = new ApiError('internal_error', 'Something went wrong on our side; retry with backoff and quote the requestId.');
-  }
-  if (res.headersSent) {
-    res.end();
-    return;
-  }
-  const requestId = req.id ?? newId('request');
-  if (apiError.headers) for (const [k, v] of Object.entries(apiError.headers)) res.setHeader(k, v);
-  const body = JSON.stringify(problemBody(apiError, requestId, errorsBase));
-  res.statusCode = apiError.status;
-  res.setHeader('Content-Type', `${PROBLEM_CONTENT_TYPE}; charset=utf-8`);
-  res.setHeader('Content-Length', Buffer.byteLength(body));
-  res.end(req.method === 'HEAD' ? undefined : body);
-}
-
-function isBodyParserError(err: unknown): err is { type: string; limit?: number } {
-  return typeof err === 'object' && err !== null && typeof (err as { type?: unknown }).type === 'string' && 'expose' in err;
 }
