@@ -52,11 +52,11 @@ export interface InventoryTarget {
 
 /** Movements written straight to the ledger (in one posting), as another area would: cause an adjustment unless told, location NYC-1 unless told. */
 export function postLedger(s: InventoryTarget, movements: Array<Partial<MovementInput> & Pick<MovementInput, 'itemId' | 'type' | 'quantity'>>, opts: { requireAvailable?: boolean } = {}) {
-  return s.stack.services.inventory.svc.runtime.orm.em.fork().transactional((em) =>
+  return s.stack.services.inventory.svc.runtime.write((w) =>
     postMovements(
-      em,
-      movements.map((m) => ({ locationId: s.locations['NYC-1'], cause: { type: 'stock_adjustment', id: 'adj_TEST' }, occurredAt: new Date(), ...m })),
-      { now: new Date(), actor: null, requireAvailable: opts.requireAvailable ? { path: (i) => `lines[${i}].quantity` } : undefined },
+      w,
+      movements.map((m) => ({ locationId: s.locations['NYC-1'], cause: { type: 'stock_adjustment', id: 'adj_TEST' }, occurredAt: w.now, ...m })),
+      { requireAvailable: opts.requireAvailable ? { path: (i) => `lines[${i}].quantity` } : undefined },
     ),
   );
 }

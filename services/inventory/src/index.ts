@@ -31,13 +31,14 @@ export { configSchema, type InventoryConfig } from './config';
  */
 export const inventoryService = createService({
   name: 'inventory',
+  unitOfWork: true,
   configSchema,
   entities: [...stockEntities, ...itemsEntities, ...recipesEntities, ...countsEntities, ...transfersEntities, ...reservationsEntities],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (inventory's replica of the organization)
   locationsInOrgUnits: locationsInOrgUnitsOf('inventory'),
   consumers: (svc) => [...orgReplicaConsumers('inventory'), ...recipesConsumers(svc), ...reservationsConsumers, ...purchasingConsumers],
-  routes: (svc) => [...itemsRoutes(svc), ...stockRoutes(svc), ...recipesRoutes(svc), ...countsRoutes(svc), ...transfersRoutes(svc)],
+  routes: (svc) => [...itemsRoutes(svc), ...stockRoutes(svc), ...recipesRoutes(), ...countsRoutes(), ...transfersRoutes()],
   // sales' commands for online orders (reserve, ship, release); purchasing's reads (items:resolve, replenishment); the item replicas' read-through (items:states)
   internalRoutes: () => [...reservationRoutes(), ...purchasingRoutes(), ...itemStateRoutes()],
 });

@@ -291,7 +291,7 @@ describe('depletion of ingested sales', () => {
       reason: 'ingested',
       transactions: [{ id: newIdWithPrefix('stx'), version: 1, type: 'sale' as const, status: 'completed' as const, occurredAt: '2026-11-21T16:00:00.000Z', lines: [{ itemId: muffin, quantity: '2' }] }],
     };
-    const results = await Promise.all([1, 2, 3].map(() => runtime.orm.em.fork().transactional((em) => applyRecordedSales(em, object, runtime.log))));
+    const results = await Promise.all([1, 2, 3].map(() => runtime.write((w) => applyRecordedSales(w, object))));
     expect(results.map((r) => r.applied).sort()).toEqual([0, 0, 1]);
     expect(await onHand(muffin)).toBe('-2');
   });

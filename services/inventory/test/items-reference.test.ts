@@ -140,10 +140,12 @@ describe('units of measure', () => {
     ]);
 
     // document lines convert with them
-    const lines = await resolveLines(inv().svc.runtime.orm.em.fork(), [
-      { itemId: wine.id, quantity: '2', unitId: bottle.body.id },
-      { itemId: wine.id, quantity: '0.5', unitId: litre.body.id },
-    ]);
+    const lines = await inv().svc.runtime.read((w) =>
+      resolveLines(w, [
+        { itemId: wine.id, quantity: '2', unitId: bottle.body.id },
+        { itemId: wine.id, quantity: '0.5', unitId: litre.body.id },
+      ]),
+    );
     expect(lines.map((l) => l.base.toFixed())).toEqual(['1500', '500']);
   });
 

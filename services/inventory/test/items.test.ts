@@ -334,8 +334,8 @@ describe('PATCH /items/{id}', () => {
     }
 
     const moved = (await post(itemBody({ baseUnit: 'ml' }))).body;
-    await inv().svc.runtime.orm.em.fork().transactional((em: any) =>
-      postMovements(em, [{ itemId: moved.id, locationId: nyc, type: 'receipt', quantity: '1000', unitCost: '0.002', cause: { type: 'stock_adjustment', id: 'adj_TEST' }, occurredAt: new Date() }], { now: new Date(), actor: null }),
+    await inv().svc.runtime.write((w) =>
+      postMovements(w, [{ itemId: moved.id, locationId: nyc, type: 'receipt', quantity: '1000', unitCost: '0.002', cause: { type: 'stock_adjustment', id: 'adj_TEST' }, occurredAt: w.now }]),
     );
     const refused = await patch(moved.id, { baseUnit: 'g', name: 'Renamed too' });
     expect(refused.status).toBe(409);
@@ -446,7 +446,7 @@ describe('DELETE /items/{id}', () => {
   it('no longer lets documents use the item', async () => {
     const item = (await post(itemBody())).body;
     await del(item.id);
-    const err = await resolveLines(inv().svc.runtime.orm.em.fork(), [{ itemId: item.id, quantity: '1' }]).catch((e: unknown) => e);
+    const err = await inv().svc.runtime.read((w) => resolveLines(w, [{ itemId: item.id, quantity: '1' }])).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'validation_error', errors: [{ path: 'lines[0].itemId', message: `Item ${item.id} is archived.` }] });
   });
 

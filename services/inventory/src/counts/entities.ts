@@ -4,7 +4,6 @@ import type { StockCountItem, StockCountLine } from '@bop/contracts';
 /** A stock count (supplement: Stock count states); `results` is frozen when it is posted or cancelled. */
 export const InventoryStockCount = defineEntity({
   name: 'InventoryStockCount',
-  schema: 'inventory',
   tableName: 'stock_counts',
   properties: {
     id: p.string().primary(),

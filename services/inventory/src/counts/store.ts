@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { StockCount, StockCountCreate, StockCountItem, StockCountLine, StockCountStatus } from '@bop/contracts';
-import { Conflict, NotFound, ValidationError, actorOf, assertLocationInReach, changedFields, findPlain, insertEvents, newId, sqlQuery, type EntityManager, type FieldError, type Principal, type ReachSet, replicaLocationErrors } from '@bop/shared';
+import { Conflict, NotFound, ValidationError, actorOf, assertLocationInReach, changedFields, findPlain, newId, sqlQuery, type EntityManager, type FieldError, type Work, replicaLocationErrors } from '@bop/shared';
 import { InventoryStorageArea } from '../items/entities';
 import { resolveLines } from '../items/lines-store';
 import { dec, formatQuantity } from '../ledger/quantity';
@@ -9,11 +9,6 @@ import { lockLevels, postMovements, type MovementInput } from '../ledger/store';
 import { countedAtOf, countedTotals, duplicateLineErrors, itemFigures, transitionRefusal, type CountedItem } from './count-rules';
 import { countDto } from './dto';
 import { InventoryStockCount } from './entities';
-
-interface WriteContext {
-  actor: Principal;
-  now: Date;
-}
 
 interface LedgerPoint {
   /** on hand at the instant: Σ of the movements with occurredAt ≤ it */
@@ -30,30 +25,30 @@ const pointKey = (countId: string, itemId: string) => `${countId}\u0000${itemId}
  * so on hand at an instant is on hand minus what moved after it: a recent count reads a few rows,
  * not the item's whole history.
  */
-async function ledgerAt(em: EntityManager, wanted: Array<{ countId: string; itemId: string; locationId: string; at: Date }>): Promise<Map<string, LedgerPoint>> {
+async function ledgerAt(w: Work, wanted: Array<{ countId: string; itemId: string; locationId: string; at: Date }>): Promise<Map<string, LedgerPoint>> {
   if (wanted.length === 0) return new Map();
   // raw SQL: one aggregation over the ledger for all (count, item) pairs in one snapshot; the ledger's tables have no entity
   const rows = await sqlQuery<{ count_id: string; item_id: string; expected: string; unit_cost: string | null }>(
-    em,
+    w.em,
     `with w as (
        select x->>0 as count_id, x->>1 as item_id, x->>2 as location_id, (x->>3)::timestamptz as at from jsonb_array_elements(?::jsonb) as x
      )
      select w.count_id, w.item_id,
-       (coalesce(l."on_hand", 0) - coalesce((select sum(m."quantity") from "inventory"."stock_movements" m
+       (coalesce(l."on_hand", 0) - coalesce((select sum(m."quantity") from "${w.schema}"."stock_movements" m
           where m."item_id" = w.item_id and m."location_id" = w.location_id and m."occurred_at" > w.at), 0))::text as expected,
        coalesce(l."average_cost", i."cost")::text as unit_cost
-     from w join "inventory"."items" i on i."id" = w.item_id
-     left join "inventory"."stock_levels" l on l."item_id" = w.item_id and l."location_id" = w.location_id`,
-    [JSON.stringify(wanted.map((w) => [w.countId, w.itemId, w.locationId, w.at.toISOString()]))],
+     from w join "${w.schema}"."items" i on i."id" = w.item_id
+     left join "${w.schema}"."stock_levels" l on l."item_id" = w.item_id and l."location_id" = w.location_id`,
+    [JSON.stringify(wanted.map((x) => [x.countId, x.itemId, x.locationId, x.at.toISOString()]))],
   );
   return new Map(rows.map((r) => [pointKey(r.count_id, r.item_id), { expected: dec(r.expected), unitCost: r.unit_cost }]));
 }
 
 /** The figures of counts as they stand in the ledger now (open counts; and cancelled ones when cancelling). */
-async function liveItems(em: EntityManager, counts: InventoryStockCount[]): Promise<Map<string, StockCountItem[]>> {
+async function liveItems(w: Work, counts: InventoryStockCount[]): Promise<Map<string, StockCountItem[]>> {
   const totals = new Map(counts.map((c) => [c.id, countedTotals(c.lines)]));
   const points = await ledgerAt(
-    em,
+    w,
     counts.flatMap((c) => totals.get(c.id)!.map((t) => ({ countId: c.id, itemId: t.itemId, locationId: c.locationId, at: c.countedAt }))),
   );
   return new Map(
@@ -68,9 +63,9 @@ async function liveItems(em: EntityManager, counts: InventoryStockCount[]): Prom
 }
 
 /** Counts as the API returns them: open ones with their figures computed now, final ones as frozen. */
-export async function countDtos(em: EntityManager, counts: InventoryStockCount[]): Promise<StockCount[]> {
+export async function countDtos(w: Work, counts: InventoryStockCount[]): Promise<StockCount[]> {
   // a final count always has its results (check constraint stock_counts_final_ck)
-  const live = await liveItems(em, counts.filter((c) => !c.results));
+  const live = await liveItems(w, counts.filter((c) => !c.results));
   return counts.map((c) => countDto(c, c.results ?? live.get(c.id)!));
 }
 
@@ -101,15 +96,6 @@ const countEvent = (type: string, dto: StockCount, previous?: Record<string, unk
   ...(previous ? { previous } : {}),
 });
 
-/**
- * The count commands, each in a transaction of its own (see `openCount`, `postOpenCount`, `cancelOpenCount`).
- */
-export const createCount = (em: EntityManager, body: StockCountCreate, w: WriteContext): Promise<StockCount> => em.transactional((tem) => openCount(tem, body, w));
-export const postCount = (em: EntityManager, id: string, reach: ReachSet, checkVersion: (v: number) => void, w: WriteContext): Promise<StockCount> =>
-  em.transactional((tem) => postOpenCount(tem, id, reach, checkVersion, w));
-export const cancelCount = (em: EntityManager, id: string, reason: string | null, reach: ReachSet, checkVersion: (v: number) => void, w: WriteContext): Promise<StockCount> =>
-  em.transactional((tem) => cancelOpenCount(tem, id, reason, reach, checkVersion, w));
-
 export interface CountFilter {
   /** the kit's location filter of the reach (`locationFilter`); undefined: every location */
   inLocations: string | { $in: string[] } | undefined;
@@ -121,7 +107,8 @@ export interface CountFilter {
 }
 
 /** A page of counts in id order (`limit + 1` rows: the caller's toPage tells whether more follow). */
-export async function listCounts(em: EntityManager, f: CountFilter): Promise<InventoryStockCount[]> {
+export async function listCounts(w: Work, f: CountFilter): Promise<InventoryStockCount[]> {
+  const { em } = w;
   const where: FilterQuery<InventoryStockCount> = {};
   if (f.after) where.id = { $gt: f.after };
   if (f.inLocations) where.locationId = f.inLocations;
@@ -130,22 +117,23 @@ export async function listCounts(em: EntityManager, f: CountFilter): Promise<Inv
   return em.find(InventoryStockCount, where, { orderBy: { id: 'asc' }, limit: f.limit + 1 });
 }
 
-export const findCount = (em: EntityManager, id: string): Promise<InventoryStockCount | null> => em.findOne(InventoryStockCount, { id });
+export const findCount = (w: Work, id: string): Promise<InventoryStockCount | null> => w.em.findOne(InventoryStockCount, { id });
 
 /**
  * `POST /stock-counts`: validates everything at once (location, countedAt, lines, storage areas,
  * items and units — archived items cannot be counted) and stores an `open` count with
  * `inventory.stock_count.created` (internal: the catalogue names only `stock_count.posted`).
  */
-async function openCount(em: EntityManager, body: StockCountCreate, w: WriteContext): Promise<StockCount> {
+export async function createCount(w: Work, body: StockCountCreate): Promise<StockCount> {
+  const { em } = w;
   const countedAt = countedAtOf(body.countedAt, w.now);
   const errors: FieldError[] = [
-    ...(await replicaLocationErrors(em, 'inventory', [{ id: body.locationId, path: 'locationId', takes: 'counts' }])),
+    ...(await replicaLocationErrors(w, [{ id: body.locationId, path: 'locationId', takes: 'counts' }])),
     ...(countedAt.error ? [countedAt.error] : []),
     ...duplicateLineErrors(body.lines),
     ...(await storageAreaErrors(em, body.locationId, body.lines)),
   ];
-  const resolved = await resolveLines(em, body.lines).catch((err: unknown) => {
+  const resolved = await resolveLines(w, body.lines).catch((err: unknown) => {
     if (!(err instanceof ValidationError)) throw err;
     errors.push(...(err.errors ?? []));
     return null;
@@ -176,17 +164,17 @@ async function openCount(em: EntityManager, body: StockCountCreate, w: WriteCont
     actor: actorOf(w.actor),
   });
   await em.flush();
-  const [dto] = await countDtos(em, [count]);
-  await insertEvents(em, 'inventory', [countEvent('inventory.stock_count.created', dto)], actorOf(w.actor), w.now);
+  const [dto] = await countDtos(w, [count]);
+  w.emit(countEvent('inventory.stock_count.created', dto));
   return dto;
 }
 
 /** The count locked for a transition, in reach, at the If-Match version, still open. */
-async function lockOpenCount(em: EntityManager, id: string, reach: ReachSet, checkVersion: (v: number) => void, action: 'post' | 'cancel'): Promise<InventoryStockCount> {
-  const count = await em.findOne(InventoryStockCount, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+async function lockOpenCount(w: Work, id: string, action: 'post' | 'cancel'): Promise<InventoryStockCount> {
+  const count = await w.em.findOne(InventoryStockCount, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!count) throw new NotFound('stock count', id);
-  assertLocationInReach(reach, count.locationId);
-  checkVersion(count.version);
+  assertLocationInReach(w.reach(), count.locationId);
+  w.checkVersion(count.version);
   const refusal = transitionRefusal({ id: count.id, status: count.status as StockCountStatus, postedAt: count.postedAt ?? null, cancelledAt: count.cancelledAt ?? null }, action);
   if (refusal) throw new Conflict(refusal);
   return count;
@@ -214,13 +202,14 @@ async function refuseUnderLaterCounts(em: EntityManager, count: InventoryStockCo
  * dated `countedAt` (on hand at that instant becomes what was counted; later movements stay on top),
  * the figures frozen, status `posted`, `stock_count.posted`. Items not counted are not touched.
  */
-async function postOpenCount(em: EntityManager, id: string, reach: ReachSet, checkVersion: (v: number) => void, w: WriteContext): Promise<StockCount> {
-  const count = await lockOpenCount(em, id, reach, checkVersion, 'post');
+export async function postCount(w: Work, id: string): Promise<StockCount> {
+  const { em } = w;
+  const count = await lockOpenCount(w, id, 'post');
   const totals = countedTotals(count.lines);
   // the levels first: no movement of these items can slip in between reading the ledger and posting
-  await lockLevels(em, totals.map((t) => ({ itemId: t.itemId, locationId: count.locationId })), w.now);
+  await lockLevels(w, totals.map((t) => ({ itemId: t.itemId, locationId: count.locationId })));
   await refuseUnderLaterCounts(em, count, totals);
-  const points = await ledgerAt(em, totals.map((t) => ({ countId: count.id, itemId: t.itemId, locationId: count.locationId, at: count.countedAt })));
+  const points = await ledgerAt(w, totals.map((t) => ({ countId: count.id, itemId: t.itemId, locationId: count.locationId, at: count.countedAt })));
   const figures = totals.map((t) => {
     const p = points.get(pointKey(count.id, t.itemId)) ?? { expected: new Decimal(0), unitCost: null };
     return { total: t, expected: p.expected, unitCost: p.unitCost, variance: t.counted.minus(p.expected) };
@@ -235,7 +224,7 @@ async function postOpenCount(em: EntityManager, id: string, reach: ReachSet, che
       cause: { type: 'stock_count', id: count.id },
       occurredAt: count.countedAt,
     }));
-  const posted = await postMovements(em, inputs, { now: w.now, actor: w.actor });
+  const posted = await postMovements(w, inputs);
   const movementOf = new Map(posted.movements.map((m) => [m.itemId, m]));
   const results = figures.map((f) => {
     const m = movementOf.get(f.total.itemId);
@@ -247,18 +236,19 @@ async function postOpenCount(em: EntityManager, id: string, reach: ReachSet, che
   Object.assign(count, { status: 'posted', results, postedAt: w.now, version: count.version + 1, updatedAt: w.now });
   await em.flush();
   const after = countDto(count, results);
-  await insertEvents(em, 'inventory', [countEvent('stock_count.posted', after, changedFields(before, after))], actorOf(w.actor), w.now);
+  w.emit(countEvent('stock_count.posted', after, changedFields(before, after)));
   return after;
 }
 
 /** `POST /stock-counts/{id}:cancel`: status `cancelled`, the figures as they stand frozen, stock unchanged; `inventory.stock_count.cancelled` (internal). */
-async function cancelOpenCount(em: EntityManager, id: string, reason: string | null, reach: ReachSet, checkVersion: (v: number) => void, w: WriteContext): Promise<StockCount> {
-  const count = await lockOpenCount(em, id, reach, checkVersion, 'cancel');
-  const items = (await liveItems(em, [count])).get(count.id)!;
+export async function cancelCount(w: Work, id: string, reason: string | null): Promise<StockCount> {
+  const { em } = w;
+  const count = await lockOpenCount(w, id, 'cancel');
+  const items = (await liveItems(w, [count])).get(count.id)!;
   const before = countDto(count, items);
   Object.assign(count, { status: 'cancelled', results: items, cancelReason: reason, cancelledAt: w.now, version: count.version + 1, updatedAt: w.now });
   await em.flush();
   const after = countDto(count, items);
-  await insertEvents(em, 'inventory', [countEvent('inventory.stock_count.cancelled', after, changedFields(before, after))], actorOf(w.actor), w.now);
+  w.emit(countEvent('inventory.stock_count.cancelled', after, changedFields(before, after)));
   return after;
 }

@@ -1,16 +1,17 @@
 import type { ItemCategoryCreate, ItemCategoryPatch } from '@bop/contracts';
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
-import { Conflict, NotFound, ValidationError, findPlain, lockForTransaction, newId, sqlQuery, writeTransaction, type ApiError, type EntityManager } from '@bop/shared';
+import { Conflict, NotFound, ValidationError, findPlain, lockForTransaction, newId, sqlQuery, type ApiError, type EntityManager, type Work } from '@bop/shared';
 import { InventoryItemCategory } from './entities';
 
 /**
  * Serialises category writes: the name check, cycle check and "no active subcategory under an
  * archived one" all read the tree, and two moves at once could otherwise close a loop.
  */
-const lockTree = (em: EntityManager) => lockForTransaction(em, 'inventory.item_categories');
+const lockTree = (w: Work) => lockForTransaction(w.em, `${w.schema}.item_categories`);
 
 const nameTaken = (detail: string) => new Conflict(detail, [{ path: 'name', message: 'Already used by another active category.' }]);
-const conflictFor = (constraint: string | undefined): ApiError =>
+/** The 409 of a unique index that fired in a race the checks lost twice (the category routes' `conflict`). */
+export const categoryConflictFor = (constraint: string | undefined): ApiError =>
   constraint === 'item_categories_active_name_uq' ? nameTaken('Another active category already has this name.') : new Conflict('Another category was written at the same time; send the request again.');
 
 async function assertNameFree(em: EntityManager, name: string, selfId: string | null): Promise<void> {
@@ -25,7 +26,8 @@ async function assertNameFree(em: EntityManager, name: string, selfId: string | 
 }
 
 /** A parent must be an active category, and not the category itself or one of its descendants. */
-async function assertParent(em: EntityManager, parentId: string, selfId: string | null): Promise<void> {
+async function assertParent(w: Work, parentId: string, selfId: string | null): Promise<void> {
+  const { em } = w;
   const [parent] = await findPlain(em, InventoryItemCategory, { id: parentId });
   if (!parent) throw new ValidationError([{ path: 'parentId', message: `No item category ${parentId}.` }]);
   if (parent.status !== 'active') throw new ValidationError([{ path: 'parentId', message: `Item category ${parentId} is archived.` }]);
@@ -34,9 +36,9 @@ async function assertParent(em: EntityManager, parentId: string, selfId: string 
   const loop = await sqlQuery(
     em,
     `with recursive up as (
-       select "id", "parent_id" from "inventory"."item_categories" where "id" = ?
+       select "id", "parent_id" from "${w.schema}"."item_categories" where "id" = ?
        union
-       select c."id", c."parent_id" from "inventory"."item_categories" c join up on c."id" = up."parent_id"
+       select c."id", c."parent_id" from "${w.schema}"."item_categories" c join up on c."id" = up."parent_id"
      )
      select 1 from up where "id" = ? limit 1`,
     [parentId, selfId],
@@ -53,7 +55,8 @@ export interface CategoryFilter {
 }
 
 /** A page of categories in id order (`limit + 1` rows: the caller's toPage tells whether more follow). */
-export async function listCategories(em: EntityManager, f: CategoryFilter): Promise<InventoryItemCategory[]> {
+export async function listCategories(w: Work, f: CategoryFilter): Promise<InventoryItemCategory[]> {
+  const { em } = w;
   const { after, status, parentId } = f;
   const where: FilterQuery<InventoryItemCategory> = {};
   if (after !== null) where.id = { $gt: after };
@@ -63,56 +66,46 @@ export async function listCategories(em: EntityManager, f: CategoryFilter): Prom
 }
 
 /** `POST /item-categories`: a new active category (422 on a missing or archived parent, 409 on a name in use). */
-export async function createCategory(em: EntityManager, { name, parentId }: ItemCategoryCreate, now: Date): Promise<InventoryItemCategory> {
-  return writeTransaction(
-    em,
-    async (tem) => {
-      await lockTree(tem);
-      if (parentId) await assertParent(tem, parentId, null);
-      await assertNameFree(tem, name, null);
-      const created = tem.create(InventoryItemCategory, { id: newId('itemCategory'), name, parentId: parentId ?? null, status: 'active', version: 1, createdAt: now, updatedAt: now });
-      await tem.flush();
-      return created;
-    },
-    conflictFor,
-  );
+export async function createCategory(w: Work, { name, parentId }: ItemCategoryCreate): Promise<InventoryItemCategory> {
+  const { em } = w;
+  await lockTree(w);
+  if (parentId) await assertParent(w, parentId, null);
+  await assertNameFree(em, name, null);
+  const created = em.create(InventoryItemCategory, { id: newId('itemCategory'), name, parentId: parentId ?? null, status: 'active', version: 1, createdAt: w.now, updatedAt: w.now });
+  await em.flush();
+  return created;
 }
 
 /** `PATCH /item-categories/{id}`: rename, move or archive/revive; the same values again change nothing. */
-export async function updateCategory(em: EntityManager, id: string, patch: ItemCategoryPatch, checkVersion: (current: number) => void, now: Date): Promise<InventoryItemCategory> {
-  return writeTransaction(
-    em,
-    async (tem) => {
-      await lockTree(tem);
-      const found = await tem.findOne(InventoryItemCategory, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!found) throw new NotFound('item category', id);
-      checkVersion(found.version);
-      const next = {
-        name: patch.name ?? found.name,
-        parentId: patch.parentId === undefined ? (found.parentId ?? null) : patch.parentId,
-        status: patch.status ?? found.status,
-      };
-      if (next.name === found.name && next.parentId === (found.parentId ?? null) && next.status === found.status) return found;
-      if (next.parentId !== null && next.parentId !== (found.parentId ?? null)) await assertParent(tem, next.parentId, found.id);
-      if (next.status === 'active' && (found.status === 'archived' || next.name.toLowerCase() !== found.name.toLowerCase())) await assertNameFree(tem, next.name, found.id);
-      if (next.status === 'archived' && found.status === 'active') {
-        const children = await findPlain(tem, InventoryItemCategory, { parentId: found.id, status: 'active' }, { orderBy: { id: 'asc' }, limit: 5 });
-        if (children.length > 0) {
-          throw new Conflict(`Category ${found.id} has active subcategories (${children.map((c) => c.id).join(', ')}); archive or move them first.`, [
-            { path: 'status', message: 'Has active subcategories.' },
-          ]);
-        }
-      }
-      if (found.status === 'archived' && next.status === 'active' && next.parentId !== null && next.parentId === (found.parentId ?? null)) {
-        const [parent] = await findPlain(tem, InventoryItemCategory, { id: next.parentId });
-        if (parent?.status === 'archived') {
-          throw new Conflict(`The parent category ${next.parentId} is archived; revive it or move this category first.`, [{ path: 'status', message: 'The parent category is archived.' }]);
-        }
-      }
-      tem.assign(found, { ...next, version: found.version + 1, updatedAt: now });
-      await tem.flush();
-      return found;
-    },
-    conflictFor,
-  );
+export async function updateCategory(w: Work, id: string, patch: ItemCategoryPatch): Promise<InventoryItemCategory> {
+  const { em } = w;
+  await lockTree(w);
+  const found = await em.findOne(InventoryItemCategory, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!found) throw new NotFound('item category', id);
+  w.checkVersion(found.version);
+  const next = {
+    name: patch.name ?? found.name,
+    parentId: patch.parentId === undefined ? (found.parentId ?? null) : patch.parentId,
+    status: patch.status ?? found.status,
+  };
+  if (next.name === found.name && next.parentId === (found.parentId ?? null) && next.status === found.status) return found;
+  if (next.parentId !== null && next.parentId !== (found.parentId ?? null)) await assertParent(w, next.parentId, found.id);
+  if (next.status === 'active' && (found.status === 'archived' || next.name.toLowerCase() !== found.name.toLowerCase())) await assertNameFree(em, next.name, found.id);
+  if (next.status === 'archived' && found.status === 'active') {
+    const children = await findPlain(em, InventoryItemCategory, { parentId: found.id, status: 'active' }, { orderBy: { id: 'asc' }, limit: 5 });
+    if (children.length > 0) {
+      throw new Conflict(`Category ${found.id} has active subcategories (${children.map((c) => c.id).join(', ')}); archive or move them first.`, [
+        { path: 'status', message: 'Has active subcategories.' },
+      ]);
+    }
+  }
+  if (found.status === 'archived' && next.status === 'active' && next.parentId !== null && next.parentId === (found.parentId ?? null)) {
+    const [parent] = await findPlain(em, InventoryItemCategory, { id: next.parentId });
+    if (parent?.status === 'archived') {
+      throw new Conflict(`The parent category ${next.parentId} is archived; revive it or move this category first.`, [{ path: 'status', message: 'The parent category is archived.' }]);
+    }
+  }
+  em.assign(found, { ...next, version: found.version + 1, updatedAt: w.now });
+  await em.flush();
+  return found;
 }

@@ -13,7 +13,6 @@ class QuotedTextArray extends ArrayType<string> {
 /** An item (core schema: inventory.items); `item_barcodes` is kept from `barcodes` by a trigger. */
 export const InventoryItem = defineEntity({
   name: 'InventoryItem',
-  schema: 'inventory',
   tableName: 'items',
   properties: {
     id: p.string().primary(),
@@ -36,7 +35,6 @@ export type InventoryItem = InferEntity<typeof InventoryItem>;
 /** An item category (company-wide, optionally under a parent). */
 export const InventoryItemCategory = defineEntity({
   name: 'InventoryItemCategory',
-  schema: 'inventory',
   tableName: 'item_categories',
   properties: {
     id: p.string().primary(),
@@ -53,7 +51,6 @@ export type InventoryItemCategory = InferEntity<typeof InventoryItemCategory>;
 /** A unit of measure: company-wide for a base unit (no item), or an item's own. */
 export const InventoryUnitOfMeasure = defineEntity({
   name: 'InventoryUnitOfMeasure',
-  schema: 'inventory',
   tableName: 'units_of_measure',
   properties: {
     id: p.string().primary(),
@@ -71,7 +68,6 @@ export type InventoryUnitOfMeasure = InferEntity<typeof InventoryUnitOfMeasure>;
 /** A storage area of a location, with the items counted in it in counting order. */
 export const InventoryStorageArea = defineEntity({
   name: 'InventoryStorageArea',
-  schema: 'inventory',
   tableName: 'storage_areas',
   properties: {
     id: p.string().primary(),

@@ -7,7 +7,6 @@ import { itemsByRefs } from './store';
  * current items by id or by the references sales lines carry, as `item.*` events carry them. System principal only.
  */
 export const itemStateRoutes = (): InternalRouteDef[] => [
-  internalRoute('POST /internal/items:states', { body: ItemStatesRequest }, async (ctx) => {
-    return ok({ data: await itemsByRefs(ctx.em, ctx.body) });
-  }),
+  // a read: no transaction
+  internalRoute('POST /internal/items:states', { body: ItemStatesRequest }, async (ctx) => ok({ data: await itemsByRefs(ctx, ctx.body) }), { transaction: false }),
 ];

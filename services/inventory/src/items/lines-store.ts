@@ -1,4 +1,4 @@
-import { findPlain, type EntityManager } from '@bop/shared';
+import { findPlain, type Work } from '@bop/shared';
 import { InventoryItem, InventoryUnitOfMeasure } from './entities';
 import { judgeLines, type LineInput, type LineUnit, type ResolvedItem, type ResolvedLine } from './lines';
 
@@ -8,7 +8,8 @@ import { judgeLines, type LineInput, type LineUnit, type ResolvedItem, type Reso
  * that does not exist, measures another base unit, or belongs to another item. `path` is the lines'
  * field name in the body (`lines` → `lines[2].itemId`).
  */
-export async function resolveLines(em: EntityManager, lines: LineInput[], opts: { path?: string; allowArchived?: boolean } = {}): Promise<ResolvedLine[]> {
+export async function resolveLines(w: Work, lines: LineInput[], opts: { path?: string; allowArchived?: boolean } = {}): Promise<ResolvedLine[]> {
+  const { em } = w;
   const itemIds = [...new Set(lines.map((l) => l.itemId))];
   const unitIds = [...new Set(lines.flatMap((l) => (l.unitId ? [l.unitId] : [])))];
   const items = new Map<string, ResolvedItem>(

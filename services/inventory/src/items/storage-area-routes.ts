@@ -1,6 +1,6 @@
-import { BadRequest, assertLocationInReach, decodeCursor, encodeCursor, now, pageLimit, reachableLocationIds, route, type RouteDef } from '@bop/shared';
+import { BadRequest, assertLocationInReach, decodeCursor, encodeCursor, pageLimit, reachableLocationIds, route, type RouteDef } from '@bop/shared';
 import { storageAreaDto } from './dto';
-import { createStorageArea, listStorageAreas, updateStorageArea } from './storage-area-store';
+import { createStorageArea, listStorageAreas, storageAreaConflictFor, updateStorageArea } from './storage-area-store';
 
 /** Lists run in counting order (location, countingOrder, then creation): the cursor carries that key. */
 function decodeAreaCursor(cursor: string | undefined): [string, number, string] | null {
@@ -24,22 +24,23 @@ export const storageAreaRoutes = (): RouteDef[] => [
     const reachable = reachableLocationIds(reach);
     const after = decodeAreaCursor(cursor);
     const n = pageLimit(limit);
-    const rows = await listStorageAreas(ctx.em, { locationId, reachable, status, after, limit: n });
+    const rows = await listStorageAreas(ctx, { locationId, reachable, status, after, limit: n });
     const hasMore = rows.length > n;
     const page = hasMore ? rows.slice(0, n) : rows;
     const last = page[page.length - 1];
     return { body: { data: page.map(storageAreaDto), nextCursor: hasMore ? encodeCursor(JSON.stringify([last.locationId, last.countingOrder, last.id])) : null, hasMore } };
   }),
 
-  route('POST /storage-areas', async (ctx) => {
-    assertLocationInReach(ctx.reach(), ctx.body.locationId);
-    const row = await createStorageArea(ctx.em, ctx.body, now());
-    return { status: 201, body: storageAreaDto(row) };
-  }),
+  route(
+    'POST /storage-areas',
+    async (ctx) => {
+      assertLocationInReach(ctx.reach(), ctx.body.locationId);
+      const row = await createStorageArea(ctx, ctx.body);
+      return { status: 201, body: storageAreaDto(row) };
+    },
+    { conflict: storageAreaConflictFor },
+  ),
 
-  route('PATCH /storage-areas/{id}', async (ctx) => {
-    const reach = ctx.reach();
-    const row = await updateStorageArea(ctx.em, ctx.params.id, ctx.body, reach, (v) => ctx.checkVersion(v), now());
-    return { body: storageAreaDto(row) };
-  }),
+  // the area's location decides the reach (checked in the store once the area is read)
+  route('PATCH /storage-areas/{id}', async (ctx) => ({ body: storageAreaDto(await updateStorageArea(ctx, ctx.params.id, ctx.body)) }), { conflict: storageAreaConflictFor }),
 ];

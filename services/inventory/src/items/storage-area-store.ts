@@ -7,18 +7,17 @@ import {
   lockForTransaction,
   newId,
   findPlain,
-  writeTransaction,
   type ApiError,
-  type EntityManager,
+  type EntityManager, type Work,
   type FieldError,
-  type ReachSet,
 } from '@bop/shared';
 import type { StorageAreaCreate, StorageAreaPatch } from '@bop/contracts';
 import { InventoryItem, InventoryStorageArea } from './entities';
 import { isFieldError, writableLocation } from '../stock/location-store';
 
 const nameTaken = (detail: string) => new Conflict(detail, [{ path: 'name', message: "Already used by another of the location's active storage areas." }]);
-const conflictFor = (constraint: string | undefined): ApiError =>
+/** The 409 of a unique index that fired in a race the name check lost twice (the routes' `conflict`). */
+export const storageAreaConflictFor = (constraint: string | undefined): ApiError =>
   constraint === 'storage_areas_active_name_uq' ? nameTaken('Another active storage area of this location already has this name.') : new Conflict('Another storage area was written at the same time; send the request again.');
 
 async function assertNameFree(em: EntityManager, locationId: string, name: string, selfId: string | null): Promise<void> {
@@ -66,7 +65,8 @@ async function nextCountingOrder(em: EntityManager, locationId: string): Promise
 }
 
 /** A page of storage areas in counting order (`limit + 1` rows: the caller tells whether more follow). */
-export async function listStorageAreas(em: EntityManager, f: StorageAreaFilter): Promise<InventoryStorageArea[]> {
+export async function listStorageAreas(w: Work, f: StorageAreaFilter): Promise<InventoryStorageArea[]> {
+  const { em } = w;
   const { locationId, reachable, status, after } = f;
   const where: FilterQuery<InventoryStorageArea>[] = [];
   if (locationId) where.push({ locationId });
@@ -79,68 +79,51 @@ export async function listStorageAreas(em: EntityManager, f: StorageAreaFilter):
 }
 
 /** `POST /storage-areas`: a new active area of a writable location (422 on a missing or archived item, 409 on a name in use). */
-export async function createStorageArea(em: EntityManager, body: StorageAreaCreate, now: Date): Promise<InventoryStorageArea> {
+export async function createStorageArea(w: Work, body: StorageAreaCreate): Promise<InventoryStorageArea> {
+  const { em } = w;
   const { locationId, name } = body;
   const itemIds = body.itemIds ?? [];
-  return writeTransaction(
-    em,
-    async (tem) => {
-      // a location's areas are written one at a time: the name check and the default position read them
-      await lockForTransaction(tem, `inventory.storage_areas ${locationId}`);
-      const location = await writableLocation(tem, locationId);
-      if (isFieldError(location)) throw new ValidationError([location]);
-      await assertNameFree(tem, locationId, name, null);
-      await assertItems(tem, itemIds, []);
-      const countingOrder = body.countingOrder ?? (await nextCountingOrder(tem, locationId));
-      const created = tem.create(InventoryStorageArea, {
-        id: newId('storageArea'),
-        locationId,
-        name,
-        countingOrder,
-        itemIds,
-        status: 'active',
-        version: 1,
-        createdAt: now,
-        updatedAt: now,
-      });
-      await tem.flush();
-      return created;
-    },
-    conflictFor,
-  );
+  // a location's areas are written one at a time: the name check and the default position read them
+  await lockForTransaction(em, `${w.schema}.storage_areas ${locationId}`);
+  const location = await writableLocation(w, locationId);
+  if (isFieldError(location)) throw new ValidationError([location]);
+  await assertNameFree(em, locationId, name, null);
+  await assertItems(em, itemIds, []);
+  const countingOrder = body.countingOrder ?? (await nextCountingOrder(em, locationId));
+  const created = em.create(InventoryStorageArea, {
+    id: newId('storageArea'),
+    locationId,
+    name,
+    countingOrder,
+    itemIds,
+    status: 'active',
+    version: 1,
+    createdAt: w.now,
+    updatedAt: w.now,
+  });
+  await em.flush();
+  return created;
 }
 
 /** `PATCH /storage-areas/{id}`: the fields sent replace the stored ones; the same values again change nothing. */
-export async function updateStorageArea(
-  em: EntityManager,
-  id: string,
-  patch: StorageAreaPatch,
-  reach: ReachSet,
-  checkVersion: (current: number) => void,
-  now: Date,
-): Promise<InventoryStorageArea> {
-  return writeTransaction(
-    em,
-    async (tem) => {
-      const found = await tem.findOne(InventoryStorageArea, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!found) throw new NotFound('storage area', id);
-      assertLocationInReach(reach, found.locationId);
-      checkVersion(found.version);
-      const next = {
-        name: patch.name ?? found.name,
-        countingOrder: patch.countingOrder ?? found.countingOrder,
-        itemIds: patch.itemIds ?? found.itemIds,
-        status: patch.status ?? found.status,
-      };
-      const same =
-        next.name === found.name && next.countingOrder === found.countingOrder && JSON.stringify(next.itemIds) === JSON.stringify(found.itemIds) && next.status === found.status;
-      if (same) return found;
-      if (next.status === 'active' && (found.status === 'archived' || next.name.toLowerCase() !== found.name.toLowerCase())) await assertNameFree(tem, found.locationId, next.name, found.id);
-      if (patch.itemIds) await assertItems(tem, next.itemIds, found.itemIds);
-      tem.assign(found, { ...next, version: found.version + 1, updatedAt: now });
-      await tem.flush();
-      return found;
-    },
-    conflictFor,
-  );
+export async function updateStorageArea(w: Work, id: string, patch: StorageAreaPatch): Promise<InventoryStorageArea> {
+  const { em } = w;
+  const found = await em.findOne(InventoryStorageArea, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!found) throw new NotFound('storage area', id);
+  assertLocationInReach(w.reach(), found.locationId);
+  w.checkVersion(found.version);
+  const next = {
+    name: patch.name ?? found.name,
+    countingOrder: patch.countingOrder ?? found.countingOrder,
+    itemIds: patch.itemIds ?? found.itemIds,
+    status: patch.status ?? found.status,
+  };
+  const same =
+    next.name === found.name && next.countingOrder === found.countingOrder && JSON.stringify(next.itemIds) === JSON.stringify(found.itemIds) && next.status === found.status;
+  if (same) return found;
+  if (next.status === 'active' && (found.status === 'archived' || next.name.toLowerCase() !== found.name.toLowerCase())) await assertNameFree(em, found.locationId, next.name, found.id);
+  if (patch.itemIds) await assertItems(em, next.itemIds, found.itemIds);
+  em.assign(found, { ...next, version: found.version + 1, updatedAt: w.now });
+  await em.flush();
+  return found;
 }

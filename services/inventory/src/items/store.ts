@@ -1,22 +1,18 @@
 import { LockMode, QueryOrder, raw, type FilterQuery } from '@mikro-orm/core';
 import type { BaseUnit, Item, ItemUnit } from '@bop/contracts';
-import { Conflict, ValidationError, actorOf, changedFields, findPlain, insertEvents, lockForTransaction, newId, sqlList, sqlQuery, type ApiError, type EntityManager, type FieldError, type Principal } from '@bop/shared';
+import { Conflict, ValidationError, changedFields, findPlain, lockForTransaction, newId, sqlList, sqlQuery, type ApiError, type EntityManager, type FieldError, type Work } from '@bop/shared';
 import { claimedIdentifiers, fieldsDiffer, type ItemFields, type ItemStatus } from './item-fields';
 import { fieldsOf, itemDto, itemUnitDto } from './dto';
 import { InventoryItem, InventoryItemCategory, InventoryUnitOfMeasure } from './entities';
 
-export interface WriteContext {
-  actor: Principal;
-  now: Date;
-}
-
 /** Serialises, within a transaction, the writes that hinge on one externalId (a row that does not exist yet cannot be locked). */
-export async function lockExternalId(em: EntityManager, externalId: string): Promise<void> {
-  await lockForTransaction(em, `inventory.items ${JSON.stringify(externalId)}`);
+export async function lockExternalId(w: Work, externalId: string): Promise<void> {
+  await lockForTransaction(w.em, `${w.schema}.items ${JSON.stringify(externalId)}`);
 }
 
 /** An item row by id or externalId, optionally locked for update (FOR UPDATE also holds off a first stock movement: the ledger first creates the item's level row, whose foreign key takes KEY SHARE). */
-export async function findItem(em: EntityManager, by: { id: string } | { externalId: string }, opts: { lock?: boolean } = {}): Promise<InventoryItem | null> {
+export async function findItem(w: Work, by: { id: string } | { externalId: string }, opts: { lock?: boolean } = {}): Promise<InventoryItem | null> {
+  const { em } = w;
   const where = 'id' in by ? { id: by.id } : { externalId: by.externalId };
   // a locked item is about to be written (updateItem flushes it); a plain one only answers
   if (opts.lock) return em.findOne(InventoryItem, where, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -37,7 +33,8 @@ export interface ItemFilter {
 }
 
 /** A page of item rows in id order (`limit + 1` rows: the caller's toPage tells whether more follow). */
-export async function listItems(em: EntityManager, f: ItemFilter): Promise<InventoryItem[]> {
+export async function listItems(w: Work, f: ItemFilter): Promise<InventoryItem[]> {
+  const { em } = w;
   const where: FilterQuery<InventoryItem> = {};
   if (f.after) where.id = { $gt: f.after };
   if (f.status) where.status = f.status as ItemStatus;
@@ -53,7 +50,8 @@ export async function listItems(em: EntityManager, f: ItemFilter): Promise<Inven
  * The current items matching any of these references (the item replicas' read-through: by id for an
  * invoice line, by externalId, SKU or barcode for a POS line naming an item just created), in id order.
  */
-export async function itemsByRefs(em: EntityManager, q: { ids?: string[]; externalIds?: string[]; skus?: string[]; barcodes?: string[] }): Promise<Item[]> {
+export async function itemsByRefs(w: Work, q: { ids?: string[]; externalIds?: string[]; skus?: string[]; barcodes?: string[] }): Promise<Item[]> {
+  const { em } = w;
   const or: Array<FilterQuery<InventoryItem>> = [];
   if (q.ids?.length) or.push({ id: { $in: [...new Set(q.ids)] } });
   if (q.externalIds?.length) or.push({ externalId: { $in: [...new Set(q.externalIds)] } });
@@ -61,11 +59,12 @@ export async function itemsByRefs(em: EntityManager, q: { ids?: string[]; extern
   if (q.barcodes?.length) or.push({ barcodes: { $overlap: [...new Set(q.barcodes)] } });
   if (or.length === 0) return [];
   const rows = await findPlain(em, InventoryItem, { $or: or }, { orderBy: { id: 'asc' } });
-  return itemDtos(em, rows);
+  return itemDtos(w, rows);
 }
 
 /** The units that apply to each item: its own and the company-wide ones of its base unit, smallest first. */
-export async function unitsFor(em: EntityManager, items: ReadonlyArray<Pick<InventoryItem, 'id' | 'baseUnit'>>): Promise<Map<string, ItemUnit[]>> {
+export async function unitsFor(w: Work, items: ReadonlyArray<Pick<InventoryItem, 'id' | 'baseUnit'>>): Promise<Map<string, ItemUnit[]>> {
+  const { em } = w;
   const out = new Map<string, ItemUnit[]>(items.map((i) => [i.id, []]));
   if (items.length === 0) return out;
   const rows = await em
@@ -84,13 +83,13 @@ export async function unitsFor(em: EntityManager, items: ReadonlyArray<Pick<Inve
 }
 
 /** Items as the API answers them (one query for the units of all of them). */
-export async function itemDtos(em: EntityManager, rows: InventoryItem[]): Promise<Item[]> {
-  const units = await unitsFor(em, rows);
+export async function itemDtos(w: Work, rows: InventoryItem[]): Promise<Item[]> {
+  const units = await unitsFor(w, rows);
   return rows.map((r) => itemDto(r, units.get(r.id) ?? []));
 }
 
-export async function itemDtoOf(em: EntityManager, row: InventoryItem): Promise<Item> {
-  return (await itemDtos(em, [row]))[0];
+export async function itemDtoOf(w: Work, row: InventoryItem): Promise<Item> {
+  return (await itemDtos(w, [row]))[0];
 }
 
 /** The unique indexes behind the identifier checks, and what their 409 says. */
@@ -111,18 +110,18 @@ export function itemConflictFor(constraint: string | undefined): ApiError {
  * 409 naming every identifier `next` claims that another item holds (externalId: any item; SKU and
  * barcodes: active items). One statement, so all three are judged on one snapshot.
  */
-async function assertIdentifiersFree(em: EntityManager, next: ItemFields, stored: ItemFields | null, selfId: string | null): Promise<void> {
+async function assertIdentifiersFree(w: Work, next: ItemFields, stored: ItemFields | null, selfId: string | null): Promise<void> {
   const claimed = claimedIdentifiers(next, stored);
   if (claimed.externalId === null && claimed.sku === null && claimed.barcodes.length === 0) return;
   const self = selfId ?? '';
   // raw SQL: the three checks in one statement (union all over two tables), so they are judged on one snapshot
   const held = await sqlQuery<{ kind: 'externalId' | 'sku' | 'barcode'; value: string; item_id: string }>(
-    em,
-    `select 'externalId' as "kind", "external_id" as "value", "id" as "item_id" from "inventory"."items" where "external_id" = ?::text and "id" <> ?
+    w.em,
+    `select 'externalId' as "kind", "external_id" as "value", "id" as "item_id" from "${w.schema}"."items" where "external_id" = ?::text and "id" <> ?
      union all
-     select 'sku', "sku", "id" from "inventory"."items" where "sku" = ?::text and "status" = 'active' and "id" <> ?
+     select 'sku', "sku", "id" from "${w.schema}"."items" where "sku" = ?::text and "status" = 'active' and "id" <> ?
      union all
-     select 'barcode', "barcode", "item_id" from "inventory"."item_barcodes" where "barcode" = any(?::text[]) and "item_id" <> ?`,
+     select 'barcode', "barcode", "item_id" from "${w.schema}"."item_barcodes" where "barcode" = any(?::text[]) and "item_id" <> ?`,
     [claimed.externalId, self, claimed.sku, self, sqlList(claimed.barcodes.map((b) => b.barcode)), self],
   );
   const holder = (kind: string, value: string) => held.find((h) => h.kind === kind && h.value === value)?.item_id;
@@ -160,10 +159,11 @@ async function assertCategory(em: EntityManager, categoryId: string | null, stor
  * it cannot change once the ledger has movements of it, nor while anything else states quantities
  * of it in the old unit (its own units of measure, par levels or reorder points, usage recipes).
  */
-async function assertBaseUnitMayChange(em: EntityManager, id: string, from: BaseUnit, to: BaseUnit): Promise<void> {
+async function assertBaseUnitMayChange(w: Work, id: string, from: BaseUnit, to: BaseUnit): Promise<void> {
   const refuse = (detail: string, message: string) => new Conflict(`Item ${id} ${detail}; its base unit cannot change from ${from} to ${to}.`, [{ path: 'baseUnit', message }]);
   // raw SQL: the ledger's tables (stock_movements, stock_levels) are read and written in SQL by ledger/store.ts (no entity)
-  const moved = await sqlQuery(em, `select 1 from "inventory"."stock_movements" where "item_id" = ? limit 1`, [id]);
+  const { em } = w;
+  const moved = await sqlQuery(em, `select 1 from "${w.schema}"."stock_movements" where "item_id" = ? limit 1`, [id]);
   if (moved.length > 0) {
     throw new Conflict(`Item ${id} has stock movements in ${from}; its base unit cannot change to ${to}. Archive it and create a new item kept in ${to}.`, [
       { path: 'baseUnit', message: 'Cannot change once the item has stock movements.' },
@@ -173,14 +173,14 @@ async function assertBaseUnitMayChange(em: EntityManager, id: string, from: Base
   if (own.length > 0) throw refuse(`has units of measure of its own in ${from} (${own.map((u) => u.name).join(', ')})`, 'Cannot change while the item has units of measure of its own.');
   const levels = await sqlQuery<{ location_id: string }>(
     em,
-    `select "location_id" from "inventory"."stock_levels" where "item_id" = ? and ("par_level" is not null or "reorder_point" is not null) order by "location_id"`,
+    `select "location_id" from "${w.schema}"."stock_levels" where "item_id" = ? and ("par_level" is not null or "reorder_point" is not null) order by "location_id"`,
     [id],
   );
   if (levels.length > 0) throw refuse(`has par levels or reorder points in ${from} at ${levels.map((l) => l.location_id).join(', ')}`, 'Cannot change while par levels or reorder points are set in the old unit.');
   // raw SQL: jsonb containment of the component (components @> [{itemId}]), uses the recipes' GIN index
   const recipes = await sqlQuery<{ item_id: string }>(
     em,
-    `select "item_id" from "inventory"."usage_recipes"
+    `select "item_id" from "${w.schema}"."usage_recipes"
      where ("item_id" = ? and jsonb_array_length("components") > 0) or "components" @> jsonb_build_array(jsonb_build_object('itemId', ?::text))
      order by "item_id" limit 5`,
     [id, id],
@@ -201,13 +201,14 @@ const archivedAtOf = (next: ItemFields, stored: InventoryItem | null, now: Date)
   next.status !== 'archived' ? null : stored?.status === 'archived' ? (stored.archivedAt ?? null) : now;
 
 /** Creates an item with `item.created` (409 on an identifier in use, 422 on a missing or archived category). */
-export async function createItem(em: EntityManager, fields: ItemFields, w: WriteContext): Promise<Item> {
+export async function createItem(w: Work, fields: ItemFields): Promise<Item> {
+  const { em } = w;
   await assertCategory(em, fields.categoryId, null);
-  await assertIdentifiersFree(em, fields, null, null);
+  await assertIdentifiersFree(w, fields, null, null);
   const row = em.create(InventoryItem, { id: newId('item'), ...fields, archivedAt: archivedAtOf(fields, null, w.now), version: 1, createdAt: w.now, updatedAt: w.now });
   await em.flush();
-  const item = await itemDtoOf(em, row);
-  await insertEvents(em, 'inventory', [eventOf('item.created', item)], actorOf(w.actor), w.now);
+  const item = await itemDtoOf(w, row);
+  w.emit(eventOf('item.created', item));
   return item;
 }
 
@@ -216,17 +217,18 @@ export async function createItem(em: EntityManager, fields: ItemFields, w: Write
  * The same fields → nothing written: no version, no event. `checkVersion` runs only when something changes.
  */
 /** `row` is the item as `findItem` locked it (an entity of `em`). */
-export async function updateItem(em: EntityManager, row: InventoryItem, next: ItemFields, w: WriteContext & { checkVersion: (current: number) => void }): Promise<Item> {
+export async function updateItem(w: Work, row: InventoryItem, next: ItemFields): Promise<Item> {
+  const { em } = w;
   const stored = fieldsOf(row);
-  if (!fieldsDiffer(stored, next)) return itemDtoOf(em, row);
+  if (!fieldsDiffer(stored, next)) return itemDtoOf(w, row);
   w.checkVersion(row.version);
   await assertCategory(em, next.categoryId, stored.categoryId);
-  if (next.baseUnit !== stored.baseUnit) await assertBaseUnitMayChange(em, row.id, stored.baseUnit, next.baseUnit);
-  await assertIdentifiersFree(em, next, stored, row.id);
-  const before = await itemDtoOf(em, row);
+  if (next.baseUnit !== stored.baseUnit) await assertBaseUnitMayChange(w, row.id, stored.baseUnit, next.baseUnit);
+  await assertIdentifiersFree(w, next, stored, row.id);
+  const before = await itemDtoOf(w, row);
   em.assign(row, { ...next, archivedAt: archivedAtOf(next, row, w.now), version: row.version + 1, updatedAt: w.now });
   await em.flush();
-  const after = await itemDtoOf(em, row);
-  await insertEvents(em, 'inventory', [eventOf('item.updated', after, changedFields(before, after))], actorOf(w.actor), w.now);
+  const after = await itemDtoOf(w, row);
+  w.emit(eventOf('item.updated', after, changedFields(before, after)));
   return after;
 }

@@ -1,13 +1,14 @@
 import { LockMode, QueryOrder, type FilterQuery } from '@mikro-orm/core';
 import type { BaseUnit, UnitOfMeasureCreate } from '@bop/contracts';
-import { Conflict, ValidationError, findPlain, lockForTransaction, newId, writeTransaction, type ApiError, type EntityManager } from '@bop/shared';
+import { Conflict, ValidationError, findPlain, lockForTransaction, newId, type ApiError, type EntityManager, type Work } from '@bop/shared';
 import { InventoryItem, InventoryUnitOfMeasure } from './entities';
 
 /** Serialises unit creation: a name is checked against company-wide units and every item's own ones. */
-const lockUnits = (em: EntityManager) => lockForTransaction(em, 'inventory.units_of_measure');
+const lockUnits = (w: Work) => lockForTransaction(w.em, `${w.schema}.units_of_measure`);
 
 const nameTaken = (detail: string) => new Conflict(detail, [{ path: 'name', message: 'Already used by a unit that applies to the same items.' }]);
-const conflictFor = (constraint: string | undefined): ApiError =>
+/** The 409 of a unique index that fired in a race the name check lost twice (the route's `conflict`). */
+export const unitConflictFor = (constraint: string | undefined): ApiError =>
   constraint === 'units_of_measure_company_name_uq' || constraint === 'units_of_measure_item_name_uq'
     ? nameTaken('Another unit with this name was created at the same time.')
     : new Conflict('Another unit was written at the same time; send the request again.');
@@ -44,7 +45,8 @@ export interface UnitFilter {
 }
 
 /** A page of units in id order (`limit + 1` rows): with `itemId`, those that apply to that item. */
-export async function listUnits(em: EntityManager, f: UnitFilter): Promise<InventoryUnitOfMeasure[]> {
+export async function listUnits(w: Work, f: UnitFilter): Promise<InventoryUnitOfMeasure[]> {
+  const { em } = w;
   const { after, baseUnit, itemId } = f;
   const where: FilterQuery<InventoryUnitOfMeasure>[] = [];
   if (after !== null) where.push({ id: { $gt: after } });
@@ -55,24 +57,19 @@ export async function listUnits(em: EntityManager, f: UnitFilter): Promise<Inven
 }
 
 /** `POST /units-of-measure`: a company-wide unit, or an item's own (422 on a missing, archived or differently measured item; 409 on a name in use). */
-export async function createUnit(em: EntityManager, body: UnitOfMeasureCreate, now: Date): Promise<InventoryUnitOfMeasure> {
+export async function createUnit(w: Work, body: UnitOfMeasureCreate): Promise<InventoryUnitOfMeasure> {
+  const { em } = w;
   const { name, baseUnit, factor } = body;
   const itemId = body.itemId ?? null;
-  return writeTransaction(
-    em,
-    async (tem) => {
-      await lockUnits(tem);
-      if (itemId !== null) {
-        const [item] = await tem.createQueryBuilder(InventoryItem).select(['baseUnit', 'status']).where({ id: itemId }).setLockMode(LockMode.PESSIMISTIC_READ).execute<Array<Pick<InventoryItem, 'baseUnit' | 'status'>>>('all', true);
-        if (!item) throw new ValidationError([{ path: 'itemId', message: `No item ${itemId}.` }]);
-        if (item.status !== 'active') throw new ValidationError([{ path: 'itemId', message: `Item ${itemId} is archived.` }]);
-        if (item.baseUnit !== baseUnit) throw new ValidationError([{ path: 'baseUnit', message: `Item ${itemId} is kept in ${item.baseUnit}; its units must measure ${item.baseUnit}.` }]);
-      }
-      await assertNameFree(tem, name, baseUnit, itemId);
-      const created = tem.create(InventoryUnitOfMeasure, { id: newId('unitOfMeasure'), name, baseUnit, factor, itemId, version: 1, createdAt: now, updatedAt: now });
-      await tem.flush();
-      return created;
-    },
-    conflictFor,
-  );
+  await lockUnits(w);
+  if (itemId !== null) {
+    const [item] = await em.createQueryBuilder(InventoryItem).select(['baseUnit', 'status']).where({ id: itemId }).setLockMode(LockMode.PESSIMISTIC_READ).execute<Array<Pick<InventoryItem, 'baseUnit' | 'status'>>>('all', true);
+    if (!item) throw new ValidationError([{ path: 'itemId', message: `No item ${itemId}.` }]);
+    if (item.status !== 'active') throw new ValidationError([{ path: 'itemId', message: `Item ${itemId} is archived.` }]);
+    if (item.baseUnit !== baseUnit) throw new ValidationError([{ path: 'baseUnit', message: `Item ${itemId} is kept in ${item.baseUnit}; its units must measure ${item.baseUnit}.` }]);
+  }
+  await assertNameFree(em, name, baseUnit, itemId);
+  const created = em.create(InventoryUnitOfMeasure, { id: newId('unitOfMeasure'), name, baseUnit, factor, itemId, version: 1, createdAt: w.now, updatedAt: w.now });
+  await em.flush();
+  return created;
 }

@@ -1,13 +1,13 @@
 import Decimal from 'decimal.js';
 import type { StockLevel, StockMovement, StockMovementType } from '@bop/contracts';
-import { actorOf, ApiError, businessDayOf, insertEvents, newId, nowMs, sqlList, sqlQuery, type EntityManager, type FieldError, type IngestEvent, type Principal } from '@bop/shared';
+import { actorOf, ApiError, businessDayOf, newId, sqlList, sqlQuery, type EventInput, type FieldError, type Work } from '@bop/shared';
 import { dec, formatNullable, formatQuantity, round6 } from './quantity';
 
 // raw SQL (bulk jsonb statements, one round trip per step) because it pays: measured by `npm run bench:depletion`
 
 /**
  * The stock ledger (issue: "every change is a line in an append-only stock ledger with its cause").
- * Every stock change of every area goes through `postMovements`, in the caller's transaction: it
+ * Every stock change of every area goes through `postMovements`, in the unit's transaction: it
  * locks the (item, location) levels it touches in one order (no deadlocks, no lost updates between
  * concurrent writers), writes the movements with the levels after each, updates the levels, moves
  * the weighted-average cost on costed arrivals, and records the events — one `stock.level_changed`
@@ -38,8 +38,6 @@ export interface MovementInput {
 }
 
 export interface PostOptions {
-  now: Date;
-  actor: Principal | null;
   /**
    * Refuse with 422 `insufficient_stock` any movement that would leave available (on hand −
    * reserved) or on hand below zero; the error's path for input `i` is `path(i)`. Without it stock may go
@@ -181,7 +179,7 @@ export function crossedBelowReorderPoint(availableBefore: Decimal, availableAfte
 }
 
 /**
- * The time a write stamps on the levels it has locked: the clock read after the lock, and never
+ * The time a write stamps on the levels it has locked: the unit's instant, and never
  * before a level's own last stamp (a writer that waited for the lock must not move a level's
  * updatedAt back behind the one a poller of `updatedSince` has already seen).
  */
@@ -192,23 +190,23 @@ export function stampAfterLock(clockNow: Date, levels: Iterable<{ updatedAt: Dat
 }
 
 /** Locks (creating when missing) the levels of these (item, location) pairs, in key order; answers them by key. */
-export async function lockLevels(em: EntityManager, pairs: Array<{ itemId: string; locationId: string }>, now: Date): Promise<Map<string, Level>> {
+export async function lockLevels(w: Work, pairs: Array<{ itemId: string; locationId: string }>): Promise<Map<string, Level>> {
   const distinct = [...new Map(pairs.map((p) => [key(p.itemId, p.locationId), p])).values()].sort((a, b) =>
     a.itemId < b.itemId ? -1 : a.itemId > b.itemId ? 1 : a.locationId < b.locationId ? -1 : a.locationId > b.locationId ? 1 : 0,
   );
   const keys = JSON.stringify(distinct.map((p) => [p.itemId, p.locationId]));
   // raw SQL: the ledger posting (set-based create-and-lock of every level a posting touches, in key order); bench:depletion
   await sqlQuery(
-    em,
-    `insert into "inventory"."stock_levels" ("item_id", "location_id", "updated_at")
+    w.em,
+    `insert into "${w.schema}"."stock_levels" ("item_id", "location_id", "updated_at")
      select k->>0, k->>1, ? from jsonb_array_elements(?::jsonb) as k
      order by k->>0, k->>1
      on conflict ("item_id", "location_id") do nothing`,
-    [now, keys],
+    [w.now, keys],
   );
   const rows = await sqlQuery<LevelRow>(
-    em,
-    `select l.*, i."cost" as "item_cost" from "inventory"."stock_levels" l join "inventory"."items" i on i."id" = l."item_id"
+    w.em,
+    `select l.*, i."cost" as "item_cost" from "${w.schema}"."stock_levels" l join "${w.schema}"."items" i on i."id" = l."item_id"
      where (l."item_id", l."location_id") in (select k->>0, k->>1 from jsonb_array_elements(?::jsonb) as k)
      order by l."item_id", l."location_id"
      for update of l`,
@@ -224,13 +222,13 @@ export interface PostResult {
 }
 
 /** Writes movements to the ledger and the levels they derive (see the module comment). */
-export async function postMovements(em: EntityManager, inputs: MovementInput[], opts: PostOptions): Promise<PostResult> {
+export async function postMovements(w: Work, inputs: MovementInput[], opts: PostOptions = {}): Promise<PostResult> {
   if (inputs.length === 0) return { movements: [], levels: [] };
-  const { now } = opts;
-  const levels = await lockLevels(em, inputs, now);
+  const { em, now } = w;
+  const levels = await lockLevels(w, inputs);
   const before = new Map([...levels].map(([k, l]) => [k, { ...l }]));
-  const zones = await locationZones(em, [...new Set(inputs.map((m) => m.locationId))]);
-  const actor = actorOf(opts.actor);
+  const zones = await locationZones(w, [...new Set(inputs.map((m) => m.locationId))]);
+  const actor = actorOf(w.actor);
 
   const shortages: FieldError[] = [];
   const rows: unknown[][] = [];
@@ -323,7 +321,7 @@ export async function postMovements(em: EntityManager, inputs: MovementInput[], 
   // raw SQL: the ledger posting, all movements of a posting in one insert; bench:depletion
   await sqlQuery(
     em,
-    `insert into "inventory"."stock_movements" ("id", "item_id", "location_id", "type", "quantity", "reserved_change", "on_hand_after", "reserved_after",
+    `insert into "${w.schema}"."stock_movements" ("id", "item_id", "location_id", "type", "quantity", "reserved_change", "on_hand_after", "reserved_after",
        "unit_cost", "value", "cause_type", "cause_id", "reason", "note", "business_day", "occurred_at", "created_at", "actor")
      select x->>0, x->>1, x->>2, x->>3, (x->>4)::numeric, (x->>5)::numeric, (x->>6)::numeric, (x->>7)::numeric,
        (x->>8)::numeric, (x->>9)::numeric, x->>10, x->>11, x->>12, x->>13, (x->>14)::date, (x->>15)::timestamptz, ?, ?::jsonb
@@ -335,9 +333,9 @@ export async function postMovements(em: EntityManager, inputs: MovementInput[], 
     const b = before.get(key(l.itemId, l.locationId))!;
     return !l.onHand.eq(b.onHand) || !l.reserved.eq(b.reserved) || (l.averageCost?.toFixed() ?? null) !== (b.averageCost?.toFixed() ?? null) || (l.value?.toFixed() ?? null) !== (b.value?.toFixed() ?? null);
   });
-  // stamped after the lock, never before a level's last stamp: a writer that waited for the lock
+  // stamped never before a level's last stamp: a writer that waited for the lock
   // must not move updated_at backwards (pollers of `updatedSince` would miss the change)
-  const stamp = stampAfterLock(new Date(Math.max(nowMs(), now.getTime())), changed);
+  const stamp = stampAfterLock(now, changed);
   for (const l of changed) {
     l.version += 1;
     l.updatedAt = stamp;
@@ -346,14 +344,14 @@ export async function postMovements(em: EntityManager, inputs: MovementInput[], 
     // raw SQL: the ledger posting, every changed level in one set-based update; bench:depletion
     await sqlQuery(
       em,
-      `update "inventory"."stock_levels" l set "on_hand" = (x->>2)::numeric, "reserved" = (x->>3)::numeric, "average_cost" = (x->>4)::numeric,
+      `update "${w.schema}"."stock_levels" l set "on_hand" = (x->>2)::numeric, "reserved" = (x->>3)::numeric, "average_cost" = (x->>4)::numeric,
          "stock_value" = (x->>6)::numeric, "version" = (x->>5)::int, "updated_at" = ?
        from jsonb_array_elements(?::jsonb) as x where l."item_id" = x->>0 and l."location_id" = x->>1`,
       [stamp, JSON.stringify(changed.map((l) => [l.itemId, l.locationId, l.onHand.toFixed(), l.reserved.toFixed(), l.averageCost?.toFixed() ?? null, l.version, l.value?.toFixed() ?? null]))],
     );
   }
 
-  const events: Array<IngestEvent & { aggregateType: string; aggregateId: string }> = [];
+  const events: EventInput[] = [];
   const dtos: StockLevel[] = [];
   for (const l of changed) {
     const b = before.get(key(l.itemId, l.locationId))!;
@@ -366,16 +364,16 @@ export async function postMovements(em: EntityManager, inputs: MovementInput[], 
       events.push({ type: 'stock.below_reorder_point', aggregateType: 'stock_level', aggregateId, locationId: l.locationId, object: dto });
     }
   }
-  await insertEvents(em, 'inventory', events, actor, now);
+  for (const event of events) w.emit(event);
   return { movements, levels: dtos };
 }
 
 /** Time zone and business-day cut-off of locations in the replica (a location not yet replicated has none: no business day). */
-async function locationZones(em: EntityManager, ids: string[]): Promise<Map<string, { timezone: string; cutoff: string }>> {
+async function locationZones(w: Work, ids: string[]): Promise<Map<string, { timezone: string; cutoff: string }>> {
   // raw SQL: read inside every ledger posting (the measured hot path, bench:depletion), no entity hydration
   const rows = await sqlQuery<{ id: string; timezone: string; business_day_cutoff: string }>(
-    em,
-    `select "id", "timezone", "business_day_cutoff" from "inventory"."locations" where "id" = any(?::text[])`,
+    w.em,
+    `select "id", "timezone", "business_day_cutoff" from "${w.schema}"."locations" where "id" = any(?::text[])`,
     [sqlList(ids)],
   );
   return new Map(rows.map((r) => [r.id, { timezone: r.timezone, cutoff: r.business_day_cutoff }]));

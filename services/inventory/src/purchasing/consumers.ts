@@ -1,5 +1,5 @@
 import { RECEIPT_RECORDED, ReceiptRecordedObject } from '@bop/contracts';
-import { defineConsumer, now, type ConsumerDef } from '@bop/shared';
+import { defineConsumer, type ConsumerDef } from '@bop/shared';
 import { dec } from '../ledger/quantity';
 import { bookReceipt } from './store';
 
@@ -12,8 +12,8 @@ export const receiptConsumer = defineConsumer({
   name: 'purchase-receipts',
   topics: ['purchasing'],
   types: [RECEIPT_RECORDED],
-  async handle({ em, event }) {
-    await bookReceipt(em, parseReceipt(event), now());
+  async handle(ctx) {
+    await bookReceipt(ctx, parseReceipt(ctx.event));
   },
 });
 

@@ -8,6 +8,7 @@ import { replenishment, resolveItems } from './store';
  * the system principal (a person or key gets 403).
  */
 export const purchasingRoutes = (): InternalRouteDef[] => [
-  internalRoute('POST /internal/items:resolve', { body: ItemsResolveRequest }, async (ctx) => ok(await resolveItems(ctx.em, ctx.body))),
-  internalRoute('POST /internal/replenishment', { body: ReplenishmentRequest }, async (ctx) => ok(await replenishment(ctx.em, ctx.body))),
+  // reads: no transaction
+  internalRoute('POST /internal/items:resolve', { body: ItemsResolveRequest }, async (ctx) => ok(await resolveItems(ctx, ctx.body)), { transaction: false }),
+  internalRoute('POST /internal/replenishment', { body: ReplenishmentRequest }, async (ctx) => ok(await replenishment(ctx, ctx.body)), { transaction: false }),
 ];

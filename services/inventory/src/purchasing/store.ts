@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import type { ItemsResolveAnswer, ItemsResolveRequest, ReceiptRecordedObject, ReplenishmentAnswer, ReplenishmentRequest } from '@bop/contracts';
-import { findPlain, resolveLocations, sqlQuery, ValidationError, type EntityManager, type FieldError } from '@bop/shared';
+import { findPlain, resolveLocations, sqlQuery, ValidationError, type Work, type FieldError } from '@bop/shared';
 import { InventoryItem } from '../items/entities';
 import { resolveLines } from '../items/lines-store';
 import { dec, formatNullable, formatQuantity } from '../ledger/quantity';
@@ -13,14 +13,15 @@ import { postMovements, type MovementInput } from '../ledger/store';
  */
 
 /**
- * Books a recorded receipt: one `receipt` movement per line in one posting (the caller's transaction),
+ * Books a recorded receipt: one `receipt` movement per line in one posting (the unit's transaction),
  * each costed arrival moving the weighted-average cost. Archived items still receive (the goods are
  * there). An item inventory does not know, or a location not (yet) in inventory's replica, throws:
  * the kit retries the event, then parks it in `dead_letters` (`ops dead-letters retry` books it once
  * the item or location has arrived) — a receipt is never dropped, nor booked at a location without a
  * business day.
  */
-export async function bookReceipt(em: EntityManager, receipt: ReceiptRecordedObject, now: Date): Promise<{ movements: number }> {
+export async function bookReceipt(w: Work, receipt: ReceiptRecordedObject): Promise<{ movements: number }> {
+  const { em } = w;
   if (receipt.lines.length === 0) return { movements: 0 };
   const itemIds = [...new Set(receipt.lines.map((l) => l.itemId))];
   const rows = await findPlain(em, InventoryItem, { id: { $in: itemIds } });
@@ -28,7 +29,7 @@ export async function bookReceipt(em: EntityManager, receipt: ReceiptRecordedObj
   const unknown = itemIds.filter((id) => !known.has(id));
   if (unknown.length > 0) throw new Error(`receipt ${receipt.id}: inventory does not know item(s) ${unknown.join(', ')}`);
   // read through from organization when inventory does not hold the location yet
-  const located = await resolveLocations(em, 'inventory', [{ locationId: receipt.locationId }]);
+  const located = await resolveLocations(w, [{ locationId: receipt.locationId }]);
   if (!located.byId.has(receipt.locationId)) throw new Error(`receipt ${receipt.id}: organization knows no location ${receipt.locationId}`);
 
   const occurredAt = new Date(receipt.receivedAt);
@@ -47,7 +48,7 @@ export async function bookReceipt(em: EntityManager, receipt: ReceiptRecordedObj
     note: receipt.note ?? null,
     occurredAt,
   }));
-  await postMovements(em, movements, { now, actor: null, movementDtos: false });
+  await postMovements(w, movements, { movementDtos: false });
   return { movements: movements.length };
 }
 
@@ -56,8 +57,8 @@ export async function bookReceipt(em: EntityManager, receipt: ReceiptRecordedObj
  * in request order; 422 `lines[i].itemId` / `lines[i].unitId` for an unknown or archived item or a unit
  * that does not apply to it.
  */
-export async function resolveItems(em: EntityManager, body: ItemsResolveRequest): Promise<ItemsResolveAnswer> {
-  const resolved = await resolveLines(em, body.lines.map((l) => ({ itemId: l.itemId, unitId: l.unitId ?? null, quantity: '1' })));
+export async function resolveItems(w: Work, body: ItemsResolveRequest): Promise<ItemsResolveAnswer> {
+  const resolved = await resolveLines(w, body.lines.map((l) => ({ itemId: l.itemId, unitId: l.unitId ?? null, quantity: '1' })));
   return {
     lines: resolved.map((r, i) => ({
       itemId: r.item.id,
@@ -84,9 +85,10 @@ interface ReplenishmentRow {
  * −(sale + refund + void_reversal) quantities. One query for all items; the usage of each reads the
  * (item_id, location_id, occurred_at) index of the ledger.
  */
-export async function replenishment(em: EntityManager, body: ReplenishmentRequest): Promise<ReplenishmentAnswer> {
+export async function replenishment(w: Work, body: ReplenishmentRequest): Promise<ReplenishmentAnswer> {
+  const { em } = w;
   const errors: FieldError[] = [];
-  const located = await resolveLocations(em, 'inventory', [{ locationId: body.locationId }]);
+  const located = await resolveLocations(w, [{ locationId: body.locationId }]);
   if (!located.byId.has(body.locationId)) errors.push({ path: 'locationId', message: `No location ${body.locationId}.` });
   const from = new Date(body.usageFrom);
   const to = new Date(body.usageTo);
@@ -99,9 +101,9 @@ export async function replenishment(em: EntityManager, body: ReplenishmentReques
     `select r."item_id", l."on_hand"::text, l."reserved"::text, l."par_level"::text, l."reorder_point"::text,
        coalesce(u."usage", 0)::text as "usage"
      from jsonb_array_elements_text(?::jsonb) with ordinality as r("item_id", n)
-     left join "inventory"."stock_levels" l on l."item_id" = r."item_id" and l."location_id" = ?
+     left join "${w.schema}"."stock_levels" l on l."item_id" = r."item_id" and l."location_id" = ?
      left join lateral (
-       select -sum(m."quantity") as "usage" from "inventory"."stock_movements" m
+       select -sum(m."quantity") as "usage" from "${w.schema}"."stock_movements" m
        where m."item_id" = r."item_id" and m."location_id" = ? and m."occurred_at" >= ? and m."occurred_at" < ?
          and m."type" in ('sale', 'refund', 'void_reversal')
      ) u on true

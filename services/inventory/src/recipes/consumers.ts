@@ -13,15 +13,11 @@ export const depletionConsumer = (settleMs: number) =>
     name: 'sales-depletion',
     topics: ['sales'],
     types: ['sales.transactions.recorded'],
-    async handle({ em, event, log }) {
-      await applyRecordedSales(em, parseRecorded(event), log);
-    },
+    handle: (ctx) => applyRecordedSales(ctx, parseRecorded(ctx.event)).then(() => undefined),
     // a bus batch of events at once: one ledger write (and one stock.level_changed per item and location) for all of them;
     // under load, a second of sales gathers into one batch (stock still reflects a sale within seconds)
     settleMs,
-    async handleBatch({ em, events, log }) {
-      await applyRecordedSales(em, events.map(({ event }) => parseRecorded(event)), log);
-    },
+    handleBatch: (ctx) => applyRecordedSales(ctx, ctx.events.map(({ event }) => parseRecorded(event))).then(() => undefined),
   });
 
 /** The event's object, or an error that parks it (a producer's bug: parked in dead_letters rather than dropped). */

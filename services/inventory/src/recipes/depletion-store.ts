@@ -1,5 +1,5 @@
 import type { RecordedSalesObject } from '@bop/contracts';
-import { now as clockNow, sqlList, sqlQuery, type EntityManager, type Logger } from '@bop/shared';
+import { sqlList, sqlQuery, type Work } from '@bop/shared';
 import { postMovements, type MovementInput } from '../ledger/store';
 import { depletionChanges, depletionTarget, movementTypeOf, usagePerUnit, type Applied, type RecordedTransaction } from './usage';
 import { loadGraph } from './store';
@@ -27,19 +27,19 @@ function newestOf(transactions: Entry[]): Entry[] {
 }
 
 /** Locks (creating at version 0, nothing applied) the depletion rows of these transactions, in id order. */
-async function lockDepletions(em: EntityManager, transactions: Entry[], now: Date): Promise<Map<string, DepletionRow>> {
+async function lockDepletions(w: Work, transactions: Entry[]): Promise<Map<string, DepletionRow>> {
   const keys = JSON.stringify(transactions.map((t) => [t.id, t.locationId]));
   // raw SQL: set-based create-and-lock of a bus batch's depletion rows in id order; bench:depletion
   await sqlQuery(
-    em,
-    `insert into "inventory"."sale_depletions" ("transaction_id", "location_id", "version", "applied", "updated_at")
+    w.em,
+    `insert into "${w.schema}"."sale_depletions" ("transaction_id", "location_id", "version", "applied", "updated_at")
      select k->>0, k->>1, 0, '{}'::jsonb, ? from jsonb_array_elements(?::jsonb) as k order by k->>0
      on conflict ("transaction_id") do nothing`,
-    [now, keys],
+    [w.now, keys],
   );
   const rows = await sqlQuery<DepletionRow>(
-    em,
-    `select "transaction_id", "location_id", "version", "applied" from "inventory"."sale_depletions"
+    w.em,
+    `select "transaction_id", "location_id", "version", "applied" from "${w.schema}"."sale_depletions"
      where "transaction_id" in (select k->>0 from jsonb_array_elements(?::jsonb) as k) order by "transaction_id" for update`,
     [keys],
   );
@@ -51,13 +51,13 @@ async function lockDepletions(em: EntityManager, transactions: Entry[], now: Dat
  * mapped yet) and nothing was applied for them before. Most of a busy feed can be like that; a
  * later version that names items (`:map`) arrives as a new event and is applied then.
  */
-async function withoutNothingToDo(em: EntityManager, transactions: Entry[]): Promise<Entry[]> {
+async function withoutNothingToDo(w: Work, transactions: Entry[]): Promise<Entry[]> {
   const itemless = transactions.filter((t) => t.lines.every((l) => l.itemId === null));
   if (itemless.length === 0) return transactions;
   // raw SQL: the depletion consumer's hot path (most of a busy feed is item-less sales); bench:depletion
   const stored = await sqlQuery<{ transaction_id: string }>(
-    em,
-    `select "transaction_id" from "inventory"."sale_depletions" where "transaction_id" = any(?::text[])`,
+    w.em,
+    `select "transaction_id" from "${w.schema}"."sale_depletions" where "transaction_id" = any(?::text[])`,
     [sqlList(itemless.map((t) => t.id))],
   );
   const keep = new Set(stored.map((r) => r.transaction_id));
@@ -65,10 +65,10 @@ async function withoutNothingToDo(em: EntityManager, transactions: Entry[]): Pro
 }
 
 /** Items of these ids that inventory knows. */
-async function knownItems(em: EntityManager, ids: string[]): Promise<Set<string>> {
+async function knownItems(w: Work, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   // raw SQL: the depletion consumer's hot path, ids only, no entity hydration; bench:depletion
-  const rows = await sqlQuery<{ id: string }>(em, `select "id" from "inventory"."items" where "id" = any(?::text[])`, [sqlList(ids)]);
+  const rows = await sqlQuery<{ id: string }>(w.em, `select "id" from "${w.schema}"."items" where "id" = any(?::text[])`, [sqlList(ids)]);
   return new Set(rows.map((r) => r.id));
 }
 
@@ -78,23 +78,18 @@ async function knownItems(em: EntityManager, ids: string[]): Promise<Set<string>
  * ones expanded to leaves; an item without a recipe takes itself) less what it took before, posted
  * as one ledger write.
  */
-export async function applyRecordedSales(
-  em: EntityManager,
-  objects: RecordedSalesObject | RecordedSalesObject[],
-  log: Logger,
-  now: Date = clockNow(),
-): Promise<{ movements: number; applied: number; skipped: number }> {
+export async function applyRecordedSales(w: Work, objects: RecordedSalesObject | RecordedSalesObject[]): Promise<{ movements: number; applied: number; skipped: number }> {
   const entries = (Array.isArray(objects) ? objects : [objects]).flatMap((o) => o.transactions.map((t): Entry => ({ ...t, locationId: t.locationId ?? o.locationId, reason: o.reason ?? null })));
-  const transactions = await withoutNothingToDo(em, newestOf(entries));
+  const transactions = await withoutNothingToDo(w, newestOf(entries));
   if (transactions.length === 0) return { movements: 0, applied: 0, skipped: 0 };
-  const rows = await lockDepletions(em, transactions, now);
+  const rows = await lockDepletions(w, transactions);
   const fresh = transactions.filter((t) => t.version > rows.get(t.id)!.version);
   const skipped = transactions.length - fresh.length;
   if (fresh.length === 0) return { movements: 0, applied: 0, skipped };
 
   const soldIds = [...new Set(fresh.flatMap((t) => (t.status === 'voided' ? [] : t.lines.flatMap((l) => (l.itemId === null ? [] : [l.itemId])))))];
-  const known = await knownItems(em, soldIds);
-  const graph = await loadGraph(em, [...known]);
+  const known = await knownItems(w, soldIds);
+  const graph = await loadGraph(w, [...known]);
   const memo = new Map();
   const usage = (itemId: string) => (known.has(itemId) ? usagePerUnit(itemId, graph, memo) : undefined);
 
@@ -102,7 +97,7 @@ export async function applyRecordedSales(
   const updates: Array<{ transaction_id: string; location_id: string; version: number; applied: Record<string, string> }> = [];
   for (const t of fresh) {
     const unknown = t.status === 'voided' ? [] : [...new Set(t.lines.flatMap((l) => (l.itemId !== null && !known.has(l.itemId) ? [l.itemId] : [])))];
-    if (unknown.length > 0) log.warn({ transactionId: t.id, itemIds: unknown }, 'depletion: lines name items inventory does not know; they deplete nothing');
+    if (unknown.length > 0) w.log.warn({ transactionId: t.id, itemIds: unknown }, 'depletion: lines name items inventory does not know; they deplete nothing');
     const row = rows.get(t.id)!;
     const locationId = t.locationId;
     const target = depletionTarget(t, usage);
@@ -117,13 +112,13 @@ export async function applyRecordedSales(
 
   // raw SQL: set-based update of a whole bus batch's depletion rows (jsonb_to_recordset); bench:depletion
   await sqlQuery(
-    em,
-    `update "inventory"."sale_depletions" d set "location_id" = x."location_id", "version" = x."version", "applied" = x."applied", "updated_at" = ?
+    w.em,
+    `update "${w.schema}"."sale_depletions" d set "location_id" = x."location_id", "version" = x."version", "applied" = x."applied", "updated_at" = ?
      from jsonb_to_recordset(?::jsonb) as x("transaction_id" text, "location_id" text, "version" int, "applied" jsonb)
      where d."transaction_id" = x."transaction_id"`,
-    [now, JSON.stringify(updates)],
+    [w.now, JSON.stringify(updates)],
   );
   // one ledger write for all the events: one stock.level_changed per item and location however many sales touched it
-  await postMovements(em, movements, { now, actor: null, movementDtos: false });
+  await postMovements(w, movements, { movementDtos: false });
   return { movements: movements.length, applied: fresh.length, skipped };
 }

@@ -7,7 +7,6 @@ import type { StoredComponent } from './usage';
  */
 export const UsageRecipeRow = defineEntity({
   name: 'UsageRecipeRow',
-  schema: 'inventory',
   tableName: 'usage_recipes',
   properties: {
     itemId: p.string().primary(),

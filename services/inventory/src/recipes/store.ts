@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import { RECIPE_MAX_DEPTH, type UsageRecipe, type UsageRecipeReplace } from '@bop/contracts';
-import { NotFound, ValidationError, actorOf, canonicalJson, findPlain, insertEvents, lockForTransaction, sqlQuery, type EntityManager, type FieldError, type Principal } from '@bop/shared';
+import { NotFound, ValidationError, canonicalJson, findPlain, lockForTransaction, sqlQuery, type EntityManager, type FieldError, type Work } from '@bop/shared';
 import type { ResolvedLine } from '../items/lines';
 import { resolveLines } from '../items/lines-store';
 import { formatQuantity } from '../ledger/quantity';
@@ -12,15 +12,16 @@ import { InventoryItem } from '../items/entities';
  * Serialises recipe writes (they are rare): each PUT checks cycles and depth against a graph no other
  * PUT is changing, so two edits can never close a cycle between them (A uses B / B uses A at once).
  */
-export async function lockRecipes(em: EntityManager): Promise<void> {
-  await lockForTransaction(em, 'inventory.usage_recipes');
+export async function lockRecipes(w: Work): Promise<void> {
+  await lockForTransaction(w.em, `${w.schema}.usage_recipes`);
 }
 
 /**
  * The stored recipes of `roots` and of everything below them (one query per level; stored graphs
  * are at most RECIPE_MAX_DEPTH deep, a level more is read to notice a graph that is not).
  */
-export async function loadGraph(em: EntityManager, roots: string[]): Promise<RecipeGraph> {
+export async function loadGraph(w: Work, roots: string[]): Promise<RecipeGraph> {
+  const { em } = w;
   const graph: RecipeGraph = new Map();
   const seen = new Set<string>();
   let frontier = [...new Set(roots)];
@@ -42,16 +43,17 @@ export async function loadGraph(em: EntityManager, roots: string[]): Promise<Rec
  * The longest chain of recipes that use `itemId`, directly or through others, outermost first
  * (empty when nothing uses it). Read under `lockRecipes`, so it cannot change meanwhile.
  */
-export async function longestUsedByChain(em: EntityManager, itemId: string): Promise<string[]> {
+export async function longestUsedByChain(w: Work, itemId: string): Promise<string[]> {
+  const { em } = w;
   // raw SQL: recursive CTE over jsonb containment (the ORM has no recursive query)
   const rows = await sqlQuery<{ path: string[] }>(
     em,
     `with recursive up("item_id", "path") as (
-       select r."item_id", array[r."item_id"]::text[] from "inventory"."usage_recipes" r
+       select r."item_id", array[r."item_id"]::text[] from "${w.schema}"."usage_recipes" r
        where r."components" @> jsonb_build_array(jsonb_build_object('itemId', ?::text))
        union all
        select r."item_id", r."item_id"::text || up."path" from up
-       join "inventory"."usage_recipes" r on r."components" @> jsonb_build_array(jsonb_build_object('itemId', up."item_id"))
+       join "${w.schema}"."usage_recipes" r on r."components" @> jsonb_build_array(jsonb_build_object('itemId', up."item_id"))
        where cardinality(up."path") <= ? and not (r."item_id" = any(up."path"))
      )
      select "path" from up order by cardinality("path") desc, "path" limit 1`,
@@ -63,7 +65,8 @@ export async function longestUsedByChain(em: EntityManager, itemId: string): Pro
 const itemExists = async (em: EntityManager, id: string): Promise<boolean> => (await em.count(InventoryItem, { id })) > 0;
 
 /** Names of items, for messages. */
-export async function itemNames(em: EntityManager, ids: string[]): Promise<Map<string, string>> {
+export async function itemNames(w: Work, ids: string[]): Promise<Map<string, string>> {
+  const { em } = w;
   const rows = await findPlain(em, InventoryItem, { id: { $in: [...new Set(ids)] } });
   return new Map(rows.map((r) => [r.id, r.name]));
 }
@@ -88,7 +91,7 @@ const indexOf = (path: string) => Number(/^components\[(\d+)\]/.exec(path)?.[1] 
  * an unknown or archived item, a unit that does not exist or measures another base unit (resolveLines),
  * a quantity that is zero once converted to the base unit.
  */
-async function storedComponents(em: EntityManager, itemId: string, body: UsageRecipeReplace): Promise<StoredComponent[]> {
+async function storedComponents(w: Work, itemId: string, body: UsageRecipeReplace): Promise<StoredComponent[]> {
   const errors: FieldError[] = [];
   const firstAt = new Map<string, number>();
   body.components.forEach((c, i) => {
@@ -99,7 +102,7 @@ async function storedComponents(em: EntityManager, itemId: string, body: UsageRe
   });
   let resolved: ResolvedLine[] = [];
   try {
-    resolved = await resolveLines(em, body.components.map((c) => ({ itemId: c.itemId, quantity: c.quantity, unitId: c.unitId ?? null })), { path: 'components' });
+    resolved = await resolveLines(w, body.components.map((c) => ({ itemId: c.itemId, quantity: c.quantity, unitId: c.unitId ?? null })), { path: 'components' });
   } catch (err) {
     if (!(err instanceof ValidationError)) throw err;
     errors.push(...(err.errors ?? []));
@@ -129,66 +132,58 @@ const eventOf = (type: string, object: Record<string, unknown>, previous?: Recor
 });
 
 /** `GET /usage-recipes/{itemId}`: the recipe, or 404 naming whether the item or its recipe is missing. */
-export async function getRecipe(em: EntityManager, itemId: string): Promise<UsageRecipe> {
+export async function getRecipe(w: Work, itemId: string): Promise<UsageRecipe> {
+  const { em } = w;
   const row = await em.findOne(UsageRecipeRow, { itemId });
   if (!row || row.components.length === 0) {
     throw !(await itemExists(em, itemId)) ? new NotFound('item', itemId) : new NotFound('usage recipe for item', itemId);
   }
-  const graph = await loadGraph(em, row.components.map((c) => c.itemId));
+  const graph = await loadGraph(w, row.components.map((c) => c.itemId));
   return recipeDto(row, graph);
 }
 
 /**
- * `PUT /usage-recipes/{itemId}`, in a transaction of its own: the whole recipe — 201 when the item had
+ * `PUT /usage-recipes/{itemId}`: the whole recipe — 201 when the item had
  * none, 200 when replaced (or sent again unchanged), 204 when an empty list removed it.
  */
-export async function replaceRecipe(
-  em: EntityManager,
-  itemId: string,
-  recipe: UsageRecipeReplace,
-  checkVersion: (current: number) => void,
-  principal: Principal,
-  now: Date,
-): Promise<{ status: 200 | 201 | 204; body?: UsageRecipe }> {
-  const actor = actorOf(principal);
-  return em.transactional(async (em) => {
-    await lockRecipes(em);
-    if (!(await itemExists(em, itemId))) throw new NotFound('item', itemId);
-    const existing = await em.findOne(UsageRecipeRow, { itemId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    // a removed recipe keeps its row and version: If-Match never matches a recipe that was removed and made again
-    checkVersion(existing?.version ?? 0);
-    const had = existing !== null && existing.components.length > 0;
+export async function replaceRecipe(w: Work, itemId: string, recipe: UsageRecipeReplace): Promise<{ status: 200 | 201 | 204; body?: UsageRecipe }> {
+  const { em, now } = w;
+  await lockRecipes(w);
+  if (!(await itemExists(em, itemId))) throw new NotFound('item', itemId);
+  const existing = await em.findOne(UsageRecipeRow, { itemId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  // a removed recipe keeps its row and version: If-Match never matches a recipe that was removed and made again
+  w.checkVersion(existing?.version ?? 0);
+  const had = existing !== null && existing.components.length > 0;
 
-    if (recipe.components.length === 0) {
-      if (!existing || !had) return { status: 204 };
-      const before = recipeDto(existing, await loadGraph(em, existing.components.map((c) => c.itemId)));
-      Object.assign(existing, { components: [], version: existing.version + 1, updatedAt: now });
-      await em.flush();
-      await insertEvents(em, 'inventory', [eventOf('inventory.usage_recipe.removed', recipeDto(existing, new Map()), { components: before.components, version: before.version })], actor, now);
-      return { status: 204 };
-    }
-
-    const components = await storedComponents(em, itemId, recipe);
-    const graph = await loadGraph(em, components.map((c) => c.itemId));
-    const usedBy = await longestUsedByChain(em, itemId);
-    const names = await itemNames(em, [itemId, ...usedBy, ...components.map((c) => c.itemId), ...[...graph.values()].flatMap((cs) => cs.map((c) => c.itemId))]);
-    const nesting = checkNesting(itemId, components, graph, usedBy, names);
-    if (nesting.length > 0) throw new ValidationError(nesting);
-
-    // the same recipe again changes nothing: no version, no event
-    if (had && canonicalJson(existing.components) === canonicalJson(components)) return { status: 200, body: recipeDto(existing, graph) };
-    const previous = had ? recipeDto(existing, await loadGraph(em, existing.components.map((c) => c.itemId))).components : undefined;
-    let row: UsageRecipeRow;
-    if (existing) {
-      // a recipe made again after its removal starts anew (its version goes on)
-      Object.assign(existing, { components, version: existing.version + 1, updatedAt: now, ...(had ? {} : { createdAt: now }) });
-      row = existing;
-    } else {
-      row = em.create(UsageRecipeRow, { itemId, components, version: 1, createdAt: now, updatedAt: now });
-    }
+  if (recipe.components.length === 0) {
+    if (!existing || !had) return { status: 204 };
+    const before = recipeDto(existing, await loadGraph(w, existing.components.map((c) => c.itemId)));
+    Object.assign(existing, { components: [], version: existing.version + 1, updatedAt: now });
     await em.flush();
-    const body = recipeDto(row, graph);
-    await insertEvents(em, 'inventory', [eventOf('inventory.usage_recipe.replaced', body, previous ? { components: previous } : undefined)], actor, now);
-    return { status: had ? 200 : 201, body };
-  });
+    w.emit(eventOf('inventory.usage_recipe.removed', recipeDto(existing, new Map()), { components: before.components, version: before.version }));
+    return { status: 204 };
+  }
+
+  const components = await storedComponents(w, itemId, recipe);
+  const graph = await loadGraph(w, components.map((c) => c.itemId));
+  const usedBy = await longestUsedByChain(w, itemId);
+  const names = await itemNames(w, [itemId, ...usedBy, ...components.map((c) => c.itemId), ...[...graph.values()].flatMap((cs) => cs.map((c) => c.itemId))]);
+  const nesting = checkNesting(itemId, components, graph, usedBy, names);
+  if (nesting.length > 0) throw new ValidationError(nesting);
+
+  // the same recipe again changes nothing: no version, no event
+  if (had && canonicalJson(existing.components) === canonicalJson(components)) return { status: 200, body: recipeDto(existing, graph) };
+  const previous = had ? recipeDto(existing, await loadGraph(w, existing.components.map((c) => c.itemId))).components : undefined;
+  let row: UsageRecipeRow;
+  if (existing) {
+    // a recipe made again after its removal starts anew (its version goes on)
+    Object.assign(existing, { components, version: existing.version + 1, updatedAt: now, ...(had ? {} : { createdAt: now }) });
+    row = existing;
+  } else {
+    row = em.create(UsageRecipeRow, { itemId, components, version: 1, createdAt: now, updatedAt: now });
+  }
+  await em.flush();
+  const body = recipeDto(row, graph);
+  w.emit(eventOf('inventory.usage_recipe.replaced', body, previous ? { components: previous } : undefined));
+  return { status: had ? 200 : 201, body };
 }

@@ -1,5 +1,5 @@
 import type Decimal from 'decimal.js';
-import type { EntityManager } from '@bop/shared';
+import type { Work } from '@bop/shared';
 import { usagePerUnit } from '../recipes/usage';
 import { loadGraph } from '../recipes/store';
 
@@ -8,8 +8,8 @@ import { loadGraph } from '../recipes/store';
  * as the depletion of sales: its usage recipe's ingredients (nested recipes expanded, yields
  * applied), or the item itself when it has no recipe.
  */
-export async function stockComponents(em: EntityManager, itemIds: string[]): Promise<Map<string, Array<{ itemId: string; perUnit: Decimal }>>> {
-  const graph = await loadGraph(em, itemIds);
+export async function stockComponents(w: Work, itemIds: string[]): Promise<Map<string, Array<{ itemId: string; perUnit: Decimal }>>> {
+  const graph = await loadGraph(w, itemIds);
   const memo = new Map<string, Map<string, Decimal>>();
   return new Map(itemIds.map((id) => [id, [...usagePerUnit(id, graph, memo)].map(([itemId, perUnit]) => ({ itemId, perUnit }))]));
 }

@@ -3,7 +3,6 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 /** The stock held for one online sales order (its lines per stock item, in base units). */
 export const InventoryOrderReservation = defineEntity({
   name: 'InventoryOrderReservation',
-  schema: 'inventory',
   tableName: 'order_reservations',
   properties: {
     orderId: p.string().primary(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PositiveQuantity } from '@bop/contracts';
-import { internalRoute, now, ok, type InternalRouteDef } from '@bop/shared';
+import { internalRoute, ok, type InternalRouteDef } from '@bop/shared';
 import { releaseStock, reserveStock, shipStock } from './store';
 
 /**
@@ -18,15 +18,14 @@ const Empty = z.strictObject({});
 
 export const reservationRoutes = (): InternalRouteDef[] => [
   internalRoute('POST /internal/sales-orders/{orderId}:reserve', { body: OrderStock }, async (ctx) => {
-    return ok(await reserveStock(ctx.em, { orderId: ctx.params.orderId, ...ctx.body }, now(), ctx.principal));
+    return ok(await reserveStock(ctx, { orderId: ctx.params.orderId, ...ctx.body }));
   }),
   internalRoute('POST /internal/sales-orders/{orderId}:ship', { body: OrderShip }, async (ctx) => {
-    const at = now();
     const { shippedAt, ...rest } = ctx.body;
-    return ok(await shipStock(ctx.em, { orderId: ctx.params.orderId, ...rest, shippedAt: new Date(shippedAt) }, at, ctx.principal));
+    return ok(await shipStock(ctx, { orderId: ctx.params.orderId, ...rest, shippedAt: new Date(shippedAt) }));
   }),
   internalRoute('POST /internal/sales-orders/{orderId}:release', { body: Empty }, async (ctx) => {
-    const held = await releaseStock(ctx.em, ctx.params.orderId, now(), ctx.principal);
+    const held = await releaseStock(ctx, ctx.params.orderId);
     return ok(held ?? { orderId: ctx.params.orderId, status: 'none', lines: [] });
   }),
 ];

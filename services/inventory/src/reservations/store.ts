@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import { LockMode } from '@mikro-orm/core';
-import { Conflict, lockForTransaction, type EntityManager, type Principal } from '@bop/shared';
+import { Conflict, lockForTransaction, type Work } from '@bop/shared';
 import { resolveLines } from '../items/lines-store';
 import { formatQuantity, round6 } from '../ledger/quantity';
 import { postMovements, type MovementInput } from '../ledger/store';
@@ -28,26 +28,19 @@ export interface HeldStock {
 
 const held = (r: InventoryOrderReservation): HeldStock => ({ orderId: r.orderId, locationId: r.locationId, status: r.status, lines: r.lines });
 
-async function lockRow(em: EntityManager, orderId: string): Promise<InventoryOrderReservation | undefined> {
+async function lockRow(w: Work, orderId: string): Promise<InventoryOrderReservation | undefined> {
   // serialises every command of one order (a reserve racing a ship or a release)
-  await lockForTransaction(em, `inventory.order ${orderId}`);
-  return (await em.findOne(InventoryOrderReservation, { orderId }, { lockMode: LockMode.PESSIMISTIC_WRITE })) ?? undefined;
+  await lockForTransaction(w.em, `${w.schema}.order ${orderId}`);
+  return (await w.em.findOne(InventoryOrderReservation, { orderId }, { lockMode: LockMode.PESSIMISTIC_WRITE })) ?? undefined;
 }
-
-/** The order commands, each in a transaction of its own (see `reserve`, `ship`, `release`). */
-export const reserveStock = (em: EntityManager, input: { orderId: string; locationId: string; lines: OrderLineRef[] }, now: Date, actor: Principal | null): Promise<HeldStock> =>
-  em.transactional((tem) => reserve(tem, input, now, actor));
-export const shipStock = (em: EntityManager, input: { orderId: string; locationId: string; lines: OrderLineRef[]; shippedAt: Date }, now: Date, actor: Principal | null): Promise<HeldStock> =>
-  em.transactional((tem) => ship(tem, input, now, actor));
-export const releaseStock = (em: EntityManager, orderId: string, now: Date, actor: Principal | null): Promise<HeldStock | null> => em.transactional((tem) => release(tem, orderId, now, actor));
 
 /**
  * The stock an order's lines take: each line's item, or its usage recipe's ingredients, summed per
  * item; and for each stock item the first order line needing it (where a shortage is reported).
  */
-async function stockOf(em: EntityManager, lines: OrderLineRef[]): Promise<{ perItem: Map<string, Decimal>; firstLine: Map<string, number> }> {
-  const resolved = await resolveLines(em, lines, { allowArchived: true });
-  const components = await stockComponents(em, [...new Set(lines.map((l) => l.itemId))]);
+async function stockOf(w: Work, lines: OrderLineRef[]): Promise<{ perItem: Map<string, Decimal>; firstLine: Map<string, number> }> {
+  const resolved = await resolveLines(w, lines, { allowArchived: true });
+  const components = await stockComponents(w, [...new Set(lines.map((l) => l.itemId))]);
   const perItem = new Map<string, Decimal>();
   const firstLine = new Map<string, number>();
   resolved.forEach((r, i) => {
@@ -80,15 +73,15 @@ function movements(
 
 const linesOf = (perItem: Map<string, Decimal>) => [...perItem].map(([itemId, q]) => ({ itemId, quantity: formatQuantity(q) }));
 
-async function reserve(em: EntityManager, input: { orderId: string; locationId: string; lines: OrderLineRef[] }, now: Date, actor: Principal | null): Promise<HeldStock> {
-  const row = await lockRow(em, input.orderId);
+/** Holds an order's stock (available must cover it); the order's first command. */
+export async function reserveStock(w: Work, input: { orderId: string; locationId: string; lines: OrderLineRef[] }): Promise<HeldStock> {
+  const { em, now } = w;
+  const row = await lockRow(w, input.orderId);
   if (row?.status === 'reserved') return held(row);
   if (row) throw new Conflict(`The stock of order ${input.orderId} was ${row.status}; nothing can be reserved for it any more.`);
-  const { perItem, firstLine } = await stockOf(em, input.lines);
+  const { perItem, firstLine } = await stockOf(w, input.lines);
   const items = [...perItem.keys()];
-  await postMovements(em, movements(input.orderId, input.locationId, perItem, 'reservation', false, now), {
-    now,
-    actor,
+  await postMovements(w, movements(input.orderId, input.locationId, perItem, 'reservation', false, now), {
     requireAvailable: { path: (i) => `lines[${firstLine.get(items[i])}].quantity` },
   });
   const lines = linesOf(perItem);
@@ -98,8 +91,9 @@ async function reserve(em: EntityManager, input: { orderId: string; locationId: 
 }
 
 /** Deducts the order's stock: what it holds reserved, else its lines (which must be available). */
-async function ship(em: EntityManager, input: { orderId: string; locationId: string; lines: OrderLineRef[]; shippedAt: Date }, now: Date, actor: Principal | null): Promise<HeldStock> {
-  const row = await lockRow(em, input.orderId);
+export async function shipStock(w: Work, input: { orderId: string; locationId: string; lines: OrderLineRef[]; shippedAt: Date }): Promise<HeldStock> {
+  const { em, now } = w;
+  const row = await lockRow(w, input.orderId);
   if (row?.status === 'shipped') return held(row);
   if (row?.status === 'released') throw new Conflict(`The stock of order ${input.orderId} was released; it cannot be shipped.`);
   let perItem: Map<string, Decimal>;
@@ -108,12 +102,12 @@ async function ship(em: EntityManager, input: { orderId: string; locationId: str
     perItem = new Map(row.lines.map((l) => [l.itemId, new Decimal(l.quantity)]));
     path = (i) => `reservations[${i}].quantity`;
   } else {
-    const stock = await stockOf(em, input.lines);
+    const stock = await stockOf(w, input.lines);
     perItem = stock.perItem;
     const items = [...perItem.keys()];
     path = (i) => `lines[${stock.firstLine.get(items[i])}].quantity`;
   }
-  await postMovements(em, movements(input.orderId, row?.locationId ?? input.locationId, perItem, 'shipment', row !== undefined, input.shippedAt), { now, actor, requireAvailable: { path } });
+  await postMovements(w, movements(input.orderId, row?.locationId ?? input.locationId, perItem, 'shipment', row !== undefined, input.shippedAt), { requireAvailable: { path } });
   const lines = linesOf(perItem);
   // the row, if any, is locked (lockRow): it is updated, else the shipment is stored anew
   if (row) em.assign(row, { status: 'shipped', lines, version: row.version + 1, updatedAt: now });
@@ -123,11 +117,12 @@ async function ship(em: EntityManager, input: { orderId: string; locationId: str
 }
 
 /** Gives back what an order holds reserved (its cancellation); nothing held → nothing to do. A shipped order's stock stays deducted. */
-async function release(em: EntityManager, orderId: string, now: Date, actor: Principal | null): Promise<HeldStock | null> {
-  const row = await lockRow(em, orderId);
+export async function releaseStock(w: Work, orderId: string): Promise<HeldStock | null> {
+  const { em, now } = w;
+  const row = await lockRow(w, orderId);
   if (!row || row.status !== 'reserved') return row ? held(row) : null;
   const perItem = new Map(row.lines.map((l) => [l.itemId, new Decimal(l.quantity)]));
-  await postMovements(em, movements(orderId, row.locationId, perItem, 'release', true, now), { now, actor });
+  await postMovements(w, movements(orderId, row.locationId, perItem, 'release', true, now));
   const before = held(row);
   em.assign(row, { status: 'released', version: row.version + 1, updatedAt: now });
   await em.flush();

@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import type { FilterQuery } from '@mikro-orm/core';
 import type { StockAdjustment, StockAdjustmentCreate, StockDocumentLine, StockMovement, WasteRecord, WasteRecordCreate } from '@bop/contracts';
-import { actorOf, businessDayOf, insertEvents, newId, sqlList, sqlQuery, ValidationError, type EntityManager, type FieldError, type Principal } from '@bop/shared';
+import { actorOf, businessDayOf, newId, sqlList, sqlQuery, ValidationError, type FieldError, type Work } from '@bop/shared';
 import type { ResolvedLine } from '../items/lines';
 import { resolveLines } from '../items/lines-store';
 import { formatNullable, formatQuantity } from '../ledger/quantity';
@@ -11,14 +11,6 @@ import { documentDto, type DocumentKind } from './dto';
 import { InventoryStockDocument } from './entities';
 import { isFieldError, writableLocation, type StockLocation } from './location-store';
 
-export interface WriteContext {
-  actor: Principal;
-  /** the service clock (read at validation, and again once the levels are locked) */
-  clock: () => Date;
-  /** API_MAX_BATCH_SIZE */
-  maxLines: number;
-}
-
 type Body = StockAdjustmentCreate | WasteRecordCreate;
 
 /**
@@ -27,21 +19,21 @@ type Body = StockAdjustmentCreate | WasteRecordCreate;
  * Answers the location and the resolved lines when all is well.
  */
 async function validateDocument(
-  em: EntityManager,
+  w: Work,
   body: Body,
-  w: WriteContext,
+  maxLines: number,
   lineRules: (resolved: ResolvedLine[]) => FieldError[],
   pureErrors: FieldError[],
 ): Promise<{ location: StockLocation; resolved: ResolvedLine[] }> {
-  const tooMany = lineCountErrors(body.lines, w.maxLines);
+  const tooMany = lineCountErrors(body.lines, maxLines);
   if (tooMany.length > 0) throw new ValidationError(tooMany);
-  const errors = [...headerErrors(body, w.clock()), ...pureErrors];
-  const location = await writableLocation(em, body.locationId);
+  const errors = [...headerErrors(body, w.now), ...pureErrors];
+  const location = await writableLocation(w, body.locationId);
   if (isFieldError(location)) errors.push(location);
   let resolved: ResolvedLine[] | null = null;
   try {
     // archived items may still be written off (their rules per kind refuse stock arriving)
-    resolved = await resolveLines(em, body.lines, { allowArchived: true });
+    resolved = await resolveLines(w, body.lines, { allowArchived: true });
   } catch (err) {
     if (!(err instanceof ValidationError)) throw err;
     errors.push(...(err.errors ?? []));
@@ -51,34 +43,27 @@ async function validateDocument(
   return { location, resolved };
 }
 
-async function insertDocument(em: EntityManager, row: Omit<InventoryStockDocument, 'createdAt' | 'actor'>, w: WriteContext, now: Date): Promise<InventoryStockDocument> {
-  const doc = em.create(InventoryStockDocument, { ...row, createdAt: now, actor: actorOf(w.actor) });
-  await em.flush();
+async function insertDocument(w: Work, row: Omit<InventoryStockDocument, 'createdAt' | 'actor'>): Promise<InventoryStockDocument> {
+  const doc = w.em.create(InventoryStockDocument, { ...row, createdAt: w.now, actor: actorOf(w.actor) });
+  await w.em.flush();
   return doc;
 }
 
-/**
- * Locks the levels the lines touch (postMovements locks them again: the same rows, already held)
- * and answers the time to stamp: read after the wait for the lock, never behind a level's last stamp.
- */
+/** A document's occurredAt (the unit's instant when none is sent) and its business day at the location. */
 function header(body: Body, location: StockLocation, now: Date) {
   const occurredAt = body.occurredAt ? new Date(body.occurredAt) : now;
   return { occurredAt, businessDay: businessDayOf(occurredAt.toISOString(), location.timezone, location.cutoff) };
 }
 
-/** `POST /inventory/adjustments` and `POST /inventory/waste`, each in a transaction of its own (see `adjust` and `writeOff`). */
-export const recordAdjustment = (em: EntityManager, body: StockAdjustmentCreate, w: WriteContext): Promise<StockAdjustment> => em.transactional((tem) => adjust(tem, body, w));
-export const recordWaste = (em: EntityManager, body: WasteRecordCreate, w: WriteContext): Promise<WasteRecord> => em.transactional((tem) => writeOff(tem, body, w));
-
 /**
  * `POST /inventory/adjustments`: one `adjustment` movement per line (cause stock_adjustment); found
  * stock with a cost moves the weighted average; stock may go negative (a count corrects it).
  */
-async function adjust(em: EntityManager, body: StockAdjustmentCreate, w: WriteContext): Promise<StockAdjustment> {
+export async function recordAdjustment(w: Work, body: StockAdjustmentCreate, maxLines: number): Promise<StockAdjustment> {
   const { location, resolved } = await validateDocument(
-    em,
-    body,
     w,
+    body,
+    maxLines,
     (lines) =>
       lines.flatMap((l, i) => {
         const errors: FieldError[] = [];
@@ -92,9 +77,7 @@ async function adjust(em: EntityManager, body: StockAdjustmentCreate, w: WriteCo
     adjustmentLineErrors(body),
   );
   const id = newId('stockAdjustment');
-  // postMovements locks the levels and stamps them after the lock
-  const now = w.clock();
-  const { occurredAt, businessDay } = header(body, location, now);
+  const { occurredAt, businessDay } = header(body, location, w.now);
   const note = body.note ?? null;
   const inputs: MovementInput[] = resolved.map((l, i) => ({
     itemId: l.item.id,
@@ -107,7 +90,7 @@ async function adjust(em: EntityManager, body: StockAdjustmentCreate, w: WriteCo
     note,
     occurredAt,
   }));
-  const { movements } = await postMovements(em, inputs, { now, actor: w.actor });
+  const { movements } = await postMovements(w, inputs);
   const lines: StockDocumentLine[] = movements.map((m, i) => ({
     itemId: m.itemId,
     quantity: body.lines[i].quantity,
@@ -117,7 +100,7 @@ async function adjust(em: EntityManager, body: StockAdjustmentCreate, w: WriteCo
     value: m.value,
     movementId: m.id,
   }));
-  const row = await insertDocument(em, { id, kind: 'adjustment', locationId: location.id, reason: body.reason, note, lines, occurredAt, businessDay }, w, now);
+  const row = await insertDocument(w, { id, kind: 'adjustment', locationId: location.id, reason: body.reason, note, lines, occurredAt, businessDay });
   return documentDto(row, movements) as StockAdjustment;
 }
 
@@ -125,18 +108,16 @@ async function adjust(em: EntityManager, body: StockAdjustmentCreate, w: WriteCo
  * `POST /inventory/waste`: one `waste` movement per line (negative, cause waste_record) valued at
  * the average cost, and `waste.recorded` with the record (base quantities, values, total).
  */
-async function writeOff(em: EntityManager, body: WasteRecordCreate, w: WriteContext): Promise<WasteRecord> {
+export async function recordWaste(w: Work, body: WasteRecordCreate, maxLines: number): Promise<WasteRecord> {
   const { location, resolved } = await validateDocument(
-    em,
-    body,
     w,
+    body,
+    maxLines,
     (lines) => lines.flatMap((l, i) => baseQuantityError(i, l.base, null) ?? []),
     [],
   );
   const id = newId('wasteRecord');
-  // postMovements locks the levels and stamps them after the lock
-  const now = w.clock();
-  const { occurredAt, businessDay } = header(body, location, now);
+  const { occurredAt, businessDay } = header(body, location, w.now);
   const note = body.note ?? null;
   const inputs: MovementInput[] = resolved.map((l) => ({
     itemId: l.item.id,
@@ -148,7 +129,7 @@ async function writeOff(em: EntityManager, body: WasteRecordCreate, w: WriteCont
     note,
     occurredAt,
   }));
-  const { movements } = await postMovements(em, inputs, { now, actor: w.actor });
+  const { movements } = await postMovements(w, inputs);
   const lines: StockDocumentLine[] = movements.map((m, i) => ({
     itemId: m.itemId,
     quantity: body.lines[i].quantity,
@@ -158,9 +139,9 @@ async function writeOff(em: EntityManager, body: WasteRecordCreate, w: WriteCont
     value: m.value === null ? null : formatNullable(new Decimal(m.value).negated()),
     movementId: m.id,
   }));
-  const row = await insertDocument(em, { id, kind: 'waste', locationId: location.id, reason: body.reason, note, lines, occurredAt, businessDay }, w, now);
+  const row = await insertDocument(w, { id, kind: 'waste', locationId: location.id, reason: body.reason, note, lines, occurredAt, businessDay });
   const record = documentDto(row, movements) as WasteRecord;
-  await insertEvents(em, 'inventory', [{ type: 'waste.recorded', aggregateType: 'waste_record', aggregateId: id, locationId: location.id, object: record }], actorOf(w.actor), now);
+  w.emit({ type: 'waste.recorded', aggregateType: 'waste_record', aggregateId: id, locationId: location.id, object: record });
   return record;
 }
 
@@ -178,7 +159,8 @@ export interface DocumentFilter {
 }
 
 /** A page of adjustments or waste records (`limit + 1` rows: the caller's toPage tells whether more follow), in id (creation) order. */
-export async function listDocuments(em: EntityManager, f: DocumentFilter): Promise<Array<StockAdjustment | WasteRecord>> {
+export async function listDocuments(w: Work, f: DocumentFilter): Promise<Array<StockAdjustment | WasteRecord>> {
+  const { em } = w;
   const where: FilterQuery<InventoryStockDocument>[] = [{ kind: f.kind }];
   if (f.reachable) where.push({ locationId: { $in: f.reachable } });
   if (f.locationId) where.push({ locationId: f.locationId });
@@ -190,18 +172,18 @@ export async function listDocuments(em: EntityManager, f: DocumentFilter): Promi
   if (f.itemId) qb.andWhere('d.lines @> ?::jsonb', [JSON.stringify([{ itemId: f.itemId }])]);
   const rows = await qb.orderBy({ id: 'asc' }).limit(f.limit + 1).execute<InventoryStockDocument[]>('all', true);
   // the extra row only tells whether more follow: its movements are not needed
-  const movements = await movementsOf(em, f.kind === 'adjustment' ? 'stock_adjustment' : 'waste_record', rows.slice(0, f.limit).map((r) => r.id));
+  const movements = await movementsOf(w, f.kind === 'adjustment' ? 'stock_adjustment' : 'waste_record', rows.slice(0, f.limit).map((r) => r.id));
   return rows.map((r) => documentDto(r, movements.get(r.id) ?? []));
 }
 
 /** The movements of these documents, by document, in append order. */
-async function movementsOf(em: EntityManager, causeType: string, ids: string[]): Promise<Map<string, StockMovement[]>> {
+async function movementsOf(w: Work, causeType: string, ids: string[]): Promise<Map<string, StockMovement[]>> {
   const out = new Map<string, StockMovement[]>();
   if (ids.length === 0) return out;
   // raw SQL: the ledger's movements, read as ledger/store.ts writes and maps them (stockMovementFromRow; no entity)
   const rows = await sqlQuery(
-    em,
-    `select * from "inventory"."stock_movements" where "cause_type" = ? and "cause_id" = any(?::text[]) order by "seq"`,
+    w.em,
+    `select * from "${w.schema}"."stock_movements" where "cause_type" = ? and "cause_id" = any(?::text[]) order by "seq"`,
     [causeType, sqlList(ids)],
   );
   for (const r of rows) {

@@ -8,13 +8,12 @@ import type { DocumentKind } from './dto';
  * events (the kit's orgReplicaConsumers), whose zones and cut-offs give movements their business day.
  * The ledger's tables (stock_levels, stock_movements) are written in bulk with SQL, as ledger/store.ts does.
  */
-export const InventoryLocation = locationReplicaEntity('InventoryLocation', 'inventory');
+export const InventoryLocation = locationReplicaEntity('InventoryLocation');
 export type InventoryLocation = InferEntity<typeof InventoryLocation>;
 
 /** An adjustment or a waste record; its movements are the ledger's (cause stock_adjustment / waste_record). */
 export const InventoryStockDocument = defineEntity({
   name: 'InventoryStockDocument',
-  schema: 'inventory',
   tableName: 'stock_documents',
   properties: {
     id: p.string().primary(),

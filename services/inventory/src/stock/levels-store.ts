@@ -1,5 +1,5 @@
 import type { StockLevel, StockLevelConfigure } from '@bop/contracts';
-import { actorOf, BadRequest, findPlain, insertEvents, SqlWhere, sqlQuery, ValidationError, type EntityManager, type FieldError, type Principal } from '@bop/shared';
+import { BadRequest, findPlain, SqlWhere, sqlQuery, ValidationError, type FieldError, type Work } from '@bop/shared';
 import { InventoryItem } from '../items/entities';
 import { dec } from '../ledger/quantity';
 import { crossedBelowReorderPoint, LEVEL_DTO_COLUMNS, lockLevels, stampAfterLock, stockLevelDto, stockLevelFromDtoRow, type LevelDtoRow } from '../ledger/store';
@@ -35,7 +35,8 @@ function parseAfter(after: string | null): [string, string, string] | null {
  * A page of levels (`limit + 1` rows, each with its cursor key as `id`), ordered by updatedAt then
  * item and location: a level that changes while a poller pages moves behind it and is seen again.
  */
-export async function listLevels(em: EntityManager, f: LevelFilter): Promise<Array<{ id: string; level: StockLevel }>> {
+export async function listLevels(w: Work, f: LevelFilter): Promise<Array<{ id: string; level: StockLevel }>> {
+  const { em } = w;
   const where = new SqlWhere()
     .andIn('l."location_id"', f.reachable)
     .andIf(f.locationId, 'l."location_id" = ?')
@@ -50,18 +51,13 @@ export async function listLevels(em: EntityManager, f: LevelFilter): Promise<Arr
   // raw SQL: a keyset on (updated_at to the µs, item, location) over the ledger's levels, which ledger/store.ts reads and writes in SQL (no entity)
   const rows = await sqlQuery<LevelDtoRow & { cursor_ts: string }>(
     em,
-    `select ${LEVEL_DTO_COLUMNS}, ${CURSOR_TS} as "cursor_ts" from "inventory"."stock_levels" l
+    `select ${LEVEL_DTO_COLUMNS}, ${CURSOR_TS} as "cursor_ts" from "${w.schema}"."stock_levels" l
      ${String(where)}
      order by l."updated_at", l."item_id", l."location_id" limit ?`,
     [...where.params, f.limit + 1],
   );
   return rows.map((r) => ({ id: JSON.stringify([r.cursor_ts, r.item_id, r.location_id]), level: stockLevelFromDtoRow(r) }));
 }
-
-/** `POST /stock-levels:configure` in a transaction of its own (see `configure`). */
-export const configureLevel = (em: EntityManager, body: StockLevelConfigure, w: ConfigureContext): Promise<StockLevel> => em.transactional((tem) => configure(tem, body, w));
-
-type ConfigureContext = { actor: Principal; clock: () => Date; checkVersion: (current: number) => void };
 
 /**
  * `POST /stock-levels:configure`: par level and reorder point of an item at a location, the level
@@ -70,18 +66,19 @@ type ConfigureContext = { actor: Principal; clock: () => Date; checkVersion: (cu
  * reorder point puts available below it and it was not below before; no `stock.level_changed`
  * (no quantity changes: spec event mapping, "on hand, reserved or available changes").
  */
-async function configure(em: EntityManager, body: StockLevelConfigure, w: ConfigureContext): Promise<StockLevel> {
+export async function configureLevel(w: Work, body: StockLevelConfigure): Promise<StockLevel> {
+  const { em } = w;
   const errors: FieldError[] = [];
-  const location = await writableLocation(em, body.locationId);
+  const location = await writableLocation(w, body.locationId);
   if (isFieldError(location)) errors.push(location);
   const [item] = await findPlain(em, InventoryItem, { id: body.itemId });
   if (!item) errors.push({ path: 'itemId', message: `No item ${body.itemId}.` });
   else if (item.status !== 'active') errors.push({ path: 'itemId', message: `Item ${body.itemId} is archived.` });
   if (errors.length > 0) throw new ValidationError(errors);
 
-  const level = (await lockLevels(em, [{ itemId: body.itemId, locationId: body.locationId }], w.clock())).values().next().value!;
+  const level = (await lockLevels(w, [{ itemId: body.itemId, locationId: body.locationId }])).values().next().value!;
   w.checkVersion(level.version);
-  const now = stampAfterLock(w.clock(), [level]);
+  const now = stampAfterLock(w.now, [level]);
   const parLevel = body.parLevel === undefined ? level.parLevel : body.parLevel === null ? null : dec(body.parLevel);
   const reorderPoint = body.reorderPoint === undefined ? level.reorderPoint : body.reorderPoint === null ? null : dec(body.reorderPoint);
   if (parLevel !== null && reorderPoint !== null && reorderPoint.gt(parLevel)) {
@@ -98,18 +95,12 @@ async function configure(em: EntityManager, body: StockLevelConfigure, w: Config
   // raw SQL: the ledger's level row, locked by lockLevels above; stock_levels is kept in SQL by ledger/store.ts (no entity)
   await sqlQuery(
     em,
-    `update "inventory"."stock_levels" set "par_level" = ?::numeric, "reorder_point" = ?::numeric, "version" = ?, "updated_at" = ? where "item_id" = ? and "location_id" = ?`,
+    `update "${w.schema}"."stock_levels" set "par_level" = ?::numeric, "reorder_point" = ?::numeric, "version" = ?, "updated_at" = ? where "item_id" = ? and "location_id" = ?`,
     [parLevel?.toFixed() ?? null, reorderPoint?.toFixed() ?? null, next.version, now, level.itemId, level.locationId],
   );
   const dto = stockLevelDto(next);
   if (crossed) {
-    await insertEvents(
-      em,
-      'inventory',
-      [{ type: 'stock.below_reorder_point', aggregateType: 'stock_level', aggregateId: `${level.itemId}:${level.locationId}`, locationId: level.locationId, object: dto }],
-      actorOf(w.actor),
-      now,
-    );
+    w.emit({ type: 'stock.below_reorder_point', aggregateType: 'stock_level', aggregateId: `${level.itemId}:${level.locationId}`, locationId: level.locationId, object: dto });
   }
   return dto;
 }

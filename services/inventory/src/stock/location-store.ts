@@ -1,4 +1,4 @@
-import { resolveLocations, type EntityManager, type FieldError } from '@bop/shared';
+import { resolveLocations, type Work, type FieldError } from '@bop/shared';
 
 export interface StockLocation {
   id: string;
@@ -12,8 +12,8 @@ export interface StockLocation {
  * location just created or archived there is honoured at once), inventory's replica when organization
  * cannot be reached.
  */
-export async function writableLocation(em: EntityManager, locationId: string, path = 'locationId'): Promise<StockLocation | FieldError> {
-  const row = (await resolveLocations(em, 'inventory', [{ locationId }], { current: true })).byId.get(locationId);
+export async function writableLocation(w: Work, locationId: string, path = 'locationId'): Promise<StockLocation | FieldError> {
+  const row = (await resolveLocations(w, [{ locationId }], { current: true })).byId.get(locationId);
   if (!row) return { path, message: `No location ${locationId}.` };
   if (row.status !== 'active') return { path, message: `Location ${locationId} is archived.` };
   return { id: row.id, timezone: row.timezone, cutoff: row.businessDayCutoff };

@@ -1,5 +1,5 @@
 import type { StockMovement } from '@bop/contracts';
-import { BadRequest, SqlWhere, sqlQuery, type EntityManager } from '@bop/shared';
+import { BadRequest, SqlWhere, sqlQuery, type Work } from '@bop/shared';
 import { stockMovementFromRow } from '../ledger/store';
 
 export interface MovementFilter {
@@ -18,7 +18,8 @@ export interface MovementFilter {
 }
 
 /** A page of the ledger in append order (`limit + 1` rows, each with its sequence as `id` for the cursor). */
-export async function listMovements(em: EntityManager, f: MovementFilter): Promise<Array<{ id: string; movement: StockMovement }>> {
+export async function listMovements(w: Work, f: MovementFilter): Promise<Array<{ id: string; movement: StockMovement }>> {
+  const { em } = w;
   const where = new SqlWhere()
     .andIn('"location_id"', f.reachable)
     .andIf(f.locationId, '"location_id" = ?')
@@ -33,6 +34,6 @@ export async function listMovements(em: EntityManager, f: MovementFilter): Promi
     where.and('"seq" > ?::bigint', f.after);
   }
   // raw SQL: the ledger's movements, read as ledger/store.ts writes and maps them (stockMovementFromRow; no entity), keyset on the bigint seq
-  const rows = await sqlQuery(em, `select * from "inventory"."stock_movements" ${String(where)} order by "seq" limit ?`, [...where.params, f.limit + 1]);
+  const rows = await sqlQuery(em, `select * from "${w.schema}"."stock_movements" ${String(where)} order by "seq" limit ?`, [...where.params, f.limit + 1]);
   return rows.map((r) => ({ id: String(r.seq), movement: stockMovementFromRow(r) }));
 }

@@ -1,6 +1,6 @@
 import { assertLocationInReach, BadRequest, decodeCursor, pageLimit, reachableLocationIds, route, toPage, ValidationError, type RouteContext, type RouteDef, type ServiceRuntime } from '@bop/shared';
 import type { InventoryConfig } from '../config';
-import { listDocuments, recordAdjustment, recordWaste, type WriteContext } from './documents-store';
+import { listDocuments, recordAdjustment, recordWaste } from './documents-store';
 import { configureLevel, listLevels } from './levels-store';
 import { listMovements } from './movements-store';
 
@@ -23,13 +23,11 @@ function locationScope(ctx: RouteContext, locationId: string | undefined): strin
 
 /** adjustments, waste, stock levels (with par level and reorder point) and the ledger */
 export const stockRoutes = (svc: ServiceRuntime<InventoryConfig>): RouteDef[] => {
-  const clock = () => svc.clock.now();
-  const writer = (ctx: RouteContext): WriteContext => ({ actor: ctx.principal, clock, maxLines: svc.config.API_MAX_BATCH_SIZE });
+  const maxLines = svc.config.API_MAX_BATCH_SIZE;
   return [
     route('POST /inventory/adjustments', async (ctx) => {
       assertLocationInReach(ctx.reach(), ctx.body.locationId);
-      const w = writer(ctx);
-      const adjustment = await recordAdjustment(ctx.em, ctx.body, w).catch(rethrowOutOfRange);
+      const adjustment = await recordAdjustment(ctx, ctx.body, maxLines).catch(rethrowOutOfRange);
       return { status: 201, body: adjustment };
     }),
 
@@ -37,14 +35,13 @@ export const stockRoutes = (svc: ServiceRuntime<InventoryConfig>): RouteDef[] =>
       const { limit, cursor, locationId, itemId, reason, from } = ctx.query;
       const reachable = locationScope(ctx, locationId);
       const n = pageLimit(limit);
-      const rows = await listDocuments(ctx.em, { kind: 'adjustment', reachable, locationId, itemId, reason, from, after: decodeCursor(cursor), limit: n });
+      const rows = await listDocuments(ctx, { kind: 'adjustment', reachable, locationId, itemId, reason, from, after: decodeCursor(cursor), limit: n });
       return { body: toPage(rows, n, (r) => r) };
     }),
 
     route('POST /inventory/waste', async (ctx) => {
       assertLocationInReach(ctx.reach(), ctx.body.locationId);
-      const w = writer(ctx);
-      const record = await recordWaste(ctx.em, ctx.body, w).catch(rethrowOutOfRange);
+      const record = await recordWaste(ctx, ctx.body, maxLines).catch(rethrowOutOfRange);
       return { status: 201, body: record };
     }),
 
@@ -52,7 +49,7 @@ export const stockRoutes = (svc: ServiceRuntime<InventoryConfig>): RouteDef[] =>
       const { limit, cursor, locationId, itemId, reason, from } = ctx.query;
       const reachable = locationScope(ctx, locationId);
       const n = pageLimit(limit);
-      const rows = await listDocuments(ctx.em, { kind: 'waste', reachable, locationId, itemId, reason, from, after: decodeCursor(cursor), limit: n });
+      const rows = await listDocuments(ctx, { kind: 'waste', reachable, locationId, itemId, reason, from, after: decodeCursor(cursor), limit: n });
       return { body: toPage(rows, n, (r) => r) };
     }),
 
@@ -61,15 +58,13 @@ export const stockRoutes = (svc: ServiceRuntime<InventoryConfig>): RouteDef[] =>
       const { limit, cursor, locationId, itemId, updatedSince, belowReorderPoint } = ctx.query;
       const reachable = locationScope(ctx, locationId);
       const n = pageLimit(limit);
-      const rows = await listLevels(ctx.em, { reachable, locationId, itemId, updatedSince, belowReorderPoint, after: decodeCursor(cursor), limit: n });
+      const rows = await listLevels(ctx, { reachable, locationId, itemId, updatedSince, belowReorderPoint, after: decodeCursor(cursor), limit: n });
       return { body: toPage(rows, n, (r) => r.level) };
     }),
 
     route('POST /stock-levels:configure', async (ctx) => {
       assertLocationInReach(ctx.reach(), ctx.body.locationId);
-      const w = { actor: ctx.principal, clock, checkVersion: (v: number) => ctx.checkVersion(v) };
-      const level = await configureLevel(ctx.em, ctx.body, w);
-      return { body: level };
+      return { body: await configureLevel(ctx, ctx.body) };
     }),
 
     route('GET /stock-movements', async (ctx) => {
@@ -78,7 +73,7 @@ export const stockRoutes = (svc: ServiceRuntime<InventoryConfig>): RouteDef[] =>
       if (causeId && !causeType) throw new BadRequest('The query parameters are not valid.', [{ path: 'causeType', message: 'Send causeType with causeId.' }]);
       if (from && to && Date.parse(to) <= Date.parse(from)) throw new BadRequest('The query parameters are not valid.', [{ path: 'to', message: 'Must be after from.' }]);
       const n = pageLimit(limit);
-      const rows = await listMovements(ctx.em, { reachable, locationId, itemId, type, causeType, causeId, from, to, after: decodeCursor(cursor), limit: n });
+      const rows = await listMovements(ctx, { reachable, locationId, itemId, type, causeType, causeId, from, to, after: decodeCursor(cursor), limit: n });
       return { body: toPage(rows, n, (r) => r.movement) };
     }),
   ];

@@ -4,7 +4,6 @@ import type { TransferLine } from '@bop/contracts';
 /** A transfer between two locations (supplement: Transfer states). */
 export const InventoryTransfer = defineEntity({
   name: 'InventoryTransfer',
-  schema: 'inventory',
   tableName: 'transfers',
   properties: {
     id: p.string().primary(),

@@ -1,5 +1,4 @@
-import { NotFound, OutOfReach, assertLocationInReach, decodeCursor, pageLimit, reachableLocationIds, route, toPage, type RouteDef, type ServiceRuntime } from '@bop/shared';
-import type { InventoryConfig } from '../config';
+import { NotFound, OutOfReach, assertLocationInReach, decodeCursor, pageLimit, reachableLocationIds, route, toPage, type RouteDef } from '@bop/shared';
 import { transferDto } from './dto';
 import { createTransfer, findTransfer, listTransfers, receiveTransfer } from './store';
 
@@ -7,7 +6,7 @@ import { createTransfer, findTransfer, listTransfers, receiveTransfer } from './
  * Transfers (spec: Inventory /transfers; supplement: Transfer states). Reach: sending needs the
  * sending location, receiving the receiving one; reading either side.
  */
-export const transfersRoutes = (svc: ServiceRuntime<InventoryConfig>): RouteDef[] => [
+export const transfersRoutes = (): RouteDef[] => [
   route('GET /transfers', async (ctx) => {
     const { limit, cursor, locationId, status, from } = ctx.query;
     const reach = ctx.reach();
@@ -15,19 +14,19 @@ export const transfersRoutes = (svc: ServiceRuntime<InventoryConfig>): RouteDef[
     if (locationId) assertLocationInReach(reach, locationId);
     const after = decodeCursor(cursor);
     const n = pageLimit(limit);
-    const rows = await listTransfers(ctx.em, { locationId, reachable, status, from, after, limit: n });
+    const rows = await listTransfers(ctx, { locationId, reachable, status, from, after, limit: n });
     return { body: toPage(rows, n, transferDto) };
   }),
 
   route('POST /transfers', async (ctx) => {
     assertLocationInReach(ctx.reach(), ctx.body.fromLocationId);
-    const body = await createTransfer(ctx.em, ctx.body, { actor: ctx.principal, now: svc.clock.now() });
+    const body = await createTransfer(ctx, ctx.body);
     return { status: 201, body, headers: { Location: `/api/v1/transfers/${body.id}` } };
   }),
 
   route('GET /transfers/{id}', async (ctx) => {
     const reachable = reachableLocationIds(ctx.reach());
-    const transfer = await findTransfer(ctx.em, ctx.params.id);
+    const transfer = await findTransfer(ctx, ctx.params.id);
     if (!transfer) throw new NotFound('transfer', ctx.params.id);
     if (reachable && !reachable.includes(transfer.fromLocationId) && !reachable.includes(transfer.toLocationId)) {
       throw new OutOfReach(`Your permission reaches neither location ${transfer.fromLocationId} nor ${transfer.toLocationId}.`);
@@ -37,8 +36,6 @@ export const transfersRoutes = (svc: ServiceRuntime<InventoryConfig>): RouteDef[
 
   // supplement: in_transit → :receive → received | received_with_discrepancy (both final)
   route('POST /transfers/{id}:receive', async (ctx) => {
-    const reach = ctx.reach();
-    const body = await receiveTransfer(ctx.em, ctx.params.id, ctx.body, reach, (v) => ctx.checkVersion(v), { actor: ctx.principal, now: svc.clock.now() });
-    return { body };
+    return { body: await receiveTransfer(ctx, ctx.params.id, ctx.body) };
   }),
 ];

@@ -1,6 +1,6 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { Transfer, TransferCreate, TransferReceive, TransferStatus } from '@bop/contracts';
-import { Conflict, NotFound, ValidationError, actorOf, assertLocationInReach, changedFields, insertEvents, newId, type EntityManager, type FieldError, type Principal, type ReachSet, replicaLocationErrors } from '@bop/shared';
+import { Conflict, NotFound, ValidationError, actorOf, assertLocationInReach, changedFields, newId, type FieldError, type Work, replicaLocationErrors } from '@bop/shared';
 import type { ResolvedLine } from '../items/lines';
 import { resolveLines } from '../items/lines-store';
 import { postMovements, type MovementInput } from '../ledger/store';
@@ -8,14 +8,9 @@ import { duplicateItemErrors, matchReceipt, receiveRefusal, receivedLine, receiv
 import { transferDto } from './dto';
 import { InventoryTransfer } from './entities';
 
-interface WriteContext {
-  actor: Principal;
-  now: Date;
-}
-
 /** Lines resolved to items and base quantities, their errors added to `errors` (null when they have some). */
-async function resolveInto(em: EntityManager, lines: Array<{ itemId: string; quantity: string; unitId?: string | null }>, errors: FieldError[], allowArchived: boolean): Promise<ResolvedLine[] | null> {
-  return resolveLines(em, lines, { allowArchived }).catch((err: unknown) => {
+async function resolveInto(w: Work, lines: Array<{ itemId: string; quantity: string; unitId?: string | null }>, errors: FieldError[], allowArchived: boolean): Promise<ResolvedLine[] | null> {
+  return resolveLines(w, lines, { allowArchived }).catch((err: unknown) => {
     if (!(err instanceof ValidationError)) throw err;
     errors.push(...(err.errors ?? []));
     return null;
@@ -31,11 +26,6 @@ const transferEvent = (type: string, dto: Transfer, locationId: string, previous
   ...(previous ? { previous } : {}),
 });
 
-/** The transfer commands, each in a transaction of its own (see `sendTransfer`, `receiveInTransit`). */
-export const createTransfer = (em: EntityManager, body: TransferCreate, w: WriteContext): Promise<Transfer> => em.transactional((tem) => sendTransfer(tem, body, w));
-export const receiveTransfer = (em: EntityManager, id: string, body: TransferReceive, reach: ReachSet, checkVersion: (v: number) => void, w: WriteContext): Promise<Transfer> =>
-  em.transactional((tem) => receiveInTransit(tem, id, body, reach, checkVersion, w));
-
 export interface TransferFilter {
   locationId?: string;
   /** null: every location */
@@ -48,7 +38,8 @@ export interface TransferFilter {
 }
 
 /** A page of transfers from or to the locations, in id order (`limit + 1` rows: the caller's toPage tells whether more follow). */
-export async function listTransfers(em: EntityManager, f: TransferFilter): Promise<InventoryTransfer[]> {
+export async function listTransfers(w: Work, f: TransferFilter): Promise<InventoryTransfer[]> {
+  const { em } = w;
   const { locationId, reachable, status, from, after } = f;
   const where: FilterQuery<InventoryTransfer>[] = [];
   if (after) where.push({ id: { $gt: after } });
@@ -59,24 +50,25 @@ export async function listTransfers(em: EntityManager, f: TransferFilter): Promi
   return em.find(InventoryTransfer, { $and: where }, { orderBy: { id: 'asc' }, limit: f.limit + 1 });
 }
 
-export const findTransfer = (em: EntityManager, id: string): Promise<InventoryTransfer | null> => em.findOne(InventoryTransfer, { id });
+export const findTransfer = (w: Work, id: string): Promise<InventoryTransfer | null> => w.em.findOne(InventoryTransfer, { id });
 
 /**
  * `POST /transfers`: `transfer_out` movements at the sender (422 `insufficient_stock` when available
  * stock does not cover a line), each line keeping the sender's cost per base unit at sending;
  * status `in_transit`; `transfer.sent` (at the sending location).
  */
-async function sendTransfer(em: EntityManager, body: TransferCreate, w: WriteContext): Promise<Transfer> {
+export async function createTransfer(w: Work, body: TransferCreate): Promise<Transfer> {
+  const { em } = w;
   const errors: FieldError[] = [];
   if (body.toLocationId === body.fromLocationId) errors.push({ path: 'toLocationId', message: 'Must differ from fromLocationId.' });
   errors.push(
-    ...(await replicaLocationErrors(em, 'inventory', [
+    ...(await replicaLocationErrors(w, [
       { id: body.fromLocationId, path: 'fromLocationId', takes: 'transfers' },
       ...(body.toLocationId === body.fromLocationId ? [] : [{ id: body.toLocationId, path: 'toLocationId', takes: 'transfers' }]),
     ])),
     ...duplicateItemErrors(body.lines),
   );
-  const resolved = await resolveInto(em, body.lines, errors, false);
+  const resolved = await resolveInto(w, body.lines, errors, false);
   resolved?.forEach((r, i) => {
     if (r.base.isZero()) errors.push({ path: `lines[${i}].quantity`, message: `Is less than a millionth of the item's base unit (${r.item.baseUnit}).` });
   });
@@ -92,7 +84,7 @@ async function sendTransfer(em: EntityManager, body: TransferCreate, w: WriteCon
     note: body.note ?? null,
     occurredAt: w.now,
   }));
-  const posted = await postMovements(em, inputs, { now: w.now, actor: w.actor, requireAvailable: { path: (i) => `lines[${i}].quantity` } });
+  const posted = await postMovements(w, inputs, { requireAvailable: { path: (i) => `lines[${i}].quantity` } });
   const transfer = em.create(InventoryTransfer, {
     id,
     fromLocationId: body.fromLocationId,
@@ -111,7 +103,7 @@ async function sendTransfer(em: EntityManager, body: TransferCreate, w: WriteCon
   });
   await em.flush();
   const dto = transferDto(transfer);
-  await insertEvents(em, 'inventory', [transferEvent('transfer.sent', dto, transfer.fromLocationId)], actorOf(w.actor), w.now);
+  w.emit(transferEvent('transfer.sent', dto, transfer.fromLocationId));
   return dto;
 }
 
@@ -122,17 +114,18 @@ async function sendTransfer(em: EntityManager, body: TransferCreate, w: WriteCon
  * `transfer.received` and, on a difference, `transfer.discrepancy` (at the receiving location).
  * The transfer row is locked: a second receipt waits, then gets 409.
  */
-async function receiveInTransit(em: EntityManager, id: string, body: TransferReceive, reach: ReachSet, checkVersion: (v: number) => void, w: WriteContext): Promise<Transfer> {
+export async function receiveTransfer(w: Work, id: string, body: TransferReceive): Promise<Transfer> {
+  const { em } = w;
   const transfer = await em.findOne(InventoryTransfer, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!transfer) throw new NotFound('transfer', id);
-  assertLocationInReach(reach, transfer.toLocationId);
-  checkVersion(transfer.version);
+  assertLocationInReach(w.reach(), transfer.toLocationId);
+  w.checkVersion(transfer.version);
   const refusal = receiveRefusal({ id: transfer.id, status: transfer.status as TransferStatus, receivedAt: transfer.receivedAt ?? null });
   if (refusal) throw new Conflict(refusal);
 
   const { order, errors } = matchReceipt(transfer.lines, body.lines);
   // an item archived while on the way still arrives
-  const resolved = await resolveInto(em, body.lines.map((l) => ({ itemId: l.itemId, quantity: l.receivedQuantity, unitId: l.unitId })), errors, true);
+  const resolved = await resolveInto(w, body.lines.map((l) => ({ itemId: l.itemId, quantity: l.receivedQuantity, unitId: l.unitId })), errors, true);
   if (errors.length > 0 || !resolved) throw new ValidationError(errors);
 
   const before = transferDto(transfer);
@@ -142,7 +135,7 @@ async function receiveInTransit(em: EntityManager, id: string, body: TransferRec
     if (base.isZero()) return [];
     return [{ itemId: l.itemId, locationId: transfer.toLocationId, type: 'transfer_in' as const, quantity: base, unitCost: l.unitCost, cause: { type: 'transfer' as const, id: transfer.id }, note: body.note ?? null, occurredAt: w.now }];
   });
-  await postMovements(em, inputs, { now: w.now, actor: w.actor });
+  await postMovements(w, inputs);
   const status = receivedStatus(lines);
   Object.assign(transfer, { lines, status, receiveNote: body.note ?? null, receivedAt: w.now, version: transfer.version + 1, updatedAt: w.now });
   await em.flush();
@@ -150,6 +143,6 @@ async function receiveInTransit(em: EntityManager, id: string, body: TransferRec
   const previous = changedFields(before, after);
   const events = [transferEvent('transfer.received', after, transfer.toLocationId, previous)];
   if (status === 'received_with_discrepancy') events.push(transferEvent('transfer.discrepancy', after, transfer.toLocationId, previous));
-  await insertEvents(em, 'inventory', events, actorOf(w.actor), w.now);
+  for (const event of events) w.emit(event);
   return after;
 }
