@@ -1,17 +1,18 @@
-import { fixedClock, useClock } from '@bop/shared';
-import { eventually, outboxPayloads, person, startTestService, type TestService } from '@bop/test-support';
+import { fixedClock } from '@bop/shared';
+import { outboxPayloads, person, startTestService, type TestService } from '@bop/test-support';
 import { schedulingService } from '../src';
 import { me, replicaEmployee, replicaLocation } from './fixtures';
 
+// the service's clock, set by each test; the swap expiry runs only when a test runs a round
+const clock = fixedClock('2027-01-01T00:00:00Z');
 let t: TestService;
 beforeAll(async () => {
-  t = await startTestService(schedulingService, { SCHEDULING_SWAP_EXPIRY_POLL_MS: '50' });
+  t = await startTestService(schedulingService, {}, { workers: false, clock });
 });
 afterAll(async () => {
-  useClock({ now: () => new Date() });
   await t?.close();
 });
-afterEach(() => useClock({ now: () => new Date() }));
+const expirySweep = () => t.svc.worker('shift-swap-expiry').runOnce();
 
 async function publishedShift(loc: string, employeeId: string | null, start: string, end: string): Promise<string> {
   const s = await t.call('POST', '/shifts', { body: { locationId: loc, position: 'Cook', employeeId, start, end } });
@@ -21,7 +22,7 @@ async function publishedShift(loc: string, employeeId: string | null, start: str
 
 describe('shift swaps', () => {
   it('an employee offers a shift; the manager approves and the shift is reassigned', async () => {
-    useClock(fixedClock('2027-02-01T08:00:00Z'));
+    clock.set('2027-02-01T08:00:00Z');
     const loc = await replicaLocation(t);
     const ana = await replicaEmployee(t, { home: loc, firstName: 'Ana' });
     const ben = await replicaEmployee(t, { home: loc, firstName: 'Ben' });
@@ -42,7 +43,7 @@ describe('shift swaps', () => {
   });
 
   it('refuses what the states do not allow: a draft, an open shift, another\'s shift, oneself, a double-booking', async () => {
-    useClock(fixedClock('2027-02-01T08:00:00Z'));
+    clock.set('2027-02-01T08:00:00Z');
     const loc = await replicaLocation(t);
     const ana = await replicaEmployee(t, { home: loc });
     const ben = await replicaEmployee(t, { home: loc });
@@ -75,7 +76,7 @@ describe('shift swaps', () => {
   });
 
   it('a pending swap expires when the shift starts, and is cancelled when the shift is removed', async () => {
-    useClock(fixedClock('2027-03-01T08:00:00Z'));
+    clock.set('2027-03-01T08:00:00Z');
     const loc = await replicaLocation(t);
     const ana = await replicaEmployee(t, { home: loc });
     const ben = await replicaEmployee(t, { home: loc });
@@ -83,8 +84,12 @@ describe('shift swaps', () => {
     const later = await publishedShift(loc, ana, '2027-03-02T10:00:00Z', '2027-03-02T18:00:00Z');
     const a = await t.call('POST', '/me/shift-swaps', { as: me(ana), body: { shiftId: soon, toEmployeeId: ben } });
     const b = await t.call('POST', '/me/shift-swaps', { as: me(ana), body: { shiftId: later, toEmployeeId: ben } });
-    useClock(fixedClock('2027-03-01T10:00:00Z'));
-    await eventually(async () => ((await t.call('GET', `/shift-swaps/${a.body.id}`)).body.status === 'expired' ? true : undefined));
+    // before the shift starts a round expires nothing
+    expect(await expirySweep()).toBe(false);
+    expect((await t.call('GET', `/shift-swaps/${a.body.id}`)).body.status).toBe('pending');
+    clock.set('2027-03-01T10:00:00Z');
+    expect(await expirySweep()).toBe(true);
+    expect((await t.call('GET', `/shift-swaps/${a.body.id}`)).body.status).toBe('expired');
     expect((await t.call('GET', `/shift-swaps/${b.body.id}`)).body.status).toBe('pending');
     await t.call('DELETE', `/shifts/${later}`);
     expect((await t.call('GET', `/shift-swaps/${b.body.id}`)).body.status).toBe('cancelled');

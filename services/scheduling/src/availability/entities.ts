@@ -5,7 +5,6 @@ export type AvailabilityKindName = 'available' | 'unavailable' | 'preferred';
 /** A window of an employee's availability: recurring on a weekday, or a dated exception; times at the home location. */
 export const Availability = defineEntity({
   name: 'Availability',
-  schema: 'scheduling',
   tableName: 'availability',
   properties: {
     id: p.string().primary(),

@@ -38,19 +38,20 @@ export const salesDemandConsumer = defineConsumer({
   topics: ['sales'],
   types: ['sales.transactions.recorded'],
   settleMs: 250,
-  async handle({ em, event }) {
+  async handle(ctx) {
+    const { event } = ctx;
     const parsed = salesContributions(event.data.object);
     if (typeof parsed === 'string') throw new Error(`${event.type} ${event.id}: data.object is not a batch of recorded transactions (${parsed})`);
-    await applySalesDemand(em, parsed);
+    await applySalesDemand(ctx, parsed);
   },
-  async handleBatch({ em, events }) {
+  async handleBatch(ctx) {
     const all: SalesContribution[] = [];
-    for (const { event } of events) {
+    for (const { event } of ctx.events) {
       const parsed = salesContributions(event.data.object);
       if (typeof parsed === 'string') throw new Error(`${event.type} ${event.id}: data.object is not a batch of recorded transactions (${parsed})`);
       all.push(...parsed);
     }
-    await applySalesDemand(em, all);
+    await applySalesDemand(ctx, all);
   },
 });
 

@@ -3,7 +3,6 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 /** A driver's value for a 15-minute interval at a location, as a feed sent it (POST /demand-drivers). */
 export const DemandDriver = defineEntity({
   name: 'DemandDriver',
-  schema: 'scheduling',
   tableName: 'demand_drivers',
   properties: {
     id: p.string().primary(),
@@ -24,7 +23,6 @@ export type DemandDriver = InferEntity<typeof DemandDriver>;
 /** Net sales and transactions per 15-minute interval, built from sales' transactions. */
 export const SalesInterval = defineEntity({
   name: 'SalesInterval',
-  schema: 'scheduling',
   tableName: 'sales_intervals',
   properties: {
     locationId: p.string().primary(),
@@ -38,7 +36,6 @@ export type SalesInterval = InferEntity<typeof SalesInterval>;
 /** What one sales transaction last added to its interval (so a re-sent or voided one is taken back). */
 export const SalesDemand = defineEntity({
   name: 'SalesDemand',
-  schema: 'scheduling',
   tableName: 'sales_demand',
   properties: {
     transactionId: p.string().primary(),

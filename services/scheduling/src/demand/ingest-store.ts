@@ -1,9 +1,8 @@
 import { DemandDriverInput } from '@bop/contracts';
-import { contentHash, ingestBatch, parseLocatedRecords, type BatchResult, type EntityManager, type FieldError, type IngestTarget, type PreparedRecord, type Principal } from '@bop/shared';
+import { contentHash, ingestBatch, parseLocatedRecords, type BatchResult, type FieldError, type IngestTarget, type PreparedRecord, type Work } from '@bop/shared';
 
-/** scheduling.demand_drivers as the kit's batch upsert writes it. */
+/** The service's demand_drivers as the kit's batch upsert writes it (in the unit's schema). */
 export const demandDriversTarget: IngestTarget = {
-  schema: 'scheduling',
   table: 'demand_drivers',
   idKind: 'demandDriver',
   aggregateType: 'demand_driver',
@@ -28,16 +27,16 @@ const decimalText = (v: number | string) => {
  * location), the valid ones upserted on (source, externalId): `created`, `updated`, `unchanged`.
  * Forecasts read them as they are committed; no event per interval (a backfill is years of them).
  */
-export async function storeDemandDrivers(em: EntityManager, opts: { source: string; records: unknown[]; actor: Principal; endpoint: string; now: Date }): Promise<BatchResult> {
-  const located = await parseLocatedRecords(em, 'scheduling', DemandDriverInput, opts.records);
+export async function storeDemandDrivers(w: Work, opts: { source: string; records: unknown[]; endpoint: string }): Promise<BatchResult> {
+  const located = await parseLocatedRecords(w, DemandDriverInput, opts.records);
   const records: PreparedRecord<DemandRow>[] = located.map((p) => {
     const errors: FieldError[] = [...p.errors];
     if (!p.data || !p.location || errors.length > 0) return { index: p.index, externalId: p.externalId, errors };
     const row: DemandRow = { location_id: p.location.id, driver: p.data.driver, interval_start: new Date(p.data.intervalStart).toISOString(), value: decimalText(p.data.value) };
-    if (Date.parse(row.interval_start) > opts.now.getTime()) {
+    if (Date.parse(row.interval_start) > w.now.getTime()) {
       return { index: p.index, externalId: p.externalId, errors: [{ path: 'intervalStart', message: 'The interval has not begun; send what happened (forecasts come from GET /forecasts).' }] };
     }
     return { index: p.index, externalId: p.externalId, row, hash: contentHash(row), warnings: p.warnings.length > 0 ? p.warnings : undefined };
   });
-  return em.transactional((tem) => ingestBatch(tem, { target: demandDriversTarget, source: opts.source, records, actor: opts.actor, area: 'scheduling', endpoint: opts.endpoint, now: opts.now }));
+  return ingestBatch(w, { target: demandDriversTarget, source: opts.source, records, actor: w.actor, area: 'scheduling', endpoint: opts.endpoint });
 }

@@ -7,6 +7,6 @@ export const demandRoutes = (svc: ServiceRuntime<SchedulingConfig>): RouteDef[] 
   route('POST /demand-drivers', async (ctx) => {
     const { source, drivers } = ctx.body;
     assertBatchSize(drivers, svc.config.API_MAX_BATCH_SIZE, 'drivers');
-    return { status: 202, body: await storeDemandDrivers(ctx.em, { source, records: drivers, actor: ctx.principal, endpoint: 'POST /demand-drivers', now: svc.clock.now() }) };
+    return { status: 202, body: await storeDemandDrivers(ctx, { source, records: drivers, endpoint: 'POST /demand-drivers' }) };
   }),
 ];

@@ -1,4 +1,4 @@
-import { lockForTransaction, sqlList, sqlQuery, type EntityManager } from '@bop/shared';
+import { lockForTransaction, sqlList, sqlQuery, type Work } from '@bop/shared';
 
 /** What one sales transaction adds to its location's 15-minute interval. */
 export interface SalesContribution {
@@ -23,12 +23,13 @@ export interface SalesContribution {
  * µs of the service and database against 12–21 µs here (batches of 1,000 new, then re-sent, sales;
  * two alternating runs of each, 2026-11-27).
  */
-export async function applySalesDemand(em: EntityManager, incoming: SalesContribution[]): Promise<void> {
+export async function applySalesDemand(w: Work, incoming: SalesContribution[]): Promise<void> {
+  const { em, schema } = w;
   const latest = new Map<string, SalesContribution>();
   for (const c of incoming) if ((latest.get(c.transactionId)?.version ?? -1) < c.version) latest.set(c.transactionId, c);
   if (latest.size === 0) return;
   const rows = [...latest.values()].sort((a, b) => (a.transactionId < b.transactionId ? -1 : 1));
-  await lockForTransaction(em, [...new Set(rows.map((r) => `scheduling.sales_demand ${r.locationId}`))]);
+  await lockForTransaction(em, [...new Set(rows.map((r) => `${schema}.sales_demand ${r.locationId}`))]);
   await sqlQuery(
     em,
     `with incoming as (
@@ -36,10 +37,10 @@ export async function applySalesDemand(em: EntityManager, incoming: SalesContrib
          as i("transaction_id", "version", "location_id", "interval_start", "net_sales", "transactions")
      ),
      before as (
-       select s.* from "scheduling"."sales_demand" s join incoming i using ("transaction_id")
+       select s.* from "${schema}"."sales_demand" s join incoming i using ("transaction_id")
      ),
      written as (
-       insert into "scheduling"."sales_demand" ("transaction_id", "version", "location_id", "interval_start", "net_sales", "transactions")
+       insert into "${schema}"."sales_demand" ("transaction_id", "version", "location_id", "interval_start", "net_sales", "transactions")
        select * from incoming
        on conflict ("transaction_id") do update
          set "version" = excluded."version", "location_id" = excluded."location_id", "interval_start" = excluded."interval_start",
@@ -52,7 +53,7 @@ export async function applySalesDemand(em: EntityManager, incoming: SalesContrib
        union all
        select b."location_id", b."interval_start", -b."net_sales", -b."transactions" from before b join written w using ("transaction_id")
      )
-     insert into "scheduling"."sales_intervals" ("location_id", "interval_start", "net_sales", "transactions")
+     insert into "${schema}"."sales_intervals" ("location_id", "interval_start", "net_sales", "transactions")
      select "location_id", "interval_start", sum("net_sales"), sum("transactions") from deltas group by 1, 2 order by 1, 2
      on conflict ("location_id", "interval_start") do update
        set "net_sales" = "sales_intervals"."net_sales" + excluded."net_sales", "transactions" = "sales_intervals"."transactions" + excluded."transactions"`,

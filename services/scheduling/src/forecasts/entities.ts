@@ -3,7 +3,6 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 /** A manager's percentage on one day's forecast at a location (one driver, or all when null). */
 export const ForecastAdjustment = defineEntity({
   name: 'ForecastAdjustment',
-  schema: 'scheduling',
   tableName: 'forecast_adjustments',
   properties: {
     id: p.string().primary(),
@@ -22,7 +21,6 @@ export type ForecastAdjustment = InferEntity<typeof ForecastAdjustment>;
 /** A company special day: closed, or an expected lift or dip (learned from past years with the same name when not given). */
 export const SpecialDay = defineEntity({
   name: 'SpecialDay',
-  schema: 'scheduling',
   tableName: 'special_days',
   properties: {
     date: p.string().columnType('date').primary(),

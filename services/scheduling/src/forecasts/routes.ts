@@ -3,27 +3,26 @@ import { adjustForecast, forecastFor, listSpecialDays, putSpecialDay, removeSpec
 
 export const forecastRoutes = (): RouteDef[] => [
   route('GET /forecasts', async (ctx) => {
-    return { body: await forecastFor(ctx.em, ctx.query, ctx.reach()) };
+    return { body: await forecastFor(ctx, ctx.query, ctx.reach()) };
   }),
 
   route('POST /forecasts/adjustments', async (ctx) => {
-    return { body: await adjustForecast(ctx.em, ctx.body, { principal: ctx.principal, reach: ctx.reach() }) };
+    return { body: await adjustForecast(ctx, ctx.body) };
   }),
 
   route('GET /special-days', async (ctx) => {
-    ctx.reach();
-    return { body: await listSpecialDays(ctx.em, ctx.query) };
+    return { body: await listSpecialDays(ctx, ctx.query) };
   }),
 
   // special days are the company's: set and removed at reach Everyone
   route('PUT /special-days/{date}', async (ctx) => {
     assertCompanyWide(ctx.reach(), 'Special days');
-    return putSpecialDay(ctx.em, ctx.params.date, ctx.body);
+    return putSpecialDay(ctx, ctx.params.date, ctx.body);
   }),
 
   route('DELETE /special-days/{date}', async (ctx) => {
     assertCompanyWide(ctx.reach(), 'Special days');
-    await removeSpecialDay(ctx.em, ctx.params.date);
+    await removeSpecialDay(ctx, ctx.params.date);
     return { status: 204 };
   }),
 ];

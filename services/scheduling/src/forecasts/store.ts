@@ -4,13 +4,11 @@ import {
   assertLocationInReach,
   findPlain,
   newId,
-  now as clockNow,
-  recordEvent,
   resolveLocations,
   ValidationError,
   type EntityManager,
-  type Principal,
   type ReachSet,
+  type Work,
 } from '@bop/shared';
 import { bucketForecast, forecastDemand, ForecastInputError, InsufficientHistory, type DemandPoint, type ForecastBucketSize } from './model';
 import { ForecastAdjustment, SpecialDay } from './entities';
@@ -28,7 +26,7 @@ export const FORECAST_METHOD =
  * A driver's history at a location: what feeds sent (summed over sources per interval) when there
  * is any in the window, else, for net sales and transactions, what sales' transactions built.
  */
-export async function demandHistory(em: EntityManager, locationId: string, driver: string, from: Date, to: Date): Promise<{ points: DemandPoint[]; source: 'feed' | 'sales' }> {
+async function demandHistory(em: EntityManager, locationId: string, driver: string, from: Date, to: Date): Promise<{ points: DemandPoint[]; source: 'feed' | 'sales' }> {
   const fed = await findPlain(em, DemandDriver, { locationId, driver, intervalStart: { $gte: from, $lt: to } });
   if (fed.length > 0 || !FROM_SALES[driver]) {
     const sums = new Map<number, number>();
@@ -52,12 +50,13 @@ export interface ForecastRequest {
 }
 
 /** `GET /forecasts`: the driver forecast for local days [from, to] in the asked buckets (422 with fewer than 8 weeks of history). */
-export async function forecastFor(em: EntityManager, q: ForecastRequest, reach: ReachSet) {
+export async function forecastFor(w: Work, q: ForecastRequest, reach: ReachSet) {
+  const { em } = w;
   assertLocationInReach(reach, q.locationId);
-  const loc = (await resolveLocations(em, 'scheduling', [{ locationId: q.locationId }])).byId.get(q.locationId);
+  const loc = (await resolveLocations(w, [{ locationId: q.locationId }])).byId.get(q.locationId);
   if (!loc) throw new ValidationError([{ path: 'locationId', message: `No location ${q.locationId}.` }]);
   const zone = loc.timezone;
-  const now = clockNow();
+  const now = w.now;
   const first = DateTime.fromISO(q.from, { zone }).startOf('day');
   const historyEnd = new Date(Math.min(first.toMillis(), now.getTime()));
   const history = await demandHistory(em, q.locationId, q.driver, first.minus({ days: HISTORY_DAYS }).toJSDate(), historyEnd);
@@ -122,56 +121,52 @@ const adjustmentDto = (a: ForecastAdjustment) => ({
 });
 
 /** `POST /forecasts/adjustments`: sets the day's percentage (replacing an earlier one of the same day and driver); `forecast.updated`. */
-export async function adjustForecast(em: EntityManager, body: { locationId: string; driver?: string | null; date: string; percent: number; reason?: string | null }, caller: { principal: Principal; reach: ReachSet }) {
-  assertLocationInReach(caller.reach, body.locationId);
-  if (!(await resolveLocations(em, 'scheduling', [{ locationId: body.locationId }])).byId.has(body.locationId)) throw new ValidationError([{ path: 'locationId', message: `No location ${body.locationId}.` }]);
-  return em.transactional(async (tem) => {
-    const driver = body.driver ?? null;
-    const at = clockNow();
-    let a = await tem.findOne(ForecastAdjustment, { locationId: body.locationId, driver, date: body.date }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (a) {
-      Object.assign(a, { percent: body.percent, reason: body.reason ?? null, version: a.version + 1, updatedAt: at });
-    } else {
-      a = tem.create(ForecastAdjustment, { id: newId('forecastAdjustment'), locationId: body.locationId, driver, date: body.date, percent: body.percent, reason: body.reason ?? null, version: 1, createdAt: at, updatedAt: at });
-    }
-    await tem.flush();
-    const view = adjustmentDto(a);
-    recordEvent(tem, { type: 'forecast.updated', aggregateType: 'forecast', aggregateId: body.locationId, locationId: body.locationId, object: { ...view, reason: view.reason }, actor: caller.principal });
-    return view;
-  });
+export async function adjustForecast(w: Work, body: { locationId: string; driver?: string | null; date: string; percent: number; reason?: string | null }) {
+  const { em } = w;
+  assertLocationInReach(w.reach(), body.locationId);
+  if (!(await resolveLocations(w, [{ locationId: body.locationId }])).byId.has(body.locationId)) throw new ValidationError([{ path: 'locationId', message: `No location ${body.locationId}.` }]);
+  const driver = body.driver ?? null;
+  const at = w.now;
+  let a = await em.findOne(ForecastAdjustment, { locationId: body.locationId, driver, date: body.date }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (a) {
+    Object.assign(a, { percent: body.percent, reason: body.reason ?? null, version: a.version + 1, updatedAt: at });
+  } else {
+    a = em.create(ForecastAdjustment, { id: newId('forecastAdjustment'), locationId: body.locationId, driver, date: body.date, percent: body.percent, reason: body.reason ?? null, version: 1, createdAt: at, updatedAt: at });
+  }
+  await em.flush();
+  const view = adjustmentDto(a);
+  w.emit({ type: 'forecast.updated', aggregateType: 'forecast', aggregateId: body.locationId, locationId: body.locationId, object: { ...view, reason: view.reason } });
+  return view;
 }
 
 const specialDto = (d: SpecialDay) => ({ date: d.date, kind: d.kind, name: d.name ?? null, expectedPercent: d.expectedPercent ?? null, version: d.version, updatedAt: iso(d.updatedAt) });
 
-export async function listSpecialDays(em: EntityManager, f: { from?: string; to?: string }) {
-  const rows = await findPlain(em, SpecialDay, { ...(f.from || f.to ? { date: { ...(f.from ? { $gte: f.from } : {}), ...(f.to ? { $lte: f.to } : {}) } } : {}) }, { orderBy: { date: 'asc' } });
+export async function listSpecialDays(w: Work, f: { from?: string; to?: string }) {
+  const rows = await findPlain(w.em, SpecialDay, { ...(f.from || f.to ? { date: { ...(f.from ? { $gte: f.from } : {}), ...(f.to ? { $lte: f.to } : {}) } } : {}) }, { orderBy: { date: 'asc' } });
   return { data: rows.map(specialDto) };
 }
 
 /** `PUT /special-days/{date}`: sets the company's special day (201 when new). */
-export async function putSpecialDay(em: EntityManager, date: string, body: { kind: 'closed' | 'lift' | 'dip'; name?: string | null; expectedPercent?: number | null }) {
+export async function putSpecialDay(w: Work, date: string, body: { kind: 'closed' | 'lift' | 'dip'; name?: string | null; expectedPercent?: number | null }) {
   if (body.kind === 'lift' && body.expectedPercent != null && body.expectedPercent < 0) throw new ValidationError([{ path: 'expectedPercent', message: 'A lift expects more: use a positive percent, or kind dip.' }]);
   if (body.kind === 'dip' && body.expectedPercent != null && body.expectedPercent > 0) throw new ValidationError([{ path: 'expectedPercent', message: 'A dip expects less: use a negative percent, or kind lift.' }]);
   if (body.kind === 'closed' && body.expectedPercent != null) throw new ValidationError([{ path: 'expectedPercent', message: 'A closed day expects nothing; leave expectedPercent out.' }]);
-  return em.transactional(async (tem) => {
-    const at = clockNow();
-    const fields = { kind: body.kind, name: body.name ?? null, expectedPercent: body.expectedPercent ?? null };
-    const d = await tem.findOne(SpecialDay, { date }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (d) {
-      if (d.kind !== fields.kind || (d.name ?? null) !== fields.name || (d.expectedPercent ?? null) !== fields.expectedPercent) Object.assign(d, fields, { version: d.version + 1, updatedAt: at });
-      await tem.flush();
-      return { status: 200 as const, body: specialDto(d) };
-    }
-    const created = tem.create(SpecialDay, { date, ...fields, version: 1, updatedAt: at });
-    await tem.flush();
-    return { status: 201 as const, body: specialDto(created) };
-  });
+  const { em } = w;
+  const at = w.now;
+  const fields = { kind: body.kind, name: body.name ?? null, expectedPercent: body.expectedPercent ?? null };
+  const d = await em.findOne(SpecialDay, { date }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (d) {
+    if (d.kind !== fields.kind || (d.name ?? null) !== fields.name || (d.expectedPercent ?? null) !== fields.expectedPercent) Object.assign(d, fields, { version: d.version + 1, updatedAt: at });
+    await em.flush();
+    return { status: 200 as const, body: specialDto(d) };
+  }
+  const created = em.create(SpecialDay, { date, ...fields, version: 1, updatedAt: at });
+  await em.flush();
+  return { status: 201 as const, body: specialDto(created) };
 }
 
-export async function removeSpecialDay(em: EntityManager, date: string): Promise<void> {
-  await em.transactional(async (tem) => {
-    const d = await tem.findOne(SpecialDay, { date });
-    if (d) tem.remove(d);
-    await tem.flush();
-  });
+export async function removeSpecialDay(w: Work, date: string): Promise<void> {
+  const d = await w.em.findOne(SpecialDay, { date });
+  if (d) w.em.remove(d);
+  await w.em.flush();
 }

@@ -5,12 +5,17 @@ import { generateSchedule, scheduleView } from './store';
 
 export const scheduleRoutes = (svc: ServiceRuntime<SchedulingConfig>): RouteDef[] => [
   route('GET /schedules', async (ctx) => {
-    const settings = () => schedulingSettings(svc.services, ctx.query.locationId, svc.config.SCHEDULING_WEEKLY_OVERTIME_HOURS, ctx.requestId);
-    return { body: await scheduleView(ctx.em, ctx.query, { reach: ctx.reach(), settings }) };
+    const settings = () => schedulingSettings(ctx.services, ctx.query.locationId, svc.config.SCHEDULING_WEEKLY_OVERTIME_HOURS, ctx.requestId);
+    return { body: await scheduleView(ctx, ctx.query, settings) };
   }),
 
-  route('POST /schedules:generate', async (ctx) => {
-    const settings = () => schedulingSettings(svc.services, ctx.body.locationId, svc.config.SCHEDULING_WEEKLY_OVERTIME_HOURS, ctx.requestId);
-    return { body: await generateSchedule(ctx.em, ctx.body, { principal: ctx.principal, reach: ctx.reach(), settings }) };
-  }),
+  // reads and solves outside any transaction (the solver may take seconds); the drafts are written in one at the end
+  route(
+    'POST /schedules:generate',
+    async (ctx) => {
+      const settings = () => schedulingSettings(ctx.services, ctx.body.locationId, svc.config.SCHEDULING_WEEKLY_OVERTIME_HOURS, ctx.requestId);
+      return { body: await generateSchedule(ctx, ctx.body, settings, (fn) => ctx.transaction(fn)) };
+    },
+    { transaction: false },
+  ),
 ];

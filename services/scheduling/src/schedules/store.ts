@@ -6,15 +6,11 @@ import {
   assertLocationInReach,
   findPlain,
   newId,
-  now as clockNow,
   payRateInForce,
-  recordEvent,
   replicaPayRates,
   resolveLocations,
   ValidationError,
-  type EntityManager,
-  type Principal,
-  type ReachSet,
+  type Work,
 } from '@bop/shared';
 import { costShifts, type CostRate } from './cost';
 import { draftSchedule, DraftInputError, type DraftCandidate, type DraftNeedSlot } from '../generate/solve';
@@ -32,9 +28,9 @@ import type { SchedulingSettings } from '../settings/company-settings';
 const DAY_MS = 86_400_000;
 const dec2 = (d: Decimal) => d.toDecimalPlaces(2).toFixed(2);
 
-async function zoneOf(em: EntityManager, locationId: string, reach: ReachSet): Promise<string> {
-  assertLocationInReach(reach, locationId);
-  const loc = (await resolveLocations(em, 'scheduling', [{ locationId }])).byId.get(locationId);
+async function zoneOf(w: Work, locationId: string): Promise<string> {
+  assertLocationInReach(w.reach(), locationId);
+  const loc = (await resolveLocations(w, [{ locationId }])).byId.get(locationId);
   if (!loc) throw new ValidationError([{ path: 'locationId', message: `No location ${locationId}.` }]);
   return loc.timezone;
 }
@@ -43,8 +39,8 @@ async function zoneOf(em: EntityManager, locationId: string, reach: ReachSet): P
 const periodOf = (from: string, to: string, zone: string) => ({ start: dayInterval(from, zone).start, end: dayInterval(to, zone).end });
 
 /** Pay rates of employees as `rateOf` reads them (people's, replicated). */
-async function ratesOf(em: EntityManager, employeeIds: string[]) {
-  const rates = await replicaPayRates(em, 'scheduling', [...new Set(employeeIds)]);
+async function ratesOf(w: Work, employeeIds: string[]) {
+  const rates = await replicaPayRates(w, [...new Set(employeeIds)]);
   return (employeeId: string, date: string, position: string): CostRate | null => payRateInForce(rates.get(employeeId) ?? [], date, position);
 }
 
@@ -52,9 +48,10 @@ async function ratesOf(em: EntityManager, employeeIds: string[]) {
  * `GET /schedules`: a location's shifts over local days [from, to] (drafts and published) with paid
  * hours and estimated cost per day and position, and labor cost as a share of the forecast net sales.
  */
-export async function scheduleView(em: EntityManager, q: { locationId: string; from: string; to: string }, caller: { reach: ReachSet; settings: () => Promise<SchedulingSettings> }) {
-  const zone = await zoneOf(em, q.locationId, caller.reach);
-  const settings = await caller.settings();
+export async function scheduleView(w: Work, q: { locationId: string; from: string; to: string }, settingsOf: () => Promise<SchedulingSettings>) {
+  const { em } = w;
+  const zone = await zoneOf(w, q.locationId);
+  const settings = await settingsOf();
   const period = periodOf(q.from, q.to, zone);
   const here = await findPlain(em, Shift, { locationId: q.locationId, status: { $ne: 'archived' }, start: { $gte: new Date(period.start), $lt: new Date(period.end) } }, { orderBy: { start: 'asc', id: 'asc' } });
   const employeeIds = [...new Set(here.map((s) => s.employeeId).filter((e): e is string => !!e))];
@@ -62,7 +59,7 @@ export async function scheduleView(em: EntityManager, q: { locationId: string; f
   const elsewhere = employeeIds.length
     ? await findPlain(em, Shift, { employeeId: { $in: employeeIds }, status: { $ne: 'archived' }, start: { $gte: new Date(period.start - 7 * DAY_MS), $lt: new Date(period.end + 7 * DAY_MS) }, id: { $nin: here.map((s) => s.id) } })
     : [];
-  const rateOf = await ratesOf(em, employeeIds);
+  const rateOf = await ratesOf(w, employeeIds);
   const notes = new Set<string>();
   const costs = costShifts(
     [...here, ...elsewhere].map((s) => ({ id: s.id, employeeId: s.employeeId ?? null, locationId: s.locationId, position: s.position, start: new Date(s.start).getTime(), end: new Date(s.end).getTime(), breakMinutes: s.breakMinutes })),
@@ -90,7 +87,7 @@ export async function scheduleView(em: EntityManager, q: { locationId: string; f
   }
   let forecastSales: Decimal | null = null;
   try {
-    const f = await forecastFor(em, { locationId: q.locationId, driver: 'net_sales', from: q.from, to: q.to, bucket: '1d' }, { everyone: true });
+    const f = await forecastFor(w, { locationId: q.locationId, driver: 'net_sales', from: q.from, to: q.to, bucket: '1d' }, { everyone: true });
     forecastSales = f.days.reduce((sum, d) => sum.plus(d.total), new Decimal(0));
   } catch (err) {
     if (!(err instanceof ApiError) || err.code !== 'validation_error') throw err;
@@ -133,17 +130,24 @@ export interface GenerateRequest {
  * after the shifts kept, from employees of the location who hold the position and are available, not
  * on approved time off, and within the overtime and rest rules, at the lowest cost (a MILP: see
  * generate/solve.ts). The drafts are stored (`shift.changed` each); every unmet need is named.
+ * `w` reads outside any transaction; `write` runs the one transaction that stores the drafts.
  */
-export async function generateSchedule(em: EntityManager, body: GenerateRequest, caller: { principal: Principal; reach: ReachSet; settings: () => Promise<SchedulingSettings> }) {
-  const zone = await zoneOf(em, body.locationId, caller.reach);
-  const settings = await caller.settings();
+export async function generateSchedule(
+  w: Work,
+  body: GenerateRequest,
+  settingsOf: () => Promise<SchedulingSettings>,
+  write: <T>(fn: (tx: Work) => Promise<T>) => Promise<T>,
+) {
+  const { em } = w;
+  const zone = await zoneOf(w, body.locationId);
+  const settings = await settingsOf();
   const period = periodOf(body.from, body.to, zone);
-  const now = clockNow().getTime();
+  const now = w.now.getTime();
   const notes: string[] = [];
   // read and solved outside any transaction (the solver may take seconds); written in one at the end
   const replacing = body.replaceDrafts ? await findPlain(em, Shift, { locationId: body.locationId, status: 'draft', start: { $gte: new Date(period.start), $lt: new Date(period.end) } }) : [];
   const replacingIds = new Set(replacing.map((s) => s.id));
-  const needs = await staffingNeeds(em, { locationId: body.locationId, from: body.from, to: body.to }, { everyone: true }, { ignoreShiftIds: replacingIds });
+  const needs = await staffingNeeds(w, { locationId: body.locationId, from: body.from, to: body.to }, { everyone: true }, { ignoreShiftIds: replacingIds });
   notes.push(...needs.notes);
   const slots: DraftNeedSlot[] = needs.hours
     .map((h) => ({ start: h.start, end: h.end, positionId: h.position, needed: Math.max(0, h.needed - Math.round(Number(h.scheduled))) }))
@@ -161,8 +165,8 @@ export async function generateSchedule(em: EntityManager, body: GenerateRequest,
   const kept = ids.length
     ? await findPlain(em, Shift, { employeeId: { $in: ids }, status: { $ne: 'archived' }, start: { $lt: new Date(period.end + 8 * DAY_MS) }, end: { $gt: new Date(period.start - 8 * DAY_MS) } })
     : [];
-  const homeZones = new Map((await resolveLocations(em, 'scheduling', [...new Set(employees.map((e) => e.homeLocationId))].map((locationId) => ({ locationId })))).byId);
-  const rateOf = await ratesOf(em, ids);
+  const homeZones = new Map((await resolveLocations(w, [...new Set(employees.map((e) => e.homeLocationId))].map((locationId) => ({ locationId })))).byId);
+  const rateOf = await ratesOf(w, ids);
   const candidates: DraftCandidate[] = [];
   for (const e of employees) {
     const held = e.positions.filter((p) => positions.some((q) => key(q) === key(p)));
@@ -173,7 +177,7 @@ export async function generateSchedule(em: EntityManager, body: GenerateRequest,
       continue;
     }
     const homeZone = homeZones.get(e.homeLocationId)?.timezone ?? zone;
-    const mine = windows.filter((w) => w.employeeId === e.id);
+    const mine = windows.filter((a) => a.employeeId === e.id);
     const free = workableIntervals(mine, firstDay, lastDay, homeZone);
     const off: Interval[] = timeOff
       .filter((t) => t.employeeId === e.id)
@@ -225,8 +229,9 @@ export async function generateSchedule(em: EntityManager, body: GenerateRequest,
     if (err instanceof DraftInputError) throw new ValidationError([{ path: 'minShiftHours', message: err.message }]);
     throw err;
   }
-  const written = await em.transactional(async (wem) => {
-    const at = clockNow();
+  const written = await write(async (tx) => {
+    const wem = tx.em;
+    const at = tx.now;
     // the drafts replaced are those still drafts now (one published meanwhile stays, as the needs did not count on it)
     const replaced = replacingIds.size ? await wem.find(Shift, { id: { $in: [...replacingIds] }, status: 'draft' }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : [];
     for (const s of replaced) Object.assign(s, { status: 'archived', version: s.version + 1, updatedAt: at });
@@ -250,9 +255,9 @@ export async function generateSchedule(em: EntityManager, body: GenerateRequest,
       }),
     );
     await wem.flush();
-    for (const s of replaced) recordEvent(wem, { type: 'shift.changed', aggregateType: 'shift', aggregateId: s.id, locationId: s.locationId, object: shiftDto(s, zone), previous: { status: 'draft' }, actor: caller.principal });
+    for (const s of replaced) tx.emit({ type: 'shift.changed', aggregateType: 'shift', aggregateId: s.id, locationId: s.locationId, object: shiftDto(s, zone), previous: { status: 'draft' } });
     const views = created.sort((a, b) => new Date(a.start).getTime() - new Date(b.start).getTime()).map((s) => shiftDto(s, zone));
-    for (const v of views) recordEvent(wem, { type: 'shift.changed', aggregateType: 'shift', aggregateId: v.id, locationId: v.locationId, object: v, actor: caller.principal });
+    for (const v of views) tx.emit({ type: 'shift.changed', aggregateType: 'shift', aggregateId: v.id, locationId: v.locationId, object: v });
     return { views, replaced: replaced.length };
   });
   return {

@@ -9,11 +9,12 @@ export const terminationConsumer = defineConsumer({
   name: 'terminated-employee-shifts',
   topics: ['people'],
   types: ['employee.terminated'],
-  async handle({ em, event }) {
+  async handle(ctx) {
+    const { event } = ctx;
     const o = event.data.object as { id?: unknown; terminationDate?: unknown } | null;
     if (typeof o?.id !== 'string') throw new Error(`${event.type} ${event.id}: data.object lacks id`);
     if (typeof o.terminationDate !== 'string') return;
-    await openShiftsAfter(em, o.id, o.terminationDate);
+    await openShiftsAfter(ctx, o.id, o.terminationDate);
   },
 });
 

@@ -13,7 +13,6 @@ export interface ShiftFlag {
 /** A shift at a location for a position, worked by an employee or open; start and end in UTC. */
 export const Shift = defineEntity({
   name: 'Shift',
-  schema: 'scheduling',
   tableName: 'shifts',
   properties: {
     id: p.string().primary(),

@@ -12,16 +12,14 @@ import {
   mapPage,
   newId,
   NotFound,
-  now as clockNow,
-  recordEvent,
   resolveEmployees,
   resolveLocations,
+  systemPrincipal,
   ValidationError,
-  type EntityManager,
   type PageRequest,
   type Principal,
-  type ReachSet,
   type ReplicaEmployee,
+  type Work,
 } from '@bop/shared';
 import { Shift } from './entities';
 import { ShiftSwap } from '../swaps/entities';
@@ -35,15 +33,10 @@ import type { SchedulingSettings } from '../settings/company-settings';
 const DAY_MS = 86_400_000;
 
 /** Held on an employee while their shifts are checked for double-booking and changed (publish, claim, swap), in one order. */
-export const employeeKey = (id: string) => `scheduling.employee ${id}`;
+export const employeeKey = (w: Work, id: string) => `${w.schema}.employee ${id}`;
 
-/** What a write needs from outside its transaction: who asks, how far they reach, and the settings of a location (read on demand). */
-export interface ShiftCaller {
-  principal: Principal;
-  reach: ReachSet;
-  settings(locationId: string): Promise<SchedulingSettings>;
-  checkVersion?(v: number): void;
-}
+/** The settings of a location (read on demand, from identity and time: settings/company-settings.ts). */
+export type SettingsOf = (locationId: string) => Promise<SchedulingSettings>;
 
 export interface ShiftFields {
   locationId: string;
@@ -57,42 +50,43 @@ export interface ShiftFields {
 }
 
 /** The zones of locations (scheduling's replica, read through from organization for one it lacks). */
-export async function zonesOf(em: EntityManager, locationIds: string[]): Promise<Map<string, string>> {
-  const map = await resolveLocations(em, 'scheduling', [...new Set(locationIds)].map((locationId) => ({ locationId })));
+export async function zonesOf(w: Work, locationIds: string[]): Promise<Map<string, string>> {
+  const map = await resolveLocations(w, [...new Set(locationIds)].map((locationId) => ({ locationId })));
   return new Map([...map.byId.values()].map((l) => [l.id, l.timezone]));
 }
 
-async function viewsOf(em: EntityManager, rows: Shift[]): Promise<ShiftView[]> {
-  const zones = await zonesOf(em, rows.map((r) => r.locationId));
+async function viewsOf(w: Work, rows: Shift[]): Promise<ShiftView[]> {
+  const zones = await zonesOf(w, rows.map((r) => r.locationId));
   return rows.map((r) => shiftDto(r, zones.get(r.locationId) ?? 'UTC'));
 }
 
-export async function shiftView(em: EntityManager, s: Shift): Promise<ShiftView> {
-  return (await viewsOf(em, [s]))[0];
+export async function shiftView(w: Work, s: Shift): Promise<ShiftView> {
+  return (await viewsOf(w, [s]))[0];
 }
 
 /**
  * A location a new or moved shift may use: known, not archived (supplement: an archived location
  * takes no new shifts), in reach (the location, or the shift's employee in an employee set).
  */
-async function usableLocation(em: EntityManager, locationId: string, reach: ReachSet, employeeId: string | null): Promise<string> {
-  const loc = (await resolveLocations(em, 'scheduling', [{ locationId }])).byId.get(locationId);
+async function usableLocation(w: Work, locationId: string, employeeId: string | null): Promise<string> {
+  const loc = (await resolveLocations(w, [{ locationId }])).byId.get(locationId);
   if (!loc) throw new ValidationError([{ path: 'locationId', message: `No location ${locationId}.` }]);
-  assertEmployeeRecordInReach(reach, locationId, employeeId);
+  assertEmployeeRecordInReach(w.reach(), locationId, employeeId);
   if (loc.status === 'archived') throw new ValidationError([{ path: 'locationId', message: `Location ${locationId} is archived; it takes no new shifts.` }]);
   return loc.timezone;
 }
 
-async function knownEmployee(em: EntityManager, employeeId: string, path = 'employeeId'): Promise<ReplicaEmployee> {
-  const e = (await resolveEmployees(em, 'scheduling', [{ employeeId }], { payRates: false })).byId.get(employeeId);
+async function knownEmployee(w: Work, employeeId: string, path = 'employeeId'): Promise<ReplicaEmployee> {
+  const e = (await resolveEmployees(w, [{ employeeId }], { payRates: false })).byId.get(employeeId);
   if (!e) throw new ValidationError([{ path, message: `No employee ${employeeId}.` }]);
   return e;
 }
 
 /** The warnings of a shift given to an employee, from their availability, time off and other shifts around it. */
-export async function warningsFor(em: EntityManager, s: Shift, zone: string, settings: SchedulingSettings, known?: ReplicaEmployee): Promise<ShiftWarning[]> {
+export async function warningsFor(w: Work, s: Shift, zone: string, settings: SchedulingSettings, known?: ReplicaEmployee): Promise<ShiftWarning[]> {
   if (!s.employeeId) return [];
-  const e = known ?? (await knownEmployee(em, s.employeeId));
+  const { em } = w;
+  const e = known ?? (await knownEmployee(w, s.employeeId));
   const start = new Date(s.start).getTime();
   const end = new Date(s.end).getTime();
   // the workweek around the shift and a day either side: overlap, rest and weekly hours
@@ -107,7 +101,7 @@ export async function warningsFor(em: EntityManager, s: Shift, zone: string, set
     startDate: { $lte: DateTime.fromMillis(end, { zone }).toISODate()! },
     endDate: { $gte: DateTime.fromMillis(start, { zone }).toISODate()! },
   });
-  const homeZones = await zonesOf(em, [e.homeLocationId]);
+  const homeZones = await zonesOf(w, [e.homeLocationId]);
   return shiftWarnings({
     shift: { id: s.id, locationId: s.locationId, position: s.position, start, end, breakMinutes: s.breakMinutes },
     zone,
@@ -120,68 +114,68 @@ export async function warningsFor(em: EntityManager, s: Shift, zone: string, set
   });
 }
 
-function record(em: EntityManager, type: string, view: ShiftView, actor: Principal | null, previous?: Record<string, unknown>) {
-  recordEvent(em, { type, aggregateType: 'shift', aggregateId: view.id, locationId: view.locationId, object: view, previous, actor });
+/** A shift's event; `as`: an actor other than the unit's (the system's, when a consumer's work changes shifts). */
+function record(w: Work, type: string, view: ShiftView, previous?: Record<string, unknown>, as?: { actor: Principal }) {
+  w.emit({ type, aggregateType: 'shift', aggregateId: view.id, locationId: view.locationId, object: view, previous }, as);
 }
 
 /** A published shift that has (just) no employee is posted as open (`open_shift.posted`). */
-function postIfOpen(em: EntityManager, view: ShiftView, wasOpen: boolean, actor: Principal | null) {
-  if (view.status === 'published' && view.employeeId === null && !wasOpen) record(em, 'open_shift.posted', view, actor);
+function postIfOpen(w: Work, view: ShiftView, wasOpen: boolean, as?: { actor: Principal }) {
+  if (view.status === 'published' && view.employeeId === null && !wasOpen) record(w, 'open_shift.posted', view, undefined, as);
 }
 
 /** `POST /shifts`: a draft shift (open without an employee); `shift.changed`; answered with its warnings. */
-export async function createShift(em: EntityManager, fields: ShiftFields, caller: ShiftCaller) {
-  const zone = await usableLocation(em, fields.locationId, caller.reach, fields.employeeId ?? null);
-  const employee = fields.employeeId ? await knownEmployee(em, fields.employeeId) : undefined;
-  const settings = employee ? await caller.settings(fields.locationId) : null;
-  return em.transactional(async (tem) => {
-    if (fields.externalId) {
-      await lockForTransaction(tem, `scheduling.shifts ${JSON.stringify(fields.externalId)}`);
-      const taken = await tem.findOne(Shift, { externalId: fields.externalId });
-      if (taken) throw new Conflict(`Shift ${taken.id} already has externalId ${fields.externalId}; PUT /shifts/external/{externalId} replaces it.`, [{ path: 'externalId', message: 'Already used by another shift.' }]);
-    }
-    const at = clockNow();
-    const s = tem.create(Shift, {
-      id: newId('shift'),
-      externalId: fields.externalId ?? null,
-      locationId: fields.locationId,
-      position: fields.position,
-      employeeId: fields.employeeId,
-      start: new Date(fields.start),
-      end: new Date(fields.end),
-      breakMinutes: fields.breakMinutes,
-      notes: fields.notes,
-      status: 'draft',
-      flags: [],
-      publishedAt: null,
-      version: 1,
-      createdAt: at,
-      updatedAt: at,
-    });
-    await tem.flush();
-    const view = shiftDto(s, zone);
-    record(tem, 'shift.changed', view, caller.principal);
-    const warnings = settings ? await warningsFor(tem, s, zone, settings, employee) : [];
-    return { ...view, warnings };
+export async function createShift(w: Work, fields: ShiftFields, settingsOf: SettingsOf) {
+  const { em } = w;
+  const zone = await usableLocation(w, fields.locationId, fields.employeeId ?? null);
+  const employee = fields.employeeId ? await knownEmployee(w, fields.employeeId) : undefined;
+  const settings = employee ? await settingsOf(fields.locationId) : null;
+  if (fields.externalId) {
+    await lockForTransaction(em, `${w.schema}.shifts ${JSON.stringify(fields.externalId)}`);
+    const taken = await em.findOne(Shift, { externalId: fields.externalId });
+    if (taken) throw new Conflict(`Shift ${taken.id} already has externalId ${fields.externalId}; PUT /shifts/external/{externalId} replaces it.`, [{ path: 'externalId', message: 'Already used by another shift.' }]);
+  }
+  const at = w.now;
+  const s = em.create(Shift, {
+    id: newId('shift'),
+    externalId: fields.externalId ?? null,
+    locationId: fields.locationId,
+    position: fields.position,
+    employeeId: fields.employeeId,
+    start: new Date(fields.start),
+    end: new Date(fields.end),
+    breakMinutes: fields.breakMinutes,
+    notes: fields.notes,
+    status: 'draft',
+    flags: [],
+    publishedAt: null,
+    version: 1,
+    createdAt: at,
+    updatedAt: at,
   });
+  await em.flush();
+  const view = shiftDto(s, zone);
+  record(w, 'shift.changed', view);
+  const warnings = settings ? await warningsFor(w, s, zone, settings, employee) : [];
+  return { ...view, warnings };
 }
 
-async function lockedShift(em: EntityManager, by: { id: string } | { externalId: string }, reach: ReachSet): Promise<Shift | null> {
-  const s = await em.findOne(Shift, by, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  if (s) assertEmployeeRecordInReach(reach, s.locationId, s.employeeId);
+async function lockedShift(w: Work, by: { id: string } | { externalId: string }): Promise<Shift | null> {
+  const s = await w.em.findOne(Shift, by, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (s) assertEmployeeRecordInReach(w.reach(), s.locationId, s.employeeId);
   return s;
 }
 
 /** Applies changed fields to a shift that is not archived (`PATCH`, `PUT` by externalId); `shift.changed`, and `open_shift.posted` when a published shift is left open. */
-async function changeShift(em: EntityManager, s: Shift, change: Partial<ShiftFields>, caller: ShiftCaller) {
+async function changeShift(w: Work, s: Shift, change: Partial<ShiftFields>, settingsOf: SettingsOf) {
   if (s.status === 'archived') throw new Conflict(`Shift ${s.id} is archived; it no longer changes.`);
-  caller.checkVersion?.(s.version);
+  w.checkVersion(s.version);
   const locationId = change.locationId ?? s.locationId;
   const employeeId = change.employeeId === undefined ? s.employeeId : change.employeeId;
   // the shift as changed must be in reach too (moved, or given to another employee)
-  if (locationId === s.locationId && (employeeId ?? null) !== s.employeeId) assertEmployeeRecordInReach(caller.reach, locationId, employeeId);
-  const zone = locationId !== s.locationId ? await usableLocation(em, locationId, caller.reach, employeeId ?? null) : ((await zonesOf(em, [locationId])).get(locationId) ?? 'UTC');
-  const employee = employeeId ? await knownEmployee(em, employeeId) : undefined;
+  if (locationId === s.locationId && (employeeId ?? null) !== s.employeeId) assertEmployeeRecordInReach(w.reach(), locationId, employeeId);
+  const zone = locationId !== s.locationId ? await usableLocation(w, locationId, employeeId ?? null) : ((await zonesOf(w, [locationId])).get(locationId) ?? 'UTC');
+  const employee = employeeId ? await knownEmployee(w, employeeId) : undefined;
   const start = change.start ? new Date(change.start) : s.start;
   const end = change.end ? new Date(change.end) : s.end;
   if (!(end.getTime() > new Date(start).getTime())) throw new ValidationError([{ path: change.end ? 'end' : 'start', message: 'The shift must end after it starts.' }]);
@@ -196,36 +190,30 @@ async function changeShift(em: EntityManager, s: Shift, change: Partial<ShiftFie
   if (change.breakMinutes !== undefined) s.breakMinutes = change.breakMinutes;
   if (change.notes !== undefined) s.notes = change.notes;
   const previous = changedFields(before, shiftDto(s, zone), ['version', 'updatedAt', 'localStart', 'localEnd', 'paidHours']);
-  if (Object.keys(previous).length === 0) return { ...before, warnings: employee ? await warningsFor(em, s, zone, await caller.settings(locationId), employee) : [] };
+  if (Object.keys(previous).length === 0) return { ...before, warnings: employee ? await warningsFor(w, s, zone, await settingsOf(locationId), employee) : [] };
   s.version += 1;
-  s.updatedAt = clockNow();
-  await em.flush();
+  s.updatedAt = w.now;
+  await w.em.flush();
   const view = shiftDto(s, zone);
-  record(em, 'shift.changed', view, caller.principal, previous);
-  postIfOpen(em, view, wasOpen, caller.principal);
-  const warnings = employee ? await warningsFor(em, s, zone, await caller.settings(locationId), employee) : [];
+  record(w, 'shift.changed', view, previous);
+  postIfOpen(w, view, wasOpen);
+  const warnings = employee ? await warningsFor(w, s, zone, await settingsOf(locationId), employee) : [];
   return { ...view, warnings };
 }
 
 /** `PATCH /shifts/{id}` (If-Match honoured). */
-export async function updateShift(em: EntityManager, id: string, patch: Partial<ShiftFields>, caller: ShiftCaller) {
-  return em.transactional(async (tem) => {
-    const s = await lockedShift(tem, { id }, caller.reach);
-    if (!s) throw new NotFound('shift', id);
-    return changeShift(tem, s, patch, caller);
-  });
+export async function updateShift(w: Work, id: string, patch: Partial<ShiftFields>, settingsOf: SettingsOf) {
+  const s = await lockedShift(w, { id });
+  if (!s) throw new NotFound('shift', id);
+  return changeShift(w, s, patch, settingsOf);
 }
 
 /** `PUT /shifts/external/{externalId}`: creates the shift (201) or replaces the one with that externalId (200). */
-export async function putShiftByExternalId(em: EntityManager, externalId: string, fields: ShiftFields, caller: ShiftCaller): Promise<{ status: 200 | 201; body: ShiftView & { warnings: ShiftWarning[] } }> {
-  const existing = await em.transactional(async (tem) => {
-    await lockForTransaction(tem, `scheduling.shifts ${JSON.stringify(externalId)}`);
-    const s = await lockedShift(tem, { externalId }, caller.reach);
-    if (!s) return null;
-    return { body: await changeShift(tem, s, { ...fields, employeeId: fields.employeeId ?? null, notes: fields.notes ?? null }, caller) };
-  });
-  if (existing) return { status: 200, body: existing.body };
-  return { status: 201, body: await createShift(em, { ...fields, externalId }, caller) };
+export async function putShiftByExternalId(w: Work, externalId: string, fields: ShiftFields, settingsOf: SettingsOf): Promise<{ status: 200 | 201; body: ShiftView & { warnings: ShiftWarning[] } }> {
+  await lockForTransaction(w.em, `${w.schema}.shifts ${JSON.stringify(externalId)}`);
+  const s = await lockedShift(w, { externalId });
+  if (s) return { status: 200, body: await changeShift(w, s, { ...fields, employeeId: fields.employeeId ?? null, notes: fields.notes ?? null }, settingsOf) };
+  return { status: 201, body: await createShift(w, { ...fields, externalId }, settingsOf) };
 }
 
 /**
@@ -233,23 +221,22 @@ export async function putShiftByExternalId(em: EntityManager, externalId: string
  * notified through `shift.changed`). Both end `archived`: a removed draft stays readable as such, so a
  * system that saw it created sees it gone. Archiving twice answers the archived shift.
  */
-export async function removeShift(em: EntityManager, id: string, caller: ShiftCaller) {
-  return em.transactional(async (tem) => {
-    const s = await lockedShift(tem, { id }, caller.reach);
-    if (!s) throw new NotFound('shift', id);
-    if (s.status === 'archived') return shiftView(tem, s);
-    caller.checkVersion?.(s.version);
-    const before = await shiftView(tem, s);
-    // supplement: a pending swap of a removed shift is cancelled
-    for (const w of await tem.find(ShiftSwap, { shiftId: s.id, status: 'pending' })) Object.assign(w, { status: 'cancelled', version: w.version + 1, updatedAt: clockNow() });
-    s.status = 'archived';
-    s.version += 1;
-    s.updatedAt = clockNow();
-    await tem.flush();
-    const view = await shiftView(tem, s);
-    record(tem, 'shift.changed', view, caller.principal, { status: before.status });
-    return view;
-  });
+export async function removeShift(w: Work, id: string) {
+  const { em } = w;
+  const s = await lockedShift(w, { id });
+  if (!s) throw new NotFound('shift', id);
+  if (s.status === 'archived') return shiftView(w, s);
+  w.checkVersion(s.version);
+  const before = await shiftView(w, s);
+  // supplement: a pending swap of a removed shift is cancelled
+  for (const sw of await em.find(ShiftSwap, { shiftId: s.id, status: 'pending' })) Object.assign(sw, { status: 'cancelled', version: sw.version + 1, updatedAt: w.now });
+  s.status = 'archived';
+  s.version += 1;
+  s.updatedAt = w.now;
+  await em.flush();
+  const view = await shiftView(w, s);
+  record(w, 'shift.changed', view, { status: before.status });
+  return view;
 }
 
 export interface ShiftFilter {
@@ -263,9 +250,9 @@ export interface ShiftFilter {
 }
 
 /** A page of shifts (archived ones only when asked for by status). */
-export async function listShifts(em: EntityManager, f: ShiftFilter, page: PageRequest) {
+export async function listShifts(w: Work, f: ShiftFilter, page: PageRequest) {
   const rows = await findPage(
-    em,
+    w.em,
     Shift,
     [
       employeeScopeCondition<Shift>(f.scope, { location: (ids) => ({ locationId: ids }), employee: (ids) => ({ employeeId: ids }) }),
@@ -279,15 +266,15 @@ export async function listShifts(em: EntityManager, f: ShiftFilter, page: PageRe
     ],
     page,
   );
-  const views = await viewsOf(em, rows.data);
+  const views = await viewsOf(w, rows.data);
   return mapPage({ ...rows, data: views }, (v) => v);
 }
 
-export async function getShift(em: EntityManager, by: { id: string } | { externalId: string }, reach: ReachSet): Promise<ShiftView> {
-  const s = await em.findOne(Shift, by);
+export async function getShift(w: Work, by: { id: string } | { externalId: string }): Promise<ShiftView> {
+  const s = await w.em.findOne(Shift, by);
   if (!s) throw new NotFound('id' in by ? 'shift' : 'shift with externalId', 'id' in by ? by.id : by.externalId);
-  assertEmployeeRecordInReach(reach, s.locationId, s.employeeId);
-  return shiftView(em, s);
+  assertEmployeeRecordInReach(w.reach(), s.locationId, s.employeeId);
+  return shiftView(w, s);
 }
 
 /**
@@ -295,11 +282,13 @@ export async function getShift(em: EntityManager, by: { id: string } | { externa
  * become open: `shift.changed` for each, `open_shift.posted` for each published one (by the system).
  * Run again, it finds none left.
  */
-export async function openShiftsAfter(em: EntityManager, employeeId: string, lastDay: string): Promise<void> {
+export async function openShiftsAfter(w: Work, employeeId: string, lastDay: string): Promise<void> {
+  const { em } = w;
+  const system = { actor: systemPrincipal };
   // from the last day's UTC midnight: a day's margin for zones behind UTC, the local date decides
   const shifts = await em.find(Shift, { employeeId, status: { $ne: 'archived' }, start: { $gte: DateTime.fromISO(lastDay, { zone: 'UTC' }).toJSDate() } });
-  const zones = await zonesOf(em, shifts.map((s) => s.locationId));
-  const at = clockNow();
+  const zones = await zonesOf(w, shifts.map((s) => s.locationId));
+  const at = w.now;
   for (const s of shifts) {
     const zone = zones.get(s.locationId) ?? 'UTC';
     if (DateTime.fromJSDate(new Date(s.start), { zone }).toISODate()! <= lastDay) continue;
@@ -308,8 +297,8 @@ export async function openShiftsAfter(em: EntityManager, employeeId: string, las
     s.updatedAt = at;
     await em.flush();
     const view = shiftDto(s, zone);
-    record(em, 'shift.changed', view, null, { employeeId });
-    postIfOpen(em, view, false, null);
+    record(w, 'shift.changed', view, { employeeId }, system);
+    postIfOpen(w, view, false, system);
   }
 }
 
@@ -317,14 +306,15 @@ export async function openShiftsAfter(em: EntityManager, employeeId: string, las
  * Approved time off flags the employee's shifts (not archived) on its local days at their locations;
  * its cancel lifts the flags. `shift.changed` for each shift whose flags changed (by the system).
  */
-export async function flagTimeOffShifts(em: EntityManager, t: { id: string; employeeId: string; startDate: string; endDate: string; partialHours: string | null; status: 'approved' | 'cancelled' }): Promise<void> {
+export async function flagTimeOffShifts(w: Work, t: { id: string; employeeId: string; startDate: string; endDate: string; partialHours: string | null; status: 'approved' | 'cancelled' }): Promise<void> {
   // a day's margin either side of UTC: the local date decides
   const from = new Date(DateTime.fromISO(t.startDate, { zone: 'UTC' }).minus({ days: 1 }).toMillis());
   const to = new Date(DateTime.fromISO(t.endDate, { zone: 'UTC' }).plus({ days: 2 }).toMillis());
+  const { em } = w;
   const shifts = await em.find(Shift, { employeeId: t.employeeId, status: { $ne: 'archived' }, start: { $lt: to }, end: { $gt: from } });
-  const zones = await zonesOf(em, shifts.map((s) => s.locationId));
+  const zones = await zonesOf(w, shifts.map((s) => s.locationId));
   const span = t.startDate === t.endDate ? t.startDate : `${t.startDate} to ${t.endDate}`;
-  const at = clockNow();
+  const at = w.now;
   for (const s of shifts) {
     const zone = zones.get(s.locationId) ?? 'UTC';
     const days = localDatesOf(new Date(s.start).getTime(), new Date(s.end).getTime(), zone);
@@ -337,6 +327,6 @@ export async function flagTimeOffShifts(em: EntityManager, t: { id: string; empl
     s.version += 1;
     s.updatedAt = at;
     await em.flush();
-    record(em, 'shift.changed', shiftDto(s, zone), null, { flags: before });
+    record(w, 'shift.changed', shiftDto(s, zone), { flags: before }, { actor: systemPrincipal });
   }
 }

@@ -3,7 +3,6 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 /** Staff needed for a position at a location: a ratio of a demand driver, and minimums and maximums, by day and time of day. */
 export const StaffingRule = defineEntity({
   name: 'StaffingRule',
-  schema: 'scheduling',
   tableName: 'staffing_rules',
   properties: {
     id: p.string().primary(),

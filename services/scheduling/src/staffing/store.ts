@@ -7,12 +7,12 @@ import {
   findPlain,
   newId,
   NotFound,
-  now as clockNow,
   resolveLocations,
   ValidationError,
   type EntityManager,
   type PageRequest,
   type ReachSet,
+  type Work,
 } from '@bop/shared';
 import { StaffingRule } from './entities';
 import { localHours, scheduledIn, staffNeeded } from './needs';
@@ -48,17 +48,17 @@ export interface RuleFields {
   toTime: string;
 }
 
-async function knownLocation(em: EntityManager, locationId: string, reach: ReachSet): Promise<string> {
+async function knownLocation(w: Work, locationId: string, reach: ReachSet): Promise<string> {
   assertLocationInReach(reach, locationId);
-  const loc = (await resolveLocations(em, 'scheduling', [{ locationId }])).byId.get(locationId);
+  const loc = (await resolveLocations(w, [{ locationId }])).byId.get(locationId);
   if (!loc) throw new ValidationError([{ path: 'locationId', message: `No location ${locationId}.` }]);
   return loc.timezone;
 }
 
-export async function createRule(em: EntityManager, body: RuleFields & { locationId: string }, reach: ReachSet) {
-  await knownLocation(em, body.locationId, reach);
-  const at = clockNow();
-  const r = em.create(StaffingRule, {
+export async function createRule(w: Work, body: RuleFields & { locationId: string }) {
+  await knownLocation(w, body.locationId, w.reach());
+  const at = w.now;
+  const r = w.em.create(StaffingRule, {
     id: newId('staffingRule'),
     locationId: body.locationId,
     position: body.position,
@@ -74,7 +74,7 @@ export async function createRule(em: EntityManager, body: RuleFields & { locatio
     createdAt: at,
     updatedAt: at,
   });
-  await em.flush();
+  await w.em.flush();
   return ruleDto(r);
 }
 
@@ -85,45 +85,41 @@ async function ruleFor(em: EntityManager, id: string, reach: ReachSet, lock = fa
   return r;
 }
 
-export const getRule = async (em: EntityManager, id: string, reach: ReachSet) => ruleDto(await ruleFor(em, id, reach));
+export const getRule = async (w: Work, id: string) => ruleDto(await ruleFor(w.em, id, w.reach()));
 
 /** `PATCH /staffing-rules/{id}` (If-Match honoured); the rule as a whole must still hold together. */
-export async function changeRule(em: EntityManager, id: string, patch: Partial<RuleFields>, caller: { reach: ReachSet; checkVersion(v: number): void }) {
-  return em.transactional(async (tem) => {
-    const r = await ruleFor(tem, id, caller.reach, true);
-    if (r.status === 'archived') throw new Conflict(`Staffing rule ${id} is archived; create a new one.`);
-    caller.checkVersion(r.version);
-    const next = { ...ruleDto(r), ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) } as ReturnType<typeof ruleDto>;
-    if ((next.driver === null) !== (next.perStaff === null)) throw new ValidationError([{ path: next.driver === null ? 'driver' : 'perStaff', message: 'A ratio needs both driver and perStaff.' }]);
-    if (next.maxStaff !== null && next.maxStaff < next.minStaff) throw new ValidationError([{ path: 'maxStaff', message: 'Must not be below minStaff.' }]);
-    if (next.toTime <= next.fromTime) throw new ValidationError([{ path: 'toTime', message: 'Must be after fromTime on the same day.' }]);
-    const fields = ['position', 'driver', 'perStaff', 'minStaff', 'maxStaff', 'weekdays', 'fromTime', 'toTime'] as const;
-    const changed = fields.filter((f) => JSON.stringify(next[f]) !== JSON.stringify(ruleDto(r)[f]));
-    if (changed.length > 0) {
-      for (const f of changed) Object.assign(r, { [f]: next[f] });
-      r.version += 1;
-      r.updatedAt = clockNow();
-      await tem.flush();
-    }
-    return ruleDto(r);
-  });
+export async function changeRule(w: Work, id: string, patch: Partial<RuleFields>) {
+  const r = await ruleFor(w.em, id, w.reach(), true);
+  if (r.status === 'archived') throw new Conflict(`Staffing rule ${id} is archived; create a new one.`);
+  w.checkVersion(r.version);
+  const next = { ...ruleDto(r), ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) } as ReturnType<typeof ruleDto>;
+  if ((next.driver === null) !== (next.perStaff === null)) throw new ValidationError([{ path: next.driver === null ? 'driver' : 'perStaff', message: 'A ratio needs both driver and perStaff.' }]);
+  if (next.maxStaff !== null && next.maxStaff < next.minStaff) throw new ValidationError([{ path: 'maxStaff', message: 'Must not be below minStaff.' }]);
+  if (next.toTime <= next.fromTime) throw new ValidationError([{ path: 'toTime', message: 'Must be after fromTime on the same day.' }]);
+  const fields = ['position', 'driver', 'perStaff', 'minStaff', 'maxStaff', 'weekdays', 'fromTime', 'toTime'] as const;
+  const changed = fields.filter((f) => JSON.stringify(next[f]) !== JSON.stringify(ruleDto(r)[f]));
+  if (changed.length > 0) {
+    for (const f of changed) Object.assign(r, { [f]: next[f] });
+    r.version += 1;
+    r.updatedAt = w.now;
+    await w.em.flush();
+  }
+  return ruleDto(r);
 }
 
-export async function archiveRule(em: EntityManager, id: string, reach: ReachSet) {
-  return em.transactional(async (tem) => {
-    const r = await ruleFor(tem, id, reach, true);
-    if (r.status !== 'archived') {
-      r.status = 'archived';
-      r.version += 1;
-      r.updatedAt = clockNow();
-      await tem.flush();
-    }
-    return ruleDto(r);
-  });
+export async function archiveRule(w: Work, id: string) {
+  const r = await ruleFor(w.em, id, w.reach(), true);
+  if (r.status !== 'archived') {
+    r.status = 'archived';
+    r.version += 1;
+    r.updatedAt = w.now;
+    await w.em.flush();
+  }
+  return ruleDto(r);
 }
 
-export async function listRules(em: EntityManager, f: { inLocations?: string | { $in: string[] }; status?: string }, page: PageRequest) {
-  const rows = await findPage(em, StaffingRule, [f.inLocations && { locationId: f.inLocations }, { status: (f.status ?? 'active') as 'active' }], page);
+export async function listRules(w: Work, f: { inLocations?: string | { $in: string[] }; status?: string }, page: PageRequest) {
+  const rows = await findPage(w.em, StaffingRule, [f.inLocations && { locationId: f.inLocations }, { status: (f.status ?? 'active') as 'active' }], page);
   return { ...rows, data: rows.data.map(ruleDto) };
 }
 
@@ -133,14 +129,15 @@ const dec = (n: number) => (Math.round(n * 100) / 100).toFixed(2);
  * `GET /staffing-needs`: staff needed per position and local hour from the forecasts of the rules'
  * drivers, against the shifts scheduled (drafts and published) for that position.
  */
-export async function staffingNeeds(em: EntityManager, q: { locationId: string; from: string; to: string }, reach: ReachSet, opts: { ignoreShiftIds?: ReadonlySet<string> } = {}) {
-  const zone = await knownLocation(em, q.locationId, reach);
+export async function staffingNeeds(w: Work, q: { locationId: string; from: string; to: string }, reach: ReachSet, opts: { ignoreShiftIds?: ReadonlySet<string> } = {}) {
+  const { em } = w;
+  const zone = await knownLocation(w, q.locationId, reach);
   const rules = await findPlain(em, StaffingRule, { locationId: q.locationId, status: 'active' });
   const notes: string[] = [];
   const forecasts = new Map<string, Map<number, number>>();
   for (const driver of [...new Set(rules.map((r) => r.driver).filter((d): d is string => !!d))].sort()) {
     try {
-      const f = await forecastFor(em, { locationId: q.locationId, driver, from: q.from, to: q.to, bucket: '1h' }, { everyone: true });
+      const f = await forecastFor(w, { locationId: q.locationId, driver, from: q.from, to: q.to, bucket: '1h' }, { everyone: true });
       forecasts.set(driver, new Map(f.buckets.map((b) => [Date.parse(b.start), Number(b.value)])));
     } catch (err) {
       if (!(err instanceof ApiError) || err.code !== 'validation_error') throw err;

@@ -6,7 +6,6 @@ export type SwapStatus = 'pending' | 'approved' | 'rejected' | 'cancelled' | 'ex
 /** A published shift offered by the employee working it to a co-worker, until a manager decides or the shift starts. */
 export const ShiftSwap = defineEntity({
   name: 'ShiftSwap',
-  schema: 'scheduling',
   tableName: 'shift_swaps',
   properties: {
     id: p.string().primary(),

@@ -11,14 +11,12 @@ import {
   lockForTransaction,
   newId,
   NotFound,
-  now as clockNow,
-  recordEvent,
   resolveEmployees,
   ValidationError,
   type EntityManager,
   type PageRequest,
-  type Principal,
   type ReachSet,
+  type Work,
 } from '@bop/shared';
 import { ShiftSwap } from './entities';
 import { swapDto, type SwapView } from './dto';
@@ -31,8 +29,8 @@ async function viewsOf(em: EntityManager, rows: ShiftSwap[]): Promise<SwapView[]
   return rows.map((r) => swapDto(r, shifts.get(r.shiftId)!));
 }
 
-function record(em: EntityManager, type: string, view: SwapView, actor: Principal) {
-  recordEvent(em, { type, aggregateType: 'shift_swap', aggregateId: view.id, locationId: view.locationId, object: view, actor });
+function record(w: Work, type: string, view: SwapView) {
+  w.emit({ type, aggregateType: 'shift_swap', aggregateId: view.id, locationId: view.locationId, object: view });
 }
 
 /**
@@ -46,66 +44,65 @@ function assertSwapInReach(reach: ReachSet, locationId: string, employeeIds: Arr
   assertEmployeeRecordInReach(reach, locationId, employeeIds.find((e) => !covers(e)) ?? null);
 }
 
-const started = (s: Pick<Shift, 'start'>) => new Date(s.start).getTime() <= clockNow().getTime();
+const started = (s: Pick<Shift, 'start'>, now: Date) => new Date(s.start).getTime() <= now.getTime();
 
 /**
  * `POST /shift-swaps` (a manager, for a shift in reach) and `POST /me/shift-swaps` (`own`: the
  * employee working it). Supplement: the shift is published and not started → `pending`,
  * `shift.swap_requested`. One pending swap per shift.
  */
-export async function requestSwap(em: EntityManager, body: { shiftId: string; toEmployeeId: string; note?: string | null }, caller: { principal: Principal; reach: ReachSet | null; own?: string }) {
-  const to = (await resolveEmployees(em, 'scheduling', [{ employeeId: body.toEmployeeId }], { payRates: false })).byId.get(body.toEmployeeId);
+export async function requestSwap(w: Work, body: { shiftId: string; toEmployeeId: string; note?: string | null }, own?: string) {
+  const { em } = w;
+  const to = (await resolveEmployees(w, [{ employeeId: body.toEmployeeId }], { payRates: false })).byId.get(body.toEmployeeId);
   if (!to) throw new ValidationError([{ path: 'toEmployeeId', message: `No employee ${body.toEmployeeId}.` }]);
-  return em.transactional(async (tem) => {
-    const s = await tem.findOne(Shift, { id: body.shiftId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    // an employee offers only a shift of theirs: another's is not found for them
-    if (!s || (caller.own !== undefined && s.employeeId !== caller.own)) throw new ValidationError([{ path: 'shiftId', message: `No shift ${body.shiftId}${caller.own ? ' of yours' : ''}.` }]);
-    if (caller.reach) assertSwapInReach(caller.reach, s.locationId, [s.employeeId, body.toEmployeeId], 'both');
-    if (s.status !== 'published') throw new Conflict(`Shift ${s.id} is ${s.status}; only a published shift is swapped.`);
-    if (s.employeeId === null) throw new Conflict(`Shift ${s.id} is open; an employee claims it instead (POST /shifts/{id}:claim).`);
-    if (started(s)) throw new Conflict(`Shift ${s.id} has started; it is no longer swapped.`);
-    if (body.toEmployeeId === s.employeeId) throw new ValidationError([{ path: 'toEmployeeId', message: 'The shift is already theirs; name a co-worker.' }]);
-    const pending = await tem.findOne(ShiftSwap, { shiftId: s.id, status: 'pending' });
-    if (pending) throw new Conflict(`Shift ${s.id} already has a pending swap (${pending.id}).`);
-    const at = clockNow();
-    const w = tem.create(ShiftSwap, {
-      id: newId('shiftSwap'),
-      shiftId: s.id,
-      locationId: s.locationId,
-      fromEmployeeId: s.employeeId!,
-      toEmployeeId: body.toEmployeeId,
-      note: body.note ?? null,
-      status: 'pending',
-      requestedBy: actorOf(caller.principal),
-      decidedAt: null,
-      decidedBy: null,
-      rejectionReason: null,
-      version: 1,
-      createdAt: at,
-      updatedAt: at,
-    });
-    await tem.flush();
-    const view = swapDto(w, s);
-    record(tem, 'shift.swap_requested', view, caller.principal);
-    return view;
+  const s = await em.findOne(Shift, { id: body.shiftId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  // an employee offers only a shift of theirs: another's is not found for them
+  if (!s || (own !== undefined && s.employeeId !== own)) throw new ValidationError([{ path: 'shiftId', message: `No shift ${body.shiftId}${own ? ' of yours' : ''}.` }]);
+  if (own === undefined) assertSwapInReach(w.reach(), s.locationId, [s.employeeId, body.toEmployeeId], 'both');
+  if (s.status !== 'published') throw new Conflict(`Shift ${s.id} is ${s.status}; only a published shift is swapped.`);
+  if (s.employeeId === null) throw new Conflict(`Shift ${s.id} is open; an employee claims it instead (POST /shifts/{id}:claim).`);
+  if (started(s, w.now)) throw new Conflict(`Shift ${s.id} has started; it is no longer swapped.`);
+  if (body.toEmployeeId === s.employeeId) throw new ValidationError([{ path: 'toEmployeeId', message: 'The shift is already theirs; name a co-worker.' }]);
+  const pending = await em.findOne(ShiftSwap, { shiftId: s.id, status: 'pending' });
+  if (pending) throw new Conflict(`Shift ${s.id} already has a pending swap (${pending.id}).`);
+  const at = w.now;
+  const swap = em.create(ShiftSwap, {
+    id: newId('shiftSwap'),
+    shiftId: s.id,
+    locationId: s.locationId,
+    fromEmployeeId: s.employeeId!,
+    toEmployeeId: body.toEmployeeId,
+    note: body.note ?? null,
+    status: 'pending',
+    requestedBy: actorOf(w.actor),
+    decidedAt: null,
+    decidedBy: null,
+    rejectionReason: null,
+    version: 1,
+    createdAt: at,
+    updatedAt: at,
   });
+  await em.flush();
+  const view = swapDto(swap, s);
+  record(w, 'shift.swap_requested', view);
+  return view;
 }
 
-async function pendingSwap(em: EntityManager, id: string, reach: ReachSet): Promise<ShiftSwap> {
-  const w = await em.findOne(ShiftSwap, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  if (!w) throw new NotFound('shift swap', id);
-  assertSwapInReach(reach, w.locationId, [w.fromEmployeeId, w.toEmployeeId], 'both');
-  if (w.status !== 'pending') throw new Conflict(`Shift swap ${id} is ${w.status}; only a pending swap is decided.`);
-  return w;
+async function pendingSwap(w: Work, id: string): Promise<ShiftSwap> {
+  const swap = await w.em.findOne(ShiftSwap, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!swap) throw new NotFound('shift swap', id);
+  assertSwapInReach(w.reach(), swap.locationId, [swap.fromEmployeeId, swap.toEmployeeId], 'both');
+  if (swap.status !== 'pending') throw new Conflict(`Shift swap ${id} is ${swap.status}; only a pending swap is decided.`);
+  return swap;
 }
 
-function decide(w: ShiftSwap, status: 'approved' | 'rejected', principal: Principal) {
-  const at = clockNow();
-  w.status = status;
-  w.decidedAt = at;
-  w.decidedBy = actorOf(principal);
-  w.version += 1;
-  w.updatedAt = at;
+function decide(w: Work, swap: ShiftSwap, status: 'approved' | 'rejected') {
+  const at = w.now;
+  swap.status = status;
+  swap.decidedAt = at;
+  swap.decidedBy = actorOf(w.actor);
+  swap.version += 1;
+  swap.updatedAt = at;
 }
 
 /**
@@ -113,81 +110,77 @@ function decide(w: ShiftSwap, status: 'approved' | 'rejected', principal: Princi
  * double-booked): the shift is reassigned; `shift.swap_approved` and `shift.changed`. A shift that
  * has started expires the swap instead (409).
  */
-export async function approveSwap(em: EntityManager, id: string, caller: { principal: Principal; reach: ReachSet }) {
-  return em.transactional(async (tem) => {
-    const probe = await tem.findOne(ShiftSwap, { id });
-    if (probe) await lockForTransaction(tem, employeeKey(probe.toEmployeeId));
-    const w = await pendingSwap(tem, id, caller.reach);
-    const s = await tem.findOneOrFail(Shift, { id: w.shiftId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (started(s)) {
-      await expire(tem, [w]);
-      throw new Conflict(`Shift ${s.id} has started; swap ${id} has expired.`);
-    }
-    if (s.status !== 'published' || s.employeeId !== w.fromEmployeeId) throw new Conflict(`Shift ${s.id} is no longer a published shift of employee ${w.fromEmployeeId}; reject the swap.`);
-    const zone = (await zonesOf(tem, [s.locationId])).get(s.locationId) ?? 'UTC';
-    const clash = await tem.findOne(Shift, { employeeId: w.toEmployeeId, status: 'published', start: { $lt: s.end }, end: { $gt: s.start } });
-    if (clash) {
-      const v = shiftDto(clash, zone);
-      throw new Conflict(`Employee ${w.toEmployeeId} already works shift ${clash.id} (${v.localStart} to ${v.localEnd}) then; the swap would double-book them.`);
-    }
-    decide(w, 'approved', caller.principal);
-    s.employeeId = w.toEmployeeId;
-    s.version += 1;
-    s.updatedAt = clockNow();
-    await tem.flush();
-    const view = swapDto(w, s);
-    record(tem, 'shift.swap_approved', view, caller.principal);
-    recordEvent(tem, { type: 'shift.changed', aggregateType: 'shift', aggregateId: s.id, locationId: s.locationId, object: shiftDto(s, zone), previous: { employeeId: w.fromEmployeeId }, actor: caller.principal });
-    return view;
-  });
+export async function approveSwap(w: Work, id: string) {
+  const { em } = w;
+  const probe = await em.findOne(ShiftSwap, { id });
+  if (probe) await lockForTransaction(em, employeeKey(w, probe.toEmployeeId));
+  const swap = await pendingSwap(w, id);
+  const s = await em.findOneOrFail(Shift, { id: swap.shiftId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (started(s, w.now)) {
+    await expire(w, [swap]);
+    throw new Conflict(`Shift ${s.id} has started; swap ${id} has expired.`);
+  }
+  if (s.status !== 'published' || s.employeeId !== swap.fromEmployeeId) throw new Conflict(`Shift ${s.id} is no longer a published shift of employee ${swap.fromEmployeeId}; reject the swap.`);
+  const zone = (await zonesOf(w, [s.locationId])).get(s.locationId) ?? 'UTC';
+  const clash = await em.findOne(Shift, { employeeId: swap.toEmployeeId, status: 'published', start: { $lt: s.end }, end: { $gt: s.start } });
+  if (clash) {
+    const v = shiftDto(clash, zone);
+    throw new Conflict(`Employee ${swap.toEmployeeId} already works shift ${clash.id} (${v.localStart} to ${v.localEnd}) then; the swap would double-book them.`);
+  }
+  decide(w, swap, 'approved');
+  s.employeeId = swap.toEmployeeId;
+  s.version += 1;
+  s.updatedAt = w.now;
+  await em.flush();
+  const view = swapDto(swap, s);
+  record(w, 'shift.swap_approved', view);
+  w.emit({ type: 'shift.changed', aggregateType: 'shift', aggregateId: s.id, locationId: s.locationId, object: shiftDto(s, zone), previous: { employeeId: swap.fromEmployeeId } });
+  return view;
 }
 
 /** `:reject` with a reason (supplement: `pending` → `rejected`, final). */
-export async function rejectSwap(em: EntityManager, id: string, reason: string, caller: { principal: Principal; reach: ReachSet }) {
-  return em.transactional(async (tem) => {
-    const w = await pendingSwap(tem, id, caller.reach);
-    decide(w, 'rejected', caller.principal);
-    w.rejectionReason = reason;
-    await tem.flush();
-    return (await viewsOf(tem, [w]))[0];
-  });
+export async function rejectSwap(w: Work, id: string, reason: string) {
+  const swap = await pendingSwap(w, id);
+  decide(w, swap, 'rejected');
+  swap.rejectionReason = reason;
+  await w.em.flush();
+  return (await viewsOf(w.em, [swap]))[0];
 }
 
-async function expire(em: EntityManager, swaps: ShiftSwap[]) {
-  const at = clockNow();
-  for (const w of swaps) {
-    w.status = 'expired';
-    w.version += 1;
-    w.updatedAt = at;
+async function expire(w: Work, swaps: ShiftSwap[]) {
+  const at = w.now;
+  for (const swap of swaps) {
+    swap.status = 'expired';
+    swap.version += 1;
+    swap.updatedAt = at;
   }
-  await em.flush();
+  await w.em.flush();
 }
 
 /** Supplement: a pending swap expires when its shift starts (the expiry worker's pass). Answers how many expired. */
-export async function expireStartedSwaps(em: EntityManager, take = 200): Promise<number> {
-  return em.transactional(async (tem) => {
-    const pending = await tem.find(ShiftSwap, { status: 'pending' }, { orderBy: { createdAt: 'asc' }, limit: take, lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (pending.length === 0) return 0;
-    const shifts = new Map((await findPlain(tem, Shift, { id: { $in: pending.map((w) => w.shiftId) } })).map((s) => [s.id, s]));
-    const due = pending.filter((w) => started(shifts.get(w.shiftId)!));
-    if (due.length > 0) await expire(tem, due);
-    return due.length;
-  });
+export async function expireStartedSwaps(w: Work, take = 200): Promise<number> {
+  const { em } = w;
+  const pending = await em.find(ShiftSwap, { status: 'pending' }, { orderBy: { createdAt: 'asc' }, limit: take, lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (pending.length === 0) return 0;
+  const shifts = new Map((await findPlain(em, Shift, { id: { $in: pending.map((swap) => swap.shiftId) } })).map((s) => [s.id, s]));
+  const due = pending.filter((swap) => started(shifts.get(swap.shiftId)!, w.now));
+  if (due.length > 0) await expire(w, due);
+  return due.length;
 }
 
-export async function getSwap(em: EntityManager, id: string, reach: ReachSet) {
-  const w = await em.findOne(ShiftSwap, { id });
-  if (!w) throw new NotFound('shift swap', id);
-  assertSwapInReach(reach, w.locationId, [w.fromEmployeeId, w.toEmployeeId], 'either');
-  return (await viewsOf(em, [w]))[0];
+export async function getSwap(w: Work, id: string) {
+  const swap = await w.em.findOne(ShiftSwap, { id });
+  if (!swap) throw new NotFound('shift swap', id);
+  assertSwapInReach(w.reach(), swap.locationId, [swap.fromEmployeeId, swap.toEmployeeId], 'either');
+  return (await viewsOf(w.em, [swap]))[0];
 }
 
-export async function listSwaps(em: EntityManager, f: { status?: string; scope?: EmployeeRecordScope; employeeId?: string }, page: PageRequest) {
+export async function listSwaps(w: Work, f: { status?: string; scope?: EmployeeRecordScope; employeeId?: string }, page: PageRequest) {
   const rows = await findPage(
-    em,
+    w.em,
     ShiftSwap,
     [f.status && { status: f.status as never }, employeeScopeCondition<ShiftSwap>(f.scope, { location: (ids) => ({ locationId: ids }), employee: (ids) => ({ $or: [{ fromEmployeeId: ids }, { toEmployeeId: ids }] }) }), f.employeeId && { $or: [{ fromEmployeeId: f.employeeId }, { toEmployeeId: f.employeeId }] }],
     page,
   );
-  return { ...rows, data: await viewsOf(em, rows.data) };
+  return { ...rows, data: await viewsOf(w.em, rows.data) };
 }

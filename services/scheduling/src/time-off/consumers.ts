@@ -19,12 +19,13 @@ export const timeOffConsumer = defineConsumer({
   name: 'approved-time-off',
   topics: ['time'],
   types: ['time_off.approved', 'time.time_off_request.cancelled'],
-  async handle({ em, event }) {
+  async handle(ctx) {
+    const { event } = ctx;
     const o = event.data.object as RequestObject | null;
     if (typeof o?.id !== 'string' || typeof o.employeeId !== 'string' || typeof o.startDate !== 'string' || typeof o.endDate !== 'string' || typeof o.version !== 'number') {
       throw new Error(`${event.type} ${event.id}: data.object lacks the request's id, employeeId, dates or version`);
     }
-    await keepTimeOff(em, {
+    await keepTimeOff(ctx, {
       id: o.id,
       employeeId: o.employeeId,
       startDate: o.startDate,

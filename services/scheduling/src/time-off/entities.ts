@@ -3,7 +3,6 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 /** Approved time off, from time's `time_off.approved` (and its internal cancel event): the days a shift must not fall on. */
 export const ApprovedTimeOff = defineEntity({
   name: 'ApprovedTimeOff',
-  schema: 'scheduling',
   tableName: 'approved_time_off',
   properties: {
     id: p.string().primary(),

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@bop/shared';
+import type { Work } from '@bop/shared';
 import { ApprovedTimeOff } from './entities';
 import { flagTimeOffShifts } from '../shifts/store';
 
@@ -17,12 +17,13 @@ export interface TimeOffChange {
  * (supplement: approval flags overlapping shifts; a cancel lifts the flags). An older or repeated
  * announcement changes nothing (its version).
  */
-export async function keepTimeOff(em: EntityManager, change: TimeOffChange): Promise<void> {
+export async function keepTimeOff(w: Work, change: TimeOffChange): Promise<void> {
+  const { em } = w;
   const row = await em.findOne(ApprovedTimeOff, { id: change.id });
   if (row && row.version >= change.version) return;
   const { id, ...fields } = change;
   if (row) Object.assign(row, fields);
   else em.create(ApprovedTimeOff, { id, ...fields });
   await em.flush();
-  await flagTimeOffShifts(em, change);
+  await flagTimeOffShifts(w, change);
 }
