@@ -7,7 +7,7 @@ import { organizationService } from '@svc/organization';
 import { salesService } from '../src';
 import { nycDaySummary, nycSale } from './fixtures';
 import { businessDaysOfPeriod } from '../src/summaries/summary-rules';
-import { eventually, integration, person, serviceSql, standardLocations, startTestServices, type ServiceSql, type TestServices } from '@bop/test-support';
+import { integration, person, serviceSql, standardLocations, startTestServices, type ServiceSql, type TestServices } from '@bop/test-support';
 
 let stack: TestServices;
 const pos = integration(['sales:write', 'sales:read']);
@@ -65,17 +65,23 @@ interface Summary {
   [k: string]: unknown;
 }
 
-/** The built summary of a (location, source, business day) once it shows `netSales`. */
+/** Runs the day-summary rebuild (the worker's rounds, started without its loop) until no mark is left. */
+async function rebuildMarkedDays(): Promise<void> {
+  while ((await stack.services.sales.svc.worker('summary-rebuild').runOnce()) === true);
+}
+
+/** The built summary of a (location, source, business day) after the rebuild ran; it shows `netSales`. */
 async function builtOnce(source: string, locationId: string, businessDay: string, netSales: string): Promise<Summary> {
-  return eventually(async () => {
-    const r = await get(`/sales-summaries?origin=built&source=${source}&locationId=${locationId}&limit=200`);
-    const s = (r.body.data as Summary[]).find((x) => x.businessDay === businessDay);
-    return s?.netSales === netSales ? s : undefined;
-  });
+  await rebuildMarkedDays();
+  const r = await get(`/sales-summaries?origin=built&source=${source}&locationId=${locationId}&limit=200`);
+  const s = (r.body.data as Summary[]).find((x) => x.businessDay === businessDay);
+  expect(s?.netSales).toBe(netSales);
+  return s!;
 }
 
 beforeAll(async () => {
-  stack = await startTestServices([organizationService, salesService], { API_MAX_BATCH_SIZE: '50' });
+  // no worker loop: the tests run the summary rebuild's rounds themselves
+  stack = await startTestServices([organizationService, salesService], { API_MAX_BATCH_SIZE: '50' }, { workers: false });
   ({ 'NYC-1': nyc, 'BER-1': ber } = await standardLocations(stack, ['sales']));
 });
 afterAll(async () => {
@@ -334,7 +340,8 @@ describe('summaries built from transactions', () => {
     const s2 = await builtOnce('pos-bev', nyc, '2026-11-24', '36.50');
     // a change that moves no figure (another register) marks the day; its rebuild changes nothing
     await sendTransactions([sale('E-B', { occurredAt: '2026-11-24T16:00:00Z', registerId: 'R2' })], 'pos-bev');
-    await eventually(async () => (await sql(`select 1 from sales.summary_rebuilds where source = 'pos-bev'`)).length === 0);
+    await rebuildMarkedDays();
+    expect(await sql(`select 1 from sales.summary_rebuilds where source = 'pos-bev'`)).toEqual([]);
     const events: Array<{ payload: any }> = await sql(`select payload from sales.outbox where type = 'sales.summary.updated' and aggregate_id = ? order by seq`, [s1.id]);
     expect(events).toHaveLength(2);
     expect(events[0].payload).toMatchObject({ actor: { type: 'system', id: null }, locationId: nyc, data: { object: { ...s1, createdAt: expect.any(String), updatedAt: expect.any(String) } } });

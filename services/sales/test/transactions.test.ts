@@ -60,14 +60,13 @@ describe('location replica (consumer of organization events)', () => {
   });
 
   it('resolveLocations loads ids and externalIds of a batch in one go', async () => {
-    const em = sales.svc.runtime.orm.em.fork();
     const inputs = [{ locationId: locB.id }, { locationExternalId: 'POS-1' }, { locationId: 'loc_nope' }, { locationExternalId: 'NOPE' }];
-    const map = await resolveLocations(em, inputs);
+    const map = await sales.svc.runtime.read((w) => resolveLocations(w, inputs));
     expect(locationFor(map, inputs[0])).toMatchObject({ location: { id: locB.id, timezone: 'Europe/Berlin', businessDayCutoff: '05:00' }, warnings: [] });
     expect(locationFor(map, inputs[1])).toMatchObject({ location: { id: locA.id } });
     expect(locationFor(map, inputs[2])).toEqual({ error: { path: 'locationId', message: expect.any(String) } });
     expect(locationFor(map, inputs[3])).toEqual({ error: { path: 'locationExternalId', message: expect.any(String) } });
-    expect(await resolveLocations(em, [])).toEqual({ byId: new Map(), byExternalId: new Map() });
+    expect(await sales.svc.runtime.read((w) => resolveLocations(w, []))).toEqual({ byId: new Map(), byExternalId: new Map() });
   });
 });
 

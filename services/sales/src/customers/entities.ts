@@ -4,7 +4,6 @@ import type { CustomerAddress } from './customer-fields';
 /** A customer master record (supplement: /customers); externalId unique company-wide when set. */
 export const SalesCustomer = defineEntity({
   name: 'SalesCustomer',
-  schema: 'sales',
   tableName: 'customers',
   properties: {
     id: p.string().primary(),

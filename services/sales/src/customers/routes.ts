@@ -2,52 +2,61 @@ import { assertCompanyWide, NotFound, decodeCursor, pageLimit, route, toPage, ty
 import type { SalesConfig } from '../config';
 import { createFields } from './customer-fields';
 import { customerDto } from './dto';
-import { addCustomer, findCustomer, listCustomers, patchCustomer, putCustomer } from './store';
+import { addCustomer, customerConflictFor, findCustomer, listCustomers, patchCustomer, putCustomer } from './store';
 
 /** Permission catalogue: customers.read / customers.manage reach Everyone only (customers belong to the company, not a location). */
 /** customer master records (supplement: Sales lists, orders and invoices, /customers) */
-export const customerRoutes = (svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
+export const customerRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
   route('GET /customers', async (ctx) => {
     assertCompanyWide(ctx.reach(), 'Customers');
     const { limit, cursor, email, updatedSince, status } = ctx.query;
     const n = pageLimit(limit);
-    const rows = await listCustomers(ctx.em, { after: decodeCursor(cursor), email, updatedSince, status }, n + 1);
+    const rows = await listCustomers(ctx, { after: decodeCursor(cursor), email, updatedSince, status }, n + 1);
     return { body: toPage(rows, n, customerDto) };
   }),
 
-  route('POST /customers', async (ctx) => {
-    assertCompanyWide(ctx.reach(), 'Customers');
-    const customer = await addCustomer(ctx.em, createFields(ctx.body), { actor: ctx.principal, now: svc.clock.now() });
-    return { status: 201, body: customerDto(customer), headers: { Location: `/api/v1/customers/${customer.id}` } };
-  }),
+  route(
+    'POST /customers',
+    async (ctx) => {
+      assertCompanyWide(ctx.reach(), 'Customers');
+      const customer = await addCustomer(ctx, createFields(ctx.body));
+      return { status: 201, body: customerDto(customer), headers: { Location: `/api/v1/customers/${customer.id}` } };
+    },
+    { conflict: customerConflictFor },
+  ),
 
   route('GET /customers/external/{externalId}', async (ctx) => {
     assertCompanyWide(ctx.reach(), 'Customers');
-    const customer = await findCustomer(ctx.em, { externalId: ctx.params.externalId });
+    const customer = await findCustomer(ctx, { externalId: ctx.params.externalId });
     if (!customer) throw new NotFound('customer with externalId', ctx.params.externalId);
     return { body: customerDto(customer) };
   }),
 
   // supplement: create or replace; the same content again answers 200 with the stored record (no version, no event)
-  route('PUT /customers/external/{externalId}', async (ctx) => {
-    assertCompanyWide(ctx.reach(), 'Customers');
-    const { externalId } = ctx.params;
-    const w = { actor: ctx.principal, now: svc.clock.now(), checkVersion: (v: number) => ctx.checkVersion(v) };
-    const result = await putCustomer(ctx.em, externalId, ctx.body, w);
-    return { status: result.status, body: customerDto(result.customer) };
-  }),
+  route(
+    'PUT /customers/external/{externalId}',
+    async (ctx) => {
+      assertCompanyWide(ctx.reach(), 'Customers');
+      const result = await putCustomer(ctx, ctx.params.externalId, ctx.body);
+      return { status: result.status, body: customerDto(result.customer) };
+    },
+    { conflict: customerConflictFor },
+  ),
 
   route('GET /customers/{id}', async (ctx) => {
     assertCompanyWide(ctx.reach(), 'Customers');
-    const customer = await findCustomer(ctx.em, { id: ctx.params.id });
+    const customer = await findCustomer(ctx, { id: ctx.params.id });
     if (!customer) throw new NotFound('customer', ctx.params.id);
     return { body: customerDto(customer) };
   }),
 
-  route('PATCH /customers/{id}', async (ctx) => {
-    assertCompanyWide(ctx.reach(), 'Customers');
-    const w = { actor: ctx.principal, now: svc.clock.now(), checkVersion: (v: number) => ctx.checkVersion(v) };
-    const customer = await patchCustomer(ctx.em, ctx.params.id, ctx.body, w);
-    return { body: customerDto(customer) };
-  }),
+  route(
+    'PATCH /customers/{id}',
+    async (ctx) => {
+      assertCompanyWide(ctx.reach(), 'Customers');
+      const customer = await patchCustomer(ctx, ctx.params.id, ctx.body);
+      return { body: customerDto(customer) };
+    },
+    { conflict: customerConflictFor },
+  ),
 ];

@@ -1,33 +1,28 @@
-import { LockMode, UniqueConstraintViolationException, raw, type FilterQuery } from '@mikro-orm/core';
+import { LockMode, raw, type FilterQuery } from '@mikro-orm/core';
 import type { CustomerPatch, CustomerReplace } from '@bop/contracts';
-import { Conflict, NotFound, lockForTransaction, actorOf, changedFields, insertEvents, newId, type EntityManager, type Principal } from '@bop/shared';
+import { Conflict, NotFound, lockForTransaction, changedFields, newId, type ApiError, type EntityManager, type Work } from '@bop/shared';
 import { fieldsDiffer, patchFields, replaceFields, type CustomerFields, type CustomerStatus } from './customer-fields';
 import { customerDto, fieldsOf } from './dto';
 import { SalesCustomer } from './entities';
 import { SalesOrder } from '../orders/entities';
-
-interface WriteContext {
-  actor: Principal;
-  now: Date;
-}
 
 /**
  * Serialises everything that hinges on one externalId within a transaction: two first PUTs (one
  * creates, the other replaces), a POST or PATCH claiming it, and an order's link lookup against the
  * customer's creation (so the order either sees the customer or is linked by `linkOrders`).
  */
-export async function lockExternalId(em: EntityManager, externalId: string): Promise<void> {
-  await lockForTransaction(em, `sales.customers ${JSON.stringify(externalId)}`);
+export async function lockExternalId(w: Work, externalId: string): Promise<void> {
+  await lockForTransaction(w.em, `${w.schema}.customers ${JSON.stringify(externalId)}`);
 }
 
 /**
  * The customer an online order names: the one whose externalId is the order's `customer.externalId`
  * (externalIds are unique company-wide), or null. Call inside the order's transaction, before locking the order.
  */
-export async function customerIdFor(em: EntityManager, externalId: string | null): Promise<string | null> {
+export async function customerIdFor(w: Work, externalId: string | null): Promise<string | null> {
   if (externalId === null) return null;
-  await lockExternalId(em, externalId);
-  const rows = await em.createQueryBuilder(SalesCustomer).select('id').where({ externalId }).execute<Array<{ id: string }>>('all');
+  await lockExternalId(w, externalId);
+  const rows = await w.em.createQueryBuilder(SalesCustomer).select('id').where({ externalId }).execute<Array<{ id: string }>>('all');
   return rows[0]?.id ?? null;
 }
 
@@ -50,10 +45,9 @@ async function assertExternalIdFree(em: EntityManager, externalId: string, selfI
   if (other && other.id !== selfId) throw externalIdTaken(`Customer ${other.id} already has externalId ${externalId}.`);
 }
 
-/** A unique violation that slipped past the checks (a race) is the same 409 as the check's. */
-export function rethrowExternalIdTaken(err: unknown): never {
-  if (err instanceof UniqueConstraintViolationException) throw externalIdTaken('Another customer already has this externalId.');
-  throw err;
+/** A unique violation that survived the race retry is the same 409 as the check's: the writing routes' `conflict`. */
+export function customerConflictFor(_constraint: string | undefined): ApiError {
+  return externalIdTaken('Another customer already has this externalId.');
 }
 
 function assign(customer: SalesCustomer, f: CustomerFields, now: Date): void {
@@ -82,9 +76,10 @@ const eventOf = (type: string, c: SalesCustomer, previous?: Record<string, unkno
 });
 
 /** Creates a customer with `sales.customer.created` (internal: the event catalogue has no customer events). */
-export async function createCustomer(em: EntityManager, fields: CustomerFields, w: WriteContext): Promise<SalesCustomer> {
+export async function createCustomer(w: Work, fields: CustomerFields): Promise<SalesCustomer> {
+  const { em } = w;
   if (fields.externalId !== null) {
-    await lockExternalId(em, fields.externalId);
+    await lockExternalId(w, fields.externalId);
     await assertExternalIdFree(em, fields.externalId);
   }
   const customer = em.create(SalesCustomer, {
@@ -97,7 +92,7 @@ export async function createCustomer(em: EntityManager, fields: CustomerFields, 
   });
   await em.flush();
   if (fields.externalId !== null) await linkOrders(em, customer.id, fields.externalId, w.now);
-  await insertEvents(em, 'sales', [eventOf('sales.customer.created', customer)], actorOf(w.actor), w.now);
+  w.emit(eventOf('sales.customer.created', customer));
   return customer;
 }
 
@@ -105,13 +100,14 @@ export async function createCustomer(em: EntityManager, fields: CustomerFields, 
  * Replaces a locked customer's fields with `sales.customer.updated` (data.previous: the old values).
  * Same fields → nothing written: no version, no event. `checkVersion` runs only when something changes.
  */
-export async function updateCustomer(em: EntityManager, customer: SalesCustomer, next: CustomerFields, w: WriteContext & { checkVersion: (current: number) => void }): Promise<void> {
+export async function updateCustomer(w: Work, customer: SalesCustomer, next: CustomerFields): Promise<void> {
+  const { em } = w;
   const stored = fieldsOf(customer);
   if (!fieldsDiffer(stored, next)) return;
   w.checkVersion(customer.version);
   const claims = next.externalId !== null && next.externalId !== stored.externalId ? next.externalId : null;
   if (claims !== null) {
-    await lockExternalId(em, claims);
+    await lockExternalId(w, claims);
     await assertExternalIdFree(em, claims, customer.id);
   }
   const before = customerDto(customer);
@@ -121,11 +117,11 @@ export async function updateCustomer(em: EntityManager, customer: SalesCustomer,
   await em.flush();
   if (claims !== null) await linkOrders(em, customer.id, claims, w.now);
   const after = customerDto(customer);
-  await insertEvents(em, 'sales', [eventOf('sales.customer.updated', customer, changedFields(before, after))], actorOf(w.actor), w.now);
+  w.emit(eventOf('sales.customer.updated', customer, changedFields(before, after)));
 }
 
 /** `GET /customers`: a page of customers (keyset after `after`, ordered by id), `limit` rows at most. */
-export async function listCustomers(em: EntityManager, f: { after?: string | null; email?: string; updatedSince?: string; status?: string }, limit: number): Promise<SalesCustomer[]> {
+export async function listCustomers(w: Work, f: { after?: string | null; email?: string; updatedSince?: string; status?: string }, limit: number): Promise<SalesCustomer[]> {
   const { after, email, updatedSince, status } = f;
   const where: FilterQuery<SalesCustomer> = {};
   if (after) where.id = { $gt: after };
@@ -133,46 +129,33 @@ export async function listCustomers(em: EntityManager, f: { after?: string | nul
   if (email) where.email = email;
   if (updatedSince) where.updatedAt = { $gte: new Date(updatedSince) };
   if (status) where.status = status;
-  return em.find(SalesCustomer, where, { orderBy: { id: 'asc' }, limit });
+  return w.em.find(SalesCustomer, where, { orderBy: { id: 'asc' }, limit });
 }
 
-export const findCustomer = (em: EntityManager, where: { id: string } | { externalId: string }) => em.findOne(SalesCustomer, where);
+export const findCustomer = (w: Work, where: { id: string } | { externalId: string }) => w.em.findOne(SalesCustomer, where);
 
-/** `POST /customers`: a new customer in its own transaction. */
-export async function addCustomer(em: EntityManager, fields: CustomerFields, w: WriteContext): Promise<SalesCustomer> {
-  return em.transactional((tem) => createCustomer(tem, fields, w)).catch(rethrowExternalIdTaken);
+/** `POST /customers`: a new customer, in the unit's transaction. */
+export async function addCustomer(w: Work, fields: CustomerFields): Promise<SalesCustomer> {
+  return createCustomer(w, fields);
 }
 
 /** `PUT /customers/external/{externalId}`: create (201) or replace (200) the customer with this externalId. */
-export async function putCustomer(
-  em: EntityManager,
-  externalId: string,
-  body: CustomerReplace,
-  w: WriteContext & { checkVersion: (current: number) => void },
-): Promise<{ status: number; customer: SalesCustomer }> {
-  return em
-    .transactional(async (tem) => {
-      await lockExternalId(tem, externalId);
-      const existing = await tem.findOne(SalesCustomer, { externalId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!existing) return { status: 201, customer: await createCustomer(tem, replaceFields(body, externalId, null), w) };
-      await updateCustomer(tem, existing, replaceFields(body, externalId, existing.status as CustomerStatus), w);
-      return { status: 200, customer: existing };
-    })
-    .catch(rethrowExternalIdTaken);
+export async function putCustomer(w: Work, externalId: string, body: CustomerReplace): Promise<{ status: number; customer: SalesCustomer }> {
+  await lockExternalId(w, externalId);
+  const existing = await w.em.findOne(SalesCustomer, { externalId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!existing) return { status: 201, customer: await createCustomer(w, replaceFields(body, externalId, null)) };
+  await updateCustomer(w, existing, replaceFields(body, externalId, existing.status as CustomerStatus));
+  return { status: 200, customer: existing };
 }
 
 /** `PATCH /customers/{id}`: the customer with the patch applied. */
-export async function patchCustomer(em: EntityManager, id: string, patch: CustomerPatch, w: WriteContext & { checkVersion: (current: number) => void }): Promise<SalesCustomer> {
-  return em
-    .transactional(async (tem) => {
-      // a claimed externalId's lock before the row's, in the order PUT takes them (no deadlock)
-      if (patch.externalId) await lockExternalId(tem, patch.externalId);
-      const found = await tem.findOne(SalesCustomer, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!found) throw new NotFound('customer', id);
-      // If-Match guards a person's edit even when it turns out to change nothing
-      w.checkVersion(found.version);
-      await updateCustomer(tem, found, patchFields(fieldsOf(found), patch), w);
-      return found;
-    })
-    .catch(rethrowExternalIdTaken);
+export async function patchCustomer(w: Work, id: string, patch: CustomerPatch): Promise<SalesCustomer> {
+  // a claimed externalId's lock before the row's, in the order PUT takes them (no deadlock)
+  if (patch.externalId) await lockExternalId(w, patch.externalId);
+  const found = await w.em.findOne(SalesCustomer, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!found) throw new NotFound('customer', id);
+  // If-Match guards a person's edit even when it turns out to change nothing
+  w.checkVersion(found.version);
+  await updateCustomer(w, found, patchFields(fieldsOf(found), patch));
+  return found;
 }

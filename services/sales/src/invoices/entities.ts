@@ -13,7 +13,6 @@ export interface BillTo {
 /** A customer invoice (supplement: /customer-invoices); lines and totals fixed at creation, number at :issue. */
 export const CustomerInvoice = defineEntity({
   name: 'CustomerInvoice',
-  schema: 'sales',
   tableName: 'invoices',
   properties: {
     id: p.string().primary(),
@@ -50,7 +49,6 @@ export type CustomerInvoice = InferEntity<typeof CustomerInvoice>;
 /** A payment recorded against an issued invoice (never changed nor removed). */
 export const InvoicePayment = defineEntity({
   name: 'InvoicePayment',
-  schema: 'sales',
   tableName: 'invoice_payments',
   properties: {
     id: p.string().primary(),

@@ -1,7 +1,7 @@
-import { LockMode, UniqueConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { CustomerInvoiceCreate, CustomerInvoicePay } from '@bop/contracts';
 import {
-  Conflict, NotFound, ServiceUnavailable, ValidationError, actorOf, changedFields, insertEvents, newId, sqlQuery, type EntityManager, type FieldError, type Principal,
+  Conflict, NotFound, ServiceUnavailable, ValidationError, changedFields, newId, sqlQuery, type ApiError, type EntityManager, type FieldError, type Work,
 } from '@bop/shared';
 import { SalesCustomer } from '../customers/entities';
 import { SalesOrder } from '../orders/entities';
@@ -14,26 +14,19 @@ import {
 import { invoiceDto } from './dto';
 import { CustomerInvoice, InvoicePayment } from './entities';
 
-export interface WriteContext {
-  actor: Principal;
-  now: Date;
-  /** If-Match (409 `version_mismatch`) */
-  checkVersion: (current: number) => void;
-}
-
 type Dto = ReturnType<typeof invoiceDto>;
 
 /** The payments of these invoices, oldest first, by invoice id (one query for a page). */
-export async function paymentsOf(em: EntityManager, invoiceIds: string[]): Promise<Map<string, InvoicePayment[]>> {
+export async function paymentsOf(w: Work, invoiceIds: string[]): Promise<Map<string, InvoicePayment[]>> {
   const byInvoice = new Map<string, InvoicePayment[]>(invoiceIds.map((id) => [id, []]));
   if (invoiceIds.length === 0) return byInvoice;
-  const rows = await em.find(InvoicePayment, { invoiceId: { $in: invoiceIds } }, { orderBy: { id: 'asc' } });
+  const rows = await w.em.find(InvoicePayment, { invoiceId: { $in: invoiceIds } }, { orderBy: { id: 'asc' } });
   for (const p of rows) byInvoice.get(p.invoiceId)!.push(p);
   return byInvoice;
 }
 
-export async function dtoOf(em: EntityManager, invoice: CustomerInvoice): Promise<Dto> {
-  return invoiceDto(invoice, (await paymentsOf(em, [invoice.id])).get(invoice.id)!);
+export async function dtoOf(w: Work, invoice: CustomerInvoice): Promise<Dto> {
+  return invoiceDto(invoice, (await paymentsOf(w, [invoice.id])).get(invoice.id)!);
 }
 
 const eventOf = (type: string, object: Dto, previous?: Record<string, unknown>) => ({
@@ -65,15 +58,15 @@ async function billableCustomer(em: EntityManager, customerId: string): Promise<
  * not hold yet, inventory's answer (read through, so an item just created there is accepted; inventory
  * unreachable: 503, not a refusal).
  */
-async function checkItems(em: EntityManager, lines: Array<{ itemId?: string }>): Promise<FieldError[]> {
+async function checkItems(w: Work, lines: Array<{ itemId?: string }>): Promise<FieldError[]> {
   const ids = [...new Set(lines.flatMap((l) => (l.itemId === undefined ? [] : [l.itemId])))];
   if (ids.length === 0) return [];
   const known = new Set(
-    (await em.createQueryBuilder(SalesItem).select('id').where({ id: { $in: ids } }).execute<Array<{ id: string }>>('all')).map((r) => r.id),
+    (await w.em.createQueryBuilder(SalesItem).select('id').where({ id: { $in: ids } }).execute<Array<{ id: string }>>('all')).map((r) => r.id),
   );
   const missing = ids.filter((id) => !known.has(id));
   if (missing.length > 0) {
-    const answer = await itemReadThrough.read(em, 'sales', { ids: missing });
+    const answer = await itemReadThrough.read(w.em, w.schema, { ids: missing }, undefined, w.services);
     if (answer.status === 'answered') for (const item of answer.rows) known.add(item.id);
     if (answer.status === 'unreachable') throw new ServiceUnavailable(`An item named here is not known to sales yet and inventory could not be asked (${answer.detail}); retry later.`);
   }
@@ -113,7 +106,8 @@ async function draftFromOrder(em: EntityManager, body: CustomerInvoiceCreate, sa
 }
 
 /** `POST /customer-invoices`: a `draft`, with `sales.customer_invoice.created` (internal: the catalogue names only issued and paid). */
-export async function createInvoice(em: EntityManager, body: CustomerInvoiceCreate, w: Omit<WriteContext, 'checkVersion'>): Promise<Dto> {
+export async function createInvoice(w: Work, body: CustomerInvoiceCreate): Promise<Dto> {
+  const { em } = w;
   const dueErrors = checkDueDate(body.dueDate, w.now);
   if (body.salesOrderId === undefined) {
     const errors = [...checkLines(body.lines!, body.currency!), ...dueErrors];
@@ -121,54 +115,54 @@ export async function createInvoice(em: EntityManager, body: CustomerInvoiceCrea
   } else if (dueErrors.length > 0) {
     throw new ValidationError(dueErrors);
   }
-  return em
-    .transactional(async (tem) => {
-      let draft: Draft;
-      if (body.salesOrderId !== undefined) {
-        draft = await draftFromOrder(tem, body, body.salesOrderId);
-      } else {
-        const itemErrors = await checkItems(tem, body.lines!);
-        if (itemErrors.length > 0) throw new ValidationError(itemErrors);
-        draft = { customerId: body.customerId!, salesOrderId: null, salesOrderCoreHash: null, currency: body.currency!, lines: body.lines!.map((l) => invoiceLine(l, body.currency!)) };
-      }
-      await billableCustomer(tem, draft.customerId);
-      const totals = invoiceTotals(draft.lines, draft.currency);
-      const zero = checkTotal(totals, 'lines');
-      if (zero.length > 0) {
-        if (draft.salesOrderId !== null) throw new Conflict(`Sales order ${draft.salesOrderId} has a total of zero: there is nothing to invoice.`);
-        throw new ValidationError(zero);
-      }
-      const invoice = tem.create(CustomerInvoice, {
-        id: newId('customerInvoice'),
-        number: null,
-        status: 'draft',
-        ...draft,
-        ...totals,
-        amountPaid: '0',
-        dueDate: body.dueDate ?? null,
-        notes: body.notes ?? null,
-        reference: body.reference ?? null,
-        billTo: null,
-        issuedAt: null,
-        sentTo: null,
-        sentAt: null,
-        paidAt: null,
-        voidedAt: null,
-        voidReason: null,
-        version: 1,
-        createdAt: w.now,
-        updatedAt: w.now,
-      });
-      await tem.flush();
-      const dto = invoiceDto(invoice, []);
-      await insertEvents(tem, 'sales', [eventOf('sales.customer_invoice.created', dto)], actorOf(w.actor), w.now);
-      return dto;
-    })
-    .catch((err: unknown) => {
-      // the partial unique index on sales_order_id: a race past the check is the same 409
-      if (err instanceof UniqueConstraintViolationException) throw new Conflict(`Sales order ${body.salesOrderId} is already invoiced.`);
-      throw err;
-    });
+  let draft: Draft;
+  if (body.salesOrderId !== undefined) {
+    draft = await draftFromOrder(em, body, body.salesOrderId);
+  } else {
+    const itemErrors = await checkItems(w, body.lines!);
+    if (itemErrors.length > 0) throw new ValidationError(itemErrors);
+    draft = { customerId: body.customerId!, salesOrderId: null, salesOrderCoreHash: null, currency: body.currency!, lines: body.lines!.map((l) => invoiceLine(l, body.currency!)) };
+  }
+  await billableCustomer(em, draft.customerId);
+  const totals = invoiceTotals(draft.lines, draft.currency);
+  const zero = checkTotal(totals, 'lines');
+  if (zero.length > 0) {
+    if (draft.salesOrderId !== null) throw new Conflict(`Sales order ${draft.salesOrderId} has a total of zero: there is nothing to invoice.`);
+    throw new ValidationError(zero);
+  }
+  const invoice = em.create(CustomerInvoice, {
+    id: newId('customerInvoice'),
+    number: null,
+    status: 'draft',
+    ...draft,
+    ...totals,
+    amountPaid: '0',
+    dueDate: body.dueDate ?? null,
+    notes: body.notes ?? null,
+    reference: body.reference ?? null,
+    billTo: null,
+    issuedAt: null,
+    sentTo: null,
+    sentAt: null,
+    paidAt: null,
+    voidedAt: null,
+    voidReason: null,
+    version: 1,
+    createdAt: w.now,
+    updatedAt: w.now,
+  });
+  await em.flush();
+  const dto = invoiceDto(invoice, []);
+  w.emit(eventOf('sales.customer_invoice.created', dto));
+  return dto;
+}
+
+/**
+ * The 409 of `POST /customer-invoices` when a unique violation survives the race retry (the partial
+ * unique index on sales_order_id: the order was invoiced by a concurrent draft): the route's `conflict`.
+ */
+export function invoiceConflictFor(_constraint: string | undefined): ApiError {
+  return new Conflict('The sales order is already invoiced.');
 }
 
 /**
@@ -176,107 +170,103 @@ export async function createInvoice(em: EntityManager, body: CustomerInvoiceCrea
  * until this transaction ends, so numbers are gapless and unique), the due date, the customer as billed,
  * the send recorded, `invoice.issued` in the outbox of the same transaction.
  */
-export async function issueInvoice(em: EntityManager, id: string, w: WriteContext): Promise<Dto> {
-  return em.transactional(async (tem) => {
-    const invoice = await lockInvoice(tem, id);
-    w.checkVersion(invoice.version);
-    const refusal = issueRefusal(invoice.status as InvoiceStatus);
-    if (refusal) throw new Conflict(refusal);
-    if (invoice.salesOrderId) {
-      const order = await tem.findOne(SalesOrder, { id: invoice.salesOrderId });
-      if (order?.status === 'cancelled') throw new Conflict(`Sales order ${invoice.salesOrderId} was cancelled after this draft was made: void the draft.`);
-      if (order && order.coreHash !== invoice.salesOrderCoreHash) {
-        throw new Conflict(`Sales order ${invoice.salesOrderId} changed after this draft was made: void the draft and create a new one from the order.`);
-      }
+export async function issueInvoice(w: Work, id: string): Promise<Dto> {
+  const { em, now } = w;
+  const invoice = await lockInvoice(em, id);
+  w.checkVersion(invoice.version);
+  const refusal = issueRefusal(invoice.status as InvoiceStatus);
+  if (refusal) throw new Conflict(refusal);
+  if (invoice.salesOrderId) {
+    const order = await em.findOne(SalesOrder, { id: invoice.salesOrderId });
+    if (order?.status === 'cancelled') throw new Conflict(`Sales order ${invoice.salesOrderId} was cancelled after this draft was made: void the draft.`);
+    if (order && order.coreHash !== invoice.salesOrderCoreHash) {
+      throw new Conflict(`Sales order ${invoice.salesOrderId} changed after this draft was made: void the draft and create a new one from the order.`);
     }
-    const customer = await tem.findOne(SalesCustomer, { id: invoice.customerId });
-    if (!customer) throw new Conflict(`Customer ${invoice.customerId} no longer exists.`);
-    const before = await dtoOf(tem, invoice);
-    // raw SQL: the invoice-number counter is bumped and read in one statement (update … returning; the counter row has no entity)
-    const [{ last_number: n }] = await sqlQuery<{ last_number: number }>(
-      tem,
-      `update "sales"."invoice_numbers" set "last_number" = "last_number" + 1 where "series" = 'INV' returning "last_number"`,
-    );
-    invoice.number = invoiceNumber(n);
-    invoice.status = 'issued';
-    invoice.issuedAt = w.now;
-    invoice.dueDate = dueDateAt(w.now, invoice.dueDate ?? null);
-    invoice.billTo = { name: customer.name, email: customer.email ?? null, taxId: customer.taxId ?? null, address: customer.billingAddress ?? null };
-    // "send to the customer": recorded here; delivery is left to a webhook subscriber of invoice.issued
-    invoice.sentTo = customer.email ?? null;
-    invoice.sentAt = customer.email ? w.now : null;
-    invoice.version += 1;
-    invoice.updatedAt = w.now;
-    await tem.flush();
-    const after = invoiceDto(invoice, []);
-    // spec: invoice.issued on :issue, always
-    await insertEvents(tem, 'sales', [eventOf('invoice.issued', after, changedFields(before, after))], actorOf(w.actor), w.now);
-    return after;
-  });
+  }
+  const customer = await em.findOne(SalesCustomer, { id: invoice.customerId });
+  if (!customer) throw new Conflict(`Customer ${invoice.customerId} no longer exists.`);
+  const before = await dtoOf(w, invoice);
+  // raw SQL: the invoice-number counter is bumped and read in one statement (update … returning; the counter row has no entity)
+  const [{ last_number: n }] = await sqlQuery<{ last_number: number }>(
+    em,
+    `update "${w.schema}"."invoice_numbers" set "last_number" = "last_number" + 1 where "series" = 'INV' returning "last_number"`,
+  );
+  invoice.number = invoiceNumber(n);
+  invoice.status = 'issued';
+  invoice.issuedAt = now;
+  invoice.dueDate = dueDateAt(now, invoice.dueDate ?? null);
+  invoice.billTo = { name: customer.name, email: customer.email ?? null, taxId: customer.taxId ?? null, address: customer.billingAddress ?? null };
+  // "send to the customer": recorded here; delivery is left to a webhook subscriber of invoice.issued
+  invoice.sentTo = customer.email ?? null;
+  invoice.sentAt = customer.email ? now : null;
+  invoice.version += 1;
+  invoice.updatedAt = now;
+  await em.flush();
+  const after = invoiceDto(invoice, []);
+  // spec: invoice.issued on :issue, always
+  w.emit(eventOf('invoice.issued', after, changedFields(before, after)));
+  return after;
 }
 
 /**
  * supplement: `issued` or `partially_paid` → `:pay` → `partially_paid`, or `paid` (final) when the payment
  * clears the balance, with `invoice.paid`; every payment also records `sales.customer_invoice.payment_recorded`.
  */
-export async function payInvoice(em: EntityManager, id: string, body: CustomerInvoicePay, w: WriteContext): Promise<Dto> {
-  return em.transactional(async (tem) => {
-    const invoice = await lockInvoice(tem, id);
-    w.checkVersion(invoice.version);
-    const refusal = payRefusal(invoice.status as InvoiceStatus);
-    if (refusal) throw new Conflict(refusal);
-    const errors = [...checkPaymentAmount(body.amount, balanceDue(invoice.total, invoice.amountPaid, invoice.currency), invoice.currency), ...checkPaidAt(body.paidAt, w.now)];
-    if (errors.length > 0) throw new ValidationError(errors);
-    const before = await dtoOf(tem, invoice);
-    tem.create(InvoicePayment, {
-      id: newId('invoicePayment'),
-      invoiceId: invoice.id,
-      amount: body.amount,
-      method: body.method,
-      paidAt: paidAtInstant(body.paidAt),
-      reference: body.reference ?? null,
-      recordedAt: w.now,
-    });
-    const next = afterPayment(invoice.total, invoice.amountPaid, body.amount, invoice.currency);
-    invoice.amountPaid = next.amountPaid;
-    invoice.status = next.status;
-    if (next.cleared) invoice.paidAt = w.now;
-    invoice.version += 1;
-    invoice.updatedAt = w.now;
-    await tem.flush();
-    const after = await dtoOf(tem, invoice);
-    const previous = changedFields(before, after);
-    const events = [eventOf('sales.customer_invoice.payment_recorded', after, previous)];
-    // spec: invoice.paid when the payment clears the balance
-    if (next.cleared) events.push(eventOf('invoice.paid', after, previous));
-    await insertEvents(tem, 'sales', events, actorOf(w.actor), w.now);
-    return after;
+export async function payInvoice(w: Work, id: string, body: CustomerInvoicePay): Promise<Dto> {
+  const { em, now } = w;
+  const invoice = await lockInvoice(em, id);
+  w.checkVersion(invoice.version);
+  const refusal = payRefusal(invoice.status as InvoiceStatus);
+  if (refusal) throw new Conflict(refusal);
+  const errors = [...checkPaymentAmount(body.amount, balanceDue(invoice.total, invoice.amountPaid, invoice.currency), invoice.currency), ...checkPaidAt(body.paidAt, now)];
+  if (errors.length > 0) throw new ValidationError(errors);
+  const before = await dtoOf(w, invoice);
+  em.create(InvoicePayment, {
+    id: newId('invoicePayment'),
+    invoiceId: invoice.id,
+    amount: body.amount,
+    method: body.method,
+    paidAt: paidAtInstant(body.paidAt),
+    reference: body.reference ?? null,
+    recordedAt: now,
   });
+  const next = afterPayment(invoice.total, invoice.amountPaid, body.amount, invoice.currency);
+  invoice.amountPaid = next.amountPaid;
+  invoice.status = next.status;
+  if (next.cleared) invoice.paidAt = now;
+  invoice.version += 1;
+  invoice.updatedAt = now;
+  await em.flush();
+  const after = await dtoOf(w, invoice);
+  const previous = changedFields(before, after);
+  w.emit(eventOf('sales.customer_invoice.payment_recorded', after, previous));
+  // spec: invoice.paid when the payment clears the balance
+  if (next.cleared) w.emit(eventOf('invoice.paid', after, previous));
+  return after;
 }
 
 /** supplement: `draft` or `issued` with no payments → `:void` → `void` (final); an issued invoice keeps its number. */
-export async function voidInvoice(em: EntityManager, id: string, reason: string, w: WriteContext): Promise<Dto> {
-  return em.transactional(async (tem) => {
-    const invoice = await lockInvoice(tem, id);
-    w.checkVersion(invoice.version);
-    const payments = (await paymentsOf(tem, [invoice.id])).get(invoice.id)!;
-    const refusal = voidRefusal(invoice.status as InvoiceStatus, payments.length);
-    if (refusal) throw new Conflict(refusal);
-    const before = invoiceDto(invoice, payments);
-    invoice.status = 'void';
-    invoice.voidedAt = w.now;
-    invoice.voidReason = reason;
-    invoice.version += 1;
-    invoice.updatedAt = w.now;
-    await tem.flush();
-    const after = invoiceDto(invoice, payments);
-    await insertEvents(tem, 'sales', [eventOf('sales.customer_invoice.voided', after, changedFields(before, after))], actorOf(w.actor), w.now);
-    return after;
-  });
+export async function voidInvoice(w: Work, id: string, reason: string): Promise<Dto> {
+  const { em, now } = w;
+  const invoice = await lockInvoice(em, id);
+  w.checkVersion(invoice.version);
+  const payments = (await paymentsOf(w, [invoice.id])).get(invoice.id)!;
+  const refusal = voidRefusal(invoice.status as InvoiceStatus, payments.length);
+  if (refusal) throw new Conflict(refusal);
+  const before = invoiceDto(invoice, payments);
+  invoice.status = 'void';
+  invoice.voidedAt = now;
+  invoice.voidReason = reason;
+  invoice.version += 1;
+  invoice.updatedAt = now;
+  await em.flush();
+  const after = invoiceDto(invoice, payments);
+  w.emit(eventOf('sales.customer_invoice.voided', after, changedFields(before, after)));
+  return after;
 }
 
 /** `GET /customer-invoices`: a page of invoices (keyset after `after`, ordered by id), `limit` rows at most. */
-export async function listInvoices(em: EntityManager, f: { after?: string | null; status?: string; customerId?: string; dueBefore?: string }, limit: number): Promise<CustomerInvoice[]> {
+export async function listInvoices(w: Work, f: { after?: string | null; status?: string; customerId?: string; dueBefore?: string }, limit: number): Promise<CustomerInvoice[]> {
   const { after, status, customerId, dueBefore } = f;
   const where: FilterQuery<CustomerInvoice> = {};
   if (after) where.id = { $gt: after };
@@ -288,7 +278,7 @@ export async function listInvoices(em: EntityManager, f: { after?: string | null
   } else if (status) {
     where.status = status;
   }
-  return em.find(CustomerInvoice, where, { orderBy: { id: 'asc' }, limit });
+  return w.em.find(CustomerInvoice, where, { orderBy: { id: 'asc' }, limit });
 }
 
-export const findInvoice = (em: EntityManager, id: string) => em.findOne(CustomerInvoice, { id });
+export const findInvoice = (w: Work, id: string) => w.em.findOne(CustomerInvoice, { id });

@@ -11,14 +11,15 @@ export const itemReplicaConsumer = defineConsumer({
   name: 'item-replica',
   topics: ['inventory'],
   types: ['item.created', 'item.updated'],
-  async handle({ em, event }) {
+  async handle(ctx) {
+    const { event } = ctx;
     const parsed = ItemEventObject.safeParse(event.data.object);
     if (!parsed.success) {
       // a producer's bug: parked in dead_letters rather than dropped
       const fields = parsed.error.issues.map((i) => i.path.join('.') || '(object)').join(', ');
       throw new Error(`${event.type} ${event.id}: data.object is not an ItemEventObject (${fields})`);
     }
-    await itemReadThrough.upsert(em, 'sales', [parsed.data]);
+    await itemReadThrough.upsert(ctx.em, ctx.schema, [parsed.data]);
   },
 });
 

@@ -3,7 +3,6 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 /** Replica of inventory's items, fed by item.created/item.updated (consumers.ts); what sales lines match against. */
 export const SalesItem = defineEntity({
   name: 'SalesItem',
-  schema: 'sales',
   tableName: 'items',
   properties: {
     id: p.string().primary(),
@@ -23,7 +22,6 @@ export type SalesItem = InferEntity<typeof SalesItem>;
  */
 export const SalesUnmappedItem = defineEntity({
   name: 'SalesUnmappedItem',
-  schema: 'sales',
   tableName: 'unmapped_items',
   properties: {
     id: p.string().primary(),

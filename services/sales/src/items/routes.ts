@@ -1,7 +1,6 @@
 import {
   assertLocationInReach,
   reachableLocationIds,
-  actorOf,
   decodeCursor,
   pageLimit,
   route,
@@ -15,16 +14,16 @@ import type { SalesConfig } from '../config';
 import { unmappedItemDto } from './dto';
 import { listUnmappedItems, mapUnmappedItems, replicaItemIds } from './store';
 
-export const itemRoutes = (svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
+export const itemRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
   // spec: ingestion rule 3 — the unmapped-items queue; an entry is listed to those reaching any of its locations
   route('GET /sales/unmapped-items', async (ctx) => {
     const { limit, cursor, source, status, locationId } = ctx.query;
     const reachable = reachableLocationIds(ctx.reach());
     if (locationId) assertLocationInReach(ctx.reach(), locationId);
     const n = pageLimit(limit);
-    const rows = await listUnmappedItems(ctx.em, { after: decodeCursor(cursor), status, source, locationId, reachable }, n + 1);
+    const rows = await listUnmappedItems(ctx, { after: decodeCursor(cursor), status, source, locationId, reachable }, n + 1);
     const open = rows.slice(0, n).filter((r) => r.status === 'open');
-    const suggested = await replicaItemIds(ctx.em, open.map((r) => ({ itemExternalId: r.itemExternalId, itemSku: r.itemSku, itemBarcode: r.itemBarcode })));
+    const suggested = await replicaItemIds(ctx, open.map((r) => ({ itemExternalId: r.itemExternalId, itemSku: r.itemSku, itemBarcode: r.itemBarcode })));
     const suggestion = new Map(open.map((r, i) => [r.id, suggested[i]]));
     return { body: toPage(rows, n, (r) => unmappedItemDto(r, { reachable, suggestedItemId: suggestion.get(r.id) ?? null })) };
   }),
@@ -40,9 +39,7 @@ export const itemRoutes = (svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
       else firstAt.set(m.unmappedItemId, i);
     });
     if (repeated.length > 0) throw new ValidationError(repeated);
-    const actor = actorOf(ctx.principal);
-    const now = svc.clock.now();
-    const body = await mapUnmappedItems(ctx.em, mappings, { actor, now, reach: () => ctx.reach() });
+    const body = await mapUnmappedItems(ctx, mappings);
     return { status: 200, body };
   }),
 ];

@@ -2,18 +2,15 @@ import type { PosItemRefField } from '@bop/contracts';
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import {
   actorOf,
-  insertEvents,
   newId,
   OutOfReach,
   reachableLocationIds,
   sqlQuery,
   lockForTransaction,
   ValidationError,
-  type EntityManager,
   type FieldError,
   type IngestEvent,
-  type ReachSet,
-  now as clockNow,
+  type Work,
 } from '@bop/shared';
 import type { StoredLine } from '../transactions/normalize';
 import { formatMoney } from '../transactions/money';
@@ -58,10 +55,10 @@ export const LINE_REF_VALUE_SQL = (l: string) => `coalesce(${l}->>'itemExternalI
  * before the mapping's recalculation reads the sales, and a line matched after it sees the mapping.
  * Transaction-scoped: call it inside the transaction that stores the lines.
  */
-export async function lockItemMappings(em: EntityManager, sources: string[], mode: 'shared' | 'exclusive'): Promise<void> {
+export async function lockItemMappings(w: Work, sources: string[], mode: 'shared' | 'exclusive'): Promise<void> {
   await lockForTransaction(
-    em,
-    sources.map((source) => `sales.item-mapping ${source}`),
+    w.em,
+    sources.map((source) => `${w.schema}.item-mapping ${source}`),
     { shared: mode === 'shared' },
   );
 }
@@ -74,7 +71,7 @@ const PICK = `order by it."status" = 'active' desc, it."updated_at" desc, it."id
  * else the replica item by externalId, then SKU, then barcode. Archived items still match: a
  * backfilled or late sale of a discontinued item is still that item.
  */
-async function lookup(em: EntityManager, source: string | null, refs: ItemRef[]): Promise<Array<string | null>> {
+async function lookup(w: Work, source: string | null, refs: ItemRef[]): Promise<Array<string | null>> {
   const slot = new Map<string, number>();
   const distinct: Array<{ i: number; ref_field: string | null; ref_value: string | null; ext: string | null; sku: string | null; barcode: string | null }> = [];
   const at = refs.map((r) => {
@@ -92,14 +89,14 @@ async function lookup(em: EntityManager, source: string | null, refs: ItemRef[])
   if (distinct.length === 0) return refs.map(() => null);
   const mapped = source === null
     ? ''
-    : `(select m."item_id" from "sales"."unmapped_items" m where m."source" = ? and m."ref_field" = r."ref_field" and m."ref_value" = r."ref_value" and m."status" = 'mapped'),`;
+    : `(select m."item_id" from "${w.schema}"."unmapped_items" m where m."source" = ? and m."ref_field" = r."ref_field" and m."ref_value" = r."ref_value" and m."status" = 'mapped'),`;
   // raw SQL: one set-based lookup for all the refs of an ingestion batch (jsonb recordset, correlated subqueries in precedence order)
   const rows = await sqlQuery<{ i: number; item_id: string | null }>(
-    em,
+    w.em,
     `select r."i", coalesce(${mapped}
-       (select it."id" from "sales"."items" it where r."ext" is not null and it."external_id" = r."ext" ${PICK}),
-       (select it."id" from "sales"."items" it where r."sku" is not null and it."sku" = r."sku" ${PICK}),
-       (select it."id" from "sales"."items" it where r."barcode" is not null and it."barcodes" @> array[r."barcode"] ${PICK})
+       (select it."id" from "${w.schema}"."items" it where r."ext" is not null and it."external_id" = r."ext" ${PICK}),
+       (select it."id" from "${w.schema}"."items" it where r."sku" is not null and it."sku" = r."sku" ${PICK}),
+       (select it."id" from "${w.schema}"."items" it where r."barcode" is not null and it."barcodes" @> array[r."barcode"] ${PICK})
      ) as "item_id"
      from jsonb_to_recordset(?::jsonb) as r("i" int, "ref_field" text, "ref_value" text, "ext" text, "sku" text, "barcode" text)`,
     source === null ? [JSON.stringify(distinct)] : [source, JSON.stringify(distinct)],
@@ -113,10 +110,10 @@ async function lookup(em: EntityManager, source: string | null, refs: ItemRef[])
  * then the item replica by externalId, SKU, barcode), or null. Same order as `refs`.
  * Used by the transaction batch step and by online orders.
  */
-export async function resolveItemRefs(em: EntityManager, source: string, refs: ItemRef[]): Promise<Array<string | null>> {
+export async function resolveItemRefs(w: Work, source: string, refs: ItemRef[]): Promise<Array<string | null>> {
   if (!refs.some((r) => posItemKey(r) !== null)) return refs.map(() => null);
-  await lockItemMappings(em, [source], 'shared');
-  const ids = await lookup(em, source, refs);
+  await lockItemMappings(w, [source], 'shared');
+  const ids = await lookup(w, source, refs);
   const missing = refs.filter((r, i) => ids[i] === null && posItemKey(r) !== null);
   if (missing.length === 0) return ids;
   // read-your-writes: an item inventory has answered a moment ago may not have reached the replica
@@ -124,15 +121,21 @@ export async function resolveItemRefs(em: EntityManager, source: string, refs: I
   // match are matched. Inventory unreachable: the lines are stored unmatched and queued for mapping
   // (a sale is never refused for its catalogue), as with a reference no item carries.
   const distinct = (pick: (r: ItemRef) => string | null | undefined) => [...new Set(missing.flatMap((r) => pick(r) ?? []))];
-  const answer = await itemReadThrough.read(em, 'sales', { externalIds: distinct((r) => r.itemExternalId), skus: distinct((r) => r.itemSku), barcodes: distinct((r) => r.itemBarcode) });
+  const answer = await itemReadThrough.read(
+    w.em,
+    w.schema,
+    { externalIds: distinct((r) => r.itemExternalId), skus: distinct((r) => r.itemSku), barcodes: distinct((r) => r.itemBarcode) },
+    undefined,
+    w.services,
+  );
   if (answer.status !== 'answered' || answer.rows.length === 0) return ids;
-  const again = await lookup(em, source, missing);
+  const again = await lookup(w, source, missing);
   let k = 0;
   return ids.map((id, i) => (id === null && posItemKey(refs[i]) !== null ? again[k++] : id));
 }
 
 /** The replica item each ref matches now, ignoring mappings (suggestions for open queue entries). */
-export const replicaItemIds = (em: EntityManager, refs: ItemRef[]) => lookup(em, null, refs);
+export const replicaItemIds = (w: Work, refs: ItemRef[]) => lookup(w, null, refs);
 
 /** One unmatched line seen in a stored record (transaction or order). */
 export interface UnmatchedLine extends ItemRef {
@@ -165,7 +168,7 @@ interface Seen {
  * now has unmatched and what it had before (for exact counts on updates).
  */
 export async function recordUnmatched(
-  em: EntityManager,
+  w: Work,
   source: string,
   records: Array<{ recordId: string; locationId: string; seenAt: string; lines: UnmatchedLine[]; before: UnmatchedLine[] | null }>,
 ): Promise<Array<IngestEvent & { aggregateType: string; aggregateId: string }>> {
@@ -221,7 +224,7 @@ export async function recordUnmatched(
     .filter((s) => s.delta !== 0 || s.now > 0)
     .sort((a, b) => (a.key.refField === b.key.refField ? (a.key.refValue < b.key.refValue ? -1 : 1) : a.key.refField < b.key.refField ? -1 : 1));
   if (rows.length === 0) return [];
-  const at = clockNow();
+  const at = w.now;
   const payload = rows.map((s) => ({
     id: newId('unmappedItem'),
     ref_field: s.key.refField,
@@ -241,18 +244,18 @@ export async function recordUnmatched(
   // a mapped entry's count is frozen: its lines match the item from then on
   // raw SQL: set-based upsert of an ingestion batch's unmatched POS items with counters and least/greatest merges
   const written = await sqlQuery(
-    em,
+    w.em,
     `with x as (
        select * from jsonb_to_recordset(?::jsonb) as x("id" text, "ref_field" text, "ref_value" text, "ext" text, "sku" text, "barcode" text,
          "delta" int, "n_now" int, "first_seen" timestamptz, "last_seen" timestamptz, "names" text[], "locations" text[])
      )
-     insert into "sales"."unmapped_items" as u ("id", "source", "ref_field", "ref_value", "item_external_id", "item_sku", "item_barcode",
+     insert into "${w.schema}"."unmapped_items" as u ("id", "source", "ref_field", "ref_value", "item_external_id", "item_sku", "item_barcode",
        "sample_names", "transaction_count", "first_seen_at", "last_seen_at", "location_ids", "status", "version", "created_at", "updated_at")
      select x."id", ?, x."ref_field", x."ref_value", x."ext", x."sku", x."barcode", x."names", x."n_now", x."first_seen", x."last_seen",
        x."locations", 'open', 1, ?, ?
      from x
      where x."n_now" > 0
-        or exists (select 1 from "sales"."unmapped_items" e where e."source" = ? and e."ref_field" = x."ref_field" and e."ref_value" = x."ref_value")
+        or exists (select 1 from "${w.schema}"."unmapped_items" e where e."source" = ? and e."ref_field" = x."ref_field" and e."ref_value" = x."ref_value")
      order by x."ref_field", x."ref_value"
      on conflict ("source", "ref_field", "ref_value") do update set
        "transaction_count" = greatest(0, u."transaction_count" + (select x."delta" from x where x."ref_field" = u."ref_field" and x."ref_value" = u."ref_value")),
@@ -289,7 +292,7 @@ export async function recordUnmatched(
 export const matchItems: PreStoreStep = async (ctx, candidates) => {
   const lines = candidates.flatMap((c) => c.normalized.lines);
   if (lines.length === 0) return;
-  const ids = await resolveItemRefs(ctx.em, ctx.source, lines);
+  const ids = await resolveItemRefs(ctx.w, ctx.source, lines);
   lines.forEach((line, i) => {
     line.itemId = ids[i];
   });
@@ -313,7 +316,7 @@ export const recordUnmappedItems: PostStoreStep = async (ctx, stored) => {
     }))
     .filter((r) => r.lines.length > 0 || (r.before?.length ?? 0) > 0);
   if (records.length === 0) return [];
-  return recordUnmatched(ctx.em, ctx.source, records);
+  return recordUnmatched(ctx.w, ctx.source, records);
 };
 
 interface Change {
@@ -333,17 +336,17 @@ const matches = (l: string) =>
  * The one statement that gives the lines of `table` (transactions or orders) naming a mapped POS item
  * their item: the rows are locked in (source, externalId) order, version +1, updated_at now.
  */
-const remapLinesSql = (table: '"transactions"' | '"orders"', returning: string) => `with m as materialized (
+const remapLinesSql = (schema: string, table: '"transactions"' | '"orders"', returning: string) => `with m as materialized (
        select * from jsonb_to_recordset(?::jsonb) as m("source" text, "ref_field" text, "ref_value" text, "item_id" text, "old_item_id" text)
      ),
      hit as materialized (
-       select t."id" from "sales".${table} t
+       select t."id" from "${schema}".${table} t
        where t."source" in (select m."source" from m)
          and exists (select 1 from m, jsonb_array_elements(t."lines") as l(v) where ${matches('l.v')})
        order by t."source", t."external_id"
        for update of t
      )
-     update "sales".${table} t set
+     update "${schema}".${table} t set
        "lines" = (
          select jsonb_agg(case when m."item_id" is null then e.v else jsonb_set(e.v, '{itemId}', to_jsonb(m."item_id")) end order by e.n)
          from jsonb_array_elements(t."lines") with ordinality as e(v, n)
@@ -360,11 +363,12 @@ const remapLinesSql = (table: '"transactions"' | '"orders"', returning: string) 
  * one set-based jsonb update. Version and updated_at move (pollers of `updatedSince` see it); the
  * content hash does not (a re-send of the same content stays `unchanged`).
  */
-async function recalculate(em: EntityManager, changes: Change[], now: Date): Promise<Array<{ id: string; source: string; externalId: string; version: number; row: TransactionRow }>> {
+async function recalculate(w: Work, changes: Change[]): Promise<Array<{ id: string; source: string; externalId: string; version: number; row: TransactionRow }>> {
   // raw SQL: a set-based jsonb rewrite of the lines of every transaction naming the mapped POS items (jsonb_set over jsonb_array_elements)
   const rows = await sqlQuery<Record<string, any>>(
-    em,
+    w.em,
     remapLinesSql(
+      w.schema,
       '"transactions"',
       `t."id", t."source", t."external_id", t."location_id",
        to_char(t."occurred_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "occurred_at",
@@ -372,7 +376,7 @@ async function recalculate(em: EntityManager, changes: Change[], now: Date): Pro
        t."type", t."status", t."channel", t."register_id", t."employee_external_id",
        t."subtotal"::text as "subtotal", t."tax"::text as "tax", t."total"::text as "total", t."currency", t."refund_of", t."lines", t."tenders", t."version"`,
     ),
-    [JSON.stringify(changes), now],
+    [JSON.stringify(changes), w.now],
   );
   return rows.map((r) => ({
     id: r.id,
@@ -407,19 +411,19 @@ async function recalculate(em: EntityManager, changes: Change[], now: Date): Pro
  * re-sent order stays `unchanged`). No order event: the catalogue has none for a changed order.
  * Answers the number of orders changed.
  */
-async function recalculateOrders(em: EntityManager, changes: Change[], now: Date): Promise<number> {
+async function recalculateOrders(w: Work, changes: Change[]): Promise<number> {
   // raw SQL: the same set-based jsonb rewrite of the lines, over the source's orders
   const rows = await sqlQuery<{ id: string }>(
-    em,
-    remapLinesSql('"orders"', 't."id"'),
-    [JSON.stringify(changes), now],
+    w.em,
+    remapLinesSql(w.schema, '"orders"', 't."id"'),
+    [JSON.stringify(changes), w.now],
   );
   return rows.length;
 }
 
 /** `GET /sales/unmapped-items`: a page of queue entries (keyset after `after`, ordered by id), `limit` rows at most. */
 export async function listUnmappedItems(
-  em: EntityManager,
+  w: Work,
   f: { after?: string | null; status: string; source?: string; locationId?: string; reachable: string[] | null },
   limit: number,
 ): Promise<SalesUnmappedItem[]> {
@@ -429,72 +433,70 @@ export async function listUnmappedItems(
   if (source) where.source = source;
   if (locationId) where.locationIds = { $contains: [locationId] };
   else if (reachable) where.locationIds = { $overlap: reachable };
-  return em.find(SalesUnmappedItem, where, { orderBy: { id: 'asc' }, limit });
+  return w.em.find(SalesUnmappedItem, where, { orderBy: { id: 'asc' }, limit });
 }
 
 /**
- * `POST /sales/unmapped-items:map` in one transaction: links POS items to items (all or nothing),
+ * `POST /sales/unmapped-items:map` in the unit's transaction: links POS items to items (all or nothing),
  * recalculates their past sales and orders, and records the events.
  */
-export async function mapUnmappedItems(em: EntityManager, mappings: Array<{ unmappedItemId: string; itemId: string }>, w: { actor: ReturnType<typeof actorOf>; now: Date; reach: () => ReachSet }) {
-  const { actor, now } = w;
-  return em.transactional(async (em) => {
-    const entryIds = [...new Set(mappings.map((m) => m.unmappedItemId))];
-    const sources = await em.createQueryBuilder(SalesUnmappedItem).select('source', true).where({ id: { $in: entryIds } }).execute<Array<{ source: string }>>('all');
-    // waits for batches of these sources that matched lines before this mapping, and holds new ones back
-    await lockItemMappings(em, sources.map((s) => s.source), 'exclusive');
-    // rows left unmapped (column names), the shape entryFromRow reads from the update's `returning u.*` below
-    const entries = await em
-      .createQueryBuilder(SalesUnmappedItem)
-      .select('*')
-      .where({ id: { $in: entryIds } })
-      .orderBy({ id: 'asc' })
-      .setLockMode(LockMode.PESSIMISTIC_WRITE)
-      .execute<Array<Record<string, any>>>('all', false);
-    const items = await em.createQueryBuilder(SalesItem).select('id').where({ id: { $in: [...new Set(mappings.map((m) => m.itemId))] } }).execute<Array<{ id: string }>>('all');
-    const byId = new Map(entries.map((r) => [r.id as string, entryFromRow(r)]));
-    const known = new Set(items.map((r) => r.id));
-    const errors: FieldError[] = [];
-    mappings.forEach((m, i) => {
-      if (!byId.has(m.unmappedItemId)) errors.push({ path: `mappings[${i}].unmappedItemId`, message: `No unmapped item ${m.unmappedItemId}.` });
-      if (!known.has(m.itemId)) errors.push({ path: `mappings[${i}].itemId`, message: `No item ${m.itemId}.` });
-    });
-    if (errors.length > 0) throw new ValidationError(errors);
-    // the recalculation touches sales at every location the POS item was sold at
-    const reachable = reachableLocationIds(w.reach());
-    if (reachable) {
-      for (const e of byId.values()) {
-        const outside = e.locationIds.find((id) => !reachable.includes(id));
-        if (outside) throw new OutOfReach(`Unmapped item ${e.id} was sold at location ${outside}, which your permission does not reach.`);
-      }
-    }
-    const changes: Change[] = mappings.flatMap((m) => {
-      const e = byId.get(m.unmappedItemId)!;
-      return e.itemId === m.itemId ? [] : [{ source: e.source, ref_field: e.refField, ref_value: e.refValue, item_id: m.itemId, old_item_id: e.itemId ?? null }];
-    });
-    if (changes.length === 0) {
-      return { mapped: mappings.map((m) => unmappedItemDto(byId.get(m.unmappedItemId)!, { reachable })), transactionsRecalculated: 0, ordersRecalculated: 0 };
-    }
-
-    const recalculated = await recalculate(em, changes, now);
-    // still under the exclusive mapping lock: an order PUT matching lines waits, then sees the mapping
-    const ordersRecalculated = await recalculateOrders(em, changes, now);
-    // raw SQL: set-based update of the mapped entries, each to its own item, in one statement (update … from a jsonb recordset … returning)
-    const updated = await sqlQuery<Record<string, any>>(
-      em,
-      `update "sales"."unmapped_items" u set "status" = 'mapped', "item_id" = c."item_id", "mapped_at" = ?, "mapped_by" = ?::jsonb,
-         "version" = u."version" + 1, "updated_at" = ?
-       from jsonb_to_recordset(?::jsonb) as c("id" text, "item_id" text)
-       where u."id" = c."id"
-       returning u.*`,
-      [now, JSON.stringify(actor), now, JSON.stringify(mappings.filter((m) => byId.get(m.unmappedItemId)!.itemId !== m.itemId).map((m) => ({ id: m.unmappedItemId, item_id: m.itemId })))],
-    );
-    for (const r of updated) byId.set(r.id, entryFromRow(r));
-    // consumers (inventory depletion) see each recalculated sale again, its lines now naming the item
-    const bySource = new Map<string, typeof recalculated>();
-    for (const t of recalculated) bySource.set(t.source, [...(bySource.get(t.source) ?? []), t]);
-    await insertEvents(em, 'sales', [...bySource].flatMap(([source, written]) => transactionEvents(source, written, 'items_mapped')), actor, now);
-    return { mapped: mappings.map((m) => unmappedItemDto(byId.get(m.unmappedItemId)!, { reachable })), transactionsRecalculated: recalculated.length, ordersRecalculated };
+export async function mapUnmappedItems(w: Work, mappings: Array<{ unmappedItemId: string; itemId: string }>) {
+  const { em, now } = w;
+  const actor = actorOf(w.actor);
+  const entryIds = [...new Set(mappings.map((m) => m.unmappedItemId))];
+  const sources = await em.createQueryBuilder(SalesUnmappedItem).select('source', true).where({ id: { $in: entryIds } }).execute<Array<{ source: string }>>('all');
+  // waits for batches of these sources that matched lines before this mapping, and holds new ones back
+  await lockItemMappings(w, sources.map((s) => s.source), 'exclusive');
+  // rows left unmapped (column names), the shape entryFromRow reads from the update's `returning u.*` below
+  const entries = await em
+    .createQueryBuilder(SalesUnmappedItem)
+    .select('*')
+    .where({ id: { $in: entryIds } })
+    .orderBy({ id: 'asc' })
+    .setLockMode(LockMode.PESSIMISTIC_WRITE)
+    .execute<Array<Record<string, any>>>('all', false);
+  const items = await em.createQueryBuilder(SalesItem).select('id').where({ id: { $in: [...new Set(mappings.map((m) => m.itemId))] } }).execute<Array<{ id: string }>>('all');
+  const byId = new Map(entries.map((r) => [r.id as string, entryFromRow(r)]));
+  const known = new Set(items.map((r) => r.id));
+  const errors: FieldError[] = [];
+  mappings.forEach((m, i) => {
+    if (!byId.has(m.unmappedItemId)) errors.push({ path: `mappings[${i}].unmappedItemId`, message: `No unmapped item ${m.unmappedItemId}.` });
+    if (!known.has(m.itemId)) errors.push({ path: `mappings[${i}].itemId`, message: `No item ${m.itemId}.` });
   });
-}
+  if (errors.length > 0) throw new ValidationError(errors);
+  // the recalculation touches sales at every location the POS item was sold at
+  const reachable = reachableLocationIds(w.reach());
+  if (reachable) {
+    for (const e of byId.values()) {
+      const outside = e.locationIds.find((id) => !reachable.includes(id));
+      if (outside) throw new OutOfReach(`Unmapped item ${e.id} was sold at location ${outside}, which your permission does not reach.`);
+    }
+  }
+  const changes: Change[] = mappings.flatMap((m) => {
+    const e = byId.get(m.unmappedItemId)!;
+    return e.itemId === m.itemId ? [] : [{ source: e.source, ref_field: e.refField, ref_value: e.refValue, item_id: m.itemId, old_item_id: e.itemId ?? null }];
+  });
+  if (changes.length === 0) {
+    return { mapped: mappings.map((m) => unmappedItemDto(byId.get(m.unmappedItemId)!, { reachable })), transactionsRecalculated: 0, ordersRecalculated: 0 };
+  }
 
+  const recalculated = await recalculate(w, changes);
+  // still under the exclusive mapping lock: an order PUT matching lines waits, then sees the mapping
+  const ordersRecalculated = await recalculateOrders(w, changes);
+  // raw SQL: set-based update of the mapped entries, each to its own item, in one statement (update … from a jsonb recordset … returning)
+  const updated = await sqlQuery<Record<string, any>>(
+    em,
+    `update "${w.schema}"."unmapped_items" u set "status" = 'mapped', "item_id" = c."item_id", "mapped_at" = ?, "mapped_by" = ?::jsonb,
+       "version" = u."version" + 1, "updated_at" = ?
+     from jsonb_to_recordset(?::jsonb) as c("id" text, "item_id" text)
+     where u."id" = c."id"
+     returning u.*`,
+    [now, JSON.stringify(actor), now, JSON.stringify(mappings.filter((m) => byId.get(m.unmappedItemId)!.itemId !== m.itemId).map((m) => ({ id: m.unmappedItemId, item_id: m.itemId })))],
+  );
+  for (const r of updated) byId.set(r.id, entryFromRow(r));
+  // consumers (inventory depletion) see each recalculated sale again, its lines now naming the item
+  const bySource = new Map<string, typeof recalculated>();
+  for (const t of recalculated) bySource.set(t.source, [...(bySource.get(t.source) ?? []), t]);
+  for (const [source, written] of bySource) for (const event of transactionEvents(source, written, 'items_mapped')) w.emit(event);
+  return { mapped: mappings.map((m) => unmappedItemDto(byId.get(m.unmappedItemId)!, { reachable })), transactionsRecalculated: recalculated.length, ordersRecalculated };
+}

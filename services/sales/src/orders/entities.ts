@@ -4,7 +4,6 @@ import type { OrderCustomer, OrderLine, OrderShipment, OrderShipping, OrderStock
 /** An online sales order (spec: Online sales order), unique on (source, externalId). */
 export const SalesOrder = defineEntity({
   name: 'SalesOrder',
-  schema: 'sales',
   tableName: 'orders',
   properties: {
     id: p.string().primary(),

@@ -1,5 +1,5 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
-import { assertLocationInReach, lockForTransaction, NotFound, type locationFilter, type ReachSet, Conflict, ValidationError, actorOf, changedFields, insertEvents, newId, type EntityManager, type IngestEvent, type Principal, now as clockNow } from '@bop/shared';
+import { assertLocationInReach, lockForTransaction, NotFound, type locationFilter, Conflict, ValidationError, changedFields, newId, type IngestEvent, type Work } from '@bop/shared';
 import { customerIdFor } from '../customers/store';
 import { recordUnmatched, resolveItemRefs, type UnmatchedLine } from '../items/store';
 import { decidePut, type NormalizedOrder, type OrderLine, type OrderStatus } from './order-rules';
@@ -14,17 +14,14 @@ export interface PutOrderInput {
   order: NormalizedOrder;
   /** the fulfilling location; `archived` refuses it for new orders and moves (path: the reference sent) */
   location: { id: string; archived: boolean; path: string };
-  actor: Principal;
-  /** If-Match (409 `version_mismatch`), checked only when the order is about to change */
-  checkVersion: (current: number) => void;
 }
 
 const unmatchedOf = (lines: OrderLine[]): UnmatchedLine[] =>
   lines.filter((l) => l.itemId === null).map((l) => ({ itemExternalId: l.itemExternalId, itemSku: l.itemSku, itemBarcode: l.itemBarcode, name: l.name }));
 
 /** spec: ingestion rule 3, each line's item from mappings and the item replica; null stays unmatched. */
-async function matchLines(em: EntityManager, source: string, lines: OrderLine[]): Promise<OrderLine[]> {
-  const itemIds = await resolveItemRefs(em, source, lines.map((l) => ({ itemExternalId: l.itemExternalId, itemSku: l.itemSku, itemBarcode: l.itemBarcode })));
+async function matchLines(w: Work, source: string, lines: OrderLine[]): Promise<OrderLine[]> {
+  const itemIds = await resolveItemRefs(w, source, lines.map((l) => ({ itemExternalId: l.itemExternalId, itemSku: l.itemSku, itemBarcode: l.itemBarcode })));
   return lines.map((l, i) => ({ ...l, itemId: itemIds[i] ?? null }));
 }
 
@@ -33,97 +30,96 @@ function refuseArchived(location: PutOrderInput['location']): void {
 }
 
 /**
- * `PUT /sales-orders/external/{externalId}` in one transaction: create, replace, payment-only update of a
+ * `PUT /sales-orders/external/{externalId}` in the unit's transaction: create, replace, payment-only update of a
  * final order, or nothing (same content), with item matching, the unmapped-items queue and the events.
+ * If-Match (409 `version_mismatch`) is checked only when the order is about to change.
  */
-export async function putOrder(em: EntityManager, input: PutOrderInput): Promise<{ status: 200 | 201; order: ReturnType<typeof orderDto> }> {
+export async function putOrder(w: Work, input: PutOrderInput): Promise<{ status: 200 | 201; order: ReturnType<typeof orderDto> }> {
   const { source, externalId, order: sent, location } = input;
-  const now = clockNow();
-  return em.transactional(async (tem) => {
-    // items first: the item-mapping lock before the order's, in the order `:map` would take them (no deadlock)
-    const lines = await matchLines(tem, source, sent.lines);
-    // the customer's externalId lock before the order's: a customer created meanwhile links this order itself
-    const sentCustomerExternalId = sent.content.customer?.externalId ?? null;
-    const customerId = await customerIdFor(tem, sentCustomerExternalId);
-    // serialises concurrent first PUTs of one (source, externalId): one creates, the other sees it
-    await lockForTransaction(tem, `sales.orders ${JSON.stringify([source, externalId])}`);
-    const existing = await tem.findOne(SalesOrder, { source, externalId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    const stored = existing && { status: existing.status as OrderStatus, contentHash: existing.contentHash, coreHash: existing.coreHash, paymentStatus: existing.paymentStatus ?? null };
-    const decision = decidePut(stored, { contentHash: sent.contentHash, coreHash: sent.coreHash, status: sent.content.status, paymentStatus: sent.content.paymentStatus });
-    const events: OutboxEvent[] = [];
-    const eventOf = (type: string, o: SalesOrder, previous?: Record<string, unknown>): OutboxEvent => ({
-      type, aggregateType: 'sales_order', aggregateId: o.id, locationId: o.locationId, object: orderDto(o), ...(previous ? { previous } : {}),
-    });
-    const seenAt = sent.content.placedAt ?? now.toISOString();
-
-    if (decision.kind === 'conflict') throw new Conflict(decision.detail);
-    if (decision.kind === 'unchanged') return { status: 200, order: orderDto(existing!) };
-
-    if (decision.kind === 'create') {
-      refuseArchived(location);
-      const cancelled = sent.content.status === 'cancelled';
-      const created = tem.create(SalesOrder, {
-        id: newId('salesOrder'),
-        source,
-        externalId,
-        ...fieldsOf(sent, lines),
-        customerId,
-        status: sent.content.status,
-        cancelledAt: cancelled ? now : null,
-        cancelReason: sent.content.cancelReason,
-        reservations: [],
-        reservedAt: null,
-        shipment: null,
-        version: 1,
-        createdAt: now,
-        updatedAt: now,
-      });
-      await tem.flush();
-      // spec: Sales order (none) → open: `sales_order.created`; `sales.unmapped_item` for unmatched lines
-      events.push(eventOf('sales_order.created', created));
-      events.push(...(await recordUnmatched(tem, source, [{ recordId: created.id, locationId: created.locationId, seenAt, lines: unmatchedOf(lines), before: null }])));
-      await insertEvents(tem, 'sales', events, actorOf(input.actor), now);
-      return { status: 201, order: orderDto(created) };
-    }
-
-    const order = existing!;
-    if (decision.kind === 'payment') {
-      // a final order: only paymentStatus moves (e.g. refunded after cancelling); no state event
-      if (!decision.touch) {
-        input.checkVersion(order.version);
-        order.paymentStatus = sent.content.paymentStatus;
-        order.version += 1;
-        order.updatedAt = now;
-      }
-      order.contentHash = sent.contentHash;
-      await tem.flush();
-      return { status: 200, order: orderDto(order) };
-    }
-
-    // spec: Ingested record, stored → same record sent again with changes → updated
-    input.checkVersion(order.version);
-    if (location.id !== order.locationId) refuseArchived(location);
-    const before = orderDto(order);
-    const unmatchedBefore = unmatchedOf(order.lines);
-    // a link stays while the order names the same customer externalId (the customer may have moved to another one since)
-    const sameCustomer = order.customerId != null && (order.customer?.externalId ?? null) === sentCustomerExternalId;
-    Object.assign(order, fieldsOf(sent, lines), { customerId: sameCustomer ? order.customerId : customerId });
-    if (decision.cancels) {
-      order.status = 'cancelled';
-      // inventory releases what it held on `sales_order.cancelled`
-      order.reservations = [];
-      order.cancelledAt = now;
-      order.cancelReason = sent.content.cancelReason;
-    }
-    order.version += 1;
-    order.updatedAt = now;
-    await tem.flush();
-    // spec: Sales order stored → re-sent with status cancelled → cancelled: `sales_order.cancelled`
-    if (decision.cancels) events.push(eventOf('sales_order.cancelled', order, changedFields(before, orderDto(order))));
-    events.push(...(await recordUnmatched(tem, source, [{ recordId: order.id, locationId: order.locationId, seenAt, lines: unmatchedOf(lines), before: unmatchedBefore }])));
-    await insertEvents(tem, 'sales', events, actorOf(input.actor), now);
-    return { status: 200, order: orderDto(order) };
+  const { em, now } = w;
+  // items first: the item-mapping lock before the order's, in the order `:map` would take them (no deadlock)
+  const lines = await matchLines(w, source, sent.lines);
+  // the customer's externalId lock before the order's: a customer created meanwhile links this order itself
+  const sentCustomerExternalId = sent.content.customer?.externalId ?? null;
+  const customerId = await customerIdFor(w, sentCustomerExternalId);
+  // serialises concurrent first PUTs of one (source, externalId): one creates, the other sees it
+  await lockForTransaction(em, `${w.schema}.orders ${JSON.stringify([source, externalId])}`);
+  const existing = await em.findOne(SalesOrder, { source, externalId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  const stored = existing && { status: existing.status as OrderStatus, contentHash: existing.contentHash, coreHash: existing.coreHash, paymentStatus: existing.paymentStatus ?? null };
+  const decision = decidePut(stored, { contentHash: sent.contentHash, coreHash: sent.coreHash, status: sent.content.status, paymentStatus: sent.content.paymentStatus });
+  const events: OutboxEvent[] = [];
+  const eventOf = (type: string, o: SalesOrder, previous?: Record<string, unknown>): OutboxEvent => ({
+    type, aggregateType: 'sales_order', aggregateId: o.id, locationId: o.locationId, object: orderDto(o), ...(previous ? { previous } : {}),
   });
+  const seenAt = sent.content.placedAt ?? now.toISOString();
+
+  if (decision.kind === 'conflict') throw new Conflict(decision.detail);
+  if (decision.kind === 'unchanged') return { status: 200, order: orderDto(existing!) };
+
+  if (decision.kind === 'create') {
+    refuseArchived(location);
+    const cancelled = sent.content.status === 'cancelled';
+    const created = em.create(SalesOrder, {
+      id: newId('salesOrder'),
+      source,
+      externalId,
+      ...fieldsOf(sent, lines),
+      customerId,
+      status: sent.content.status,
+      cancelledAt: cancelled ? now : null,
+      cancelReason: sent.content.cancelReason,
+      reservations: [],
+      reservedAt: null,
+      shipment: null,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await em.flush();
+    // spec: Sales order (none) → open: `sales_order.created`; `sales.unmapped_item` for unmatched lines
+    events.push(eventOf('sales_order.created', created));
+    events.push(...(await recordUnmatched(w, source, [{ recordId: created.id, locationId: created.locationId, seenAt, lines: unmatchedOf(lines), before: null }])));
+    for (const e of events) w.emit(e);
+    return { status: 201, order: orderDto(created) };
+  }
+
+  const order = existing!;
+  if (decision.kind === 'payment') {
+    // a final order: only paymentStatus moves (e.g. refunded after cancelling); no state event
+    if (!decision.touch) {
+      w.checkVersion(order.version);
+      order.paymentStatus = sent.content.paymentStatus;
+      order.version += 1;
+      order.updatedAt = now;
+    }
+    order.contentHash = sent.contentHash;
+    await em.flush();
+    return { status: 200, order: orderDto(order) };
+  }
+
+  // spec: Ingested record, stored → same record sent again with changes → updated
+  w.checkVersion(order.version);
+  if (location.id !== order.locationId) refuseArchived(location);
+  const before = orderDto(order);
+  const unmatchedBefore = unmatchedOf(order.lines);
+  // a link stays while the order names the same customer externalId (the customer may have moved to another one since)
+  const sameCustomer = order.customerId != null && (order.customer?.externalId ?? null) === sentCustomerExternalId;
+  Object.assign(order, fieldsOf(sent, lines), { customerId: sameCustomer ? order.customerId : customerId });
+  if (decision.cancels) {
+    order.status = 'cancelled';
+    // inventory releases what it held on `sales_order.cancelled`
+    order.reservations = [];
+    order.cancelledAt = now;
+    order.cancelReason = sent.content.cancelReason;
+  }
+  order.version += 1;
+  order.updatedAt = now;
+  await em.flush();
+  // spec: Sales order stored → re-sent with status cancelled → cancelled: `sales_order.cancelled`
+  if (decision.cancels) events.push(eventOf('sales_order.cancelled', order, changedFields(before, orderDto(order))));
+  events.push(...(await recordUnmatched(w, source, [{ recordId: order.id, locationId: order.locationId, seenAt, lines: unmatchedOf(lines), before: unmatchedBefore }])));
+  for (const e of events) w.emit(e);
+  return { status: 200, order: orderDto(order) };
 }
 
 /** The columns a PUT sets from what was sent (state and bookkeeping aside). */
@@ -148,7 +144,7 @@ function fieldsOf(sent: NormalizedOrder, lines: OrderLine[]) {
 
 /** `GET /sales-orders`: a page of orders (keyset after `after`, ordered by id), `limit` rows at most. */
 export async function listOrders(
-  em: EntityManager,
+  w: Work,
   f: { after?: string | null; status?: string; source?: string; updatedSince?: string; inLocations?: ReturnType<typeof locationFilter> },
   limit: number,
 ): Promise<SalesOrder[]> {
@@ -159,57 +155,44 @@ export async function listOrders(
   if (source) where.source = source;
   if (updatedSince) where.updatedAt = { $gte: new Date(updatedSince) };
   if (inLocations) where.locationId = inLocations;
-  return em.find(SalesOrder, where, { orderBy: { id: 'asc' }, limit });
+  return w.em.find(SalesOrder, where, { orderBy: { id: 'asc' }, limit });
 }
 
 /** The orders of every source (or of `source`) with this externalId, by source. */
-export async function ordersByExternalId(em: EntityManager, externalId: string, source: string | undefined): Promise<SalesOrder[]> {
+export async function ordersByExternalId(w: Work, externalId: string, source: string | undefined): Promise<SalesOrder[]> {
   const where: FilterQuery<SalesOrder> = { externalId };
   if (source) where.source = source;
-  return em.find(SalesOrder, where, { orderBy: { source: 'asc' } });
+  return w.em.find(SalesOrder, where, { orderBy: { source: 'asc' } });
 }
 
-export const findOrder = (em: EntityManager, id: string) => em.findOne(SalesOrder, { id });
-
-/** Who commands which order: the caller's reach, principal and If-Match check. */
-export interface OrderCommand {
-  id: string;
-  reach: ReachSet;
-  principal: Principal;
-  checkVersion: (current: number) => void;
-}
+export const findOrder = (w: Work, id: string) => w.em.findOne(SalesOrder, { id });
 
 /**
  * A command on one order: locked (a concurrent command waits, inventory's answer included), in the
  * caller's reach, at the If-Match version, allowed in its state; `apply` changes it; version,
- * updated_at and the event (with the changed fields) follow, in the same transaction.
+ * updated_at and the event (with the changed fields) follow, in the unit's transaction.
  */
 export async function orderCommand(
-  em: EntityManager,
-  cmd: OrderCommand,
+  w: Work,
+  id: string,
   refusalOf: (status: OrderStatus) => string | null,
   eventType: 'sales_order.shipped' | 'sales_order.cancelled' | null,
   apply: (order: SalesOrder, now: Date) => Promise<void>,
 ) {
-  const now = clockNow();
-  const { reach } = cmd;
-  return em.transactional(async (tem) => {
-    const order = await tem.findOne(SalesOrder, { id: cmd.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!order) throw new NotFound('sales order', cmd.id);
-    assertLocationInReach(reach, order.locationId);
-    cmd.checkVersion(order.version);
-    const refusal = refusalOf(order.status as OrderStatus);
-    if (refusal) throw new Conflict(refusal);
-    const before = orderDto(order);
-    await apply(order, now);
-    order.version += 1;
-    order.updatedAt = now;
-    await tem.flush();
-    const after = orderDto(order);
-    if (eventType) {
-      const event = { type: eventType, aggregateType: 'sales_order', aggregateId: order.id, locationId: order.locationId, object: after, previous: changedFields(before, after) };
-      await insertEvents(tem, 'sales', [event], actorOf(cmd.principal), now);
-    }
-    return after;
-  });
+  const { em, now } = w;
+  const reach = w.reach();
+  const order = await em.findOne(SalesOrder, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!order) throw new NotFound('sales order', id);
+  assertLocationInReach(reach, order.locationId);
+  w.checkVersion(order.version);
+  const refusal = refusalOf(order.status as OrderStatus);
+  if (refusal) throw new Conflict(refusal);
+  const before = orderDto(order);
+  await apply(order, now);
+  order.version += 1;
+  order.updatedAt = now;
+  await em.flush();
+  const after = orderDto(order);
+  if (eventType) w.emit({ type: eventType, aggregateType: 'sales_order', aggregateId: order.id, locationId: order.locationId, object: after, previous: changedFields(before, after) });
+  return after;
 }

@@ -14,7 +14,8 @@ export const closedDaysConsumer = defineConsumer({
   name: 'closed-days',
   topics: ['cash'],
   types: [BUSINESS_DAY_CLOSED, BUSINESS_DAY_REOPENED],
-  async handle({ em, event }) {
+  async handle(ctx) {
+    const { event } = ctx;
     const parsed = BusinessDayEventObject.safeParse(event.data.object);
     const expected = event.type === BUSINESS_DAY_CLOSED ? 'closed' : 'open';
     if (!parsed.success || parsed.data.status !== expected) {
@@ -24,7 +25,7 @@ export const closedDaysConsumer = defineConsumer({
     const o = parsed.data;
     const closedAt = o.closedAt ? new Date(o.closedAt) : expected === 'closed' ? new Date(event.createdAt) : null;
     const reopenedAt = o.reopenedAt ? new Date(o.reopenedAt) : expected === 'open' ? new Date(event.createdAt) : null;
-    await saveClosedDay(em, { locationId: o.locationId, businessDay: o.businessDay, status: expected, closedAt, reopenedAt, updatedAt: new Date(o.updatedAt) });
+    await saveClosedDay(ctx, { locationId: o.locationId, businessDay: o.businessDay, status: expected, closedAt, reopenedAt, updatedAt: new Date(o.updatedAt) });
   },
 });
 

@@ -9,7 +9,6 @@ export type ReviewRecordKind = 'transaction' | 'summary';
 /** Replica of cash's business days, fed by cash.business_day_closed / cash.business_day_reopened (consumers.ts). */
 export const SalesClosedDay = defineEntity({
   name: 'SalesClosedDay',
-  schema: 'sales',
   tableName: 'closed_days',
   properties: {
     locationId: p.string().primary(),
@@ -30,7 +29,6 @@ export type SalesClosedDay = InferEntity<typeof SalesClosedDay>;
  */
 export const SalesReviewItemEntity = defineEntity({
   name: 'SalesReviewItem',
-  schema: 'sales',
   tableName: 'review_items',
   properties: {
     id: p.string().primary(),

@@ -9,22 +9,22 @@ export const reviewRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
     const { limit, cursor, status, locationId, source, recordKind } = ctx.query;
     const inLocations = locationFilter(ctx.reach(), locationId);
     const n = pageLimit(limit);
-    const rows = await listReviewItems(ctx.em, { after: decodeCursor(cursor), status, source, recordKind, inLocations }, n + 1);
+    const rows = await listReviewItems(ctx, { after: decodeCursor(cursor), status, source, recordKind, inLocations }, n + 1);
     return { body: toPage(rows, n, reviewItemDto) };
   }),
 
   route('GET /sales/review-items/{id}', async (ctx) => {
-    const { item, current } = await loadItem(ctx.em, ctx.params.id, ctx.reach());
+    const { item, current } = await loadItem(ctx, ctx.params.id);
     return { body: reviewItemDetailDto(item, current) };
   }),
 
   route('POST /sales/review-items/{id}:accept', async (ctx) => {
-    const body = await acceptItem(ctx.em, ctx.params.id, { principal: ctx.principal, reach: ctx.reach(), checkVersion: ctx.checkVersion }, ctx.body.note);
+    const body = await acceptItem(ctx, ctx.params.id, ctx.body.note);
     return { body };
   }),
 
   route('POST /sales/review-items/{id}:reject', async (ctx) => {
-    const body = await rejectItem(ctx.em, ctx.params.id, { principal: ctx.principal, reach: ctx.reach(), checkVersion: ctx.checkVersion }, ctx.body.reason);
+    const body = await rejectItem(ctx, ctx.params.id, ctx.body.reason);
     return { body };
   }),
 ];

@@ -1,7 +1,7 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
-import { assertLocationInReach, actorOf, Conflict, Forbidden, ingestBatch, insertEvents, NotFound, findPlain, type locationFilter, type EntityManager, type Principal, type ReachSet, now as clockNow } from '@bop/shared';
+import { assertLocationInReach, Conflict, Forbidden, ingestBatch, NotFound, findPlain, type locationFilter, type Principal, type Work } from '@bop/shared';
 import { SalesTransaction } from '../transactions/entities';
-import type { TransactionRow } from '../transactions/pipeline';
+import type { StepContext, TransactionRow } from '../transactions/pipeline';
 import { transactionEvents } from '../transactions/recorded-events';
 import { postStoreSteps, transactionsTarget } from '../transactions/store';
 import type { IngestedSummaryRow } from '../summaries/summary-rules';
@@ -14,52 +14,43 @@ import { reviewItemDetailDto, reviewItemDto, type CurrentRecord } from './dto';
 const RECORDED = 'sales.transactions.recorded';
 const ACCEPT_ENDPOINT = 'POST /sales/review-items/{id}:accept';
 
-export interface Decider {
-  principal: Principal;
-  reach: ReachSet;
-  /** throws 409 version_mismatch when If-Match names another version */
-  checkVersion(current: number): void;
-}
-
 /** A decision on a held record is a person's (spec: ingestion rule 7, "flagged for review"): keys and the platform may not make it. */
 export function assertPerson(principal: Principal): void {
   if (principal.kind !== 'user') throw new Forbidden('Only a person accepts or rejects a held record; integration keys may not.');
 }
 
 /** The transaction or summary the item applies to, as stored now. */
-async function currentOf(em: EntityManager, item: SalesReviewItemEntity, fresh = false): Promise<CurrentRecord> {
+async function currentOf(w: Work, item: SalesReviewItemEntity, fresh = false): Promise<CurrentRecord> {
   const where = { source: item.source, externalId: item.externalId };
   const options = fresh ? { disableIdentityMap: true } : {};
-  if (item.recordKind === 'summary') return { kind: 'summary', value: await em.findOne(SalesSummaryEntity, { ...where, origin: 'ingested' }, options) };
-  return { kind: 'transaction', value: await em.findOne(SalesTransaction, where, options) };
+  if (item.recordKind === 'summary') return { kind: 'summary', value: await w.em.findOne(SalesSummaryEntity, { ...where, origin: 'ingested' }, options) };
+  return { kind: 'transaction', value: await w.em.findOne(SalesTransaction, where, options) };
 }
 
-/** The item and the record as stored now, when both locations are within reach. */
-export async function loadItem(em: EntityManager, id: string, reach: ReachSet, lock = false) {
-  const item = await em.findOne(SalesReviewItemEntity, { id }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+/** The item and the record as stored now, when both locations are within the caller's reach. */
+export async function loadItem(w: Work, id: string, lock = false) {
+  const reach = w.reach();
+  const item = await w.em.findOne(SalesReviewItemEntity, { id }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
   if (!item) throw new NotFound('review item', id);
   assertLocationInReach(reach, item.locationId);
-  const current = await currentOf(em, item);
+  const current = await currentOf(w, item);
   if (current.value && current.value.locationId !== item.locationId) assertLocationInReach(reach, current.value.locationId);
   return { item, current };
 }
 
-async function decide(em: EntityManager, id: string, by: Decider, apply: (tem: EntityManager, item: SalesReviewItemEntity) => Promise<void>, type: string) {
-  assertPerson(by.principal);
-  return em.transactional(async (tem) => {
-    const { item } = await loadItem(tem, id, by.reach, true);
-    if (item.status !== 'pending') throw new Conflict(`Review item ${id} is already ${item.status}; only a pending item is decided.`);
-    by.checkVersion(item.version);
-    await apply(tem, item);
-    const now = clockNow();
-    item.decidedAt = now;
-    item.decidedBy = by.principal.userId ?? by.principal.id;
-    item.updatedAt = now;
-    item.version += 1;
-    await tem.flush();
-    await insertEvents(tem, 'sales', [{ type, aggregateType: 'sales_review_item', aggregateId: item.id, locationId: item.locationId, object: reviewItemDto(item) }], actorOf(by.principal), now);
-    return reviewItemDetailDto(item, await currentOf(tem, item, true));
-  });
+async function decide(w: Work, id: string, apply: (item: SalesReviewItemEntity) => Promise<void>, type: string) {
+  assertPerson(w.actor);
+  const { item } = await loadItem(w, id, true);
+  if (item.status !== 'pending') throw new Conflict(`Review item ${id} is already ${item.status}; only a pending item is decided.`);
+  w.checkVersion(item.version);
+  await apply(item);
+  item.decidedAt = w.now;
+  item.decidedBy = w.actor.userId ?? w.actor.id;
+  item.updatedAt = w.now;
+  item.version += 1;
+  await w.em.flush();
+  w.emit({ type, aggregateType: 'sales_review_item', aggregateId: item.id, locationId: item.locationId, object: reviewItemDto(item) });
+  return reviewItemDetailDto(item, await currentOf(w, item, true));
 }
 
 /**
@@ -67,18 +58,18 @@ async function decide(em: EntityManager, id: string, by: Decider, apply: (tem: E
  * post-store steps), under the transaction id the batch result gave; `sales.transactions.recorded`
  * says `review_accepted` so consumers know a closed day's figures changed by a person's decision.
  */
-async function applyTransaction(tem: EntityManager, item: SalesReviewItemEntity, by: Decider): Promise<string> {
-  const result = await ingestBatch<TransactionRow>(tem, {
+async function applyTransaction(w: Work, item: SalesReviewItemEntity): Promise<string> {
+  const result = await ingestBatch<TransactionRow>(w, {
     target: transactionsTarget,
     source: item.source,
     // a new record gets the id its batch result named; an existing row keeps its id
     records: [{ index: 0, externalId: item.externalId, row: item.row as TransactionRow, hash: item.contentHash, id: item.recordId }],
-    actor: by.principal,
+    actor: w.actor,
     area: 'sales',
     endpoint: ACCEPT_ENDPOINT,
     batchEvent: false,
-    afterStore: async (dem, stored) => {
-      const step = { em: dem, source: item.source, now: clockNow() };
+    afterStore: async (_em, stored) => {
+      const step: StepContext = { w, source: item.source };
       const events = [];
       for (const run of postStoreSteps) events.push(...(await run(step, stored)));
       return [...events.filter((e) => e.type !== RECORDED), ...transactionEvents(item.source, stored, 'review_accepted')];
@@ -96,15 +87,14 @@ async function applyTransaction(tem: EntityManager, item: SalesReviewItemEntity,
  * the pair sending transactions (rule 9), or a period overlapping a summary stored since (its sales
  * would count twice) — 409, the item stays pending.
  */
-async function applySummary(tem: EntityManager, item: SalesReviewItemEntity, by: Decider): Promise<string> {
+async function applySummary(w: Work, item: SalesReviewItemEntity): Promise<string> {
   const row = item.row as IngestedSummaryRow;
-  const now = clockNow();
-  const modes = await claimSourceModes(tem, item.source, [row.location_id], 'summaries', now, true);
+  const modes = await claimSourceModes(w, item.source, [row.location_id], 'summaries', true);
   if (modes.get(row.location_id) === 'transactions') {
     throw new Conflict(`Source ${item.source} sends transactions for location ${row.location_id}, so the service builds its summaries: ${ruleNine}. Reject this item.`);
   }
   const overlaps = await findPlain(
-    tem,
+    w.em,
     SalesSummaryEntity,
     {
       source: item.source,
@@ -122,17 +112,16 @@ async function applySummary(tem: EntityManager, item: SalesReviewItemEntity, by:
       `The held summary's period overlaps summary ${o.externalId} (${new Date(o.periodStart).toISOString()} to ${new Date(o.periodEnd).toISOString()}) of the same location and source; its sales would count twice. Reject this item, or correct that summary first.`,
     );
   }
-  const result = await ingestBatch<IngestedSummaryRow>(tem, {
+  const result = await ingestBatch<IngestedSummaryRow>(w, {
     target: summariesTarget,
     source: item.source,
     // as for transactions: a new summary gets the id its batch result named; an existing one keeps its id
     records: [{ index: 0, externalId: item.externalId, row, hash: item.contentHash, id: item.recordId }],
-    actor: by.principal,
+    actor: w.actor,
     area: 'sales',
     endpoint: ACCEPT_ENDPOINT,
-    now,
     batchEvent: false,
-    eventsFor: summaryUpdatedEvents(item.source, now),
+    eventsFor: summaryUpdatedEvents(item.source, w.now),
   });
   const r = result.results[0];
   if (r.status === 'rejected' || !r.id) throw new Error(`accepting ${item.id}: the held row was refused: ${JSON.stringify(r.errors)}`);
@@ -140,13 +129,12 @@ async function applySummary(tem: EntityManager, item: SalesReviewItemEntity, by:
 }
 
 /** Accepting applies the held record (locked figures change by a person's decision, spec: ingestion rule 7). */
-export function acceptItem(em: EntityManager, id: string, by: Decider, note: string | undefined) {
+export function acceptItem(w: Work, id: string, note: string | undefined) {
   return decide(
-    em,
+    w,
     id,
-    by,
-    async (tem, item) => {
-      item.recordId = item.recordKind === 'summary' ? await applySummary(tem, item, by) : await applyTransaction(tem, item, by);
+    async (item) => {
+      item.recordId = item.recordKind === 'summary' ? await applySummary(w, item) : await applyTransaction(w, item);
       item.status = 'accepted';
       item.decisionNote = note ?? null;
     },
@@ -155,12 +143,11 @@ export function acceptItem(em: EntityManager, id: string, by: Decider, note: str
 }
 
 /** Rejecting leaves the stored record as it is (locked figures unchanged) and records why. */
-export function rejectItem(em: EntityManager, id: string, by: Decider, reason: string) {
+export function rejectItem(w: Work, id: string, reason: string) {
   return decide(
-    em,
+    w,
     id,
-    by,
-    async (_tem, item) => {
+    async (item) => {
       item.status = 'rejected';
       item.decisionNote = reason;
     },
@@ -170,7 +157,7 @@ export function rejectItem(em: EntityManager, id: string, by: Decider, reason: s
 
 /** `GET /sales/review-items`: a page of review items (keyset after `after`, ordered by id), `limit` rows at most. */
 export async function listReviewItems(
-  em: EntityManager,
+  w: Work,
   f: { after?: string | null; status: string; source?: string; recordKind?: ReviewRecordKind; inLocations?: ReturnType<typeof locationFilter> },
   limit: number,
 ): Promise<SalesReviewItemEntity[]> {
@@ -180,18 +167,18 @@ export async function listReviewItems(
   if (source) where.source = source;
   if (recordKind) where.recordKind = recordKind;
   if (inLocations) where.locationId = inLocations;
-  return em.find(SalesReviewItemEntity, where, { orderBy: { id: 'asc' }, limit });
+  return w.em.find(SalesReviewItemEntity, where, { orderBy: { id: 'asc' }, limit });
 }
 
 /** A business day's state in `sales.closed_days`, from cash's business-day events. */
 export async function saveClosedDay(
-  em: EntityManager,
+  w: Work,
   d: { locationId: string; businessDay: string; status: 'closed' | 'open'; closedAt: Date | null; reopenedAt: Date | null; updatedAt: Date },
 ): Promise<void> {
   // a replayed older event never overwrites a newer state
   // raw SQL: the upsert keeps the stored closed/reopened times where the event has none (coalesce with the stored row) and only over an older state; the ORM's merge has no such expressions
-  await em.execute(
-    `insert into "sales"."closed_days" ("location_id", "business_day", "status", "closed_at", "reopened_at", "updated_at")
+  await w.em.execute(
+    `insert into "${w.schema}"."closed_days" ("location_id", "business_day", "status", "closed_at", "reopened_at", "updated_at")
      values (?, ?::date, ?, ?, ?, ?)
      on conflict ("location_id", "business_day") do update set
        "status" = excluded."status",

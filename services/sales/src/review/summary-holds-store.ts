@@ -1,4 +1,4 @@
-import { newId, sqlQuery, type EntityManager, type FieldError } from '@bop/shared';
+import { newId, sqlQuery, type FieldError, type Work } from '@bop/shared';
 import type { LocationRef } from '../transactions/normalize';
 import { businessDaysOfPeriod, type IngestedSummaryRow } from '../summaries/summary-rules';
 import { pendingReason, savePendingItems, type HeldAnswer, type PendingItemWrite } from './transaction-holds-store';
@@ -63,12 +63,12 @@ export function summaryHoldReason(h: { locationId: string; closedDays: string[];
  * it there (even once the day is reopened). Answers the holds by record index; adds the warnings.
  * Two queries for the batch: stored and pending records, then the closed days among all their days.
  */
-export async function holdClosedSummaryDays(em: EntityManager, source: string, candidates: SummaryHoldCandidate[]): Promise<Map<number, SummaryHold>> {
+export async function holdClosedSummaryDays(w: Work, source: string, candidates: SummaryHoldCandidate[]): Promise<Map<number, SummaryHold>> {
   const holds = new Map<number, SummaryHold>();
   if (candidates.length === 0) return holds;
   // raw SQL: one set-based read for a whole ingestion batch (jsonb recordset left-joined to summaries, locations and review items)
   const states: StoredState[] = await sqlQuery(
-    em,
+    w.em,
     `with c as (select * from jsonb_to_recordset(?::jsonb) as x("i" int, "external_id" text))
      select c."i", s."id" as "stored_id", s."content_hash" as "stored_hash", s."location_id" as "stored_location_id",
        to_char(s."period_start" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "stored_period_start",
@@ -76,9 +76,9 @@ export async function holdClosedSummaryDays(em: EntityManager, source: string, c
        l."timezone", l."business_day_cutoff",
        p."id" as "pending_id", p."content_hash" as "pending_hash", p."record_id" as "pending_record_id", p."reason" as "pending_reason"
      from c
-     left join "sales"."summaries" s on s."source" = ? and s."external_id" = c."external_id" and s."origin" = 'ingested'
-     left join "sales"."locations" l on l."id" = s."location_id"
-     left join "sales"."review_items" p on p."source" = ? and p."record_kind" = 'summary' and p."external_id" = c."external_id" and p."status" = 'pending'`,
+     left join "${w.schema}"."summaries" s on s."source" = ? and s."external_id" = c."external_id" and s."origin" = 'ingested'
+     left join "${w.schema}"."locations" l on l."id" = s."location_id"
+     left join "${w.schema}"."review_items" p on p."source" = ? and p."record_kind" = 'summary' and p."external_id" = c."external_id" and p."status" = 'pending'`,
     [JSON.stringify(candidates.map((c) => ({ i: c.index, external_id: c.externalId }))), source, source],
   );
   const byIndex = new Map(states.map((s) => [Number(s.i), s]));
@@ -98,10 +98,10 @@ export async function holdClosedSummaryDays(em: EntityManager, source: string, c
   ]);
   // raw SQL: one set-based read of the closed days among the batch's (location, day) pairs (a join on a jsonb recordset)
   const closedRows: Array<{ location_id: string; business_day: string }> = await sqlQuery(
-    em,
+    w.em,
     `select distinct d."location_id", to_char(d."business_day", 'YYYY-MM-DD') as "business_day"
      from jsonb_to_recordset(?::jsonb) as x("location_id" text, "business_day" date)
-     join "sales"."closed_days" d on d."location_id" = x."location_id" and d."business_day" = x."business_day" and d."status" = 'closed'`,
+     join "${w.schema}"."closed_days" d on d."location_id" = x."location_id" and d."business_day" = x."business_day" and d."status" = 'closed'`,
     [JSON.stringify(pairs)],
   );
   const closed = new Set(closedRows.map((r) => `${r.location_id}|${r.business_day}`));
@@ -133,7 +133,7 @@ export async function holdClosedSummaryDays(em: EntityManager, source: string, c
  * the same content again is `unchanged`, other content replaces the held row (`updated`).
  */
 export async function storeHeldSummaries(
-  em: EntityManager,
+  w: Work,
   source: string,
   records: Array<{ index: number; externalId: string; row: IngestedSummaryRow; hash: string; warnings?: FieldError[] }>,
   holds: Map<number, SummaryHold>,
@@ -166,5 +166,5 @@ export async function storeHeldSummaries(
       warnings: r.warnings ?? [],
     });
   }
-  return savePendingItems(em, source, 'summary', writes, records.map((r) => r.externalId), answers);
+  return savePendingItems(w, source, 'summary', writes, records.map((r) => r.externalId), answers);
 }

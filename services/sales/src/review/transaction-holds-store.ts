@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import { newId, sqlList, sqlQuery, type EntityManager, type FieldError, now as clockNow } from '@bop/shared';
+import { newId, sqlList, sqlQuery, type FieldError, type Work } from '@bop/shared';
 import { formatMoney } from '../transactions/money';
 import type { PreStoreStep, TransactionRow, ValidCandidate } from '../transactions/pipeline';
 import { SalesReviewItemEntity, type ReviewRecordKind } from './entities';
@@ -42,16 +42,16 @@ export const checkRefundsAndVoids: PreStoreStep = async (ctx, candidates) => {
   // raw SQL: one set-based read for a whole ingestion batch (stored transactions and their refunds, with an aggregate per key)
   const rows: Array<{ external_id: string; type: string; status: string; total: string; currency: string; refund_of: string | null; stored: boolean; refunded: string | null }> =
     await sqlQuery(
-      ctx.em,
+      ctx.w.em,
       `select t."external_id", t."type", t."status", t."total"::text as "total", t."currency", t."refund_of", true as "stored",
          case when t."external_id" = any(?::text[]) then
-           (select coalesce(sum(r."total"), 0)::text from "sales"."transactions" r
+           (select coalesce(sum(r."total"), 0)::text from "${ctx.w.schema}"."transactions" r
              where r."source" = t."source" and r."refund_of" = t."external_id" and r."type" = 'refund' and r."status" = 'completed') end as "refunded"
-       from "sales"."transactions" t
+       from "${ctx.w.schema}"."transactions" t
        where t."source" = ? and t."external_id" = any(?::text[])
        union all
        select i."external_id", i."row"->>'type', i."row"->>'status', i."row"->>'total', i."row"->>'currency', i."row"->>'refund_of', false, null
-       from "sales"."review_items" i
+       from "${ctx.w.schema}"."review_items" i
        where i."source" = ? and i."status" = 'pending' and i."record_kind" = 'transaction' and i."kind" = 'new' and i."external_id" = any(?::text[])`,
       // what was refunded so far only for the originals this batch's refunds name (index on refund_of)
       [sqlList([...new Set(refunds.map((c) => c.normalized.refundOf!))]), ctx.source, keysList, ctx.source, keysList],
@@ -168,19 +168,19 @@ interface LockState {
 }
 
 /** Per record: the stored transaction, whether its day and the stored one's are closed, its pending review item. One query. */
-async function lockStates(em: EntityManager, source: string, records: Array<{ i: number; externalId: string; locationId: string; businessDay: string }>): Promise<Map<number, LockState>> {
+async function lockStates(w: Work, source: string, records: Array<{ i: number; externalId: string; locationId: string; businessDay: string }>): Promise<Map<number, LockState>> {
   // raw SQL: one set-based read for a whole ingestion batch (jsonb recordset left-joined to transactions, closed days and review items)
   const rows: LockState[] = await sqlQuery(
-    em,
+    w.em,
     `with c as (select * from jsonb_to_recordset(?::jsonb) as x("i" int, "external_id" text, "location_id" text, "business_day" date))
      select c."i", t."id" as "stored_id", t."content_hash" as "stored_hash", t."location_id" as "stored_location_id",
        to_char(t."business_day", 'YYYY-MM-DD') as "stored_day",
-       exists (select 1 from "sales"."closed_days" d where d."location_id" = c."location_id" and d."business_day" = c."business_day" and d."status" = 'closed') as "day_closed",
-       (t."id" is not null and exists (select 1 from "sales"."closed_days" d where d."location_id" = t."location_id" and d."business_day" = t."business_day" and d."status" = 'closed')) as "stored_day_closed",
+       exists (select 1 from "${w.schema}"."closed_days" d where d."location_id" = c."location_id" and d."business_day" = c."business_day" and d."status" = 'closed') as "day_closed",
+       (t."id" is not null and exists (select 1 from "${w.schema}"."closed_days" d where d."location_id" = t."location_id" and d."business_day" = t."business_day" and d."status" = 'closed')) as "stored_day_closed",
        p."id" as "pending_id", p."content_hash" as "pending_hash", p."record_id" as "pending_record_id", p."reason" as "pending_reason"
      from c
-     left join "sales"."transactions" t on t."source" = ? and t."external_id" = c."external_id"
-     left join "sales"."review_items" p on p."source" = ? and p."record_kind" = 'transaction' and p."external_id" = c."external_id" and p."status" = 'pending'`,
+     left join "${w.schema}"."transactions" t on t."source" = ? and t."external_id" = c."external_id"
+     left join "${w.schema}"."review_items" p on p."source" = ? and p."record_kind" = 'transaction' and p."external_id" = c."external_id" and p."status" = 'pending'`,
     [JSON.stringify(records.map((r) => ({ i: r.i, external_id: r.externalId, location_id: r.locationId, business_day: r.businessDay }))), source, source],
   );
   return new Map(rows.map((r) => [Number(r.i), r]));
@@ -191,7 +191,7 @@ async function lockStates(em: EntityManager, source: string, records: Array<{ i:
  * (location, business day) pairs the batch writes or changes (a batch names only a few), or a
  * pending review item of this source. Usually not: the per-record lookup is then skipped.
  */
-async function anyHoldPossible(em: EntityManager, source: string, candidates: ValidCandidate[]): Promise<boolean> {
+async function anyHoldPossible(w: Work, source: string, candidates: ValidCandidate[]): Promise<boolean> {
   const days = new Map<string, { location_id: string; business_day: string }>();
   const add = (locationId: string, businessDay: string) => days.set(`${locationId}|${businessDay}`, { location_id: locationId, business_day: businessDay });
   for (const c of candidates) {
@@ -200,12 +200,12 @@ async function anyHoldPossible(em: EntityManager, source: string, candidates: Va
   }
   // raw SQL: one exists-probe of the batch's (location, day) pairs against closed days, on the ingestion hot path of every batch
   const [row] = await sqlQuery<{ possible: boolean }>(
-    em,
+    w.em,
     `select exists (
        select 1 from jsonb_to_recordset(?::jsonb) as x("location_id" text, "business_day" date)
-       join "sales"."closed_days" d on d."location_id" = x."location_id" and d."business_day" = x."business_day" and d."status" = 'closed'
+       join "${w.schema}"."closed_days" d on d."location_id" = x."location_id" and d."business_day" = x."business_day" and d."status" = 'closed'
      ) or exists (
-       select 1 from "sales"."review_items" p where p."source" = ? and p."record_kind" = 'transaction' and p."status" = 'pending'
+       select 1 from "${w.schema}"."review_items" p where p."source" = ? and p."record_kind" = 'transaction' and p."status" = 'pending'
      ) as "possible"`,
     [JSON.stringify([...days.values()]), source],
   );
@@ -220,9 +220,9 @@ async function anyHoldPossible(em: EntityManager, source: string, candidates: Va
  * once the day is reopened), so a person decides on the latest one and it keeps the id it was given.
  */
 export const holdLockedDays: PreStoreStep = async (ctx, candidates) => {
-  if (!(await anyHoldPossible(ctx.em, ctx.source, candidates))) return;
+  if (!(await anyHoldPossible(ctx.w, ctx.source, candidates))) return;
   const states = await lockStates(
-    ctx.em,
+    ctx.w,
     ctx.source,
     candidates.map((c) => ({ i: c.index, externalId: c.externalId, locationId: c.normalized.locationId, businessDay: c.normalized.businessDay })),
   );
@@ -274,7 +274,7 @@ export type HeldAnswer = { status: 'created' | 'updated' | 'unchanged'; id: stri
  * record keeps the id it was promised.
  */
 export async function savePendingItems(
-  em: EntityManager,
+  w: Work,
   source: string,
   recordKind: ReviewRecordKind,
   writes: PendingItemWrite[],
@@ -282,11 +282,11 @@ export async function savePendingItems(
   answers: HeldAnswer[],
 ): Promise<HeldAnswer[]> {
   if (writes.length === 0) return answers;
-  const now = clockNow();
+  const now = w.now;
   // raw SQL: set-based upsert of the batch's held records into the review queue in one statement
   const returned: Array<{ external_id: string; record_id: string; inserted: boolean }> = await sqlQuery(
-    em,
-    `insert into "sales"."review_items" as r ("id", "source", "record_kind", "external_id", "record_id", "location_id", "business_day", "previous_business_day",
+    w.em,
+    `insert into "${w.schema}"."review_items" as r ("id", "source", "record_kind", "external_id", "record_id", "location_id", "business_day", "previous_business_day",
        "business_days", "kind", "row", "content_hash", "status", "reason", "warnings", "version", "created_at", "updated_at")
      select x."id", ?, ?, x."external_id", x."record_id", x."location_id", x."business_day", x."previous_business_day",
        x."business_days", x."kind", x."row", x."content_hash", 'pending', x."reason", x."warnings", 1, ?, ?
@@ -314,7 +314,7 @@ export async function savePendingItems(
   });
   if (missing.length > 0) {
     // a concurrent batch held the same content first
-    const rows = await em
+    const rows = await w.em
       .createQueryBuilder(SalesReviewItemEntity)
       .select(['externalId', 'recordId'])
       .where({ source, recordKind, status: 'pending', externalId: { $in: missing.map((i) => externalIds[i]) } })
@@ -331,13 +331,13 @@ export async function savePendingItems(
  * content again is `unchanged`, other content replaces the held row (`updated`).
  */
 export async function storeHeldRecords(
-  em: EntityManager,
+  w: Work,
   source: string,
   records: Array<{ index: number; externalId: string; row: TransactionRow; hash: string; warnings?: FieldError[] }>,
 ): Promise<HeldAnswer[]> {
   if (records.length === 0) return [];
   const byIndex = await lockStates(
-    em,
+    w,
     source,
     records.map((r, i) => ({ i, externalId: r.externalId, locationId: r.row.location_id, businessDay: r.row.business_day })),
   );
@@ -378,5 +378,5 @@ export async function storeHeldRecords(
       warnings: r.warnings ?? [],
     });
   });
-  return savePendingItems(em, source, 'transaction', writes, records.map((r) => r.externalId), answers);
+  return savePendingItems(w, source, 'transaction', writes, records.map((r) => r.externalId), answers);
 }

@@ -13,7 +13,6 @@ export interface ChannelFigures {
  */
 export const SalesSummaryEntity = defineEntity({
   name: 'SalesSummary',
-  schema: 'sales',
   tableName: 'summaries',
   properties: {
     id: p.string().primary(),

@@ -1,5 +1,5 @@
 import type { SalesSummary as SalesSummaryDto } from '@bop/contracts';
-import { changedFields, insertEvents, lockForTransaction, newId, type EntityManager, now as clockNow } from '@bop/shared';
+import { changedFields, lockForTransaction, newId, type Work } from '@bop/shared';
 import type { PostStoreStep } from '../transactions/pipeline';
 import { builtFigures, builtSummaryHash, builtSummaryKey, businessDayPeriod, type ChannelAggregate } from './summary-rules';
 import { dayString, summaryDto, summaryFromRow } from './dto';
@@ -29,162 +29,158 @@ const dayKey = (k: DayKey) => `${k.location_id}|${k.source}|${k.business_day}`;
 
 /**
  * Takes up to `limit` pending day marks and rebuilds each marked (location, source, business day)
- * once, however many batches marked it (spec: ingestion rules 5, 7 and 9), in one transaction:
+ * once, however many batches marked it (spec: ingestion rules 5, 7 and 9), in the unit's transaction:
  * marks deleted (SKIP LOCKED: replicas share the queue), days locked in lock-id order (a day is
  * rebuilt by one worker at a time, each from a snapshot taken after the previous rebuild committed),
  * one aggregate over the days' transactions, one upsert of what changed, `sales.summary.updated` per
  * changed summary. A day whose transactions are all gone or voided keeps a zero summary. Answers the
- * number of marks taken.
+ * number of marks taken. Runs in the worker's unit (its transaction, actor system).
  */
-export async function rebuildMarkedDays(em: EntityManager, limit: number, now = clockNow()): Promise<number> {
-  return em.transactional(async (tem) => {
-    // raw SQL: the marks are taken off the shared queue in one statement (delete … returning with SKIP LOCKED)
-    const marks: DayKey[] = await tem.execute(
-      `delete from "sales"."summary_rebuilds" where "id" in (
-         select "id" from "sales"."summary_rebuilds" order by "id" limit ? for update skip locked
-       ) returning "location_id", "source", to_char("business_day", 'YYYY-MM-DD') as "business_day"`,
-      [limit],
-    );
-    if (marks.length === 0) return 0;
-    const days = [...new Map(marks.map((m) => [dayKey(m), m])).values()].sort((a, b) => (dayKey(a) < dayKey(b) ? -1 : 1));
-    const daysJson = JSON.stringify(days);
-    await lockForTransaction(tem, days.map((d) => `sales.summary-day ${dayKey(d)}`));
-    // one aggregate for every day: voided excluded; refunds (negative quantities) subtract; a line-less refund counts its subtotal
-    // raw SQL: an aggregation over the days' transactions and their jsonb lines (lateral jsonb_array_elements, sum … filter), which the ORM cannot express
-    const groups: AggregateRow[] = await tem.execute(
-      `select t."location_id", t."source", to_char(t."business_day", 'YYYY-MM-DD') as "business_day", t."currency", t."channel",
-         coalesce(sum(case when l.n > 0 then l.gross else t."subtotal" end) filter (where t."status" = 'completed'), 0)::text as "gross",
-         coalesce(sum(coalesce(l.discounts, 0)) filter (where t."status" = 'completed'), 0)::text as "discounts",
-         coalesce(sum(t."tax") filter (where t."status" = 'completed'), 0)::text as "tax",
-         (count(*) filter (where t."status" = 'completed' and t."type" = 'sale'))::int as "sales",
-         (count(*) filter (where t."status" = 'completed'))::int as "completed"
-       from jsonb_to_recordset(?::jsonb) as k(location_id text, source text, business_day date)
-       join "sales"."transactions" t on t."location_id" = k.location_id and t."business_day" = k.business_day and t."source" = k.source
-       cross join lateral (
-         select count(*) as n,
-           sum((e->>'quantity')::numeric * (e->>'unitPrice')::numeric) as gross,
-           sum(coalesce((e->>'discount')::numeric, 0)) as discounts
-         from jsonb_array_elements(t."lines") as e
-       ) l
-       group by 1, 2, 3, 4, 5`,
-      [daysJson],
-    );
-    // raw SQL: one set-based read of the built summaries of every marked day (a join on a jsonb recordset of day keys)
-    const existing: Array<Record<string, any>> = await tem.execute(
-      `select s.* from jsonb_to_recordset(?::jsonb) as k(location_id text, source text, business_day date)
-       join "sales"."summaries" s on s."origin" = 'built' and s."location_id" = k.location_id and s."source" = k.source and s."business_day" = k.business_day`,
-      [daysJson],
-    );
-    const locations = await tem
-      .createQueryBuilder(SalesLocation)
-      .select(['id', 'timezone', 'businessDayCutoff'])
-      .where({ id: { $in: [...new Set(days.map((d) => d.location_id))] } })
-      .execute<Array<Pick<SalesLocation, 'id' | 'timezone' | 'businessDayCutoff'>>>('all', true);
-    const zoneOf = new Map(locations.map((l) => [l.id, l]));
+export async function rebuildMarkedDays(w: Work, limit: number): Promise<number> {
+  const { em, now } = w;
+  // raw SQL: the marks are taken off the shared queue in one statement (delete … returning with SKIP LOCKED)
+  const marks: DayKey[] = await em.execute(
+    `delete from "${w.schema}"."summary_rebuilds" where "id" in (
+       select "id" from "${w.schema}"."summary_rebuilds" order by "id" limit ? for update skip locked
+     ) returning "location_id", "source", to_char("business_day", 'YYYY-MM-DD') as "business_day"`,
+    [limit],
+  );
+  if (marks.length === 0) return 0;
+  const days = [...new Map(marks.map((m) => [dayKey(m), m])).values()].sort((a, b) => (dayKey(a) < dayKey(b) ? -1 : 1));
+  const daysJson = JSON.stringify(days);
+  await lockForTransaction(em, days.map((d) => `${w.schema}.summary-day ${dayKey(d)}`));
+  // one aggregate for every day: voided excluded; refunds (negative quantities) subtract; a line-less refund counts its subtotal
+  // raw SQL: an aggregation over the days' transactions and their jsonb lines (lateral jsonb_array_elements, sum … filter), which the ORM cannot express
+  const groups: AggregateRow[] = await em.execute(
+    `select t."location_id", t."source", to_char(t."business_day", 'YYYY-MM-DD') as "business_day", t."currency", t."channel",
+       coalesce(sum(case when l.n > 0 then l.gross else t."subtotal" end) filter (where t."status" = 'completed'), 0)::text as "gross",
+       coalesce(sum(coalesce(l.discounts, 0)) filter (where t."status" = 'completed'), 0)::text as "discounts",
+       coalesce(sum(t."tax") filter (where t."status" = 'completed'), 0)::text as "tax",
+       (count(*) filter (where t."status" = 'completed' and t."type" = 'sale'))::int as "sales",
+       (count(*) filter (where t."status" = 'completed'))::int as "completed"
+     from jsonb_to_recordset(?::jsonb) as k(location_id text, source text, business_day date)
+     join "${w.schema}"."transactions" t on t."location_id" = k.location_id and t."business_day" = k.business_day and t."source" = k.source
+     cross join lateral (
+       select count(*) as n,
+         sum((e->>'quantity')::numeric * (e->>'unitPrice')::numeric) as gross,
+         sum(coalesce((e->>'discount')::numeric, 0)) as discounts
+       from jsonb_array_elements(t."lines") as e
+     ) l
+     group by 1, 2, 3, 4, 5`,
+    [daysJson],
+  );
+  // raw SQL: one set-based read of the built summaries of every marked day (a join on a jsonb recordset of day keys)
+  const existing: Array<Record<string, any>> = await em.execute(
+    `select s.* from jsonb_to_recordset(?::jsonb) as k(location_id text, source text, business_day date)
+     join "${w.schema}"."summaries" s on s."origin" = 'built' and s."location_id" = k.location_id and s."source" = k.source and s."business_day" = k.business_day`,
+    [daysJson],
+  );
+  const locations = await em
+    .createQueryBuilder(SalesLocation)
+    .select(['id', 'timezone', 'businessDayCutoff'])
+    .where({ id: { $in: [...new Set(days.map((d) => d.location_id))] } })
+    .execute<Array<Pick<SalesLocation, 'id' | 'timezone' | 'businessDayCutoff'>>>('all', true);
+  const zoneOf = new Map(locations.map((l) => [l.id, l]));
 
-    // one summary per (location, source, day, currency); a stored one with no transactions left is zeroed
-    const summaries = new Map<string, { day: DayKey; currency: string; groups: ChannelAggregate[] }>();
-    const keyOf = (d: DayKey, currency: string) => builtSummaryKey(d.location_id, d.business_day, currency);
-    for (const g of groups) {
-      const day = { location_id: g.location_id, source: g.source, business_day: g.business_day };
-      const key = `${g.source}|${keyOf(day, g.currency)}`;
-      const entry = summaries.get(key) ?? { day, currency: g.currency, groups: [] };
-      entry.groups.push({ channel: g.channel, gross: g.gross, discounts: g.discounts, tax: g.tax, sales: Number(g.sales), completed: Number(g.completed) });
-      summaries.set(key, entry);
-    }
-    const before = new Map(existing.map((r) => [`${r.source}|${r.external_id}`, summaryFromRow(r)]));
-    const storedHash = new Map(existing.map((r) => [r.id as string, String(r.content_hash)]));
-    for (const [key, b] of before) {
-      if (!summaries.has(key)) summaries.set(key, { day: { location_id: b.locationId, source: b.source, business_day: b.businessDay! }, currency: b.currency!, groups: [] });
-    }
+  // one summary per (location, source, day, currency); a stored one with no transactions left is zeroed
+  const summaries = new Map<string, { day: DayKey; currency: string; groups: ChannelAggregate[] }>();
+  const keyOf = (d: DayKey, currency: string) => builtSummaryKey(d.location_id, d.business_day, currency);
+  for (const g of groups) {
+    const day = { location_id: g.location_id, source: g.source, business_day: g.business_day };
+    const key = `${g.source}|${keyOf(day, g.currency)}`;
+    const entry = summaries.get(key) ?? { day, currency: g.currency, groups: [] };
+    entry.groups.push({ channel: g.channel, gross: g.gross, discounts: g.discounts, tax: g.tax, sales: Number(g.sales), completed: Number(g.completed) });
+    summaries.set(key, entry);
+  }
+  const before = new Map(existing.map((r) => [`${r.source}|${r.external_id}`, summaryFromRow(r)]));
+  const storedHash = new Map(existing.map((r) => [r.id as string, String(r.content_hash)]));
+  for (const [key, b] of before) {
+    if (!summaries.has(key)) summaries.set(key, { day: { location_id: b.locationId, source: b.source, business_day: b.businessDay! }, currency: b.currency!, groups: [] });
+  }
 
-    const writes: Array<{ id: string; key: string; row: Record<string, unknown>; dto: SalesSummaryDto; previous: SalesSummaryDto | null }> = [];
-    for (const [key, s] of summaries) {
-      const loc = zoneOf.get(s.day.location_id);
-      const period = businessDayPeriod(s.day.business_day, loc?.timezone ?? 'UTC', loc?.businessDayCutoff ?? '00:00');
-      const figures = builtFigures(s.groups, s.currency);
-      const periodStart = period.start.toISOString();
-      const periodEnd = period.end.toISOString();
-      const hash = builtSummaryHash({ ...figures, periodStart, periodEnd });
-      const old = before.get(key);
-      if (old && storedHash.get(old.id) === hash) continue;
-      const id = old?.id ?? newId('salesSummary');
-      const externalId = keyOf(s.day, s.currency);
-      const dto = summaryDto({
+  const writes: Array<{ id: string; key: string; row: Record<string, unknown>; dto: SalesSummaryDto; previous: SalesSummaryDto | null }> = [];
+  for (const [key, s] of summaries) {
+    const loc = zoneOf.get(s.day.location_id);
+    const period = businessDayPeriod(s.day.business_day, loc?.timezone ?? 'UTC', loc?.businessDayCutoff ?? '00:00');
+    const figures = builtFigures(s.groups, s.currency);
+    const periodStart = period.start.toISOString();
+    const periodEnd = period.end.toISOString();
+    const hash = builtSummaryHash({ ...figures, periodStart, periodEnd });
+    const old = before.get(key);
+    if (old && storedHash.get(old.id) === hash) continue;
+    const id = old?.id ?? newId('salesSummary');
+    const externalId = keyOf(s.day, s.currency);
+    const dto = summaryDto({
+      id,
+      source: s.day.source,
+      externalId,
+      origin: 'built',
+      locationId: s.day.location_id,
+      businessDay: s.day.business_day,
+      periodStart,
+      periodEnd,
+      currency: s.currency,
+      ...figures,
+      guests: null,
+      version: old ? old.version + 1 : 1,
+      createdAt: old?.createdAt ?? now,
+      updatedAt: now,
+    });
+    writes.push({
+      id,
+      key,
+      previous: old ? summaryDto(old) : null,
+      dto,
+      row: {
         id,
         source: s.day.source,
-        externalId,
-        origin: 'built',
-        locationId: s.day.location_id,
-        businessDay: s.day.business_day,
-        periodStart,
-        periodEnd,
+        external_id: externalId,
+        location_id: s.day.location_id,
+        business_day: s.day.business_day,
+        period_start: periodStart,
+        period_end: periodEnd,
         currency: s.currency,
-        ...figures,
-        guests: null,
-        version: old ? old.version + 1 : 1,
-        createdAt: old?.createdAt ?? now,
-        updatedAt: now,
-      });
-      writes.push({
-        id,
-        key,
-        previous: old ? summaryDto(old) : null,
-        dto,
-        row: {
-          id,
-          source: s.day.source,
-          external_id: externalId,
-          location_id: s.day.location_id,
-          business_day: s.day.business_day,
-          period_start: periodStart,
-          period_end: periodEnd,
-          currency: s.currency,
-          gross_sales: figures.grossSales,
-          discounts: figures.discounts,
-          net_sales: figures.netSales,
-          tax: figures.tax,
-          transactions: figures.transactions,
-          by_channel: figures.byChannel,
-          content_hash: hash,
-        },
-      });
-    }
-    if (writes.length === 0) return marks.length;
+        gross_sales: figures.grossSales,
+        discounts: figures.discounts,
+        net_sales: figures.netSales,
+        tax: figures.tax,
+        transactions: figures.transactions,
+        by_channel: figures.byChannel,
+        content_hash: hash,
+      },
+    });
+  }
+  if (writes.length === 0) return marks.length;
 
-    // the id is stable across rebuilds: a changed day updates its summary in place (version + 1)
-    // raw SQL: set-based upsert of the changed summaries of every marked day in one statement
-    await tem.execute(
-      `insert into "sales"."summaries" as t ("id", "source", "external_id", "origin", "location_id", "business_day", "period_start", "period_end", "currency",
-         "gross_sales", "discounts", "net_sales", "tax", "transactions", "guests", "by_channel", "content_hash", "version", "created_at", "updated_at")
-       select x.id, x.source, x.external_id, 'built', x.location_id, x.business_day, x.period_start, x.period_end, x.currency,
-         x.gross_sales, x.discounts, x.net_sales, x.tax, x.transactions, null, x.by_channel, x.content_hash, 1, ?, ?
-       from jsonb_to_recordset(?::jsonb) as x(id text, source text, external_id text, location_id text, business_day date, period_start timestamptz,
-         period_end timestamptz, currency text, gross_sales numeric, discounts numeric, net_sales numeric, tax numeric, transactions int, by_channel jsonb, content_hash text)
-       order by x.source, x.external_id
-       on conflict ("source", "external_id") do update set
-         "period_start" = excluded."period_start", "period_end" = excluded."period_end", "gross_sales" = excluded."gross_sales",
-         "discounts" = excluded."discounts", "net_sales" = excluded."net_sales", "tax" = excluded."tax", "transactions" = excluded."transactions",
-         "by_channel" = excluded."by_channel", "content_hash" = excluded."content_hash", "version" = t."version" + 1, "updated_at" = excluded."updated_at"
-       where t."content_hash" is distinct from excluded."content_hash"`,
-      [now, now, JSON.stringify(writes.map((w) => w.row))],
-    );
-    await insertEvents(
-      tem,
-      'sales',
-      writes.map((w) => ({
-        type: SUMMARY_UPDATED,
-        aggregateType: 'sales_summary',
-        aggregateId: w.id,
-        locationId: w.dto.locationId,
-        object: w.dto,
-        ...(w.previous ? { previous: changedFields(w.previous, w.dto, ['version', 'updatedAt']) } : {}),
-      })),
-      { type: 'system', id: null },
-      now,
-    );
-    return marks.length;
-  });
+  // the id is stable across rebuilds: a changed day updates its summary in place (version + 1)
+  // raw SQL: set-based upsert of the changed summaries of every marked day in one statement
+  await em.execute(
+    `insert into "${w.schema}"."summaries" as t ("id", "source", "external_id", "origin", "location_id", "business_day", "period_start", "period_end", "currency",
+       "gross_sales", "discounts", "net_sales", "tax", "transactions", "guests", "by_channel", "content_hash", "version", "created_at", "updated_at")
+     select x.id, x.source, x.external_id, 'built', x.location_id, x.business_day, x.period_start, x.period_end, x.currency,
+       x.gross_sales, x.discounts, x.net_sales, x.tax, x.transactions, null, x.by_channel, x.content_hash, 1, ?, ?
+     from jsonb_to_recordset(?::jsonb) as x(id text, source text, external_id text, location_id text, business_day date, period_start timestamptz,
+       period_end timestamptz, currency text, gross_sales numeric, discounts numeric, net_sales numeric, tax numeric, transactions int, by_channel jsonb, content_hash text)
+     order by x.source, x.external_id
+     on conflict ("source", "external_id") do update set
+       "period_start" = excluded."period_start", "period_end" = excluded."period_end", "gross_sales" = excluded."gross_sales",
+       "discounts" = excluded."discounts", "net_sales" = excluded."net_sales", "tax" = excluded."tax", "transactions" = excluded."transactions",
+       "by_channel" = excluded."by_channel", "content_hash" = excluded."content_hash", "version" = t."version" + 1, "updated_at" = excluded."updated_at"
+     where t."content_hash" is distinct from excluded."content_hash"`,
+    [now, now, JSON.stringify(writes.map((s) => s.row))],
+  );
+  // the worker's unit: actor system
+  for (const s of writes) {
+    w.emit({
+      type: SUMMARY_UPDATED,
+      aggregateType: 'sales_summary',
+      aggregateId: s.id,
+      locationId: s.dto.locationId,
+      object: s.dto,
+      ...(s.previous ? { previous: changedFields(s.previous, s.dto, ['version', 'updatedAt']) } : {}),
+    });
+  }
+  return marks.length;
 }
 
 /**
@@ -206,10 +202,10 @@ export const markDaysForRebuild: PostStoreStep = async (ctx, stored) => {
   }
   if (days.size > 0) {
     // raw SQL: set-based insert of an ingestion batch's day marks in one statement (hot path of ingestion)
-    await ctx.em.execute(
-      `insert into "sales"."summary_rebuilds" ("location_id", "source", "business_day", "requested_at")
+    await ctx.w.em.execute(
+      `insert into "${ctx.w.schema}"."summary_rebuilds" ("location_id", "source", "business_day", "requested_at")
        select x.location_id, ?, x.business_day, ? from jsonb_to_recordset(?::jsonb) as x(location_id text, business_day date)`,
-      [ctx.source, ctx.now, JSON.stringify([...days.values()])],
+      [ctx.source, ctx.w.now, JSON.stringify([...days.values()])],
     );
   }
   return [];

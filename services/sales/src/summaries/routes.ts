@@ -21,7 +21,7 @@ export const summaryRoutes = (svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
     const { source, summaries: records } = ctx.body;
     const max = svc.config.API_MAX_BATCH_SIZE;
     assertBatchSize(records, max, 'summaries');
-    const result = await storeSummaries(ctx.em, { source, records, actor: ctx.principal, endpoint: 'POST /sales-summaries' });
+    const result = await storeSummaries(ctx, { source, records, endpoint: 'POST /sales-summaries' });
     return { status: 202, body: result };
   }),
 
@@ -29,12 +29,12 @@ export const summaryRoutes = (svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
     const { limit, cursor, locationId, source, origin, from, to } = ctx.query;
     const inLocations = locationFilter(ctx.reach(), locationId);
     const n = pageLimit(limit);
-    const rows = await listSummaries(ctx.em, { after: decodeCursor(cursor), inLocations, source, origin, from, to }, n + 1);
+    const rows = await listSummaries(ctx, { after: decodeCursor(cursor), inLocations, source, origin, from, to }, n + 1);
     return { body: toPage(rows, n, summaryEntityDto) };
   }),
 
   route('GET /sales-summaries/{id}', async (ctx) => {
-    const summary = await findSummary(ctx.em, ctx.params.id);
+    const summary = await findSummary(ctx, ctx.params.id);
     if (!summary) throw new NotFound('sales summary', ctx.params.id);
     // a summary of a location out of reach is refused as such (the id alone reveals nothing)
     assertLocationInReach(ctx.reach(), summary.locationId);

@@ -1,4 +1,4 @@
-import { sqlList, type EntityManager } from '@bop/shared';
+import { sqlList, type Work } from '@bop/shared';
 import type { PreStoreStep } from '../transactions/pipeline';
 
 export type SourceMode = 'transactions' | 'summaries';
@@ -9,12 +9,12 @@ export type SourceMode = 'transactions' | 'summaries';
  * waits for a concurrent claim of the same pair to commit, and the read after it (a new snapshot)
  * sees that claim. `lock` locks the pairs (summary batches of a pair take turns).
  */
-export async function claimSourceModes(em: EntityManager, source: string, locationIds: string[], mode: SourceMode, now: Date, lock = false): Promise<Map<string, SourceMode>> {
+export async function claimSourceModes(w: Work, source: string, locationIds: string[], mode: SourceMode, lock = false): Promise<Map<string, SourceMode>> {
   const wanted = [...new Set(locationIds)].sort();
   const read = async (): Promise<Map<string, SourceMode>> => {
     // raw SQL: one read of the batch's pairs (optionally FOR UPDATE) on every POST /sales/transactions:batch, the path bench:ingest times
-    const rows: Array<{ location_id: string; mode: SourceMode }> = await em.execute(
-      `select "location_id", "mode" from "sales"."source_modes"
+    const rows: Array<{ location_id: string; mode: SourceMode }> = await w.em.execute(
+      `select "location_id", "mode" from "${w.schema}"."source_modes"
        where "source" = ? and "location_id" = any(?::text[])
        order by "location_id"${lock ? ' for update' : ''}`,
       [source, sqlList(wanted)],
@@ -25,12 +25,12 @@ export async function claimSourceModes(em: EntityManager, source: string, locati
   const missing = wanted.filter((id) => !modes.has(id));
   if (missing.length === 0) return modes;
   // raw SQL: set-based claim of the batch's missing pairs in key order, in one statement (insert … select … on conflict do nothing)
-  await em.execute(
-    `insert into "sales"."source_modes" ("location_id", "source", "mode", "claimed_at")
+  await w.em.execute(
+    `insert into "${w.schema}"."source_modes" ("location_id", "source", "mode", "claimed_at")
      select x.value, ?, ?, ? from jsonb_array_elements_text(?::jsonb) as x(value)
      order by x.value
      on conflict ("location_id", "source") do nothing`,
-    [source, mode, now, JSON.stringify(missing)],
+    [source, mode, w.now, JSON.stringify(missing)],
   );
   return read();
 }
@@ -43,7 +43,7 @@ export const ruleNine = 'transactions and summaries must not both be sent for th
  * transactions of a pair that already sent summaries (path `source`).
  */
 export const refuseWhereSummariesWereSent: PreStoreStep = async (ctx, candidates) => {
-  const modes = await claimSourceModes(ctx.em, ctx.source, candidates.map((c) => c.location.id), 'transactions', ctx.now);
+  const modes = await claimSourceModes(ctx.w, ctx.source, candidates.map((c) => c.location.id), 'transactions');
   for (const c of candidates) {
     if (modes.get(c.location.id) === 'summaries') {
       c.errors.push({ path: 'source', message: `Source ${ctx.source} sends summaries for location ${c.location.id}, so it cannot also send transactions there: ${ruleNine}. Use another source for transactions.` });

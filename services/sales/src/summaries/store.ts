@@ -4,16 +4,14 @@ import {
   contentHash,
   ingestBatch,
   type BatchResult,
-  type EntityManager,
   type FieldError,
   type IngestTarget,
   type PreparedRecord,
-  type Principal,
   type StoredRecord,
+  type Work,
   parseLocatedRecords,
   firstOfEach,
   type locationFilter,
-  now as clockNow,
 } from '@bop/shared';
 import type { ReplicaLocation } from '../locations/store';
 import { holdClosedSummaryDays, storeHeldSummaries } from '../review/summary-holds-store';
@@ -22,9 +20,8 @@ import { summaryDto } from './dto';
 import { SalesSummaryEntity } from './entities';
 import { claimSourceModes, ruleNine } from './source-modes-store';
 
-/** sales.summaries as the kit's batch upsert writes an ingested summary (snake_case columns of the migration). */
+/** The summaries table as the kit's batch upsert writes an ingested summary (snake_case columns of the migration), in the unit's schema. */
 export const summariesTarget: IngestTarget = {
-  schema: 'sales',
   table: 'summaries',
   idKind: 'salesSummary',
   aggregateType: 'sales_summary',
@@ -56,9 +53,9 @@ interface SummaryCandidate {
   warnings: FieldError[];
 }
 
-/** Schema, location and arithmetic of each record on its own (no transaction needed). */
-async function validate(em: EntityManager, records: unknown[]): Promise<SummaryCandidate[]> {
-  return (await parseLocatedRecords(em, 'sales', SalesSummaryInput, records)).map((p) => {
+/** Schema, location and arithmetic of each record on its own. */
+async function validate(w: Work, records: unknown[]): Promise<SummaryCandidate[]> {
+  return (await parseLocatedRecords(w, SalesSummaryInput, records)).map((p) => {
     const c: SummaryCandidate = { index: p.index, externalId: p.externalId, errors: p.errors, warnings: p.warnings };
     if (!p.data || !p.location) return c;
     c.location = p.location;
@@ -75,8 +72,8 @@ const isValid = (c: SummaryCandidate): c is Valid => c.errors.length === 0 && c.
  * spec: ingestion rule 9 — claims `summaries` for the batch's (location, source) pairs (locking them,
  * so summary batches of one pair take turns) and rejects the records of a pair that sends transactions.
  */
-async function refuseWhereTransactionsWereSent(em: EntityManager, source: string, candidates: Valid[], now: Date): Promise<void> {
-  const modes = await claimSourceModes(em, source, candidates.map((c) => c.location.id), 'summaries', now, true);
+async function refuseWhereTransactionsWereSent(w: Work, source: string, candidates: Valid[]): Promise<void> {
+  const modes = await claimSourceModes(w, source, candidates.map((c) => c.location.id), 'summaries', true);
   for (const c of candidates) {
     if (modes.get(c.location.id) === 'transactions') {
       c.errors.push({ path: 'source', message: `Source ${source} sends transactions for location ${c.location.id}, so the service builds its summaries: ${ruleNine}. Use another source for summaries.` });
@@ -91,17 +88,17 @@ async function refuseWhereTransactionsWereSent(em: EntityManager, source: string
  * counts with its new period, unless that record is refused. Runs after the pairs are locked, so
  * concurrent batches cannot slip overlapping periods past it.
  */
-async function refuseOverlaps(em: EntityManager, source: string, candidates: Valid[]): Promise<void> {
+async function refuseOverlaps(w: Work, source: string, candidates: Valid[]): Promise<void> {
   const probes = candidates.map((c) => ({ location_id: c.location.id, period_start: c.row.period_start, period_end: c.row.period_end }));
   // raw SQL: one set-based overlap probe for a whole ingestion batch (jsonb recordset joined to summaries and held review items, a union)
-  const rows: Array<{ location_id: string; external_id: string; period_start: string; period_end: string; held: boolean }> = await em.execute(
+  const rows: Array<{ location_id: string; external_id: string; period_start: string; period_end: string; held: boolean }> = await w.em.execute(
     `with p as materialized (select * from jsonb_to_recordset(?::jsonb) as p(location_id text, period_start timestamptz, period_end timestamptz))
      select s."location_id", s."external_id", s."period_start", s."period_end", false as "held"
-     from p join "sales"."summaries" s on s."source" = ? and s."location_id" = p.location_id and s."origin" = 'ingested'
+     from p join "${w.schema}"."summaries" s on s."source" = ? and s."location_id" = p.location_id and s."origin" = 'ingested'
        and s."period_start" < p.period_end and p.period_start < s."period_end"
      union
      select i."location_id", i."external_id", (i."row"->>'period_start')::timestamptz, (i."row"->>'period_end')::timestamptz, true
-     from p join "sales"."review_items" i on i."source" = ? and i."record_kind" = 'summary' and i."status" = 'pending' and i."location_id" = p.location_id
+     from p join "${w.schema}"."review_items" i on i."source" = ? and i."record_kind" = 'summary' and i."status" = 'pending' and i."location_id" = p.location_id
        and (i."row"->>'period_start')::timestamptz < p.period_end and p.period_start < (i."row"->>'period_end')::timestamptz`,
     [JSON.stringify(probes), source, source],
   );
@@ -162,49 +159,45 @@ export const summaryUpdatedEvents = (source: string, now: Date) => (s: StoredRec
 };
 
 /**
- * `POST /sales-summaries` in one database transaction: per-record validation, rule 9, overlaps and
+ * `POST /sales-summaries` in the unit's transaction: per-record validation, rule 9, overlaps and
  * closed business days (rule 7: held in the review queue), then the kit's set-based upsert on
  * (source, externalId) with `sales.summary.updated` per written summary and the batch event —
  * answering the Batch result.
  */
-export async function storeSummaries(em: EntityManager, opts: { source: string; records: unknown[]; actor: Principal; endpoint: string }): Promise<BatchResult> {
+export async function storeSummaries(w: Work, opts: { source: string; records: unknown[]; endpoint: string }): Promise<BatchResult> {
   const { source } = opts;
-  const candidates = await validate(em, opts.records);
-  const now = clockNow();
-  return em.transactional(async (tem) => {
-    const valid = () => candidates.filter(isValid);
-    if (valid().length > 0) await refuseWhereTransactionsWereSent(tem, source, valid(), now);
-    if (valid().length > 0) await refuseOverlaps(tem, source, valid());
-    const hashes = new Map(valid().map((c) => [c.index, contentHash(c.row)]));
-    const holds = await holdClosedSummaryDays(
-      tem,
-      source,
-      firstOfEach(valid()).map((c) => ({ index: c.index, externalId: c.externalId, location: c.location, row: c.row, hash: hashes.get(c.index)!, warnings: c.warnings })),
-    );
-    const records: PreparedRecord<IngestedSummaryRow>[] = candidates.map((c) => ({
-      index: c.index,
-      externalId: c.externalId,
-      errors: c.errors,
-      warnings: c.warnings.length > 0 ? c.warnings : undefined,
-      ...(isValid(c) ? { row: c.row, hash: hashes.get(c.index), divert: holds.has(c.index) } : {}),
-    }));
-    return ingestBatch(tem, {
-      target: summariesTarget,
-      source,
-      records,
-      actor: opts.actor,
-      area: 'sales',
-      endpoint: opts.endpoint,
-      now,
-      eventsFor: summaryUpdatedEvents(source, now),
-      divert: (dem, held) => storeHeldSummaries(dem, source, held, holds),
-    });
+  const candidates = await validate(w, opts.records);
+  const valid = () => candidates.filter(isValid);
+  if (valid().length > 0) await refuseWhereTransactionsWereSent(w, source, valid());
+  if (valid().length > 0) await refuseOverlaps(w, source, valid());
+  const hashes = new Map(valid().map((c) => [c.index, contentHash(c.row)]));
+  const holds = await holdClosedSummaryDays(
+    w,
+    source,
+    firstOfEach(valid()).map((c) => ({ index: c.index, externalId: c.externalId, location: c.location, row: c.row, hash: hashes.get(c.index)!, warnings: c.warnings })),
+  );
+  const records: PreparedRecord<IngestedSummaryRow>[] = candidates.map((c) => ({
+    index: c.index,
+    externalId: c.externalId,
+    errors: c.errors,
+    warnings: c.warnings.length > 0 ? c.warnings : undefined,
+    ...(isValid(c) ? { row: c.row, hash: hashes.get(c.index), divert: holds.has(c.index) } : {}),
+  }));
+  return ingestBatch(w, {
+    target: summariesTarget,
+    source,
+    records,
+    actor: w.actor,
+    area: 'sales',
+    endpoint: opts.endpoint,
+    eventsFor: summaryUpdatedEvents(source, w.now),
+    divert: (_em, held) => storeHeldSummaries(w, source, held, holds),
   });
 }
 
 /** `GET /sales-summaries`: a page of summaries (keyset after `after`, ordered by id), `limit` rows at most. */
 export async function listSummaries(
-  em: EntityManager,
+  w: Work,
   f: { after?: string | null; inLocations?: ReturnType<typeof locationFilter>; source?: string; origin?: string; from?: string; to?: string },
   limit: number,
 ): Promise<SalesSummaryEntity[]> {
@@ -215,7 +208,7 @@ export async function listSummaries(
   if (source) where.source = source;
   if (origin) where.origin = origin;
   if (from || to) where.periodStart = { ...(from ? { $gte: new Date(from) } : {}), ...(to ? { $lt: new Date(to) } : {}) };
-  return em.find(SalesSummaryEntity, where, { orderBy: { id: 'asc' }, limit });
+  return w.em.find(SalesSummaryEntity, where, { orderBy: { id: 'asc' }, limit });
 }
 
-export const findSummary = (em: EntityManager, id: string) => em.findOne(SalesSummaryEntity, { id });
+export const findSummary = (w: Work, id: string) => w.em.findOne(SalesSummaryEntity, { id });

@@ -1,4 +1,4 @@
-import { RoundWorker, type BackoffPolicy, type Logger, type Orm, type ServiceRuntime, type WorkerDef } from '@bop/shared';
+import { defineWorker, type BackoffPolicy, type ServiceRuntime, type WorkerSpec } from '@bop/shared';
 import type { SalesConfig } from '../config';
 import { rebuildMarkedDays } from './rebuild-store';
 
@@ -23,27 +23,24 @@ const REBUILD_BACKOFF: BackoffPolicy = { baseMs: 200, capMs: 10_000 };
 /**
  * Rebuilds the day summaries of marked (location, source, business day)s in the background
  * (spec: ingestion rules 5 and 9): the batch only inserts marks, this loop aggregates each marked day
- * once per pass however many batches touched it, so it keeps up with the ingestion rate.
+ * once per pass however many batches touched it, so it keeps up with the ingestion rate. The marks
+ * stay when a pass fails (its transaction rolled back): the next pass retries them.
  */
-export class SummaryRebuildWorker extends RoundWorker {
-  readonly name = 'summary-rebuild';
-
-  constructor(private readonly o: { orm: Orm; log: Logger; pollMs?: number; settleMs?: number }) {
-    super(o.log, REBUILD_BACKOFF);
-  }
-
-  // the marks stay when a pass fails (its transaction rolled back): the next pass retries them
-  protected override failureMessage(): string {
-    return 'sales: rebuilding day summaries failed';
-  }
-
-  protected async round(): Promise<number> {
-    const started = performance.now();
-    const taken = await rebuildMarkedDays(this.o.orm.em.fork(), TAKE);
-    if (taken >= TAKE) return 0;
-    return taken > 0 ? Math.min(MAX_SETTLE_MS, Math.max(this.o.settleMs ?? SETTLE_MS, SETTLE_FACTOR * (performance.now() - started))) : (this.o.pollMs ?? POLL_MS);
-  }
-}
+export const summaryRebuild = () =>
+  defineWorker({
+    name: 'summary-rebuild',
+    every: POLL_MS,
+    backoff: REBUILD_BACKOFF,
+    failureMessage: 'sales: rebuilding day summaries failed',
+    round: async (r) => {
+      // the pass's duration (a measurement, not the clock's instant) sets the pause after it
+      const started = performance.now();
+      const taken = await r.write((w) => rebuildMarkedDays(w, TAKE));
+      // a full take: more is waiting, the next pass runs at once
+      if (taken >= TAKE) return true;
+      return taken > 0 ? Math.min(MAX_SETTLE_MS, Math.max(SETTLE_MS, SETTLE_FACTOR * (performance.now() - started))) : false;
+    },
+  });
 
 /** background workers of the summaries area */
-export const summariesWorkers = (svc: ServiceRuntime<SalesConfig>): WorkerDef[] => [new SummaryRebuildWorker({ orm: svc.orm, log: svc.log })];
+export const summariesWorkers = (_svc: ServiceRuntime<SalesConfig>): WorkerSpec[] => [summaryRebuild()];

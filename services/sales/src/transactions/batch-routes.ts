@@ -1,15 +1,15 @@
 import { SalesTransactionInput } from '@bop/contracts';
-import { parseBatchRecords, route, type RouteDef, type ServiceRuntime, assertBatchSize } from '@bop/shared';
+import { parseBatchRecords, route, type RouteDef, type ServiceRuntime, assertBatchSize, type Work } from '@bop/shared';
 import type { SalesConfig } from '../config';
 import { normalizeTransaction } from './normalize';
 import { locateRecords } from '../locations/store';
-import type { Candidate, StepContext } from './pipeline';
+import type { Candidate } from './pipeline';
 import { storeTransactions } from './store';
 
-/** Schema and location of each record on its own, and its canonical form (no transaction needed). */
-async function validate(ctx: { em: StepContext['em'] }, records: unknown[]): Promise<Candidate[]> {
+/** Schema and location of each record on its own, and its canonical form. */
+async function validate(w: Work, records: unknown[]): Promise<Candidate[]> {
   const parsed = parseBatchRecords(SalesTransactionInput, records);
-  const located = await locateRecords(ctx.em, parsed);
+  const located = await locateRecords(w, parsed);
   return parsed.map((p, index) => {
     const c: Candidate = { index, externalId: p.externalId, errors: p.errors, warnings: [] };
     const at = located[index];
@@ -34,7 +34,7 @@ export const transactionBatchRoutes = (svc: ServiceRuntime<SalesConfig>): RouteD
     const max = svc.config.API_MAX_BATCH_SIZE;
     assertBatchSize(records, max, 'transactions');
     const candidates = await validate(ctx, records);
-    const result = await storeTransactions(ctx.em, { source, candidates, actor: ctx.principal, endpoint: 'POST /sales/transactions:batch' });
+    const result = await storeTransactions(ctx, { source, candidates, endpoint: 'POST /sales/transactions:batch' });
     return { status: 202, body: result };
   }),
 ];

@@ -3,7 +3,6 @@ import type { StoredLine, StoredTender } from './normalize';
 
 export const SalesTransaction = defineEntity({
   name: 'SalesTransaction',
-  schema: 'sales',
   tableName: 'transactions',
   properties: {
     id: p.string().primary(),

@@ -1,5 +1,5 @@
 import type { SalesTransactionInput } from '@bop/contracts';
-import type { EntityManager, FieldError, IngestEvent, StoredRecord } from '@bop/shared';
+import type { FieldError, IngestEvent, StoredRecord, Work } from '@bop/shared';
 import type { NormalizedTransaction } from './normalize';
 import type { transactionRow } from './normalize';
 import type { ReplicaLocation } from '@bop/shared';
@@ -36,11 +36,10 @@ export type ValidCandidate = Candidate & { externalId: string; input: SalesTrans
 export const isValid = (c: Candidate): c is ValidCandidate =>
   c.errors.length === 0 && c.externalId !== null && c.input !== undefined && c.location !== undefined && c.normalized !== undefined;
 
-/** What every pre-store step receives; runs inside the batch's transaction. */
+/** What every step receives: the batch's unit of work (its transaction, instant and schema) and the source. */
 export interface StepContext {
-  em: EntityManager;
+  w: Work;
   source: string;
-  now: Date;
 }
 
 /** A pre-store step: looks at the valid candidates, rejects/warns/holds/fills. */

@@ -7,7 +7,7 @@ export const transactionRoutes = (_svc?: ServiceRuntime<any>): RouteDef[] => [
     const { limit, cursor, source, updatedSince, locationId, businessDayFrom, businessDayTo } = ctx.query;
     const inLocations = locationFilter(ctx.reach(), locationId);
     const n = pageLimit(limit);
-    const rows = await listTransactions(ctx.em, { after: decodeCursor(cursor), source, updatedSince, inLocations, businessDayFrom, businessDayTo }, n + 1);
+    const rows = await listTransactions(ctx, { after: decodeCursor(cursor), source, updatedSince, inLocations, businessDayFrom, businessDayTo }, n + 1);
     return { body: toPage(rows, n, transactionDto) };
   }),
 ];

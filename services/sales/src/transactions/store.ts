@@ -1,4 +1,4 @@
-import { locationFilter, ingestBatch, type BatchResult, type EntityManager, type IngestTarget, type PreparedRecord, type Principal, lockStoredRecords, type StoredKey, now as clockNow } from '@bop/shared';
+import { locationFilter, ingestBatch, type BatchResult, type IngestTarget, type PreparedRecord, lockStoredRecords, type StoredKey, type Work } from '@bop/shared';
 import type { FilterQuery } from '@mikro-orm/core';
 import { SalesTransaction } from './entities';
 import { fillLineTotals, transactionRow } from './normalize';
@@ -11,9 +11,8 @@ import { matchItems, recordUnmappedItems } from '../items/store';
 import { lockItemMappings } from '../items/store';
 import { checkRefundsAndVoids, holdLockedDays, storeHeldRecords } from '../review/transaction-holds-store';
 
-/** sales.transactions as the kit's batch upsert writes it (snake_case columns of the migration). */
+/** The transactions table as the kit's batch upsert writes it (snake_case columns of the migration), in the unit's schema. */
 export const transactionsTarget: IngestTarget = {
-  schema: 'sales',
   table: 'transactions',
   idKind: 'salesTransaction',
   aggregateType: 'sales_transaction',
@@ -61,9 +60,9 @@ export const postStoreSteps: PostStoreStep[] = [recordTransactionEvents, recordU
  * every minute). Its row is locked here, in externalId order like the kit's upsert, so it stays
  * unchanged until commit.
  */
-async function settleUnchanged(em: EntityManager, source: string, candidates: ValidCandidate[]): Promise<void> {
+async function settleUnchanged(w: Work, source: string, candidates: ValidCandidate[]): Promise<void> {
   if (candidates.length === 0) return;
-  const byExternalId = await lockStoredRecords<StoredKey & { location_id: string; business_day: string; status: string }>(em, transactionsTarget, source, candidates.map((c) => c.externalId), [
+  const byExternalId = await lockStoredRecords<StoredKey & { location_id: string; business_day: string; status: string }>(w, transactionsTarget, source, candidates.map((c) => c.externalId), [
     `"location_id"`,
     `to_char("business_day", 'YYYY-MM-DD') as "business_day"`,
     `"status"`,
@@ -78,63 +77,56 @@ async function settleUnchanged(em: EntityManager, source: string, candidates: Va
 }
 
 /**
- * The transaction pipeline in one database transaction: pre-store steps (rule 9, refunds/voids,
+ * The transaction pipeline in the unit's transaction: pre-store steps (rule 9, refunds/voids,
  * items, locked days), the kit's set-based upsert (held records diverted to the review queue),
  * post-store steps (unmapped items, day rebuilds), events — answering the Batch result.
  */
-export async function storeTransactions(
-  em: EntityManager,
-  opts: { source: string; candidates: Candidate[]; actor: Principal; endpoint: string; batchEvent?: boolean },
-): Promise<BatchResult> {
+export async function storeTransactions(w: Work, opts: { source: string; candidates: Candidate[]; endpoint: string; batchEvent?: boolean }): Promise<BatchResult> {
   const { source, candidates } = opts;
-  const now = clockNow();
-  return em.transactional(async (tem) => {
-    // before any row lock: `:map` takes this exclusively, so lock order is always mapping → rows
-    await lockItemMappings(tem, [source], 'shared');
-    const step: StepContext = { em: tem, source, now };
-    await settleUnchanged(tem, source, candidates.filter(isValid));
-    for (const run of preStoreSteps) {
-      const valid = candidates.filter((c): c is ValidCandidate => isValid(c) && !c.unchanged);
-      if (valid.length > 0) await run(step, valid);
-    }
-    const records: PreparedRecord<TransactionRow>[] = candidates.map((c) => ({
-      index: c.index,
-      externalId: c.externalId,
-      errors: c.errors,
-      warnings: c.warnings.length > 0 ? c.warnings : undefined,
-      ...(isValid(c)
-        ? {
-            row: transactionRow(c.normalized),
-            hash: c.normalized.contentHash,
-            divert: c.hold !== undefined,
-            unchangedId: c.unchanged ? c.stored?.id : undefined,
-            // looked up and locked by settleUnchanged: the kit does not look again
-            stored: c.lookedUp ? (c.stored ? { id: c.stored.id, contentHash: c.stored.contentHash } : null) : undefined,
-          }
-        : {}),
-    }));
-    return ingestBatch(tem, {
-      target: transactionsTarget,
-      source,
-      records,
-      actor: opts.actor,
-      area: 'sales',
-      endpoint: opts.endpoint,
-      now,
-      batchEvent: opts.batchEvent,
-      divert: (dem, held) => storeHeldRecords(dem, source, held),
-      afterStore: async (dem, stored) => {
-        const events = [];
-        for (const run of postStoreSteps) events.push(...(await run({ ...step, em: dem }, stored)));
-        return events;
-      },
-    });
+  // before any row lock: `:map` takes this exclusively, so lock order is always mapping → rows
+  await lockItemMappings(w, [source], 'shared');
+  const step: StepContext = { w, source };
+  await settleUnchanged(w, source, candidates.filter(isValid));
+  for (const run of preStoreSteps) {
+    const valid = candidates.filter((c): c is ValidCandidate => isValid(c) && !c.unchanged);
+    if (valid.length > 0) await run(step, valid);
+  }
+  const records: PreparedRecord<TransactionRow>[] = candidates.map((c) => ({
+    index: c.index,
+    externalId: c.externalId,
+    errors: c.errors,
+    warnings: c.warnings.length > 0 ? c.warnings : undefined,
+    ...(isValid(c)
+      ? {
+          row: transactionRow(c.normalized),
+          hash: c.normalized.contentHash,
+          divert: c.hold !== undefined,
+          unchangedId: c.unchanged ? c.stored?.id : undefined,
+          // looked up and locked by settleUnchanged: the kit does not look again
+          stored: c.lookedUp ? (c.stored ? { id: c.stored.id, contentHash: c.stored.contentHash } : null) : undefined,
+        }
+      : {}),
+  }));
+  return ingestBatch(w, {
+    target: transactionsTarget,
+    source,
+    records,
+    actor: w.actor,
+    area: 'sales',
+    endpoint: opts.endpoint,
+    batchEvent: opts.batchEvent,
+    divert: (_em, held) => storeHeldRecords(w, source, held),
+    afterStore: async (_em, stored) => {
+      const events = [];
+      for (const run of postStoreSteps) events.push(...(await run(step, stored)));
+      return events;
+    },
   });
 }
 
 /** `GET /sales/transactions`: a page of transactions (keyset after `after`, ordered by id), `limit` rows at most. */
 export async function listTransactions(
-  em: EntityManager,
+  w: Work,
   f: { after?: string | null; source?: string; updatedSince?: string; inLocations?: ReturnType<typeof locationFilter>; businessDayFrom?: string; businessDayTo?: string },
   limit: number,
 ): Promise<SalesTransaction[]> {
@@ -147,5 +139,5 @@ export async function listTransactions(
   if (businessDayFrom || businessDayTo) {
     where.businessDay = { ...(businessDayFrom ? { $gte: businessDayFrom } : {}), ...(businessDayTo ? { $lte: businessDayTo } : {}) };
   }
-  return em.find(SalesTransaction, where, { orderBy: { id: 'asc' }, limit });
+  return w.em.find(SalesTransaction, where, { orderBy: { id: 'asc' }, limit });
 }
