@@ -10,7 +10,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import pino from 'pino';
-import { ConsumerRunner, createOrm, createService, defineConsumer, kitTablesSql, Migration, newId, type ConsumerDef, type Logger, type Orm } from '@bop/shared';
+import { ConsumerRunner, createOrm, createService, defineConsumer, Migration, newId, type ConsumerDef, type Logger, type Orm } from '@bop/shared';
+import { kitTablesSql } from '../src/kit-tables';
 import { eventually, sql, startTestServices, type TestServices } from '@bop/test-support';
 
 class SeenTable extends Migration {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { decodeCursor, encodeCursor, toPage, formatPath, zodFieldErrors, newId, changedFields, reachFor, reachCoversLocation, problemBody, ApiError, ValidationError } from '@bop/shared';
+import { decodeCursor, encodeCursor, toPage, formatPath, zodFieldErrors, newId, changedFields, reachFor, reachCoversLocation, ApiError, ValidationError } from '@bop/shared';
+import { problemBody } from '../src/problem';
 import { idPrefixes, RouteTable, isRouteMatch } from '@bop/contracts';
 
 describe('field paths', () => {

@@ -4,7 +4,8 @@
  * commit and publish loses nothing (the next start publishes); a bus outage delays, never loses or reorders.
  */
 import { Client } from 'pg';
-import { createLogger, createPostgresBus, pruneOutbox, startService, type Bus, type BusMessage, type ConsumedMessage, type RunningService } from '@bop/shared';
+import { createLogger, createPostgresBus, startService, type Bus, type BusMessage, type ConsumedMessage, type RunningService } from '@bop/shared';
+import { pruneOutbox } from '../src/relay';
 import { organizationService } from '@svc/organization';
 import { eventually, freshDatabase, http, person, testKeys, type TestDatabase } from '@bop/test-support';
 

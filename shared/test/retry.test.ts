@@ -1,4 +1,5 @@
-import { backoffDelay, busBackoff, consumerBackoff, defaultBackoff, relayBackoff, type BackoffPolicy } from '@bop/shared';
+import { backoffDelay, type BackoffPolicy } from '@bop/shared';
+import { busBackoff, consumerBackoff, defaultBackoff, relayBackoff } from '../src/retry';
 
 /** The waits after the 1st … nth failure. */
 const schedule = (n: number, policy: BackoffPolicy, outage?: boolean) => Array.from({ length: n }, (_, i) => backoffDelay(i + 1, policy, outage));

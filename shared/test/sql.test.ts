@@ -1,6 +1,7 @@
 /** The kit's SQL helpers against a real Postgres: id lists as one bound array, optional filters, advisory locks. */
 import { Client } from 'pg';
-import { advisoryKeySql, createOrm, encodeCursor, lockForTransaction, sqlList, SqlWhere, ApiError, type EntityManager, type Orm } from '@bop/shared';
+import { createOrm, encodeCursor, lockForTransaction, sqlList, SqlWhere, ApiError, type EntityManager, type Orm } from '@bop/shared';
+import { advisoryKeySql } from '../src/sql';
 import { eventually, freshDatabase, type TestDatabase } from '@bop/test-support';
 
 let db: TestDatabase;

@@ -1,6 +1,7 @@
 /** The kit's edge rules (text-guard.ts) and the database backstop for values a column cannot hold (db-values.ts). */
 import { Client } from 'pg';
-import { badTextReason, malformedPercentEncoding, scanJson, valueRefusedByDatabase, parseBatchRecords } from '@bop/shared';
+import { badTextReason, malformedPercentEncoding, scanJson, parseBatchRecords } from '@bop/shared';
+import { valueRefusedByDatabase } from '../src/db-values';
 import { z } from 'zod';
 import { freshDatabase } from '@bop/test-support';
 
