@@ -507,6 +507,7 @@ function buildContext(req: KitRequest, principal: Principal, compiled: Compiled,
           return result;
         },
         compiled.def.options?.conflict ?? defaultConflict,
+        compiled.def.options?.attempts,
       );
     },
   };
