@@ -9,7 +9,7 @@ import { inDepartment, storedPayPeriod, uniqueName, workedTimesheet } from './ti
 
 let t: TestService;
 beforeAll(async () => {
-  t = await startTestService(timeService, { TIME_TIMESHEET_POLL_MS: '50' });
+  t = await startTestService(timeService, {}, { workers: false });
 });
 afterAll(async () => {
   await t?.close();
