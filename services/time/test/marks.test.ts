@@ -87,3 +87,13 @@ it('folds a touch into a new seq when the timesheet is marked already, and skips
   expect(after[0].employee_id).toBe('emp_fold1');
   expect(BigInt(after[0].seq)).toBeGreaterThan(BigInt(before[0].seq));
 });
+
+it('a recalculation round drops what is marked, and one with nothing marked answers false and writes nothing', async () => {
+  const worker = t.svc.worker('timesheet-recalc');
+  await worker.runOnce();
+  expect(await sql(t, `select timesheet_id from time.timesheet_marks`)).toHaveLength(0);
+  const before = await sql(t, `select id, version, calculated_at from time.timesheets order by id`);
+  expect(await worker.runOnce()).toBe(false);
+  expect(await sql(t, `select id, version, calculated_at from time.timesheets order by id`)).toEqual(before);
+  expect(await sql(t, `select seq from time.timesheet_touches`)).toHaveLength(0);
+});
