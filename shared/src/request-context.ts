@@ -88,6 +88,7 @@ export function buildContext(req: KitRequest, principal: Principal, compiled: Co
           return result;
         },
         compiled.def.options?.conflict ?? defaultConflict,
+        compiled.def.options?.attempts,
       );
     },
   };

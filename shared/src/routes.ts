@@ -65,6 +65,8 @@ export interface RouteOptions {
   transaction?: boolean;
   /** the 409 a unique violation that survives the race retry becomes (the constraint's name); default: a generic conflict */
   conflict?: (constraint: string | undefined) => ApiError;
+  /** runs of the write at most when it keeps losing races (default 2: once more); a batch touching many shared rows may lose more than one */
+  attempts?: number;
 }
 
 export interface RouteDef {

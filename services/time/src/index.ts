@@ -27,6 +27,8 @@ export { configSchema, type TimeConfig } from './config';
  */
 export const timeService = createService({
   name: 'time',
+  // the kit opens the transaction of every write and commits it with the unit's events
+  unitOfWork: true,
   configSchema,
   entities: [TimeLocation, TimeEmployee, RuleSet, PayPeriod, Punch, HeldPunch, Timesheet, PunchCorrection, TimeOffType, TimeOffPolicy, TimeOffRequest, TimeOffEntry],
   migrations,
@@ -34,6 +36,6 @@ export const timeService = createService({
   locationsInOrgUnits: locationsInOrgUnitsOf('time'),
   consumers: () => [...orgReplicaConsumers('time'), ...employeeReplicaConsumers('time')],
   workers: (svc) => timesheetWorkers(svc),
-  routes: (svc) => [...ruleRoutes(), ...punchRoutes(svc), ...timesheetRoutes(svc), ...payPeriodRoutes(svc), ...correctionRoutes(svc), ...timeOffRoutes(svc)],
+  routes: (svc) => [...ruleRoutes(), ...punchRoutes(svc), ...timesheetRoutes(), ...payPeriodRoutes(), ...correctionRoutes(), ...timeOffRoutes()],
   internalRoutes: () => personalDataInternalRoutes(),
 });

@@ -1,10 +1,10 @@
-import { eventually, outboxPayloads, person, startTestService, type TestService } from '@bop/test-support';
+import { outboxPayloads, person, startTestService, type TestService } from '@bop/test-support';
 import { timeService } from '../src';
 import { currentTimesheet as currentTimesheetOf, punch, replicaEmployee, replicaLocation, replicaRate, sendPunches, shift } from './fixtures';
 
 let t: TestService;
 beforeAll(async () => {
-  t = await startTestService(timeService, { TIME_TIMESHEET_POLL_MS: '50' });
+  t = await startTestService(timeService, {}, { workers: false });
 });
 afterAll(async () => {
   await t?.close();
@@ -34,7 +34,7 @@ describe('punch corrections', () => {
     const punchNow = await t.call('GET', `/time/punches/${outId}`);
     expect(punchNow.body).toMatchObject({ occurredAt: '2026-06-01T13:00:00.000Z', corrections: [expect.objectContaining({ via: 'request' })] });
     expect(await outboxPayloads(t, 'time', { type: 'punch.corrected', aggregateId: outId })).toHaveLength(1);
-    await eventually(async () => ((await sheetOf(emp)).totals.workedHours === '5.00' ? true : undefined));
+    expect((await sheetOf(emp)).totals.workedHours).toBe('5.00');
     // decided once
     expect((await t.call('POST', `/time/punch-corrections/${asked.body.id}:reject`, { body: { reason: 'late' } })).status).toBe(409);
   });
@@ -49,10 +49,7 @@ describe('punch corrections', () => {
     const approved = await t.call('POST', `/time/punch-corrections/${missing.body.id}:approve`);
     expect(approved.body.appliedPunchId).toMatch(/^pun_/);
     expect((await t.call('GET', `/time/punches/${approved.body.appliedPunchId}`)).body).toMatchObject({ source: 'punch-corrections', externalId: missing.body.id, type: 'clock_out' });
-    await eventually(async () => {
-      const s = await sheetOf(emp);
-      return !s.missingPunches && s.totals.workedHours === '8.00' ? true : undefined;
-    });
+    expect(await sheetOf(emp)).toMatchObject({ missingPunches: false, totals: { workedHours: '8.00' } });
 
     const other = await t.call('POST', '/me/punch-corrections', { as: me(emp), body: { type: 'clock_in', occurredAt: '2026-06-03T08:00:00Z', reason: 'Clock was down' } });
     const rejected = await t.call('POST', `/time/punch-corrections/${other.body.id}:reject`, { body: { reason: 'You were off that day' } });

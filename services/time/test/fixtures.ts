@@ -1,4 +1,4 @@
-import { eventually, integration, person, sql, type TestService } from '@bop/test-support';
+import { integration, person, sql, type TestService } from '@bop/test-support';
 import type { Principal } from '@bop/shared';
 
 /** The timeclock's principal (punches:batch is for integration keys). */
@@ -54,10 +54,18 @@ export function sendPunches(t: TestService, source: string, punches: unknown[], 
   return t.call('POST', '/time/punches:batch', { body: { source, punches }, as });
 }
 
-/** The employee's (first) timesheet once its figures count every change. */
+/**
+ * Runs the background recalculation's rounds until nothing is marked (the tests start time without its
+ * worker loop: `startTestService(timeService, {}, { workers: false })`).
+ */
+export async function recalculate(t: TestService): Promise<void> {
+  while ((await t.svc.worker('timesheet-recalc').runOnce()) !== false);
+}
+
+/** The employee's (first) timesheet, its figures counting every change (recalculated first). */
 export async function currentTimesheet(t: TestService, employeeId: string, as: Principal = person()) {
-  return eventually(async () => {
-    const s = (await t.call('GET', `/time/timesheets?employeeId=${employeeId}`, { as })).body.data?.[0];
-    return s?.current && s.calculatedAt ? s : undefined;
-  });
+  await recalculate(t);
+  const s = (await t.call('GET', `/time/timesheets?employeeId=${employeeId}`, { as })).body.data?.[0];
+  if (!s?.current || !s.calculatedAt) throw new Error(`the timesheet of ${employeeId} is not current after the recalculation: ${JSON.stringify(s)}`);
+  return s;
 }

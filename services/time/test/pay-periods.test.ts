@@ -1,10 +1,10 @@
-import { eventually, http, outboxPayloads, person, startTestService, testKeys, type TestService } from '@bop/test-support';
+import { http, outboxPayloads, person, startTestService, testKeys, type TestService } from '@bop/test-support';
 import { timeService } from '../src';
 import { currentTimesheet as currentTimesheetOf, punch, replicaEmployee, replicaLocation, replicaRate, sendPunches, shift } from './fixtures';
 
 let t: TestService;
 beforeAll(async () => {
-  t = await startTestService(timeService, { TIME_TIMESHEET_POLL_MS: '50' });
+  t = await startTestService(timeService, {}, { workers: false });
 });
 afterAll(async () => {
   await t?.close();
@@ -61,10 +61,8 @@ describe('pay periods', () => {
     ]);
     expect(r.body.created).toBe(8);
     await t.call('PUT', '/time/overtime-rules', { body: { locationId: loc, daily: [{ after: '8', multiplier: '1.5' }], weekly: [], consecutiveDay: null } });
-    const cookSheet = await eventually(async () => {
-      const s = await sheetOf(cook);
-      return s.totals.overtime['1.5'] === '4.00' ? s : undefined;
-    });
+    const cookSheet = await sheetOf(cook);
+    expect(cookSheet.totals.overtime['1.5']).toBe('4.00');
     const serverSheet = await sheetOf(server);
     const periods = await t.call('GET', '/time/pay-periods?from=2026-03-30');
     const period = periods.body.data.find((p: { startDate: string }) => p.startDate === '2026-03-30');
@@ -134,10 +132,8 @@ describe('pay periods', () => {
     expect((await t.call('POST', `/time/pay-periods/${period.id}:unlock`, { body: {} })).status).toBe(422);
     const unlocked = await t.call('POST', `/time/pay-periods/${period.id}:unlock`, { body: { reason: 'late punches from the back door' } });
     expect(unlocked.body).toMatchObject({ status: 'ended', heldPunches: 0, unlocks: [expect.objectContaining({ reason: 'late punches from the back door' })] });
-    const after = await eventually(async () => {
-      const s = await sheetOf(server);
-      return s.totals.workedHours === '7.00' ? s : undefined;
-    });
+    const after = await sheetOf(server);
+    expect(after.totals.workedHours).toBe('7.00');
     expect(after.status).toBe('open');
     expect((await t.call('GET', `/time/timesheets/${cookSheet.id}`)).body.status).toBe('approved');
     expect((await t.call('GET', `/time/pay-periods/${period.id}/export`)).body.code).toBe('conflict');
@@ -169,7 +165,7 @@ describe('POST /time/punches/{id}:correct', () => {
     expect(c.status).toBe(200);
     expect(c.body).toMatchObject({ occurredAt: '2026-05-04T13:00:00.000Z', original: { type: 'clock_out', occurredAt: '2026-05-04T12:00:00.000Z' }, version: 2 });
     expect(c.body.corrections).toEqual([expect.objectContaining({ reason: 'Clocked out late at the register', via: 'correction', by: { type: 'user', id: 'usr_test' } })]);
-    await eventually(async () => ((await sheetOf(emp)).totals.workedHours === '5.00' ? true : undefined));
+    expect((await sheetOf(emp)).totals.workedHours).toBe('5.00');
     expect((await outboxPayloads(t, 'time', { type: 'punch.corrected', aggregateId: outId }))[0]).toMatchObject({ data: { previous: { occurredAt: '2026-05-04T12:00:00.000Z' } } });
     // a re-send of what the timeclock sent before is unchanged: the correction stands
     expect((await batch('clock-c', shift('k', emp, loc, '2026-05-04T08:00:00Z', '2026-05-04T12:00:00Z'))).body.unchanged).toBe(2);

@@ -4,7 +4,7 @@ import { CALIFORNIA } from './rule-sets';
 
 let t: TestService;
 beforeAll(async () => {
-  t = await startTestService(timeService);
+  t = await startTestService(timeService, {}, { workers: false });
 });
 afterAll(async () => {
   await t?.close();

@@ -9,7 +9,7 @@ import { inDepartment, storedPayPeriod, uniqueName, workedTimesheet } from './ti
 
 let t: TestService;
 beforeAll(async () => {
-  t = await startTestService(timeService, { TIME_TIMESHEET_POLL_MS: '50' });
+  t = await startTestService(timeService, {}, { workers: false });
 });
 afterAll(async () => {
   await t?.close();
@@ -461,12 +461,12 @@ describe('paid time off per day (for the payroll export)', () => {
     await call('POST', `/me/time-off/requests/${cancelled}:cancel`, undefined, me(paid.emp));
     await make(unpaidType.id, '2026-12-14', '2026-12-14', {}, true);
 
-    const em = t.svc.runtime.orm.em.fork();
-    const byDay = await paidTimeOffHoursByDay(em, [paid.emp, 'emp_nobody'], '2026-12-05', '2026-12-31');
+    const byDayOf = (ids: string[], from: string, to: string) => t.svc.runtime.read((w) => paidTimeOffHoursByDay(w, ids, from, to));
+    const byDay = await byDayOf([paid.emp, 'emp_nobody'], '2026-12-05', '2026-12-31');
     expect([...byDay.keys()]).toEqual([paid.emp]);
     expect(byDay.get(paid.emp)).toEqual({ '2026-12-07': '8', '2026-12-08': '8', '2026-12-09': '3.5' });
-    expect((await paidTimeOffHoursByDay(em, [paid.emp], '2026-12-01', '2026-12-04')).get(paid.emp)).toEqual({ '2026-12-04': '8' });
-    expect((await paidTimeOffHoursByDay(em, [], '2026-12-01', '2026-12-31')).size).toBe(0);
+    expect((await byDayOf([paid.emp], '2026-12-01', '2026-12-04')).get(paid.emp)).toEqual({ '2026-12-04': '8' });
+    expect((await byDayOf([], '2026-12-01', '2026-12-31')).size).toBe(0);
   });
 });
 

@@ -6,7 +6,6 @@ type Actor = { type: string; id: string | null };
 /** An employee's request to fix a punch of theirs, or to add one they missed. */
 export const PunchCorrection = defineEntity({
   name: 'PunchCorrection',
-  schema: 'time',
   tableName: 'punch_corrections',
   properties: {
     id: p.string().primary(),

@@ -10,15 +10,14 @@ import {
   mapPage,
   newId,
   NotFound,
-  now as clockNow,
   PeriodLocked,
   resolveEmployees,
   resolveLocations,
   ValidationError,
   type EntityManager,
   type PageRequest,
-  type Principal,
   type ReachSet,
+  type Work,
 } from '@bop/shared';
 import { PunchCorrection } from './entities';
 import { correctionDto } from './dto';
@@ -29,11 +28,11 @@ import { periodsById, periodsOfDates } from '../pay-periods/store';
 import type { TimeSettings } from '../settings/company-settings';
 
 /** Refuses (409 `period_locked`) a time that falls in a locked pay period at the location. */
-async function assertOpenAt(em: EntityManager, locationId: string, occurredAt: string, settings: () => Promise<TimeSettings>): Promise<void> {
-  const location = (await resolveLocations(em, 'time', [{ locationId }])).byId.get(locationId);
+async function assertOpenAt(w: Work, locationId: string, occurredAt: string, settings: () => Promise<TimeSettings>): Promise<void> {
+  const location = (await resolveLocations(w, [{ locationId }])).byId.get(locationId);
   if (!location) throw new ValidationError([{ path: 'locationId', message: `No location ${locationId}.` }]);
   const date = businessDayOf(occurredAt, location.timezone, '00:00');
-  const period = (await periodsOfDates(em, [date], settings)).get(date)!;
+  const period = (await periodsOfDates(w, [date], settings)).get(date)!;
   if (period.locked) throw new PeriodLocked(`The pay period ${period.start} to ${period.end} is locked; a punch on ${date} can no longer change.`);
 }
 
@@ -42,11 +41,12 @@ async function assertOpenAt(em: EntityManager, locationId: string, occurredAt: s
  * caller's own (its time or type), or a missing one; refused (409 `period_locked`) in a locked pay period.
  */
 export async function requestCorrection(
-  em: EntityManager,
+  w: Work,
   employeeId: string,
   body: { punchId?: string; type?: PunchTypeName; occurredAt?: string; locationId?: string; reason: string },
   settings: () => Promise<TimeSettings>,
 ) {
+  const { em } = w;
   let current: { type: PunchTypeName; occurredAt: string } | null = null;
   let locationId: string;
   if (body.punchId) {
@@ -54,17 +54,17 @@ export async function requestCorrection(
     if (!p || p.employeeId !== employeeId) throw new ValidationError([{ path: 'punchId', message: `No punch ${body.punchId} of yours.` }]);
     current = { type: p.type, occurredAt: p.occurredAt.toISOString() };
     locationId = p.locationId;
-    const period = p.payPeriodId ? (await periodsById(em, [p.payPeriodId])).get(p.payPeriodId) : undefined;
+    const period = p.payPeriodId ? (await periodsById(w, [p.payPeriodId])).get(p.payPeriodId) : undefined;
     if (period?.locked) throw new PeriodLocked(`Punch ${p.id} lies in the locked pay period ${period.start} to ${period.end}.`);
   } else {
-    const me = (await resolveEmployees(em, 'time', [{ employeeId }])).byId.get(employeeId);
+    const me = (await resolveEmployees(w, [{ employeeId }])).byId.get(employeeId);
     if (!me) throw new NotFound('employee', employeeId);
     locationId = body.locationId ?? me.homeLocationId;
   }
   const type = body.type ?? current!.type;
   const occurredAt = body.occurredAt ? new Date(body.occurredAt).toISOString() : current!.occurredAt;
-  await assertOpenAt(em, locationId, occurredAt, settings);
-  const at = clockNow();
+  await assertOpenAt(w, locationId, occurredAt, settings);
+  const at = w.now;
   const c = em.create(PunchCorrection, {
     id: newId('punchCorrection'),
     employeeId,
@@ -88,8 +88,8 @@ export async function requestCorrection(
 }
 
 /** The list for managers (`GET /time/punch-corrections`, by location within the reach) and for the employee (`/me`). */
-export async function listCorrections(em: EntityManager, f: { status?: string; scope?: EmployeeRecordScope; employeeId?: string }, page: PageRequest) {
-  const rows = await findPage(em, PunchCorrection, [f.status && { status: f.status as never }, employeeScopeCondition<PunchCorrection>(f.scope, { location: (ids) => ({ locationId: ids }), employee: (ids) => ({ employeeId: ids }) }), f.employeeId && { employeeId: f.employeeId }], page);
+export async function listCorrections(w: Work, f: { status?: string; scope?: EmployeeRecordScope; employeeId?: string }, page: PageRequest) {
+  const rows = await findPage(w.em, PunchCorrection, [f.status && { status: f.status as never }, employeeScopeCondition<PunchCorrection>(f.scope, { location: (ids) => ({ locationId: ids }), employee: (ids) => ({ employeeId: ids }) }), f.employeeId && { employeeId: f.employeeId }], page);
   return mapPage(rows, correctionDto);
 }
 
@@ -99,55 +99,48 @@ export async function listCorrections(em: EntityManager, f: { status?: string; s
  * request's id as its externalId); its timesheet is reopened and recalculated; `punch.corrected` or
  * `punch.received`.
  */
-export async function approveCorrection(em: EntityManager, id: string, caller: { principal: Principal; reach: ReachSet; settings: () => Promise<TimeSettings> }) {
-  return em.transactional(async (tem) => {
-    const c = await pendingCorrection(tem, id, caller.reach);
-    await assertOpenAt(tem, c.locationId, c.occurredAt.toISOString(), caller.settings);
-    let applied: string;
-    if (c.punchId) {
-      const change = { type: c.type, occurredAt: c.occurredAt.toISOString(), reason: `Correction request ${c.id}: ${c.reason}` };
-      applied = (await correctPunch(tem, c.punchId, change, { principal: caller.principal, reach: { everyone: true } as ReachSet, via: 'request', settings: caller.settings })).id;
-    } else {
-      const result = await ingestPunches(tem, {
-        source: 'punch-corrections',
-        records: [{ externalId: c.id, employeeId: c.employeeId, locationId: c.locationId, type: c.type, occurredAt: c.occurredAt.toISOString() }],
-        actor: caller.principal,
-        endpoint: 'POST /time/punch-corrections/{id}:approve',
-        settings: caller.settings,
-        batchEvent: false,
-      });
-      const r = result.results[0];
-      if (r.status === 'rejected' || !r.id) throw new ValidationError(r.errors ?? [], 'The missing punch could not be added.');
-      applied = r.id;
-    }
-    decide(c, caller.principal, 'approved');
-    c.appliedPunchId = applied;
-    await tem.flush();
-    return correctionDto(c);
-  });
+export async function approveCorrection(w: Work, id: string, settings: () => Promise<TimeSettings>) {
+  const c = await pendingCorrection(w.em, id, w.reach());
+  await assertOpenAt(w, c.locationId, c.occurredAt.toISOString(), settings);
+  let applied: string;
+  if (c.punchId) {
+    const change = { type: c.type, occurredAt: c.occurredAt.toISOString(), reason: `Correction request ${c.id}: ${c.reason}` };
+    applied = (await correctPunch(w, c.punchId, change, { via: 'request', settings })).id;
+  } else {
+    const result = await ingestPunches(w, {
+      source: 'punch-corrections',
+      records: [{ externalId: c.id, employeeId: c.employeeId, locationId: c.locationId, type: c.type, occurredAt: c.occurredAt.toISOString() }],
+      endpoint: 'POST /time/punch-corrections/{id}:approve',
+      settings,
+      batchEvent: false,
+    });
+    const r = result.results[0];
+    if (r.status === 'rejected' || !r.id) throw new ValidationError(r.errors ?? [], 'The missing punch could not be added.');
+    applied = r.id;
+  }
+  decide(w, c, 'approved');
+  c.appliedPunchId = applied;
+  await w.em.flush();
+  return correctionDto(c);
 }
 
 /** `:reject` with a reason (supplement: `pending` → `rejected`, final). */
-export async function rejectCorrection(em: EntityManager, id: string, reason: string, caller: { principal: Principal; reach: ReachSet }) {
-  return em.transactional(async (tem) => {
-    const c = await pendingCorrection(tem, id, caller.reach);
-    decide(c, caller.principal, 'rejected');
-    c.rejectionReason = reason;
-    await tem.flush();
-    return correctionDto(c);
-  });
+export async function rejectCorrection(w: Work, id: string, reason: string) {
+  const c = await pendingCorrection(w.em, id, w.reach());
+  decide(w, c, 'rejected');
+  c.rejectionReason = reason;
+  await w.em.flush();
+  return correctionDto(c);
 }
 
 /** `POST /me/punch-corrections/{id}:cancel`: the employee withdraws a pending request of theirs. */
-export async function cancelCorrection(em: EntityManager, id: string, employeeId: string, principal: Principal) {
-  return em.transactional(async (tem) => {
-    const c = await tem.findOne(PunchCorrection, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!c || c.employeeId !== employeeId) throw new NotFound('punch correction', id);
-    if (c.status !== 'pending') throw new Conflict(`Punch correction ${id} is ${c.status}; only a pending request is cancelled.`);
-    decide(c, principal, 'cancelled');
-    await tem.flush();
-    return correctionDto(c);
-  });
+export async function cancelCorrection(w: Work, id: string, employeeId: string) {
+  const c = await w.em.findOne(PunchCorrection, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!c || c.employeeId !== employeeId) throw new NotFound('punch correction', id);
+  if (c.status !== 'pending') throw new Conflict(`Punch correction ${id} is ${c.status}; only a pending request is cancelled.`);
+  decide(w, c, 'cancelled');
+  await w.em.flush();
+  return correctionDto(c);
 }
 
 async function pendingCorrection(em: EntityManager, id: string, reach: ReachSet) {
@@ -158,11 +151,11 @@ async function pendingCorrection(em: EntityManager, id: string, reach: ReachSet)
   return c;
 }
 
-function decide(c: PunchCorrection, principal: Principal, status: 'approved' | 'rejected' | 'cancelled') {
-  const at = clockNow();
+function decide(w: Work, c: PunchCorrection, status: 'approved' | 'rejected' | 'cancelled') {
+  const at = w.now;
   c.status = status;
   c.decidedAt = at;
-  c.decidedBy = actorOf(principal);
+  c.decidedBy = actorOf(w.actor);
   c.version += 1;
   c.updatedAt = at;
 }

@@ -2,5 +2,5 @@ import { locationReplicaEntity } from '@bop/shared';
 import type { InferEntity } from '@mikro-orm/core';
 
 /** Replica of organization's locations, fed by location.* events (the kit's orgReplicaConsumers): reach and validation. */
-export const TimeLocation = locationReplicaEntity('TimeLocation', 'time');
+export const TimeLocation = locationReplicaEntity('TimeLocation');
 export type TimeLocation = InferEntity<typeof TimeLocation>;

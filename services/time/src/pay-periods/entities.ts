@@ -8,7 +8,6 @@ type Actor = { type: string; id: string | null };
  */
 export const PayPeriod = defineEntity({
   name: 'PayPeriod',
-  schema: 'time',
   tableName: 'pay_periods',
   properties: {
     id: p.string().primary(),

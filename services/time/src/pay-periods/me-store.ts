@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import { employeeReadThrough, replicaPayRates, type EntityManager } from '@bop/shared';
+import { employeeReadThrough, replicaPayRates, type Work } from '@bop/shared';
 import { Timesheet } from '../timesheets/entities';
 import { periodsById } from './store';
 import { currencyDigits, payrollLines } from './payroll';
@@ -11,14 +11,14 @@ import type { TimeSettings } from '../settings/company-settings';
  * the hours and estimated gross as the payroll export would count them now. Rates are read through
  * from people first (a rate recorded a moment ago counts).
  */
-export async function myPay(em: EntityManager, employeeId: string, settings: TimeSettings, limit = 26) {
-  await employeeReadThrough.read(em, 'time', { ids: [employeeId], externalIds: [] }, () => true);
-  const rates = (await replicaPayRates(em, 'time', [employeeId])).get(employeeId) ?? [];
-  const sheets = await em.find(Timesheet, { employeeId }, { orderBy: { id: 'desc' }, limit });
-  const periods = await periodsById(em, sheets.map((s) => s.payPeriodId));
+export async function myPay(w: Work, employeeId: string, settings: TimeSettings, limit = 26) {
+  await employeeReadThrough.read(w.em, w.schema, { ids: [employeeId], externalIds: [] }, () => true);
+  const rates = (await replicaPayRates(w, [employeeId])).get(employeeId) ?? [];
+  const sheets = await w.em.find(Timesheet, { employeeId }, { orderBy: { id: 'desc' }, limit });
+  const periods = await periodsById(w, sheets.map((s) => s.payPeriodId));
   const digits = currencyDigits(settings.defaultCurrency);
   const timeOff = new Map<string, Record<string, string>>();
-  for (const p of periods.values()) timeOff.set(p.id, (await paidTimeOffHoursByDay(em, [employeeId], p.start, p.end)).get(employeeId) ?? {});
+  for (const p of periods.values()) timeOff.set(p.id, (await paidTimeOffHoursByDay(w, [employeeId], p.start, p.end)).get(employeeId) ?? {});
   const rows = sheets.map((s) => {
     const p = periods.get(s.payPeriodId)!;
     const days = (s.figures?.days ?? []).map((d) => ({ date: d.date, regularHours: d.regularHours, overtime: d.overtime, shifts: d.shifts.map((x) => ({ start: x.start, position: x.position, workedHours: x.workedHours })) }));

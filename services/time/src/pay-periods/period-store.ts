@@ -7,16 +7,12 @@ import {
   decodeCursor,
   employeeReadThrough,
   NotFound,
-  now as clockNow,
   pageLimit,
-  recordEvent,
   replicaPayRates,
   sqlList,
   sqlQuery,
   toPage,
-  type EntityManager,
-  type Principal,
-  type ReachSet,
+  type Work,
 } from '@bop/shared';
 import { PayPeriod } from './entities';
 import { localDateOf } from './calendar';
@@ -39,22 +35,22 @@ function statusOf(p: { endDate: string; lockedAt?: Date | null }, today: string)
 type Counts = { open: number; approved: number; rejected: number; locked: number };
 
 /** Each period's timesheets by status, and its punches held for review. */
-async function timesheetCounts(em: EntityManager, ids: string[]): Promise<{ counts: Map<string, Counts>; held: Map<string, number> }> {
+async function timesheetCounts(w: Work, ids: string[]): Promise<{ counts: Map<string, Counts>; held: Map<string, number> }> {
   const out = new Map<string, Counts>();
   for (const id of ids) out.set(id, { open: 0, approved: 0, rejected: 0, locked: 0 });
   if (ids.length === 0) return { counts: out, held: new Map() };
   const rows = await sqlQuery<{ pay_period_id: string; status: 'open' | 'approved' | 'rejected' | 'locked'; n: number }>(
-    em,
-    `select "pay_period_id", "status", count(*)::int as "n" from "time"."timesheets" where "pay_period_id" = any(?::text[]) group by 1, 2`,
+    w.em,
+    `select "pay_period_id", "status", count(*)::int as "n" from "${w.schema}"."timesheets" where "pay_period_id" = any(?::text[]) group by 1, 2`,
     [sqlList(ids)],
   );
   for (const r of rows) out.get(r.pay_period_id)![r.status] = r.n;
-  const held = await sqlQuery<{ pay_period_id: string; n: number }>(em, `select "pay_period_id", count(*)::int as "n" from "time"."held_punches" where "pay_period_id" = any(?::text[]) group by 1`, [sqlList(ids)]);
+  const held = await sqlQuery<{ pay_period_id: string; n: number }>(w.em, `select "pay_period_id", count(*)::int as "n" from "${w.schema}"."held_punches" where "pay_period_id" = any(?::text[]) group by 1`, [sqlList(ids)]);
   return { counts: out, held: new Map(held.map((h) => [h.pay_period_id, h.n])) };
 }
 
-async function periodDtos(em: EntityManager, periods: PayPeriod[], today: string) {
-  const { counts, held } = await timesheetCounts(em, periods.map((p) => p.id));
+async function periodDtos(w: Work, periods: PayPeriod[], today: string) {
+  const { counts, held } = await timesheetCounts(w, periods.map((p) => p.id));
   return periods.map((p) => ({
     id: p.id,
     startDate: p.startDate,
@@ -74,9 +70,9 @@ async function periodDtos(em: EntityManager, periods: PayPeriod[], today: string
  * created from the calendar in company settings when no punch has done so yet). Pay periods are
  * company-wide: any reach reads them.
  */
-export async function listPayPeriods(em: EntityManager, q: { status?: Status; from?: string; limit?: number; cursor?: string }, settings: TimeSettings) {
-  const today = localDateOf(clockNow(), settings.timezone);
-  await periodsOfDates(em, [today], async () => settings);
+export async function listPayPeriods(w: Work, q: { status?: Status; from?: string; limit?: number; cursor?: string }, settings: TimeSettings) {
+  const today = localDateOf(w.now, settings.timezone);
+  await periodsOfDates(w, [today], async () => settings);
   const where: Record<string, unknown>[] = [];
   const after = decodeCursor(q.cursor);
   if (after) where.push({ id: { $gt: after } });
@@ -85,15 +81,9 @@ export async function listPayPeriods(em: EntityManager, q: { status?: Status; fr
   if (q.status === 'ended') where.push({ lockedAt: null, endDate: { $lt: today } });
   if (q.status === 'open') where.push({ lockedAt: null, endDate: { $gte: today } });
   const n = pageLimit(q.limit);
-  const rows = await em.find(PayPeriod, where.length ? { $and: where } : {}, { orderBy: { id: 'asc' }, limit: n + 1 });
+  const rows = await w.em.find(PayPeriod, where.length ? { $and: where } : {}, { orderBy: { id: 'asc' }, limit: n + 1 });
   const page = toPage(rows, n, (r) => r);
-  return { ...page, data: await periodDtos(em, page.data, today) };
-}
-
-interface Caller {
-  principal: Principal;
-  reach: ReachSet;
-  settings: () => Promise<TimeSettings>;
+  return { ...page, data: await periodDtos(w, page.data, today) };
 }
 
 /**
@@ -101,69 +91,67 @@ interface Caller {
  * (409 `conflict` naming those that are not), on figures brought up to date first; its timesheets
  * become `locked`; `pay_period.locked`. Later punches into it are held for review.
  */
-export async function lockPayPeriod(em: EntityManager, id: string, caller: Caller) {
-  assertCompanyWide(caller.reach, 'Pay periods');
-  const settings = await caller.settings();
-  return em.transactional(async (tem) => {
-    const p = await tem.findOne(PayPeriod, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!p) throw new NotFound('pay period', id);
-    const today = localDateOf(clockNow(), settings.timezone);
-    const status = statusOf(p, today);
-    if (status === 'locked') throw new Conflict(`Pay period ${p.startDate} to ${p.endDate} is already locked.`);
-    if (status === 'open') throw new Conflict(`Pay period ${p.startDate} to ${p.endDate} has not ended yet (it ends on ${p.endDate}, ${settings.timezone}).`);
-    const sheets = await tem.find(Timesheet, { payPeriodId: id }, { orderBy: { id: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE });
-    await recalculateIfMarked(tem, sheets.map((s) => s.id), async () => settings);
-    for (const s of sheets) await tem.refresh(s);
-    const pending = sheets.filter((s) => s.status !== 'approved');
-    if (pending.length > 0) {
-      throw new Conflict(
-        `Every timesheet of the period must be approved before it is locked; ${pending.length} ${pending.length === 1 ? 'is' : 'are'} not: ${pending
-          .slice(0, 50)
-          .map((s) => `${s.id} (employee ${s.employeeId}, ${s.status})`)
-          .join(', ')}${pending.length > 50 ? ' …' : ''}.`,
-        pending.slice(0, 100).map((s) => ({ path: `timesheets.${s.id}`, message: `Timesheet of employee ${s.employeeId} is ${s.status}.` })),
-      );
-    }
-    const at = clockNow();
-    for (const s of sheets) {
-      s.status = 'locked';
-      s.version += 1;
-      s.updatedAt = at;
-    }
-    p.lockedAt = at;
-    p.lockedBy = actorOf(caller.principal);
-    p.version += 1;
-    p.updatedAt = at;
-    await tem.flush();
-    const [dto] = await periodDtos(tem, [p], today);
-    recordEvent(tem, { type: 'pay_period.locked', aggregateType: 'pay_period', aggregateId: p.id, locationId: null, object: dto, actor: caller.principal });
-    return dto;
-  });
+export async function lockPayPeriod(w: Work, id: string, loadSettings: () => Promise<TimeSettings>) {
+  assertCompanyWide(w.reach(), 'Pay periods');
+  const settings = await loadSettings();
+  const { em } = w;
+  const p = await em.findOne(PayPeriod, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!p) throw new NotFound('pay period', id);
+  const today = localDateOf(w.now, settings.timezone);
+  const status = statusOf(p, today);
+  if (status === 'locked') throw new Conflict(`Pay period ${p.startDate} to ${p.endDate} is already locked.`);
+  if (status === 'open') throw new Conflict(`Pay period ${p.startDate} to ${p.endDate} has not ended yet (it ends on ${p.endDate}, ${settings.timezone}).`);
+  const sheets = await em.find(Timesheet, { payPeriodId: id }, { orderBy: { id: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE });
+  await recalculateIfMarked(w, sheets.map((s) => s.id), async () => settings);
+  for (const s of sheets) await em.refresh(s);
+  const pending = sheets.filter((s) => s.status !== 'approved');
+  if (pending.length > 0) {
+    throw new Conflict(
+      `Every timesheet of the period must be approved before it is locked; ${pending.length} ${pending.length === 1 ? 'is' : 'are'} not: ${pending
+        .slice(0, 50)
+        .map((s) => `${s.id} (employee ${s.employeeId}, ${s.status})`)
+        .join(', ')}${pending.length > 50 ? ' …' : ''}.`,
+      pending.slice(0, 100).map((s) => ({ path: `timesheets.${s.id}`, message: `Timesheet of employee ${s.employeeId} is ${s.status}.` })),
+    );
+  }
+  const at = w.now;
+  for (const s of sheets) {
+    s.status = 'locked';
+    s.version += 1;
+    s.updatedAt = at;
+  }
+  p.lockedAt = at;
+  p.lockedBy = actorOf(w.actor);
+  p.version += 1;
+  p.updatedAt = at;
+  await em.flush();
+  const [dto] = await periodDtos(w, [p], today);
+  w.emit({ type: 'pay_period.locked', aggregateType: 'pay_period', aggregateId: p.id, locationId: null, object: dto });
+  return dto;
 }
 
 /**
  * `:unlock` with a reason (supplement: `locked` → `ended`, timesheets back to `approved`). The punches
  * held while it was locked are applied now (each reopens its timesheet: a punch in it changed).
  */
-export async function unlockPayPeriod(em: EntityManager, id: string, reason: string, caller: Caller) {
-  assertCompanyWide(caller.reach, 'Pay periods');
-  const settings = await caller.settings();
-  return em.transactional(async (tem) => {
-    const p = await tem.findOne(PayPeriod, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!p) throw new NotFound('pay period', id);
-    if (!p.lockedAt) throw new Conflict(`Pay period ${p.startDate} to ${p.endDate} is not locked.`);
-    const at = clockNow();
-    await sqlQuery(tem, `update "time"."timesheets" set "status" = 'approved', "version" = "version" + 1, "updated_at" = ? where "pay_period_id" = ? and "status" = 'locked'`, [at, id]);
-    p.lockedAt = null;
-    p.lockedBy = null;
-    p.unlocks = [...p.unlocks, { at: at.toISOString(), by: actorOf(caller.principal), reason }];
-    p.version += 1;
-    p.updatedAt = at;
-    await tem.flush();
-    await applyHeldPunches(tem, id, at);
-    const [dto] = await periodDtos(tem, [p], localDateOf(at, settings.timezone));
-    return dto;
-  });
+export async function unlockPayPeriod(w: Work, id: string, reason: string, loadSettings: () => Promise<TimeSettings>) {
+  assertCompanyWide(w.reach(), 'Pay periods');
+  const settings = await loadSettings();
+  const { em } = w;
+  const p = await em.findOne(PayPeriod, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!p) throw new NotFound('pay period', id);
+  if (!p.lockedAt) throw new Conflict(`Pay period ${p.startDate} to ${p.endDate} is not locked.`);
+  const at = w.now;
+  await sqlQuery(em, `update "${w.schema}"."timesheets" set "status" = 'approved', "version" = "version" + 1, "updated_at" = ? where "pay_period_id" = ? and "status" = 'locked'`, [at, id]);
+  p.lockedAt = null;
+  p.lockedBy = null;
+  p.unlocks = [...p.unlocks, { at: at.toISOString(), by: actorOf(w.actor), reason }];
+  p.version += 1;
+  p.updatedAt = at;
+  await em.flush();
+  await applyHeldPunches(w, id);
+  const [dto] = await periodDtos(w, [p], localDateOf(at, settings.timezone));
+  return dto;
 }
 
 /**
@@ -171,22 +159,23 @@ export async function unlockPayPeriod(em: EntityManager, id: string, reason: str
  * the regular and overtime hours, time off and estimated gross. Rates are read through from people
  * first, so a rate recorded a moment ago counts (read-your-writes).
  */
-export async function payrollExport(em: EntityManager, id: string, caller: { reach: ReachSet; settings: () => Promise<TimeSettings> }) {
-  assertCompanyWide(caller.reach, 'Payroll exports');
+export async function payrollExport(w: Work, id: string, loadSettings: () => Promise<TimeSettings>) {
+  assertCompanyWide(w.reach(), 'Payroll exports');
+  const { em } = w;
   const p = await em.findOne(PayPeriod, { id });
   if (!p) throw new NotFound('pay period', id);
   if (!p.lockedAt) throw new Conflict(`Pay period ${p.startDate} to ${p.endDate} is not locked; lock it to export its payroll.`);
-  const settings = await caller.settings();
+  const settings = await loadSettings();
   const sheets = await em.find(Timesheet, { payPeriodId: id }, { orderBy: { employeeId: 'asc' } });
   const employeeIds = sheets.map((s) => s.employeeId);
-  await employeeReadThrough.read(em, 'time', { ids: employeeIds, externalIds: [] }, () => true);
-  const rates = await replicaPayRates(em, 'time', employeeIds);
-  const timeOff = await paidTimeOffHoursByDay(em, employeeIds, p.startDate, p.endDate);
+  await employeeReadThrough.read(em, w.schema, { ids: employeeIds, externalIds: [] }, () => true);
+  const rates = await replicaPayRates(w, employeeIds);
+  const timeOff = await paidTimeOffHoursByDay(w, employeeIds, p.startDate, p.endDate);
   const people = new Map(
     (
       await sqlQuery<{ id: string; employee_number: string | null; external_id: string | null; first_name: string; last_name: string }>(
         em,
-        `select "id", "employee_number", "external_id", "first_name", "last_name" from "time"."employees" where "id" = any(?::text[])`,
+        `select "id", "employee_number", "external_id", "first_name", "last_name" from "${w.schema}"."employees" where "id" = any(?::text[])`,
         [sqlList(employeeIds)],
       )
     ).map((e) => [e.id, e]),

@@ -1,31 +1,30 @@
 import { Readable } from 'node:stream';
-import { ownEmployeeId, route, type RouteDef, type ServiceRuntime } from '@bop/shared';
-import type { TimeConfig } from '../config';
+import { ownEmployeeId, route, type RouteDef } from '@bop/shared';
 import { timeSettings } from '../settings/company-settings';
 import { listPayPeriods, lockPayPeriod, payrollExport, unlockPayPeriod } from './period-store';
 import { payrollCsv } from './payroll';
 import { myPay } from './me-store';
 
-export const payPeriodRoutes = (svc: ServiceRuntime<TimeConfig>): RouteDef[] => [
+export const payPeriodRoutes = (): RouteDef[] => [
   route('GET /time/pay-periods', async (ctx) => {
-    return { body: await listPayPeriods(ctx.em, ctx.query, await timeSettings(svc.services, ctx.requestId)) };
+    return { body: await listPayPeriods(ctx, ctx.query, await timeSettings(ctx.services, ctx.requestId)) };
   }),
 
   route('POST /time/pay-periods/{id}:lock', async (ctx) => {
-    return { body: await lockPayPeriod(ctx.em, ctx.params.id, { principal: ctx.principal, reach: ctx.reach(), settings: () => timeSettings(svc.services, ctx.requestId) }) };
+    return { body: await lockPayPeriod(ctx, ctx.params.id, () => timeSettings(ctx.services, ctx.requestId)) };
   }),
 
   route('POST /time/pay-periods/{id}:unlock', async (ctx) => {
-    return { body: await unlockPayPeriod(ctx.em, ctx.params.id, ctx.body.reason, { principal: ctx.principal, reach: ctx.reach(), settings: () => timeSettings(svc.services, ctx.requestId) }) };
+    return { body: await unlockPayPeriod(ctx, ctx.params.id, ctx.body.reason, () => timeSettings(ctx.services, ctx.requestId)) };
   }),
 
   route('GET /me/pay', async (ctx) => {
-    return { body: await myPay(ctx.em, ownEmployeeId(ctx.principal), await timeSettings(svc.services, ctx.requestId), ctx.query.limit) };
+    return { body: await myPay(ctx, ownEmployeeId(ctx.principal), await timeSettings(ctx.services, ctx.requestId), ctx.query.limit) };
   }),
 
   // JSON, or CSV with `format=csv` or `Accept: text/csv`
   route('GET /time/pay-periods/{id}/export', async (ctx) => {
-    const body = await payrollExport(ctx.em, ctx.params.id, { reach: ctx.reach(), settings: () => timeSettings(svc.services, ctx.requestId) });
+    const body = await payrollExport(ctx, ctx.params.id, () => timeSettings(ctx.services, ctx.requestId));
     const csv = ctx.query.format === 'csv' || (ctx.query.format === undefined && /\btext\/csv\b/.test(String(ctx.headers.accept ?? '')));
     if (!csv) return { body };
     const text = payrollCsv(body.employees, body.payPeriod, body.currency);

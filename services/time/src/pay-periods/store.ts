@@ -1,4 +1,4 @@
-import { addDays, newId, now, sqlList, sqlQuery, type EntityManager } from '@bop/shared';
+import { addDays, newId, sqlList, sqlQuery, type EntityManager, type Work } from '@bop/shared';
 import type { TimeSettings } from '../settings/company-settings';
 import { periodContaining, type PeriodDates } from './calendar';
 
@@ -18,11 +18,11 @@ const PERIOD_COLUMNS = `"id", to_char("start_date", 'YYYY-MM-DD') as "start", to
  * win: after a change of frequency, the new calendar fills only the gaps between them, so a stored
  * (perhaps locked) period never changes its dates.
  */
-export async function periodsOfDates(em: EntityManager, dates: Iterable<string>, loadSettings: () => Promise<Pick<TimeSettings, 'payPeriodFrequency' | 'payPeriodAnchorDate'>>): Promise<Map<string, PeriodRow>> {
+export async function periodsOfDates(w: Work, dates: Iterable<string>, loadSettings: () => Promise<Pick<TimeSettings, 'payPeriodFrequency' | 'payPeriodAnchorDate'>>): Promise<Map<string, PeriodRow>> {
   const wanted = [...new Set(dates)].sort();
   const out = new Map<string, PeriodRow>();
   if (wanted.length === 0) return out;
-  const stored = await storedOverlapping(em, wanted[0], wanted[wanted.length - 1]);
+  const stored = await storedOverlapping(w.em, w.schema, wanted[0], wanted[wanted.length - 1]);
   const missing = wanted.filter((d) => !assign(d, stored, out));
   if (missing.length === 0) return out;
   // the company's calendar only when a new period is needed (most batches fall in stored ones)
@@ -37,14 +37,15 @@ export async function periodsOfDates(em: EntityManager, dates: Iterable<string>,
     const end = after && after.start <= calc.end ? previousDay(after.start) : calc.end;
     fresh.set(start, { start, end });
   }
-  const at = now();
-  await sqlQuery(em, 
-    `insert into "time"."pay_periods" ("id", "start_date", "end_date", "unlocks", "version", "created_at", "updated_at")
+  const at = w.now;
+  await sqlQuery(
+    w.em,
+    `insert into "${w.schema}"."pay_periods" ("id", "start_date", "end_date", "unlocks", "version", "created_at", "updated_at")
      select x."id", x."start"::date, x."end"::date, '[]', 1, ?, ? from jsonb_to_recordset(?::jsonb) as x("id" text, "start" text, "end" text)
      on conflict ("start_date") do nothing`,
     [at, at, JSON.stringify([...fresh.values()].map((p) => ({ id: newId('payPeriod'), ...p })))],
   );
-  const all = await storedOverlapping(em, wanted[0], wanted[wanted.length - 1]);
+  const all = await storedOverlapping(w.em, w.schema, wanted[0], wanted[wanted.length - 1]);
   for (const d of missing) assign(d, all, out);
   return out;
 }
@@ -56,21 +57,21 @@ function assign(date: string, stored: PeriodRow[], out: Map<string, PeriodRow>):
 }
 
 /** Stored periods overlapping [from, to] with their neighbours on each side (to clip new periods against). */
-async function storedOverlapping(em: EntityManager, from: string, to: string): Promise<PeriodRow[]> {
+async function storedOverlapping(em: EntityManager, schema: string, from: string, to: string): Promise<PeriodRow[]> {
   return sqlQuery<PeriodRow>(
     em,
-    `(select ${PERIOD_COLUMNS} from "time"."pay_periods" where "end_date" >= ?::date and "start_date" <= ?::date)
-     union (select ${PERIOD_COLUMNS} from "time"."pay_periods" where "end_date" < ?::date order by "end_date" desc limit 1)
-     union (select ${PERIOD_COLUMNS} from "time"."pay_periods" where "start_date" > ?::date order by "start_date" limit 1)
+    `(select ${PERIOD_COLUMNS} from "${schema}"."pay_periods" where "end_date" >= ?::date and "start_date" <= ?::date)
+     union (select ${PERIOD_COLUMNS} from "${schema}"."pay_periods" where "end_date" < ?::date order by "end_date" desc limit 1)
+     union (select ${PERIOD_COLUMNS} from "${schema}"."pay_periods" where "start_date" > ?::date order by "start_date" limit 1)
      order by "start"`,
     [from, to, from, to],
   );
 }
 
 /** The stored periods by id. */
-export async function periodsById(em: EntityManager, ids: string[]): Promise<Map<string, PeriodRow>> {
+export async function periodsById(w: Work, ids: string[]): Promise<Map<string, PeriodRow>> {
   if (ids.length === 0) return new Map();
-  const rows = await sqlQuery<PeriodRow>(em, `select ${PERIOD_COLUMNS} from "time"."pay_periods" where "id" = any(?::text[])`, [sqlList([...new Set(ids)])]);
+  const rows = await sqlQuery<PeriodRow>(w.em, `select ${PERIOD_COLUMNS} from "${w.schema}"."pay_periods" where "id" = any(?::text[])`, [sqlList([...new Set(ids)])]);
   return new Map(rows.map((r) => [r.id, r]));
 }
 

@@ -1,5 +1,5 @@
 import type { PersonalDataset } from '@bop/contracts';
-import type { EntityManager } from '@bop/shared';
+import type { Work } from '@bop/shared';
 import { HeldPunch, Punch } from '../punches/entities';
 import { Timesheet } from '../timesheets/entities';
 import { PunchCorrection } from '../corrections/entities';
@@ -14,12 +14,13 @@ import { requestDto } from '../time-off/dto';
  * for review, their timesheets per pay period, their correction requests, their time-off requests and
  * the time-off ledger (adjustments, hours taken and restored).
  */
-export async function timeDatasets(em: EntityManager, employeeId: string | null): Promise<PersonalDataset[]> {
+export async function timeDatasets(w: Work, employeeId: string | null): Promise<PersonalDataset[]> {
   if (!employeeId) return [];
+  const { em } = w;
   const punches = await em.find(Punch, { employeeId }, { orderBy: { occurredAt: 'asc', id: 'asc' } });
   const held = await em.find(HeldPunch, { row: { employee_id: employeeId } }, { orderBy: { id: 'asc' } });
   const sheets = await em.find(Timesheet, { employeeId }, { orderBy: { id: 'asc' } });
-  const periods = await periodsById(em, sheets.map((s) => s.payPeriodId));
+  const periods = await periodsById(w, sheets.map((s) => s.payPeriodId));
   const corrections = await em.find(PunchCorrection, { employeeId }, { orderBy: { id: 'asc' } });
   const requests = await em.find(TimeOffRequest, { employeeId }, { orderBy: { id: 'asc' } });
   const ledger = await em.find(TimeOffEntry, { employeeId }, { orderBy: { date: 'asc', id: 'asc' } });

@@ -14,7 +14,6 @@ export interface PunchCorrectionEntry {
 /** A punch from a timeclock (the kit's batch ingestion target: unique on source and externalId). */
 export const Punch = defineEntity({
   name: 'Punch',
-  schema: 'time',
   tableName: 'punches',
   properties: {
     id: p.string().primary(),
@@ -41,7 +40,6 @@ export type Punch = InferEntity<typeof Punch>;
 /** A punch sent into a locked pay period: held here for review, counted in no timesheet until the period is unlocked. */
 export const HeldPunch = defineEntity({
   name: 'HeldPunch',
-  schema: 'time',
   tableName: 'held_punches',
   properties: {
     id: p.string().primary(),

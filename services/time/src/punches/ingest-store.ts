@@ -6,16 +6,13 @@ import {
   ingestBatch,
   lockStoredRecords,
   newId,
-  now as clockNow,
   parseLocatedRecords,
   resolveEmployees,
   sqlList,
   sqlQuery,
   systemPrincipal,
-  writeTransaction,
   Conflict,
   type BatchResult,
-  type EntityManager,
   type FieldError,
   type IngestTarget,
   type PreparedRecord,
@@ -23,6 +20,7 @@ import {
   type ReplicaEmployee,
   type StoredKey,
   type StoredRecord,
+  type Work,
 } from '@bop/shared';
 import type { TimeSettings } from '../settings/company-settings';
 import { periodsOfDates, type PeriodRow } from '../pay-periods/store';
@@ -30,9 +28,8 @@ import { markTimesheets, type TimesheetTouch } from '../timesheets/marks-store';
 import { punchExceptions, terminationError } from './punch-rules';
 import type { PunchRow } from './entities';
 
-/** time.punches as the kit's batch upsert writes it (snake_case columns of the migration). */
+/** The punches table as the kit's batch upsert writes it (snake_case columns of the migration), in the unit's schema. */
 export const punchesTarget: IngestTarget = {
-  schema: 'time',
   table: 'punches',
   idKind: 'punch',
   aggregateType: 'punch',
@@ -69,7 +66,7 @@ export function punchObject(p: { id: string; source: string; externalId: string;
   };
 }
 
-interface Candidate {
+export interface Candidate {
   index: number;
   externalId: string | null;
   errors: FieldError[];
@@ -81,6 +78,20 @@ interface Candidate {
   period?: PeriodRow;
 }
 
+/** What a batch of punches is judged on before it is stored (replicas read, pay periods made): `preparePunches`. */
+export interface PreparedPunches {
+  source: string;
+  endpoint: string;
+  candidates: Candidate[];
+  batchEvent?: boolean;
+}
+
+/** Runs of a batch's transaction at most: a batch touching many timesheets may lose more than one race. */
+export const PUNCH_BATCH_ATTEMPTS = 3;
+
+/** A concurrent batch won the race on the same punches every time (`POST /time/punches:batch`'s 409). */
+export const punchBatchConflict = () => new Conflict('A concurrent batch changed the same punches; send this batch again.');
+
 /**
  * `POST /time/punches:batch` (spec: ingestion rules 1, 5, 7, 8): each punch judged on its own — its
  * location (rule 2), its employee (by id or externalId; unknown, or after the last day of a
@@ -89,15 +100,24 @@ interface Candidate {
  * externalId). A punch in a locked pay period, or a change to one stored in a locked period, is held
  * for review (rule 7: locked figures never change silently). Every timesheet a stored punch touches is
  * opened (or reopened: approval withdrawn) and marked for recalculation in the same transaction.
+ * Judged and stored in the unit (the batch route judges outside its transaction: `preparePunches`,
+ * then `storePunches` in `ctx.transaction`).
  */
 export async function ingestPunches(
-  em: EntityManager,
-  opts: { source: string; records: unknown[]; actor: Principal; endpoint: string; settings: () => Promise<TimeSettings>; batchEvent?: boolean },
+  w: Work,
+  opts: { source: string; records: unknown[]; endpoint: string; settings: () => Promise<TimeSettings>; batchEvent?: boolean },
 ): Promise<BatchResult> {
-  const located = await parseLocatedRecords(em, 'time', PunchInput, opts.records);
+  return storePunches(w, await preparePunches(w, opts));
+}
+
+/** Judges each punch of a batch (no transaction needed: replicas read through, pay periods made as needed). */
+export async function preparePunches(
+  w: Work,
+  opts: { source: string; records: unknown[]; endpoint: string; settings: () => Promise<TimeSettings>; batchEvent?: boolean },
+): Promise<PreparedPunches> {
+  const located = await parseLocatedRecords(w, PunchInput, opts.records);
   const employees = await resolveEmployees(
-    em,
-    'time',
+    w,
     located.flatMap((r) => (r.data && r.location ? [r.data] : [])),
     // a termination decides: people's current state, so one answered a moment ago counts (read-your-writes)
     { current: true, payRates: false },
@@ -128,88 +148,89 @@ export async function ingestPunches(
     return c;
   });
   const valid = candidates.filter((c) => c.row && c.errors.length === 0);
-  const periods = await periodsOfDates(em, valid.map((c) => c.localDate!), opts.settings);
+  const periods = await periodsOfDates(w, valid.map((c) => c.localDate!), opts.settings);
   for (const c of valid) {
     c.period = periods.get(c.localDate!)!;
     c.row!.pay_period_id = c.period.id;
   }
 
-  // one transaction, run again if it loses a race to a concurrent batch (a deadlock between their
-  // timesheet marks): nothing of a lost run is kept, and the run again sees what the other committed
-  return writeTransaction(
-    em,
-    async (tem) => {
-      // the stored twins, locked in externalId order (as the kit's upsert would): their period decides a hold too
-      const stored = await lockStoredRecords<StoredKey & { pay_period_id: string | null; employee_id: string }>(tem, punchesTarget, opts.source, valid.map((c) => c.externalId!), [
-        `"pay_period_id"`,
-        `"employee_id"`,
-      ]);
-      const blocking = new Map<string, string>();
-      const storedPeriods = await lockedPeriodIds(tem, [...stored.values()].map((s) => s.pay_period_id));
-      const records: PreparedRecord<PunchRow>[] = candidates.map((c) => {
-        const base = { index: c.index, externalId: c.externalId, errors: c.errors, warnings: c.warnings.length > 0 ? c.warnings : undefined };
-        if (!c.row || c.errors.length > 0) return base;
-        const twin = stored.get(c.externalId!) ?? null;
-        if (twin && twin.content_hash === c.hash) return { ...base, row: c.row, hash: c.hash, unchangedId: twin.id };
-        const lockedHere = c.period!.locked;
-        const lockedThere = twin?.pay_period_id ? storedPeriods.has(twin.pay_period_id) : false;
-        if (lockedHere || lockedThere) {
-          blocking.set(c.externalId!, lockedHere ? c.period!.id : twin!.pay_period_id!);
-          const which = lockedHere ? c.period! : { start: '', end: '' };
-          const warnings = [
-            ...c.warnings,
-            {
-              path: 'occurredAt',
-              message: lockedHere
-                ? `The pay period ${which.start} to ${which.end} is locked: this punch is held for review and counts in no timesheet until the period is unlocked.`
-                : `The stored punch ${twin!.id} lies in a locked pay period: this change is held for review until the period is unlocked.`,
-            },
-          ];
-          return { ...base, warnings, row: c.row, hash: c.hash, divert: true };
-        }
-        return { ...base, row: c.row, hash: c.hash, stored: twin ? { id: twin.id, contentHash: twin.content_hash } : null };
-      });
-      const byExternalId = new Map(candidates.filter((c) => c.externalId).map((c) => [c.externalId!, c]));
-      const now = clockNow();
-      const touches: TimesheetTouch[] = [];
-      const result = await ingestBatch(tem, {
-        target: punchesTarget,
-        source: opts.source,
-        records,
-        actor: opts.actor,
-        area: 'time',
-        endpoint: opts.endpoint,
-        now,
-        batchEvent: opts.batchEvent,
-        eventsFor: (s) => punchEvents(opts.source, s, now),
-        divert: (dem, held) => holdPunches(dem, opts.source, held, now, blocking),
-        afterStore: async (dem, written) => {
-          await afterPunchesStored(dem, opts.source, written, now, opts.actor);
-          for (const w of written) {
-            const home = byExternalId.get(w.externalId)?.employee?.homeLocationId ?? w.row.location_id;
-            touches.push({ employeeId: w.row.employee_id, payPeriodId: w.row.pay_period_id!, locationId: home });
-            const before = w.before as { employee_id?: string; pay_period_id?: string | null } | null;
-            if (before?.pay_period_id && (before.pay_period_id !== w.row.pay_period_id || before.employee_id !== w.row.employee_id)) {
-              touches.push({ employeeId: before.employee_id!, payPeriodId: before.pay_period_id, locationId: home });
-            }
-          }
+  return { source: opts.source, endpoint: opts.endpoint, candidates, batchEvent: opts.batchEvent };
+}
+
+/**
+ * Stores judged punches in the unit's transaction (the batch route's runs again when it loses a race
+ * to a concurrent batch, a deadlock between their timesheet marks: nothing of a lost run is kept, and
+ * the run again sees what the other committed).
+ */
+export async function storePunches(w: Work, prepared: PreparedPunches): Promise<BatchResult> {
+  const { candidates, source } = prepared;
+  const valid = candidates.filter((c) => c.row && c.errors.length === 0);
+  // the stored twins, locked in externalId order (as the kit's upsert would): their period decides a hold too
+  const stored = await lockStoredRecords<StoredKey & { pay_period_id: string | null; employee_id: string }>(w, punchesTarget, source, valid.map((c) => c.externalId!), [
+    `"pay_period_id"`,
+    `"employee_id"`,
+  ]);
+  const blocking = new Map<string, string>();
+  const storedPeriods = await lockedPeriodIds(w, [...stored.values()].map((s) => s.pay_period_id));
+  const records: PreparedRecord<PunchRow>[] = candidates.map((c) => {
+    const base = { index: c.index, externalId: c.externalId, errors: c.errors, warnings: c.warnings.length > 0 ? c.warnings : undefined };
+    if (!c.row || c.errors.length > 0) return base;
+    const twin = stored.get(c.externalId!) ?? null;
+    if (twin && twin.content_hash === c.hash) return { ...base, row: c.row, hash: c.hash, unchangedId: twin.id };
+    const lockedHere = c.period!.locked;
+    const lockedThere = twin?.pay_period_id ? storedPeriods.has(twin.pay_period_id) : false;
+    if (lockedHere || lockedThere) {
+      blocking.set(c.externalId!, lockedHere ? c.period!.id : twin!.pay_period_id!);
+      const which = lockedHere ? c.period! : { start: '', end: '' };
+      const warnings = [
+        ...c.warnings,
+        {
+          path: 'occurredAt',
+          message: lockedHere
+            ? `The pay period ${which.start} to ${which.end} is locked: this punch is held for review and counts in no timesheet until the period is unlocked.`
+            : `The stored punch ${twin!.id} lies in a locked pay period: this change is held for review until the period is unlocked.`,
         },
-      });
-      // last, just before the commit: a mark's row lock (concurrent batches touching the same
-      // timesheets wait on it) is held for as short a time as can be
-      await markTimesheets(tem, touches, now);
-      return result;
+      ];
+      return { ...base, warnings, row: c.row, hash: c.hash, divert: true };
+    }
+    return { ...base, row: c.row, hash: c.hash, stored: twin ? { id: twin.id, contentHash: twin.content_hash } : null };
+  });
+  const byExternalId = new Map(candidates.filter((c) => c.externalId).map((c) => [c.externalId!, c]));
+  const touches: TimesheetTouch[] = [];
+  const result = await ingestBatch(w, {
+    target: punchesTarget,
+    source,
+    records,
+    actor: w.actor,
+    area: 'time',
+    endpoint: prepared.endpoint,
+    batchEvent: prepared.batchEvent,
+    eventsFor: (s) => punchEvents(source, s, w.now),
+    // in the unit's transaction (the batch's savepoint is on its connection)
+    divert: (_em, held) => holdPunches(w, source, held, blocking),
+    afterStore: async (_em, written) => {
+      await afterPunchesStored(w, source, written, w.actor);
+      for (const s of written) {
+        const home = byExternalId.get(s.externalId)?.employee?.homeLocationId ?? s.row.location_id;
+        touches.push({ employeeId: s.row.employee_id, payPeriodId: s.row.pay_period_id!, locationId: home });
+        const before = s.before as { employee_id?: string; pay_period_id?: string | null } | null;
+        if (before?.pay_period_id && (before.pay_period_id !== s.row.pay_period_id || before.employee_id !== s.row.employee_id)) {
+          touches.push({ employeeId: before.employee_id!, payPeriodId: before.pay_period_id, locationId: home });
+        }
+      }
     },
-    () => new Conflict('A concurrent batch changed the same punches; send this batch again.'),
-    3,
-  );
+  });
+  // last, just before the commit: a mark's row lock (concurrent batches touching the same
+  // timesheets wait on it) is held for as short a time as can be
+  await markTimesheets(w, touches);
+  return result;
 }
 
 /** The ids among `ids` of locked pay periods. */
-async function lockedPeriodIds(em: EntityManager, ids: Array<string | null>): Promise<Set<string>> {
+async function lockedPeriodIds(w: Work, ids: Array<string | null>): Promise<Set<string>> {
   const wanted = [...new Set(ids.filter((x): x is string => x !== null))];
   if (wanted.length === 0) return new Set();
-  const rows = await sqlQuery<{ id: string }>(em, `select "id" from "time"."pay_periods" where "id" = any(?::text[]) and "locked_at" is not null`, [sqlList(wanted)]);
+  const rows = await sqlQuery<{ id: string }>(w.em, `select "id" from "${w.schema}"."pay_periods" where "id" = any(?::text[]) and "locked_at" is not null`, [sqlList(wanted)]);
   return new Set(rows.map((r) => r.id));
 }
 
@@ -226,7 +247,8 @@ function punchEvents(source: string, s: StoredRecord<PunchRow>, now: Date) {
  * A re-sent punch with other content keeps its first form and a history entry (`via: resend`); a held
  * twin of a punch stored now is dropped (the newer content won).
  */
-async function afterPunchesStored(em: EntityManager, source: string, written: StoredRecord<PunchRow>[], now: Date, actor: Principal): Promise<void> {
+async function afterPunchesStored(w: Work, source: string, written: StoredRecord<PunchRow>[], actor: Principal): Promise<void> {
+  const { now } = w;
   const updated = written.filter((w) => w.status === 'updated' && w.before);
   if (updated.length > 0) {
     const by = actor.kind === 'integration' ? { type: 'integration', id: actor.integrationId ?? actor.id } : { type: actor.kind === 'system' ? 'system' : 'user', id: actor.userId ?? actor.id };
@@ -239,28 +261,29 @@ async function afterPunchesStored(em: EntityManager, source: string, written: St
         entry: { at: now.toISOString(), by, reason: 'Sent again by the timeclock with other content.', before, after: { type: w.row.type, occurredAt: new Date(w.row.occurred_at).toISOString() }, via: 'resend' },
       };
     });
-    await sqlQuery(em, 
-      `update "time"."punches" p set "original" = coalesce(p."original", x."original"), "corrections" = p."corrections" || jsonb_build_array(x."entry")
+    await sqlQuery(
+      w.em,
+      `update "${w.schema}"."punches" p set "original" = coalesce(p."original", x."original"), "corrections" = p."corrections" || jsonb_build_array(x."entry")
        from jsonb_to_recordset(?::jsonb) as x("id" text, "original" jsonb, "entry" jsonb) where p."id" = x."id"`,
       [JSON.stringify(entries)],
     );
   }
   if (written.length > 0) {
-    await sqlQuery(em, `delete from "time"."held_punches" where "source" = ? and "external_id" = any(?::text[])`, [source, sqlList(written.map((w) => w.externalId))]);
+    await sqlQuery(w.em, `delete from "${w.schema}"."held_punches" where "source" = ? and "external_id" = any(?::text[])`, [source, sqlList(written.map((w) => w.externalId))]);
   }
 }
 
 /**
- * Stores punches held for review (spec: ingestion rule 7) in `time.held_punches`, one per (source,
+ * Stores punches held for review (spec: ingestion rule 7) in `held_punches`, one per (source,
  * externalId): the same content again is `unchanged`, other content replaces the held row (`updated`).
  */
 async function holdPunches(
-  em: EntityManager,
+  w: Work,
   source: string,
   held: Array<{ index: number; externalId: string; row: PunchRow; hash: string; warnings?: FieldError[] }>,
-  now: Date,
   blocking: Map<string, string>,
 ): Promise<Array<{ status: 'created' | 'updated' | 'unchanged'; id: string }>> {
+  const { em, now } = w;
   const payload = held.map((h) => ({
     id: newId('punch'),
     external_id: h.externalId,
@@ -272,7 +295,7 @@ async function holdPunches(
   }));
   const rows = await sqlQuery<{ id: string; external_id: string; inserted: boolean; version: number }>(
     em,
-    `insert into "time"."held_punches" as h ("id", "source", "external_id", "content_hash", "row", "pay_period_id", "reason", "version", "created_at", "updated_at")
+    `insert into "${w.schema}"."held_punches" as h ("id", "source", "external_id", "content_hash", "row", "pay_period_id", "reason", "version", "created_at", "updated_at")
      select x."id", ?, x."external_id", x."content_hash", x."row", x."pay_period_id", x."reason", 1, ?, ?
      from jsonb_to_recordset(?::jsonb) as x("id" text, "external_id" text, "content_hash" text, "row" jsonb, "pay_period_id" text, "reason" text)
      on conflict ("external_id", "source") do update set "content_hash" = excluded."content_hash", "row" = excluded."row", "pay_period_id" = excluded."pay_period_id",
@@ -286,7 +309,7 @@ async function holdPunches(
   const existing =
     unchanged.length > 0
       ? new Map(
-          (await sqlQuery<{ id: string; external_id: string }>(em, `select "id", "external_id" from "time"."held_punches" where "source" = ? and "external_id" = any(?::text[])`, [source, sqlList(unchanged.map((u) => u.externalId))])).map((r) => [
+          (await sqlQuery<{ id: string; external_id: string }>(em, `select "id", "external_id" from "${w.schema}"."held_punches" where "source" = ? and "external_id" = any(?::text[])`, [source, sqlList(unchanged.map((u) => u.externalId))])).map((r) => [
             r.external_id,
             r.id,
           ]),
@@ -304,16 +327,18 @@ async function holdPunches(
  * them, by the system): stored by the kit's upsert per source, `punch.received` or `punch.corrected`,
  * their timesheets reopened and recalculated; the held rows removed.
  */
-export async function applyHeldPunches(em: EntityManager, payPeriodId: string, now: Date): Promise<number> {
+export async function applyHeldPunches(w: Work, payPeriodId: string): Promise<number> {
+  const { em, now } = w;
   // a held change whose own period is locked too waits on that one now
-  await sqlQuery(em, 
-    `update "time"."held_punches" h set "pay_period_id" = h."row"->>'pay_period_id', "updated_at" = ?
-     from "time"."pay_periods" p where h."pay_period_id" = ? and p."id" = h."row"->>'pay_period_id' and p."id" <> ? and p."locked_at" is not null`,
+  await sqlQuery(
+    em,
+    `update "${w.schema}"."held_punches" h set "pay_period_id" = h."row"->>'pay_period_id', "updated_at" = ?
+     from "${w.schema}"."pay_periods" p where h."pay_period_id" = ? and p."id" = h."row"->>'pay_period_id' and p."id" <> ? and p."locked_at" is not null`,
     [now, payPeriodId, payPeriodId],
   );
   const held = await sqlQuery<{ source: string; external_id: string; content_hash: string; row: PunchRow }>(
     em,
-    `delete from "time"."held_punches" where "pay_period_id" = ? returning "source", "external_id", "content_hash", "row"`,
+    `delete from "${w.schema}"."held_punches" where "pay_period_id" = ? returning "source", "external_id", "content_hash", "row"`,
     [payPeriodId],
   );
   const bySource = new Map<string, typeof held>();
@@ -323,27 +348,28 @@ export async function applyHeldPunches(em: EntityManager, payPeriodId: string, n
     else bySource.set(h.source, [h]);
   }
   for (const [source, rows] of bySource) {
-    await ingestBatch(em, {
+    await ingestBatch(w, {
       target: punchesTarget,
       source,
       records: rows.map((h, index) => ({ index, externalId: h.external_id, row: h.row, hash: h.content_hash })),
+      // as the timeclock sent them, by the system
       actor: systemPrincipal,
       area: 'time',
       endpoint: 'POST /time/pay-periods/{id}:unlock',
-      now,
       batchEvent: false,
       eventsFor: (s) => punchEvents(source, s, now),
-      afterStore: async (dem, written) => {
-        await afterPunchesStored(dem, source, written, now, systemPrincipal);
-        const homes = await resolveEmployees(dem, 'time', written.map((w) => ({ employeeId: w.row.employee_id })));
+      // in the unit's transaction (the batch's savepoint is on its connection)
+      afterStore: async (_em, written) => {
+        await afterPunchesStored(w, source, written, systemPrincipal);
+        const homes = await resolveEmployees(w, written.map((s) => ({ employeeId: s.row.employee_id })));
         const touches: TimesheetTouch[] = [];
-        for (const w of written) {
-          const home = homes.byId.get(w.row.employee_id)?.homeLocationId ?? w.row.location_id;
-          touches.push({ employeeId: w.row.employee_id, payPeriodId: w.row.pay_period_id!, locationId: home });
-          const before = w.before as { employee_id?: string; pay_period_id?: string | null } | null;
-          if (before?.pay_period_id && before.pay_period_id !== w.row.pay_period_id) touches.push({ employeeId: before.employee_id!, payPeriodId: before.pay_period_id, locationId: home });
+        for (const s of written) {
+          const home = homes.byId.get(s.row.employee_id)?.homeLocationId ?? s.row.location_id;
+          touches.push({ employeeId: s.row.employee_id, payPeriodId: s.row.pay_period_id!, locationId: home });
+          const before = s.before as { employee_id?: string; pay_period_id?: string | null } | null;
+          if (before?.pay_period_id && before.pay_period_id !== s.row.pay_period_id) touches.push({ employeeId: before.employee_id!, payPeriodId: before.pay_period_id, locationId: home });
         }
-        await markTimesheets(dem, touches, now);
+        await markTimesheets(w, touches);
       },
     });
   }

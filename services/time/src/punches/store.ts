@@ -8,15 +8,12 @@ import {
   findPage,
   mapPage,
   NotFound,
-  now as clockNow,
   PeriodLocked,
-  recordEvent,
   resolveEmployees,
   resolveLocations,
-  type EntityManager,
   type PageRequest,
-  type Principal,
   type ReachSet,
+  type Work,
 } from '@bop/shared';
 import { HeldPunch, Punch, type PunchTypeName } from './entities';
 import { heldPunchDto, punchDto, punchWithHistoryDto } from './dto';
@@ -35,7 +32,8 @@ export interface PunchFilters {
 }
 
 /** `GET /time/punches` (and `/me/punches`): a page of punches, oldest id first; `status: held` lists those held for review. */
-export async function listPunches(em: EntityManager, f: PunchFilters & { status?: 'active' | 'held' }, page: PageRequest) {
+export async function listPunches(w: Work, f: PunchFilters & { status?: 'active' | 'held' }, page: PageRequest) {
+  const { em } = w;
   if (f.status === 'held') {
     const held = await findPage(
       em,
@@ -68,7 +66,8 @@ export async function listPunches(em: EntityManager, f: PunchFilters & { status?
 }
 
 /** `GET /time/punches/{id}`: a punch with its correction history, or a held one; 404 out of reach as absent. */
-export async function getPunch(em: EntityManager, id: string, reach: ReachSet) {
+export async function getPunch(w: Work, id: string, reach: ReachSet) {
+  const { em } = w;
   const p = await em.findOne(Punch, { id });
   if (p) {
     assertEmployeeRecordInReach(reach, p.locationId, p.employeeId);
@@ -84,59 +83,59 @@ export async function getPunch(em: EntityManager, id: string, reach: ReachSet) {
  * Changes a punch's time or type with a reason (`POST /time/punches/{id}:correct`, and an approved
  * correction request): the first form is kept in `original`, each change in `corrections`; 409
  * `period_locked` when the punch lies, or would move, in a locked pay period. The timesheets of both
- * periods are reopened and recalculated; `punch.corrected`.
+ * periods are reopened and recalculated; `punch.corrected`. A manager's correction is checked against
+ * the caller's reach and If-Match; an approved request was checked when it was decided.
  */
 export async function correctPunch(
-  em: EntityManager,
+  w: Work,
   id: string,
   change: { occurredAt?: string; type?: PunchTypeName; reason: string },
-  caller: { principal: Principal; reach: ReachSet; via: 'correction' | 'request'; settings: () => Promise<TimeSettings>; checkVersion?: (v: number) => void },
+  opts: { via: 'correction' | 'request'; settings: () => Promise<TimeSettings> },
 ) {
-  return em.transactional(async (tem) => {
-    const p = await tem.findOne(Punch, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!p) {
-      if (await tem.findOne(HeldPunch, { id })) throw new PeriodLocked(`Punch ${id} is held for review in a locked pay period; unlock the period first.`);
-      throw new NotFound('punch', id);
-    }
-    assertEmployeeRecordInReach(caller.reach, p.locationId, p.employeeId);
-    caller.checkVersion?.(p.version);
-    const before = { type: p.type, occurredAt: p.occurredAt.toISOString() };
-    const after = { type: change.type ?? p.type, occurredAt: change.occurredAt ? new Date(change.occurredAt).toISOString() : before.occurredAt };
-    const current = p.payPeriodId ? (await periodsById(tem, [p.payPeriodId])).get(p.payPeriodId) : undefined;
-    if (current?.locked) throw new PeriodLocked(`Punch ${id} lies in the locked pay period ${current.start} to ${current.end}; unlock it first.`);
-    const location = (await resolveLocations(tem, 'time', [{ locationId: p.locationId }])).byId.get(p.locationId);
-    const localDate = businessDayOf(after.occurredAt, location?.timezone ?? 'UTC', '00:00');
-    const target = (await periodsOfDates(tem, [localDate], caller.settings)).get(localDate)!;
-    if (target.locked) throw new PeriodLocked(`The new time falls in the locked pay period ${target.start} to ${target.end}.`);
-    if (before.type === after.type && before.occurredAt === after.occurredAt) return punchWithHistoryDto(p);
-    const at = clockNow();
-    const employee = (await resolveEmployees(tem, 'time', [{ employeeId: p.employeeId }])).byId.get(p.employeeId);
-    p.original = p.original ?? before;
-    p.corrections = [...p.corrections, { at: at.toISOString(), by: actorOf(caller.principal), reason: change.reason, before, after, via: caller.via }];
-    p.type = after.type;
-    p.occurredAt = new Date(after.occurredAt);
-    if (employee) p.exceptions = punchExceptions(employee, p.locationId, p.position ?? null);
-    const oldPeriod = p.payPeriodId;
-    p.payPeriodId = target.id;
-    p.version += 1;
-    p.updatedAt = at;
-    await tem.flush();
-    const row = { employee_id: p.employeeId, location_id: p.locationId, type: p.type, occurred_at: after.occurredAt, device_id: p.deviceId ?? null, position: p.position ?? null, exceptions: p.exceptions, pay_period_id: p.payPeriodId };
-    recordEvent(tem, {
-      type: 'punch.corrected',
-      aggregateType: 'punch',
-      aggregateId: p.id,
-      locationId: p.locationId,
-      object: punchObject({ id: p.id, source: p.source, externalId: p.externalId, row, version: p.version, at }),
-      previous: before,
-      actor: caller.principal,
-    });
-    const home = employee?.homeLocationId ?? p.locationId;
-    await markTimesheets(
-      tem,
-      [target.id, ...(oldPeriod && oldPeriod !== target.id ? [oldPeriod] : [])].map((payPeriodId) => ({ employeeId: p.employeeId, payPeriodId, locationId: home })),
-      at,
-    );
-    return punchWithHistoryDto(p);
+  const { em } = w;
+  const p = await em.findOne(Punch, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!p) {
+    if (await em.findOne(HeldPunch, { id })) throw new PeriodLocked(`Punch ${id} is held for review in a locked pay period; unlock the period first.`);
+    throw new NotFound('punch', id);
+  }
+  if (opts.via === 'correction') {
+    assertEmployeeRecordInReach(w.reach(), p.locationId, p.employeeId);
+    w.checkVersion(p.version);
+  }
+  const before = { type: p.type, occurredAt: p.occurredAt.toISOString() };
+  const after = { type: change.type ?? p.type, occurredAt: change.occurredAt ? new Date(change.occurredAt).toISOString() : before.occurredAt };
+  const current = p.payPeriodId ? (await periodsById(w, [p.payPeriodId])).get(p.payPeriodId) : undefined;
+  if (current?.locked) throw new PeriodLocked(`Punch ${id} lies in the locked pay period ${current.start} to ${current.end}; unlock it first.`);
+  const location = (await resolveLocations(w, [{ locationId: p.locationId }])).byId.get(p.locationId);
+  const localDate = businessDayOf(after.occurredAt, location?.timezone ?? 'UTC', '00:00');
+  const target = (await periodsOfDates(w, [localDate], opts.settings)).get(localDate)!;
+  if (target.locked) throw new PeriodLocked(`The new time falls in the locked pay period ${target.start} to ${target.end}.`);
+  if (before.type === after.type && before.occurredAt === after.occurredAt) return punchWithHistoryDto(p);
+  const at = w.now;
+  const employee = (await resolveEmployees(w, [{ employeeId: p.employeeId }])).byId.get(p.employeeId);
+  p.original = p.original ?? before;
+  p.corrections = [...p.corrections, { at: at.toISOString(), by: actorOf(w.actor), reason: change.reason, before, after, via: opts.via }];
+  p.type = after.type;
+  p.occurredAt = new Date(after.occurredAt);
+  if (employee) p.exceptions = punchExceptions(employee, p.locationId, p.position ?? null);
+  const oldPeriod = p.payPeriodId;
+  p.payPeriodId = target.id;
+  p.version += 1;
+  p.updatedAt = at;
+  await em.flush();
+  const row = { employee_id: p.employeeId, location_id: p.locationId, type: p.type, occurred_at: after.occurredAt, device_id: p.deviceId ?? null, position: p.position ?? null, exceptions: p.exceptions, pay_period_id: p.payPeriodId };
+  w.emit({
+    type: 'punch.corrected',
+    aggregateType: 'punch',
+    aggregateId: p.id,
+    locationId: p.locationId,
+    object: punchObject({ id: p.id, source: p.source, externalId: p.externalId, row, version: p.version, at }),
+    previous: before,
   });
+  const home = employee?.homeLocationId ?? p.locationId;
+  await markTimesheets(
+    w,
+    [target.id, ...(oldPeriod && oldPeriod !== target.id ? [oldPeriod] : [])].map((payPeriodId) => ({ employeeId: p.employeeId, payPeriodId, locationId: home })),
+  );
+  return punchWithHistoryDto(p);
 }

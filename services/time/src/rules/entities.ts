@@ -3,7 +3,6 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 /** The break or overtime rules of the company (no location) or of one location: one row each, replaced whole. */
 export const RuleSet = defineEntity({
   name: 'RuleSet',
-  schema: 'time',
   tableName: 'rule_sets',
   properties: {
     id: p.string().primary(),

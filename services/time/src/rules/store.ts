@@ -1,5 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
-import { actorOf, assertLocationInReach, now, ValidationError, writableLocations, sqlQuery, type EntityManager, type Principal, type ReachSet } from '@bop/shared';
+import { actorOf, assertLocationInReach, ValidationError, writableLocations, sqlQuery, type ReachSet, type Work } from '@bop/shared';
 import { RuleSet } from './entities';
 import { DEFAULT_BREAKS, DEFAULT_OVERTIME, ruleSetId } from './defaults';
 import type { OvertimeRules } from './overtime';
@@ -11,9 +11,10 @@ const defaults: Record<Kind, Record<string, unknown>> = { break: DEFAULT_BREAKS,
  * The rules in force for the company, or for one location: the location's own, else the company's,
  * else the defaults — saying which (`inheritedFrom`).
  */
-export async function rulesInForce(em: EntityManager, kind: Kind, locationId: string | null, reach: ReachSet) {
+export async function rulesInForce(w: Work, kind: Kind, locationId: string | null, reach: ReachSet) {
   // the company's rules apply everywhere: any reach reads them; a location's, only a reach covering it
   if (locationId) assertLocationInReach(reach, locationId);
+  const { em } = w;
   const own = await em.findOne(RuleSet, { id: ruleSetId(kind, locationId) });
   const company = own || !locationId ? null : await em.findOne(RuleSet, { id: ruleSetId(kind, null) });
   const set = own ?? company;
@@ -27,40 +28,40 @@ export async function rulesInForce(em: EntityManager, kind: Kind, locationId: st
 }
 
 /** Replaces the company's (or a location's) rules of a kind as a whole (If-Match against its version). */
-export async function replaceRules(em: EntityManager, kind: Kind, locationId: string | null, rules: Record<string, unknown>, caller: { principal: Principal; reach(): ReachSet; checkVersion(v: number): void }) {
+export async function replaceRules(w: Work, kind: Kind, locationId: string | null, rules: Record<string, unknown>) {
   if (locationId) {
-    const { errors } = await writableLocations(em, 'time', [{ id: locationId, path: 'locationId', takes: 'rules' }]);
+    const { errors } = await writableLocations(w, [{ id: locationId, path: 'locationId', takes: 'rules' }]);
     if (errors.length > 0) throw new ValidationError(errors);
   }
-  return em.transactional(async (tem) => {
-    const id = ruleSetId(kind, locationId);
-    const existing = await tem.findOne(RuleSet, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    caller.checkVersion(existing?.version ?? 0);
-    if (existing) {
-      existing.rules = rules;
-      existing.version += 1;
-      existing.updatedAt = now();
-      existing.updatedBy = actorOf(caller.principal);
-    } else {
-      tem.create(RuleSet, { id, kind, locationId, rules, version: 1, updatedAt: now(), updatedBy: actorOf(caller.principal) });
-    }
-    await tem.flush();
-    // spec: changing rules recalculates unlocked periods only (a locked timesheet keeps its figures)
-    await sqlQuery(tem, 
-      `insert into "time"."timesheet_marks" ("timesheet_id", "marked_at")
-       select "id", ? from "time"."timesheets" where "status" <> 'locked' ${locationId ? `and "location_id" = ?` : ''} order by "id"
-       on conflict ("timesheet_id") do update set "seq" = nextval('"time"."timesheet_mark_seq"'), "marked_at" = excluded."marked_at"`,
-      locationId ? [now(), locationId] : [now()],
-    );
-    return rulesInForce(tem, kind, locationId, { everyone: true });
-  });
+  const { em } = w;
+  const id = ruleSetId(kind, locationId);
+  const existing = await em.findOne(RuleSet, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  w.checkVersion(existing?.version ?? 0);
+  if (existing) {
+    existing.rules = rules;
+    existing.version += 1;
+    existing.updatedAt = w.now;
+    existing.updatedBy = actorOf(w.actor);
+  } else {
+    em.create(RuleSet, { id, kind, locationId, rules, version: 1, updatedAt: w.now, updatedBy: actorOf(w.actor) });
+  }
+  await em.flush();
+  // spec: changing rules recalculates unlocked periods only (a locked timesheet keeps its figures)
+  await sqlQuery(
+    em,
+    `insert into "${w.schema}"."timesheet_marks" ("timesheet_id", "marked_at")
+     select "id", ? from "${w.schema}"."timesheets" where "status" <> 'locked' ${locationId ? `and "location_id" = ?` : ''} order by "id"
+     on conflict ("timesheet_id") do update set "seq" = nextval('"${w.schema}"."timesheet_mark_seq"'), "marked_at" = excluded."marked_at"`,
+    locationId ? [w.now, locationId] : [w.now],
+  );
+  return rulesInForce(w, kind, locationId, { everyone: true });
 }
 
 /** The overtime and break rules in force at each location (its own, else the company's, else the defaults), for the calculator. */
-export async function effectiveRules(em: EntityManager, locationIds: string[]): Promise<Map<string, { overtime: OvertimeRules; breaks: typeof DEFAULT_BREAKS }>> {
+export async function effectiveRules(w: Work, locationIds: string[]): Promise<Map<string, { overtime: OvertimeRules; breaks: typeof DEFAULT_BREAKS }>> {
   const unique = [...new Set(locationIds)];
   const ids = ['overtime', 'break'].flatMap((k) => [ruleSetId(k as Kind, null), ...unique.map((l) => ruleSetId(k as Kind, l))]);
-  const sets = new Map((await em.find(RuleSet, { id: { $in: ids } })).map((s) => [s.id, s.rules]));
+  const sets = new Map((await w.em.find(RuleSet, { id: { $in: ids } })).map((s) => [s.id, s.rules]));
   const pick = (kind: Kind, l: string) => sets.get(ruleSetId(kind, l)) ?? sets.get(ruleSetId(kind, null)) ?? defaults[kind];
   return new Map(unique.map((l) => [l, { overtime: pick('overtime', l) as unknown as OvertimeRules, breaks: pick('break', l) as unknown as typeof DEFAULT_BREAKS }]));
 }

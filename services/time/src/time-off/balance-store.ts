@@ -7,17 +7,15 @@ import {
   findPage,
   findPlain,
   newId,
-  now as clockNow,
   resolveEmployees,
   resolveLocations,
   sqlList,
   sqlQuery,
   ValidationError,
-  type EntityManager,
   type PageRequest,
-  type Principal,
   type ReachSet,
   type ReplicaEmployee,
+  type Work,
 } from '@bop/shared';
 import { TimeEmployee } from '../employees/entities';
 import { PayPeriod } from '../pay-periods/entities';
@@ -37,15 +35,15 @@ export interface BalanceOptions {
 }
 
 /** Today at each employee's home location (the location replica's time zone; UTC when the location is unknown). */
-export async function todayAtHome(em: EntityManager, employees: ReadonlyArray<{ id: string; homeLocationId: string }>): Promise<Map<string, string>> {
-  const locations = await resolveLocations(em, 'time', employees.map((e) => ({ locationId: e.homeLocationId })));
-  const at = clockNow();
+export async function todayAtHome(w: Work, employees: ReadonlyArray<{ id: string; homeLocationId: string }>): Promise<Map<string, string>> {
+  const locations = await resolveLocations(w, employees.map((e) => ({ locationId: e.homeLocationId })));
+  const at = w.now;
   return new Map(employees.map((e) => [e.id, localDateOf(at, locations.byId.get(e.homeLocationId)?.timezone ?? 'UTC')]));
 }
 
 /** The governing policy of each (employee, type) the options ask for, among the stored policies. */
-export async function governingPolicies(em: EntityManager, employees: readonly ReplicaEmployee[], typeId?: string) {
-  const policies = await em.find(TimeOffPolicy, typeId ? { typeId } : {}, { orderBy: { id: 'asc' } });
+export async function governingPolicies(w: Work, employees: readonly ReplicaEmployee[], typeId?: string) {
+  const policies = await w.em.find(TimeOffPolicy, typeId ? { typeId } : {}, { orderBy: { id: 'asc' } });
   const typeIds = [...new Set(policies.map((p) => p.typeId))].sort();
   return employees.flatMap((employee) =>
     typeIds.flatMap((t) => {
@@ -59,14 +57,14 @@ export async function governingPolicies(em: EntityManager, employees: readonly R
 }
 
 /** Hours worked per day from the employees' timesheets (any status), up to `until`: the per-hour-worked accrual's ledger. */
-async function workedDays(em: EntityManager, employeeIds: string[], until: string): Promise<Map<string, LedgerEntry[]>> {
+async function workedDays(w: Work, employeeIds: string[], until: string): Promise<Map<string, LedgerEntry[]>> {
   const out = new Map<string, LedgerEntry[]>();
   if (employeeIds.length === 0) return out;
   // only each day's date and hours leave the database, not whole figures (shifts, breaks, weeks), which the ORM would load
   const rows = await sqlQuery<{ employee_id: string; date: string; hours: string }>(
-    em,
+    w.em,
     `select t."employee_id", d->>'date' as "date", d->>'workedHours' as "hours"
-     from "time"."timesheets" t cross join lateral jsonb_array_elements(t."figures"->'days') d
+     from "${w.schema}"."timesheets" t cross join lateral jsonb_array_elements(t."figures"->'days') d
      where t."employee_id" = any(?::text[]) and t."figures" is not null and d->>'date' <= ? and (d->>'workedHours')::numeric > 0
      order by 1, 2`,
     [sqlList(employeeIds), until],
@@ -87,10 +85,11 @@ async function workedDays(em: EntityManager, employeeIds: string[], until: strin
  * not after the employment ended) replayed under the policy's terms in force at each date. Pending
  * requests are counted apart (`pendingHours`).
  */
-export async function employeeBalances(em: EntityManager, employees: readonly ReplicaEmployee[], opts: BalanceOptions) {
-  const pairs = await governingPolicies(em, employees, opts.typeId);
+export async function employeeBalances(w: Work, employees: readonly ReplicaEmployee[], opts: BalanceOptions) {
+  const { em } = w;
+  const pairs = await governingPolicies(w, employees, opts.typeId);
   if (pairs.length === 0) return [];
-  const today = opts.asOf ? null : await todayAtHome(em, employees);
+  const today = opts.asOf ? null : await todayAtHome(w, employees);
   const asOfOf = (employeeId: string) => opts.asOf ?? today!.get(employeeId)!;
   const until = [...employees.map((e) => asOfOf(e.id))].sort().at(-1)!;
   const employeeIds = [...new Set(pairs.map((p) => p.employee.id))];
@@ -98,7 +97,7 @@ export async function employeeBalances(em: EntityManager, employees: readonly Re
   const kinds = new Set(pairs.flatMap((p) => termsVersions(p.policy).map((v) => v.terms.accrual.kind)));
 
   const ledger = await findPlain(em, TimeOffEntry, { employeeId: { $in: employeeIds }, typeId: { $in: typeIds }, date: { $lte: until } }, { orderBy: { date: 'asc', id: 'asc' } });
-  const worked = kinds.has('per_hour_worked') ? await workedDays(em, employeeIds, until) : new Map<string, LedgerEntry[]>();
+  const worked = kinds.has('per_hour_worked') ? await workedDays(w, employeeIds, until) : new Map<string, LedgerEntry[]>();
   const periods = kinds.has('per_pay_period') ? await findPlain(em, PayPeriod, { endDate: { $lte: until } }, { orderBy: { endDate: 'asc' } }) : [];
   const pending = await findPlain(em, TimeOffRequest, { employeeId: { $in: employeeIds }, typeId: { $in: typeIds }, status: 'pending' });
 
@@ -140,21 +139,21 @@ function ledgerEntry(l: TimeOffEntry): LedgerEntry {
  * unknown employee: none), or a page of the employees whose home location the reach covers, each
  * with the balances of every type a policy gives them (`limit` counts employees).
  */
-export async function listBalances(em: EntityManager, q: { employeeId?: string; typeId?: string; asOf?: string; scope?: EmployeeRecordScope }, page: PageRequest, reach: ReachSet) {
+export async function listBalances(w: Work, q: { employeeId?: string; typeId?: string; asOf?: string; scope?: EmployeeRecordScope }, page: PageRequest, reach: ReachSet) {
   if (q.employeeId) {
-    const employee = (await resolveEmployees(em, 'time', [{ employeeId: q.employeeId }])).byId.get(q.employeeId);
+    const employee = (await resolveEmployees(w, [{ employeeId: q.employeeId }])).byId.get(q.employeeId);
     if (!employee) return { data: [], nextCursor: null, hasMore: false };
     assertEmployeeRecordInReach(reach, employee.homeLocationId, employee.id);
-    return { data: await employeeBalances(em, [employee], { typeId: q.typeId, asOf: q.asOf, movements: true }), nextCursor: null, hasMore: false };
+    return { data: await employeeBalances(w, [employee], { typeId: q.typeId, asOf: q.asOf, movements: true }), nextCursor: null, hasMore: false };
   }
-  const rows = await findPage(em, TimeEmployee, [employeeScopeCondition<TimeEmployee>(q.scope, { location: (ids) => ({ homeLocationId: ids }), employee: (ids) => ({ id: ids }) })], page);
-  return { ...rows, data: await employeeBalances(em, rows.data as unknown as ReplicaEmployee[], { typeId: q.typeId, asOf: q.asOf, movements: false }) };
+  const rows = await findPage(w.em, TimeEmployee, [employeeScopeCondition<TimeEmployee>(q.scope, { location: (ids) => ({ homeLocationId: ids }), employee: (ids) => ({ id: ids }) })], page);
+  return { ...rows, data: await employeeBalances(w, rows.data as unknown as ReplicaEmployee[], { typeId: q.typeId, asOf: q.asOf, movements: false }) };
 }
 
 /** `GET /me/time-off/balances`: the caller's balances with their movements. */
-export async function myBalances(em: EntityManager, employeeId: string, q: { typeId?: string; asOf?: string }) {
-  const employee = (await resolveEmployees(em, 'time', [{ employeeId }])).byId.get(employeeId);
-  return { data: employee ? await employeeBalances(em, [employee], { ...q, movements: true }) : [], nextCursor: null, hasMore: false };
+export async function myBalances(w: Work, employeeId: string, q: { typeId?: string; asOf?: string }) {
+  const employee = (await resolveEmployees(w, [{ employeeId }])).byId.get(employeeId);
+  return { data: employee ? await employeeBalances(w, [employee], { ...q, movements: true }) : [], nextCursor: null, hasMore: false };
 }
 
 /**
@@ -162,33 +161,27 @@ export async function myBalances(em: EntityManager, employeeId: string, q: { typ
  * a signed ledger adjustment dated `date` (default today at the employee's home location) for an
  * employee a policy of the type covers; answers the balance as of the later of today and that date.
  */
-export async function adjustBalance(
-  em: EntityManager,
-  body: { employeeId: string; typeId: string; hours: string; date?: string; reason: string },
-  caller: { principal: Principal; reach: ReachSet },
-) {
-  return em.transactional(async (tem) => {
-    const employee = (await resolveEmployees(tem, 'time', [{ employeeId: body.employeeId }])).byId.get(body.employeeId);
-    if (!employee) throw new ValidationError([{ path: 'employeeId', message: `No employee ${body.employeeId}.` }]);
-    assertEmployeeRecordInReach(caller.reach, employee.homeLocationId, employee.id);
-    const policy = (await governingPolicies(tem, [employee], body.typeId))[0];
-    if (!policy) throw new ValidationError([{ path: 'typeId', message: `No time-off policy of type ${body.typeId} covers employee ${employee.id}.` }]);
-    const today = (await todayAtHome(tem, [employee])).get(employee.id)!;
-    const date = body.date ?? today;
-    tem.create(TimeOffEntry, {
-      id: newId('timeOffEntry'),
-      employeeId: employee.id,
-      typeId: body.typeId,
-      kind: 'adjustment',
-      date,
-      hours: hoursText(body.hours),
-      reason: body.reason,
-      requestId: null,
-      createdBy: actorOf(caller.principal),
-      createdAt: clockNow(),
-    });
-    await tem.flush();
-    const [balance] = await employeeBalances(tem, [employee], { typeId: body.typeId, asOf: date > today ? date : today, movements: true });
-    return balance;
+export async function adjustBalance(w: Work, body: { employeeId: string; typeId: string; hours: string; date?: string; reason: string }) {
+  const employee = (await resolveEmployees(w, [{ employeeId: body.employeeId }])).byId.get(body.employeeId);
+  if (!employee) throw new ValidationError([{ path: 'employeeId', message: `No employee ${body.employeeId}.` }]);
+  assertEmployeeRecordInReach(w.reach(), employee.homeLocationId, employee.id);
+  const policy = (await governingPolicies(w, [employee], body.typeId))[0];
+  if (!policy) throw new ValidationError([{ path: 'typeId', message: `No time-off policy of type ${body.typeId} covers employee ${employee.id}.` }]);
+  const today = (await todayAtHome(w, [employee])).get(employee.id)!;
+  const date = body.date ?? today;
+  w.em.create(TimeOffEntry, {
+    id: newId('timeOffEntry'),
+    employeeId: employee.id,
+    typeId: body.typeId,
+    kind: 'adjustment',
+    date,
+    hours: hoursText(body.hours),
+    reason: body.reason,
+    requestId: null,
+    createdBy: actorOf(w.actor),
+    createdAt: w.now,
   });
+  await w.em.flush();
+  const [balance] = await employeeBalances(w, [employee], { typeId: body.typeId, asOf: date > today ? date : today, movements: true });
+  return balance;
 }

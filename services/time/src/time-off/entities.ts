@@ -20,7 +20,6 @@ export interface PolicyVersion {
 /** A kind of time off (vacation, sick …), paid or unpaid; company-wide. */
 export const TimeOffType = defineEntity({
   name: 'TimeOffType',
-  schema: 'time',
   tableName: 'time_off_types',
   properties: {
     id: p.string().primary(),
@@ -38,7 +37,6 @@ export type TimeOffType = InferEntity<typeof TimeOffType>;
 /** How a type accrues for the employees it covers: current terms, and the earlier ones in `history`. */
 export const TimeOffPolicy = defineEntity({
   name: 'TimeOffPolicy',
-  schema: 'time',
   tableName: 'time_off_policies',
   properties: {
     id: p.string().primary(),
@@ -61,7 +59,6 @@ export type TimeOffPolicy = InferEntity<typeof TimeOffPolicy>;
 /** A request for time off; `locationId` is the employee's home location when requested (reach and events). */
 export const TimeOffRequest = defineEntity({
   name: 'TimeOffRequest',
-  schema: 'time',
   tableName: 'time_off_requests',
   properties: {
     id: p.string().primary(),
@@ -94,7 +91,6 @@ export type TimeOffRequest = InferEntity<typeof TimeOffRequest>;
  */
 export const TimeOffEntry = defineEntity({
   name: 'TimeOffEntry',
-  schema: 'time',
   tableName: 'time_off_entries',
   properties: {
     id: p.string().primary(),

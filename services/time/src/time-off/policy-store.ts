@@ -6,13 +6,10 @@ import {
   mapPage,
   newId,
   NotFound,
-  now as clockNow,
   resolveLocations,
   ValidationError,
-  writeTransaction,
-  type EntityManager,
   type PageRequest,
-  type ReachSet,
+  type Work,
 } from '@bop/shared';
 import { localDateOf } from '../pay-periods/calendar';
 import { previousDay } from '../pay-periods/store';
@@ -21,37 +18,35 @@ import { currentTerms, hoursText, policyDto, typeDto } from './dto';
 import type { TermsVersion } from './policy-versions';
 
 /** `GET /time-off/types`: company-wide, any reach reads them. */
-export async function listTypes(em: EntityManager, page: PageRequest) {
-  return mapPage(await findPage(em, TimeOffType, [], page), typeDto);
+export async function listTypes(w: Work, page: PageRequest) {
+  return mapPage(await findPage(w.em, TimeOffType, [], page), typeDto);
 }
 
 const duplicateName = (name: string) => new Conflict(`A time-off type named ${name} exists (names are unique regardless of case).`);
 
-/** `POST /time-off/types`: a name unique regardless of case (409 `conflict`). */
-export async function createType(em: EntityManager, body: { name: string; paid: boolean; allowNegativeBalance: boolean; hoursPerDay: string }, reach: ReachSet) {
-  assertCompanyWide(reach, 'Time-off types');
-  return writeTransaction(
-    em,
-    async (tem) => {
-      const same = await tem
-        .createQueryBuilder(TimeOffType)
-        .select('id')
-        // as the unique index on lower(name); $ilike would read % and _ as wildcards
-        .where('lower(name) = lower(?)', [body.name])
-        .execute('all');
-      if (same.length > 0) throw duplicateName(body.name);
-      const at = clockNow();
-      const t = tem.create(TimeOffType, { id: newId('timeOffType'), name: body.name, paid: body.paid, allowNegativeBalance: body.allowNegativeBalance, hoursPerDay: hoursText(body.hoursPerDay), version: 1, createdAt: at, updatedAt: at });
-      await tem.flush();
-      return typeDto(t);
-    },
-    () => duplicateName(body.name),
-  );
+/** `POST /time-off/types`' 409 when a concurrent create of the same name wins the race twice (the run again names it: `duplicateName`). */
+export const typeNameConflict = () => new Conflict('A time-off type of that name exists (names are unique regardless of case).');
+
+/** `POST /time-off/types`: a name unique regardless of case (409 `conflict`: the route's conflict when a concurrent create wins the race). */
+export async function createType(w: Work, body: { name: string; paid: boolean; allowNegativeBalance: boolean; hoursPerDay: string }) {
+  assertCompanyWide(w.reach(), 'Time-off types');
+  const { em } = w;
+  const same = await em
+    .createQueryBuilder(TimeOffType)
+    .select('id')
+    // as the unique index on lower(name); $ilike would read % and _ as wildcards
+    .where('lower(name) = lower(?)', [body.name])
+    .execute('all');
+  if (same.length > 0) throw duplicateName(body.name);
+  const at = w.now;
+  const t = em.create(TimeOffType, { id: newId('timeOffType'), name: body.name, paid: body.paid, allowNegativeBalance: body.allowNegativeBalance, hoursPerDay: hoursText(body.hoursPerDay), version: 1, createdAt: at, updatedAt: at });
+  await em.flush();
+  return typeDto(t);
 }
 
 /** `GET /time-off/policies`: company-wide, any reach reads them. */
-export async function listPolicies(em: EntityManager, f: { typeId?: string }, page: PageRequest) {
-  return mapPage(await findPage(em, TimeOffPolicy, [f.typeId && { typeId: f.typeId }], page), policyDto);
+export async function listPolicies(w: Work, f: { typeId?: string }, page: PageRequest) {
+  return mapPage(await findPage(w.em, TimeOffPolicy, [f.typeId && { typeId: f.typeId }], page), policyDto);
 }
 
 /** Accrual figures as plain decimals ("1.50" → "1.5"), so an unchanged PATCH is seen as unchanged. */
@@ -63,21 +58,21 @@ function plainAccrual(a: PolicyTerms['accrual']): PolicyTerms['accrual'] {
 const plainHours = (h: string | null) => (h === null ? null : hoursText(h));
 
 /** Field errors for eligibility locations the organization does not know. */
-async function eligibilityErrors(em: EntityManager, e: PolicyEligibility) {
-  const known = await resolveLocations(em, 'time', e.locationIds.map((locationId) => ({ locationId })));
+async function eligibilityErrors(w: Work, e: PolicyEligibility) {
+  const known = await resolveLocations(w, e.locationIds.map((locationId) => ({ locationId })));
   return e.locationIds.flatMap((l, i) => (known.byId.has(l) ? [] : [{ path: `eligibility.locationIds[${i}]`, message: `No location ${l}.` }]));
 }
 
 /** `POST /time-off/policies`: for an existing type (422 on `typeId`); company-wide. */
 export async function createPolicy(
-  em: EntityManager,
+  w: Work,
   body: { typeId: string; name: string; accrual: PolicyTerms['accrual']; cap: string | null; carryOver: string | null; yearStart: string; eligibility: PolicyEligibility },
-  reach: ReachSet,
 ) {
-  assertCompanyWide(reach, 'Time-off policies');
-  const errors = [...((await em.findOne(TimeOffType, { id: body.typeId })) ? [] : [{ path: 'typeId', message: `No time-off type ${body.typeId}.` }]), ...(await eligibilityErrors(em, body.eligibility))];
+  assertCompanyWide(w.reach(), 'Time-off policies');
+  const { em } = w;
+  const errors = [...((await em.findOne(TimeOffType, { id: body.typeId })) ? [] : [{ path: 'typeId', message: `No time-off type ${body.typeId}.` }]), ...(await eligibilityErrors(w, body.eligibility))];
   if (errors.length > 0) throw new ValidationError(errors);
-  const at = clockNow();
+  const at = w.now;
   const p = em.create(TimeOffPolicy, {
     id: newId('timeOffPolicy'),
     typeId: body.typeId,
@@ -104,47 +99,46 @@ export async function createPolicy(
  * same day replaces that day's terms. Name and eligibility simply change.
  */
 export async function updatePolicy(
-  em: EntityManager,
+  w: Work,
   id: string,
   patch: { name?: string; accrual?: PolicyTerms['accrual']; cap?: string | null; carryOver?: string | null; yearStart?: string; eligibility?: PolicyEligibility },
-  caller: { reach: ReachSet; checkVersion(v: number): void; timezone: () => Promise<string> },
+  timezone: () => Promise<string>,
 ) {
-  assertCompanyWide(caller.reach, 'Time-off policies');
+  assertCompanyWide(w.reach(), 'Time-off policies');
   if (patch.eligibility) {
-    const errors = await eligibilityErrors(em, patch.eligibility);
+    const errors = await eligibilityErrors(w, patch.eligibility);
     if (errors.length > 0) throw new ValidationError(errors);
   }
-  return em.transactional(async (tem) => {
-    const p = await tem.findOne(TimeOffPolicy, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!p) throw new NotFound('time-off policy', id);
-    caller.checkVersion(p.version);
-    const before = currentTerms(p);
-    const after: PolicyTerms = {
-      accrual: patch.accrual ? plainAccrual(patch.accrual) : before.accrual,
-      cap: patch.cap !== undefined ? plainHours(patch.cap) : before.cap,
-      carryOver: patch.carryOver !== undefined ? plainHours(patch.carryOver) : before.carryOver,
-      yearStart: patch.yearStart ?? before.yearStart,
-    };
-    const termsChanged = JSON.stringify(after) !== JSON.stringify(before);
-    const nameChanged = patch.name !== undefined && patch.name !== p.name;
-    const eligibilityChanged = patch.eligibility !== undefined && JSON.stringify(patch.eligibility) !== JSON.stringify(p.eligibility);
-    if (!termsChanged && !nameChanged && !eligibilityChanged) return policyDto(p);
-    const at = clockNow();
-    if (termsChanged) {
-      const today = localDateOf(at, await caller.timezone());
-      if (p.effectiveFrom !== today) {
-        p.history = [...p.history, { effectiveFrom: p.effectiveFrom ?? null, effectiveTo: previousDay(today), terms: before }];
-        p.effectiveFrom = today;
-      }
-      Object.assign(p, { accrual: after.accrual, cap: after.cap, carryOver: after.carryOver, yearStart: after.yearStart });
+  const { em } = w;
+  const p = await em.findOne(TimeOffPolicy, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!p) throw new NotFound('time-off policy', id);
+  w.checkVersion(p.version);
+  const before = currentTerms(p);
+  const after: PolicyTerms = {
+    accrual: patch.accrual ? plainAccrual(patch.accrual) : before.accrual,
+    cap: patch.cap !== undefined ? plainHours(patch.cap) : before.cap,
+    carryOver: patch.carryOver !== undefined ? plainHours(patch.carryOver) : before.carryOver,
+    yearStart: patch.yearStart ?? before.yearStart,
+  };
+  const termsChanged = JSON.stringify(after) !== JSON.stringify(before);
+  const nameChanged = patch.name !== undefined && patch.name !== p.name;
+  const eligibilityChanged = patch.eligibility !== undefined && JSON.stringify(patch.eligibility) !== JSON.stringify(p.eligibility);
+  if (!termsChanged && !nameChanged && !eligibilityChanged) return policyDto(p);
+  const at = w.now;
+  if (termsChanged) {
+    const today = localDateOf(at, await timezone());
+    if (p.effectiveFrom !== today) {
+      p.history = [...p.history, { effectiveFrom: p.effectiveFrom ?? null, effectiveTo: previousDay(today), terms: before }];
+      p.effectiveFrom = today;
     }
-    if (patch.name !== undefined) p.name = patch.name;
-    if (patch.eligibility !== undefined) p.eligibility = patch.eligibility;
-    p.version += 1;
-    p.updatedAt = at;
-    await tem.flush();
-    return policyDto(p);
-  });
+    Object.assign(p, { accrual: after.accrual, cap: after.cap, carryOver: after.carryOver, yearStart: after.yearStart });
+  }
+  if (patch.name !== undefined) p.name = patch.name;
+  if (patch.eligibility !== undefined) p.eligibility = patch.eligibility;
+  p.version += 1;
+  p.updatedAt = at;
+  await em.flush();
+  return policyDto(p);
 }
 
 /** A policy's accrual terms over time, oldest first, for the balance replay. */

@@ -12,14 +12,11 @@ import {
   mapPage,
   newId,
   NotFound,
-  now as clockNow,
-  recordEvent,
   resolveEmployees,
   ValidationError,
-  type EntityManager,
   type PageRequest,
-  type Principal,
   type ReachSet,
+  type Work,
 } from '@bop/shared';
 import { TimeOffEntry, TimeOffRequest, TimeOffType } from './entities';
 import { hoursText, requestDto } from './dto';
@@ -36,9 +33,9 @@ export interface RequestFilters {
 }
 
 /** `GET /time-off/requests` (by the employee's home location, within the reach) and `/me/time-off/requests`: oldest first. */
-export async function listRequests(em: EntityManager, f: RequestFilters, page: PageRequest) {
+export async function listRequests(w: Work, f: RequestFilters, page: PageRequest) {
   const rows = await findPage(
-    em,
+    w.em,
     TimeOffRequest,
     [f.status && { status: f.status }, f.employeeId && { employeeId: f.employeeId }, employeeScopeCondition<TimeOffRequest>(f.scope, { location: (ids) => ({ locationId: ids }), employee: (ids) => ({ employeeId: ids }) }), f.from && { endDate: { $gte: f.from } }, f.to && { startDate: { $lte: f.to } }],
     page,
@@ -72,76 +69,75 @@ function hoursOf(input: RequestInput, hoursPerDay: string): string {
  * day, less the hours of pending requests and of approved ones taken after that day; requests of one
  * employee and type are decided one at a time so two cannot spend the same hours.
  */
-export async function createRequest(em: EntityManager, input: RequestInput, caller: { principal: Principal; reach: ReachSet | null }) {
-  return em.transactional(async (tem) => {
-    const employee = (await resolveEmployees(tem, 'time', [{ employeeId: input.employeeId }])).byId.get(input.employeeId);
-    if (!employee) {
-      if (!caller.reach) throw new NotFound('employee', input.employeeId);
-      throw new ValidationError([{ path: 'employeeId', message: `No employee ${input.employeeId}.` }]);
-    }
-    if (caller.reach) assertEmployeeRecordInReach(caller.reach, employee.homeLocationId, employee.id);
-    if (employee.status === 'archived') throw new ValidationError([{ path: 'employeeId', message: `Employee ${employee.id} is archived.` }]);
-    if (employee.terminationDate && input.endDate > employee.terminationDate) {
-      throw new ValidationError([{ path: 'endDate', message: `Employee ${employee.id}'s employment ends on ${employee.terminationDate}; time off cannot run past it.` }]);
-    }
-    const type = await tem.findOne(TimeOffType, { id: input.typeId });
-    if (!type) throw new ValidationError([{ path: 'typeId', message: `No time-off type ${input.typeId}.` }]);
-    const covered = (await governingPolicies(tem, [employee], type.id))[0];
-    if (!covered) throw new ValidationError([{ path: 'typeId', message: `No ${type.name} policy covers employee ${employee.id}.` }]);
-    const hours = hoursOf(input, type.hoursPerDay);
-    if (hours === '0') throw new ValidationError([{ path: 'endDate', message: `${input.startDate} to ${input.endDate} holds no workday (Monday to Friday).` }]);
+export async function createRequest(w: Work, input: RequestInput, reach: ReachSet | null) {
+  const { em } = w;
+  const employee = (await resolveEmployees(w, [{ employeeId: input.employeeId }])).byId.get(input.employeeId);
+  if (!employee) {
+    if (!reach) throw new NotFound('employee', input.employeeId);
+    throw new ValidationError([{ path: 'employeeId', message: `No employee ${input.employeeId}.` }]);
+  }
+  if (reach) assertEmployeeRecordInReach(reach, employee.homeLocationId, employee.id);
+  if (employee.status === 'archived') throw new ValidationError([{ path: 'employeeId', message: `Employee ${employee.id} is archived.` }]);
+  if (employee.terminationDate && input.endDate > employee.terminationDate) {
+    throw new ValidationError([{ path: 'endDate', message: `Employee ${employee.id}'s employment ends on ${employee.terminationDate}; time off cannot run past it.` }]);
+  }
+  const type = await em.findOne(TimeOffType, { id: input.typeId });
+  if (!type) throw new ValidationError([{ path: 'typeId', message: `No time-off type ${input.typeId}.` }]);
+  const covered = (await governingPolicies(w, [employee], type.id))[0];
+  if (!covered) throw new ValidationError([{ path: 'typeId', message: `No ${type.name} policy covers employee ${employee.id}.` }]);
+  const hours = hoursOf(input, type.hoursPerDay);
+  if (hours === '0') throw new ValidationError([{ path: 'endDate', message: `${input.startDate} to ${input.endDate} holds no workday (Monday to Friday).` }]);
 
-    await lockForTransaction(tem, `time.time_off ${employee.id} ${type.id}`);
-    const [b] = await employeeBalances(tem, [employee], { typeId: type.id, asOf: input.startDate, movements: false });
-    const later = await findPlain(tem, TimeOffEntry, { employeeId: employee.id, typeId: type.id, kind: { $in: ['taken', 'restored'] }, date: { $gt: input.startDate } });
-    const takenLater = later.reduce((n, e) => (e.kind === 'taken' ? n.plus(e.hours) : n.minus(e.hours)), new Decimal(0));
-    const available = new Decimal(b.balance).minus(b.pendingHours).minus(takenLater);
-    // spec: supplement State table, "balance suffices, or the type allows a negative balance"
-    if (!requestFits(hoursText(available.toFixed()), hours, type.allowNegativeBalance)) {
-      const held = [b.pendingHours !== '0' && `${b.pendingHours} h in pending requests`, !takenLater.isZero() && `${hoursText(takenLater.toFixed())} h taken by approved requests after it`].filter(Boolean);
-      throw new Conflict(
-        `The ${type.name} balance as of ${input.startDate} is ${b.balance} h${held.length > 0 ? ` (${held.join(' and ')}: ${hoursText(available.toFixed())} h left)` : ''}; ` +
-          `${hours} h are asked and ${type.name} allows no negative balance.`,
-      );
-    }
+  await lockForTransaction(em, `${w.schema}.time_off ${employee.id} ${type.id}`);
+  const [b] = await employeeBalances(w, [employee], { typeId: type.id, asOf: input.startDate, movements: false });
+  const later = await findPlain(em, TimeOffEntry, { employeeId: employee.id, typeId: type.id, kind: { $in: ['taken', 'restored'] }, date: { $gt: input.startDate } });
+  const takenLater = later.reduce((n, e) => (e.kind === 'taken' ? n.plus(e.hours) : n.minus(e.hours)), new Decimal(0));
+  const available = new Decimal(b.balance).minus(b.pendingHours).minus(takenLater);
+  // spec: supplement State table, "balance suffices, or the type allows a negative balance"
+  if (!requestFits(hoursText(available.toFixed()), hours, type.allowNegativeBalance)) {
+    const held = [b.pendingHours !== '0' && `${b.pendingHours} h in pending requests`, !takenLater.isZero() && `${hoursText(takenLater.toFixed())} h taken by approved requests after it`].filter(Boolean);
+    throw new Conflict(
+      `The ${type.name} balance as of ${input.startDate} is ${b.balance} h${held.length > 0 ? ` (${held.join(' and ')}: ${hoursText(available.toFixed())} h left)` : ''}; ` +
+        `${hours} h are asked and ${type.name} allows no negative balance.`,
+    );
+  }
 
-    const at = clockNow();
-    const r = tem.create(TimeOffRequest, {
-      id: newId('timeOffRequest'),
-      employeeId: employee.id,
-      typeId: type.id,
-      locationId: employee.homeLocationId,
-      startDate: input.startDate,
-      endDate: input.endDate,
-      partialHours: input.partialHours ?? null,
-      hours,
-      note: input.note ?? null,
-      status: 'pending',
-      requestedBy: actorOf(caller.principal),
-      decidedAt: null,
-      decidedBy: null,
-      rejectionReason: null,
-      cancelledAt: null,
-      cancelledBy: null,
-      version: 1,
-      createdAt: at,
-      updatedAt: at,
-    });
-    await tem.flush();
-    record(tem, 'time_off.requested', r, caller.principal);
-    return requestDto(r);
+  const at = w.now;
+  const r = em.create(TimeOffRequest, {
+    id: newId('timeOffRequest'),
+    employeeId: employee.id,
+    typeId: type.id,
+    locationId: employee.homeLocationId,
+    startDate: input.startDate,
+    endDate: input.endDate,
+    partialHours: input.partialHours ?? null,
+    hours,
+    note: input.note ?? null,
+    status: 'pending',
+    requestedBy: actorOf(w.actor),
+    decidedAt: null,
+    decidedBy: null,
+    rejectionReason: null,
+    cancelledAt: null,
+    cancelledBy: null,
+    version: 1,
+    createdAt: at,
+    updatedAt: at,
   });
+  await em.flush();
+  record(w, 'time_off.requested', r);
+  return requestDto(r);
 }
 
-function record(em: EntityManager, type: string, r: TimeOffRequest, actor: Principal) {
-  recordEvent(em, { type, aggregateType: 'time_off_request', aggregateId: r.id, locationId: r.locationId, object: requestDto(r), actor });
+function record(w: Work, type: string, r: TimeOffRequest) {
+  w.emit({ type, aggregateType: 'time_off_request', aggregateId: r.id, locationId: r.locationId, object: requestDto(r) });
 }
 
-async function pendingRequest(em: EntityManager, id: string, caller: { reach: ReachSet; checkVersion(v: number): void }) {
-  const r = await em.findOne(TimeOffRequest, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+async function pendingRequest(w: Work, id: string) {
+  const r = await w.em.findOne(TimeOffRequest, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!r) throw new NotFound('time-off request', id);
-  assertEmployeeRecordInReach(caller.reach, r.locationId, r.employeeId);
-  caller.checkVersion(r.version);
+  assertEmployeeRecordInReach(w.reach(), r.locationId, r.employeeId);
+  w.checkVersion(r.version);
   if (r.status !== 'pending') throw new Conflict(`Time-off request ${id} is ${r.status}; only a pending request is decided.`);
   return r;
 }
@@ -152,8 +148,8 @@ function touch(r: TimeOffRequest, at: Date) {
 }
 
 /** A ledger row of a request: its hours taken on approval, or given back on a cancel; dated its first day. */
-function requestEntry(em: EntityManager, r: TimeOffRequest, kind: 'taken' | 'restored', principal: Principal, at: Date) {
-  em.create(TimeOffEntry, {
+function requestEntry(w: Work, r: TimeOffRequest, kind: 'taken' | 'restored') {
+  w.em.create(TimeOffEntry, {
     id: newId('timeOffEntry'),
     employeeId: r.employeeId,
     typeId: r.typeId,
@@ -162,8 +158,8 @@ function requestEntry(em: EntityManager, r: TimeOffRequest, kind: 'taken' | 'res
     hours: hoursText(r.hours),
     reason: null,
     requestId: r.id,
-    createdBy: actorOf(principal),
-    createdAt: at,
+    createdBy: actorOf(w.actor),
+    createdAt: w.now,
   });
 }
 
@@ -172,35 +168,31 @@ function requestEntry(em: EntityManager, r: TimeOffRequest, kind: 'taken' | 'res
  * the first day); `time_off.approved` carries the request (employee and dates) so scheduling can
  * flag the shifts it overlaps.
  */
-export async function approveRequest(em: EntityManager, id: string, caller: { principal: Principal; reach: ReachSet; checkVersion(v: number): void }) {
-  return em.transactional(async (tem) => {
-    const r = await pendingRequest(tem, id, caller);
-    const at = clockNow();
-    r.status = 'approved';
-    r.decidedAt = at;
-    r.decidedBy = actorOf(caller.principal);
-    touch(r, at);
-    requestEntry(tem, r, 'taken', caller.principal, at);
-    await tem.flush();
-    record(tem, 'time_off.approved', r, caller.principal);
-    return requestDto(r);
-  });
+export async function approveRequest(w: Work, id: string) {
+  const r = await pendingRequest(w, id);
+  const at = w.now;
+  r.status = 'approved';
+  r.decidedAt = at;
+  r.decidedBy = actorOf(w.actor);
+  touch(r, at);
+  requestEntry(w, r, 'taken');
+  await w.em.flush();
+  record(w, 'time_off.approved', r);
+  return requestDto(r);
 }
 
 /** `:reject` with a reason (supplement: `pending` → `rejected`, final); `time_off.rejected`. */
-export async function rejectRequest(em: EntityManager, id: string, reason: string, caller: { principal: Principal; reach: ReachSet; checkVersion(v: number): void }) {
-  return em.transactional(async (tem) => {
-    const r = await pendingRequest(tem, id, caller);
-    const at = clockNow();
-    r.status = 'rejected';
-    r.decidedAt = at;
-    r.decidedBy = actorOf(caller.principal);
-    r.rejectionReason = reason;
-    touch(r, at);
-    await tem.flush();
-    record(tem, 'time_off.rejected', r, caller.principal);
-    return requestDto(r);
-  });
+export async function rejectRequest(w: Work, id: string, reason: string) {
+  const r = await pendingRequest(w, id);
+  const at = w.now;
+  r.status = 'rejected';
+  r.decidedAt = at;
+  r.decidedBy = actorOf(w.actor);
+  r.rejectionReason = reason;
+  touch(r, at);
+  await w.em.flush();
+  record(w, 'time_off.rejected', r);
+  return requestDto(r);
 }
 
 /**
@@ -208,29 +200,28 @@ export async function rejectRequest(em: EntityManager, id: string, reason: strin
  * an approved request only while its first day has not begun at the employee's home location, its
  * hours then given back (a ledger `restored` row dated like the `taken` one). Another's request: 404.
  */
-export async function cancelRequest(em: EntityManager, id: string, employeeId: string, principal: Principal) {
-  return em.transactional(async (tem) => {
-    const r = await tem.findOne(TimeOffRequest, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!r || r.employeeId !== employeeId) throw new NotFound('time-off request', id);
-    const at = clockNow();
-    if (r.status === 'approved') {
-      const employee = (await resolveEmployees(tem, 'time', [{ employeeId }])).byId.get(employeeId);
-      const today = (await todayAtHome(tem, [{ id: employeeId, homeLocationId: employee?.homeLocationId ?? r.locationId }])).get(employeeId)!;
-      if (today >= r.startDate) throw new Conflict(`Time-off request ${id} began on ${r.startDate} (today is ${today} at your home location); an approved request is cancelled only before its first day.`);
-      requestEntry(tem, r, 'restored', principal, at);
-    } else if (r.status !== 'pending') {
-      throw new Conflict(`Time-off request ${id} is ${r.status}; only a pending or approved request is cancelled.`);
-    }
-    const wasApproved = r.status === 'approved';
-    r.status = 'cancelled';
-    r.cancelledAt = at;
-    r.cancelledBy = actorOf(principal);
-    touch(r, at);
-    await tem.flush();
-    // internal: scheduling no longer warns of the days off (the catalogue has no time-off cancel event)
-    if (wasApproved) record(tem, 'time.time_off_request.cancelled', r, principal);
-    return requestDto(r);
-  });
+export async function cancelRequest(w: Work, id: string, employeeId: string) {
+  const { em } = w;
+  const r = await em.findOne(TimeOffRequest, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!r || r.employeeId !== employeeId) throw new NotFound('time-off request', id);
+  const at = w.now;
+  if (r.status === 'approved') {
+    const employee = (await resolveEmployees(w, [{ employeeId }])).byId.get(employeeId);
+    const today = (await todayAtHome(w, [{ id: employeeId, homeLocationId: employee?.homeLocationId ?? r.locationId }])).get(employeeId)!;
+    if (today >= r.startDate) throw new Conflict(`Time-off request ${id} began on ${r.startDate} (today is ${today} at your home location); an approved request is cancelled only before its first day.`);
+    requestEntry(w, r, 'restored');
+  } else if (r.status !== 'pending') {
+    throw new Conflict(`Time-off request ${id} is ${r.status}; only a pending or approved request is cancelled.`);
+  }
+  const wasApproved = r.status === 'approved';
+  r.status = 'cancelled';
+  r.cancelledAt = at;
+  r.cancelledBy = actorOf(w.actor);
+  touch(r, at);
+  await em.flush();
+  // internal: scheduling no longer warns of the days off (the catalogue has no time-off cancel event)
+  if (wasApproved) record(w, 'time.time_off_request.cancelled', r);
+  return requestDto(r);
 }
 
 /**
@@ -239,9 +230,10 @@ export async function cancelRequest(em: EntityManager, id: string, employeeId: s
  * Friday as the request's hours were counted; a partial-day request on its one day. Employees without
  * any are absent from the map.
  */
-export async function paidTimeOffHoursByDay(em: EntityManager, employeeIds: string[], from: string, to: string): Promise<Map<string, Record<string, string>>> {
+export async function paidTimeOffHoursByDay(w: Work, employeeIds: string[], from: string, to: string): Promise<Map<string, Record<string, string>>> {
   const out = new Map<string, Record<string, string>>();
   if (employeeIds.length === 0) return out;
+  const { em } = w;
   const requests = await findPlain(em, TimeOffRequest, { employeeId: { $in: [...new Set(employeeIds)] }, status: 'approved', startDate: { $lte: to }, endDate: { $gte: from } }, { orderBy: { id: 'asc' } });
   if (requests.length === 0) return out;
   const paid = new Set((await findPlain(em, TimeOffType, { id: { $in: [...new Set(requests.map((r) => r.typeId))] }, paid: true })).map((t) => t.id));

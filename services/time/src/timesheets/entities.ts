@@ -6,7 +6,6 @@ type Actor = { type: string; id: string | null };
 /** An employee's timesheet for one pay period: figures recalculated in the background from the punches. */
 export const Timesheet = defineEntity({
   name: 'Timesheet',
-  schema: 'time',
   tableName: 'timesheets',
   properties: {
     id: p.string().primary(),

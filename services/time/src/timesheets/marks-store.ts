@@ -1,4 +1,4 @@
-import { newId, sqlList, sqlQuery, type EntityManager } from '@bop/shared';
+import { newId, sqlList, sqlQuery, type Work } from '@bop/shared';
 
 /** A timesheet a change touches: the employee's in a pay period (created `open` at the first punch, with the home location). */
 export interface TimesheetTouch {
@@ -16,7 +16,8 @@ export interface TimesheetTouch {
  * marked once. Locked timesheets are never touched (the change was held before it got here), and
  * the fold skips them.
  */
-export async function markTimesheets(em: EntityManager, touches: TimesheetTouch[], now: Date): Promise<void> {
+export async function markTimesheets(w: Work, touches: TimesheetTouch[]): Promise<void> {
+  const { now } = w;
   // one touch per timesheet (the statement inserts in (period, employee) order itself)
   const unique = [...new Map(touches.map((t) => [`${t.payPeriodId}|${t.employeeId}`, t])).values()];
   if (unique.length === 0) return;
@@ -27,29 +28,29 @@ export async function markTimesheets(em: EntityManager, touches: TimesheetTouch[
   // then does nothing); its pair is logged all the same, and the fold, which runs after this commit,
   // finds it by the pair.
   await sqlQuery(
-    em,
+    w.em,
     `with x as materialized (select * from jsonb_to_recordset(?::jsonb) as x("id" text, "employee_id" text, "pay_period_id" text, "location_id" text)),
      existing as materialized (
-       select t."id", t."status", x."pay_period_id", x."employee_id" from x join "time"."timesheets" t on t."pay_period_id" = x."pay_period_id" and t."employee_id" = x."employee_id"),
+       select t."id", t."status", x."pay_period_id", x."employee_id" from x join "${w.schema}"."timesheets" t on t."pay_period_id" = x."pay_period_id" and t."employee_id" = x."employee_id"),
      created as (
-       insert into "time"."timesheets" ("id", "employee_id", "pay_period_id", "location_id", "status", "version", "created_at", "updated_at")
+       insert into "${w.schema}"."timesheets" ("id", "employee_id", "pay_period_id", "location_id", "status", "version", "created_at", "updated_at")
        select x."id", x."employee_id", x."pay_period_id", x."location_id", 'open', 1, ?, ? from x
        where not exists (select 1 from existing e where e."pay_period_id" = x."pay_period_id" and e."employee_id" = x."employee_id")
        order by x."pay_period_id", x."employee_id"
        on conflict ("pay_period_id", "employee_id") do nothing
        returning 1),
      reopened as (
-       update "time"."timesheets" t set "status" = 'open', "approved_at" = null, "approved_by" = null, "version" = t."version" + 1, "updated_at" = ?
+       update "${w.schema}"."timesheets" t set "status" = 'open', "approved_at" = null, "approved_by" = null, "version" = t."version" + 1, "updated_at" = ?
        from existing e where t."id" = e."id" and e."status" in ('approved', 'rejected')
        returning 1)
-     insert into "time"."timesheet_touches" ("employee_ids", "pay_period_ids", "touched_at")
+     insert into "${w.schema}"."timesheet_touches" ("employee_ids", "pay_period_ids", "touched_at")
      select array_agg(x."employee_id"), array_agg(x."pay_period_id"), ? from x`,
     [payload, now, now, now, now],
   );
 }
 
 /** Log rows folded per statement (each holds up to a batch's timesheets). */
-const FOLD_ROWS = 50;
+export const FOLD_ROWS = 50;
 
 /**
  * Folds the touch log into the marks, oldest rows first, until it is empty: each logged timesheet
@@ -58,32 +59,42 @@ const FOLD_ROWS = 50;
  * delete waits for it, then finds them gone); rows committed after the fold began are left for the
  * next one. Answers how many rows it folded.
  */
-export async function foldTouches(em: EntityManager, now: Date): Promise<number> {
+export async function foldTouches(w: Work): Promise<number> {
   let folded = 0;
   for (;;) {
-    const [{ rows }] = await sqlQuery<{ rows: number }>(
-      em,
-      `with taken as (
-         delete from "time"."timesheet_touches" where "seq" in (select "seq" from "time"."timesheet_touches" order by "seq" limit ?)
-         returning "employee_ids", "pay_period_ids"),
-       pairs as (select distinct u."employee_id", u."pay_period_id" from taken, unnest(taken."employee_ids", taken."pay_period_ids") as u("employee_id", "pay_period_id")),
-       marked as (
-         insert into "time"."timesheet_marks" ("timesheet_id", "marked_at")
-         select t."id", ? from pairs p join "time"."timesheets" t on t."pay_period_id" = p."pay_period_id" and t."employee_id" = p."employee_id"
-         where t."status" <> 'locked' order by t."id"
-         on conflict ("timesheet_id") do update set "seq" = nextval('"time"."timesheet_mark_seq"'), "marked_at" = excluded."marked_at"
-         returning 1)
-       select (select count(*) from taken)::int as "rows", (select count(*) from marked)::int as "marks"`,
-      [FOLD_ROWS, now],
-    );
+    const rows = await foldTouchRows(w);
     folded += rows;
     if (rows < FOLD_ROWS) return folded;
   }
 }
 
+/**
+ * One statement of the fold: up to `FOLD_ROWS` log rows into the marks; answers how many it took (the
+ * log is empty when fewer). The background pass runs each in a transaction of its own, so it never
+ * holds marks while it waits on another fold's log rows.
+ */
+export async function foldTouchRows(w: Work): Promise<number> {
+  const [{ rows }] = await sqlQuery<{ rows: number }>(
+    w.em,
+    `with taken as (
+       delete from "${w.schema}"."timesheet_touches" where "seq" in (select "seq" from "${w.schema}"."timesheet_touches" order by "seq" limit ?)
+       returning "employee_ids", "pay_period_ids"),
+     pairs as (select distinct u."employee_id", u."pay_period_id" from taken, unnest(taken."employee_ids", taken."pay_period_ids") as u("employee_id", "pay_period_id")),
+     marked as (
+       insert into "${w.schema}"."timesheet_marks" ("timesheet_id", "marked_at")
+       select t."id", ? from pairs p join "${w.schema}"."timesheets" t on t."pay_period_id" = p."pay_period_id" and t."employee_id" = p."employee_id"
+       where t."status" <> 'locked' order by t."id"
+       on conflict ("timesheet_id") do update set "seq" = nextval('"${w.schema}"."timesheet_mark_seq"'), "marked_at" = excluded."marked_at"
+       returning 1)
+     select (select count(*) from taken)::int as "rows", (select count(*) from marked)::int as "marks"`,
+    [FOLD_ROWS, w.now],
+  );
+  return rows;
+}
+
 /** Whether changes are logged and not yet folded (a feed is sending). */
-export async function touchesPending(em: EntityManager): Promise<boolean> {
-  const [{ pending }] = await sqlQuery<{ pending: boolean }>(em, `select exists (select 1 from "time"."timesheet_touches") as "pending"`);
+export async function touchesPending(w: Work): Promise<boolean> {
+  const [{ pending }] = await sqlQuery<{ pending: boolean }>(w.em, `select exists (select 1 from "${w.schema}"."timesheet_touches") as "pending"`);
   return pending;
 }
 
@@ -92,15 +103,15 @@ export async function touchesPending(em: EntityManager): Promise<boolean> {
  * into the marks. One statement, so one snapshot: a fold moving a touch into a mark between two reads
  * would otherwise hide it from both.
  */
-export async function pendingTimesheetIds(em: EntityManager, sheets: Array<{ id: string; employeeId: string; payPeriodId: string }>): Promise<Set<string>> {
+export async function pendingTimesheetIds(w: Work, sheets: Array<{ id: string; employeeId: string; payPeriodId: string }>): Promise<Set<string>> {
   if (sheets.length === 0) return new Set();
   const rows = await sqlQuery<{ id: string }>(
-    em,
+    w.em,
     `with x as materialized (select * from jsonb_to_recordset(?::jsonb) as x("id" text, "employee_id" text, "pay_period_id" text))
-     select x."id" from x where exists (select 1 from "time"."timesheet_marks" m where m."timesheet_id" = x."id")
+     select x."id" from x where exists (select 1 from "${w.schema}"."timesheet_marks" m where m."timesheet_id" = x."id")
      union
      select x."id" from x join (
-       select u."employee_id", u."pay_period_id" from "time"."timesheet_touches" l, unnest(l."employee_ids", l."pay_period_ids") as u("employee_id", "pay_period_id")
+       select u."employee_id", u."pay_period_id" from "${w.schema}"."timesheet_touches" l, unnest(l."employee_ids", l."pay_period_ids") as u("employee_id", "pay_period_id")
      ) u on u."employee_id" = x."employee_id" and u."pay_period_id" = x."pay_period_id"`,
     [JSON.stringify(sheets.map((t) => ({ id: t.id, employee_id: t.employeeId, pay_period_id: t.payPeriodId })))],
   );
@@ -108,11 +119,11 @@ export async function pendingTimesheetIds(em: EntityManager, sheets: Array<{ id:
 }
 
 /** Marks timesheets by id for recalculation (rules changed, a held punch applied). */
-export async function markTimesheetIds(em: EntityManager, ids: string[], now: Date): Promise<void> {
+export async function markTimesheetIds(w: Work, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  await sqlQuery(em, 
-    `insert into "time"."timesheet_marks" ("timesheet_id", "marked_at") select x, ? from unnest(?::text[]) as x order by x
-     on conflict ("timesheet_id") do update set "seq" = nextval('"time"."timesheet_mark_seq"'), "marked_at" = excluded."marked_at"`,
-    [now, sqlList([...new Set(ids)])],
+  await sqlQuery(w.em, 
+    `insert into "${w.schema}"."timesheet_marks" ("timesheet_id", "marked_at") select x, ? from unnest(?::text[]) as x order by x
+     on conflict ("timesheet_id") do update set "seq" = nextval('"${w.schema}"."timesheet_mark_seq"'), "marked_at" = excluded."marked_at"`,
+    [w.now, sqlList([...new Set(ids)])],
   );
 }

@@ -1,9 +1,9 @@
-import { now as clockNow, resolveLocations, sqlList, sqlQuery, type EntityManager } from '@bop/shared';
+import { resolveLocations, sqlList, sqlQuery, type Work } from '@bop/shared';
 import { periodBounds } from '../pay-periods/calendar';
 import { effectiveRules } from '../rules/store';
 import type { TimeSettings } from '../settings/company-settings';
 import { calculateTimesheet, type CalcPunch, type TimesheetFigures } from './calculate';
-import { foldTouches, touchesPending } from './marks-store';
+import { foldTouches } from './marks-store';
 
 const DAY_MS = 86_400_000;
 
@@ -23,29 +23,30 @@ interface SheetRow {
  * morning after it (a night shift's clock-out), by the rules of the timesheet's location, in that
  * location's time zone. A changed result bumps the version (an approval against the figures one saw).
  */
-export async function recalculateTimesheets(em: EntityManager, ids: string[], settings: Pick<TimeSettings, 'weekStart'>): Promise<number> {
+export async function recalculateTimesheets(w: Work, ids: string[], settings: Pick<TimeSettings, 'weekStart'>): Promise<number> {
   if (ids.length === 0) return 0;
+  const { em } = w;
   const sheets = await sqlQuery<SheetRow>(
     em,
     `select t."id", t."employee_id", t."pay_period_id", t."location_id", t."status",
        to_char(p."start_date", 'YYYY-MM-DD') as "start", to_char(p."end_date", 'YYYY-MM-DD') as "end"
-     from "time"."timesheets" t join "time"."pay_periods" p on p."id" = t."pay_period_id"
+     from "${w.schema}"."timesheets" t join "${w.schema}"."pay_periods" p on p."id" = t."pay_period_id"
      where t."id" = any(?::text[]) and t."status" <> 'locked' order by t."id" for update of t`,
     [sqlList(ids)],
   );
   if (sheets.length === 0) return 0;
-  const locations = await resolveLocations(em, 'time', sheets.map((s) => ({ locationId: s.location_id })));
-  const rules = await effectiveRules(em, sheets.map((s) => s.location_id));
+  const locations = await resolveLocations(w, sheets.map((s) => ({ locationId: s.location_id })));
+  const rules = await effectiveRules(w, sheets.map((s) => s.location_id));
   const windows = sheets.map((s) => {
     const timezone = locations.byId.get(s.location_id)?.timezone ?? 'UTC';
     const bounds = periodBounds({ start: s.start, end: s.end }, timezone);
     return { s, timezone, from: new Date(bounds.from.getTime() - 7 * DAY_MS), to: new Date(bounds.to.getTime() + DAY_MS) };
   });
-  const from = new Date(Math.min(...windows.map((w) => w.from.getTime())));
-  const to = new Date(Math.max(...windows.map((w) => w.to.getTime())));
+  const from = new Date(Math.min(...windows.map((x) => x.from.getTime())));
+  const to = new Date(Math.max(...windows.map((x) => x.to.getTime())));
   const rows = await sqlQuery<{ id: string; employee_id: string; type: CalcPunch['type']; occurred_at: Date | string; location_id: string; position: string | null }>(
     em,
-    `select "id", "employee_id", "type", "occurred_at", "location_id", "position" from "time"."punches"
+    `select "id", "employee_id", "type", "occurred_at", "location_id", "position" from "${w.schema}"."punches"
      where "employee_id" = any(?::text[]) and "occurred_at" >= ? and "occurred_at" < ? order by "employee_id", "occurred_at", "id"`,
     [sqlList([...new Set(sheets.map((s) => s.employee_id))]), from, to],
   );
@@ -56,24 +57,24 @@ export async function recalculateTimesheets(em: EntityManager, ids: string[], se
     if (own) own.push(p);
     else byEmployee.set(p.employee_id, [p]);
   }
-  const now = clockNow();
+  const { now } = w;
   const updates: Array<{ id: string; figures: TimesheetFigures; missing: boolean }> = [];
-  for (const w of windows) {
-    const own = (byEmployee.get(w.s.employee_id) ?? []).filter((p) => p.occurred_at >= w.from && p.occurred_at < w.to);
-    const r = rules.get(w.s.location_id)!;
+  for (const x of windows) {
+    const own = (byEmployee.get(x.s.employee_id) ?? []).filter((p) => p.occurred_at >= x.from && p.occurred_at < x.to);
+    const r = rules.get(x.s.location_id)!;
     const figures = calculateTimesheet({
       punches: own.map((p) => ({ id: p.id, type: p.type, occurredAt: p.occurred_at.toISOString(), locationId: p.location_id, position: p.position })),
-      period: { start: w.s.start, end: w.s.end },
-      timezone: w.timezone,
+      period: { start: x.s.start, end: x.s.end },
+      timezone: x.timezone,
       weekStart: settings.weekStart,
       overtime: r.overtime,
       breaks: r.breaks,
       now,
     });
-    updates.push({ id: w.s.id, figures, missing: figures.missingPunches });
+    updates.push({ id: x.s.id, figures, missing: figures.missingPunches });
   }
   await sqlQuery(em, 
-    `update "time"."timesheets" t set "figures" = x."figures", "missing_punches" = x."missing", "calculated_at" = ?,
+    `update "${w.schema}"."timesheets" t set "figures" = x."figures", "missing_punches" = x."missing", "calculated_at" = ?,
        "version" = t."version" + case when t."figures" is distinct from x."figures" then 1 else 0 end,
        "updated_at" = case when t."figures" is distinct from x."figures" then ? else t."updated_at" end
      from jsonb_to_recordset(?::jsonb) as x("id" text, "figures" jsonb, "missing" boolean) where t."id" = x."id"`,
@@ -82,37 +83,38 @@ export async function recalculateTimesheets(em: EntityManager, ids: string[], se
   return sheets.length;
 }
 
-/**
- * One pass of the background recalculation: folds the touch log into the marks, reads up to `take`
- * marks (oldest first, without locking them: a batch of punches never waits on a pass), recalculates
- * their timesheets, and drops each mark only if no fold marked it again meanwhile (its `seq`
- * unchanged), in one transaction: a change committed while the pass ran is still in the log, or
- * marked again, for the next pass. Answers how many it took and whether changes arrived during the
- * pass (a feed is running).
- */
-export async function recalculateMarked(em: EntityManager, take: number, settings: () => Promise<Pick<TimeSettings, 'weekStart'>>): Promise<{ taken: number; marking: boolean }> {
-  await foldTouches(em, clockNow());
-  const [{ last }] = await sqlQuery<{ last: string | null }>(em, `select max("seq")::text as "last" from "time"."timesheet_marks"`);
-  if (last === null) return { taken: 0, marking: false };
-  const marks = await sqlQuery<{ timesheet_id: string; seq: string }>(em, `select "timesheet_id", "seq"::text from "time"."timesheet_marks" order by "seq" limit ?`, [take]);
-  const loaded = await settings();
-  await em.transactional(async (tem) => {
-    await recalculateTimesheets(tem, marks.map((m) => m.timesheet_id), loaded);
-    await sqlQuery(tem, 
-      `delete from "time"."timesheet_marks" m using jsonb_to_recordset(?::jsonb) as x("timesheet_id" text, "seq" bigint)
-       where m."timesheet_id" = x."timesheet_id" and m."seq" = x."seq"`,
-      [JSON.stringify(marks.map((m) => ({ timesheet_id: m.timesheet_id, seq: m.seq })))],
-    );
-  });
-  // changes logged while the pass ran: a feed is still sending
-  return { taken: marks.length, marking: await touchesPending(em) };
+/** A mark the background pass read: dropped after the recalculation only if no fold marked it again meanwhile. */
+export interface TimesheetMark {
+  timesheet_id: string;
+  seq: string;
 }
 
-/** Recalculates now, in the caller's transaction, the timesheets among `ids` still marked (approval and lock decide on current figures). */
-export async function recalculateIfMarked(em: EntityManager, ids: string[], settings: () => Promise<Pick<TimeSettings, 'weekStart'>>): Promise<void> {
+/** Up to `take` marks, oldest first, read without locking them (a batch of punches never waits on a pass). */
+export async function marksToRecalculate(w: Work, take: number): Promise<TimesheetMark[]> {
+  return sqlQuery<TimesheetMark>(w.em, `select "timesheet_id", "seq"::text from "${w.schema}"."timesheet_marks" order by "seq" limit ?`, [take]);
+}
+
+/**
+ * The background recalculation's write (workers.ts): recalculates the timesheets of `marks` and drops
+ * each mark only if no fold marked it again meanwhile (its `seq` unchanged), in the unit's
+ * transaction: a change committed while the pass ran is still in the log, or marked again, for the
+ * next pass.
+ */
+export async function recalculateMarks(w: Work, marks: TimesheetMark[], settings: Pick<TimeSettings, 'weekStart'>): Promise<void> {
+  await recalculateTimesheets(w, marks.map((m) => m.timesheet_id), settings);
+  await sqlQuery(
+    w.em,
+    `delete from "${w.schema}"."timesheet_marks" m using jsonb_to_recordset(?::jsonb) as x("timesheet_id" text, "seq" bigint)
+     where m."timesheet_id" = x."timesheet_id" and m."seq" = x."seq"`,
+    [JSON.stringify(marks.map((m) => ({ timesheet_id: m.timesheet_id, seq: m.seq })))],
+  );
+}
+
+/** Recalculates now, in the unit's transaction, the timesheets among `ids` still marked (approval and lock decide on current figures). */
+export async function recalculateIfMarked(w: Work, ids: string[], settings: () => Promise<Pick<TimeSettings, 'weekStart'>>): Promise<void> {
   if (ids.length === 0) return;
   // what changes logged before now touched is marked first
-  await foldTouches(em, clockNow());
-  const marked = await sqlQuery<{ timesheet_id: string }>(em, `delete from "time"."timesheet_marks" where "timesheet_id" = any(?::text[]) returning "timesheet_id"`, [sqlList(ids)]);
-  if (marked.length > 0) await recalculateTimesheets(em, marked.map((m) => m.timesheet_id), await settings());
+  await foldTouches(w);
+  const marked = await sqlQuery<{ timesheet_id: string }>(w.em, `delete from "${w.schema}"."timesheet_marks" where "timesheet_id" = any(?::text[]) returning "timesheet_id"`, [sqlList(ids)]);
+  if (marked.length > 0) await recalculateTimesheets(w, marked.map((m) => m.timesheet_id), await settings());
 }
