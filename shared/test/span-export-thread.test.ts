@@ -110,12 +110,11 @@ describe('the span export thread', () => {
     await new Promise((r) => closed.close(r));
 
     const exporter = exporterFor(`http://127.0.0.1:${port}`);
-    const started = Date.now();
+    // a refused connection fails the export (it does not hang past the test's timeout)
     const result = await exported(exporter, spans('GET /locations'));
     await exporter.shutdown();
     expect(result.code).toBe(1);
     expect(result.error).toBeInstanceOf(Error);
-    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it('fails the export to a collector that never answers once the export timeout has passed', async () => {
@@ -125,10 +124,9 @@ describe('the span export thread', () => {
       process.env.OTEL_EXPORTER_OTLP_ENDPOINT = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
       process.env.OTEL_EXPORTER_OTLP_TIMEOUT = '500';
       const exporter = threadSpanExporter();
-      const started = Date.now();
+      // the 500 ms export timeout fails it; without it the export would wait past the test's timeout
       const result = await exported(exporter, spans('GET /locations'));
       expect(result.code).toBe(1);
-      expect(Date.now() - started).toBeLessThan(5_000);
       await exporter.shutdown();
     } finally {
       silent.closeAllConnections();
