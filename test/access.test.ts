@@ -31,7 +31,7 @@ beforeAll(async () => {
 
   // a person whose only permission concerns none of the served rows
   const identity = rt.services.find((s) => s.name === 'identity')!;
-  const user = await identityAdmin.createAdmin(identity.runtime.orm.em, { email: 'nobody@example.com', password: 'nobody-password-1234' });
+  const user = await identityAdmin.createAdmin(identity.runtime, { email: 'nobody@example.com', password: 'nobody-password-1234' });
   const role = await http(rt.url, 'POST', '/api/v1/roles', { headers: owner, body: { name: 'Shout-outs only', permissions: ['recognition.give'] } });
   expect(role.status).toBe(201);
   const assigned = await http(rt.url, 'PUT', `/api/v1/users/${user.id}/assignments`, { headers: owner, body: { assignments: [{ roleId: role.body.id, reach: { type: 'everyone' } }] } });

@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { SMTPServer } from 'smtp-server';
-import { eventually, freshDatabase, startTestService, system, type TestDatabase, type TestService } from '@bop/test-support';
+import { fixedClock } from '@bop/shared';
+import { freshDatabase, startTestService, system, type TestDatabase, type TestService } from '@bop/test-support';
 import { identityService } from '@svc/identity';
 
 const run = promisify(execFile);
@@ -114,34 +115,34 @@ describe('ops email', () => {
 
 describe('invitation email', () => {
   let t: TestService;
+  // the email worker's rounds are run here, on a clock moved by hand (no waiting for its loop or its backoff)
+  const clock = fixedClock(new Date());
+  const emailRound = () => t.svc.worker('email').runOnce();
+  const logOf = async (to: string) => (await t.call('GET', `/internal/email-log?to=${to}`, { as: system })).body.data[0];
   afterAll(() => t?.close());
 
   it('goes out through SMTP after the invitation is committed, and the log says sent', async () => {
-    t = await startTestService(identityService, { BOOTSTRAP_ADMIN_PASSWORD: 'owner-password-123', SMTP_URL: smtpUrl, SMTP_FROM: 'Shop <hello@shop.example>', EMAIL_POLL_MS: '50' });
+    t = await startTestService(identityService, { BOOTSTRAP_ADMIN_PASSWORD: 'owner-password-123', SMTP_URL: smtpUrl, SMTP_FROM: 'Shop <hello@shop.example>' }, { workers: false, clock });
     const r = await t.call('POST', '/invitations', { body: { email: 'Invited@Example.com', name: 'Ina', assignments: [] } });
     expect(r.status).toBe(201);
-    const mail = await eventually(async () => received.find((m) => m.to.includes('invited@example.com')));
+    expect(await logOf('invited@example.com')).toMatchObject({ status: 'pending', attempts: 0 });
+    await emailRound();
+    const mail = received.find((m) => m.to.includes('invited@example.com'))!;
     expect(mail.from).toBe('hello@shop.example');
     expect(mail.data).toMatch(/Your invitation token: inv_\S+/);
-    const log = await eventually(async () => {
-      const l = await t.call('GET', '/internal/email-log?to=invited@example.com', { as: system });
-      return l.body?.data?.[0]?.status === 'sent' ? l.body.data[0] : undefined;
-    });
-    expect(log).toMatchObject({ status: 'sent', attempts: 1 });
+    expect(await logOf('invited@example.com')).toMatchObject({ status: 'sent', attempts: 1 });
   });
 
   it('is tried again after a temporary refusal (the reason kept meanwhile), then sent', async () => {
     expect((await t.call('POST', '/invitations', { body: { email: 'flaky@example.com', assignments: [] } })).status).toBe(201);
-    const waiting = await eventually(async () => {
-      const l = await t.call('GET', '/internal/email-log?to=flaky@example.com', { as: system });
-      return l.body.data[0]?.attempts === 1 ? l.body.data[0] : undefined;
-    });
-    expect(waiting).toMatchObject({ status: 'pending', error: expect.stringContaining('421 4.3.2 try again later') });
-    const sent = await eventually(async () => {
-      const l = await t.call('GET', '/internal/email-log?to=flaky@example.com', { as: system });
-      return l.body.data[0]?.status === 'sent' ? l.body.data[0] : undefined;
-    }, 20_000);
-    expect(sent).toMatchObject({ attempts: 2, error: null });
+    await emailRound();
+    expect(await logOf('flaky@example.com')).toMatchObject({ status: 'pending', attempts: 1, error: expect.stringContaining('421 4.3.2 try again later') });
+    // not yet due (the first retry waits 4 to 5 s): a round leaves it alone
+    await emailRound();
+    expect(await logOf('flaky@example.com')).toMatchObject({ status: 'pending', attempts: 1 });
+    clock.advance(10_000);
+    await emailRound();
+    expect(await logOf('flaky@example.com')).toMatchObject({ status: 'sent', attempts: 2, error: null });
     expect(received.filter((m) => m.to.includes('flaky@example.com'))).toHaveLength(1);
   });
 });

@@ -49,7 +49,7 @@ it('checks positions against the company settings, takes the HR feed, and ends t
 
   // a user linked to the employee (on the user, in identity); people learns the link from identity's events
   const identity = t.rt.services.find((s) => s.name === 'identity')!;
-  const user = await identityAdmin.createAdmin(identity.runtime.orm.em, { email: 'ines@example.com', password: 'ines-password-1234' });
+  const user = await identityAdmin.createAdmin(identity.runtime, { email: 'ines@example.com', password: 'ines-password-1234' });
   expect((await api('PATCH', `/users/${user.id}`, { employeeId: created.body.id })).status).toBe(200);
   await eventually(async () => (await api('GET', `/employees/${created.body.id}`)).body.userId === user.id, 15_000);
   const ines = await t.signIn('ines@example.com', 'ines-password-1234');
@@ -67,7 +67,7 @@ it('shares a document\'s file with the employee only while it is visible to them
   const employee = await api('POST', '/employees', { legalFirstName: 'Rita', legalLastName: 'Sousa', homeLocationId: location.body.id, hireDate: '2026-05-01', email: 'rita@example.com' });
   expect(employee.status).toBe(201);
   const identity = t.rt.services.find((s) => s.name === 'identity')!;
-  const user = await identityAdmin.createAdmin(identity.runtime.orm.em, { email: 'rita@example.com', password: 'rita-password-12345' });
+  const user = await identityAdmin.createAdmin(identity.runtime, { email: 'rita@example.com', password: 'rita-password-12345' });
   expect((await api('PATCH', `/users/${user.id}`, { employeeId: employee.body.id })).status).toBe(200);
   // an employee, not an administrator: no permission over attachments
   const role = await api('POST', '/roles', { name: 'Crew', permissions: ['recognition.give'] });

@@ -54,7 +54,7 @@ it('puts the employee\'s punches and timesheets in their personal-data export', 
   const location = await api('POST', '/locations', { name: 'Dock', timezone: 'UTC' });
   const employee = await api('POST', '/employees', { legalFirstName: 'Rui', legalLastName: 'Alves', homeLocationId: location.body.id, hireDate: '2026-01-05', email: 'rui@example.com' });
   const identity = t.rt.services.find((s) => s.name === 'identity')!;
-  const user = await identityAdmin.createAdmin(identity.runtime.orm.em, { email: 'rui@example.com', password: 'rui-password-123456' });
+  const user = await identityAdmin.createAdmin(identity.runtime, { email: 'rui@example.com', password: 'rui-password-123456' });
   expect((await api('PATCH', `/users/${user.id}`, { employeeId: employee.body.id })).status).toBe(200);
   const reg = await api('POST', '/integrations', { manifest: { name: 'Clock 2', version: '1.0.0', description: 'timeclock', scopes: ['time:write'], webhooks: [] } });
   const clock = { authorization: `Bearer ${reg.body.apiKey}` };

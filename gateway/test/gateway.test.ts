@@ -177,7 +177,7 @@ describe('people and permissions', () => {
     const none = await http(gw.url, 'POST', '/api/v1/roles', { body: { name: 'Nothing', permissions: [] }, headers: bearer(admin) });
     expect(none.status).toBe(201);
     nobodyRole = none.body.id;
-    const user = await identityAdmin.createAdmin(stack.identity.runtime.orm.em, { email: 'viewer@example.com', password: 'another-long-password' });
+    const user = await identityAdmin.createAdmin(stack.identity.runtime, { email: 'viewer@example.com', password: 'another-long-password' });
     userId = user.id;
     const put = await http(gw.url, 'PUT', `/api/v1/users/${userId}/assignments`, {
       body: { assignments: [{ roleId: viewerRole, reach: { type: 'everyone' } }] },

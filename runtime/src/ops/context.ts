@@ -11,7 +11,6 @@ import {
   serviceRuntime,
   systemClock,
   type BaseConfig,
-  type Orm,
   type ServiceDefinition,
   type ServiceRuntime,
 } from '@bop/shared';
@@ -64,16 +63,9 @@ export async function withServiceRuntime<T>(def: ServiceDefinition<any>, url: st
   }
 }
 
-export async function withIdentity<T>(fn: (orm: Orm) => Promise<T>): Promise<T> {
-  return withDatabase(async (url) => {
-    const orm = await createOrm({ schema: 'identity', clientUrl: url, entities: identityService.entities, migrations: identityService.migrations, poolMax: 2 });
-    try {
-      await migrate(orm, 'identity');
-      return await fn(orm);
-    } finally {
-      await orm.close(true);
-    }
-  });
+/** Identity's runtime without its HTTP side: its admin entry points run in its units of work (`runtime.write`/`read`). */
+export async function withIdentity<T>(fn: (runtime: ServiceRuntime<any>) => Promise<T>): Promise<T> {
+  return withDatabase((url) => withServiceRuntime(identityService, url, fn));
 }
 
 /** The API's base URL: `--url`, BASE_URL, or the runtime's host and port. */

@@ -5,7 +5,7 @@ import { exits, withDatabase, withServiceRuntime } from './context';
 async function emailTest(address: string, opts: { json?: boolean }): Promise<number> {
   return withDatabase((url) =>
     withServiceRuntime(identityService, url, async (runtime) => {
-      const r = await emailAdmin.sendTest(runtime.orm.em.fork(), runtime.config, address);
+      const r = await emailAdmin.sendTest(runtime, runtime.config, address);
       if (opts.json) console.log(JSON.stringify(r));
       else if (r.status === 'sent') console.log(`test message to ${address} accepted by ${r.via} (${r.id})`);
       else if (r.status === 'logged') console.log(`test message to ${address} written to ${r.via} (${r.id}); set SMTP_URL to send email`);
@@ -23,7 +23,7 @@ async function emailLog(opts: { limit: string; to?: string; json?: boolean }): P
   }
   return withDatabase((url) =>
     withServiceRuntime(identityService, url, async (runtime) => {
-      const list = await emailAdmin.log(runtime.orm.em.fork(), { limit, to: opts.to });
+      const list = await emailAdmin.log(runtime, { limit, to: opts.to });
       if (opts.json) console.log(JSON.stringify(list.map(({ body: _body, ...m }) => m), null, 2));
       else {
         for (const m of list) {

@@ -4,32 +4,32 @@ import { identityAdmin } from '@svc/identity';
 import { exits, withIdentity } from './context';
 
 const listFeatures = () =>
-  withIdentity(async (orm) => {
-    for (const f of await identityAdmin.listFeatures(orm.em.fork())) {
+  withIdentity(async (runtime) => {
+    for (const f of await identityAdmin.listFeatures(runtime)) {
       console.log(`${f.effective ? 'on ' : 'off'}  ${f.key}${f.enabled !== f.effective ? '  (switched on, but a parent is off)' : ''}`);
     }
     return 0;
   });
 
 const setFeature = (key: string, on: boolean) =>
-  withIdentity(async (orm) => {
-    await identityAdmin.setFeature(orm.em.fork(), key, on);
+  withIdentity(async (runtime) => {
+    await identityAdmin.setFeature(runtime, key, on);
     console.log(`${key} ${on ? 'enabled' : 'disabled'}`);
     return 0;
   });
 
 const createAdmin = (opts: { email: string; password?: string; name?: string }) =>
-  withIdentity(async (orm) => {
+  withIdentity(async (runtime) => {
     const password = opts.password ?? randomBytes(18).toString('base64url');
-    const user = await identityAdmin.createAdmin(orm.em.fork(), { email: opts.email, password, name: opts.name });
+    const user = await identityAdmin.createAdmin(runtime, { email: opts.email, password, name: opts.name });
     console.log(`created owner ${user.email} (${user.id})`);
     if (!opts.password) console.log(`password: ${password}`);
     return 0;
   });
 
 const createKey = (opts: { email: string; name: string; expires?: string }) =>
-  withIdentity(async (orm) => {
-    const created = await identityAdmin.createPersonalKey(orm.em.fork(), { email: opts.email, name: opts.name, expiresAt: opts.expires });
+  withIdentity(async (runtime) => {
+    const created = await identityAdmin.createPersonalKey(runtime, { email: opts.email, name: opts.name, expiresAt: opts.expires });
     console.log(created.key);
     return 0;
   });

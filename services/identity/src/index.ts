@@ -24,7 +24,7 @@ import { featureRoutes } from './features/routes';
 import { companySettingsRoutes } from './company-settings/routes';
 import { internalRoutes } from './internal/routes';
 import { personalDataRoutes } from './personal-data/routes';
-import { EmailWorker } from './email/email-worker';
+import { emailWorker } from './email/email-worker';
 import { userConsumers } from './users/consumers';
 
 export { identityAdmin } from './users/admin';
@@ -34,6 +34,8 @@ export { configSchema } from './config';
 export const identityService = createService({
   name: 'identity',
   configSchema,
+  // the kit opens the transaction of every write and commits it with the unit's events
+  unitOfWork: true,
   entities: [User, Role, Assignment, Session, ApiKey, IntegrationState, MfaChallenge, RecoveryCode, Invitation, EmailLog, FeatureSwitch, CompanySettings],
   migrations,
   consumers: () => userConsumers,
@@ -52,9 +54,9 @@ export const identityService = createService({
     ];
   },
   internalRoutes: ({ config }) => [...internalRoutes(sessionPolicy(config)), ...personalDataRoutes()],
-  workers: ({ orm, log, config }) => [new EmailWorker({ orm, log, config })],
-  onStart: async ({ orm, config, log }) => {
-    const { created, generatedPassword } = await bootstrap(orm.em.fork(), { email: config.BOOTSTRAP_ADMIN_EMAIL, password: config.BOOTSTRAP_ADMIN_PASSWORD });
+  workers: (svc) => [emailWorker(svc)],
+  onStart: async ({ write, config, log }) => {
+    const { created, generatedPassword } = await write((w) => bootstrap(w, { email: config.BOOTSTRAP_ADMIN_EMAIL, password: config.BOOTSTRAP_ADMIN_PASSWORD }));
     if (!created) return;
     log.info({ userId: created.id, email: created.email }, 'bootstrap owner created');
     // printed once: later starts find a user and create nobody

@@ -43,36 +43,36 @@ test('first start creates the owner with a generated password, printed once', as
 });
 
 describe('admin API (ops CLI)', () => {
-  const em = () => t.svc.runtime.orm.em;
+  const runtime = () => t.svc.runtime;
 
   test('createAdmin makes an owner at Everyone and refuses duplicates and short passwords', async () => {
-    const user = await identityAdmin.createAdmin(em(), { email: 'Ops@Example.com', password: 'ops-password-123', name: 'Ops' });
+    const user = await identityAdmin.createAdmin(runtime(), { email: 'Ops@Example.com', password: 'ops-password-123', name: 'Ops' });
     expect(user).toMatchObject({ email: 'ops@example.com', assignments: [{ roleName: 'Owner', reach: { type: 'everyone' } }] });
-    await expect(identityAdmin.createAdmin(em(), { email: 'ops@example.com', password: 'ops-password-123' })).rejects.toMatchObject({ code: 'conflict' });
-    await expect(identityAdmin.createAdmin(em(), { email: 'short@example.com', password: 'short' })).rejects.toMatchObject({ code: 'validation_error' });
+    await expect(identityAdmin.createAdmin(runtime(), { email: 'ops@example.com', password: 'ops-password-123' })).rejects.toMatchObject({ code: 'conflict' });
+    await expect(identityAdmin.createAdmin(runtime(), { email: 'short@example.com', password: 'short' })).rejects.toMatchObject({ code: 'validation_error' });
     expect((await outboxEvents(t, 'identity', { type: 'identity.user.created' })).map((e) => e.aggregate_id)).toContain(user.id);
   });
 
   test('createPersonalKey returns a working key once; listUsers lists everyone', async () => {
-    const { key, id } = await identityAdmin.createPersonalKey(em(), { email: 'ops@example.com', name: 'cli' });
+    const { key, id } = await identityAdmin.createPersonalKey(runtime(), { email: 'ops@example.com', name: 'cli' });
     expect(id).toMatch(/^key_/);
     const auth = await authenticate(t, key);
     expect(auth.body.principal).toMatchObject({ via: 'personal_key', keyId: id });
-    await expect(identityAdmin.createPersonalKey(em(), { email: 'ghost@example.com', name: 'x' })).rejects.toMatchObject({ code: 'not_found' });
-    const users = await identityAdmin.listUsers(em());
+    await expect(identityAdmin.createPersonalKey(runtime(), { email: 'ghost@example.com', name: 'x' })).rejects.toMatchObject({ code: 'not_found' });
+    const users = await identityAdmin.listUsers(runtime());
     expect(users.map((u) => u.email).sort()).toEqual(['admin@example.com', 'ops@example.com']);
   });
 
   test('features through the admin API match the routes', async () => {
-    const off = await identityAdmin.setFeature(em(), 'scheduling', false);
+    const off = await identityAdmin.setFeature(runtime(), 'scheduling', false);
     expect(off).toMatchObject({ key: 'scheduling', enabled: false });
-    const list = await identityAdmin.listFeatures(em());
+    const list = await identityAdmin.listFeatures(runtime());
     // a child keeps its own switch while its parent is off; it is off in effect
     expect(list.find((f) => f.key === 'scheduling.shift_swaps')).toMatchObject({ enabled: true, effective: false });
     const internal = await t.call('GET', '/internal/features', { as: system });
     expect(internal.body.features.find((f: { key: string }) => f.key === 'scheduling').enabled).toBe(false);
-    await expect(identityAdmin.setFeature(em(), 'nope', true)).rejects.toMatchObject({ code: 'not_found' });
-    await identityAdmin.setFeature(em(), 'scheduling', true);
+    await expect(identityAdmin.setFeature(runtime(), 'nope', true)).rejects.toMatchObject({ code: 'not_found' });
+    await identityAdmin.setFeature(runtime(), 'scheduling', true);
   });
 });
 

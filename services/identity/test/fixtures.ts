@@ -24,10 +24,9 @@ export async function newUser(
   opts: { email?: string; password?: string | null; role?: 'owner' | 'manager' | 'employee'; reach?: Reach; employeeId?: string } = {},
 ): Promise<{ id: string; email: string }> {
   const email = opts.email ?? `user${++seq}-${Date.now()}@example.com`;
-  const em = t.svc.runtime.orm.em.fork();
   const assignments = opts.role ? [{ roleId: await roleId(t, opts.role), reach: opts.reach ?? { type: 'everyone' as const } }] : [];
-  const user = await em.transactional((tem) =>
-    insertUser(tem, { email, password: opts.password === null ? undefined : (opts.password ?? PASSWORD), employeeId: opts.employeeId, assignments }, null),
+  const user = await t.svc.runtime.write((w) =>
+    insertUser(w, { email, password: opts.password === null ? undefined : (opts.password ?? PASSWORD), employeeId: opts.employeeId, assignments }),
   );
   return { id: user.id, email };
 }

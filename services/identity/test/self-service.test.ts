@@ -103,7 +103,7 @@ describe('POST /auth/password', () => {
     const u = await newUser(t, { role: 'employee' });
     const calling = await session(t, u.email);
     const other = await session(t, u.email);
-    const { key } = await identityAdmin.createPersonalKey(t.svc.runtime.orm.em, { email: u.email, name: 'script' });
+    const { key } = await identityAdmin.createPersonalKey(t.svc.runtime, { email: u.email, name: 'script' });
 
     const r = await changePassword(calling.principal, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
     expect(r.status).toBe(204);
@@ -156,7 +156,7 @@ describe('POST /auth/password', () => {
   test('called with a personal key: every session ends; the key keeps working', async () => {
     const u = await newUser(t);
     const s = await session(t, u.email);
-    const { key } = await identityAdmin.createPersonalKey(t.svc.runtime.orm.em, { email: u.email, name: 'cli' });
+    const { key } = await identityAdmin.createPersonalKey(t.svc.runtime, { email: u.email, name: 'cli' });
     const viaKey = await principalOf(t, key);
     expect(viaKey.via).toBe('personal_key');
     expect((await changePassword(viaKey, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD })).status).toBe(204);

@@ -190,12 +190,12 @@ describe('invitations', () => {
     const r = await t.call('POST', '/invitations', { body: { email: 'joiner@example.com', assignments: [{ roleId: await roleId(t, 'employee'), reach: { type: 'locations', ids: ['loc_7'] } }] } });
     const mail = await t.call('GET', '/internal/email-log?to=joiner@example.com', { as: system });
     const token = /token: (\S+)/.exec(mail.body.data[0].body)![1];
-    const em = t.svc.runtime.orm.em;
-    await expect(identityAdmin.acceptInvitation(em, { token, password: 'short' })).rejects.toMatchObject({ code: 'validation_error' });
-    const user = await identityAdmin.acceptInvitation(em, { token, password: 'joiner-password-1' });
+    const runtime = t.svc.runtime;
+    await expect(identityAdmin.acceptInvitation(runtime, { token, password: 'short' })).rejects.toMatchObject({ code: 'validation_error' });
+    const user = await identityAdmin.acceptInvitation(runtime, { token, password: 'joiner-password-1' });
     expect(user.assignments[0].reach).toEqual({ type: 'locations', ids: ['loc_7'] });
     expect((await t.call('GET', `/invitations?status=accepted`)).body.data.map((i: { id: string }) => i.id)).toContain(r.body.id);
     expect((await signIn(t, 'joiner@example.com', 'joiner-password-1')).status).toBe(200);
-    await expect(identityAdmin.acceptInvitation(em, { token, password: 'joiner-password-1' })).rejects.toMatchObject({ code: 'conflict' });
+    await expect(identityAdmin.acceptInvitation(runtime, { token, password: 'joiner-password-1' })).rejects.toMatchObject({ code: 'conflict' });
   });
 });

@@ -2,7 +2,6 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
 export const ApiKey = defineEntity({
   name: 'ApiKey',
-  schema: 'identity',
   tableName: 'api_keys',
   properties: {
     id: p.string().primary(),
@@ -26,7 +25,6 @@ export type ApiKey = InferEntity<typeof ApiKey>;
 /** Whether an integration's keys are accepted (spec: a paused integration's keys are refused). */
 export const IntegrationState = defineEntity({
   name: 'IntegrationState',
-  schema: 'identity',
   tableName: 'integration_states',
   properties: {
     integrationId: p.string().primary(),

@@ -7,20 +7,20 @@ const managesKeys = (p: Principal) => reachFor(p, 'api_keys.manage') !== null &&
 
 export const apiKeyRoutes = (): RouteDef[] => [
   route('POST /auth/api-keys', async (ctx) => {
-    const user = await callingUser(ctx.em, ctx.principal);
-    return created(await createPersonalKey(ctx.em, { userId: user.id, ...ctx.body }, ctx.principal));
+    const user = await callingUser(ctx, ctx.principal);
+    return created(await createPersonalKey(ctx, { userId: user.id, ...ctx.body }));
   }),
 
   route('GET /auth/api-keys', async (ctx) => {
-    const user = await callingUser(ctx.em, ctx.principal);
+    const user = await callingUser(ctx, ctx.principal);
     const userId = ctx.query.userId ?? user.id;
     if (userId !== user.id && !managesKeys(ctx.principal)) throw new Forbidden('Listing another person\'s keys needs the permission api_keys.manage.');
-    return ok(await listPersonalKeys(ctx.em, userId, ctx.query));
+    return ok(await listPersonalKeys(ctx, userId, ctx.query));
   }),
 
   route('DELETE /auth/api-keys/{id}', async (ctx) => {
-    const user = await callingUser(ctx.em, ctx.principal);
-    await revokePersonalKey(ctx.em, ctx.params.id, { userId: user.id, mayRevokeOthers: managesKeys(ctx.principal) }, ctx.principal);
+    const user = await callingUser(ctx, ctx.principal);
+    await revokePersonalKey(ctx, ctx.params.id, { userId: user.id, mayRevokeOthers: managesKeys(ctx.principal) });
     return noContent();
   }),
 ];

@@ -3,7 +3,6 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 /** The single row of company settings (id 1). */
 export const CompanySettings = defineEntity({
   name: 'CompanySettings',
-  schema: 'identity',
   tableName: 'company_settings',
   properties: {
     id: p.integer().primary(),

@@ -1,4 +1,5 @@
-import { backoffDelay, nowMs, RoundWorker, type BackoffPolicy, type Logger, type Orm } from '@bop/shared';
+import { backoffDelay, defineWorker, type BackoffPolicy, type Logger } from '@bop/shared';
+import type { IdentityConfig } from '../config';
 import { createMailer, failureReason, isPermanentFailure, type Mailer } from './mailer';
 import { claimDueEmails, recordSendOutcome, type SendOutcome } from './store';
 
@@ -12,37 +13,28 @@ const BATCH = 20;
 /**
  * Sends the emails requests recorded, after their transactions committed: through SMTP when
  * SMTP_URL is set (retried with the kit's backoff, then `failed` with the reason), otherwise they stay
- * in the email log (`logged`).
+ * in the email log (`logged`). A round claims the due emails, sends each and records its outcome (a
+ * unit each); a full round goes on at once.
  */
-export class EmailWorker extends RoundWorker {
-  readonly name = 'email';
-  private readonly mailer: Mailer;
-
-  constructor(private readonly opts: { orm: Orm; log: Logger; config: { SMTP_URL?: string; SMTP_FROM: string; EMAIL_MAX_ATTEMPTS: number; EMAIL_POLL_MS: number } }) {
-    super(opts.log);
-    this.mailer = createMailer(opts.config);
-  }
-
-  protected override failureMessage(): string {
-    return 'email: sending round failed; retrying';
-  }
-
-  protected override stopped(): void {
-    this.mailer.close();
-  }
-
-  /** One round: the due emails claimed, each sent and its outcome recorded; a full round goes on at once. */
-  protected async round(): Promise<number> {
-    const due = await claimDueEmails(this.opts.orm.em.fork(), BATCH, LEASE_MS);
-    for (const mail of due) {
-      if (this.stopping) break;
-      const outcome = await sendOne(this.mailer, mail, this.opts.config.EMAIL_MAX_ATTEMPTS);
-      if (outcome.status === 'failed') this.opts.log.warn({ emailId: mail.id, error: outcome.error }, 'email: not sent');
-      await recordSendOutcome(this.opts.orm.em.fork(), mail.id, outcome);
-    }
-    return due.length < BATCH ? this.opts.config.EMAIL_POLL_MS : 0;
-  }
-}
+export const emailWorker = (svc: { config: IdentityConfig; log: Logger }) => {
+  const mailer = createMailer(svc.config);
+  return defineWorker({
+    name: 'email',
+    every: () => svc.config.EMAIL_POLL_MS,
+    failureMessage: 'email: sending round failed; retrying',
+    stopped: () => mailer.close(),
+    round: async (r) => {
+      const due = await r.write((w) => claimDueEmails(w, BATCH, LEASE_MS));
+      for (const mail of due) {
+        if (r.stopping) break;
+        const outcome = await sendOne(mailer, mail, svc.config.EMAIL_MAX_ATTEMPTS);
+        if (outcome.status === 'failed') svc.log.warn({ emailId: mail.id, error: outcome.error }, 'email: not sent');
+        await r.write((w) => recordSendOutcome(w, mail.id, outcome));
+      }
+      return due.length === BATCH;
+    },
+  });
+};
 
 /** One attempt at an email that has had `attempts` before. */
 export async function sendOne(mailer: Mailer, mail: { to: string; subject: string; body: string; attempts: number }, maxAttempts: number): Promise<SendOutcome> {
@@ -53,6 +45,6 @@ export async function sendOne(mailer: Mailer, mail: { to: string; subject: strin
     const error = failureReason(err);
     const attempt = mail.attempts + 1;
     if (isPermanentFailure(err) || attempt >= maxAttempts) return { status: 'failed', error };
-    return { status: 'retry', error, retryAt: new Date(nowMs() + backoffDelay(attempt, emailBackoff)) };
+    return { status: 'retry', error, retryInMs: backoffDelay(attempt, emailBackoff) };
   }
 }

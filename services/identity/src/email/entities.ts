@@ -6,7 +6,6 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
  */
 export const EmailLog = defineEntity({
   name: 'EmailLog',
-  schema: 'identity',
   tableName: 'email_log',
   properties: {
     id: p.string().primary(),

@@ -3,7 +3,6 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 /** A switch set by someone; features without a row are on (the default). */
 export const FeatureSwitch = defineEntity({
   name: 'FeatureSwitch',
-  schema: 'identity',
   tableName: 'feature_switches',
   properties: {
     key: p.string().primary(),

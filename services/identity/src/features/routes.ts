@@ -3,9 +3,9 @@ import { listFeatures, setFeature } from './store';
 import { pageOf } from './catalogue-page';
 
 export const featureRoutes = (): RouteDef[] => [
-  route('GET /features', async (ctx) => ok(pageOf(await listFeatures(ctx.em), (f) => f.key, ctx.query))),
+  route('GET /features', async (ctx) => ok(pageOf(await listFeatures(ctx), (f) => f.key, ctx.query))),
 
-  route('POST /features/{key}:enable', async (ctx) => ok(await setFeature(ctx.em, ctx.params.key, true, ctx.principal))),
+  route('POST /features/{key}:enable', async (ctx) => ok(await setFeature(ctx, ctx.params.key, true))),
 
-  route('POST /features/{key}:disable', async (ctx) => ok(await setFeature(ctx.em, ctx.params.key, false, ctx.principal))),
+  route('POST /features/{key}:disable', async (ctx) => ok(await setFeature(ctx, ctx.params.key, false))),
 ];

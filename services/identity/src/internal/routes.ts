@@ -13,45 +13,51 @@ function systemOnly(ctx: RouteContext): void {
 }
 
 export const internalRoutes = (policy: SessionPolicy): InternalRouteDef[] => [
-  internalRoute('POST /internal/authenticate', { body: AuthenticateBody }, async (ctx) => {
-    systemOnly(ctx);
-    return ok(await authenticate(ctx.em, policy, ctx.body.token));
-  }),
+  // no transaction: an ended session is recorded ended also when the answer is a refusal (and the gateway asks often)
+  internalRoute(
+    'POST /internal/authenticate',
+    { body: AuthenticateBody },
+    async (ctx) => {
+      systemOnly(ctx);
+      return ok(await authenticate(ctx, policy, ctx.body.token));
+    },
+    { transaction: false },
+  ),
 
   internalRoute('GET /internal/features', {}, async (ctx) => {
     systemOnly(ctx);
-    const features = await listFeatures(ctx.em);
+    const features = await listFeatures(ctx);
     return ok({ features: features.map((f) => ({ key: f.key, enabled: f.enabled, effective: f.effective })) });
   }),
 
   /** The company settings as `GET /company-settings` answers them (purchasing reads the approval threshold and invoice matching tolerances; people the positions and the employee retention days). */
   internalRoute('GET /internal/company-settings', {}, async (ctx) => {
     systemOnly(ctx);
-    return ok(await getSettings(ctx.em));
+    return ok(await getSettings(ctx));
   }),
 
   internalRoute('POST /internal/integration-keys', { body: IntegrationKeyCreate }, async (ctx) => {
     systemOnly(ctx);
-    return created(await mintIntegrationKey(ctx.em, ctx.body, ctx.principal));
+    return created(await mintIntegrationKey(ctx, ctx.body));
   }),
 
   internalRoute('POST /internal/integration-keys:revoke', { body: IntegrationKeyRevoke }, async (ctx) => {
     systemOnly(ctx);
-    return ok(await revokeIntegrationKeys(ctx.em, ctx.body, ctx.principal));
+    return ok(await revokeIntegrationKeys(ctx, ctx.body));
   }),
 
   internalRoute('POST /internal/integrations/{id}:pause', {}, async (ctx) => {
     systemOnly(ctx);
-    return ok(await setIntegrationPaused(ctx.em, ctx.params.id, true, ctx.principal));
+    return ok(await setIntegrationPaused(ctx, ctx.params.id, true));
   }),
 
   internalRoute('POST /internal/integrations/{id}:resume', {}, async (ctx) => {
     systemOnly(ctx);
-    return ok(await setIntegrationPaused(ctx.em, ctx.params.id, false, ctx.principal));
+    return ok(await setIntegrationPaused(ctx, ctx.params.id, false));
   }),
 
   internalRoute('GET /internal/email-log', { query: EmailLogQuery }, async (ctx) => {
     systemOnly(ctx);
-    return ok({ data: await latestEmails(ctx.em, ctx.query) });
+    return ok({ data: await latestEmails(ctx, ctx.query) });
   }),
 ];

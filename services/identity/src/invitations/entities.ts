@@ -3,7 +3,6 @@ import type { Reach } from '@bop/shared';
 
 export const Invitation = defineEntity({
   name: 'Invitation',
-  schema: 'identity',
   tableName: 'invitations',
   properties: {
     id: p.string().primary(),

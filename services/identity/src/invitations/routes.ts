@@ -3,9 +3,9 @@ import { createInvitation, listInvitations, revokeInvitation } from './store';
 import type { Deps } from '../sessions/deps';
 
 export const invitationRoutes = ({ config }: Deps): RouteDef[] => [
-  route('GET /invitations', async (ctx) => ok(await listInvitations(ctx.em, ctx.query))),
+  route('GET /invitations', async (ctx) => ok(await listInvitations(ctx, ctx.query))),
 
-  route('POST /invitations', async (ctx) => created(await createInvitation(ctx.em, ctx.body, config.INVITATION_VALID_DAYS, ctx.principal))),
+  route('POST /invitations', async (ctx) => created(await createInvitation(ctx, ctx.body, config.INVITATION_VALID_DAYS))),
 
-  route('DELETE /invitations/{id}', async (ctx) => ok(await revokeInvitation(ctx.em, ctx.params.id, ctx.principal))),
+  route('DELETE /invitations/{id}', async (ctx) => ok(await revokeInvitation(ctx, ctx.params.id))),
 ];

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Unauthorized, type Principal } from '@bop/shared';
+import { Unauthorized, type Principal, type Work } from '@bop/shared';
 import { ApiKey } from '../api-keys/entities';
 import { Session } from '../sessions/entities';
 import { User } from '../users/entities';
@@ -10,9 +10,9 @@ import { userViewOf, userViews } from '../users/store';
 import type { MeView, SessionView } from './dto';
 
 /** The person behind a principal (sessions and personal keys), or 401 when there is none. */
-export async function callingUser(em: EntityManager, principal: Principal): Promise<User> {
+export async function callingUser(w: Work, principal: Principal): Promise<User> {
   const userId = principal.kind === 'user' ? (principal.userId ?? principal.id) : null;
-  const user = userId ? await em.findOne(User, { id: userId }) : null;
+  const user = userId ? await w.em.findOne(User, { id: userId }) : null;
   if (!user || user.status !== 'active') throw new Unauthorized('Only a signed-in person can call this.');
   return user;
 }
@@ -24,7 +24,8 @@ async function sessionDetails(em: EntityManager, sessionId: string | undefined, 
 }
 
 /** GET /me: describes the calling key or session. */
-export async function describeCaller(em: EntityManager, principal: Principal, idleMs: number): Promise<MeView> {
+export async function describeCaller(w: Work, principal: Principal, idleMs: number): Promise<MeView> {
+  const em = w.em;
   // the kit lets anonymous callers reach public rows only, and GET /me is not one
   if (principal.kind === 'anonymous') throw new Unauthorized();
   const key = principal.keyId ? await em.findOne(ApiKey, { id: principal.keyId }) : null;
@@ -38,21 +39,22 @@ export async function describeCaller(em: EntityManager, principal: Principal, id
     scopes: principal.kind === 'integration' ? (principal.scopes ?? []) : null,
   };
   if (principal.kind !== 'user') return base;
-  const user = await callingUser(em, principal);
-  return { ...base, user: await userViewOf(em, user), session: await sessionDetails(em, principal.sessionId, idleMs) };
+  const user = await callingUser(w, principal);
+  return { ...base, user: await userViewOf(w, user), session: await sessionDetails(em, principal.sessionId, idleMs) };
 }
 
 /** GET /auth/session: the person's user, roles, permissions with reach and assignments. */
-export async function describeSession(em: EntityManager, principal: Principal, idleMs: number): Promise<SessionView> {
-  const user = await callingUser(em, principal);
-  const { permissions, roles } = await permissionsOf(em, user.id);
-  const [view] = await userViews(em, [user]);
+export async function describeSession(w: Work, principal: Principal, idleMs: number): Promise<SessionView> {
+  const em = w.em;
+  const user = await callingUser(w, principal);
+  const { permissions, roles } = await permissionsOf(w, user.id);
+  const [view] = await userViews(w, [user]);
   return {
     user: view,
     roles: roles.map((r) => ({ id: r.id, key: r.key ?? null, name: r.name })),
     permissions,
     assignments: view.assignments,
-    mfaEnrollmentRequired: await mfaEnrollmentRequired(em, user),
+    mfaEnrollmentRequired: await mfaEnrollmentRequired(w, user),
     session: await sessionDetails(em, principal.sessionId, idleMs),
   };
 }

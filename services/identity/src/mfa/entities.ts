@@ -3,7 +3,6 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 /** A sign-in waiting for its second factor (the `mfaToken` of a 401 `mfa_required`). */
 export const MfaChallenge = defineEntity({
   name: 'MfaChallenge',
-  schema: 'identity',
   tableName: 'mfa_challenges',
   properties: {
     id: p.string().primary(),
@@ -20,7 +19,6 @@ export type MfaChallenge = InferEntity<typeof MfaChallenge>;
 
 export const RecoveryCode = defineEntity({
   name: 'RecoveryCode',
-  schema: 'identity',
   tableName: 'mfa_recovery_codes',
   properties: {
     id: p.string().primary(),

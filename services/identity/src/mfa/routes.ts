@@ -5,12 +5,12 @@ import type { Deps } from '../sessions/deps';
 
 export const mfaRoutes = ({ config }: Deps): RouteDef[] => [
   route('POST /auth/mfa/enrollment', async (ctx) => {
-    const user = await callingUser(ctx.em, ctx.principal);
-    return ok(await startEnrollment(ctx.em, user.id, config.MFA_ISSUER));
+    const user = await callingUser(ctx, ctx.principal);
+    return ok(await startEnrollment(ctx, user.id, config.MFA_ISSUER));
   }),
 
   route('POST /auth/mfa/enrollment:confirm', async (ctx) => {
-    const user = await callingUser(ctx.em, ctx.principal);
-    return ok(await confirmEnrollment(ctx.em, user.id, ctx.body.code, ctx.principal));
+    const user = await callingUser(ctx, ctx.principal);
+    return ok(await confirmEnrollment(ctx, user.id, ctx.body.code));
   }),
 ];

@@ -1,6 +1,5 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PersonalDataset } from '@bop/contracts';
-import { now } from '@bop/shared';
+import type { Work } from '@bop/shared';
 import { Assignment, User } from '../users/entities';
 import { Role } from '../roles/entities';
 import { Session } from '../sessions/entities';
@@ -31,12 +30,13 @@ function datasets(rows: { account: Rows; assignments: Rows; sessions: Rows; keys
  * and key hashes, TOTP secrets, recovery codes, email texts that carry tokens) left out. An unknown
  * or null user gives the same datasets, empty.
  */
-export async function personalData(em: EntityManager, userId: string | null): Promise<PersonalDataset[]> {
+export async function personalData(w: Work, userId: string | null): Promise<PersonalDataset[]> {
+  const em = w.em;
   const user = userId ? await em.findOne(User, { id: userId }) : null;
   if (!user) return datasets({ account: [], assignments: [], sessions: [], keys: [], invitations: [], emails: [] });
   const email = user.email.toLowerCase();
   const order = { createdAt: 'asc', id: 'asc' } as const;
-  const account = await userViewOf(em, user);
+  const account = await userViewOf(w, user);
   const assignments = await em.find(Assignment, { userId: user.id }, { orderBy: order });
   const sessions = await em.find(Session, { userId: user.id }, { orderBy: order });
   const keys = await em.find(ApiKey, { kind: 'personal', userId: user.id }, { orderBy: order });
@@ -44,7 +44,7 @@ export async function personalData(em: EntityManager, userId: string | null): Pr
   const emails = await em.find(EmailLog, { to: email }, { orderBy: order });
   const roles = await em.find(Role, { id: { $in: [...new Set(assignments.map((a) => a.roleId))] } });
   const roleName = new Map(roles.map((r) => [r.id, r.name]));
-  const at = now();
+  const at = w.now;
   return datasets({
     account: [account],
     assignments: assignments.map((a) => ({ id: a.id, roleId: a.roleId, roleName: roleName.get(a.roleId) ?? '', reach: a.reach, createdAt: iso(a.createdAt) })),

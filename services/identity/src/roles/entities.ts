@@ -2,7 +2,6 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
 export const Role = defineEntity({
   name: 'Role',
-  schema: 'identity',
   tableName: 'roles',
   properties: {
     id: p.string().primary(),

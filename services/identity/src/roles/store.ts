@@ -1,16 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { changedFields, Conflict, decodeCursor, newId, NotFound, toPage, type ListPage, now as clockNow } from '@bop/shared';
+import { LockMode } from '@mikro-orm/core';
+import { changedFields, Conflict, decodeCursor, newId, NotFound, toPage, type ListPage, type Work } from '@bop/shared';
 import { Assignment } from '../users/entities';
 import { Role } from './entities';
 import { builtInRoles } from './permissions';
 import { roleView, type RoleView } from './dto';
-import { emit, type Actor } from '../users/events-store';
-import type { VersionCheck } from '../users/store';
+import { emit } from '../users/events-store';
 
 /** Creates or refreshes the built-in roles (owner gets every permission of the catalogue). Idempotent. */
-export async function syncBuiltInRoles(em: EntityManager): Promise<void> {
-  const now = clockNow();
+export async function syncBuiltInRoles(w: Work): Promise<void> {
+  const em = w.em;
+  const now = w.now;
   for (const def of builtInRoles()) {
     const role = await em.findOne(Role, { key: def.key });
     if (!role) {
@@ -25,9 +25,9 @@ export async function syncBuiltInRoles(em: EntityManager): Promise<void> {
   await em.flush();
 }
 
-export async function listRoles(em: EntityManager, q: { status?: 'active' | 'archived'; limit: number; cursor?: string }): Promise<ListPage<RoleView>> {
+export async function listRoles(w: Work, q: { status?: 'active' | 'archived'; limit: number; cursor?: string }): Promise<ListPage<RoleView>> {
   const after = decodeCursor(q.cursor);
-  const rows = await em.find(
+  const rows = await w.em.find(
     Role,
     { status: q.status ?? 'active', ...(after ? { id: { $gt: after } } : {}) },
     { orderBy: { id: 'asc' }, limit: q.limit + 1 },
@@ -48,37 +48,27 @@ async function ensureNameFree(em: EntityManager, name: string, exceptId?: string
   if (rows.length > 0) throw new Conflict(`An active role named ${name} exists.`);
 }
 
-function conflictOnDuplicateName<T>(work: Promise<T>): Promise<T> {
-  return work.catch((err: unknown) => {
-    if (err instanceof UniqueConstraintViolationException) throw new Conflict('An active role with that name exists.');
-    throw err;
+/** POST /roles: from permission names of the catalogue (checked by the contract); a duplicate name is 409 (its route maps the unique index's race). */
+export async function createRole(w: Work, input: { name: string; description?: string | null; permissions: string[] }): Promise<RoleView> {
+  const em = w.em;
+  await ensureNameFree(em, input.name);
+  const now = w.now;
+  const role = em.create(Role, {
+    id: newId('role'),
+    key: null,
+    name: input.name,
+    description: input.description ?? null,
+    permissions: uniquePermissions(input.permissions),
+    builtIn: false,
+    status: 'active',
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
   });
-}
-
-/** POST /roles: from permission names of the catalogue (checked by the contract). */
-export async function createRole(em: EntityManager, input: { name: string; description?: string | null; permissions: string[] }, actor: Actor): Promise<RoleView> {
-  return conflictOnDuplicateName(
-    em.transactional(async (tem) => {
-      await ensureNameFree(tem, input.name);
-      const now = clockNow();
-      const role = tem.create(Role, {
-        id: newId('role'),
-        key: null,
-        name: input.name,
-        description: input.description ?? null,
-        permissions: uniquePermissions(input.permissions),
-        builtIn: false,
-        status: 'active',
-        createdAt: now,
-        updatedAt: now,
-        version: 1,
-      });
-      await tem.flush();
-      const view = roleView(role);
-      emit(tem, 'role.created', { type: 'role', id: role.id }, view, actor);
-      return view;
-    }),
-  );
+  await em.flush();
+  const view = roleView(role);
+  emit(w, 'role.created', { type: 'role', id: role.id }, view);
+  return view;
 }
 
 async function lockChangeableRole(em: EntityManager, id: string): Promise<Role> {
@@ -89,50 +79,40 @@ async function lockChangeableRole(em: EntityManager, id: string): Promise<Role> 
 }
 
 /** PATCH /roles/{id}: applies from the holders' next request (the gateway's cache drops on the event). */
-export async function updateRole(
-  em: EntityManager,
-  id: string,
-  patch: { name?: string; description?: string | null; permissions?: string[] },
-  actor: Actor,
-  opts: VersionCheck = {},
-): Promise<RoleView> {
-  return conflictOnDuplicateName(
-    em.transactional(async (tem) => {
-      const role = await lockChangeableRole(tem, id);
-      opts.expectVersion?.(role.version);
-      if (role.status === 'archived') throw new Conflict('The role is archived.');
-      const before = roleView(role);
-      if (patch.name !== undefined && patch.name !== role.name) {
-        await ensureNameFree(tem, patch.name, role.id);
-        role.name = patch.name;
-      }
-      if (patch.description !== undefined) role.description = patch.description;
-      if (patch.permissions !== undefined) role.permissions = uniquePermissions(patch.permissions);
-      const previous = changedFields(before, roleView(role));
-      if (Object.keys(previous).length === 0) return before;
-      role.version += 1;
-      role.updatedAt = clockNow();
-      await tem.flush();
-      const after = roleView(role);
-      emit(tem, 'role.updated', { type: 'role', id: role.id }, after, actor, previous);
-      return after;
-    }),
-  );
+export async function updateRole(w: Work, id: string, patch: { name?: string; description?: string | null; permissions?: string[] }): Promise<RoleView> {
+  const em = w.em;
+  const role = await lockChangeableRole(em, id);
+  w.checkVersion(role.version);
+  if (role.status === 'archived') throw new Conflict('The role is archived.');
+  const before = roleView(role);
+  if (patch.name !== undefined && patch.name !== role.name) {
+    await ensureNameFree(em, patch.name, role.id);
+    role.name = patch.name;
+  }
+  if (patch.description !== undefined) role.description = patch.description;
+  if (patch.permissions !== undefined) role.permissions = uniquePermissions(patch.permissions);
+  const previous = changedFields(before, roleView(role));
+  if (Object.keys(previous).length === 0) return before;
+  role.version += 1;
+  role.updatedAt = w.now;
+  await em.flush();
+  const after = roleView(role);
+  emit(w, 'role.updated', { type: 'role', id: role.id }, after, previous);
+  return after;
 }
 
 /** DELETE /roles/{id}: archive; refused with 409 while assigned. */
-export async function archiveRole(em: EntityManager, id: string, actor: Actor): Promise<RoleView> {
-  return em.transactional(async (tem) => {
-    const role = await lockChangeableRole(tem, id);
-    if (role.status === 'archived') return roleView(role);
-    const holders = await tem.count(Assignment, { roleId: role.id });
-    if (holders > 0) throw new Conflict(`The role is assigned ${holders} time(s); replace those assignments first.`);
-    role.status = 'archived';
-    role.version += 1;
-    role.updatedAt = clockNow();
-    await tem.flush();
-    const view = roleView(role);
-    emit(tem, 'role.archived', { type: 'role', id: role.id }, view, actor, { status: 'active' });
-    return view;
-  });
+export async function archiveRole(w: Work, id: string): Promise<RoleView> {
+  const em = w.em;
+  const role = await lockChangeableRole(em, id);
+  if (role.status === 'archived') return roleView(role);
+  const holders = await em.count(Assignment, { roleId: role.id });
+  if (holders > 0) throw new Conflict(`The role is assigned ${holders} time(s); replace those assignments first.`);
+  role.status = 'archived';
+  role.version += 1;
+  role.updatedAt = w.now;
+  await em.flush();
+  const view = roleView(role);
+  emit(w, 'role.archived', { type: 'role', id: role.id }, view, { status: 'active' });
+  return view;
 }

@@ -2,7 +2,6 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
 export const Session = defineEntity({
   name: 'Session',
-  schema: 'identity',
   tableName: 'sessions',
   properties: {
     id: p.string().primary(),

@@ -1,4 +1,4 @@
-import { defineConsumer, systemPrincipal, type ConsumerDef } from '@bop/shared';
+import { defineConsumer, type ConsumerDef } from '@bop/shared';
 import { deactivateEmployeeUsers } from './store';
 
 /** The employee events whose object may show the employment over. */
@@ -16,12 +16,13 @@ export const employeeAccessConsumer = defineConsumer({
   name: 'employee-access',
   topics: ['people'],
   types: EMPLOYEE_EVENTS,
-  async handle({ em, event, log }) {
+  async handle(ctx) {
+    const { event, log } = ctx;
     const o = event.data.object as { id?: unknown; status?: unknown } | null;
     // a producer's bug: parked in dead_letters rather than dropped
     if (typeof o?.id !== 'string' || typeof o.status !== 'string') throw new Error(`${event.type} ${event.id}: data.object lacks id or status`);
     if (!ENDED.has(o.status)) return;
-    const { lastOwners } = await deactivateEmployeeUsers(em, o.id, systemPrincipal);
+    const { lastOwners } = await deactivateEmployeeUsers(ctx, o.id);
     for (const userId of lastOwners) {
       log.warn({ userId, employeeId: o.id, eventId: event.id, eventType: event.type }, 'employee ended, but the linked user is the last active owner: left active');
     }

@@ -3,7 +3,6 @@ import type { Reach } from '@bop/shared';
 
 export const User = defineEntity({
   name: 'User',
-  schema: 'identity',
   tableName: 'users',
   properties: {
     id: p.string().primary(),
@@ -31,7 +30,6 @@ export type User = InferEntity<typeof User>;
 
 export const Assignment = defineEntity({
   name: 'Assignment',
-  schema: 'identity',
   tableName: 'assignments',
   properties: {
     id: p.string().primary(),

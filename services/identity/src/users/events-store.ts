@@ -1,24 +1,26 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordEvent, type Principal } from '@bop/shared';
+import type { Principal, Work } from '@bop/shared';
 
-export type Actor = Principal | null;
-
-/** Records an internal identity event (`identity.<entity>.<verb>`) in the outbox of the current transaction. */
+/**
+ * Records an internal identity event (`identity.<entity>.<verb>`) in the unit's transaction, as the
+ * unit's actor (`actor` only where the event's differs, e.g. the system accepting an invitation).
+ */
 export function emit(
-  em: EntityManager,
+  w: Work,
   type: string,
   aggregate: { type: string; id: string },
   object: object,
-  actor: Actor,
   previous?: Record<string, unknown>,
+  actor?: Principal,
 ): void {
-  recordEvent(em, {
-    type: `identity.${type}`,
-    aggregateType: aggregate.type,
-    aggregateId: aggregate.id,
-    locationId: null,
-    object: object as Record<string, unknown>,
-    previous: previous && Object.keys(previous).length > 0 ? previous : undefined,
-    actor,
-  });
+  w.emit(
+    {
+      type: `identity.${type}`,
+      aggregateType: aggregate.type,
+      aggregateId: aggregate.id,
+      locationId: null,
+      object: object as Record<string, unknown>,
+      previous: previous && Object.keys(previous).length > 0 ? previous : undefined,
+    },
+    actor ? { actor } : undefined,
+  );
 }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
 import { hash } from '@node-rs/argon2';
-import { changedFields, Conflict, decodeCursor, newId, NotFound, toPage, ValidationError, type ListPage, type Reach, type FieldError, lockForTransaction, now as clockNow } from '@bop/shared';
+import { changedFields, Conflict, decodeCursor, newId, NotFound, toPage, ValidationError, type ListPage, type Reach, type FieldError, lockForTransaction, type Principal, type Work } from '@bop/shared';
 import { Assignment, User } from './entities';
 import { Role } from '../roles/entities';
 import { Session } from '../sessions/entities';
@@ -10,19 +10,19 @@ import { RecoveryCode, MfaChallenge } from '../mfa/entities';
 import { isOwnerGrant } from '../roles/permissions';
 import { passwordProblem } from './passwords';
 import { userView, type UserView } from './dto';
-import { emit, type Actor } from './events-store';
+import { emit } from './events-store';
 
 export interface AssignmentInput {
   roleId: string;
   reach: Reach;
 }
 
-export interface VersionCheck {
-  /** throws 409 version_mismatch when an If-Match names another version */
-  expectVersion?: (current: number) => void;
+/** The API views of users (their assignments and role names read in two queries). */
+export async function userViews(w: Work, users: User[]): Promise<UserView[]> {
+  return viewsOf(w.em, users);
 }
 
-export async function userViews(em: EntityManager, users: User[]): Promise<UserView[]> {
+async function viewsOf(em: EntityManager, users: User[]): Promise<UserView[]> {
   if (users.length === 0) return [];
   const assignments = await em.find(Assignment, { userId: { $in: users.map((u) => u.id) } }, { orderBy: { id: 'asc' } });
   const roles = await em.find(Role, { id: { $in: [...new Set(assignments.map((a) => a.roleId))] } });
@@ -36,26 +36,28 @@ export async function userViews(em: EntityManager, users: User[]): Promise<UserV
   );
 }
 
-export async function userViewOf(em: EntityManager, user: User): Promise<UserView> {
-  return (await userViews(em, [user]))[0];
+export async function userViewOf(w: Work, user: User): Promise<UserView> {
+  return (await viewsOf(w.em, [user]))[0];
 }
 
+const viewOf = async (em: EntityManager, user: User): Promise<UserView> => (await viewsOf(em, [user]))[0];
+
 /** The user with this email (any status), or 404. */
-export async function userByEmail(em: EntityManager, email: string): Promise<User> {
-  const user = await em.findOne(User, { email: email.trim().toLowerCase() });
+export async function userByEmail(w: Work, email: string): Promise<User> {
+  const user = await w.em.findOne(User, { email: email.trim().toLowerCase() });
   if (!user) throw new NotFound('user with email', email);
   return user;
 }
 
 /** Every user, oldest first (ops CLI). */
-export async function allUsers(em: EntityManager): Promise<UserView[]> {
-  return userViews(em, await em.find(User, {}, { orderBy: { id: 'asc' } }));
+export async function allUsers(w: Work): Promise<UserView[]> {
+  return viewsOf(w.em, await w.em.find(User, {}, { orderBy: { id: 'asc' } }));
 }
 
-export async function getUser(em: EntityManager, id: string): Promise<UserView> {
-  const user = await em.findOne(User, { id });
+export async function getUser(w: Work, id: string): Promise<UserView> {
+  const user = await w.em.findOne(User, { id });
   if (!user) throw new NotFound('user', id);
-  return userViewOf(em, user);
+  return viewOf(w.em, user);
 }
 
 export interface UserFilter {
@@ -66,7 +68,8 @@ export interface UserFilter {
   cursor?: string;
 }
 
-export async function listUsers(em: EntityManager, q: UserFilter): Promise<ListPage<UserView>> {
+export async function listUsers(w: Work, q: UserFilter): Promise<ListPage<UserView>> {
+  const em = w.em;
   const after = decodeCursor(q.cursor);
   const where: Record<string, unknown> = {};
   if (after) where.id = { $gt: after };
@@ -78,13 +81,13 @@ export async function listUsers(em: EntityManager, q: UserFilter): Promise<ListP
   }
   const rows = await em.find(User, where, { orderBy: { id: 'asc' }, limit: q.limit + 1 });
   const page = toPage(rows, q.limit, (u) => u);
-  return { ...page, data: await userViews(em, page.data) };
+  return { ...page, data: await viewsOf(em, page.data) };
 }
 
 /** Checks each assignment's role exists and is active (422 with `<path>[i].roleId` otherwise); locks the roles against archiving. */
-export async function checkAssignments(em: EntityManager, inputs: AssignmentInput[], path: string): Promise<Map<string, Role>> {
+export async function checkAssignments(w: Work, inputs: AssignmentInput[], path: string): Promise<Map<string, Role>> {
   const ids = [...new Set(inputs.map((a) => a.roleId))];
-  const roles = ids.length === 0 ? [] : await em.find(Role, { id: { $in: ids } }, { lockMode: LockMode.PESSIMISTIC_READ });
+  const roles = ids.length === 0 ? [] : await w.em.find(Role, { id: { $in: ids } }, { lockMode: LockMode.PESSIMISTIC_READ });
   const byId = new Map(roles.map((r) => [r.id, r]));
   const errors: FieldError[] = [];
   inputs.forEach((a, i) => {
@@ -97,14 +100,15 @@ export async function checkAssignments(em: EntityManager, inputs: AssignmentInpu
 }
 
 /** Refuses a change that would leave no active owner at Everyone. Call inside the transaction. */
-async function ensureAnotherOwner(em: EntityManager, userId: string, detail: string): Promise<void> {
+async function ensureAnotherOwner(w: Work, userId: string, detail: string): Promise<void> {
+  const em = w.em;
   await lockForTransaction(em, 'identity.owners');
   // raw SQL: one count(distinct) across users, assignments and roles (the entities hold ids, not relations, so the ORM cannot join them)
   const rows = await em.execute<Array<{ n: string }>>(
     `select count(distinct u.id) as n
-       from "identity"."users" u
-       join "identity"."assignments" a on a.user_id = u.id
-       join "identity"."roles" r on r.id = a.role_id
+       from "${w.schema}"."users" u
+       join "${w.schema}"."assignments" a on a.user_id = u.id
+       join "${w.schema}"."roles" r on r.id = a.role_id
       where r.key = 'owner' and u.status = 'active' and a.reach->>'type' = 'everyone' and u.id <> ?`,
     [userId],
   );
@@ -134,8 +138,9 @@ export interface NewUser {
   assignments: AssignmentInput[];
 }
 
-/** Creates an active user with assignments (bootstrap, ops CLI, accepted invitations). Call inside a transaction. */
-export async function insertUser(em: EntityManager, input: NewUser, actor: Actor): Promise<User> {
+/** Creates an active user with assignments (bootstrap, ops CLI, accepted invitations), as the unit's actor unless `actor` says otherwise. */
+export async function insertUser(w: Work, input: NewUser, actor?: Principal): Promise<User> {
+  const em = w.em;
   const email = input.email.trim().toLowerCase();
   if (input.password !== undefined) {
     const problem = passwordProblem(input.password);
@@ -145,8 +150,8 @@ export async function insertUser(em: EntityManager, input: NewUser, actor: Actor
   if (input.employeeId && (await em.findOne(User, { employeeId: input.employeeId }))) {
     throw new Conflict(`Employee ${input.employeeId} is already linked to another user.`);
   }
-  await checkAssignments(em, input.assignments, 'assignments');
-  const now = clockNow();
+  await checkAssignments(w, input.assignments, 'assignments');
+  const now = w.now;
   const user = em.create(User, {
     id: newId('user'),
     email,
@@ -163,7 +168,7 @@ export async function insertUser(em: EntityManager, input: NewUser, actor: Actor
     em.create(Assignment, { id: newId('assignment'), userId: user.id, roleId: a.roleId, reach: a.reach, createdAt: now });
   }
   await em.flush();
-  emit(em, 'user.created', { type: 'user', id: user.id }, await userViewOf(em, user), actor);
+  emit(w, 'user.created', { type: 'user', id: user.id }, await viewOf(em, user), undefined, actor);
   return user;
 }
 
@@ -174,46 +179,41 @@ export interface UserChanges {
   status?: 'active' | 'deactivated';
 }
 
-/** PATCH /users/{id}: name, locale, linked employee; `status` active reactivates, deactivated deactivates. */
-export async function updateUser(em: EntityManager, id: string, changes: UserChanges, actor: Actor, opts: VersionCheck = {}): Promise<UserView> {
-  try {
-    return await em.transactional(async (tem) => {
-      const user = await lockUser(tem, id);
-      opts.expectVersion?.(user.version);
-      if (changes.status === 'deactivated' && user.status === 'active') await endAccess(tem, user, actor);
-      const before = await userViewOf(tem, user);
-      if (changes.employeeId && changes.employeeId !== user.employeeId) {
-        const other = await tem.findOne(User, { employeeId: changes.employeeId, id: { $ne: user.id } });
-        if (other) throw new Conflict(`Employee ${changes.employeeId} is already linked to another user.`);
-      }
-      const reactivated = changes.status === 'active' && user.status === 'deactivated';
-      if (changes.name !== undefined) user.name = changes.name;
-      if (changes.locale !== undefined) user.locale = changes.locale;
-      if (changes.employeeId !== undefined) user.employeeId = changes.employeeId;
-      if (reactivated) {
-        user.status = 'active';
-        user.deactivatedAt = null;
-      }
-      const previous = changedFields(before, { ...before, name: user.name ?? null, locale: user.locale, employeeId: user.employeeId ?? null, status: user.status });
-      if (Object.keys(previous).length === 0) return before;
-      user.version += 1;
-      user.updatedAt = clockNow();
-      await tem.flush();
-      const after = await userViewOf(tem, user);
-      emit(tem, reactivated ? 'user.reactivated' : 'user.updated', { type: 'user', id: user.id }, after, actor, previous);
-      return after;
-    });
-  } catch (err) {
-    if (err instanceof UniqueConstraintViolationException) throw new Conflict('The employee is already linked to another user.');
-    throw err;
+/** PATCH /users/{id}: name, locale, linked employee; `status` active reactivates, deactivated deactivates (its route maps a linking race to 409). */
+export async function updateUser(w: Work, id: string, changes: UserChanges): Promise<UserView> {
+  const em = w.em;
+  const user = await lockUser(em, id);
+  w.checkVersion(user.version);
+  if (changes.status === 'deactivated' && user.status === 'active') await endAccess(w, user);
+  const before = await viewOf(em, user);
+  if (changes.employeeId && changes.employeeId !== user.employeeId) {
+    const other = await em.findOne(User, { employeeId: changes.employeeId, id: { $ne: user.id } });
+    if (other) throw new Conflict(`Employee ${changes.employeeId} is already linked to another user.`);
   }
+  const reactivated = changes.status === 'active' && user.status === 'deactivated';
+  if (changes.name !== undefined) user.name = changes.name;
+  if (changes.locale !== undefined) user.locale = changes.locale;
+  if (changes.employeeId !== undefined) user.employeeId = changes.employeeId;
+  if (reactivated) {
+    user.status = 'active';
+    user.deactivatedAt = null;
+  }
+  const previous = changedFields(before, { ...before, name: user.name ?? null, locale: user.locale, employeeId: user.employeeId ?? null, status: user.status });
+  if (Object.keys(previous).length === 0) return before;
+  user.version += 1;
+  user.updatedAt = w.now;
+  await em.flush();
+  const after = await viewOf(em, user);
+  emit(w, reactivated ? 'user.reactivated' : 'user.updated', { type: 'user', id: user.id }, after, previous);
+  return after;
 }
 
 /** Deactivation: sign-in refused, sessions ended, personal keys revoked, record kept. Expects the locked, active user. */
-async function endAccess(em: EntityManager, user: User, actor: Actor): Promise<void> {
-  if (await isActiveOwner(em, user)) await ensureAnotherOwner(em, user.id, 'This is the last active owner; make someone else owner first.');
-  const now = clockNow();
-  const before = await userViewOf(em, user);
+async function endAccess(w: Work, user: User): Promise<void> {
+  const em = w.em;
+  if (await isActiveOwner(em, user)) await ensureAnotherOwner(w, user.id, 'This is the last active owner; make someone else owner first.');
+  const now = w.now;
+  const before = await viewOf(em, user);
   user.status = 'deactivated';
   user.deactivatedAt = now;
   user.version += 1;
@@ -223,19 +223,17 @@ async function endAccess(em: EntityManager, user: User, actor: Actor): Promise<v
   const keys = await em.find(ApiKey, { userId: user.id, kind: 'personal', revokedAt: null });
   for (const key of keys) {
     key.revokedAt = now;
-    emit(em, 'api_key.revoked', { type: 'api_key', id: key.id }, { id: key.id, kind: key.kind, userId: key.userId, prefix: key.prefix, revokedAt: now.toISOString() }, actor);
+    emit(w, 'api_key.revoked', { type: 'api_key', id: key.id }, { id: key.id, kind: key.kind, userId: key.userId, prefix: key.prefix, revokedAt: now.toISOString() });
   }
   await em.flush();
-  emit(em, 'user.deactivated', { type: 'user', id: user.id }, await userViewOf(em, user), actor, { status: before.status });
+  emit(w, 'user.deactivated', { type: 'user', id: user.id }, await viewOf(em, user), { status: before.status });
 }
 
 /** DELETE /users/{id}. Deactivating a deactivated user changes nothing. */
-export async function deactivateUser(em: EntityManager, id: string, actor: Actor): Promise<UserView> {
-  return em.transactional(async (tem) => {
-    const user = await lockUser(tem, id);
-    if (user.status === 'active') await endAccess(tem, user, actor);
-    return userViewOf(tem, user);
-  });
+export async function deactivateUser(w: Work, id: string): Promise<UserView> {
+  const user = await lockUser(w.em, id);
+  if (user.status === 'active') await endAccess(w, user);
+  return viewOf(w.em, user);
 }
 
 export interface EmployeeAccessEnded {
@@ -248,14 +246,15 @@ export interface EmployeeAccessEnded {
 /**
  * Deactivates every active user linked to this employee as `DELETE /users/{id}` does (people: the
  * employee was terminated or archived). The last active owner is left active and answered, not
- * refused: the owner must hand over first. Each user in a savepoint of the caller's transaction.
+ * refused: the owner must hand over first (endAccess refuses before it changes anything, so the
+ * unit's other users go on).
  */
-export async function deactivateEmployeeUsers(em: EntityManager, employeeId: string, actor: Actor): Promise<EmployeeAccessEnded> {
-  const users = await em.find(User, { employeeId, status: 'active' }, { orderBy: { id: 'asc' } });
+export async function deactivateEmployeeUsers(w: Work, employeeId: string): Promise<EmployeeAccessEnded> {
+  const users = await w.em.find(User, { employeeId, status: 'active' }, { orderBy: { id: 'asc' } });
   const ended: EmployeeAccessEnded = { deactivated: [], lastOwners: [] };
   for (const user of users) {
     try {
-      const view = await deactivateUser(em, user.id, actor);
+      const view = await deactivateUser(w, user.id);
       if (view.status === 'deactivated') ended.deactivated.push(user.id);
     } catch (err) {
       // endAccess refuses only the last active owner with a Conflict
@@ -267,43 +266,41 @@ export async function deactivateEmployeeUsers(em: EntityManager, employeeId: str
 }
 
 /** POST /users/{id}:reset-mfa: removes the second factor and its recovery codes; the person enrols again. */
-export async function resetMfa(em: EntityManager, id: string, actor: Actor): Promise<UserView> {
-  return em.transactional(async (tem) => {
-    const user = await lockUser(tem, id);
-    if (!user.totpSecret && !user.totpPendingSecret) return userViewOf(tem, user);
-    user.totpSecret = null;
-    user.totpPendingSecret = null;
-    user.totpLastStep = null;
-    user.mfaEnrolledAt = null;
-    user.version += 1;
-    user.updatedAt = clockNow();
-    await tem.nativeDelete(RecoveryCode, { userId: user.id });
-    await tem.flush();
-    const view = await userViewOf(tem, user);
-    emit(tem, 'user.mfa_reset', { type: 'user', id: user.id }, view, actor);
-    return view;
-  });
+export async function resetMfa(w: Work, id: string): Promise<UserView> {
+  const em = w.em;
+  const user = await lockUser(em, id);
+  if (!user.totpSecret && !user.totpPendingSecret) return viewOf(em, user);
+  user.totpSecret = null;
+  user.totpPendingSecret = null;
+  user.totpLastStep = null;
+  user.mfaEnrolledAt = null;
+  user.version += 1;
+  user.updatedAt = w.now;
+  await em.nativeDelete(RecoveryCode, { userId: user.id });
+  await em.flush();
+  const view = await viewOf(em, user);
+  emit(w, 'user.mfa_reset', { type: 'user', id: user.id }, view);
+  return view;
 }
 
 /** PUT /users/{id}/assignments: replaces them all; the last active owner keeps an owner assignment at Everyone. */
-export async function replaceAssignments(em: EntityManager, id: string, inputs: AssignmentInput[], actor: Actor, opts: VersionCheck = {}): Promise<UserView> {
-  return em.transactional(async (tem) => {
-    const user = await lockUser(tem, id);
-    opts.expectVersion?.(user.version);
-    const roles = await checkAssignments(tem, inputs, 'assignments');
-    const keepsOwner = inputs.some((a) => isOwnerGrant(roles.get(a.roleId)?.key ?? null, a.reach));
-    if (!keepsOwner && (await isActiveOwner(tem, user))) {
-      await ensureAnotherOwner(tem, user.id, 'This is the last active owner; keep an owner assignment at Everyone.');
-    }
-    const before = await userViewOf(tem, user);
-    await tem.nativeDelete(Assignment, { userId: user.id });
-    const now = clockNow();
-    for (const a of inputs) tem.create(Assignment, { id: newId('assignment'), userId: user.id, roleId: a.roleId, reach: a.reach, createdAt: now });
-    user.version += 1;
-    user.updatedAt = now;
-    await tem.flush();
-    const after = await userViewOf(tem, user);
-    emit(tem, 'user.assignments_replaced', { type: 'user', id: user.id }, after, actor, { assignments: before.assignments });
-    return after;
-  });
+export async function replaceAssignments(w: Work, id: string, inputs: AssignmentInput[]): Promise<UserView> {
+  const em = w.em;
+  const user = await lockUser(em, id);
+  w.checkVersion(user.version);
+  const roles = await checkAssignments(w, inputs, 'assignments');
+  const keepsOwner = inputs.some((a) => isOwnerGrant(roles.get(a.roleId)?.key ?? null, a.reach));
+  if (!keepsOwner && (await isActiveOwner(em, user))) {
+    await ensureAnotherOwner(w, user.id, 'This is the last active owner; keep an owner assignment at Everyone.');
+  }
+  const before = await viewOf(em, user);
+  await em.nativeDelete(Assignment, { userId: user.id });
+  const now = w.now;
+  for (const a of inputs) em.create(Assignment, { id: newId('assignment'), userId: user.id, roleId: a.roleId, reach: a.reach, createdAt: now });
+  user.version += 1;
+  user.updatedAt = now;
+  await em.flush();
+  const after = await viewOf(em, user);
+  emit(w, 'user.assignments_replaced', { type: 'user', id: user.id }, after, { assignments: before.assignments });
+  return after;
 }
