@@ -11,7 +11,7 @@
  *   Apache Kafka + Apicurio Registry (deploy/kafka-local, started and stopped here).
  *
  * Per bus, as a service pair runs it: this thread is the producing service — its events committed into
- * its outbox (`bench_<run>_<bus>.outbox`, the kit's tables) by the kit's batch writer (`insertEvents`,
+ * its outbox (`bench_<run>_<bus>.outbox`, the kit's tables) by the kit's unit of work (`emit`,
  * in transactions of BENCH_BATCH), and the kit's `Relay` moving them to the bus; a worker thread is
  * the consuming service — the kit's `ConsumerRunner` (its own ORM and bus client), whose handler's
  * transaction records the event ids in its `processed_events`. Lag = that transaction's commit −
@@ -41,11 +41,14 @@ import {
   createLogger,
   createOrm,
   freePort,
-  insertEvents,
+  openWork,
+  ServiceClient,
+  systemClock,
   migrate,
   Relay,
   type Bus,
   type ConsumerDef,
+  type EventInput,
   type Orm,
 } from '@bop/shared';
 import { startEmbeddedPostgres } from '@bop/runtime';
@@ -189,7 +192,7 @@ async function startConsumer(setup: ConsumerSetup): Promise<Consumer> {
 // ---------------------------------------------------------------------------------------------
 // the producing service (this thread)
 
-type Events = Parameters<typeof insertEvents>[2];
+type Events = EventInput[];
 
 interface Run {
   ids: string[];
@@ -201,7 +204,8 @@ interface Run {
   relayedAt: number;
 }
 
-const SYSTEM = { type: 'system' as const, id: null };
+/** the producing units' log (their scope as a service's) */
+const unitLog = createLogger('bench-producer', logLevel);
 
 /** The location.updated event of record `k % 1000`, as organization writes it (the envelope of shared/test/kafka-adapter.test.ts). */
 function locationUpdated(k: number, round: number): Events[number] {
@@ -299,14 +303,10 @@ async function produce(
         const batch = eventsOf(c);
         let mine: string[] = [];
         await orm.em.fork().transactional(async (em) => {
-          const [{ seq }] = await em.execute<Array<{ seq: string }>>(`select coalesce(max("seq"), 0)::text as "seq" from "${schema}"."outbox"`);
-          await insertEvents(em, schema, batch, SYSTEM, new Date());
-          // the ids insertEvents gave: this transaction's rows (others' committed meanwhile are after `seq` too)
-          const rows = await em.execute<Array<{ event_id: string }>>(
-            `select "event_id" from "${schema}"."outbox" where "seq" > ? and "xmin"::text = (txid_current() % 4294967296)::text order by "seq"`,
-            [seq],
-          );
-          mine = rows.map((r) => r.event_id);
+          // a unit of work as a service's: its events written before the transaction commits
+          const unit = openWork({ schema, clock: systemClock, log: unitLog, services: new ServiceClient({}, null) }, em, true);
+          mine = batch.map((e) => unit.work.emit(e).id);
+          await unit.flush();
         });
         if (mine.length !== batch.length) throw new Error(`bench: found ${mine.length} of the ${batch.length} events a transaction wrote`);
         const t = wallNow();

@@ -25,7 +25,6 @@ import {
   freePort,
   generateInternalKeyPair,
   InternalTokenSigner,
-  recordEvent,
   startService,
   type Principal,
   type RunningService,
@@ -104,13 +103,14 @@ async function produce(org: RunningService<any>, n: number, perCommit: number, p
   while (sent < n) {
     const size = Math.min(perCommit, n - sent);
     const mine: string[] = [];
-    await org.runtime.orm.em.fork().transactional(async (em) => {
+    // organization's unit of work: its events written when the transaction commits
+    await org.runtime.write(async (w) => {
       for (let i = 0; i < size; i++) {
         const k = sent + i;
         const id = `loc_bench${String(k % records).padStart(6, '0')}`;
         const version = round * 1_000_000 + Math.floor(k / records) + 1;
         const object = { id, name: `Bench ${k}`, externalId: null, timezone: 'UTC', businessDayCutoff: '04:00', orgUnitId: null, address: null, status: 'active', version, createdAt: new Date(startedAt).toISOString(), updatedAt: new Date().toISOString(), archivedAt: null };
-        const env = recordEvent(em, { type: 'location.updated', aggregateType: 'location', aggregateId: id, locationId: id, object, previous: { name: `Bench ${k - 1}` }, actor: null });
+        const env = w.emit({ type: 'location.updated', aggregateType: 'location', aggregateId: id, locationId: id, object, previous: { name: `Bench ${k - 1}` } });
         mine.push(env.id);
       }
     });

@@ -7,11 +7,9 @@ import { zodFieldErrors } from './validation';
 import { badTextReason, scanJson } from './text-guard';
 import { newId } from './ids';
 import { sqlList } from './sql';
-import { now as clockNow } from './clock';
-import { actorOf, type Principal } from './auth';
+import type { Principal } from './auth';
 import { recordIngest } from './telemetry/metrics';
-import { currentTraceParent } from './telemetry/trace-context';
-import { eventEnvelope, isWork, writeOutbox, type EventActor, type EventInput, type Work } from './work';
+import type { Work } from './work';
 
 /**
  * Batch ingestion for every `…:batch` / ingest endpoint (spec: ingestion rules 1, 4, 5; Batch result).
@@ -29,8 +27,6 @@ export type IngestColumnType = 'text' | 'numeric' | 'timestamptz' | 'date' | 'js
  * a new source's first load scan that whole source once per batch instead of probing each key.
  */
 export interface IngestTarget {
-  /** the service's schema (a unit of work knows it: omit it when storing through one) */
-  schema?: string;
   table: string;
   idKind: IdKind;
   /** columns written from each row (by column name), besides id, source, external_id, content_hash, version, created_at, updated_at */
@@ -147,14 +143,10 @@ function positional(k: number, type: IngestColumnType): string {
   return `(x->>${k})::${type}`;
 }
 
-/**
- * Stores a batch. Given a unit of work, its instant and actor are the batch's and its events go out
- * through the unit's `emit`; given an entity manager (services not yet on units), `opts.now`/`opts.actor`.
- */
-export async function ingestBatch<Row extends Record<string, unknown>>(into: Work | EntityManager, opts: IngestOptions<Row>): Promise<BatchResult> {
-  const work = isWork(into) ? into : null;
-  const em = work ? work.em : (into as EntityManager);
-  const now = opts.now ?? work?.now ?? clockNow();
+/** Stores a batch in the unit's transaction; its events go out through the unit's `emit` (as `opts.actor`). */
+export async function ingestBatch<Row extends Record<string, unknown>>(w: Work, opts: IngestOptions<Row>): Promise<BatchResult> {
+  const em = w.em;
+  const now = opts.now ?? w.now;
   const batchId = newId('batch');
   const results: RecordResult[] = opts.records.map((r) => ({ index: r.index, externalId: r.externalId, status: 'rejected' as RecordStatus }));
   const valid: Array<{ i: number; rec: PreparedRecord<Row>; hash: string }> = [];
@@ -182,8 +174,7 @@ export async function ingestBatch<Row extends Record<string, unknown>>(into: Wor
     (rec.divert ? diverted : valid).push({ i, rec, hash: rec.hash ?? contentHash(rec.row) });
   });
 
-  const schema = opts.target.schema ?? work?.schema;
-  if (!schema) throw new Error(`ingestBatch into ${opts.target.table}: give a unit of work or the target's schema`);
+  const schema = w.schema;
   const table = `${q(schema)}.${q(opts.target.table)}`;
   const cols = Object.keys(opts.target.columns);
   const answer = await em.transactional(async (tem) => {
@@ -280,7 +271,6 @@ export async function ingestBatch<Row extends Record<string, unknown>>(into: Wor
     // spec: ingestion rule 7, records held for review are stored (created/updated) and counted as held
     const batch: BatchResult = { batchId, received: opts.records.length, ...counts, ...(diverted.length > 0 ? { held: diverted.length } : {}), results };
 
-    const actor = actorOf(opts.actor);
     const events: Array<IngestEvent & { aggregateType: string; aggregateId: string }> = [];
     if (opts.eventsFor) {
       for (const s of stored) for (const e of opts.eventsFor(s)) events.push({ ...e, aggregateType: opts.target.aggregateType, aggregateId: s.id });
@@ -302,19 +292,12 @@ export async function ingestBatch<Row extends Record<string, unknown>>(into: Wor
         createdAt: now.toISOString(),
       },
     });
-    if (work) for (const e of events) work.emit(e, { actor: opts.actor });
-    else await insertEvents(tem, schema, events, actor, now);
+    for (const e of events) w.emit(e, { actor: opts.actor });
     return batch;
   });
   // counted once committed: the caller's transaction may still roll back or run again
   afterCommit(em, () => recordIngest(opts.endpoint, answer));
   return answer;
-}
-
-/** Many events into a schema's outbox (legacy: a unit of work's `emit` replaces it as services move to units). */
-export async function insertEvents(em: EntityManager, schema: string, events: EventInput[], actor: EventActor, now: Date): Promise<void> {
-  const traceParent = currentTraceParent();
-  await writeOutbox(em, schema, events.map((event) => ({ envelope: eventEnvelope(event, actor, now), event, traceParent })), now);
 }
 
 export interface ParsedRecord<T> {
@@ -369,21 +352,11 @@ export interface StoredKey {
  * The stored rows of these externalIds of a source, locked for update in externalId order (the order
  * the kit's upsert locks them in), by externalId; `columns` adds select expressions.
  */
-export async function lockStoredRecords<T extends StoredKey>(w: Work, target: Pick<IngestTarget, 'table'>, source: string, externalIds: string[], columns?: string[]): Promise<Map<string, T>>;
-export async function lockStoredRecords<T extends StoredKey>(em: EntityManager, target: Pick<IngestTarget, 'schema' | 'table'>, source: string, externalIds: string[], columns?: string[]): Promise<Map<string, T>>;
-export async function lockStoredRecords<T extends StoredKey>(
-  on: Work | EntityManager,
-  target: Pick<IngestTarget, 'schema' | 'table'>,
-  source: string,
-  externalIds: string[],
-  columns: string[] = [],
-): Promise<Map<string, T>> {
+export async function lockStoredRecords<T extends StoredKey>(w: Work, target: Pick<IngestTarget, 'table'>, source: string, externalIds: string[], columns: string[] = []): Promise<Map<string, T>> {
   if (externalIds.length === 0) return new Map();
-  const em = isWork(on) ? on.em : on;
-  const schema = target.schema ?? (isWork(on) ? on.schema : undefined);
   const rows = await sqlQuery<T>(
-    em,
-    `select "id", "external_id", "content_hash"${columns.map((c) => `, ${c}`).join('')} from "${schema}"."${target.table}"
+    w.em,
+    `select "id", "external_id", "content_hash"${columns.map((c) => `, ${c}`).join('')} from "${w.schema}"."${target.table}"
      where "source" = ? and "external_id" = any(?::text[]) order by "external_id" for update`,
     [source, sqlList(externalIds)],
   );

@@ -3,7 +3,8 @@
  * rejected record, re-sends unchanged, concurrent re-sends of one batch store each record once, and
  * events (per record and the batch's) in the outbox of the same transaction.
  */
-import { createLogger, createOrm, ingestBatch, migrate, Migration, type Orm, type PreparedRecord } from '@bop/shared';
+import { createLogger, createOrm, ingestBatch, migrate, Migration, ServiceClient, systemClock, type Orm, type PreparedRecord } from '@bop/shared';
+import { inWork } from '../src/work';
 import { freshDatabase, integration, type TestDatabase } from '@bop/test-support';
 
 class Things extends Migration {
@@ -17,14 +18,15 @@ class Things extends Migration {
 }
 
 type Row = { name: string; amount: string; lines: unknown[] };
-const target = { schema: 'files', table: 'things', idKind: 'salesTransaction' as const, columns: { name: 'text', amount: 'numeric', lines: 'jsonb' } as const, aggregateType: 'thing' };
+const target = { table: 'things', idKind: 'salesTransaction' as const, columns: { name: 'text', amount: 'numeric', lines: 'jsonb' } as const, aggregateType: 'thing' };
 
 let db: TestDatabase;
 let orm: Orm;
 
 const rec = (index: number, externalId: string | null, row?: Row, errors?: Array<{ path: string; message: string }>): PreparedRecord<Row> => ({ index, externalId, row, errors });
 const run = (records: PreparedRecord<Row>[], source = 'pos-1') =>
-  ingestBatch(orm.em.fork(), {
+  // a unit of work as a service's route has it (the kit's transaction; the batch's events emitted in it)
+  inWork(orm, { schema: 'files', clock: systemClock, log: createLogger('ingest', 'silent'), services: new ServiceClient({}, null) }, (w) => ingestBatch(w, {
     target,
     source,
     records,
@@ -32,7 +34,7 @@ const run = (records: PreparedRecord<Row>[], source = 'pos-1') =>
     area: 'sales',
     endpoint: 'POST /sales/transactions:batch',
     eventsFor: (s) => [{ type: 'sales.thing.recorded', locationId: null, object: { id: s.id, ...s.row }, previous: s.before ? { name: s.before.name } : undefined }],
-  });
+  }));
 const count = async (sql: string, params: unknown[] = []) => Number((await orm.em.getConnection().execute(sql, params))[0].n);
 
 beforeAll(async () => {
