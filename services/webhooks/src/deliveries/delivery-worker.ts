@@ -122,7 +122,8 @@ export class DeliveryWorker implements WorkerDef {
 
   /**
    * One claim of the due deliveries, each sent and its result recorded before it answers (tests run
-   * this instead of waiting for the loop); true when it claimed a full batch (more may be due).
+   * this instead of waiting for the loop); true when it sent any: the next of each record's queue is
+   * due now, so more may be waiting.
    */
   async runOnce(): Promise<boolean> {
     const limit = Math.min(this.o.concurrency, CLAIM_MAX);
@@ -137,7 +138,7 @@ export class DeliveryWorker implements WorkerDef {
     this.scheduleFlush();
     while (this.flushing) await this.flushing;
     if (this.results.length > 0) throw new Error('webhooks: recording delivery results failed');
-    return claimed.length === limit;
+    return claimed.length > 0;
   }
 
   /** The service clock's instant now (a unit's: the clock of a test moves between attempts). */
