@@ -1,14 +1,14 @@
 import type { Command } from 'commander';
-import type { EntityManager } from '@bop/shared';
+import type { ServiceRuntime } from '@bop/shared';
 import { webhooksAdmin, webhooksService } from '@svc/webhooks';
 import { exits, withDatabase, withServiceRuntime } from './context';
 
-const withWebhooks = (fn: (em: EntityManager) => Promise<number>): Promise<number> =>
-  withDatabase((url) => withServiceRuntime(webhooksService, url, (runtime) => fn(runtime.orm.em)));
+const withWebhooks = (fn: (runtime: ServiceRuntime) => Promise<number>): Promise<number> =>
+  withDatabase((url) => withServiceRuntime(webhooksService, url, (runtime) => fn(runtime)));
 
 const listEndpoints = () =>
-  withWebhooks(async (em) => {
-    const list = await webhooksAdmin.listEndpoints(em);
+  withWebhooks(async (runtime) => {
+    const list = await runtime.read((w) => webhooksAdmin.listEndpoints(w));
     for (const e of list) {
       console.log(`${e.id}  ${e.status.padEnd(8)}  pending ${e.pendingDeliveries}  failed ${e.failedDeliveries}  ${e.url}${e.integrationId ? `  (integration ${e.integrationId})` : ''}`);
     }
@@ -17,15 +17,15 @@ const listEndpoints = () =>
   });
 
 const enableEndpoint = (id: string) =>
-  withWebhooks(async (em) => {
-    await webhooksAdmin.enableEndpoint(em, id);
+  withWebhooks(async (runtime) => {
+    await runtime.write((w) => webhooksAdmin.enableEndpoint(w, id));
     console.log(`${id} enabled; its queued deliveries are sent in order`);
     return 0;
   });
 
 const retryFailed = (id: string) =>
-  withWebhooks(async (em) => {
-    console.log(`${await webhooksAdmin.retryFailed(em, id)} failed deliveries of ${id} queued again`);
+  withWebhooks(async (runtime) => {
+    console.log(`${await runtime.write((w) => webhooksAdmin.retryFailed(w, id))} failed deliveries of ${id} queued again`);
     return 0;
   });
 

@@ -10,7 +10,7 @@ import { deliveryRoutes } from './deliveries/routes';
 import { eventTypeRoutes } from './event-types/routes';
 import { internalRoutes } from './integrations/internal-routes';
 import { fanOutConsumer } from './deliveries/consumers';
-import { DeliveryWorker } from './deliveries/delivery-worker';
+import { deliveryWorker } from './deliveries/delivery-worker';
 
 export { webhooksAdmin } from './endpoints/admin';
 export { configSchema } from './config';
@@ -18,22 +18,12 @@ export { configSchema } from './config';
 export const webhooksService = createService({
   name: 'webhooks',
   configSchema,
+  // the kit opens the transaction of every write and commits it with the unit's events
+  unitOfWork: true,
   entities: [Endpoint, Delivery, IntegrationState, FeatureState],
   migrations,
-  routes: (svc) => [...endpointRoutes(svc), ...deliveryRoutes(svc), ...eventTypeRoutes()],
+  routes: (svc) => [...endpointRoutes(svc), ...deliveryRoutes(), ...eventTypeRoutes()],
   internalRoutes,
-  consumers: ({ clock }) => [fanOutConsumer(clock)],
-  workers: ({ orm, clock, log, config }) => [
-    new DeliveryWorker({
-      orm,
-      clock,
-      log,
-      concurrency: config.WEBHOOK_CONCURRENCY,
-      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-      maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
-      disableAfterFailures: config.WEBHOOK_DISABLE_AFTER_FAILURES,
-      pollMs: config.WEBHOOK_POLL_MS,
-      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
-    }),
-  ],
+  consumers: (svc) => [fanOutConsumer(svc.schema)],
+  workers: (svc) => [deliveryWorker(svc)],
 });

@@ -11,7 +11,8 @@ let org: TestService;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  stack = await startTestServices([organizationService, webhooksService], { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_MS: '50', RELAY_POLL_MS: '50', BUS_POLL_MS: '50', DB_POOL_MAX: '10', WEBHOOK_TIMEOUT_MS: '1000' }, { clock });
+  // no worker loop here: the tests run the delivery worker's rounds (delivered) instead of waiting for it
+  stack = await startTestServices([organizationService, webhooksService], { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', RELAY_POLL_MS: '50', BUS_POLL_MS: '50', DB_POOL_MAX: '10', WEBHOOK_TIMEOUT_MS: '1000' }, { clock, workers: false });
   wh = stack.services.webhooks;
   org = stack.services.organization;
   receiver = await Receiver.start();
@@ -31,6 +32,16 @@ afterEach(async () => {
   receiver.respond = () => 200;
   receiver.received.length = 0;
 });
+
+/** One round of the delivery worker: the due deliveries claimed, sent and recorded. */
+const round = () => wh.svc.worker('delivery').runOnce();
+
+/** What `check` finds once the fan-out has queued it and the worker's rounds (until nothing is due) sent it. */
+const delivered = <T>(check: () => Promise<T | undefined | false>, ms?: number) =>
+  eventually(async () => {
+    while (await round());
+    return check();
+  }, ms);
 
 async function endpointFor(events: string[] = ['*']) {
   const e = await newEndpoint(wh, receiver.url, events);
@@ -57,7 +68,7 @@ describe('fan-out and delivery', () => {
   it('delivers a location created through organization with the envelope, headers and a verifiable signature', async () => {
     const e = await endpointFor(['location.created']);
     const loc = await newLocation('Harbour');
-    const got = await eventually(async () => receiver.received.find((r) => r.json?.data?.object?.id === loc.id));
+    const got = await delivered(async () => receiver.received.find((r) => r.json?.data?.object?.id === loc.id));
     expect(Object.keys(got.json)).toEqual(['id', 'type', 'createdAt', 'apiVersion', 'actor', 'locationId', 'data']);
     expect(got.json).toMatchObject({ type: 'location.created', apiVersion: 'v1', actor: { type: 'user', id: 'usr_test' }, locationId: loc.id, data: { object: { id: loc.id, name: 'Harbour' } } });
     expect(got.json.id).toMatch(/^evt_/);
@@ -70,14 +81,14 @@ describe('fan-out and delivery', () => {
     expect(sig).toMatchObject({ valid: 1, total: 1 });
     expect(Math.abs(sig.t - clock.now().getTime() / 1000)).toBeLessThan(300);
     expect(got.headers['webhook-timestamp']).toBe(String(sig.t));
-    const d = await eventually(async () => (await deliveriesOf(e.id)).find((x) => x.status === 'succeeded'));
+    const d = await delivered(async () => (await deliveriesOf(e.id)).find((x) => x.status === 'succeeded'));
     const detail = await wh.call('GET', `/webhook-deliveries/${d.id}`);
     expect(detail.body).toMatchObject({ id: d.id, eventId: got.json.id, eventType: 'location.created', status: 'succeeded', attempts: 1, lastStatus: 200, nextAttemptAt: null });
     expect(detail.body.body).toBe(got.raw);
     // only subscribed types: no location.updated delivery
     await org.call('PATCH', `/locations/${loc.id}`, { body: { name: 'Harbour 2' } });
     await newLocation('Probe');
-    await eventually(async () => receiver.received.find((r) => r.json?.data?.object?.name === 'Probe'));
+    await delivered(async () => receiver.received.find((r) => r.json?.data?.object?.name === 'Probe'));
     expect(receiver.ofType('location.updated')).toHaveLength(0);
   });
 
@@ -87,7 +98,7 @@ describe('fan-out and delivery', () => {
     await org.call('PATCH', `/org-units/${unit.id}`, { body: { name: 'North region' } });
     const dep = (await org.call('POST', '/departments', { body: { name: 'Kitchen' } })).body;
     await org.call('DELETE', `/departments/${dep.id}`);
-    const got = await eventually(async () => (receiver.received.length >= 4 ? receiver.received : undefined));
+    const got = await delivered(async () => (receiver.received.length >= 4 ? receiver.received : undefined));
     expect(got.map((r) => `${r.json.type} ${r.json.data.object.id}`)).toEqual(
       expect.arrayContaining([`org_unit.created ${unit.id}`, `org_unit.updated ${unit.id}`, `department.created ${dep.id}`, `department.archived ${dep.id}`]),
     );
@@ -98,7 +109,7 @@ describe('fan-out and delivery', () => {
     const e = await endpointFor(['location.created']);
     const res = await wh.call('POST', `/webhook-endpoints/${e.id}:ping`);
     expect(res.status).toBe(202);
-    const got = await eventually(async () => receiver.ofType('webhook.ping')[0]);
+    const got = await delivered(async () => receiver.ofType('webhook.ping')[0]);
     expect(got.json).toMatchObject({ type: 'webhook.ping', data: { object: { endpointId: e.id } }, apiVersion: 'v1' });
     expect(got.json.id).toBe(res.body.eventId);
     expect(verifySignature(got.headers['service-signature'] as string, got.raw, e.secret).valid).toBe(1);
@@ -129,13 +140,13 @@ describe('fan-out and delivery', () => {
       }),
     );
 
-    await eventually(async () => receiver.received.length >= 5 * 13, 20_000);
+    await delivered(async () => receiver.received.length >= 5 * 13, 20_000);
     for (const l of locs) {
       const seen: number[] = [];
       for (const r of receiver.received) if (r.json.data.object.id === l.id && !seen.includes(r.json.data.object.version)) seen.push(r.json.data.object.version);
       expect(seen).toEqual(Array.from({ length: 13 }, (_, i) => i + 1));
     }
-    await eventually(async () => (await deliveriesOf(e.id)).every((d) => d.status === 'succeeded'));
+    await delivered(async () => (await deliveriesOf(e.id)).every((d) => d.status === 'succeeded'));
     await replica.close();
   });
 
@@ -144,7 +155,7 @@ describe('fan-out and delivery', () => {
     receiver.respond = () => ({ status: 200, delayMs: Math.floor(Math.random() * 5) });
     const events = Array.from({ length: 40 }, (_, i) => envelope('location.updated', { id: 'loc_batch', version: i + 1 }));
     await stack.bus.publish(events.map((ev) => ({ topic: 'organization', key: 'loc_batch', eventId: ev.id, type: ev.type, payload: ev })));
-    await eventually(async () => receiver.received.length >= 40);
+    await delivered(async () => receiver.received.length >= 40);
     expect(receiver.received.map((r) => r.json.data.object.version)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
   });
 
@@ -154,7 +165,7 @@ describe('fan-out and delivery', () => {
     const loc = await newLocation('Failing');
     const waits: number[] = [];
     for (let attempt = 1; attempt <= 15; attempt++) {
-      const d = await eventually(async () => (await deliveriesOf(e.id)).find((x) => x.attempts === attempt));
+      const d = await delivered(async () => (await deliveriesOf(e.id)).find((x) => x.attempts === attempt));
       expect(d.lastStatus).toBe(500);
       expect(d.lastError).toContain('HTTP 500');
       if (attempt < 15) {
@@ -186,7 +197,7 @@ describe('fan-out and delivery', () => {
     receiver.respond = () => 200;
     const rf = await wh.call('POST', `/webhook-endpoints/${e.id}:retry-failed`);
     expect(rf.body).toEqual({ endpointId: e.id, queued: 1 });
-    const ok = await eventually(async () => (await deliveriesOf(e.id)).find((x) => x.status === 'succeeded'));
+    const ok = await delivered(async () => (await deliveriesOf(e.id)).find((x) => x.status === 'succeeded'));
     expect(ok.attempts).toBe(16);
     expect(ok.eventId).toBe(eventId);
     expect(receiver.received.at(-1)!.json.id).toBe(eventId);
@@ -194,7 +205,7 @@ describe('fan-out and delivery', () => {
     const again = await wh.call('POST', `/webhook-deliveries/${ok.id}:retry`);
     expect(again.status).toBe(202);
     expect(again.body).toMatchObject({ id: ok.id, status: 'pending', eventId });
-    await eventually(async () => (await deliveriesOf(e.id)).find((x) => x.attempts === 17 && x.status === 'succeeded'));
+    await delivered(async () => (await deliveriesOf(e.id)).find((x) => x.attempts === 17 && x.status === 'succeeded'));
     expect(receiver.received).toHaveLength(17);
     expect(receiver.received.at(-1)!.json.id).toBe(eventId);
   }, 60_000);
@@ -204,7 +215,7 @@ describe('fan-out and delivery', () => {
     receiver.respond = () => 503;
     const locs = [];
     for (let i = 0; i < 25; i++) locs.push(await newLocation(`Down ${i}`));
-    const off = await eventually(async () => {
+    const off = await delivered(async () => {
       const x = (await wh.call('GET', '/webhook-endpoints?status=disabled&limit=200')).body.data.find((y: { id: string }) => y.id === e.id);
       return x ?? undefined;
     }, 20_000);
@@ -217,13 +228,13 @@ describe('fan-out and delivery', () => {
     for (const l of locs.slice(0, 3)) for (let v = 1; v <= 2; v++) await org.call('PATCH', `/locations/${l.id}`, { body: { name: `Down ${l.id} v${v}` } });
     await eventually(async () => (await deliveriesOf(e.id)).length === 31);
     clock.advance(3_600_000);
-    await new Promise((r) => setTimeout(r, 300));
+    expect(await round()).toBe(false);
     expect(receiver.received.length).toBe(sentWhileActive);
 
     receiver.respond = () => 200;
     const on = await wh.call('PATCH', `/webhook-endpoints/${e.id}`, { body: { status: 'active' } });
     expect(on.body).toMatchObject({ status: 'active', consecutiveFailures: 0, pendingDeliveries: 31 });
-    await eventually(async () => (await deliveriesOf(e.id)).every((d) => d.status === 'succeeded'), 20_000);
+    await delivered(async () => (await deliveriesOf(e.id)).every((d) => d.status === 'succeeded'), 20_000);
     for (const l of locs.slice(0, 3)) {
       const versions = receiver.received.slice(sentWhileActive).filter((r) => r.json.data.object.id === l.id).map((r) => r.json.data.object.version);
       expect(versions).toEqual([1, 2, 3]);
@@ -235,7 +246,7 @@ describe('fan-out and delivery', () => {
     receiver.respond = () => 410;
     await newLocation('Gone');
     const d = await deliveryOf(e.id, 'location.created');
-    await eventually(async () => (await deliveriesOf(e.id))[0].attempts === 1);
+    await delivered(async () => (await deliveriesOf(e.id))[0].attempts === 1);
     const list = (await wh.call('GET', '/webhook-endpoints?limit=200')).body.data.find((x: { id: string }) => x.id === e.id);
     expect(list).toMatchObject({ status: 'disabled', disabledReason: 'gone', pendingDeliveries: 1 });
     expect((await wh.call('GET', `/webhook-deliveries/${d.id}`)).body).toMatchObject({ status: 'pending', lastStatus: 410 });
@@ -245,29 +256,29 @@ describe('fan-out and delivery', () => {
     const e = await endpointFor(['location.created']);
     receiver.respond = () => ({ status: 429, headers: { 'retry-after': '7200' } });
     await newLocation('Busy');
-    const d = await eventually(async () => (await deliveriesOf(e.id)).find((x) => x.attempts === 1));
+    const d = await delivered(async () => (await deliveriesOf(e.id)).find((x) => x.attempts === 1));
     const wait = new Date(d.nextAttemptAt!).getTime() - clock.now().getTime();
     expect(wait).toBeGreaterThan(7_200_000 - 5_000);
     expect(wait).toBeLessThanOrEqual(7_200_000);
     clock.advance(3_600_000);
-    await new Promise((r) => setTimeout(r, 300));
+    expect(await round()).toBe(false);
     expect(receiver.received).toHaveLength(1);
     receiver.respond = () => 200;
     clock.advance(3_600_000);
-    await eventually(async () => (await deliveriesOf(e.id)).find((x) => x.status === 'succeeded'));
+    await delivered(async () => (await deliveriesOf(e.id)).find((x) => x.status === 'succeeded'));
   });
 
   it('never follows redirects and gives up on a receiver slower than the time limit', async () => {
     const e = await endpointFor(['location.created']);
     receiver.respond = (r) => (r.headers['x-probe'] ? 200 : { status: 302, headers: { location: `${receiver.url}/elsewhere` } });
     await newLocation('Redirected');
-    const d = await eventually(async () => (await deliveriesOf(e.id)).find((x) => x.attempts === 1));
+    const d = await delivered(async () => (await deliveriesOf(e.id)).find((x) => x.attempts === 1));
     expect(d).toMatchObject({ status: 'pending', lastStatus: 302 });
     expect(receiver.received).toHaveLength(1);
 
     receiver.respond = () => ({ status: 200, delayMs: 1_500 });
     clock.advanceTo(d.nextAttemptAt!);
-    const slow = await eventually(async () => (await deliveriesOf(e.id)).find((x) => x.attempts === 2));
+    const slow = await delivered(async () => (await deliveriesOf(e.id)).find((x) => x.attempts === 2));
     expect(slow).toMatchObject({ status: 'pending', lastStatus: null, lastError: 'no answer within 1000 ms' });
   });
 
@@ -275,13 +286,13 @@ describe('fan-out and delivery', () => {
     const e = await endpointFor(['location.created']);
     const rotated = (await wh.call('POST', `/webhook-endpoints/${e.id}:rotate-secret`)).body;
     await newLocation('Rotated');
-    const got = await eventually(async () => receiver.ofType('location.created')[0]);
+    const got = await delivered(async () => receiver.ofType('location.created')[0]);
     const header = got.headers['service-signature'] as string;
     expect(verifySignature(header, got.raw, rotated.secret)).toMatchObject({ valid: 1, total: 2 });
     expect(verifySignature(header, got.raw, e.secret)).toMatchObject({ valid: 1, total: 2 });
     clock.advance(24 * 3_600_000 + 1000);
     await newLocation('Rotated later');
-    const later = await eventually(async () => receiver.ofType('location.created')[1]);
+    const later = await delivered(async () => receiver.ofType('location.created')[1]);
     const h2 = later.headers['service-signature'] as string;
     expect(verifySignature(h2, later.raw, rotated.secret)).toMatchObject({ valid: 1, total: 1 });
   });
@@ -292,13 +303,13 @@ describe('fan-out and delivery', () => {
     const unread = envelope('location.updated', { id: 'loc_types1' });
     await publish(unread, 'loc_types1');
     await publish(envelope('location.created', { id: 'loc_types1' }), 'loc_types1');
-    await eventually(async () => receiver.ofType('location.created').find((r) => r.json.data.object.id === 'loc_types1'));
+    await delivered(async () => receiver.ofType('location.created').find((r) => r.json.data.object.id === 'loc_types1'));
     // nobody subscribed to location.updated: the fan-out never read it (it would be recorded as processed)
     expect(await sql(wh, `select 1 from webhooks.processed_events where event_id = $1`, [unread.id])).toEqual([]);
 
     expect((await wh.call('PATCH', `/webhook-endpoints/${e.id}`, { body: { events: ['location.created', 'location.updated'] } })).status).toBe(200);
     await publish(envelope('location.updated', { id: 'loc_types2' }), 'loc_types2');
-    await eventually(async () => receiver.ofType('location.updated').find((r) => r.json.data.object.id === 'loc_types2'));
+    await delivered(async () => receiver.ofType('location.updated').find((r) => r.json.data.object.id === 'loc_types2'));
     expect(receiver.ofType('location.updated').map((r) => r.json.data.object.id)).toEqual(['loc_types2']);
   });
 
@@ -310,7 +321,7 @@ describe('fan-out and delivery', () => {
     await publish('people', 'emp_1', envelope('employee.created', { id: 'emp_1' }));
     await publish('identity', 'usr_1', envelope('identity.user.created', { id: 'usr_1' }));
     await publish('organization', 'loc_probe', envelope('location.created', { id: 'loc_probe' }));
-    await eventually(async () => receiver.ofType('location.created').find((r) => r.json.data.object.id === 'loc_probe'));
+    await delivered(async () => receiver.ofType('location.created').find((r) => r.json.data.object.id === 'loc_probe'));
     expect(receiver.ofType('employee.created')).toHaveLength(0);
     expect(receiver.received.filter((r) => r.json.type.startsWith('identity.'))).toHaveLength(0);
     const types = (await wh.call('GET', '/event-types?area=people&limit=200')).body.data;
@@ -321,7 +332,7 @@ describe('fan-out and delivery', () => {
 
     await publish('identity', 'people', envelope('identity.feature.enabled', { key: 'people', enabled: true, effective: true }));
     await publish('people', 'emp_2', envelope('employee.created', { id: 'emp_2' }));
-    await eventually(async () => receiver.ofType('employee.created').find((r) => r.json.data.object.id === 'emp_2'));
+    await delivered(async () => receiver.ofType('employee.created').find((r) => r.json.data.object.id === 'emp_2'));
     expect(receiver.ofType('employee.created').map((r) => r.json.data.object.id)).toEqual(['emp_2']);
     expect((await sql(wh, `select count(*)::int as n from webhooks.deliveries where event_type like 'identity.%'`))[0].n).toBe(0);
   });

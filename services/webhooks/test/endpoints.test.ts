@@ -5,7 +5,8 @@ import { newEndpoint } from './fixtures';
 let t: TestService;
 let receiver: Receiver;
 beforeAll(async () => {
-  t = await startTestService(webhooksService, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_MS: '50' });
+  // routes only: no worker loop sends what they queue
+  t = await startTestService(webhooksService, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, { workers: false });
   receiver = await Receiver.start();
 });
 afterAll(async () => {

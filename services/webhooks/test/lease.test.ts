@@ -1,6 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
-import { createLogger, createOrm, lockForTransaction, migrate, newId, systemClock, type Orm } from '@bop/shared';
+import { createLogger, createOrm, lockForTransaction, migrate, newId, serviceRuntime, systemClock, type Orm, type ServiceRuntime } from '@bop/shared';
 import { Endpoint } from '../src/endpoints/entities';
 import { Delivery } from '../src/deliveries/entities';
 import { IntegrationState } from '../src/integrations/entities';
@@ -120,12 +120,15 @@ const SECRET = 'whsec_' + Buffer.alloc(32, 9).toString('base64');
 
 let db: TestDatabase;
 let admin: Orm;
+/** units of work on the admin pool (as the service's runtime would make them) */
+let adminUnits: ServiceRuntime;
 let receiver: Receiver;
 const started: Array<{ worker: DeliveryWorker; orm: Orm; crashed: boolean }> = [];
 
 beforeAll(async () => {
   db = await freshDatabase();
   admin = await orm(db.url);
+  adminUnits = runtimeOn(admin);
   await migrate(admin, 'webhooks');
   receiver = await new Receiver().start();
 });
@@ -150,13 +153,18 @@ function orm(url: string): Promise<Orm> {
   return createOrm({ schema: 'webhooks', clientUrl: url, entities: [Endpoint, Delivery, IntegrationState, FeatureState], migrations, poolMax: 4 });
 }
 
+const log = createLogger('delivery-test', (process.env.TEST_LOG_LEVEL ?? 'silent') as 'silent');
+
+/** The service's runtime on a pool of its own (only its units, pool and log are used here). */
+function runtimeOn(o: Orm): ServiceRuntime {
+  return serviceRuntime({ name: 'webhooks', schema: 'webhooks', config: {} as ServiceRuntime['config'], orm: o, log, bus: undefined as never, clock: systemClock, services: undefined as never });
+}
+
 /** A delivery worker of its own "process": its own pool (through `link` when given), the service's defaults otherwise. */
 async function startWorker(link?: DbLink): Promise<DeliveryWorker> {
   const o = await orm(link ? link.url : db.url);
   const worker = new DeliveryWorker({
-    orm: o,
-    clock: systemClock,
-    log: createLogger('delivery-test', (process.env.TEST_LOG_LEVEL ?? 'silent') as 'silent'),
+    svc: runtimeOn(o),
     concurrency: 8,
     timeoutMs: 10_000,
     maxAttempts: 15,
@@ -186,7 +194,7 @@ async function queue(endpointId: string, events: Array<[string, number]>): Promi
     const body = JSON.stringify({ id: eventId, type: 'location.updated', createdAt: new Date().toISOString(), apiVersion: 'v1', actor: { type: 'system', id: null }, locationId: record, data: { object: { id: record, n } } });
     return { id: newId('webhookDelivery'), endpointId, eventId, eventType: 'location.updated', recordKey: record, body };
   });
-  await insertDeliveries(admin.em.fork(), rows, new Date());
+  await adminUnits.write((w) => insertDeliveries(w, rows));
 }
 
 async function deliveries(endpointId: string): Promise<Array<{ record_key: string; status: string; attempts: number; lease: string | null; locked_until: Date | null; in_future: boolean }>> {
@@ -265,13 +273,13 @@ describe('the queue lock', () => {
       // as recordResults takes it
       await lockForTransaction(held, QUEUE_LOCK);
       await expect(
-        admin.em.fork().transactional(async (em) => {
-          await em.execute(`set local lock_timeout = '200ms'`);
-          await insertDeliveries(em, [row], new Date(), false);
+        adminUnits.write(async (w) => {
+          await w.em.execute(`set local lock_timeout = '200ms'`);
+          await insertDeliveries(w, [row], false);
         }),
       ).rejects.toThrow(/lock timeout/);
     });
-    await insertDeliveries(admin.em.fork(), [row], new Date(), false);
+    await adminUnits.write((w) => insertDeliveries(w, [row], false));
     expect(await deliveries(endpointId)).toEqual([expect.objectContaining({ record_key: 'loc_lock', status: 'pending' })]);
   });
 });

@@ -96,7 +96,8 @@ let wh: TestService;
 let receiver: VerifyingReceiver;
 
 beforeAll(async () => {
-  stack = await startTestServices([webhooksService], { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_MS: '50', BUS_POLL_MS: '50' }, { clock });
+  // no worker loop: the tests run the delivery worker's rounds (delivered) instead of waiting for it
+  stack = await startTestServices([webhooksService], { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', BUS_POLL_MS: '50' }, { clock, workers: false });
   wh = stack.services.webhooks;
   receiver = await new VerifyingReceiver().start();
 });
@@ -116,6 +117,13 @@ async function endpoint(events: string[]) {
   return e;
 }
 
+/** What `check` finds once the fan-out has queued it and the worker's rounds (until nothing is due) sent it. */
+const delivered = <T>(check: () => Promise<T | undefined | false>) =>
+  eventually(async () => {
+    while (await wh.svc.worker('delivery').runOnce());
+    return check();
+  });
+
 interface DeliveryView {
   eventId: string;
   status: string;
@@ -125,7 +133,7 @@ interface DeliveryView {
 
 /** The endpoint's delivery of the event, once `ready` holds for it. */
 async function deliveryWhen(endpointId: string, eventId: string, ready: (d: DeliveryView) => boolean): Promise<DeliveryView> {
-  return eventually(async () => {
+  return delivered(async () => {
     const res = await wh.call('GET', `/webhook-endpoints/${endpointId}/deliveries?limit=200`);
     const d = (res.body.data as DeliveryView[]).find((x) => x.eventId === eventId);
     return d && ready(d) ? d : undefined;
@@ -140,7 +148,7 @@ describe('signatures checked by the receivers’ own libraries', () => {
     // non-ASCII text: the HMAC is over the exact body bytes
     const ev = envelope('location.created', { id: 'loc_sig', name: 'Zoë’s café ✓ 東京', note: 'line\nbreak "quoted"' });
     await stack.bus.publish([{ topic: 'organization', key: 'loc_sig', eventId: ev.id, type: ev.type, payload: ev }]);
-    const got = await eventually(async () => receiver.got.find((g) => g.eventId === ev.id));
+    const got = await delivered(async () => receiver.got.find((g) => g.eventId === ev.id));
     expect(got.verdicts).toEqual([{ spec: true, stripe: ev.id, standard: ev.id }]);
     expect(JSON.parse(got.raw.toString('utf8')).data.object.name).toBe('Zoë’s café ✓ 東京');
     expect(await deliveryWhen(e.id, ev.id, (d) => d.status === 'succeeded')).toMatchObject({ attempts: 1, lastStatus: 200 });
@@ -149,7 +157,7 @@ describe('signatures checked by the receivers’ own libraries', () => {
     const other = await endpoint(['location.updated']);
     receiver.secrets = [other.secret];
     const ping = await wh.call('POST', `/webhook-endpoints/${e.id}:ping`);
-    const refused = await eventually(async () => receiver.got.find((g) => g.eventId === ping.body.eventId));
+    const refused = await delivered(async () => receiver.got.find((g) => g.eventId === ping.body.eventId));
     expect(refused.verdicts[0].spec).toBe(false);
     expect(refused.verdicts[0].stripe).toMatch(/No signatures found matching the expected signature/);
     expect(refused.verdicts[0].standard).toBe('No matching signature found');
@@ -161,7 +169,7 @@ describe('signatures checked by the receivers’ own libraries', () => {
     expect(rotated.secret).not.toBe(e.secret);
     receiver.secrets = [rotated.secret, e.secret];
     const ping = await wh.call('POST', `/webhook-endpoints/${e.id}:ping`);
-    const got = await eventually(async () => receiver.got.find((g) => g.eventId === ping.body.eventId));
+    const got = await delivered(async () => receiver.got.find((g) => g.eventId === ping.body.eventId));
     const id = ping.body.eventId;
     expect(got.verdicts).toEqual([
       { spec: true, stripe: id, standard: id },
@@ -177,7 +185,7 @@ describe('signatures checked by the receivers’ own libraries', () => {
     let ping: { eventId: string };
     try {
       ping = (await wh.call('POST', `/webhook-endpoints/${e.id}:ping`)).body;
-      const old = await eventually(async () => receiver.got.find((g) => g.eventId === ping.eventId));
+      const old = await delivered(async () => receiver.got.find((g) => g.eventId === ping.eventId));
       expect(old.verdicts[0].spec).toBe(false);
       expect(old.verdicts[0].stripe).toMatch(/Timestamp outside the tolerance zone/);
       expect(old.verdicts[0].standard).toBe('Message timestamp too old');
@@ -187,7 +195,7 @@ describe('signatures checked by the receivers’ own libraries', () => {
     }
     // the retry falls due on the restored clock and carries a fresh timestamp
     clock.advance(60_000);
-    const fresh = await eventually(async () => receiver.got.filter((g) => g.eventId === ping.eventId)[1]);
+    const fresh = await delivered(async () => receiver.got.filter((g) => g.eventId === ping.eventId)[1]);
     expect(fresh.verdicts).toEqual([{ spec: true, stripe: ping.eventId, standard: ping.eventId }]);
     expect(await deliveryWhen(e.id, ping.eventId, (d) => d.status === 'succeeded')).toMatchObject({ attempts: 2, lastStatus: 200 });
   });

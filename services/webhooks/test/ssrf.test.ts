@@ -8,7 +8,8 @@ let receiver: Receiver;
 
 beforeAll(async () => {
   // the default: private networks refused
-  stack = await startTestServices([webhooksService], { WEBHOOK_POLL_MS: '50', BUS_POLL_MS: '50' });
+  // no worker loop: the test runs the delivery worker's rounds instead of waiting for it
+  stack = await startTestServices([webhooksService], { BUS_POLL_MS: '50' }, { workers: false });
   wh = stack.services.webhooks;
   receiver = await Receiver.start();
 });
@@ -42,7 +43,10 @@ describe('SSRF guard (WEBHOOK_ALLOW_PRIVATE_NETWORKS off)', () => {
     const ev = envelope('location.created', { id: 'loc_ssrf' });
     await stack.bus.publish([{ topic: 'organization', key: 'loc_ssrf', eventId: ev.id, type: ev.type, payload: ev }]);
     for (const r of rows) {
-      const d = await eventually(async () => (await wh.call('GET', `/webhook-endpoints/${r.id}/deliveries`)).body.data.find((x: { attempts: number }) => x.attempts >= 1));
+      const d = await eventually(async () => {
+        while (await wh.svc.worker('delivery').runOnce());
+        return (await wh.call('GET', `/webhook-endpoints/${r.id}/deliveries`)).body.data.find((x: { attempts: number }) => x.attempts >= 1);
+      });
       expect(d).toMatchObject({ status: 'pending', lastStatus: null });
       expect(d.lastError).toMatch(/^refused: .*loopback/);
     }

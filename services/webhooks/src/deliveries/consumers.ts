@@ -1,4 +1,4 @@
-import { defineConsumer, newId, type Clock, type ConsumerDef, type EntityManager } from '@bop/shared';
+import { defineConsumer, newId, type ConsumerDef, type EntityManager, type Work } from '@bop/shared';
 import { eventTypes, type EventEnvelope } from '@bop/contracts';
 import { eventTypeDef, featureOn, isDeliverableType, subscribedTypes, subscribes } from '../event-types/subscriptions';
 import { loadFeatureStates, saveFeatureState } from '../features/store';
@@ -33,13 +33,14 @@ export function envelopeBody(event: EventEnvelope): string {
  * Public, available types only, and only while their feature is on; identity's feature events keep
  * the replica of switches this decision reads.
  */
-export function fanOutConsumer(clock: Clock): ConsumerDef {
+export function fanOutConsumer(schema: string): ConsumerDef {
+  // keyed by the batch transaction's em: each event of a batch has a unit of its own on it
   const contexts = new WeakMap<EntityManager, BatchContext>();
-  const contextOf = async (em: EntityManager): Promise<BatchContext> => {
-    let ctx = contexts.get(em);
+  const contextOf = async (w: Work): Promise<BatchContext> => {
+    let ctx = contexts.get(w.em);
     if (!ctx) {
-      ctx = { subscribers: await loadSubscribers(em), features: await loadFeatureStates(em), notified: false };
-      contexts.set(em, ctx);
+      ctx = { subscribers: await loadSubscribers(w), features: await loadFeatureStates(w), notified: false };
+      contexts.set(w.em, ctx);
     }
     return ctx;
   };
@@ -51,33 +52,32 @@ export function fanOutConsumer(clock: Clock): ConsumerDef {
     types: [...FEATURE_EVENTS, ...eventTypes.map((t) => t.type).filter(isDeliverableType)],
     // and of those only the types some endpoint subscribes to now: an event nobody subscribes to is
     // never read (an endpoint gets the events appended after it subscribed)
-    typesNow: async (em) => [...FEATURE_EVENTS, ...subscribedTypes(await loadSubscribers(em))],
-    async handle({ em, event, message }) {
+    typesNow: async (em) => [...FEATURE_EVENTS, ...subscribedTypes(await loadSubscribers({ em, schema }))],
+    async handle(w) {
+      const { event, message } = w;
       if (FEATURE_EVENTS.has(event.type)) {
         const f = event.data.object as { key?: string; enabled?: boolean; effective?: boolean };
         const key = f.key ?? message.key;
         const effective = f.effective ?? event.type === 'identity.feature.enabled';
-        await saveFeatureState(em, key, f.enabled ?? effective, effective, clock.now());
-        contexts.get(em)?.features.set(key, effective);
+        await saveFeatureState(w, key, f.enabled ?? effective, effective);
+        contexts.get(w.em)?.features.set(key, effective);
         return;
       }
       const def = eventTypeDef(event.type)!;
-      const ctx = await contextOf(em);
+      const ctx = await contextOf(w);
       if (!featureOn(def.feature, ctx.features)) return;
       const targets = ctx.subscribers.filter((s) => subscribes(s, def));
       if (targets.length === 0) return;
       const body = envelopeBody(event);
-      const now = clock.now();
       // persisted with the kit's flush at the end of the batch's transaction: one multi-row insert per
       // batch, in handling order (so `seq` keeps the order of each record's events)
       createDeliveries(
-        em,
+        w,
         targets.map((t) => ({ id: newId('webhookDelivery'), endpointId: t.id, eventId: event.id, eventType: event.type, recordKey: message.key, body })),
-        now,
       );
       if (!ctx.notified) {
         ctx.notified = true;
-        await wakeWorkers(em);
+        await wakeWorkers(w);
       }
     },
   });

@@ -1,13 +1,16 @@
-import { addScrapeCollector, backoffDelay, countIf, currentTraceParent, inSpan, metrics, metricsEnabled, SpanKind, SpanStatusCode, Waker, type BackoffPolicy, type Clock, type Logger, type Orm, type WorkerDef } from '@bop/shared';
+import { addScrapeCollector, backoffDelay, countIf, currentTraceParent, inSpan, metrics, metricsEnabled, SpanKind, SpanStatusCode, Waker, type BackoffPolicy, type ServiceRuntime, type WorkerDef } from '@bop/shared';
+import type { WebhooksConfig } from '../config';
 import { deliveryHeaders, signingSecrets } from './signature';
 import { nextAttemptAt, parseRetryAfter } from './schedule';
 import { claimDue, listenForWakes, queueSnapshot, recordResults, renewLeases, type Claimed, type Outcome, type WakeListener } from './queue-store';
 import { Sender, type SendResult } from './sender';
 
 export interface DeliveryWorkerOptions {
-  orm: Orm;
-  clock: Clock;
-  log: Logger;
+  /**
+   * the service's runtime: units of work on its database (claims, renewals and results are each a
+   * write of their own, at the unit's instant), its pool (LISTEN) and its log
+   */
+  svc: Pick<ServiceRuntime, 'orm' | 'log' | 'write' | 'read'>;
   concurrency: number;
   timeoutMs: number;
   maxAttempts: number;
@@ -45,7 +48,11 @@ const RECORD_BACKOFF: BackoffPolicy = { baseMs: 200, capMs: 5_000 };
  * matching its own lease ids only, so it never takes over another worker's claim. A worker that dies
  * stops renewing, and within one lease its deliveries are due again for any worker (at least once);
  * the record's later events wait behind the head meanwhile, so the order holds. Lease times are the
- * database's `now()` throughout (claim, renewal); due times are the service clock's.
+ * database's `now()` throughout (claim, renewal); due times are the service clock's (each unit's instant).
+ *
+ * Not a round worker (defineWorker): attempts outlive the claim that started them (up to
+ * `concurrency` in flight, results written as they land, a lease heartbeat meanwhile). Tests call
+ * `runOnce()` (one claim, its attempts sent and recorded) instead of waiting for the loop.
  */
 export class DeliveryWorker implements WorkerDef {
   readonly name = 'delivery';
@@ -74,7 +81,7 @@ export class DeliveryWorker implements WorkerDef {
     this.stopped = false;
     if (metricsEnabled()) this.unwatch = addScrapeCollector(() => this.observeQueue());
     await this.listen().catch((err) => {
-      this.o.log.warn({ err: (err as Error).message }, 'webhooks: LISTEN failed; polling until it is back');
+      this.o.svc.log.warn({ err: (err as Error).message }, 'webhooks: LISTEN failed; polling until it is back');
       this.retryListen();
     });
     this.heartbeat = setInterval(() => {
@@ -103,7 +110,7 @@ export class DeliveryWorker implements WorkerDef {
 
   /** Queue depth and oldest pending age, read when metrics are scraped. */
   private async observeQueue(): Promise<void> {
-    const q = await queueSnapshot(this.o.orm, this.o.clock.now());
+    const q = await this.o.svc.read((w) => queueSnapshot(w));
     metrics.webhookQueueDepth.set(q.depth);
     metrics.webhookOldestPending.set(q.oldestSeconds);
   }
@@ -111,6 +118,32 @@ export class DeliveryWorker implements WorkerDef {
   /** Makes the loop look for due deliveries now. */
   wake(): void {
     this.waker.wake();
+  }
+
+  /**
+   * One claim of the due deliveries, each sent and its result recorded before it answers (tests run
+   * this instead of waiting for the loop); true when it sent any: the next of each record's queue is
+   * due now, so more may be waiting.
+   */
+  async runOnce(): Promise<boolean> {
+    const limit = Math.min(this.o.concurrency, CLAIM_MAX);
+    const claimed = await this.claim(limit);
+    const attempts = claimed.map((row) => {
+      this.held.set(row.id, row.lease);
+      const p = this.attempt(row);
+      this.track(p);
+      return p;
+    });
+    await Promise.all(attempts);
+    this.scheduleFlush();
+    while (this.flushing) await this.flushing;
+    if (this.results.length > 0) throw new Error('webhooks: recording delivery results failed');
+    return claimed.length > 0;
+  }
+
+  /** The service clock's instant now (a unit's: the clock of a test moves between attempts). */
+  private instant(): Promise<Date> {
+    return this.o.svc.read(async (w) => w.now);
   }
 
   private async run(): Promise<void> {
@@ -125,7 +158,7 @@ export class DeliveryWorker implements WorkerDef {
           failures = 0;
         } catch (err) {
           failures += 1;
-          this.o.log.warn({ err: (err as Error).message, failures }, 'webhooks: claiming deliveries failed');
+          this.o.svc.log.warn({ err: (err as Error).message, failures }, 'webhooks: claiming deliveries failed');
           await this.sleep(backoffDelay(failures, CLAIM_BACKOFF));
           continue;
         }
@@ -156,14 +189,14 @@ export class DeliveryWorker implements WorkerDef {
   private async renew(): Promise<void> {
     if (this.held.size === 0) return;
     try {
-      await renewLeases(this.o.orm, this.held, this.leaseMs);
+      await this.o.svc.write((w) => renewLeases(w, this.held, this.leaseMs));
     } catch (err) {
-      this.o.log.warn({ err: (err as Error).message, held: this.held.size }, 'webhooks: renewing delivery leases failed');
+      this.o.svc.log.warn({ err: (err as Error).message, held: this.held.size }, 'webhooks: renewing delivery leases failed');
     }
   }
 
   private async claim(limit: number): Promise<Claimed[]> {
-    return claimDue(this.o.orm, limit, this.o.clock.now(), this.leaseMs);
+    return this.o.svc.write((w) => claimDue(w, limit, this.leaseMs));
   }
 
   /**
@@ -192,7 +225,7 @@ export class DeliveryWorker implements WorkerDef {
   }
 
   private async attemptOnce(row: Claimed): Promise<SendResult> {
-    const started = this.o.clock.now();
+    const started = await this.instant();
     let result: SendResult;
     try {
       if (!row.secret) throw new Error('the endpoint has no signing secret');
@@ -212,7 +245,7 @@ export class DeliveryWorker implements WorkerDef {
       // never reject: the slot must free and the attempt be recorded as failed
       result = { ok: false, status: null, error: `not sent: ${(err as Error).message}`, retryAfter: null };
     }
-    const now = this.o.clock.now();
+    const now = await this.instant();
     const step = row.schedule_step + 1;
     let status: Outcome['status'] = 'succeeded';
     let next: Date | null = null;
@@ -265,7 +298,7 @@ export class DeliveryWorker implements WorkerDef {
         this.wake();
       } catch (err) {
         failures += 1;
-        this.o.log.warn({ err: (err as Error).message, failures }, 'webhooks: recording delivery results failed');
+        this.o.svc.log.warn({ err: (err as Error).message, failures }, 'webhooks: recording delivery results failed');
         // after a while the leases lapse and the deliveries go out again (at least once)
         if (failures >= 5 && this.stopped) return;
         await new Promise((r) => setTimeout(r, backoffDelay(failures, RECORD_BACKOFF)));
@@ -286,11 +319,10 @@ export class DeliveryWorker implements WorkerDef {
       perEndpoint.set(r.endpointId, e);
     }
     const endpoints = [...perEndpoint].map(([id, e]) => ({ id, ...e }));
-    const now = this.o.clock.now();
     const limit = this.o.disableAfterFailures;
-    const rows = await recordResults(this.o.orm, batch, endpoints, limit, now);
+    const rows = await this.o.svc.write((w) => recordResults(w, batch, endpoints, limit));
     for (const d of rows.filter((r) => r.disabled_now)) {
-      this.o.log.warn({ endpointId: d.id, reason: d.disabled_reason, consecutiveFailures: d.consecutive_failures }, 'webhooks: endpoint disabled; its events queue until it is re-enabled');
+      this.o.svc.log.warn({ endpointId: d.id, reason: d.disabled_reason, consecutiveFailures: d.consecutive_failures }, 'webhooks: endpoint disabled; its events queue until it is re-enabled');
     }
   }
 
@@ -308,7 +340,7 @@ export class DeliveryWorker implements WorkerDef {
     // null until LISTEN answers: a connection lost before then was never this.listener
     let listener: WakeListener | null = null;
     listener = await listenForWakes(
-      this.o.orm,
+      this.o.svc.orm,
       () => this.wake(),
       () => {
         if (listener && this.listener === listener) this.listener = null;
@@ -325,7 +357,7 @@ export class DeliveryWorker implements WorkerDef {
       if (this.stopped || this.listener) return;
       this.listen().then(
         () => {
-          this.o.log.info('webhooks: LISTEN back');
+          this.o.svc.log.info('webhooks: LISTEN back');
           this.wake();
         },
         () => this.retryListen(),
@@ -340,3 +372,15 @@ export class DeliveryWorker implements WorkerDef {
     await l?.release();
   }
 }
+
+/** The service's delivery worker, from its settings. */
+export const deliveryWorker = (svc: ServiceRuntime<WebhooksConfig>): DeliveryWorker =>
+  new DeliveryWorker({
+    svc,
+    concurrency: svc.config.WEBHOOK_CONCURRENCY,
+    timeoutMs: svc.config.WEBHOOK_TIMEOUT_MS,
+    maxAttempts: svc.config.WEBHOOK_MAX_ATTEMPTS,
+    disableAfterFailures: svc.config.WEBHOOK_DISABLE_AFTER_FAILURES,
+    pollMs: svc.config.WEBHOOK_POLL_MS,
+    allowPrivate: svc.config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+  });

@@ -6,7 +6,6 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
  */
 export const Delivery = defineEntity({
   name: 'Delivery',
-  schema: 'webhooks',
   tableName: 'deliveries',
   properties: {
     id: p.string().primary(),

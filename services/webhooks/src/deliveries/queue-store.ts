@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { lockForTransaction, type Orm } from '@bop/shared';
+import { lockForTransaction, type Orm, type Work } from '@bop/shared';
 import { QUEUE_LOCK, WAKE_CHANNEL } from './store';
 
 /**
@@ -36,39 +36,39 @@ export interface Outcome {
   gone: boolean;
 }
 
-/** The queue for metrics: deliveries pending and the age in seconds of the oldest (0 when none). */
-export async function queueSnapshot(orm: Orm, now: Date): Promise<{ depth: number; oldestSeconds: number }> {
-  const rows = await orm.em.fork().execute<Array<{ depth: string; oldest: string | null }>>(
-    `select count(*) as "depth", extract(epoch from ?::timestamptz - min("created_at")) as "oldest" from "webhooks"."deliveries" where "status" = 'pending'`,
-    [now],
+/** The queue for metrics at the unit's instant: deliveries pending and the age in seconds of the oldest (0 when none). */
+export async function queueSnapshot(w: Work): Promise<{ depth: number; oldestSeconds: number }> {
+  const rows = await w.em.execute<Array<{ depth: string; oldest: string | null }>>(
+    `select count(*) as "depth", extract(epoch from ?::timestamptz - min("created_at")) as "oldest" from "${w.schema}"."deliveries" where "status" = 'pending'`,
+    [w.now],
   );
   return { depth: Number(rows[0]?.depth ?? 0), oldestSeconds: Math.max(0, Number(rows[0]?.oldest ?? 0)) };
 }
 
-/** Claims up to `limit` due queue heads under a new lease (FOR UPDATE SKIP LOCKED: workers share the queue). */
-export async function claimDue(orm: Orm, limit: number, now: Date, leaseMs: number): Promise<Claimed[]> {
+/** Claims up to `limit` queue heads due at the unit's instant under a new lease (FOR UPDATE SKIP LOCKED: workers share the queue). */
+export async function claimDue(w: Work, limit: number, leaseMs: number): Promise<Claimed[]> {
   const lease = randomUUID();
   // only queue heads have a next_attempt_at, so the due index walked in order yields sendable rows
-  return orm.em.fork().execute<Claimed[]>(
+  return w.em.execute<Claimed[]>(
     `with due as (
-       select d."id" from "webhooks"."deliveries" d
+       select d."id" from "${w.schema}"."deliveries" d
        where d."status" = 'pending' and d."next_attempt_at" <= ?
          and (d."locked_until" is null or d."locked_until" < now())
          and d."endpoint_id" in (
-           select e."id" from "webhooks"."endpoints" e left join "webhooks"."integrations" i on i."integration_id" = e."integration_id"
+           select e."id" from "${w.schema}"."endpoints" e left join "${w.schema}"."integrations" i on i."integration_id" = e."integration_id"
            where e."status" = 'active' and coalesce(i."paused", false) = false)
        order by d."next_attempt_at", d."seq"
        limit ?
        for update of d skip locked
      )
-     update "webhooks"."deliveries" d set "locked_until" = now() + make_interval(secs => ?), "lease" = ?
-     from due, "webhooks"."endpoints" e left join "webhooks"."integrations" i on i."integration_id" = e."integration_id"
+     update "${w.schema}"."deliveries" d set "locked_until" = now() + make_interval(secs => ?), "lease" = ?
+     from due, "${w.schema}"."endpoints" e left join "${w.schema}"."integrations" i on i."integration_id" = e."integration_id"
      where d."id" = due."id" and e."id" = d."endpoint_id"
      returning d."id", d."endpoint_id", d."event_id", d."event_type", d."body", d."schedule_step", d."lease", d."trace_parent", e."url",
        coalesce(e."secret", i."secret") as "secret",
        case when e."integration_id" is null then e."previous_secret" else i."previous_secret" end as "previous_secret",
        case when e."integration_id" is null then e."previous_secret_until" else i."previous_secret_until" end as "previous_secret_until"`,
-    [now, limit, leaseMs / 1000, lease],
+    [w.now, limit, leaseMs / 1000, lease],
   );
 }
 
@@ -76,12 +76,12 @@ export async function claimDue(orm: Orm, limit: number, now: Date, leaseMs: numb
  * Extends `locked_until` of the deliveries a worker holds (delivery id → lease id); see the worker's
  * renew for which rows match.
  */
-export async function renewLeases(orm: Orm, held: ReadonlyMap<string, string>, leaseMs: number): Promise<void> {
+export async function renewLeases(w: Work, held: ReadonlyMap<string, string>, leaseMs: number): Promise<void> {
   const rows = JSON.stringify([...held].map(([id, lease]) => ({ id, lease })));
-  await orm.em.fork().execute(
-    `update "webhooks"."deliveries" d set "locked_until" = now() + make_interval(secs => ?)
+  await w.em.execute(
+    `update "${w.schema}"."deliveries" d set "locked_until" = now() + make_interval(secs => ?)
      where d."id" in (
-       select x."id" from "webhooks"."deliveries" x
+       select x."id" from "${w.schema}"."deliveries" x
        join jsonb_to_recordset(?::jsonb) as h(id text, lease text) on x."id" = h.id and x."lease" = h.lease
        order by x."id"
        for update of x skip locked
@@ -105,38 +105,40 @@ export interface RecordedEndpoint {
   disabled_now: boolean;
 }
 
-/** Writes finished attempts (their lease still held) and the endpoints' failures in a row; returns the endpoints written. */
-export async function recordResults(orm: Orm, batch: Outcome[], endpoints: EndpointTally[], limit: number, now: Date): Promise<RecordedEndpoint[]> {
-  return orm.em.fork().transactional(async (em) => {
-    // exclusive: a head handing over (trigger deliveries_hand_over) must see every row added behind it
-    await lockForTransaction(em, QUEUE_LOCK);
-    // one statement: the deliveries, then each endpoint's failures in a row (spec: Delivery rules 5),
-    // disabling it at the limit or at once on 410 (old values come from the snapshot `was`)
-    const rows: RecordedEndpoint[] = await em.execute(
-      `with done as (
-         update "webhooks"."deliveries" d set "status" = r.status, "attempts" = d."attempts" + 1, "schedule_step" = r.step,
-           "next_attempt_at" = coalesce(r.next, d."next_attempt_at"), "last_status" = r.code, "last_error" = r.err,
-           "last_attempt_at" = r.at, "updated_at" = r.at, "locked_until" = null, "lease" = null
-         from jsonb_to_recordset(?::jsonb) as r(id text, lease text, status text, step int, next timestamptz, code int, err text, at timestamptz)
-         where d."id" = r.id and d."lease" = r.lease
-       ), counts as (
-         select r.*, case when r.reset then r.failures else was."consecutive_failures" + r.failures end as n, was."status" as was_status
-         from jsonb_to_recordset(?::jsonb) as r(id text, reset boolean, failures int, gone boolean)
-         join "webhooks"."endpoints" was on was."id" = r.id
-         where not (r.reset and r.failures = 0 and was."consecutive_failures" = 0)
-       )
-       update "webhooks"."endpoints" e set "consecutive_failures" = c.n,
-         "status" = case when c.was_status = 'active' and (c.gone or c.n >= ?) then 'disabled' else e."status" end,
-         "disabled_reason" = case when c.was_status = 'active' and c.gone then 'gone' when c.was_status = 'active' and c.n >= ? then 'failures' else e."disabled_reason" end,
-         "version" = e."version" + case when c.was_status = 'active' and (c.gone or c.n >= ?) then 1 else 0 end,
-         "updated_at" = case when c.was_status = 'active' and (c.gone or c.n >= ?) then ?::timestamptz else e."updated_at" end
-       from counts c
-       where e."id" = c.id
-       returning e."id", e."disabled_reason", e."consecutive_failures", (c.was_status = 'active' and e."status" = 'disabled') as "disabled_now"`,
-      [JSON.stringify(batch), JSON.stringify(endpoints), limit, limit, limit, limit, now],
-    );
-    return rows;
-  });
+/**
+ * Writes finished attempts (their lease still held) and the endpoints' failures in a row, in the
+ * unit's transaction at its instant; returns the endpoints written.
+ */
+export async function recordResults(w: Work, batch: Outcome[], endpoints: EndpointTally[], limit: number): Promise<RecordedEndpoint[]> {
+  const { em, now } = w;
+  // exclusive: a head handing over (trigger deliveries_hand_over) must see every row added behind it
+  await lockForTransaction(em, QUEUE_LOCK);
+  // one statement: the deliveries, then each endpoint's failures in a row (spec: Delivery rules 5),
+  // disabling it at the limit or at once on 410 (old values come from the snapshot `was`)
+  const rows: RecordedEndpoint[] = await em.execute(
+    `with done as (
+       update "${w.schema}"."deliveries" d set "status" = r.status, "attempts" = d."attempts" + 1, "schedule_step" = r.step,
+         "next_attempt_at" = coalesce(r.next, d."next_attempt_at"), "last_status" = r.code, "last_error" = r.err,
+         "last_attempt_at" = r.at, "updated_at" = r.at, "locked_until" = null, "lease" = null
+       from jsonb_to_recordset(?::jsonb) as r(id text, lease text, status text, step int, next timestamptz, code int, err text, at timestamptz)
+       where d."id" = r.id and d."lease" = r.lease
+     ), counts as (
+       select r.*, case when r.reset then r.failures else was."consecutive_failures" + r.failures end as n, was."status" as was_status
+       from jsonb_to_recordset(?::jsonb) as r(id text, reset boolean, failures int, gone boolean)
+       join "${w.schema}"."endpoints" was on was."id" = r.id
+       where not (r.reset and r.failures = 0 and was."consecutive_failures" = 0)
+     )
+     update "${w.schema}"."endpoints" e set "consecutive_failures" = c.n,
+       "status" = case when c.was_status = 'active' and (c.gone or c.n >= ?) then 'disabled' else e."status" end,
+       "disabled_reason" = case when c.was_status = 'active' and c.gone then 'gone' when c.was_status = 'active' and c.n >= ? then 'failures' else e."disabled_reason" end,
+       "version" = e."version" + case when c.was_status = 'active' and (c.gone or c.n >= ?) then 1 else 0 end,
+       "updated_at" = case when c.was_status = 'active' and (c.gone or c.n >= ?) then ?::timestamptz else e."updated_at" end
+     from counts c
+     where e."id" = c.id
+     returning e."id", e."disabled_reason", e."consecutive_failures", (c.was_status = 'active' and e."status" = 'disabled') as "disabled_now"`,
+    [JSON.stringify(batch), JSON.stringify(endpoints), limit, limit, limit, limit, now],
+  );
+  return rows;
 }
 
 export interface WakeListener {

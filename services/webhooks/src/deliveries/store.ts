@@ -1,5 +1,5 @@
 import type { FilterQuery } from '@mikro-orm/core';
-import { currentTraceParent, decodeCursor, lockForTransaction, NotFound, pageLimit, SqlWhere, sqlList, toPage, type EntityManager } from '@bop/shared';
+import { currentTraceParent, decodeCursor, lockForTransaction, NotFound, pageLimit, SqlWhere, sqlList, toPage, type Work } from '@bop/shared';
 import { Delivery } from './entities';
 import { Endpoint } from '../endpoints/entities';
 import { deliveryDetailDto, deliveryDto } from './dto';
@@ -16,28 +16,30 @@ export interface NewDelivery {
   body: string;
 }
 
-/** Queues deliveries in the caller's transaction (one statement) and wakes the workers at commit. */
-export async function insertDeliveries(em: EntityManager, rows: NewDelivery[], now: Date, notify = true): Promise<void> {
+/** Queues deliveries in the unit's transaction (one statement, at the unit's instant) and wakes the workers at commit. */
+export async function insertDeliveries(w: Work, rows: NewDelivery[], notify = true): Promise<void> {
   if (rows.length === 0) return;
+  const now = w.now;
   const json = JSON.stringify(rows.map((r) => ({ id: r.id, endpoint_id: r.endpointId, event_id: r.eventId, event_type: r.eventType, record_key: r.recordKey, body: r.body })));
-  await em.execute(
-    `insert into "webhooks"."deliveries" ("id", "endpoint_id", "event_id", "event_type", "record_key", "body", "status", "next_attempt_at", "created_at", "updated_at", "trace_parent")
+  await w.em.execute(
+    `insert into "${w.schema}"."deliveries" ("id", "endpoint_id", "event_id", "event_type", "record_key", "body", "status", "next_attempt_at", "created_at", "updated_at", "trace_parent")
      select r.id, r.endpoint_id, r.event_id, r.event_type, r.record_key, r.body, 'pending', ?, ?, ?, ?
      from jsonb_to_recordset(?::jsonb) as r(id text, endpoint_id text, event_id text, event_type text, record_key text, body text)`,
     [now, now, now, currentTraceParent(), json],
   );
-  if (notify) await wakeWorkers(em);
+  if (notify) await wakeWorkers(w);
 }
 
 /**
- * Queues deliveries with the unit of work: persisted with the kit's flush at the end of the caller's
+ * Queues deliveries with the unit of work: persisted with the kit's flush at the end of the unit's
  * transaction (a consumer batch's: one multi-row insert per batch, in handling order, so `seq` keeps
  * the order of each record's events).
  */
-export function createDeliveries(em: EntityManager, rows: NewDelivery[], now: Date): void {
+export function createDeliveries(w: Work, rows: NewDelivery[]): void {
   const traceParent = currentTraceParent();
+  const now = w.now;
   for (const r of rows) {
-    em.create(Delivery, {
+    w.em.create(Delivery, {
       id: r.id,
       endpointId: r.endpointId,
       eventId: r.eventId,
@@ -60,9 +62,9 @@ export function createDeliveries(em: EntityManager, rows: NewDelivery[], now: Da
   }
 }
 
-/** NOTIFY at commit of the caller's transaction (or now, outside one). */
-export async function wakeWorkers(em: EntityManager): Promise<void> {
-  await em.execute(`select pg_notify('${WAKE_CHANNEL}', '')`);
+/** NOTIFY at commit of the unit's transaction (or now, outside one). */
+export async function wakeWorkers(w: Work): Promise<void> {
+  await w.em.execute(`select pg_notify('${WAKE_CHANNEL}', '')`);
 }
 
 export interface SubscriberRow {
@@ -72,22 +74,25 @@ export interface SubscriberRow {
   scopes: string[] | null;
 }
 
-/** Every endpoint (disabled ones and paused integrations' too: their events queue). */
-export async function loadSubscribers(em: EntityManager): Promise<SubscriberRow[]> {
-  const rows: Array<{ id: string; events: string[]; integration_id: string | null; scopes: string[] | null }> = await em.execute(
+/**
+ * Every endpoint (disabled ones and paused integrations' too: their events queue). Takes the em and
+ * schema only: the fan-out's `typesNow` asks with the bus's em, outside a unit.
+ */
+export async function loadSubscribers(w: Pick<Work, 'em' | 'schema'>): Promise<SubscriberRow[]> {
+  const rows: Array<{ id: string; events: string[]; integration_id: string | null; scopes: string[] | null }> = await w.em.execute(
     `select e."id", e."events", e."integration_id", i."scopes"
-     from "webhooks"."endpoints" e left join "webhooks"."integrations" i on i."integration_id" = e."integration_id"
+     from "${w.schema}"."endpoints" e left join "${w.schema}"."integrations" i on i."integration_id" = e."integration_id"
      order by e."id"`,
   );
   return rows.map((r) => ({ id: r.id, events: r.events, scopes: r.integration_id ? (r.scopes ?? []) : null }));
 }
 
 /** Pending and failed counts per endpoint. */
-export async function deliveryCounts(em: EntityManager, endpointIds: string[]): Promise<Map<string, { pending: number; failed: number }>> {
+export async function deliveryCounts(w: Work, endpointIds: string[]): Promise<Map<string, { pending: number; failed: number }>> {
   const counts = new Map(endpointIds.map((id) => [id, { pending: 0, failed: 0 }]));
   if (endpointIds.length === 0) return counts;
-  const rows: Array<{ endpoint_id: string; status: string; n: string }> = await em.execute(
-    `select "endpoint_id", "status", count(*) as n from "webhooks"."deliveries"
+  const rows: Array<{ endpoint_id: string; status: string; n: string }> = await w.em.execute(
+    `select "endpoint_id", "status", count(*) as n from "${w.schema}"."deliveries"
      where "endpoint_id" = any(?::text[]) and "status" in ('pending', 'failed')
      group by "endpoint_id", "status"`,
     [sqlList(endpointIds)],
@@ -104,15 +109,16 @@ export async function deliveryCounts(em: EntityManager, endpointIds: string[]): 
  * Makes the head of every queue of the endpoints due now (re-enable, resume): each record's queue then
  * goes out in order. Rows waiting behind a head (null next_attempt_at) are left alone.
  */
-export async function releaseQueue(em: EntityManager, endpointIds: string[], now: Date): Promise<number> {
+export async function releaseQueue(w: Work, endpointIds: string[]): Promise<number> {
   if (endpointIds.length === 0) return 0;
-  const res = await em.execute(
-    `update "webhooks"."deliveries" set "next_attempt_at" = ?, "updated_at" = ?
+  const now = w.now;
+  const res = await w.em.execute(
+    `update "${w.schema}"."deliveries" set "next_attempt_at" = ?, "updated_at" = ?
      where "endpoint_id" = any(?::text[]) and "status" = 'pending' and "next_attempt_at" > ?`,
     [now, now, sqlList(endpointIds), now],
     'run',
   );
-  await wakeWorkers(em);
+  await wakeWorkers(w);
   return (res as { affectedRows?: number }).affectedRows ?? 0;
 }
 
@@ -120,45 +126,43 @@ export async function releaseQueue(em: EntityManager, endpointIds: string[], now
 export const QUEUE_LOCK = 'webhooks.queue';
 
 /** Writers that put deliveries (back) into queues hold this shared; the worker's results take it exclusively. */
-export async function lockQueuesShared(em: EntityManager): Promise<void> {
-  await lockForTransaction(em, QUEUE_LOCK, { shared: true });
+export async function lockQueuesShared(w: Work): Promise<void> {
+  await lockForTransaction(w.em, QUEUE_LOCK, { shared: true });
 }
 
 /**
  * spec: Delivery rules 6 — a replay restarts the schedule and keeps the event id. A delivery that was
  * no longer pending re-enters its record's queue at the back (in the original order when several
  * are replayed). Any current claim is dropped, so an attempt in flight does not overwrite the replay.
- * Call inside a transaction.
  */
-export async function replayDeliveries(em: EntityManager, where: { ids?: string[]; endpointId?: string; status?: 'failed' }, now: Date): Promise<number> {
-  await lockQueuesShared(em);
+export async function replayDeliveries(w: Work, where: { ids?: string[]; endpointId?: string; status?: 'failed' }): Promise<number> {
+  await lockQueuesShared(w);
+  const { em, now } = w;
   const filter = new SqlWhere().andIn('"id"', where.ids).andIf(where.endpointId, '"endpoint_id" = ?').andIf(where.status, '"status" = ?');
   if (filter.empty) throw new Error('replayDeliveries needs ids, an endpoint or a status');
-  const rows: Array<{ id: string }> = await em.execute(`select "id" from "webhooks"."deliveries" ${filter} order by "seq" for update`, filter.params);
+  const rows: Array<{ id: string }> = await em.execute(`select "id" from "${w.schema}"."deliveries" ${filter} order by "seq" for update`, filter.params);
   // one by one in seq order: each takes its place at the back of its record's queue
   for (const { id } of rows) {
     await em.execute(
-      `update "webhooks"."deliveries" set "status" = 'pending', "schedule_step" = 0, "next_attempt_at" = ?, "updated_at" = ?,
+      `update "${w.schema}"."deliveries" set "status" = 'pending', "schedule_step" = 0, "next_attempt_at" = ?, "updated_at" = ?,
          "locked_until" = null, "lease" = null
        where "id" = ?`,
       [now, now, id],
     );
   }
-  if (rows.length > 0) await wakeWorkers(em);
+  if (rows.length > 0) await wakeWorkers(w);
   return rows.length;
 }
 
 /** `:retry` — resend now, failed or not; a succeeded one makes a new attempt with the same event id. */
-export async function retryDelivery(em: EntityManager, id: string, now: Date) {
-  return em.transactional(async (tem) => {
-    if ((await replayDeliveries(tem, { ids: [id] }, now)) === 0) throw new NotFound('webhook delivery', id);
-    return deliveryDto(await tem.findOneOrFail(Delivery, { id }));
-  });
+export async function retryDelivery(w: Work, id: string) {
+  if ((await replayDeliveries(w, { ids: [id] })) === 0) throw new NotFound('webhook delivery', id);
+  return deliveryDto(await w.em.findOneOrFail(Delivery, { id }));
 }
 
-
 /** `GET /webhook-endpoints/{id}/deliveries`: a page in id order, bodies left out. */
-export async function listDeliveries(em: EntityManager, endpointId: string, query: { limit?: number; cursor?: string; status?: string; from?: string }) {
+export async function listDeliveries(w: Work, endpointId: string, query: { limit?: number; cursor?: string; status?: string; from?: string }) {
+  const { em } = w;
   const endpoint = await em.findOne(Endpoint, { id: endpointId });
   if (!endpoint) throw new NotFound('webhook endpoint', endpointId);
   const { limit, cursor, status, from } = query;
@@ -172,8 +176,8 @@ export async function listDeliveries(em: EntityManager, endpointId: string, quer
   return toPage(rows, n, deliveryDto);
 }
 
-export async function getDelivery(em: EntityManager, id: string) {
-  const delivery = await em.findOne(Delivery, { id });
+export async function getDelivery(w: Work, id: string) {
+  const delivery = await w.em.findOne(Delivery, { id });
   if (!delivery) throw new NotFound('webhook delivery', id);
   return deliveryDetailDto(delivery);
 }

@@ -1,15 +1,15 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { processClock, type Clock } from '@bop/shared';
+import type { Work } from '@bop/shared';
 import { allEndpointViews, enableEndpoint, retryFailed } from './store';
 
 /**
- * The ops CLI's entry points (`webhooks list|enable|retry-failed`). Each takes any EntityManager
- * (forked here) and runs the same actions as the routes.
+ * The ops CLI's entry points (`webhooks list|enable|retry-failed`); each takes a unit of the
+ * service's runtime (`runtime.read(…)` to list, `runtime.write(…)` to change) and runs the same
+ * actions as the routes.
  */
 export const webhooksAdmin = {
-  listEndpoints: (em: EntityManager) => allEndpointViews(em.fork()),
+  listEndpoints: (w: Work) => allEndpointViews(w),
 
-  enableEndpoint: (em: EntityManager, id: string, clock: Clock = processClock) => enableEndpoint(em.fork(), id, clock.now()),
+  enableEndpoint: (w: Work, id: string) => enableEndpoint(w, id),
 
-  retryFailed: (em: EntityManager, id: string, clock: Clock = processClock) => retryFailed(em.fork(), id, clock.now()),
+  retryFailed: (w: Work, id: string) => retryFailed(w, id),
 };

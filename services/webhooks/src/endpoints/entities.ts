@@ -3,7 +3,6 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 /** A webhook endpoint: standalone (POST /webhook-endpoints) or declared by an integration's manifest. */
 export const Endpoint = defineEntity({
   name: 'Endpoint',
-  schema: 'webhooks',
   tableName: 'endpoints',
   properties: {
     id: p.string().primary(),

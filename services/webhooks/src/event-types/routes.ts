@@ -6,7 +6,7 @@ import { loadFeatureStates } from '../features/store';
 export const eventTypeRoutes = (): RouteDef[] => [
   route('GET /event-types', async (ctx) => {
     const { limit, cursor, area } = ctx.query;
-    const states = await loadFeatureStates(ctx.em);
+    const states = await loadFeatureStates(ctx);
     const after = decodeCursor(cursor);
     const all = eventTypes.filter((e) => !area || e.area === area);
     const start = after ? all.findIndex((e) => e.type === after) + 1 : 0;

@@ -3,7 +3,6 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 /** Replica of identity's feature switches (fed by identity.feature.enabled|disabled). */
 export const FeatureState = defineEntity({
   name: 'FeatureState',
-  schema: 'webhooks',
   tableName: 'feature_states',
   properties: {
     key: p.string().primary(),

@@ -3,7 +3,6 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 /** What this service knows of an integration: its scopes, signing secret and paused flag. */
 export const IntegrationState = defineEntity({
   name: 'IntegrationState',
-  schema: 'webhooks',
   tableName: 'integrations',
   properties: {
     integrationId: p.string().primary(),

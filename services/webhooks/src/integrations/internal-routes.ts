@@ -5,25 +5,25 @@ import { listIntegrationEndpoints, putIntegrationEndpoints, removeIntegration, s
 import { IntegrationEndpointsPut } from './internal-schemas';
 
 /** Internal commands for the integrations service (system principal only; the kit enforces it). */
-export const internalRoutes = ({ config, clock }: ServiceRuntime<WebhooksConfig>): InternalRouteDef[] => [
+export const internalRoutes = ({ config }: ServiceRuntime<WebhooksConfig>): InternalRouteDef[] => [
   internalRoute('PUT /internal/integrations/{integrationId}/endpoints', { body: IntegrationEndpointsPut }, async (ctx) => ({
-    body: await putIntegrationEndpoints(ctx.em, ctx.params.integrationId, ctx.body, targetRules(config), clock.now()),
+    body: await putIntegrationEndpoints(ctx, ctx.params.integrationId, ctx.body, targetRules(config)),
   })),
 
   internalRoute('GET /internal/integrations/{integrationId}/endpoints', {}, async (ctx) => ({
-    body: await listIntegrationEndpoints(ctx.em, ctx.params.integrationId),
+    body: await listIntegrationEndpoints(ctx, ctx.params.integrationId),
   })),
 
   internalRoute('DELETE /internal/integrations/{integrationId}/endpoints', {}, async (ctx) => {
-    await removeIntegration(ctx.em, ctx.params.integrationId);
+    await removeIntegration(ctx, ctx.params.integrationId);
     return { status: 204 };
   }),
 
   internalRoute('POST /internal/integrations/{integrationId}:pause', {}, async (ctx) => ({
-    body: await setPaused(ctx.em, ctx.params.integrationId, true, clock.now()),
+    body: await setPaused(ctx, ctx.params.integrationId, true),
   })),
 
   internalRoute('POST /internal/integrations/{integrationId}:resume', {}, async (ctx) => ({
-    body: await setPaused(ctx.em, ctx.params.integrationId, false, clock.now()),
+    body: await setPaused(ctx, ctx.params.integrationId, false),
   })),
 ];
