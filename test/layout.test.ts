@@ -137,12 +137,10 @@ describe.each(services)('services/%s follows the one layout', (service) => {
 });
 
 /**
- * One way to write a store (issue 37, docs/writing-a-service.md): a service on the kit's unit of work
- * opens no transaction of its own, reads no clock but its unit's, records events with `emit` only,
- * names its schema only in index.ts, declares its workers, and builds no caller type of its own.
- * The services still to move are listed; one that moves must leave the list (the test says so).
+ * One way to write a store (issue 37, docs/writing-a-service.md): every service is on the kit's unit
+ * of work — it opens no transaction of its own, reads no clock but its unit's, records events with
+ * `emit` only, names its schema only in index.ts, declares its workers, and builds no caller type.
  */
-const STILL_ON_THE_OLD_IDIOMS = new Set<string>([]);
 const OLD_IDIOMS = {
   transaction: /\.transactional\s*\(|\bwriteTransaction\s*\(|\w+InTransaction\b/,
   events: /\b(insertEvents|recordEvent)\s*\(/,
@@ -175,13 +173,7 @@ it('each rule below catches the old idiom it keeps out', () => {
   expect(OLD_IDIOMS.bareReach.test('    const reach = ctx.reach();')).toBe(false);
 });
 
-const onUnits = services.filter((s) => /\bunitOfWork:\s*true\b/.test(code(path.join(servicesDir, s, 'src', 'index.ts'))));
-
-it('every service is on the unit of work, but those still listed as moving', () => {
-  expect(services.filter((s) => !onUnits.includes(s)).sort()).toEqual([...STILL_ON_THE_OLD_IDIOMS].sort());
-});
-
-describe.each(onUnits)('services/%s writes its stores the one way', (service) => {
+describe.each(services)('services/%s writes its stores the one way', (service) => {
   const src = path.join(servicesDir, service, 'src');
   const files = fs
     .readdirSync(src, { recursive: true, withFileTypes: true })

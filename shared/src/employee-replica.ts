@@ -5,8 +5,7 @@ import { sqlQuery, type EntityManager } from './db';
 import { ServiceUnavailable } from './errors';
 import { sqlList } from './sql';
 import { readThroughReplica, type ReadThroughAnswer } from './read-through';
-import { onReplica, type ReplicaAccess } from './org-replica';
-import type { Work } from './work';
+import type { ReplicaAccess } from './org-replica';
 
 /**
  * An area service's replica of people's employees (`<schema>.employees`) and their pay rates
@@ -272,10 +271,8 @@ type EmployeeInput = { employeeId?: string; employeeExternalId?: string };
  * unreachable: the replica decides where it knows the employee, else 503 (never a refusal it cannot
  * vouch for); no way to people configured (a service run alone): the replica decides.
  */
-export async function resolveEmployees(w: Work | ReplicaAccess, inputs: Iterable<EmployeeInput>, opts?: ResolveEmployeesOptions): Promise<EmployeeMap>;
-export async function resolveEmployees(em: EntityManager, schema: string, inputs: Iterable<EmployeeInput>, opts?: ResolveEmployeesOptions): Promise<EmployeeMap>;
-export async function resolveEmployees(...args: unknown[]): Promise<EmployeeMap> {
-  const [{ em, schema, services }, inputs, opts = {}] = onReplica<[Iterable<EmployeeInput>, ResolveEmployeesOptions?]>(args);
+export async function resolveEmployees(on: ReplicaAccess, inputs: Iterable<EmployeeInput>, opts: ResolveEmployeesOptions = {}): Promise<EmployeeMap> {
+  const { em, schema, services } = on;
   const doubt = opts.current ? () => true : (opts.doubt ?? (() => false));
   const ids = new Set<string>();
   const externalIds = new Set<string>();
@@ -344,10 +341,7 @@ export function employeeFor(map: EmployeeMap, input: { employeeId?: string; empl
 }
 
 /** The pay rates of employees from `<schema>.pay_rates`, oldest first. */
-export async function replicaPayRates(w: Work | ReplicaAccess, employeeIds: string[]): Promise<Map<string, ReplicatedPayRate[]>>;
-export async function replicaPayRates(em: EntityManager, schema: string, employeeIds: string[]): Promise<Map<string, ReplicatedPayRate[]>>;
-export async function replicaPayRates(...args: unknown[]): Promise<Map<string, ReplicatedPayRate[]>> {
-  const [{ em, schema }, employeeIds] = onReplica<[string[]]>(args);
+export async function replicaPayRates({ em, schema }: Pick<ReplicaAccess, 'em' | 'schema'>, employeeIds: string[]): Promise<Map<string, ReplicatedPayRate[]>> {
   const out = new Map<string, ReplicatedPayRate[]>();
   if (employeeIds.length === 0) return out;
   const rows = await sqlQuery<{ id: string; employee_id: string; type: 'hourly' | 'salary'; amount: string; position: string | null; effective_date: string }>(

@@ -46,7 +46,6 @@ export { addMetricsSource, addScrapeCollector, aggregateMetrics, collectMetricsT
 export { serveMetrics } from './telemetry/service-metrics';
 export { currentTraceParent, inSpan, nameServerSpan, requestTraceContext, serveTraced, SpanKind, SpanStatusCode, startClientSpan, type TraceContext } from './telemetry/trace-context';
 export { LocalDirectoryStorage, type ObjectStorage, openStorage, storageSettingsFromEnv, type StoredObject } from './storage';
-export { RoundWorker } from './round-worker';
 export { toCsv } from './csv';
 export { type EventInput, openWork, type Work } from './work';
 export { defineWorker, type WorkerRound, type WorkerSpec } from './worker';

@@ -8,7 +8,6 @@ import type { ReachSet } from './auth';
 import { sqlList } from './sql';
 import { readThroughReplica, type ReadThroughAnswer } from './read-through';
 import type { ServiceClient } from './service-client';
-import type { Work } from './work';
 
 /**
  * An area service's replica of the organization: `<schema>.locations` (time zone, business-day
@@ -146,11 +145,11 @@ export function orgReplicaConsumers(schema: string): ConsumerDef[] {
  * just created in (or moved into) a unit of the reach is reached at once; from the replica when it
  * cannot be asked, and for reads.
  */
-export function locationsInOrgUnitsOf(schema: string): (em: EntityManager, orgUnitIds: string[], opts?: { current?: boolean }) => Promise<string[]> {
-  return async (em, orgUnitIds, opts = {}) => {
+export function locationsInOrgUnitsOf(schema: string): (on: Pick<ReplicaAccess, 'em' | 'services'>, orgUnitIds: string[], opts?: { current?: boolean }) => Promise<string[]> {
+  return async ({ em, services }, orgUnitIds, opts = {}) => {
     if (opts.current) {
       // the answer decides the reach only; the locations the write names are kept by resolveLocations
-      const answer = await locationReadThrough.read(em, schema, { ids: [], externalIds: [], orgUnitIds }, () => false);
+      const answer = await locationReadThrough.read(em, schema, { ids: [], externalIds: [], orgUnitIds }, () => false, services);
       if (answer.status === 'answered') return answer.rows.map((l) => l.id);
     }
     const rows = await sqlQuery<{ id: string }>(
@@ -263,25 +262,13 @@ export function assertCompanyWide(reach: ReachSet, what: string): void {
 type LocationInput = { locationId?: string; locationExternalId?: string };
 
 /**
- * What a replica helper reads with: a unit of work (its em, its service's schema, its client for
- * read-through), or — for services not yet on units — an entity manager and the schema's name.
+ * What a replica helper reads with: a unit of work (its em, its service's schema, and the client its
+ * read-through asks the owner with, bound at start-up) or the same three parts.
  */
 export interface ReplicaAccess {
   em: EntityManager;
   schema: string;
-  /** the client read-through calls the owner with (else the one bound to the em's ORM) */
-  services?: ServiceClient;
-}
-
-/** The arguments of a replica helper with its first one(s) as a ReplicaAccess. */
-export function onReplica<R extends unknown[]>(args: readonly unknown[]): [ReplicaAccess, ...R] {
-  const [first, ...rest] = args;
-  if (typeof rest[0] === 'string' && !('em' in (first as object))) {
-    const [schema, ...more] = rest as [string, ...R];
-    return [{ em: first as EntityManager, schema }, ...(more as unknown as R)];
-  }
-  const w = first as Work | ReplicaAccess;
-  return [{ em: w.em, schema: w.schema, services: w.services }, ...(rest as R)];
+  services: ServiceClient;
 }
 
 export interface ReplicaLocationRef {
@@ -296,18 +283,12 @@ export interface ReplicaLocationRef {
  * read-through call for all the refs), not the replica alone: a location answered by organization is
  * accepted and an archive it answered is refused at once (read-your-writes across services).
  */
-export async function replicaLocationErrors(w: Work, refs: ReplicaLocationRef[]): Promise<Array<{ path: string; message: string }>>;
-export async function replicaLocationErrors(em: EntityManager, schema: string, refs: ReplicaLocationRef[]): Promise<Array<{ path: string; message: string }>>;
-export async function replicaLocationErrors(...args: [Work, ReplicaLocationRef[]] | [EntityManager, string, ReplicaLocationRef[]]): Promise<Array<{ path: string; message: string }>> {
-  const [on, refs] = onReplica<[ReplicaLocationRef[]]>(args);
+export async function replicaLocationErrors(on: ReplicaAccess, refs: ReplicaLocationRef[]): Promise<Array<{ path: string; message: string }>> {
   return (await writableLocations(on, refs)).errors;
 }
 
 /** `replicaLocationErrors` with the locations themselves (time zone, cut-off) of the refs that passed. */
-export async function writableLocations(w: Work | ReplicaAccess, refs: ReplicaLocationRef[]): Promise<WritableLocations>;
-export async function writableLocations(em: EntityManager, schema: string, refs: ReplicaLocationRef[]): Promise<WritableLocations>;
-export async function writableLocations(...args: [Work | ReplicaAccess, ReplicaLocationRef[]] | [EntityManager, string, ReplicaLocationRef[]]): Promise<WritableLocations> {
-  const [on, refs] = onReplica<[ReplicaLocationRef[]]>(args);
+export async function writableLocations(on: ReplicaAccess, refs: ReplicaLocationRef[]): Promise<WritableLocations> {
   const map = await resolveLocations(on, refs.map((r) => ({ locationId: r.id })), { current: true });
   const errors: Array<{ path: string; message: string }> = [];
   const byId = new Map<string, ReplicaLocation>();
@@ -357,10 +338,8 @@ export interface ResolveLocationsOptions {
  * location named (availability), else 503 `service_unavailable` (never a refusal it cannot vouch for);
  * no way to reach organization configured (a service run alone): the replica decides.
  */
-export async function resolveLocations(w: Work | ReplicaAccess, inputs: Iterable<LocationInput>, opts?: ResolveLocationsOptions): Promise<LocationMap>;
-export async function resolveLocations(em: EntityManager, schema: string, inputs: Iterable<LocationInput>, opts?: ResolveLocationsOptions): Promise<LocationMap>;
-export async function resolveLocations(...args: [Work | ReplicaAccess, Iterable<LocationInput>, ResolveLocationsOptions?] | [EntityManager, string, Iterable<LocationInput>, ResolveLocationsOptions?]): Promise<LocationMap> {
-  const [{ em, schema, services }, inputs, opts = {}] = onReplica<[Iterable<LocationInput>, ResolveLocationsOptions?]>(args);
+export async function resolveLocations(on: ReplicaAccess, inputs: Iterable<LocationInput>, opts: ResolveLocationsOptions = {}): Promise<LocationMap> {
+  const { em, schema, services } = on;
   const ids = new Set<string>();
   const externalIds = new Set<string>();
   for (const i of inputs) {
@@ -422,10 +401,7 @@ export function locationFor(
 }
 
 /** Each parsed record of a batch with its location (one query for the batch): `location` and `warnings`, or `error`; nothing for records that did not parse. */
-export async function locateRecords<T extends LocationInput>(w: Work | ReplicaAccess, parsed: Array<{ data?: T }>): Promise<Array<ReturnType<typeof locationFor> | null>>;
-export async function locateRecords<T extends LocationInput>(em: EntityManager, schema: string, parsed: Array<{ data?: T }>): Promise<Array<ReturnType<typeof locationFor> | null>>;
-export async function locateRecords<T extends LocationInput>(...args: [Work | ReplicaAccess, Array<{ data?: T }>] | [EntityManager, string, Array<{ data?: T }>]): Promise<Array<ReturnType<typeof locationFor> | null>> {
-  const [on, parsed] = onReplica<[Array<{ data?: T }>]>(args);
+export async function locateRecords<T extends LocationInput>(on: ReplicaAccess, parsed: Array<{ data?: T }>): Promise<Array<ReturnType<typeof locationFor> | null>> {
   const map = await resolveLocations(on, parsed.flatMap((p) => (p.data ? [p.data] : [])));
   return parsed.map((p) => (p.data ? locationFor(map, p.data) : null));
 }
@@ -441,10 +417,7 @@ export interface LocatedRecord<T> {
 }
 
 /** Each record of a batch parsed with `schema` on its own and located in `<schema>.locations` (one query for the batch). */
-export async function parseLocatedRecords<T extends LocationInput>(w: Work | ReplicaAccess, schema: ZodType<T>, records: unknown[]): Promise<Array<LocatedRecord<T>>>;
-export async function parseLocatedRecords<T extends LocationInput>(em: EntityManager, replicaSchema: string, schema: ZodType<T>, records: unknown[]): Promise<Array<LocatedRecord<T>>>;
-export async function parseLocatedRecords<T extends LocationInput>(...args: [Work | ReplicaAccess, ZodType<T>, unknown[]] | [EntityManager, string, ZodType<T>, unknown[]]): Promise<Array<LocatedRecord<T>>> {
-  const [on, schema, records] = onReplica<[ZodType<T>, unknown[]]>(args);
+export async function parseLocatedRecords<T extends LocationInput>(on: ReplicaAccess, schema: ZodType<T>, records: unknown[]): Promise<Array<LocatedRecord<T>>> {
   const parsed = parseBatchRecords(schema, records);
   const located = await locateRecords(on, parsed);
   return parsed.map((p, index) => {

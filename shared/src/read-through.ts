@@ -1,5 +1,5 @@
 import type { AreaService } from '@bop/contracts';
-import type { EntityManager, Orm } from './db';
+import type { EntityManager } from './db';
 import { isDatabaseUnavailable } from './db-faults';
 import { ApiError } from './errors';
 import { callCommand, type ServiceClient } from './service-client';
@@ -12,14 +12,6 @@ import { callCommand, type ServiceClient } from './service-client';
  * owner's internal read; the owner's answer decides and is upserted into the replica (never over a
  * newer state). Each replica declares its owner's read and its upsert once with `readThroughReplica`.
  */
-
-/** The client for internal commands of the service each ORM belongs to (bound by `startService`). */
-const clients = new WeakMap<object, ServiceClient>();
-
-/** Binds a service's entity managers (all forks of `orm`) to its client for internal commands. */
-export function bindReadThrough(orm: Orm, client: ServiceClient): void {
-  clients.set(orm.config, client);
-}
 
 /**
  * What the owner said: `answered` (its current rows; a record it does not return does not exist),
@@ -50,7 +42,7 @@ export interface ReadThroughReplica<Q, R> {
    * Reads `query` from the owner and upserts what it answered into the replica of `schema` (only the
    * rows `newer` says the replica lacks, when given: an up-to-date replica is not written).
    */
-  read(em: EntityManager, schema: string, query: Q, newer?: (row: R) => boolean, client?: ServiceClient): Promise<ReadThroughAnswer<R>>;
+  read(em: EntityManager, schema: string, query: Q, newer: ((row: R) => boolean) | undefined, client: ServiceClient): Promise<ReadThroughAnswer<R>>;
   /** The upsert the replica's consumer uses too (one rule for events and read-through). */
   upsert(em: EntityManager, schema: string, rows: R[]): Promise<void>;
 }
@@ -59,10 +51,9 @@ export interface ReadThroughReplica<Q, R> {
 export function readThroughReplica<Q, R>(def: ReadThroughDef<Q, R>): ReadThroughReplica<Q, R> {
   return {
     upsert: def.upsert,
-    async read(em, schema, query, newer, given) {
+    async read(em, schema, query, newer, client) {
       if (def.isEmpty(query)) return { status: 'answered', rows: [], current: [] };
-      const client = given ?? clients.get(em.config);
-      if (!client || !client.has(def.owner)) return { status: 'unconfigured' };
+      if (!client.has(def.owner)) return { status: 'unconfigured' };
       let rows: R[];
       let current: string[];
       try {

@@ -107,7 +107,7 @@ export async function resolveOrgUnitReach(ctx: RouteContext, resolve: NonNullabl
   }
   if (reach.everyone || reach.orgUnitIds.size === 0) return;
   // a write reaches what organization says now (read-your-writes); reads use the replica
-  const ids = await resolve(ctx.em, [...reach.orgUnitIds], { current: ctx.row !== null && ctx.row.method !== 'GET' });
+  const ids = await resolve(ctx, [...reach.orgUnitIds], { current: ctx.row !== null && ctx.row.method !== 'GET' });
   const resolved: ReachSet = { ...reach, locationIds: new Set([...reach.locationIds, ...ids]), orgUnitsResolved: true };
   ctx.reach = () => resolved;
 }

@@ -5,7 +5,7 @@ import type { EntitySchema } from '@mikro-orm/core';
 import { successStatuses, serviceTable, isRouteMatch, type AreaService } from '@bop/contracts';
 import { baseConfigSchema, loadConfig, type BaseConfig } from './config';
 import { createLogger, type Logger } from './logger';
-import { createOrm, migrate, pendingMigrations, type EntityManager, type MigrationEntry, type Orm } from './db';
+import { createOrm, migrate, pendingMigrations, type MigrationEntry, type Orm } from './db';
 import { ApiError, BadRequest, NotFound, Unauthorized } from './errors';
 import { INTERNAL_TOKEN_HEADER, InternalTokenSigner, InternalTokenVerifier } from './auth';
 import { createBus } from './bus';
@@ -15,7 +15,6 @@ import { ConsumerRunner } from './consumer-runner';
 import { type ConsumerDef, type WorkerDef } from './consumers';
 import { processClock, type Clock } from './clock';
 import { ServiceClient } from './service-client';
-import { bindReadThrough } from './read-through';
 import { valueRefusedByDatabase } from './db-values';
 import { malformedPercentEncoding } from './text-guard';
 import type { InternalRouteDef, RouteContext, RouteDef, RouteResult } from './routes';
@@ -59,12 +58,6 @@ export interface ServiceDefinition<S extends z.ZodObject = z.ZodObject> {
   consumers?: (svc: ServiceRuntime<BaseConfig & z.output<S>>) => ConsumerDef[];
   /** background loops, started after the service listens and stopped first on close */
   workers?: (svc: ServiceRuntime<BaseConfig & z.output<S>>) => Array<WorkerDef | WorkerSpec>;
-  /**
-   * The kit opens the transaction of every write (rows other than GET, unless a route says
-   * `{ transaction: false }`) and commits it with the unit's events (issue 37). Services not yet moved
-   * to units open their own; this flag goes once every service has moved.
-   */
-  unitOfWork?: boolean;
   onStart?: (svc: ServiceRuntime<BaseConfig & z.output<S>>) => Promise<void>;
   onStop?: (svc: ServiceRuntime<BaseConfig & z.output<S>>) => Promise<void>;
   /**
@@ -73,7 +66,7 @@ export interface ServiceDefinition<S extends z.ZodObject = z.ZodObject> {
    * `ctx.reach().locationIds` then holds those locations too (`orgUnitsResolved`). `current` is set for
    * writes: the owner's present answer then decides (read-your-writes), the replica for reads.
    */
-  locationsInOrgUnits?: (em: EntityManager, orgUnitIds: string[], opts?: { current?: boolean }) => Promise<string[]>;
+  locationsInOrgUnits?: (on: Pick<Work, 'em' | 'services'>, orgUnitIds: string[], opts?: { current?: boolean }) => Promise<string[]>;
 }
 
 /** A service's runtime from its parts (`startService`'s, or a command's without the HTTP side). */
@@ -167,7 +160,6 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
   const runtime = serviceRuntime({ name: def.name, schema: schemaName, config, orm, log, bus, clock: opts.clock ?? processClock, services: new ServiceClient(serviceUrls, signer) });
   const scope: WorkScope = { schema: schemaName, clock: runtime.clock, log, services: runtime.services };
   // the replicas of this service read through from their owners with its client
-  bindReadThrough(orm, runtime.services);
   const verifier = await InternalTokenVerifier.fromPem(config.INTERNAL_JWT_PUBLIC_KEY);
   const { table, served } = compileRoutes(def.name, def.routes(runtime), def.internalRoutes?.(runtime) ?? []);
 
@@ -233,11 +225,12 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
     const ctx = buildContext(req, principal, compiled, match.params, orm, log, scope);
     // a unit's reach is known before its handler runs: a person without the row's permission is refused here
     // (unless the row lets the caller's own data pass without it, `orSelf`: the handler decides)
-    if (def.unitOfWork && !(compiled.row && typeof compiled.row.people === 'object' && compiled.row.people.orSelf)) ctx.reach();
+    if (!(compiled.row && typeof compiled.row.people === 'object' && compiled.row.people.orSelf)) ctx.reach();
     if (def.locationsInOrgUnits) await resolveOrgUnitReach(ctx, def.locationsInOrgUnits);
     let result: RouteResult;
     try {
-      const inTransaction = def.unitOfWork === true && req.method !== 'GET' && req.method !== 'HEAD' && compiled.def.options?.transaction !== false;
+      // the kit opens the transaction of every write (unless the route says { transaction: false }) and commits it with the unit's events
+      const inTransaction = req.method !== 'GET' && req.method !== 'HEAD' && compiled.def.options?.transaction !== false;
       result = inTransaction ? await ctx.transaction((work) => compiled.def.handler(work as RouteContext)) : await compiled.def.handler(ctx);
     } catch (err) {
       throw valueRefusedByDatabase(err) ?? err; // a value the contract let through but a column cannot hold: the caller's 422

@@ -21,7 +21,6 @@ let attempts = 0;
 /** A service borrowing the communication area (no service of its own yet) to try the kit's units. */
 const probe = createService({
   name: 'communication',
-  unitOfWork: true,
   entities: [],
   migrations: [{ name: 'Migration20261128100000', class: ThingsTable }],
   routes: () => [

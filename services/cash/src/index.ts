@@ -27,7 +27,6 @@ export const cashService = createService({
   name: 'cash',
   configSchema,
   // the kit opens the transaction of every write and commits it with the unit's events
-  unitOfWork: true,
   entities: [CashLocation, ...countsEntities, ...daysEntities, ...depositsEntities, ...settlementsEntities],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (cash's replica of the organization)

@@ -23,7 +23,6 @@ export { configSchema, type EquipmentConfig } from './config';
  */
 export const equipmentService = createService({
   name: 'equipment',
-  unitOfWork: true,
   configSchema,
   entities: [EquipmentLocation, EquipmentEmployee, Asset, AssetMove, MeterReading, AssetMeter, MaintenancePlan, MaintenanceOccurrence, WorkOrder, WorkOrderEntry],
   migrations,

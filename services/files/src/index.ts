@@ -26,7 +26,6 @@ const storageOf = (svc: { config: FilesConfig }) => {
 export const filesService = createService({
   name: 'files',
   // the kit opens the transaction of every write (issue 37)
-  unitOfWork: true,
   configSchema,
   entities: [FilesLocation, Attachment],
   migrations,

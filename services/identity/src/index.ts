@@ -35,7 +35,6 @@ export const identityService = createService({
   name: 'identity',
   configSchema,
   // the kit opens the transaction of every write and commits it with the unit's events
-  unitOfWork: true,
   entities: [User, Role, Assignment, Session, ApiKey, IntegrationState, MfaChallenge, RecoveryCode, Invitation, EmailLog, FeatureSwitch, CompanySettings],
   migrations,
   consumers: () => userConsumers,

@@ -17,7 +17,6 @@ export { configSchema } from './config';
 export const integrationsService = createService({
   name: 'integrations',
   // the kit opens the transaction of every write (issue 37)
-  unitOfWork: true,
   configSchema,
   entities: [Integration, IntegrationKey, IntegrationLog, IngestionBatch],
   migrations,

@@ -31,7 +31,6 @@ export { configSchema, type InventoryConfig } from './config';
  */
 export const inventoryService = createService({
   name: 'inventory',
-  unitOfWork: true,
   configSchema,
   entities: [...stockEntities, ...itemsEntities, ...recipesEntities, ...countsEntities, ...transfersEntities, ...reservationsEntities],
   migrations,

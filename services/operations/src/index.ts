@@ -25,7 +25,6 @@ export { configSchema, type OperationsConfig } from './config';
 export const operationsService = createService({
   name: 'operations',
   // the kit opens the transaction of every write and commits it with the unit's events
-  unitOfWork: true,
   configSchema,
   entities: [OperationsLocation, OperationsEmployee, ...sensorEntities, OperationsForm, OperationsFormVersion, OperationsFormSubmission, OperationsCorrectiveAction],
   migrations,

@@ -17,7 +17,6 @@ export const organizationService = createService({
   configSchema,
   entities: [Location, OrgUnit, Department],
   migrations,
-  unitOfWork: true,
   routes: () => [...locationRoutes(), ...orgUnitRoutes(), ...departmentRoutes()],
   internalRoutes: () => [...internalRoutes(), ...departmentInternalRoutes()],
 });

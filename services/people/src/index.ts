@@ -28,7 +28,6 @@ export { configSchema, type PeopleConfig } from './config';
  */
 export const peopleService = createService({
   name: 'people',
-  unitOfWork: true,
   configSchema,
   entities: [PeopleLocation, PeopleDepartment, Employee, PayRate, Activity, EmployeeDocument, Certification],
   migrations,

@@ -23,7 +23,6 @@ export { configSchema, type PurchasingConfig } from './config';
 export const purchasingService = createService({
   name: 'purchasing',
   // the kit opens the transaction of every write (issue 37)
-  unitOfWork: true,
   configSchema,
   entities: [PurchasingLocation, ...suppliersEntities, ...ordersEntities, ...invoicesEntities],
   migrations,

@@ -32,7 +32,6 @@ export { configSchema, type SalesConfig } from './config';
 export const salesService = createService({
   name: 'sales',
   // the kit opens the transaction of every write and commits it with the unit's events (issue 37)
-  unitOfWork: true,
   configSchema,
   entities: [SalesTransaction, SalesLocation, ...itemsEntities, ...summariesEntities, ...reviewEntities, ...ordersEntities, ...customersEntities, ...invoicesEntities],
   migrations,

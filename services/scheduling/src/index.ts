@@ -34,7 +34,6 @@ export * from './generate/solve';
  */
 export const schedulingService = createService({
   name: 'scheduling',
-  unitOfWork: true, // the kit opens the transaction of every write (goes away once every service has moved)
   configSchema,
   entities: [SchedulingLocation, SchedulingEmployee, ApprovedTimeOff, Availability, Shift, ShiftSwap, DemandDriver, SalesInterval, SalesDemand, ForecastAdjustment, SpecialDay, StaffingRule],
   migrations,

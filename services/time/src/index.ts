@@ -28,7 +28,6 @@ export { configSchema, type TimeConfig } from './config';
 export const timeService = createService({
   name: 'time',
   // the kit opens the transaction of every write and commits it with the unit's events
-  unitOfWork: true,
   configSchema,
   entities: [TimeLocation, TimeEmployee, RuleSet, PayPeriod, Punch, HeldPunch, Timesheet, PunchCorrection, TimeOffType, TimeOffPolicy, TimeOffRequest, TimeOffEntry],
   migrations,

@@ -19,7 +19,6 @@ export const webhooksService = createService({
   name: 'webhooks',
   configSchema,
   // the kit opens the transaction of every write and commits it with the unit's events
-  unitOfWork: true,
   entities: [Endpoint, Delivery, IntegrationState, FeatureState],
   migrations,
   routes: (svc) => [...endpointRoutes(svc), ...deliveryRoutes(), ...eventTypeRoutes()],

@@ -33,7 +33,7 @@ import type { ReceivedUpload } from './upload-store';
 async function resolvedReach(w: Work, principal: Principal, permission: string): Promise<ReachSet | null> {
   const reach = reachFor(principal, permission);
   if (!reach || reach.everyone || reach.orgUnitIds.size === 0) return reach;
-  const ids = await locationsInOrgUnitsOf(w.schema)(w.em, [...reach.orgUnitIds]);
+  const ids = await locationsInOrgUnitsOf(w.schema)(w, [...reach.orgUnitIds]);
   return { ...reach, locationIds: new Set([...reach.locationIds, ...ids]), orgUnitsResolved: true };
 }
 

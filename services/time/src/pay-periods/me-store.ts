@@ -12,7 +12,7 @@ import type { TimeSettings } from '../settings/company-settings';
  * from people first (a rate recorded a moment ago counts).
  */
 export async function myPay(w: Work, employeeId: string, settings: TimeSettings, limit = 26) {
-  await employeeReadThrough.read(w.em, w.schema, { ids: [employeeId], externalIds: [] }, () => true);
+  await employeeReadThrough.read(w.em, w.schema, { ids: [employeeId], externalIds: [] }, () => true, w.services);
   const rates = (await replicaPayRates(w, [employeeId])).get(employeeId) ?? [];
   const sheets = await w.em.find(Timesheet, { employeeId }, { orderBy: { id: 'desc' }, limit });
   const periods = await periodsById(w, sheets.map((s) => s.payPeriodId));

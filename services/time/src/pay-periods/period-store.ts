@@ -168,7 +168,7 @@ export async function payrollExport(w: Work, id: string, loadSettings: () => Pro
   const settings = await loadSettings();
   const sheets = await em.find(Timesheet, { payPeriodId: id }, { orderBy: { employeeId: 'asc' } });
   const employeeIds = sheets.map((s) => s.employeeId);
-  await employeeReadThrough.read(em, w.schema, { ids: employeeIds, externalIds: [] }, () => true);
+  await employeeReadThrough.read(em, w.schema, { ids: employeeIds, externalIds: [] }, () => true, w.services);
   const rates = await replicaPayRates(w, employeeIds);
   const timeOff = await paidTimeOffHoursByDay(w, employeeIds, p.startDate, p.endDate);
   const people = new Map(
