@@ -33,11 +33,10 @@ export { assertBatchSize, type BatchResult, canonicalJson, contentHash, firstOfE
 export { assertCompanyWide, assertEmployeeRecordInReach, assertLocationInReach, atEmployeeLocations, employeeRecordScope, type EmployeeRecordScope, employeeScopeCondition, locateRecords, locationFilter, locationFor, type LocationMap, locationReplicaEntity, locationsInOrgUnitsOf, orgReplicaConsumers, orgReplicaTablesSql, parseLocatedRecords, reachableLocationIds, reachCoversEmployeeRecord, type ReplicaLocation, replicaLocationErrors, resolveLocations, writableLocations } from './org-replica';
 export { employeeFor, employeeReadThrough, employeeReplicaConsumers, employeeReplicaEntity, employeeReplicaTablesSql, payRateInForce, type ReplicaEmployee, replicaPayRates, resolveEmployees } from './employee-replica';
 export { addDays, businessDayOf, offsetMs } from './business-day';
-export { writeTransaction } from './write-transaction';
 export { fmtAmount, fmtQuantity, round6 } from './money';
 export { readThroughReplica } from './read-through';
 export { handleClientErrors } from './pg-clients';
-export { type Clock, fixedClock, now, nowMs, processClock, systemClock, useClock } from './clock';
+export { type Clock, fixedClock, now, systemClock, useClock } from './clock';
 export { backoffDelay, type BackoffPolicy } from './retry';
 export { lockForTransaction, sqlList, SqlWhere } from './sql';
 export { findPage, mapPage } from './pages';

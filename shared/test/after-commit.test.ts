@@ -1,5 +1,6 @@
 /** afterCommit: what waits on a transaction runs once its outermost transaction commits, never when it rolls back. */
-import { afterCommit, createOrm, sqlQuery, writeTransaction, ApiError, type Orm } from '@bop/shared';
+import { afterCommit, createOrm, sqlQuery, ApiError, type Orm } from '@bop/shared';
+import { writeTransaction } from '../src/write-transaction';
 import { freshDatabase, type TestDatabase } from '@bop/test-support';
 
 let db: TestDatabase;

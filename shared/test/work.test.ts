@@ -5,8 +5,9 @@
  * instant from the service's clock, consumers and declared workers on units of their own, and the
  * envelope's bytes as consumers have always read them.
  */
-import { createService, defineConsumer, defineWorker, fixedClock, Migration, newId, processClock, route, ServiceClient, type Principal } from '@bop/shared';
+import { createService, defineConsumer, defineWorker, fixedClock, Migration, newId, route, ServiceClient, type Principal } from '@bop/shared';
 import { eventEnvelope, openWork } from '../src/work';
+import { processClock } from '../src/clock';
 import { eventually, outboxEvents, person, sql, startTestService, type TestService } from '@bop/test-support';
 
 class ThingsTable extends Migration {
