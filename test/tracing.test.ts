@@ -9,7 +9,7 @@ import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { batchSettings } from '@bop/shared/dist/telemetry/tracing';
-import { must, sale, sleep, startStack, waitFor, type Stack } from './faults/support';
+import { must, sale, startStack, waitFor, type Stack } from './faults/support';
 
 jest.setTimeout(180_000);
 
@@ -122,7 +122,25 @@ describe('traces: one record from the gateway to a webhook delivery', () => {
     const find = (pred: (s: ExportedSpan) => boolean) => inTrace().find(pred);
     const attempt = await waitFor(20_000, async () => find((s) => s.name === 'webhook deliver stock.level_changed'));
     expect(attempt).toBeTruthy();
-    await sleep(1000); // the last batches of spans
+    // every span asserted below exported (the batches of several threads arrive in any order)
+    const isQuery = (s: ExportedSpan) => s.attributes['db.system'] === 'postgresql' || s.attributes['db.system.name'] === 'postgresql';
+    const exportedAll = await waitFor(20_000, async () => {
+      const server = (service: string) => find((s) => s.kind === SPAN_KIND.SERVER && s.attributes['bop.service'] === service);
+      const salesSpan = server('sales');
+      const depletionSpan = find((s) => s.name === 'process sales.transactions.recorded' && s.attributes['bop.service'] === 'inventory');
+      return Boolean(
+        server('gateway') &&
+          salesSpan &&
+          inTrace().some((s) => s.spanId === salesSpan.parentSpanId) &&
+          inTrace().some((s) => isQuery(s) && s.parentSpanId === salesSpan.spanId && /^pg\.query:INSERT\b/.test(s.name)) &&
+          find((s) => s.name === 'publish sales.transactions.recorded') &&
+          depletionSpan &&
+          inTrace().some((s) => isQuery(s) && s.parentSpanId === depletionSpan.spanId) &&
+          find((s) => s.name === 'publish stock.level_changed') &&
+          find((s) => s.name === 'process stock.level_changed' && s.attributes['bop.service'] === 'webhooks'),
+      );
+    });
+    expect(exportedAll).toBe(true);
 
     const names = inTrace().map((s) => `${s.attributes['bop.service'] ?? '-'} ${s.name}`);
     const gateway = find((s) => s.kind === SPAN_KIND.SERVER && s.attributes['bop.service'] === 'gateway');
@@ -138,7 +156,6 @@ describe('traces: one record from the gateway to a webhook delivery', () => {
     expect(proxyCall?.parentSpanId).toBe(gateway!.spanId);
     expect(proxyCall?.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.response.status_code': 202, 'url.full': expect.stringMatching(/\/sales\/transactions:batch$/) });
     // sales' queries under its request, those of its transaction included (the context follows awaits in a service's thread)
-    const isQuery = (s: ExportedSpan) => s.attributes['db.system'] === 'postgresql' || s.attributes['db.system.name'] === 'postgresql';
     const salesQueries = inTrace().filter((s) => isQuery(s) && s.parentSpanId === salesServer!.spanId);
     expect(salesQueries.map((s) => s.name)).toEqual(expect.arrayContaining([expect.stringMatching(/^pg\.query:BEGIN\b/), expect.stringMatching(/^pg\.query:INSERT\b/)]));
 
