@@ -29,7 +29,7 @@ export { ConsumerRunner, listDeadLetters } from './consumer-runner';
 export { outboxTableSql } from './kit-tables';
 export { busSchemaSql, createBus, createPostgresBus } from './bus';
 export { Waker } from './waker';
-export { assertBatchSize, type BatchResult, canonicalJson, contentHash, firstOfEach, ingestBatch, type IngestEvent, type IngestTarget, lockStoredRecords, parseBatchRecords, type PreparedRecord, type RecordResult, type StoredKey, type StoredRecord, storedState } from './ingest';
+export { assertBatchSize, batchCompletedEvent, type BatchResult, canonicalJson, contentHash, firstOfEach, ingestBatch, type IngestEvent, type IngestTarget, lockStoredRecords, parseBatchRecords, type PreparedRecord, type RecordResult, type StoredKey, type StoredRecord, storedState } from './ingest';
 export { assertCompanyWide, assertEmployeeRecordInReach, assertLocationInReach, atEmployeeLocations, employeeRecordScope, type EmployeeRecordScope, employeeScopeCondition, locateRecords, locationFilter, locationFor, type LocationMap, locationReplicaEntity, locationsInOrgUnitsOf, orgReplicaConsumers, orgReplicaTablesSql, parseLocatedRecords, reachableLocationIds, reachCoversEmployeeRecord, type ReplicaLocation, replicaLocationErrors, resolveLocations, writableLocations } from './org-replica';
 export { employeeFor, employeeReadThrough, employeeReplicaConsumers, employeeReplicaEntity, employeeReplicaTablesSql, payRateInForce, type ReplicaEmployee, replicaPayRates, resolveEmployees } from './employee-replica';
 export { addDays, businessDayOf, offsetMs } from './business-day';

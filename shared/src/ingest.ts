@@ -96,7 +96,8 @@ export interface IngestOptions<Row extends Record<string, unknown>> {
   target: IngestTarget;
   source: string;
   records: PreparedRecord<Row>[];
-  actor: Principal;
+  /** who stores the batch (default: the unit's actor; `system` where a held batch is applied later) */
+  actor?: Principal;
   /** the area (topic) of the batch event, e.g. `sales` */
   area: string;
   /** the catalogue key that received the batch */
@@ -143,9 +144,10 @@ function positional(k: number, type: IngestColumnType): string {
   return `(x->>${k})::${type}`;
 }
 
-/** Stores a batch in the unit's transaction; its events go out through the unit's `emit` (as `opts.actor`). */
+/** Stores a batch in the unit's transaction; its events go out through the unit's `emit`. */
 export async function ingestBatch<Row extends Record<string, unknown>>(w: Work, opts: IngestOptions<Row>): Promise<BatchResult> {
   const em = w.em;
+  const actor = opts.actor ?? w.actor;
   const now = opts.now ?? w.now;
   const batchId = newId('batch');
   const results: RecordResult[] = opts.records.map((r) => ({ index: r.index, externalId: r.externalId, status: 'rejected' as RecordStatus }));
@@ -276,28 +278,38 @@ export async function ingestBatch<Row extends Record<string, unknown>>(w: Work, 
       for (const s of stored) for (const e of opts.eventsFor(s)) events.push({ ...e, aggregateType: opts.target.aggregateType, aggregateId: s.id });
     }
     events.push(...extraEvents);
-    if (opts.batchEvent !== false) events.push({
-      type: `${opts.area}.batch.completed`,
-      aggregateType: 'batch',
-      aggregateId: batchId,
-      locationId: null,
-      object: {
-        batchId,
-        integrationId: opts.actor.kind === 'integration' ? (opts.actor.integrationId ?? opts.actor.id) : null,
-        source: opts.source,
-        endpoint: opts.endpoint,
-        received: batch.received,
-        ...counts,
-        rejectedRecords: results.filter((r) => r.status === 'rejected').map((r) => ({ index: r.index, externalId: r.externalId, errors: r.errors ?? [] })),
-        createdAt: now.toISOString(),
-      },
-    });
-    for (const e of events) w.emit(e, { actor: opts.actor });
+    if (opts.batchEvent !== false) events.push(batchCompletedEvent(opts.area, batch, { actor, source: opts.source, endpoint: opts.endpoint, at: now }));
+    for (const e of events) w.emit(e, { actor });
     return batch;
   });
   // counted once committed: the caller's transaction may still roll back or run again
   afterCommit(em, () => recordIngest(opts.endpoint, answer));
   return answer;
+}
+
+/** `<area>.batch.completed` (spec: Batch result): what a batch stored and rejected, for every batch endpoint. */
+export function batchCompletedEvent(area: string, batch: BatchResult, by: { actor: Principal; source: string; endpoint: string; at: Date }) {
+  const { created, updated, unchanged, duplicate, rejected } = batch;
+  return {
+    type: `${area}.batch.completed`,
+    aggregateType: 'batch',
+    aggregateId: batch.batchId,
+    locationId: null,
+    object: {
+      batchId: batch.batchId,
+      integrationId: by.actor.kind === 'integration' ? (by.actor.integrationId ?? by.actor.id) : null,
+      source: by.source,
+      endpoint: by.endpoint,
+      received: batch.received,
+      created,
+      updated,
+      unchanged,
+      duplicate,
+      rejected,
+      rejectedRecords: batch.results.filter((r) => r.status === 'rejected').map((r) => ({ index: r.index, externalId: r.externalId, errors: r.errors ?? [] })),
+      createdAt: by.at.toISOString(),
+    },
+  };
 }
 
 export interface ParsedRecord<T> {

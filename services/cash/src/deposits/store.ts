@@ -193,7 +193,6 @@ export async function storeBankTransactions(w: Work, opts: { source: string; rec
     target: bankTransactionsTarget,
     source: opts.source,
     records,
-    actor: w.actor,
     area: 'cash',
     endpoint: opts.endpoint,
     // in the unit's transaction (the batch's savepoint is on its connection)

@@ -199,7 +199,6 @@ export async function storeSettlements(w: Work, opts: { source: string; records:
     target: settlementsTarget,
     source,
     records,
-    actor: w.actor,
     area: 'cash',
     endpoint: opts.endpoint,
     eventsFor: mismatchEvents(source, now),

@@ -151,7 +151,6 @@ export async function storeTenderTotals(w: Work, opts: { source: string; records
     target: tenderTotalsTarget,
     source,
     records,
-    actor: w.actor,
     area: 'cash',
     endpoint: opts.endpoint,
     // the new expectation of the written days (and of the day a moved total left) re-matches their payouts

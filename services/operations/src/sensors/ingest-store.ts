@@ -1,5 +1,5 @@
 import { SensorReadingInput } from '@bop/contracts';
-import { newId, parseBatchRecords, afterCommit, recordIngest, sqlList, sqlQuery, type BatchResult, type FieldError, type RecordResult, type Work } from '@bop/shared';
+import { batchCompletedEvent, newId, parseBatchRecords, afterCommit, recordIngest, sqlList, sqlQuery, type BatchResult, type FieldError, type RecordResult, type Work } from '@bop/shared';
 import { isInRange, replayAlarm, type RaisedAlarm, type TimedValue } from './alarm-rules';
 import { applyAlarmReplays, openAlarms, type AlarmSensor } from './alarm-store';
 
@@ -120,22 +120,7 @@ export async function ingestReadings(w: Work, opts: { source: string; records: u
   const counts = { created: 0, updated: 0, unchanged: 0, duplicate: 0, rejected: 0 };
   for (const r of results) counts[r.status] += 1;
   const batch: BatchResult = { batchId: newId('batch'), received: opts.records.length, ...counts, results };
-  const batchEvent = {
-    type: 'operations.batch.completed',
-    aggregateType: 'batch',
-    aggregateId: batch.batchId,
-    locationId: null,
-    object: {
-      batchId: batch.batchId,
-      integrationId: w.actor.kind === 'integration' ? (w.actor.integrationId ?? w.actor.id) : null,
-      source: opts.source,
-      endpoint: opts.endpoint,
-      received: batch.received,
-      ...counts,
-      rejectedRecords: results.filter((r) => r.status === 'rejected').map((r) => ({ index: r.index, externalId: r.externalId, errors: r.errors ?? [] })),
-      createdAt: now.toISOString(),
-    },
-  };
+  const batchEvent = batchCompletedEvent('operations', batch, { actor: w.actor, source: opts.source, endpoint: opts.endpoint, at: now });
   for (const e of [...events, batchEvent]) w.emit(e);
   // counted once committed: the caller's transaction may still roll back or run again
   afterCommit(w.em, () => recordIngest(opts.endpoint, batch));

@@ -64,7 +64,6 @@ async function applyTransaction(w: Work, item: SalesReviewItemEntity): Promise<s
     source: item.source,
     // a new record gets the id its batch result named; an existing row keeps its id
     records: [{ index: 0, externalId: item.externalId, row: item.row as TransactionRow, hash: item.contentHash, id: item.recordId }],
-    actor: w.actor,
     area: 'sales',
     endpoint: ACCEPT_ENDPOINT,
     batchEvent: false,
@@ -117,7 +116,6 @@ async function applySummary(w: Work, item: SalesReviewItemEntity): Promise<strin
     source: item.source,
     // as for transactions: a new summary gets the id its batch result named; an existing one keeps its id
     records: [{ index: 0, externalId: item.externalId, row, hash: item.contentHash, id: item.recordId }],
-    actor: w.actor,
     area: 'sales',
     endpoint: ACCEPT_ENDPOINT,
     batchEvent: false,

@@ -187,7 +187,6 @@ export async function storeSummaries(w: Work, opts: { source: string; records: u
     target: summariesTarget,
     source,
     records,
-    actor: w.actor,
     area: 'sales',
     endpoint: opts.endpoint,
     eventsFor: summaryUpdatedEvents(source, w.now),

@@ -111,7 +111,6 @@ export async function storeTransactions(w: Work, opts: { source: string; candida
     target: transactionsTarget,
     source,
     records,
-    actor: w.actor,
     area: 'sales',
     endpoint: opts.endpoint,
     batchEvent: opts.batchEvent,

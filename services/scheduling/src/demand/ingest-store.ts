@@ -38,5 +38,5 @@ export async function storeDemandDrivers(w: Work, opts: { source: string; record
     }
     return { index: p.index, externalId: p.externalId, row, hash: contentHash(row), warnings: p.warnings.length > 0 ? p.warnings : undefined };
   });
-  return ingestBatch(w, { target: demandDriversTarget, source: opts.source, records, actor: w.actor, area: 'scheduling', endpoint: opts.endpoint });
+  return ingestBatch(w, { target: demandDriversTarget, source: opts.source, records, area: 'scheduling', endpoint: opts.endpoint });
 }

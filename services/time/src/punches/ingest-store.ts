@@ -201,7 +201,6 @@ export async function storePunches(w: Work, prepared: PreparedPunches): Promise<
     target: punchesTarget,
     source,
     records,
-    actor: w.actor,
     area: 'time',
     endpoint: prepared.endpoint,
     batchEvent: prepared.batchEvent,
