@@ -38,11 +38,6 @@ export interface Work {
   emit(event: EventInput, opts?: { actor?: Principal }): EventEnvelope;
 }
 
-/** Whether `x` is a unit of work (and not a bare entity manager). */
-export function isWork(x: unknown): x is Work {
-  return typeof x === 'object' && x !== null && typeof (x as Work).emit === 'function' && 'em' in x;
-}
-
 export interface EventInput {
   type: string;
   aggregateType: string;
@@ -54,16 +49,14 @@ export interface EventInput {
   previous?: Record<string, unknown>;
 }
 
-export type EventActor = ReturnType<typeof actorOf>;
-
 /** The envelope of a public event (spec: Events), built in this one place; key order is part of the bytes consumers see. */
-export function eventEnvelope(event: EventInput, actor: Principal | null | EventActor, at: Date, id: string = newId('event')): EventEnvelope {
+export function eventEnvelope(event: EventInput, actor: Principal | null, at: Date, id: string = newId('event')): EventEnvelope {
   return {
     id,
     type: event.type,
     createdAt: at.toISOString(),
     apiVersion: 'v1',
-    actor: actor !== null && 'type' in actor ? actor : actorOf(actor),
+    actor: actorOf(actor),
     locationId: event.locationId,
     data: event.previous ? { object: event.object, previous: event.previous } : { object: event.object },
   };

@@ -1,12 +1,11 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
-import { assertLocationInReach, lockForTransaction, NotFound, type locationFilter, Conflict, ValidationError, changedFields, newId, type IngestEvent, type Work } from '@bop/shared';
+import { assertLocationInReach, lockForTransaction, NotFound, type locationFilter, Conflict, ValidationError, changedFields, newId, type EventInput, type Work } from '@bop/shared';
 import { customerIdFor } from '../customers/store';
 import { recordUnmatched, resolveItemRefs, type UnmatchedLine } from '../items/store';
 import { decidePut, type NormalizedOrder, type OrderLine, type OrderStatus } from './order-rules';
 import { orderDto } from './dto';
 import { SalesOrder } from './entities';
 
-type OutboxEvent = IngestEvent & { aggregateType: string; aggregateId: string };
 
 export interface PutOrderInput {
   source: string;
@@ -47,8 +46,8 @@ export async function putOrder(w: Work, input: PutOrderInput): Promise<{ status:
   const existing = await em.findOne(SalesOrder, { source, externalId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   const stored = existing && { status: existing.status as OrderStatus, contentHash: existing.contentHash, coreHash: existing.coreHash, paymentStatus: existing.paymentStatus ?? null };
   const decision = decidePut(stored, { contentHash: sent.contentHash, coreHash: sent.coreHash, status: sent.content.status, paymentStatus: sent.content.paymentStatus });
-  const events: OutboxEvent[] = [];
-  const eventOf = (type: string, o: SalesOrder, previous?: Record<string, unknown>): OutboxEvent => ({
+  const events: EventInput[] = [];
+  const eventOf = (type: string, o: SalesOrder, previous?: Record<string, unknown>): EventInput => ({
     type, aggregateType: 'sales_order', aggregateId: o.id, locationId: o.locationId, object: orderDto(o), ...(previous ? { previous } : {}),
   });
   const seenAt = sent.content.placedAt ?? now.toISOString();
