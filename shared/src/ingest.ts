@@ -278,7 +278,7 @@ export async function ingestBatch<Row extends Record<string, unknown>>(w: Work, 
       for (const s of stored) for (const e of opts.eventsFor(s)) events.push({ ...e, aggregateType: opts.target.aggregateType, aggregateId: s.id });
     }
     events.push(...extraEvents);
-    if (opts.batchEvent !== false) events.push(batchCompletedEvent(opts.area, batch, { actor, source: opts.source, endpoint: opts.endpoint, at: now }));
+    if (opts.batchEvent !== false) events.push(batchCompletedEvent(batch, { area: opts.area, actor, source: opts.source, endpoint: opts.endpoint, at: now }));
     for (const e of events) w.emit(e, { actor });
     return batch;
   });
@@ -288,10 +288,10 @@ export async function ingestBatch<Row extends Record<string, unknown>>(w: Work, 
 }
 
 /** `<area>.batch.completed` (spec: Batch result): what a batch stored and rejected, for every batch endpoint. */
-export function batchCompletedEvent(area: string, batch: BatchResult, by: { actor: Principal; source: string; endpoint: string; at: Date }) {
+export function batchCompletedEvent(batch: BatchResult, by: { area: string; actor: Principal; source: string; endpoint: string; at: Date }) {
   const { created, updated, unchanged, duplicate, rejected } = batch;
   return {
-    type: `${area}.batch.completed`,
+    type: `${by.area}.batch.completed`,
     aggregateType: 'batch',
     aggregateId: batch.batchId,
     locationId: null,

@@ -120,7 +120,7 @@ export async function ingestReadings(w: Work, opts: { source: string; records: u
   const counts = { created: 0, updated: 0, unchanged: 0, duplicate: 0, rejected: 0 };
   for (const r of results) counts[r.status] += 1;
   const batch: BatchResult = { batchId: newId('batch'), received: opts.records.length, ...counts, results };
-  const batchEvent = batchCompletedEvent('operations', batch, { actor: w.actor, source: opts.source, endpoint: opts.endpoint, at: now });
+  const batchEvent = batchCompletedEvent(batch, { area: 'operations', actor: w.actor, source: opts.source, endpoint: opts.endpoint, at: now });
   for (const e of [...events, batchEvent]) w.emit(e);
   // counted once committed: the caller's transaction may still roll back or run again
   afterCommit(w.em, () => recordIngest(opts.endpoint, batch));
