@@ -149,6 +149,36 @@ const OLD_IDIOMS = {
   callerType: /\b(interface|type)\s+(WriteContext|Caller|CreateContext|EditContext|ActionContext|DayAction|ShiftCaller|SensorWriter)\b/,
   bareReach: /^\s*ctx\.reach\(\);/m,
 };
+/** a raw SQL statement: the kit's sqlQuery, the entity manager's execute, knex, a raw fragment in a query builder */
+const RAW_SQL = /\bsqlQuery\s*[<(]|em\.execute\s*[<(]|\.getConnection\(\)\.execute\s*[<(]|\.getKnex(Query)?\s*\(|\braw\s*\(|\bsql`/;
+/** the measurement a kept raw statement names in a comment at most this many lines above it */
+const BENCH_SQL_CITE = /bench:sql ([a-z][\w.-]*)/;
+const CITE_REACH = 12;
+const benchSqlDir = path.join(__dirname, '..', 'bench', 'sql');
+const benchSqlCases = new Set(
+  fs
+    .readdirSync(benchSqlDir)
+    .filter((f) => f.endsWith('.ts'))
+    .flatMap((f) => [...fs.readFileSync(path.join(benchSqlDir, f), 'utf8').matchAll(/\bname:\s*'([a-z][\w.-]*)'/g)].map((m) => m[1])),
+);
+
+/** `file:line` of each raw statement without a comment naming an existing bench:sql case shortly above it */
+function unmeasuredRawSql(file: string, text: string = fs.readFileSync(file, 'utf8')): string[] {
+  const lines = text.split('\n');
+  const out: string[] = [];
+  lines.forEach((line, i) => {
+    const t = line.trim();
+    if (t.startsWith('//') || t.startsWith('*') || t.startsWith('import ') || !RAW_SQL.test(line.replace(/\/\/.*$/, ''))) return;
+    const cite = lines
+      .slice(Math.max(0, i - CITE_REACH), i + 1)
+      .reverse()
+      .map((l) => BENCH_SQL_CITE.exec(l)?.[1])
+      .find(Boolean);
+    if (!cite || !benchSqlCases.has(cite)) out.push(`${file}:${i + 1}${cite ? ` (no case ${cite} in bench/sql)` : ''}`);
+  });
+  return out;
+}
+
 const schemaLiteral = (schema: string) => new RegExp(`"${schema}"\\.|schema:\\s*'${schema}'|[(,]\\s*'${schema}'\\s*[,)]`);
 
 it('each rule below catches the old idiom it keeps out', () => {
@@ -171,6 +201,14 @@ it('each rule below catches the old idiom it keeps out', () => {
   expect(schemaLiteral('cash').test("area: 'cash',")).toBe(false);
   expect(OLD_IDIOMS.clock.test('countedAt: w.now,')).toBe(false);
   expect(OLD_IDIOMS.bareReach.test('    const reach = ctx.reach();')).toBe(false);
+  // raw SQL without a measurement named above it, and with one
+  const stmt = 'const rows = await sqlQuery<Row>(w.em, `select 1`, []);';
+  expect(unmeasuredRawSql('x.ts', `// raw SQL: the ORM cannot express it\n${stmt}`)).toEqual(['x.ts:2']);
+  expect(unmeasuredRawSql('x.ts', `// raw SQL (bench:sql no.such-case): 3.0×\n${stmt}`)).toEqual(['x.ts:2 (no case no.such-case in bench/sql)']);
+  expect(unmeasuredRawSql('x.ts', `// raw SQL (bench:sql ${[...benchSqlCases][0]}): 2.6×\n${stmt}`)).toEqual([]);
+  expect(unmeasuredRawSql('x.ts', "await w.em.execute(`select pg_notify('x', '')`);")).toEqual(['x.ts:1']);
+  expect(unmeasuredRawSql('x.ts', "qb.select(raw('sum(amount)::text'));")).toEqual(['x.ts:1']);
+  expect(unmeasuredRawSql('x.ts', "const rows = await qb.execute('all');")).toEqual([]);
 });
 
 describe.each(services)('services/%s writes its stores the one way', (service) => {
@@ -198,6 +236,10 @@ describe.each(services)('services/%s writes its stores the one way', (service) =
     const literal = schemaLiteral(service); // each service's schema is named for it (contracts' serviceTable)
     // main.ts names the service (tracing), not its schema
     expect(hits(literal, (f) => f === path.join(src, 'index.ts') || f === path.join(src, 'main.ts'))).toEqual([]);
+  });
+
+  it('keeps raw SQL only where a measurement justifies it (a comment naming its npm run bench:sql case)', () => {
+    expect(files.flatMap((f) => unmeasuredRawSql(path.relative(src, f), fs.readFileSync(f, 'utf8')))).toEqual([]);
   });
 
   it('declares its workers (defineWorker) and builds no caller type of its own', () => {
