@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { http } from '@bop/test-support';
+import { eventually, http } from '@bop/test-support';
 import type { RunningGateway } from '../src';
 import { bearer, signIn, startFakeService, startStack, type FakeService, type Stack } from './fixtures';
 
@@ -125,7 +125,8 @@ describe('proxy and idempotency against a stand-in service', () => {
     const headers = { ...bearer(admin), 'idempotency-key': 'slow-1' };
     const before = fake.seen.length;
     const first = http(gw.url, 'POST', '/api/v1/shifts', { body: { delayMs: 700 }, headers });
-    await new Promise((r) => setTimeout(r, 200));
+    // the first is in flight once the service has it (it answers after 700 ms)
+    await eventually(async () => (fake.seen.length > before ? true : undefined), 10_000, 5);
     const during = await http(gw.url, 'POST', '/api/v1/shifts', { body: { delayMs: 700 }, headers });
     expect(during.status).toBe(409);
     expect(during.body.code).toBe('conflict');

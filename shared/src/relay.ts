@@ -49,6 +49,8 @@ export class Relay {
   private leader = false;
   /** rows published since start (tests and status) */
   published = 0;
+  /** tries to take the lead since start, successful or not (tests and status) */
+  leadAttempts = 0;
   /** when the leader last deleted what the retention lets go (0: not yet) */
   private prunedAt = 0;
   /** rows asked for by the next batch: the configured size, larger while behind */
@@ -120,6 +122,7 @@ export class Relay {
       await client.connect();
       this.client = client;
     }
+    this.leadAttempts += 1;
     const { rows } = await this.client.query<{ ok: boolean }>(`select pg_try_advisory_lock(${advisoryKeySql('$1')}) as ok`, [`${this.opts.schema}.relay`]);
     if (rows[0]?.ok) {
       await this.client.query(`listen "outbox_${this.opts.schema}"`);

@@ -1,4 +1,5 @@
 import { createLogger, createPostgresBus } from '@bop/shared';
+import type { Subscription } from '../src/bus/types';
 import { freshDatabase, type TestDatabase } from '@bop/test-support';
 import { busContract } from './bus-contract';
 
@@ -58,8 +59,9 @@ describe('postgres bus: typesNow and topic wake-ups', () => {
     let asked = 0;
     const got: string[] = [];
     const topic = `now${Date.now()}`;
+    const group = `g-now-${Date.now()}`;
     const sub = await bus.subscribe({
-      group: `g-now-${Date.now()}`,
+      group,
       topics: [topic],
       typesNow: async () => {
         asked += 1;
@@ -69,23 +71,33 @@ describe('postgres bus: typesNow and topic wake-ups', () => {
         got.push(...batch.map((m) => m.eventId));
       },
     });
+    // the group's read is done when its position is past everything appended (lag 0): the barrier
+    const caughtUp = async () => {
+      for (let lag = 1; lag > 0; ) lag = (await bus.groupLag!([group]))[0]?.lag ?? 1;
+    };
+    let other: Subscription | undefined;
     try {
       await bus.publish([msg(topic, 'test.a', 1), msg(topic, 'test.b', 2)]);
       await until(() => asked >= 1);
-      await new Promise((r) => setTimeout(r, 200));
+      await caughtUp();
       expect(got).toEqual([]); // nothing wanted: both passed unread
       wanted = ['test.b'];
       await bus.publish([msg(topic, 'test.a', 3), msg(topic, 'test.b', 4)]);
       await until(() => got.length >= 1);
-      await new Promise((r) => setTimeout(r, 200));
+      await caughtUp();
       // the earlier test.b (appended before it was wanted) is not read again
       expect(got).toEqual([`evt_NOW_${topic}_4`]);
-      // a message of another topic does not wake the group (its poll is a minute)
+      // a message of another topic does not wake the group (its poll is a minute): a group of that
+      // topic on the same bus, woken by the same notification, has read it when the check is made
       const before = asked;
+      let otherGot = 0;
+      other = await bus.subscribe({ group: `${group}-other`, topics: [`${topic}-other`], handler: async (b) => void (otherGot += b.length) });
       await bus.publish([msg(`${topic}-other`, 'test.b', 5)]);
-      await new Promise((r) => setTimeout(r, 300));
+      await until(() => otherGot >= 1);
+      expect(otherGot).toBe(1);
       expect(asked).toBe(before);
     } finally {
+      await other?.stop();
       await sub.stop();
       await bus.close();
     }

@@ -7,7 +7,7 @@ import { Client } from 'pg';
 import { createLogger, createPostgresBus, startService, type Bus, type BusMessage, type ConsumedMessage, type RunningService } from '@bop/shared';
 import { pruneOutbox } from '../src/relay';
 import { organizationService } from '@svc/organization';
-import { eventually, freshDatabase, http, person, testKeys, type TestDatabase } from '@bop/test-support';
+import { eventually, freshDatabase, http, person, testKeys, topicSoFar, type TestDatabase } from '@bop/test-support';
 
 let db: TestDatabase;
 let bus: Bus;
@@ -32,13 +32,7 @@ async function call(svc: RunningService<any>, method: string, path: string, body
 }
 
 /** Everything on the bus so far, read by a throwaway group. */
-async function busContents(): Promise<ConsumedMessage[]> {
-  const seen: ConsumedMessage[] = [];
-  const sub = await bus.subscribe({ group: `peek-${Date.now()}-${Math.random()}`, topics: ['organization'], handler: async (b) => void seen.push(...b) });
-  await new Promise((r) => setTimeout(r, 400));
-  await sub.stop();
-  return seen;
-}
+const busContents = (): Promise<ConsumedMessage[]> => topicSoFar(bus, db.url, 'organization');
 
 beforeAll(async () => {
   db = await freshDatabase();
@@ -79,8 +73,13 @@ describe('relay', () => {
       await call(svc, 'POST', '/locations', { name: 'First', timezone: 'UTC', externalId: 'ROLL-1' });
       const refused = await call(svc, 'POST', '/locations', { name: 'Second', timezone: 'UTC', externalId: 'ROLL-1' });
       expect(refused.status).toBe(409);
-      await new Promise((r) => setTimeout(r, 400));
-      const names = (await busContents()).map((m) => (m.payload as any).data.object.name);
+      // a later change as the barrier: once it is on the bus, anything committed before it is too
+      const later = await call(svc, 'POST', '/locations', { name: 'Third', timezone: 'UTC', externalId: 'ROLL-3' });
+      const names = await eventually(async () => {
+        const all = (await busContents()).map((m) => (m.payload as any).data.object.name);
+        return all.includes('Third') ? all : undefined;
+      });
+      expect(later.status).toBe(201);
       expect(names).toContain('First');
       expect(names).not.toContain('Second');
     } finally {
@@ -168,7 +167,11 @@ describe('relay', () => {
     const b = await startOrg();
     try {
       await eventually(async () => (a.relay!.isLeader || b.relay!.isLeader ? true : undefined));
-      await new Promise((r) => setTimeout(r, 300));
+      // the standby tries to lead again (woken instead of waiting out its standby pause), and stays by
+      const standby = a.relay!.isLeader ? b.relay! : a.relay!;
+      const tried = standby.leadAttempts;
+      standby.wake();
+      await eventually(async () => (standby.leadAttempts > tried ? true : undefined));
       expect([a.relay!.isLeader, b.relay!.isLeader].filter(Boolean)).toHaveLength(1);
     } finally {
       await a.close();

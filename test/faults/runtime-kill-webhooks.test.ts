@@ -14,7 +14,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { call, must, sleep, startStack, waitFor, type Stack } from './support';
+import { call, must, startStack, waitFor, type Stack } from './support';
 
 jest.setTimeout(120_000);
 
@@ -71,7 +71,7 @@ describe('fault: the runtime killed during webhook delivery', () => {
 
   it('resumes delivery after the restart and loses no event', async () => {
     const port = (receiver.address() as AddressInfo).port;
-    await must(stack.rt.base, 'POST', '/api/v1/webhook-endpoints', { url: `http://127.0.0.1:${port}/hooks`, events: ['item.created', 'item.updated'], description: 'fault receiver' }, stack.session);
+    const endpoint = await must(stack.rt.base, 'POST', '/api/v1/webhook-endpoints', { url: `http://127.0.0.1:${port}/hooks`, events: ['item.created', 'item.updated'], description: 'fault receiver' }, stack.session);
 
     const created = await putItems(0, 40);
     // some delivered, the rest queued or in flight (the receiver holds each for a second): the crash
@@ -100,8 +100,13 @@ describe('fault: the runtime killed during webhook delivery', () => {
     expect(receivedBeforeKill).toBeLessThan(created.length); // the crash did interrupt deliveries
 
     // nothing arrives that no write caused; per item, created before updated; a re-delivery repeats
-    // the same event id for the same item and type
-    await sleep(500);
+    // the same event id for the same item and type — checked once no delivery is pending (nothing more
+    // will be attempted, so nothing more can arrive)
+    const idle = await waitFor(30_000, async () => {
+      const pending = await call(stack.rt.base, 'GET', `/api/v1/webhook-endpoints/${endpoint.id}/deliveries?status=pending&limit=1`, undefined, stack.session);
+      return pending?.status === 200 && pending.body.data.length === 0;
+    });
+    expect(idle).toBe(true);
     const all = [...created, ...createdAfter];
     const byEvent = new Map<string, string>();
     // the stack's own item was created just before the endpoint: its event may reach the fan-out

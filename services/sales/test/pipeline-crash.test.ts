@@ -7,7 +7,7 @@
  */
 import { ConsumerRunner, createLogger, createPostgresBus, defineConsumer, startService, type Bus, type ConsumedMessage, type RunningService } from '@bop/shared';
 import { salesService } from '../src';
-import { eventually, freshDatabase, http, integration, testKeys, type TestDatabase } from '@bop/test-support';
+import { eventually, freshDatabase, http, integration, testKeys, topicSoFar, type TestDatabase } from '@bop/test-support';
 
 let db: TestDatabase;
 let bus: Bus;
@@ -45,11 +45,7 @@ const sale = (externalId: string) => ({
 });
 
 async function salesOnBus(): Promise<ConsumedMessage[]> {
-  const seen: ConsumedMessage[] = [];
-  const sub = await bus.subscribe({ group: `peek-${Date.now()}-${Math.random()}`, topics: ['sales'], handler: async (b) => void seen.push(...b) });
-  await new Promise((r) => setTimeout(r, 400));
-  await sub.stop();
-  return seen.filter((m) => m.type === 'sales.transactions.recorded');
+  return (await topicSoFar(bus, db.url, 'sales')).filter((m) => m.type === 'sales.transactions.recorded');
 }
 
 beforeAll(async () => {
