@@ -30,7 +30,10 @@ describe('shift swaps', () => {
     const offered = await t.call('POST', '/me/shift-swaps', { as: me(ana), body: { shiftId, toEmployeeId: ben, note: 'Doctor' } });
     expect(offered.status).toBe(201);
     expect(offered.body).toMatchObject({ shiftId, locationId: loc, fromEmployeeId: ana, toEmployeeId: ben, status: 'pending', shiftStart: '2027-02-03T10:00:00.000Z', requestedBy: { type: 'employee', id: ana } });
-    expect((await outboxPayloads(t, 'scheduling', { type: 'shift.swap_requested', aggregateId: offered.body.id })).length).toBe(1);
+    const requested = await outboxPayloads(t, 'scheduling', { type: 'shift.swap_requested', aggregateId: offered.body.id });
+    expect(requested.length).toBe(1);
+    // caused through /me: the employee is the actor (supplement: the actor follows from the caller)
+    expect(requested[0].actor).toEqual({ type: 'employee', id: ana });
     // both see it; a second pending swap of the shift is refused
     expect((await t.call('GET', '/me/shift-swaps', { as: me(ben) })).body.data.map((w: { id: string }) => w.id)).toEqual([offered.body.id]);
     expect((await t.call('POST', '/shift-swaps', { body: { shiftId, toEmployeeId: ben } })).status).toBe(409);

@@ -458,7 +458,9 @@ describe('paid time off per day (for the payroll export)', () => {
     await make(paid.type.id, '2026-12-09', '2026-12-09', { partialHours: '3.5' });
     await make(paid.type.id, '2026-12-10', '2026-12-10', {}, false); // pending
     const cancelled = await make(paid.type.id, '2026-12-11', '2026-12-11');
-    await call('POST', `/me/time-off/requests/${cancelled}:cancel`, undefined, me(paid.emp));
+    expect((await call('POST', `/me/time-off/requests/${cancelled}:cancel`, undefined, me(paid.emp))).status).toBe(200);
+    // an approved request cancelled through /me: the employee is the event's actor
+    expect((await outboxPayloads(t, 'time', { type: 'time.time_off_request.cancelled', aggregateId: cancelled }))[0].actor).toEqual({ type: 'employee', id: paid.emp });
     await make(unpaidType.id, '2026-12-14', '2026-12-14', {}, true);
 
     const byDayOf = (ids: string[], from: string, to: string) => t.svc.runtime.read((w) => paidTimeOffHoursByDay(w, ids, from, to));
