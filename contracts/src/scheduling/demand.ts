@@ -1,5 +1,5 @@
 import { z } from '../zod';
-import { BatchResult, Timestamp } from '../common';
+import { BatchResult, ListQuery, listEnvelope, Timestamp } from '../common';
 import { utcTimestamp } from '../sales/transactions';
 
 const id = z.string().min(1).max(64);
@@ -36,6 +36,32 @@ export const DemandDriverBatch = z
     drivers: z.array(z.unknown()).min(1).max(100_000).openapi({ description: 'DemandDriverInput records; at most API_MAX_BATCH_SIZE (1,000 by default)' }),
   })
   .openapi('DemandDriverBatch');
+
+/** A driver's value as stored (GET /demand-drivers: what a feed sent, to check a backfill). */
+export const DemandDriver = z
+  .object({
+    id: z.string(),
+    source: z.string(),
+    externalId: z.string(),
+    locationId: z.string(),
+    driver: z.string(),
+    intervalStart: Timestamp,
+    value: z.string().openapi({ description: 'as stored, a decimal string', example: '412.5' }),
+    version: z.number().int().openapi({ description: '1 when first stored; one more each time the record was sent with other content' }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .openapi('DemandDriver');
+
+export const DemandDriverListQuery = ListQuery.extend({
+  locationId: id.optional(),
+  driver: DriverName.optional(),
+  source: z.string().trim().min(1).max(100).optional(),
+  from: Timestamp.optional().openapi({ description: 'intervals starting at or after this instant' }),
+  to: Timestamp.optional().openapi({ description: 'intervals starting before this instant' }),
+}).superRefine((q, ctx) => {
+  if (q.from && q.to && Date.parse(q.to) <= Date.parse(q.from)) ctx.addIssue({ code: 'custom', path: ['to'], message: 'Must be after from.' });
+});
 
 export const ForecastQuery = z
   .object({
@@ -119,6 +145,7 @@ export const SpecialDayQuery = z.object({ from: LocalDate.optional(), to: LocalD
 
 export const demandOperations = {
   'POST /demand-drivers': { body: DemandDriverBatch, response: BatchResult, status: 202 },
+  'GET /demand-drivers': { query: DemandDriverListQuery, response: listEnvelope(DemandDriver) },
   'GET /forecasts': { query: ForecastQuery, response: Forecast },
   'POST /forecasts/adjustments': { body: ForecastAdjustmentCreate, response: ForecastAdjustment },
   'GET /special-days': { query: SpecialDayQuery, response: z.object({ data: z.array(SpecialDay) }) },

@@ -58,6 +58,46 @@ describe('demand drivers and forecasts', () => {
     expect(nul.body.rejected).toBe(1);
   });
 
+  it('reads back what a feed stored (GET /demand-drivers): filters, pages, reach and bad filters', async () => {
+    useClock(fixedClock('2026-12-01T12:00:00Z'));
+    const loc = await replicaLocation(t);
+    const other = await replicaLocation(t);
+    const at = (h: number, m = 0) => `2026-11-30T${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:00Z`;
+    const sent = await send('res-read', [
+      { externalId: 'r1', locationId: loc, driver: 'covers', intervalStart: at(18), value: '12.50' },
+      { externalId: 'r2', locationId: loc, driver: 'covers', intervalStart: at(18, 15), value: 7 },
+      { externalId: 'r3', locationId: loc, driver: 'items_sold', intervalStart: at(18), value: '3' },
+      { externalId: 'r4', locationId: other, driver: 'covers', intervalStart: at(19), value: 1 },
+    ]);
+    expect(sent.body.created).toBe(4);
+    const reader = integration(['scheduling:read']);
+    const all = await t.call('GET', `/demand-drivers?source=res-read&locationId=${loc}`, { as: reader });
+    expect(all.status).toBe(200);
+    expect(all.body.data).toEqual([
+      expect.objectContaining({ source: 'res-read', externalId: 'r1', locationId: loc, driver: 'covers', intervalStart: '2026-11-30T18:00:00.000Z', value: '12.5', version: 1 }),
+      expect.objectContaining({ externalId: 'r2', value: '7' }),
+      expect.objectContaining({ externalId: 'r3', driver: 'items_sold' }),
+    ]);
+    const covers = await t.call('GET', `/demand-drivers?source=res-read&driver=covers&from=${at(18, 15)}&to=${at(20)}`, { as: reader });
+    expect(covers.body.data.map((d: { externalId: string }) => d.externalId)).toEqual(['r2', 'r4']);
+    // pages of one, in the order first stored
+    const first = await t.call('GET', '/demand-drivers?source=res-read&limit=1', { as: reader });
+    expect(first.body).toMatchObject({ hasMore: true, data: [{ externalId: 'r1' }] });
+    const second = await t.call('GET', `/demand-drivers?source=res-read&limit=1&cursor=${first.body.nextCursor}`, { as: reader });
+    expect(second.body.data.map((d: { externalId: string }) => d.externalId)).toEqual(['r2']);
+    // a re-send with other content is a new version of the same record
+    await send('res-read', [{ externalId: 'r2', locationId: loc, driver: 'covers', intervalStart: at(18, 15), value: 9 }]);
+    expect((await t.call('GET', `/demand-drivers?source=res-read&driver=covers&locationId=${loc}`, { as: reader })).body.data[1]).toMatchObject({ externalId: 'r2', value: '9', version: 2 });
+    // a person reaching one location sees its values only, and is refused another's
+    const manager = person({ 'forecasts.read': [{ type: 'locations', ids: [other] }] });
+    expect((await t.call('GET', '/demand-drivers?source=res-read', { as: manager })).body.data.map((d: { externalId: string }) => d.externalId)).toEqual(['r4']);
+    const refused = await t.call('GET', `/demand-drivers?locationId=${loc}`, { as: manager });
+    expect([refused.status, refused.body.code]).toEqual([403, 'out_of_reach']);
+    const bad = await t.call('GET', `/demand-drivers?from=${at(19)}&to=${at(18)}&driver=Covers!`, { as: reader });
+    expect([bad.status, bad.body.code]).toEqual([400, 'bad_request']);
+    expect(bad.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['driver', 'to']);
+  });
+
   it('forecasts from 10 weeks of a feed: the weekly pattern, buckets, special days and adjustments; 422 with too little history', async () => {
     useClock(fixedClock('2026-12-07T06:00:00Z'));
     const loc = await replicaLocation(t);
