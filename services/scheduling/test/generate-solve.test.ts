@@ -124,12 +124,37 @@ describe('draftSchedule (pure, HiGHS)', () => {
     expect(busyWeek.unmet[0].reason).toBe('1 cook missing Mon 21 Dec 09:00–17:00: 1 cook is available then, but 1 would pass 40 h in the workweek (no overtime)');
   });
 
+  it('an unmet need names what keeps each holder away: time off, another shift, leaving, no availability given, no pay rate', async () => {
+    const needs = hourly(UTC, '2026-12-28', '10:00', '14:00', 'cook', 6);
+    const day = window(UTC, '2026-12-28', '08:00', '20:00');
+    const r = await solved(
+      draft(
+        needs,
+        [
+          candidate('ana', '10.00', ['cook'], [day]),
+          candidate('ben', '10.00', ['cook'], [], { away: [{ ...day, reason: 'time_off' }] }),
+          candidate('cy', '10.00', ['cook'], [window(UTC, '2026-12-28', '15:00', '20:00')], { away: [{ ...window(UTC, '2026-12-28', '08:00', '15:00'), reason: 'other_shift' }] }),
+          candidate('di', '10.00', ['cook'], [], { away: [{ start: '2026-12-27T00:00:00Z', end: '2027-01-05T00:00:00Z', reason: 'left' }] }),
+          candidate('ed', '10.00', ['cook'], []),
+        ],
+        { leftOut: [{ employeeId: 'fay', name: 'FAY', positionIds: ['cook'], reason: 'has no pay rate in force on 2026-12-28' }] },
+      ),
+    );
+    expect(r.unmet.map((u) => u.reason)).toEqual([
+      '5 cooks missing Mon 28 Dec 10:00–14:00: only 1 of 6 cooks is available then (1 is on approved time off then; 1 works another shift then; 1 has left by then; 1 has no availability in the period; 1 has no pay rate in force on 2026-12-28)',
+    ]);
+    // nobody draftable at all: the reason, not "nobody holds the position"
+    const none = await solved(draft(needs.slice(0, 1), [], { leftOut: ['fay', 'gus'].map((id) => ({ employeeId: id, name: id, positionIds: ['cook'], reason: 'has no pay rate in force on 2026-12-28' })) }));
+    expect(none.unmet[0].reason).toMatch(/: nobody who holds the position cook can be drafted: 2 have no pay rate in force on 2026-12-28$/);
+    expect((await solved(draft(needs.slice(0, 1), []))).unmet[0].reason).toMatch(/: nobody holds the position cook$/);
+  });
+
   it('an unmet need is reported in words when too few or nobody are available', async () => {
     const needs = [...hourly(UTC, '2026-12-26', '18:00', '20:00', 'cook', 2), ...hourly(UTC, '2026-12-27', '12:00', '16:00', 'cook')];
     const r = await solved(draft(needs, [candidate('ana', '10.00', ['cook'], [window(UTC, '2026-12-26', '16:00', '22:00')])]));
     expect(r.unmet.map((u) => u.reason)).toEqual([
       '1 cook missing Sat 26 Dec 18:00–20:00: only 1 of 2 cooks is available then',
-      '1 cook missing Sun 27 Dec 12:00–16:00: no cook is available then (1 employee holds the position)',
+      '1 cook missing Sun 27 Dec 12:00–16:00: no cook is available then (1 employee holds the position: 1 has no availability then)',
     ]);
     expect(r.unmet.map((u) => [u.start, u.end, u.missing])).toEqual([
       ['2026-12-26T18:00:00Z', '2026-12-26T20:00:00Z', 1],

@@ -101,4 +101,24 @@ describe('schedules', () => {
     const needs = await t.call('GET', `/staffing-needs?locationId=${loc}&from=2026-12-14&to=2026-12-15`);
     expect(needs.body.positions.find((p: { position: string }) => p.position === 'Cook').shortHours).toBe('0.00');
   });
+  it('names the real reason of an unmet need: no pay rate, time off, availability — not "nobody holds the position"', async () => {
+    useClock(fixedClock('2026-12-10T06:00:00Z'));
+    const loc = await replicaLocation(t);
+    await t.call('POST', '/staffing-rules', { body: { locationId: loc, position: 'Baker', minStaff: 1, fromTime: '06:00', toTime: '10:00' } });
+    await t.call('POST', '/staffing-rules', { body: { locationId: loc, position: 'Runner', minStaff: 2, fromTime: '12:00', toTime: '14:00' } });
+    // the only baker has no pay rate; of the two runners one is off that day, the other works mornings only
+    await replicaEmployee(t, { home: loc, firstName: 'Bea', positions: ['Baker'] });
+    const [off, idle] = [await replicaEmployee(t, { home: loc, firstName: 'Ray', positions: ['Runner'] }), await replicaEmployee(t, { home: loc, firstName: 'Rex', positions: ['Runner'] })];
+    for (const e of [off, idle]) await replicaRate(t, e, '15');
+    await publishEvent(stack, 'time', 'time_off.approved', { id: 'tor_why', employeeId: off, startDate: '2026-12-14', endDate: '2026-12-14', partialHours: null, version: 2 });
+    await eventually(async () => (await sql(t, `select 1 from scheduling.approved_time_off where id = 'tor_why'`)).length > 0 || undefined);
+    await t.call('POST', '/availability', { body: { employeeId: idle, kind: 'available', weekday: 'monday', startTime: '06:00', endTime: '11:00' } });
+    const g = await t.call('POST', '/schedules:generate', { body: { locationId: loc, from: '2026-12-14', to: '2026-12-14', minShiftHours: 2, maxShiftHours: 8 } });
+    expect(g.status).toBe(200);
+    const reasons = g.body.unmet.map((u: { reason: string }) => u.reason.replace(/^.*?: /, ''));
+    expect(reasons).toEqual([
+      'nobody who holds the position Baker can be drafted: 1 has no pay rate in force on 2026-12-14',
+      'no Runner is available then (2 employees hold the position: 1 is on approved time off then; 1 has no availability then)',
+    ]);
+  });
 });

@@ -45,6 +45,34 @@ function groupsOf(p: Prepared, missingOf: number[]): Group[] {
 
 type Blocker = [one: string, many: string];
 
+const AWAY: Record<Worker['away'][number]['reason'], Blocker> = {
+  time_off: ['is on approved time off then', 'are on approved time off then'],
+  other_shift: ['works another shift then', 'work another shift then'],
+  left: ['has left by then', 'have left by then'],
+};
+
+/** Why a holder of the position is not available for all of a stretch: what was taken out of their availability, else the availability itself. */
+function awayOf(w: Worker, span: Span): Blocker {
+  const away = w.away.find((a) => overlaps(a, span));
+  if (away) return AWAY[away.reason];
+  if (w.windows.length === 0 && w.away.length === 0) return ['has no availability in the period', 'have no availability in the period'];
+  return ['has no availability then', 'have no availability then'];
+}
+
+/** "2 are on approved time off then; 1 has no pay rate in force on 2026-12-21" from blockers counted by their first form. */
+function tallied(blockers: Blocker[]): string {
+  const tally = new Map<string, { blocker: Blocker; n: number }>();
+  for (const b of blockers) {
+    const seen = tally.get(b[0]);
+    if (seen) seen.n++;
+    else tally.set(b[0], { blocker: b, n: 1 });
+  }
+  return [...tally.values()].map(({ blocker, n }) => `${n} ${n === 1 ? blocker[0] : blocker[1]}`).join('; ');
+}
+
+/** The plural form of a left-out reason in the third person singular ("has no pay rate…" → "have no pay rate…"). */
+const leftOutBlocker = (reason: string): Blocker => [reason, reason.replace(/^has\b/, 'have').replace(/^is\b/, 'are')];
+
 /** Why an employee who holds the position and is available then is not on it (singular and plural wording), or null when they are. */
 function blockerOf(w: Worker, g: Group, span: Span, p: Prepared, mine: ShiftOption[], options: ShiftOption[]): Blocker | null {
   const working = mine.find((o) => overlaps(o, span));
@@ -77,7 +105,7 @@ function blockerOf(w: Worker, g: Group, span: Span, p: Prepared, mine: ShiftOpti
   return ['was left off: the solver found covering it not worth the cost', 'were left off: the solver found covering it not worth the cost'];
 }
 
-/** Every unmet need in words: how many are missing when, and why (nobody holds it, too few available, what keeps the others). */
+/** Every unmet need in words: how many are missing when, and why (nobody holds it, too few available and what keeps each away — time off, another shift, no pay rate, availability — or what keeps the available ones off it). */
 export function explainUnmet(p: Prepared, options: ShiftOption[], chosen: ShiftOption[], missingOf: number[]): DraftUnmet[] {
   const byWorker = new Map<number, ShiftOption[]>();
   for (const o of chosen) byWorker.set(o.worker, [...(byWorker.get(o.worker) ?? []), o]);
@@ -87,13 +115,17 @@ export function explainUnmet(p: Prepared, options: ShiftOption[], chosen: ShiftO
     const holders = p.workers.filter((w) => w.positions.includes(g.positionId));
     const availableFor = (s: Slot) => holders.filter((w) => w.windows.some((win) => within(s, win)));
     const available = Math.min(...g.slots.map((s) => availableFor(s).length));
+    // the holders not available for all of the stretch, and those who could not be drafted at all, each with why
+    const leftOut = p.leftOut.filter((l) => l.positionIds.includes(g.positionId)).map((l) => leftOutBlocker(l.reason));
+    const unavailable = () => tallied([...holders.filter((w) => !g.slots.every((s) => w.windows.some((win) => within(s, win)))).map((w) => awayOf(w, span)), ...leftOut]);
     let why: string;
     if (holders.length === 0) {
-      why = `nobody holds the position ${name}`;
+      why = leftOut.length === 0 ? `nobody holds the position ${name}` : `nobody who holds the position ${name} can be drafted: ${tallied(leftOut)}`;
     } else if (available === 0) {
-      why = `no ${name} is available then (${counted(holders.length, 'employee')} ${holders.length === 1 ? 'holds' : 'hold'} the position)`;
+      why = `no ${name} is available then (${counted(holders.length + leftOut.length, 'employee')} ${holders.length + leftOut.length === 1 ? 'holds' : 'hold'} the position: ${unavailable()})`;
     } else if (available < g.needed) {
-      why = `only ${available} of ${counted(g.needed, name)} ${available === 1 ? 'is' : 'are'} available then`;
+      const others = unavailable();
+      why = `only ${available} of ${counted(g.needed, name)} ${available === 1 ? 'is' : 'are'} available then${others ? ` (${others})` : ''}`;
     } else {
       const tally = new Map<string, { blocker: Blocker; n: number }>();
       for (const w of holders.filter((h) => h.windows.some((win) => within(span, win)))) {

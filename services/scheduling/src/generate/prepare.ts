@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import { HOUR_MS, isValidZone, localDayOf, minuteOfDay, parseInstant, workweekOf } from './clock';
-import { DraftInputError, type DraftInput, type DraftWeekStart, type DraftWindow } from './types';
+import { DraftInputError, type DraftAway, type DraftInput, type DraftLeftOut, type DraftWeekStart, type DraftWindow } from './types';
 
 export interface Span {
   start: number;
@@ -25,6 +25,8 @@ export interface Worker {
   /** null when the employee gave no preference */
   preferred: Span[] | null;
   otherShifts: Span[];
+  /** stretches taken out of the availability, and why */
+  away: Array<Span & { reason: DraftAway['reason'] }>;
   alreadyIn(week: string): number;
 }
 
@@ -44,6 +46,7 @@ export interface Prepared {
   overtimeMultiplier: number;
   fairnessWeight: number;
   preferenceWeight: number;
+  leftOut: DraftLeftOut[];
   positionName(id: string): string;
   /** local date of an instant (memoised: luxon is the slow part of enumerating shifts) */
   dayOf(ms: number): string;
@@ -152,6 +155,7 @@ export function prepareDraft(input: DraftInput): Prepared {
       windows: spansOf(c.available, `candidates[${i}].available`),
       preferred: c.preferred && c.preferred.length > 0 ? spansOf(c.preferred, `candidates[${i}].preferred`) : null,
       otherShifts: spansOf(c.otherShifts ?? [], `candidates[${i}].otherShifts`),
+      away: (c.away ?? []).map((a, k) => ({ start: parseInstant(a.start, `candidates[${i}].away[${k}].start`), end: parseInstant(a.end, `candidates[${i}].away[${k}].end`), reason: a.reason })),
       alreadyIn: (week) => (typeof already === 'number' ? already : (already[week] ?? 0)),
     };
   });
@@ -172,6 +176,7 @@ export function prepareDraft(input: DraftInput): Prepared {
     overtimeMultiplier: r.overtimeMultiplier,
     fairnessWeight: r.fairnessWeight ?? 0.1,
     preferenceWeight: r.preferenceWeight ?? 0.25,
+    leftOut: input.leftOut ?? [],
     positionName: (id) => input.positionNames?.[id] ?? id,
     dayOf: memoised((ms: number) => localDayOf(ms, input.zone)),
     minuteOf: memoised((ms: number) => minuteOfDay(ms, input.zone)),

@@ -29,7 +29,7 @@ import { shiftOptions, type ShiftOption } from './shift-options';
 import type { DraftInput, DraftResult, DraftShift, DraftSolverOptions } from './types';
 
 export { DraftInputError } from './types';
-export type { DraftCandidate, DraftInput, DraftNeedSlot, DraftResult, DraftRules, DraftShift, DraftSolverOptions, DraftUnmet, DraftWeekStart, DraftWindow } from './types';
+export type { DraftAway, DraftCandidate, DraftInput, DraftLeftOut, DraftNeedSlot, DraftResult, DraftRules, DraftShift, DraftSolverOptions, DraftUnmet, DraftWeekStart, DraftWindow } from './types';
 export { draftRuleViolations } from './check-draft';
 
 /** Wages of the chosen shifts: each workweek's hours past the threshold, in the order worked, at the multiplier. */

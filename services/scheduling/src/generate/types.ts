@@ -10,6 +10,20 @@ export interface DraftNeedSlot extends DraftWindow {
   needed: number;
 }
 
+/** A stretch taken out of an employee's availability, and why (for the wording of unmet needs). */
+export interface DraftAway extends DraftWindow {
+  reason: 'time_off' | 'other_shift' | 'left';
+}
+
+/** An employee who holds a needed position but cannot be drafted at all, and why in words. */
+export interface DraftLeftOut {
+  employeeId: string;
+  name: string;
+  positionIds: string[];
+  /** e.g. "has no pay rate in force on 2026-12-21" (the third person singular, after the name) */
+  reason: string;
+}
+
 /** An employee who may be given shifts in the draft. */
 export interface DraftCandidate {
   employeeId: string;
@@ -28,6 +42,8 @@ export interface DraftCandidate {
   hoursAlreadyScheduled: number | Record<string, number>;
   /** shifts the employee already has outside the draft (any location), near the period: the rest and one-shift-a-day rules count them */
   otherShifts?: DraftWindow[];
+  /** what was taken out of the availability to give `available` (time off, other shifts, a leaving date): unmet needs name it */
+  away?: DraftAway[];
 }
 
 export type DraftWeekStart = 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday';
@@ -64,6 +80,8 @@ export interface DraftInput {
   now?: string;
   /** display names of positions for the wording (positionId → name); the id is used when absent */
   positionNames?: Record<string, string>;
+  /** employees of a needed position the caller could not make candidates (unmet needs name why) */
+  leftOut?: DraftLeftOut[];
 }
 
 export interface DraftShift {

@@ -13,7 +13,7 @@ import {
   type Work,
 } from '@bop/shared';
 import { costShifts, type CostRate } from './cost';
-import { draftSchedule, DraftInputError, type DraftCandidate, type DraftNeedSlot } from '../generate/solve';
+import { draftSchedule, DraftInputError, type DraftCandidate, type DraftLeftOut, type DraftNeedSlot } from '../generate/solve';
 import { Shift } from '../shifts/entities';
 import { shiftDto } from '../shifts/dto';
 import { paidHours, workweekStart } from '../shifts/warnings';
@@ -168,12 +168,14 @@ export async function generateSchedule(
   const homeZones = new Map((await resolveLocations(w, [...new Set(employees.map((e) => e.homeLocationId))].map((locationId) => ({ locationId })))).byId);
   const rateOf = await ratesOf(w, ids);
   const candidates: DraftCandidate[] = [];
+  const leftOut: DraftLeftOut[] = [];
   for (const e of employees) {
     const held = e.positions.filter((p) => positions.some((q) => key(q) === key(p)));
     const heldIds = positions.filter((q) => held.some((p) => key(p) === key(q)));
     const rate = rateOf(e.id, firstDay, heldIds[0]);
     if (!rate) {
       notes.push(`${e.firstName} ${e.lastName} has no pay rate in force on ${firstDay}; left out of the draft.`);
+      leftOut.push({ employeeId: e.id, name: `${e.firstName} ${e.lastName}`.trim(), positionIds: heldIds, reason: `has no pay rate in force on ${firstDay}` });
       continue;
     }
     const homeZone = homeZones.get(e.homeLocationId)?.timezone ?? zone;
@@ -189,7 +191,7 @@ export async function generateSchedule(
     const busy = kept.filter((s) => s.employeeId === e.id && !replacingIds.has(s.id)).map((s) => ({ start: new Date(s.start).getTime(), end: new Date(s.end).getTime(), breakMinutes: s.breakMinutes }));
     const last = e.terminationDate ? [{ start: dayInterval(e.terminationDate, zone).end, end: period.end + DAY_MS }] : [];
     const available = subtractIntervals(free.available, [...off, ...busy, ...last]).filter((i) => i.end > period.start && i.start < period.end);
-    if (available.length === 0) continue;
+    // kept with no availability left too: unmet needs then say why (time off, another shift, leaving, no availability given)
     const perWeek: Record<string, number> = {};
     for (const s of busy) {
       const week = workweekStart(DateTime.fromMillis(s.start, { zone }).toISODate()!, settings.weekStart);
@@ -205,6 +207,11 @@ export async function generateSchedule(
       preferred: free.preferred.map((i) => ({ start: iso(i.start), end: iso(i.end) })),
       hoursAlreadyScheduled: perWeek,
       otherShifts: busy.map((s) => ({ start: iso(s.start), end: iso(s.end) })),
+      away: [
+        ...off.map((i) => ({ start: iso(i.start), end: iso(i.end), reason: 'time_off' as const })),
+        ...busy.map((i) => ({ start: iso(i.start), end: iso(i.end), reason: 'other_shift' as const })),
+        ...last.map((i) => ({ start: iso(i.start), end: iso(i.end), reason: 'left' as const })),
+      ],
     });
   }
   let result;
@@ -212,6 +219,7 @@ export async function generateSchedule(
     result = await draftSchedule({
       needs: slots,
       candidates,
+      leftOut,
       zone,
       now: new Date(now).toISOString(),
       rules: {
