@@ -40,6 +40,9 @@ const batch: SalesContribution[] = Array.from({ length: 1000 }, (_, t) => ({
   transactions: 1,
 }));
 
+/** what both forms answer (read after the write, the same read in each): the location's intervals of the batch's day */
+const todaysIntervals = (w: Work) => findPlain(w.em, SalesInterval, { locationId: loc(0), intervalStart: { $gte: interval(DAYS, 0) } }, { orderBy: { intervalStart: 'asc' } });
+
 /** scheduling's kept raw statements (cases named `scheduling.<what>`), each against its best ORM form. */
 export const schedulingCases: SqlCase[] = [
   {
@@ -47,7 +50,10 @@ export const schedulingCases: SqlCase[] = [
     what: 'a batch of 1,000 new sales of one location applied to its intervals (contributions kept per transaction)',
     service: schedulingService,
     seed,
-    raw: (w) => applySalesDemand(w, batch),
+    async raw(w) {
+      await applySalesDemand(w, batch);
+      return todaysIntervals(w);
+    },
     async orm(w) {
       // the contributions read (the location's lock held), the newer written, the differences summed in code and the intervals upserted
       const latest = new Map<string, SalesContribution>();
@@ -56,7 +62,7 @@ export const schedulingCases: SqlCase[] = [
       await lockForTransaction(w.em, [...new Set(rows.map((r) => `${w.schema}.sales_demand ${r.locationId}`))]);
       const before = new Map((await findPlain(w.em, SalesDemand, { transactionId: { $in: rows.map((r) => r.transactionId) } })).map((b) => [b.transactionId, b]));
       const written = rows.filter((r) => (before.get(r.transactionId)?.version ?? -1) < r.version);
-      if (written.length === 0) return;
+      if (written.length === 0) return todaysIntervals(w);
       await w.em.upsertMany(SalesDemand, written.map((r) => ({ ...r })));
       const deltas = new Map<string, { locationId: string; intervalStart: Date; netSales: Decimal; transactions: number }>();
       const add = (locationId: string, intervalStart: Date, netSales: Decimal.Value, transactions: number) => {
@@ -83,6 +89,7 @@ export const schedulingCases: SqlCase[] = [
             return { locationId: d.locationId, intervalStart: d.intervalStart, netSales: d.netSales.plus(s?.netSales ?? 0).toFixed(4), transactions: d.transactions + (s?.transactions ?? 0) };
           }),
       );
+      return todaysIntervals(w);
     },
   },
 ];
