@@ -1,5 +1,5 @@
 import type { SensorAlarmEventObject } from '@bop/contracts';
-import { fmtQuantity, newId, sqlList, sqlQuery, type Work } from '@bop/shared';
+import { findPlain, fmtQuantity, newId, sqlQuery, type Work } from '@bop/shared';
 import { OperationsSensorAlarm } from './entities';
 import type { AlarmReplay, RaisedAlarm, TimedValue } from './alarm-rules';
 
@@ -52,10 +52,8 @@ export function alarmEvent(s: AlarmSensor, alarm: { id: string; startedAt: Date 
 export async function openAlarms(w: Work, alarmIds: string[]): Promise<Map<string, RaisedAlarm[]>> {
   const bySensor = new Map<string, RaisedAlarm[]>();
   if (alarmIds.length === 0) return bySensor;
-  const rows = await sqlQuery<{ id: string; sensor_id: string; started_at: Date }>(w.em, `select "id", "sensor_id", "started_at" from "${w.schema}"."sensor_alarms" where "id" = any(?::text[]) and "ended_at" is null`, [
-    sqlList(alarmIds),
-  ]);
-  for (const r of rows) bySensor.set(r.sensor_id, [...(bySensor.get(r.sensor_id) ?? []), { id: r.id, startedAt: new Date(r.started_at), endedAt: null }]);
+  const rows = await findPlain(w.em, OperationsSensorAlarm, { id: { $in: alarmIds }, endedAt: null });
+  for (const r of rows) bySensor.set(r.sensorId, [...(bySensor.get(r.sensorId) ?? []), { id: r.id, startedAt: r.startedAt, endedAt: null }]);
   return bySensor;
 }
 
@@ -111,13 +109,19 @@ export async function applyAlarmReplays(
     openAlarm.set(sensor.id, open?.id ?? null);
   }
   if (inserts.length > 0) await w.em.insertMany(OperationsSensorAlarm, inserts);
-  if (closes.length > 0) {
-    await sqlQuery(
-      w.em,
-      `update "${w.schema}"."sensor_alarms" a set "ended_at" = x."ended_at", "ended_value" = x."ended_value", "updated_at" = ?
-       from jsonb_to_recordset(?::jsonb) as x("id" text, "ended_at" timestamptz, "ended_value" numeric) where a."id" = x."id"`,
-      [now, JSON.stringify(closes.map((c) => ({ id: c.id, ended_at: c.endedAt.toISOString(), ended_value: c.endedValue })))],
-    );
-  }
+  await closeAlarms(w, closes);
   return { events, openAlarm };
+}
+
+/** Ends the alarms a replay closed: each by the reading that came back in range. */
+export async function closeAlarms(w: Work, closes: Array<{ id: string; endedAt: Date; endedValue: string }>): Promise<void> {
+  if (closes.length === 0) return;
+  // raw SQL (bench:sql operations.close-alarms): 4,000 µs against 11,198 through the ORM (2.8×, 3.1× in a second run: the alarms loaded
+  // as entities, changed and flushed, against one update from a JSON list)
+  await sqlQuery(
+    w.em,
+    `update "${w.schema}"."sensor_alarms" a set "ended_at" = x."ended_at", "ended_value" = x."ended_value", "updated_at" = ?
+     from jsonb_to_recordset(?::jsonb) as x("id" text, "ended_at" timestamptz, "ended_value" numeric) where a."id" = x."id"`,
+    [w.now, JSON.stringify(closes.map((c) => ({ id: c.id, ended_at: c.endedAt.toISOString(), ended_value: c.endedValue })))],
+  );
 }

@@ -53,4 +53,20 @@ export const OperationsSensorAlarm = defineEntity({
 });
 export type OperationsSensorAlarm = InferEntity<typeof OperationsSensorAlarm>;
 
-export const sensorEntities = [OperationsSensor, OperationsSensorAlarm];
+/** One reading: its (sensor, time) is its key; the table is range-partitioned by `read_at` (partitions-store.ts). */
+export const OperationsSensorReading = defineEntity({
+  name: 'OperationsSensorReading',
+  tableName: 'sensor_readings',
+  properties: {
+    sensorId: p.string().primary(),
+    readAt: p.datetime().primary(),
+    value: p.decimal('string'),
+    source: p.string(),
+    receivedAt: p.datetime(),
+    /** set when a re-sent reading changed its value (null: as first received) */
+    changedAt: p.datetime().nullable(),
+  },
+});
+export type OperationsSensorReading = InferEntity<typeof OperationsSensorReading>;
+
+export const sensorEntities = [OperationsSensor, OperationsSensorAlarm, OperationsSensorReading];

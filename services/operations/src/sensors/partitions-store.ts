@@ -1,4 +1,5 @@
 import { lockForTransaction, sqlQuery, type Work } from '@bop/shared';
+import { OperationsSensorReading } from './entities';
 
 /**
  * The readings' monthly partitions (the schema's sensor_readings is range-partitioned by `read_at`;
@@ -20,6 +21,8 @@ const lockPartitions = (w: Work) => lockForTransaction(w.em, `${w.schema}.sensor
 
 /** The month partitions that exist, by name, with their month. */
 export async function readingPartitions(w: Work): Promise<Array<{ name: string; month: Date }>> {
+  // raw SQL (bench:sql operations.drop-partition): the catalog has no ORM form (the ORM's schema reader leaves partitions out); the
+  // partitions exist for the retention that case measures (6.7× and 6.0× in two runs)
   const rows = await sqlQuery<{ name: string }>(
     w.em,
     `select c."relname" as "name" from pg_inherits i join pg_class c on c."oid" = i."inhrelid" join pg_class p on p."oid" = i."inhparent"
@@ -53,6 +56,8 @@ export async function createReadingPartition(w: Work, from: Date): Promise<strin
   const to = monthStart(from, 1);
   const table = `"${w.schema}"."sensor_readings"`;
   await lockPartitions(w);
+  // raw SQL (bench:sql operations.drop-partition): DDL and the catalog, no ORM form; the partitions exist for the retention that case
+  // measures (6.7× and 6.0× in two runs); the move is between tables the ORM has no entity for (the default partition, the new one)
   const [again] = await sqlQuery(w.em, `select 1 from pg_class c join pg_namespace n on n."oid" = c."relnamespace" where n."nspname" = ? and c."relname" = ?`, [w.schema, name]);
   if (again) return null;
   await sqlQuery(w.em, `create table "${w.schema}"."${name}" (like ${table} including defaults including constraints)`);
@@ -78,15 +83,12 @@ export async function expiredReadingPartitions(w: Work, cutoff: Date): Promise<s
 
 export async function dropReadingPartition(w: Work, name: string): Promise<void> {
   await lockPartitions(w);
+  // raw SQL (bench:sql operations.drop-partition): 35,624 µs against 238,225 through the ORM (6.7×, 6.0× in a second
+  // run: a month's partition dropped against its readings deleted — 72,000 there, a month of 1,000 sensors holds 43 million)
   await sqlQuery(w.em, `drop table if exists "${w.schema}"."${name}"`);
 }
 
 /** Deletes the readings older than the cut-off left in the month that straddles it and in the default partition; answers how many. */
 export async function deleteExpiredReadings(w: Work, cutoff: Date): Promise<number> {
-  const deleted = await sqlQuery<{ n: string }>(
-    w.em,
-    `with gone as (delete from "${w.schema}"."sensor_readings" where "read_at" < ? returning 1) select count(*) as "n" from gone`,
-    [cutoff],
-  );
-  return Number(deleted[0]?.n ?? 0);
+  return w.em.nativeDelete(OperationsSensorReading, { readAt: { $lt: cutoff } });
 }

@@ -6,13 +6,13 @@ import {
   assertLocationInReach,
   Conflict,
   findPage,
+  findPlain,
   fmtQuantity,
   lockForTransaction,
   locationFilter,
   mapPage,
   newId,
   NotFound,
-  sqlQuery,
   ValidationError,
   writableLocations,
   type ApiError,
@@ -20,7 +20,7 @@ import {
   type ListPage,
   type Work,
 } from '@bop/shared';
-import { OperationsSensor } from './entities';
+import { OperationsSensor, OperationsSensorReading } from './entities';
 import { sensorDto } from './dto';
 import { assetErrors } from './asset-check';
 import { isInRange, replayAlarm } from './alarm-rules';
@@ -240,20 +240,15 @@ export async function listSensors(w: Work, q: z.output<typeof SensorListQuery>):
 /** `GET /sensors/{id}/readings`: newest first, at most `limit` (≤ 1,000), within [from, to); each judged against the range now. */
 export async function listReadings(w: Work, id: string, q: z.output<typeof SensorReadingsQuery>): Promise<z.output<typeof SensorReadings>> {
   const sensor = await getSensor(w, { id });
-  const rows = await sqlQuery<{ read_at: Date; value: string; received_at: Date }>(
-    w.em,
-    `select "read_at", "value", "received_at" from "${w.schema}"."sensor_readings"
-     where "sensor_id" = ? and "read_at" >= coalesce(?::timestamptz, '-infinity') and "read_at" < coalesce(?::timestamptz, 'infinity')
-     order by "read_at" desc limit ?`,
-    [sensor.id, q.from ?? null, q.to ?? null, q.limit],
-  );
+  const readAt = { ...(q.from !== undefined ? { $gte: new Date(q.from) } : {}), ...(q.to !== undefined ? { $lt: new Date(q.to) } : {}) };
+  const rows = await findPlain(w.em, OperationsSensorReading, { sensorId: sensor.id, ...(Object.keys(readAt).length > 0 ? { readAt } : {}) }, { orderBy: { readAt: 'desc' }, limit: q.limit });
   const range = { min: sensor.min ?? null, max: sensor.max ?? null };
   return {
     sensorId: sensor.id,
     unit: sensor.unit,
     min: dec(sensor.min),
     max: dec(sensor.max),
-    data: rows.map((r) => ({ readAt: new Date(r.read_at).toISOString(), value: fmtQuantity(r.value), inRange: isInRange(r.value, range), receivedAt: new Date(r.received_at).toISOString() })),
+    data: rows.map((r) => ({ readAt: r.readAt.toISOString(), value: fmtQuantity(r.value), inRange: isInRange(r.value, range), receivedAt: r.receivedAt.toISOString() })),
   };
 }
 
@@ -263,14 +258,9 @@ export async function listReadings(w: Work, id: string, q: z.output<typeof Senso
  * there, so a batch that just brought it back in range wins). Answers how many were raised.
  */
 export async function raiseDueAlarms(w: Work, take: number): Promise<number> {
-  const due = await sqlQuery<{ id: string }>(
-    w.em,
-    `select "id" from "${w.schema}"."sensors" where "run_started_at" is not null and "alarm_id" is null and "status" = 'active'
-       and "run_started_at" + make_interval(mins => "alarm_delay_minutes") <= ? order by "id" limit ?`,
-    [w.now, take],
-  );
+  const due = await dueSensorIds(w, take);
   if (due.length === 0) return 0;
-  const sensors = await w.em.find(OperationsSensor, { id: { $in: due.map((d) => d.id) } }, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' } });
+  const sensors = await w.em.find(OperationsSensor, { id: { $in: due } }, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' } });
   const replays = sensors.flatMap((s) => {
     if (s.status !== 'active' || !s.runStartedAt || s.alarmId || !s.lastReadAt || s.lastValue == null) return [];
     const range = { min: s.min ?? null, max: s.max ?? null, alarmDelayMinutes: s.alarmDelayMinutes };
@@ -282,4 +272,14 @@ export async function raiseDueAlarms(w: Work, take: number): Promise<number> {
   await w.em.flush();
   for (const e of events) w.emit(e);
   return replays.length;
+}
+
+/** The first `take` sensors (by id) whose alarm is due: active, out of range, no alarm yet, and their delay passed by the clock. */
+export async function dueSensorIds(w: Work, take: number): Promise<string[]> {
+  // the candidates (a partial index holds them), the delay (a column) compared with the clock here
+  const candidates = await findPlain(w.em, OperationsSensor, { runStartedAt: { $ne: null }, alarmId: null, status: 'active' }, { orderBy: { id: 'asc' } });
+  return candidates
+    .filter((s) => s.runStartedAt!.getTime() + s.alarmDelayMinutes * 60_000 <= w.now.getTime())
+    .slice(0, take)
+    .map((s) => s.id);
 }

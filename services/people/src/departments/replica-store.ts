@@ -4,6 +4,8 @@ import { PeopleDepartment } from './entities';
 
 async function upsertDepartments(em: EntityManager, schema: string, rows: ReplicatedDepartment[]): Promise<void> {
   for (const d of rows) {
+    // raw SQL (bench:sql people.upsert-department): 1,983 µs against 3,832 through the ORM (1.9×, 4.5× in a second run: the query
+    // builder's insert … on conflict merge where, built per call; em.upsert with the same condition 3.3×)
     await em.execute(
       `insert into "${schema}"."departments" ("id", "location_id", "status", "updated_at") values (?, ?, ?, ?)
        on conflict ("id") do update set "location_id" = excluded."location_id", "status" = excluded."status", "updated_at" = excluded."updated_at"

@@ -298,10 +298,7 @@ export async function resolveEmployees(
   if (opts.known && opts.known.length > 0) {
     // the caller's versions first, from the keys alone: only those that changed are read whole
     const known = new Map(opts.known.map((k) => [k.id, k.version]));
-    const keys = await sqlQuery<{ id: string; version: number }>(w.em, `select "id", "version" from "${w.schema}"."employees" where "id" = any(?::text[]) or "external_id" = any(?::text[])`, [
-      sqlList(ids),
-      sqlList(externalIds),
-    ]);
+    const keys = await employeeVersions(w, ids, externalIds);
     const stale: string[] = [];
     for (const k of keys) (known.get(k.id) === k.version ? current : stale).push(k.id);
     ids = stale;
@@ -317,6 +314,16 @@ export async function resolveEmployees(
     }
   }
   return { employees, rates, current };
+}
+
+/** The id and version of the employees named by id or externalId (unknown ones absent). */
+export async function employeeVersions(w: Work, ids: string[], externalIds: string[]): Promise<Array<{ id: string; version: number }>> {
+  // raw SQL (bench:sql people.employee-versions): 6,086 µs against 24,992 through the ORM (4.1×, 4.2× in a second run: the query builder
+  // binds the 1,000 ids one by one and maps each row, against one array parameter; findPlain 7.5×, em.find with fields 18×)
+  return sqlQuery<{ id: string; version: number }>(w.em, `select "id", "version" from "${w.schema}"."employees" where "id" = any(?::text[]) or "external_id" = any(?::text[])`, [
+    sqlList(ids),
+    sqlList(externalIds),
+  ]);
 }
 
 /** The ids of the employees the caller's reach covers (null: every employee), for lists of records that belong to employees. */

@@ -30,6 +30,8 @@ export async function applySalesDemand(w: Work, incoming: SalesContribution[]): 
   if (latest.size === 0) return;
   const rows = [...latest.values()].sort((a, b) => (a.transactionId < b.transactionId ? -1 : 1));
   await lockForTransaction(em, [...new Set(rows.map((r) => `${schema}.sales_demand ${r.locationId}`))]);
+  // raw SQL (bench:sql scheduling.apply-sales-demand): 80,712 µs against 306,197 through the ORM (3.8×, 5.6× in a second run: the
+  // contributions read and upserted, the differences summed in code, the intervals read and upserted, against one statement)
   await sqlQuery(
     em,
     `with incoming as (
