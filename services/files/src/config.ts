@@ -31,6 +31,8 @@ export const configSchema = z.object({
   STORAGE_S3_SECRET_ACCESS_KEY: z.string().optional(),
   STORAGE_S3_FORCE_PATH_STYLE: z.string().optional(),
   STORAGE_S3_PREFIX: z.string().optional(),
+  /** bytes stored by an upload never recorded (the process died in between) are removed this long after it began (default 6 h: longer than any upload takes) */
+  FILES_UPLOAD_ORPHAN_AFTER_MS: z.coerce.number().int().min(60_000).default(6 * 3_600_000),
 });
 
 export type FilesConfig = BaseConfig & z.output<typeof configSchema>;

@@ -2,11 +2,11 @@ import { createService, orgReplicaConsumers, type ObjectStorage } from '@bop/sha
 import { configSchema, type FilesConfig } from './config';
 import { migrations } from './migrations';
 import { FilesLocation } from './locations/entities';
-import { Attachment } from './attachments/entities';
+import { Attachment, UploadIntent } from './attachments/entities';
 import { attachmentRoutes } from './attachments/routes';
 import { attachmentInternalRoutes } from './attachments/internal-routes';
 import { attachmentStorage } from './attachments/upload-store';
-import { contentRemoval } from './attachments/removal-worker';
+import { contentRemoval, uploadSweep } from './attachments/removal-worker';
 
 export { configSchema, type FilesConfig } from './config';
 
@@ -27,10 +27,10 @@ export const filesService = createService({
   name: 'files',
   // the kit opens the transaction of every write (issue 37)
   configSchema,
-  entities: [FilesLocation, Attachment],
+  entities: [FilesLocation, Attachment, UploadIntent],
   migrations,
   consumers: () => orgReplicaConsumers('files'),
-  workers: (svc) => [contentRemoval(storageOf(svc))],
+  workers: (svc) => [contentRemoval(storageOf(svc)), uploadSweep(storageOf(svc), svc.config.FILES_UPLOAD_ORPHAN_AFTER_MS)],
   routes: (svc) => attachmentRoutes(svc, storageOf(svc)),
   internalRoutes: () => attachmentInternalRoutes(),
 });

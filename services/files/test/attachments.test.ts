@@ -285,3 +285,37 @@ describe('removing the bytes of a deleted file', () => {
     expect(fs.existsSync(file)).toBe(false);
   });
 });
+
+describe('bytes stored but never recorded (the process died in between)', () => {
+  const intents = async (ids: string[]) => (await sql(t, `select id from files.upload_intents where id = any($1) order by id`, [ids])).map((r: { id: string }) => r.id);
+  /** what a process that died after storing the bytes leaves: the intent (started `hoursAgo`) and the bytes */
+  const leftBehind = async (id: string, hoursAgo: number) => {
+    await sql(t, `insert into files.upload_intents (id, storage_key, started_at) values ($1, $2, now() - make_interval(hours => $3))`, [id, `attachments/${id}`, hoursAgo]);
+    fs.mkdirSync(path.join(dir, 'attachments'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'attachments', id), PNG);
+    fs.writeFileSync(path.join(dir, 'attachments', `${id}.sha256`), sha(PNG));
+  };
+
+  it('an upload recorded or refused leaves no intent behind', async () => {
+    const a = await uploadedPng(t);
+    const refused = await upload(t, [{ fileName: 'x.exe', contentType: 'application/octet-stream', content: Buffer.from('MZ\x90\x00 not allowed here') }]);
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(await sql(t, `select count(*)::int as n from files.upload_intents`)).toEqual([{ n: 0 }]);
+    expect(stored(a.id)).toBe(true);
+  });
+
+  it('the sweeper removes them once older than any upload takes; an upload under way and recorded bytes stay', async () => {
+    await leftBehind('att_ORPHAN1', 7);
+    await leftBehind('att_INFLIGHT', 1);
+    // recorded, but its intent was left (a record written by another path): only the intent goes
+    const kept = await uploadedPng(t);
+    await sql(t, `insert into files.upload_intents (id, storage_key, started_at) values ($1, $2, now() - interval '7 hours')`, [kept.id, `attachments/${kept.id}`]);
+    await t.svc.worker('upload-sweep').runOnce();
+    expect(stored('att_ORPHAN1')).toBe(false);
+    expect(fs.existsSync(path.join(dir, 'attachments', 'att_ORPHAN1.sha256'))).toBe(false);
+    expect(stored('att_INFLIGHT')).toBe(true);
+    expect(stored(kept.id)).toBe(true);
+    expect((await t.call('GET', `/attachments/${kept.id}/content`)).status).toBe(200);
+    expect(await intents(['att_ORPHAN1', 'att_INFLIGHT', kept.id])).toEqual(['att_INFLIGHT']);
+  });
+});

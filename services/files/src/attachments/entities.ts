@@ -23,3 +23,15 @@ export const Attachment = defineEntity({
   },
 });
 export type Attachment = InferEntity<typeof Attachment>;
+
+/** An upload under way: written before its bytes are stored, deleted with the attachment's record (or when refused). */
+export const UploadIntent = defineEntity({
+  name: 'UploadIntent',
+  tableName: 'upload_intents',
+  properties: {
+    id: p.string().primary(),
+    storageKey: p.string(),
+    startedAt: p.datetime(),
+  },
+});
+export type UploadIntent = InferEntity<typeof UploadIntent>;

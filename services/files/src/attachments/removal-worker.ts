@@ -1,5 +1,5 @@
 import { defineWorker, type ObjectStorage } from '@bop/shared';
-import { pendingRemovals, removeContent } from './store';
+import { pendingRemovals, removeContent, staleUploads, sweepUpload } from './store';
 
 const BATCH = 50;
 const IDLE_MS = 60_000;
@@ -17,5 +17,23 @@ export const contentRemoval = (storage: ObjectStorage) =>
       }
       // a full batch: more may be waiting
       return ids.length >= BATCH;
+    },
+  });
+
+/**
+ * Removes the bytes of uploads that never ended — stored, but the process died before their record
+ * (or a refusal could not remove them) — once their intent is older than `orphanAfterMs`.
+ */
+export const uploadSweep = (storage: ObjectStorage, orphanAfterMs: number) =>
+  defineWorker({
+    name: 'upload-sweep',
+    every: IDLE_MS,
+    round: async (r) => {
+      const stale = await r.read((w) => staleUploads(w, new Date(w.now.getTime() - orphanAfterMs), BATCH));
+      for (const intent of stale) {
+        if (r.stopping) break;
+        await r.write((w) => sweepUpload(w, storage, intent.id));
+      }
+      return stale.length >= BATCH;
     },
   });

@@ -2,7 +2,7 @@ import { ApiError, newId, route, type RouteDef, type ServiceRuntime } from '@bop
 import type { FilesConfig } from '../config';
 import { receiveUpload, uploadLimits } from './upload-store';
 import { employeeChecker } from './employees-client';
-import { deleteAttachment, getAttachment, listAttachments, listMyAttachments, openContent, recordUpload, storageKeyOf } from './store';
+import { beginUpload, deleteAttachment, getAttachment, listAttachments, listMyAttachments, openContent, recordUpload, refusedUpload, storageKeyOf } from './store';
 import type { ObjectStorage } from '@bop/shared';
 
 const headerText = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
@@ -14,12 +14,20 @@ export const attachmentRoutes = (svc: ServiceRuntime<FilesConfig>, storage: Obje
       return { body: await listAttachments(ctx, ctx.query) };
     }),
 
-    // the bytes stream into the storage before anything is written: no transaction is held meanwhile
+    // the bytes stream into the storage with no transaction held meanwhile: an intent committed first
+    // names them until the record does (a process dying in between leaves them to the upload sweeper)
     route(
       'POST /attachments',
       async (ctx) => {
         const id = newId('attachment');
-        const upload = await receiveUpload(ctx.request, storage, storageKeyOf(id), limits);
+        await ctx.transaction((w) => beginUpload(w, id));
+        let upload;
+        try {
+          upload = await receiveUpload(ctx.request, storage, storageKeyOf(id), limits);
+        } catch (err) {
+          await refusedUpload(ctx, storage, id);
+          throw err;
+        }
         return { status: 201, body: await recordUpload(ctx, storage, id, upload, employeeChecker(ctx.services, ctx.requestId)) };
       },
       { transaction: false },

@@ -23,7 +23,7 @@ import {
   type RouteContext,
   type Work,
 } from '@bop/shared';
-import { Attachment } from './entities';
+import { Attachment, UploadIntent } from './entities';
 import { attachmentDto } from './dto';
 import { canDelete, canRead, type Viewer } from './access';
 import { chooseRange } from './byte-range';
@@ -49,6 +49,34 @@ export async function viewerOf(w: Work, principal: Principal): Promise<Viewer> {
 
 /** The storage key of an attachment's bytes. */
 export const storageKeyOf = (id: string) => `attachments/${id}`;
+
+/** Records that an upload's bytes are about to be stored (committed before they are: see UploadIntent). */
+export async function beginUpload(w: Work, id: string): Promise<void> {
+  await w.em.insert(UploadIntent, { id, storageKey: storageKeyOf(id), startedAt: w.now });
+}
+
+/** A refused upload whose bytes are gone: its intent goes too (when the bytes could not go, the sweeper retries). */
+export async function endUpload(w: Work, id: string): Promise<void> {
+  await w.em.nativeDelete(UploadIntent, { id });
+}
+
+/** Intents older than `before`: uploads that never ended (oldest first). */
+export async function staleUploads(w: Work, before: Date, limit: number): Promise<UploadIntent[]> {
+  return w.em.find(UploadIntent, { startedAt: { $lt: before } }, { orderBy: { startedAt: 'asc' }, limit });
+}
+
+/**
+ * Removes what an upload that never ended left: its bytes, unless a record names them (then only the
+ * intent was left), and the intent. The intent is locked (skipped when another sweeper holds it).
+ */
+export async function sweepUpload(w: Work, storage: ObjectStorage, id: string): Promise<'removed' | 'recorded' | 'gone'> {
+  const intent = await w.em.findOne(UploadIntent, { id }, { lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE });
+  if (!intent) return 'gone';
+  const recorded = (await w.em.count(Attachment, { id })) > 0;
+  if (!recorded) await storage.delete(intent.storageKey);
+  await w.em.nativeDelete(UploadIntent, { id });
+  return recorded ? 'recorded' : 'removed';
+}
 
 /**
  * Records an upload whose bytes are stored: its form fields checked (an unknown or archived location
@@ -89,11 +117,23 @@ export async function recordUpload(ctx: RouteContext, storage: ObjectStorage, id
       });
       const object = attachmentDto(att);
       w.emit({ type: 'attachment.uploaded', aggregateType: 'attachment', aggregateId: id, locationId: att.locationId ?? null, object });
+      // recorded: the bytes are named, the intent goes with the same commit
+      await endUpload(w, id);
       return object;
     });
   } catch (err) {
-    await storage.delete(storageKeyOf(id)).catch(() => undefined);
+    await refusedUpload(ctx, storage, id);
     throw err;
+  }
+}
+
+/** An upload refused (or failed) before its record: its bytes go, then its intent; either failing leaves the intent for the sweeper. */
+export async function refusedUpload(ctx: RouteContext, storage: ObjectStorage, id: string): Promise<void> {
+  try {
+    await storage.delete(storageKeyOf(id));
+    await ctx.transaction((w) => endUpload(w, id));
+  } catch {
+    // the sweeper removes them later
   }
 }
 

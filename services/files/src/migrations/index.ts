@@ -1,7 +1,10 @@
 import type { MigrationEntry } from '@bop/shared';
 import { Migration20261126100000 } from './Migration20261126100000';
+import { Migration20261128100000 } from './Migration20261128100000';
 
 export const migrations: MigrationEntry[] = [
   // organization replica, attachments
   { name: 'Migration20261126100000', class: Migration20261126100000 },
+  // upload intents (bytes stored but never recorded are swept)
+  { name: 'Migration20261128100000', class: Migration20261128100000 },
 ];
