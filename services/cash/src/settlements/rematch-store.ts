@@ -49,8 +49,8 @@ export async function rematchSettlements(w: Work, days: DayRef[], opts: { actor?
   const closed = await closedDays(w, candidates.flatMap(coveredDays), { lock: true });
   const open = candidates.filter((c) => !coveredDays(c).some((d) => closed.has(dayKey(d))));
   if (open.length === 0) return;
-  // the payouts locked in id order, changed in code and flushed
-  const rows = await em.find(SettlementEntity, { id: { $in: open.map((c) => c.id) } }, { orderBy: { id: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE });
+  // the payouts locked in id order (read afresh under the lock), changed in code and flushed
+  const rows = await em.find(SettlementEntity, { id: { $in: open.map((c) => c.id) } }, { orderBy: { id: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
   const expected = await expectedOf(w, rows.map((r) => ({ locationId: r.locationId, businessDays: r.businessDays })));
   const raised: SettlementEntity[] = [];
   for (const r of rows) {
