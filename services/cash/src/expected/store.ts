@@ -12,7 +12,7 @@ export async function expectedAmounts(w: Work, locationId: string, days: string[
   const { em } = w;
   const dayList = sqlList(days);
   // raw SQL (bench:sql cash.expected-amounts): 9,715 µs against 22,141 through the ORM (2.3×: every tender total hydrated and summed in code);
-  // both reads, on the path of every count and close: keys folded back to nulls in SQL and sums exact in numeric
+  // both reads, on the path of every sale (the re-match) and of every count and close: keys folded back to nulls in SQL and sums exact in numeric
   const fromSales = await sqlQuery<ExpectedRow>(
     em,
     // kept per day by the sales consumer (applyRecordedTenders below): a read does not grow with the day's sales
