@@ -1,25 +1,21 @@
 import Decimal from 'decimal.js';
-import { findPlain, sqlQuery, type Work } from '@bop/shared';
+import { findPlain, type Work } from '@bop/shared';
 import { CashCountEntity } from './entities';
+import { DepositEntity } from '../deposits/entities';
 import { expectedDrawerCash } from '../expected/store';
 import { drawerExpectation, safeExpectation, type Expectation, type Tally } from './expected';
 
-interface TallyRow {
-  total: string;
-  count: string;
-}
-const tally = (r: TallyRow | undefined): Tally => ({ total: new Decimal(r?.total ?? 0), count: Number(r?.count ?? 0) });
+/** the sum (exact, in Decimal) and number of these rows' amounts (the decimal text the ORM reads) */
+const tally = (rows: Array<{ amount: Decimal.Value }>): Tally => ({ total: rows.reduce<Decimal>((sum, r) => sum.plus(r.amount), new Decimal(0)), count: rows.length });
 
 /** A drawer count's expectation: its day's cash tenders and the skims of that drawer and day counted at or before `countedAt`. */
 export async function drawerExpected(w: Work, c: { locationId: string; businessDay: string; drawerId: string; countedAt: Date; openingFloat: Decimal }): Promise<Expectation> {
   const cashTenders = await expectedDrawerCash(w, c.locationId, c.businessDay, c.drawerId);
-  // raw SQL: an aggregation (sum and count as exact numeric text), which the ORM does not express cleanly
-  const [skims] = await sqlQuery<TallyRow>(
-    w.em,
-    `select coalesce(sum("amount"), 0)::text as "total", count(*)::text as "count" from "${w.schema}"."counts"
-     where "location_id" = ? and "business_day" = ?::date and "type" = 'skim' and "drawer_id" = ? and "counted_at" <= ?`,
-    [c.locationId, c.businessDay, c.drawerId, c.countedAt],
-  );
+  const skims = await w.em
+    .createQueryBuilder(CashCountEntity)
+    .select(['amount'])
+    .where({ locationId: c.locationId, businessDay: c.businessDay, type: 'skim', drawerId: c.drawerId, countedAt: { $lte: c.countedAt } })
+    .execute<Array<{ amount: string }>>('all', true);
   return drawerExpectation({ drawerId: c.drawerId, businessDay: c.businessDay, openingFloat: c.openingFloat, cashTenders, skims: tally(skims) });
 }
 
@@ -28,25 +24,17 @@ export async function safeExpected(w: Work, c: { locationId: string; countedAt: 
   const { em } = w;
   const [prev] = await findPlain(em, CashCountEntity, { locationId: c.locationId, type: 'safe', countedAt: { $lte: c.countedAt } }, { orderBy: { countedAt: 'desc', id: 'desc' }, limit: 1 });
   const from = prev ? new Date(prev.countedAt) : null;
-  // raw SQL, the two sums below: aggregations (filtered sums and counts as exact numeric text), which the ORM does not express cleanly
-  const [counts] = await sqlQuery<{ skims: string; skim_count: string; drops: string; drop_count: string }>(
-    em,
-    `select coalesce(sum("amount") filter (where "type" = 'skim'), 0)::text as "skims", count(*) filter (where "type" = 'skim')::text as "skim_count",
-       coalesce(sum("amount" - coalesce("opening_float", 0)) filter (where "type" = 'drawer'), 0)::text as "drops", count(*) filter (where "type" = 'drawer')::text as "drop_count"
-     from "${w.schema}"."counts"
-     where "location_id" = ? and "type" in ('skim', 'drawer') and "counted_at" > coalesce(?::timestamptz, '-infinity') and "counted_at" <= ?`,
-    [c.locationId, from, c.countedAt],
-  );
-  const [deposits] = await sqlQuery<TallyRow>(
-    em,
-    `select coalesce(sum("amount"), 0)::text as "total", count(*)::text as "count" from "${w.schema}"."deposits"
-     where "location_id" = ? and "deposited_at" > coalesce(?::timestamptz, '-infinity') and "deposited_at" <= ?`,
-    [c.locationId, from, c.countedAt],
-  );
+  const since = from ? { $gt: from, $lte: c.countedAt } : { $lte: c.countedAt };
+  const counts = await em
+    .createQueryBuilder(CashCountEntity)
+    .select(['type', 'amount', 'openingFloat'])
+    .where({ locationId: c.locationId, type: { $in: ['skim', 'drawer'] }, countedAt: since })
+    .execute<Array<{ type: string; amount: string; openingFloat: string | null }>>('all', true);
+  const deposits = await em.createQueryBuilder(DepositEntity).select(['amount']).where({ locationId: c.locationId, depositedAt: since }).execute<Array<{ amount: string }>>('all', true);
   return safeExpectation({
     previous: prev ? { id: prev.id, amount: new Decimal(prev.amount), countedAt: from! } : null,
-    skims: tally({ total: counts.skims, count: counts.skim_count }),
-    drawerDrops: tally({ total: counts.drops, count: counts.drop_count }),
+    skims: tally(counts.filter((r) => r.type === 'skim')),
+    drawerDrops: tally(counts.filter((r) => r.type === 'drawer').map((r) => ({ amount: new Decimal(r.amount).minus(r.openingFloat ?? 0) }))),
     deposits: tally(deposits),
   });
 }

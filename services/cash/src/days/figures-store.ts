@@ -9,7 +9,8 @@ export async function liveFigures(w: Work, locationId: string, days: string[]): 
   const { em } = w;
   const dayList = sqlList(days);
   const expected = await expectedAmounts(w, locationId, days);
-  // raw SQL: the latest count per drawer and type (a window function), which the ORM cannot express
+  // raw SQL (bench:sql cash.live-figures): 40,076 µs against 73,745 through the ORM (1.84×: every count of the days hydrated to mark the latest
+  // in code, where a window function marks it in SQL); this and the two reads below (rows covering any of the days: jsonb_exists_any)
   const counts = await sqlQuery<DayRecords['counts'][number]>(
     em,
     `select to_char("business_day", 'YYYY-MM-DD') as "business_day", "type", "drawer_id", "amount"::text, "opening_float"::text, "over_short"::text, "exceeded",
@@ -17,7 +18,7 @@ export async function liveFigures(w: Work, locationId: string, days: string[]): 
      from "${w.schema}"."counts" where "location_id" = ? and "business_day" = any(?::date[]) and "type" in ('drawer', 'skim')`,
     [locationId, dayList],
   );
-  // raw SQL, the two reads below: rows covering any of the days (jsonb_exists_any on a jsonb array), which the ORM cannot express
+  // raw SQL (bench:sql cash.live-figures), the two reads below: rows covering any of the days (jsonb_exists_any on a jsonb array)
   const deposits = await sqlQuery<DayRecords['deposits'][number]>(
     em,
     `select "id", "amount"::text, "business_days", "match_status" from "${w.schema}"."deposits"

@@ -1,4 +1,5 @@
 import { ApiError, lockForTransaction, sqlQuery, type Work } from '@bop/shared';
+import { BusinessDayEntity } from './entities';
 import type { DayRef } from './lock';
 
 /**
@@ -10,15 +11,11 @@ const pairs = (days: DayRef[]) => JSON.stringify([...new Map(days.map((d) => [`$
 /** Opens the days not known yet (first record of a location and date); a closed day stays closed. */
 export async function touchDays(w: Work, days: DayRef[]): Promise<void> {
   if (days.length === 0) return;
-  // raw SQL: a set-based insert of any number of days in one statement (on conflict do nothing, in key order), on the path of every sale and batch
-  await sqlQuery(
-    w.em,
-    `insert into "${w.schema}"."business_days" ("location_id", "business_day", "status", "created_at", "updated_at")
-     select x->>0, (x->>1)::date, 'open', ?, ? from jsonb_array_elements(?::jsonb) as x
-     order by x->>0, x->>1
-     on conflict ("location_id", "business_day") do nothing`,
-    [w.now, w.now, pairs(days)],
-  );
+  // one insert of every day, in key order (two batches touching the same days lock them in one order), on conflict do nothing
+  const rows = [...new Map(days.map((d) => [`${d.locationId}|${d.businessDay}`, d])).values()]
+    .sort((a, b) => (a.locationId === b.locationId ? (a.businessDay < b.businessDay ? -1 : a.businessDay > b.businessDay ? 1 : 0) : a.locationId < b.locationId ? -1 : 1))
+    .map((d) => ({ locationId: d.locationId, businessDay: d.businessDay, status: 'open', version: 1, createdAt: w.now, updatedAt: w.now }));
+  await w.em.createQueryBuilder(BusinessDayEntity).insert(rows).onConflict(['locationId', 'businessDay']).ignore().execute();
 }
 
 /**
@@ -27,7 +24,8 @@ export async function touchDays(w: Work, days: DayRef[]): Promise<void> {
  */
 export async function closedDays(w: Work, days: DayRef[], opts: { lock?: boolean } = {}): Promise<Set<string>> {
   if (days.length === 0) return new Set();
-  // raw SQL: any number of (location, day) pairs in one statement of one text, locked in key order, on the path of every sale and batch
+  // raw SQL (bench:sql cash.closed-days): 7,422 µs against 44,136 through the ORM (5.9×: an $or of every pair built and hydrated, where one
+  // jsonb parameter keeps one statement text); locked in key order, on the path of every sale and batch
   const rows = await sqlQuery<{ location_id: string; business_day: string }>(
     w.em,
     `select "location_id", to_char("business_day", 'YYYY-MM-DD') as "business_day", "status" from "${w.schema}"."business_days"

@@ -15,11 +15,12 @@ type DayRow = BusinessDayEntity;
 type LateRecord = CashBusinessDay['lateRecords'][number];
 
 /** The records that arrived for these days while they were closed. */
-async function lateRecordsOf(em: EntityManager, schema: string, locationId: string, days: string[]): Promise<Map<string, LateRecord[]>> {
+export async function lateRecordsOf(em: EntityManager, schema: string, locationId: string, days: string[]): Promise<Map<string, LateRecord[]>> {
   const out = new Map<string, LateRecord[]>(days.map((d) => [d, []]));
   if (days.length === 0) return out;
   const dayList = sqlList(days);
-  // raw SQL: one ordered list from three tables (a union, which the ORM has no query for)
+  // raw SQL (bench:sql cash.late-records): 8,465 µs against 46,366 through the ORM (5.5×: three queries hydrated, merged and sorted in code,
+  // where one union answers the ordered list)
   const rows = await sqlQuery<{ kind: LateRecord['kind']; id: string; day: string; message: string; flagged_at: string; status: LateRecord['status'] }>(
     em,
     `select 'sales_transaction' as "kind", "id", to_char("business_day", 'YYYY-MM-DD') as "day", 'Sales transaction ' || "id" || ' (version ' || "version" || ', ' || "status" || ')' as "message",
@@ -125,6 +126,17 @@ export async function closeDay(w: Work, locationId: string, day: string, note: s
   return dto;
 }
 
+/** The day's pending late records (sales transactions, tender totals, payouts) become applied (a reopening: their review is over). */
+export async function applyLateRecords(w: Work, locationId: string, day: string): Promise<void> {
+  const { em } = w;
+  // raw SQL (bench:sql cash.apply-late-records): 47,178 µs against 72,583 through the ORM (1.54×: the pending rows loaded as entities and
+  // flushed back); the three updates below, set-based jsonb_set of the day's pending late records in the ingestion tables
+  const applied = `jsonb_set("late_review", '{status}', '"applied"')`;
+  await sqlQuery(em, `update "${w.schema}"."sales_transactions" set "late_review" = ${applied} where "location_id" = ? and "business_day" = ?::date and "late_review"->>'status' = 'pending'`, [locationId, day]);
+  await sqlQuery(em, `update "${w.schema}"."tender_totals" set "late_review" = ${applied} where "location_id" = ? and "business_day" = ?::date and "late_review"->>'status' = 'pending'`, [locationId, day]);
+  await sqlQuery(em, `update "${w.schema}"."settlements" set "late_review" = ${applied} where "location_id" = ? and "business_days" @> jsonb_build_array(?::text) and "late_review"->>'status' = 'pending'`, [locationId, day]);
+}
+
 /** internal (no catalogue row): sales' replica of closed days listens to it */
 export const BUSINESS_DAY_REOPENED = 'cash.business_day_reopened';
 
@@ -142,11 +154,7 @@ export async function reopenDay(w: Work, locationId: string, day: string, reason
   if (row.status !== 'closed') throw new Conflict(`Business day ${day} at location ${locationId} is open; only a closed day can be reopened.`);
   await em.nativeUpdate(BusinessDayEntity, { locationId, businessDay: day }, { status: 'open', figures: null, reopenedAt: w.now, reopenedBy: actorOf(w.actor), reopenReason: reason, version: row.version + 1, updatedAt: w.now });
   const updated = await dayRow(em, locationId, day, false);
-  // raw SQL, the three updates below: set-based jsonb_set of the day's pending late records in the ingestion tables
-  const applied = `jsonb_set("late_review", '{status}', '"applied"')`;
-  await sqlQuery(em, `update "${w.schema}"."sales_transactions" set "late_review" = ${applied} where "location_id" = ? and "business_day" = ?::date and "late_review"->>'status' = 'pending'`, [locationId, day]);
-  await sqlQuery(em, `update "${w.schema}"."tender_totals" set "late_review" = ${applied} where "location_id" = ? and "business_day" = ?::date and "late_review"->>'status' = 'pending'`, [locationId, day]);
-  await sqlQuery(em, `update "${w.schema}"."settlements" set "late_review" = ${applied} where "location_id" = ? and "business_days" @> jsonb_build_array(?::text) and "late_review"->>'status' = 'pending'`, [locationId, day]);
+  await applyLateRecords(w, locationId, day);
   // the payouts' events are the system's (the re-match follows from the reopening), the reopening the caller's
   await rematchSettlements(w, [{ locationId, businessDay: day }], { actor: systemPrincipal });
   const [dto] = await dayDtos(w, locationId, [updated]);

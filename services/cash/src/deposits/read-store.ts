@@ -7,6 +7,8 @@ import { BankTransactionEntity, DepositEntity } from './entities';
 /** The deposits matching `where`, each with its bank transaction's amount (a left join), by id. */
 export async function depositRows(w: Work, where: FilterQuery<DepositEntity>[], limit?: number): Promise<DepositRow[]> {
   const { em } = w;
+  // raw SQL (bench:sql cash.list-deposits): 13,074 µs against 21,030 through the ORM (1.61×: a second query for the page's bank lines),
+  // the join's column reference below
   const bank = em.createQueryBuilder(BankTransactionEntity, 'bt').select(['id', 'amount']);
   const qb = em
     .createQueryBuilder(DepositEntity, 'd')
@@ -55,6 +57,8 @@ export async function listBankTransactions(w: Work, q: { limit?: number; cursor?
   if (q.from) where.push({ bookedOn: { $gte: q.from } });
   if (q.matched) where.push({ 'd.id': q.matched === 'true' ? { $ne: null } : null } as FilterQuery<BankTransactionEntity>);
   const n = pageLimit(q.limit);
+  // raw SQL (bench:sql cash.list-bank-transactions): 10,347 µs against 18,880 through the ORM (1.82×: a second query for the page's
+  // deposits), the join's column reference below
   const deposits = em.createQueryBuilder(DepositEntity, 'dd').select(['id', 'locationId', 'bankTransactionId']);
   const rows = await em
     .createQueryBuilder(BankTransactionEntity, 'b')
