@@ -30,7 +30,7 @@ export async function customerIdFor(w: Work, externalId: string | null): Promise
  * Links the stored orders that name this externalId and no customer yet (orders often arrive before the
  * customer's sync). Version and updated_at move, so pollers of `updatedSince` see the new customerId.
  */
-async function linkOrders(em: EntityManager, customerId: string, externalId: string, now: Date): Promise<void> {
+export async function linkOrders(em: EntityManager, customerId: string, externalId: string, now: Date): Promise<void> {
   await em
     .createQueryBuilder(SalesOrder)
     .update({ customerId, version: raw('version + 1'), updatedAt: now })

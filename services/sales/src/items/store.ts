@@ -71,7 +71,7 @@ const PICK = `order by it."status" = 'active' desc, it."updated_at" desc, it."id
  * else the replica item by externalId, then SKU, then barcode. Archived items still match: a
  * backfilled or late sale of a discontinued item is still that item.
  */
-async function lookup(w: Work, source: string | null, refs: ItemRef[]): Promise<Array<string | null>> {
+export async function lookup(w: Work, source: string | null, refs: ItemRef[]): Promise<Array<string | null>> {
   const slot = new Map<string, number>();
   const distinct: Array<{ i: number; ref_field: string | null; ref_value: string | null; ext: string | null; sku: string | null; barcode: string | null }> = [];
   const at = refs.map((r) => {
@@ -142,9 +142,9 @@ export interface UnmatchedLine extends ItemRef {
   name?: string | null;
 }
 
-const SAMPLE_NAMES = 5;
+export const SAMPLE_NAMES = 5;
 
-interface Seen {
+export interface Seen {
   key: PosItemKey;
   ext: string | null;
   sku: string | null;
@@ -161,17 +161,17 @@ interface Seen {
   locations: string[];
 }
 
-/**
- * Enters the unmatched POS items of one or more stored records into the unmapped-items queue
- * (counts, first/last seen, sample names) and answers the `sales.unmapped_item` events for POS items
- * that were not yet in the queue (once per new POS item). `records` carry what each stored record
- * now has unmatched and what it had before (for exact counts on updates).
- */
-export async function recordUnmatched(
-  w: Work,
-  source: string,
-  records: Array<{ recordId: string; locationId: string; seenAt: string; lines: UnmatchedLine[]; before: UnmatchedLine[] | null }>,
-): Promise<Array<IngestEvent & { aggregateType: string; aggregateId: string }>> {
+/** What one stored record carries unmatched now, and carried before (null: a new record). */
+export interface UnmatchedRecord {
+  recordId: string;
+  locationId: string;
+  seenAt: string;
+  lines: UnmatchedLine[];
+  before: UnmatchedLine[] | null;
+}
+
+/** The POS items of the records' unmatched lines, in key order: count changes, seen times, sample names, locations. */
+export function unmatchedPosItems(records: UnmatchedRecord[]): Seen[] {
   const seen = new Map<string, Seen>();
   const entry = (key: PosItemKey) => {
     const k = `${key.refField}\u0000${key.refValue}`;
@@ -220,9 +220,23 @@ export async function recordUnmatched(
     }
     for (const [k, g] of before) if (!now.has(k)) entry(g.key).delta -= 1;
   }
-  const rows = [...seen.values()]
+  return [...seen.values()]
     .filter((s) => s.delta !== 0 || s.now > 0)
     .sort((a, b) => (a.key.refField === b.key.refField ? (a.key.refValue < b.key.refValue ? -1 : 1) : a.key.refField < b.key.refField ? -1 : 1));
+}
+
+/**
+ * Enters the unmatched POS items of one or more stored records into the unmapped-items queue
+ * (counts, first/last seen, sample names) and answers the `sales.unmapped_item` events for POS items
+ * that were not yet in the queue (once per new POS item). `records` carry what each stored record
+ * now has unmatched and what it had before (for exact counts on updates).
+ */
+export async function recordUnmatched(
+  w: Work,
+  source: string,
+  records: UnmatchedRecord[],
+): Promise<Array<IngestEvent & { aggregateType: string; aggregateId: string }>> {
+  const rows = unmatchedPosItems(records);
   if (rows.length === 0) return [];
   const at = w.now;
   const payload = rows.map((s) => ({
@@ -319,7 +333,7 @@ export const recordUnmappedItems: PostStoreStep = async (ctx, stored) => {
   return recordUnmatched(ctx.w, ctx.source, records);
 };
 
-interface Change {
+export interface Change {
   source: string;
   ref_field: string;
   ref_value: string;
@@ -363,7 +377,7 @@ const remapLinesSql = (schema: string, table: '"transactions"' | '"orders"', ret
  * one set-based jsonb update. Version and updated_at move (pollers of `updatedSince` see it); the
  * content hash does not (a re-send of the same content stays `unchanged`).
  */
-async function recalculate(w: Work, changes: Change[]): Promise<Array<{ id: string; source: string; externalId: string; version: number; row: TransactionRow }>> {
+export async function recalculate(w: Work, changes: Change[]): Promise<Array<{ id: string; source: string; externalId: string; version: number; row: TransactionRow }>> {
   // raw SQL: a set-based jsonb rewrite of the lines of every transaction naming the mapped POS items (jsonb_set over jsonb_array_elements)
   const rows = await sqlQuery<Record<string, any>>(
     w.em,
@@ -411,7 +425,7 @@ async function recalculate(w: Work, changes: Change[]): Promise<Array<{ id: stri
  * re-sent order stays `unchanged`). No order event: the catalogue has none for a changed order.
  * Answers the number of orders changed.
  */
-async function recalculateOrders(w: Work, changes: Change[]): Promise<number> {
+export async function recalculateOrders(w: Work, changes: Change[]): Promise<number> {
   // raw SQL: the same set-based jsonb rewrite of the lines, over the source's orders
   const rows = await sqlQuery<{ id: string }>(
     w.em,
@@ -436,13 +450,26 @@ export async function listUnmappedItems(
   return w.em.find(SalesUnmappedItem, where, { orderBy: { id: 'asc' }, limit });
 }
 
+/** Marks queue entries mapped, each to its own item, by the unit's actor: the rows as updated (`u.*`). */
+export async function markMapped(w: Work, entries: Array<{ id: string; item_id: string }>): Promise<Array<Record<string, any>>> {
+  // raw SQL: set-based update of the mapped entries, each to its own item, in one statement (update … from a jsonb recordset … returning)
+  return sqlQuery<Record<string, any>>(
+    w.em,
+    `update "${w.schema}"."unmapped_items" u set "status" = 'mapped', "item_id" = c."item_id", "mapped_at" = ?, "mapped_by" = ?::jsonb,
+       "version" = u."version" + 1, "updated_at" = ?
+     from jsonb_to_recordset(?::jsonb) as c("id" text, "item_id" text)
+     where u."id" = c."id"
+     returning u.*`,
+    [w.now, JSON.stringify(actorOf(w.actor)), w.now, JSON.stringify(entries)],
+  );
+}
+
 /**
  * `POST /sales/unmapped-items:map` in the unit's transaction: links POS items to items (all or nothing),
  * recalculates their past sales and orders, and records the events.
  */
 export async function mapUnmappedItems(w: Work, mappings: Array<{ unmappedItemId: string; itemId: string }>) {
   const { em, now } = w;
-  const actor = actorOf(w.actor);
   const entryIds = [...new Set(mappings.map((m) => m.unmappedItemId))];
   const sources = await em.createQueryBuilder(SalesUnmappedItem).select('source', true).where({ id: { $in: entryIds } }).execute<Array<{ source: string }>>('all');
   // waits for batches of these sources that matched lines before this mapping, and holds new ones back
@@ -483,15 +510,9 @@ export async function mapUnmappedItems(w: Work, mappings: Array<{ unmappedItemId
   const recalculated = await recalculate(w, changes);
   // still under the exclusive mapping lock: an order PUT matching lines waits, then sees the mapping
   const ordersRecalculated = await recalculateOrders(w, changes);
-  // raw SQL: set-based update of the mapped entries, each to its own item, in one statement (update … from a jsonb recordset … returning)
-  const updated = await sqlQuery<Record<string, any>>(
-    em,
-    `update "${w.schema}"."unmapped_items" u set "status" = 'mapped', "item_id" = c."item_id", "mapped_at" = ?, "mapped_by" = ?::jsonb,
-       "version" = u."version" + 1, "updated_at" = ?
-     from jsonb_to_recordset(?::jsonb) as c("id" text, "item_id" text)
-     where u."id" = c."id"
-     returning u.*`,
-    [now, JSON.stringify(actor), now, JSON.stringify(mappings.filter((m) => byId.get(m.unmappedItemId)!.itemId !== m.itemId).map((m) => ({ id: m.unmappedItemId, item_id: m.itemId })))],
+  const updated = await markMapped(
+    w,
+    mappings.filter((m) => byId.get(m.unmappedItemId)!.itemId !== m.itemId).map((m) => ({ id: m.unmappedItemId, item_id: m.itemId })),
   );
   for (const r of updated) byId.set(r.id, entryFromRow(r));
   // consumers (inventory depletion) see each recalculated sale again, its lines now naming the item

@@ -26,6 +26,41 @@ interface KnownTransaction {
   refunded: string;
 }
 
+export interface KnownRow {
+  external_id: string;
+  type: string;
+  status: string;
+  total: string;
+  currency: string;
+  refund_of: string | null;
+  stored: boolean;
+  refunded: string | null;
+}
+
+/**
+ * The stored transactions of `keys` (with what was refunded so far of those among `originals`) and the
+ * new records of `keys` waiting in the review queue, for the refund and void rules.
+ */
+export async function knownTransactions(w: Work, source: string, keys: string[], originals: string[]): Promise<KnownRow[]> {
+  const keysList = sqlList(keys);
+  // raw SQL: one set-based read for a whole ingestion batch (stored transactions and their refunds, with an aggregate per key)
+  return sqlQuery<KnownRow>(
+      w.em,
+      `select t."external_id", t."type", t."status", t."total"::text as "total", t."currency", t."refund_of", true as "stored",
+         case when t."external_id" = any(?::text[]) then
+           (select coalesce(sum(r."total"), 0)::text from "${w.schema}"."transactions" r
+             where r."source" = t."source" and r."refund_of" = t."external_id" and r."type" = 'refund' and r."status" = 'completed') end as "refunded"
+       from "${w.schema}"."transactions" t
+       where t."source" = ? and t."external_id" = any(?::text[])
+       union all
+       select i."external_id", i."row"->>'type', i."row"->>'status', i."row"->>'total', i."row"->>'currency', i."row"->>'refund_of', false, null
+       from "${w.schema}"."review_items" i
+       where i."source" = ? and i."status" = 'pending' and i."record_kind" = 'transaction' and i."kind" = 'new' and i."external_id" = any(?::text[])`,
+      // what was refunded so far only for the originals this batch's refunds name (index on refund_of)
+      [sqlList(originals), source, keysList, source, keysList],
+    );
+}
+
 /**
  * spec: ingestion rule 6 — refund and void rules that need stored data, in one query for every
  * re-sent externalId and every refundOf of the batch (the sign rules are in domain/totals.ts):
@@ -38,24 +73,7 @@ export const checkRefundsAndVoids: PreStoreStep = async (ctx, candidates) => {
   // nothing to look up: no refund, and no record changes a stored transaction (the common batch of new sales)
   if (refunds.length === 0 && !candidates.some((c) => c.stored)) return;
   const keys = [...new Set([...candidates.map((c) => c.externalId), ...refunds.map((c) => c.normalized.refundOf!)])];
-  const keysList = sqlList(keys);
-  // raw SQL: one set-based read for a whole ingestion batch (stored transactions and their refunds, with an aggregate per key)
-  const rows: Array<{ external_id: string; type: string; status: string; total: string; currency: string; refund_of: string | null; stored: boolean; refunded: string | null }> =
-    await sqlQuery(
-      ctx.w.em,
-      `select t."external_id", t."type", t."status", t."total"::text as "total", t."currency", t."refund_of", true as "stored",
-         case when t."external_id" = any(?::text[]) then
-           (select coalesce(sum(r."total"), 0)::text from "${ctx.w.schema}"."transactions" r
-             where r."source" = t."source" and r."refund_of" = t."external_id" and r."type" = 'refund' and r."status" = 'completed') end as "refunded"
-       from "${ctx.w.schema}"."transactions" t
-       where t."source" = ? and t."external_id" = any(?::text[])
-       union all
-       select i."external_id", i."row"->>'type', i."row"->>'status', i."row"->>'total', i."row"->>'currency', i."row"->>'refund_of', false, null
-       from "${ctx.w.schema}"."review_items" i
-       where i."source" = ? and i."status" = 'pending' and i."record_kind" = 'transaction' and i."kind" = 'new' and i."external_id" = any(?::text[])`,
-      // what was refunded so far only for the originals this batch's refunds name (index on refund_of)
-      [sqlList([...new Set(refunds.map((c) => c.normalized.refundOf!))]), ctx.source, keysList, ctx.source, keysList],
-    );
+  const rows = await knownTransactions(ctx.w, ctx.source, keys, [...new Set(refunds.map((c) => c.normalized.refundOf!))]);
   const known = new Map<string, KnownTransaction>();
   for (const r of rows) {
     if (known.get(r.external_id)?.stored) continue; // a stored transaction wins over a held one
@@ -153,7 +171,7 @@ export function holdReason(h: { locationId: string; businessDay: string; dayClos
 
 export const pendingReason = (itemId: string) => `An earlier version of this record waits for review (${itemId}); this one replaces it there until a person decides.`;
 
-interface LockState {
+export interface LockState {
   i: number;
   stored_id: string | null;
   stored_hash: string | null;
@@ -168,7 +186,7 @@ interface LockState {
 }
 
 /** Per record: the stored transaction, whether its day and the stored one's are closed, its pending review item. One query. */
-async function lockStates(w: Work, source: string, records: Array<{ i: number; externalId: string; locationId: string; businessDay: string }>): Promise<Map<number, LockState>> {
+export async function lockStates(w: Work, source: string, records: Array<{ i: number; externalId: string; locationId: string; businessDay: string }>): Promise<Map<number, LockState>> {
   // raw SQL: one set-based read for a whole ingestion batch (jsonb recordset left-joined to transactions, closed days and review items)
   const rows: LockState[] = await sqlQuery(
     w.em,
@@ -198,6 +216,11 @@ async function anyHoldPossible(w: Work, source: string, candidates: ValidCandida
     add(c.normalized.locationId, c.normalized.businessDay);
     if (c.stored) add(c.stored.locationId, c.stored.businessDay);
   }
+  return holdPossible(w, source, [...days.values()]);
+}
+
+/** Whether one of the (location, business day) pairs is closed, or a transaction of `source` waits in the review queue. */
+export async function holdPossible(w: Work, source: string, days: Array<{ location_id: string; business_day: string }>): Promise<boolean> {
   // raw SQL: one exists-probe of the batch's (location, day) pairs against closed days, on the ingestion hot path of every batch
   const [row] = await sqlQuery<{ possible: boolean }>(
     w.em,
@@ -207,7 +230,7 @@ async function anyHoldPossible(w: Work, source: string, candidates: ValidCandida
      ) or exists (
        select 1 from "${w.schema}"."review_items" p where p."source" = ? and p."record_kind" = 'transaction' and p."status" = 'pending'
      ) as "possible"`,
-    [JSON.stringify([...days.values()]), source],
+    [JSON.stringify(days), source],
   );
   return row.possible;
 }

@@ -6,13 +6,13 @@ import { dayString, summaryDto, summaryFromRow } from './dto';
 import { SUMMARY_UPDATED } from './store';
 import { SalesLocation } from '../locations/entities';
 
-interface DayKey {
+export interface DayKey {
   location_id: string;
   source: string;
   business_day: string;
 }
 
-interface AggregateRow {
+export interface AggregateRow {
   location_id: string;
   source: string;
   business_day: string;
@@ -27,31 +27,22 @@ interface AggregateRow {
 
 const dayKey = (k: DayKey) => `${k.location_id}|${k.source}|${k.business_day}`;
 
-/**
- * Takes up to `limit` pending day marks and rebuilds each marked (location, source, business day)
- * once, however many batches marked it (spec: ingestion rules 5, 7 and 9), in the unit's transaction:
- * marks deleted (SKIP LOCKED: replicas share the queue), days locked in lock-id order (a day is
- * rebuilt by one worker at a time, each from a snapshot taken after the previous rebuild committed),
- * one aggregate over the days' transactions, one upsert of what changed, `sales.summary.updated` per
- * changed summary. A day whose transactions are all gone or voided keeps a zero summary. Answers the
- * number of marks taken. Runs in the worker's unit (its transaction, actor system).
- */
-export async function rebuildMarkedDays(w: Work, limit: number): Promise<number> {
-  const { em, now } = w;
+/** Takes up to `limit` day marks off the queue (oldest first, skipping marks another worker holds): their (location, source, day)s. */
+export async function takeMarks(w: Work, limit: number): Promise<DayKey[]> {
   // raw SQL: the marks are taken off the shared queue in one statement (delete … returning with SKIP LOCKED)
-  const marks: DayKey[] = await em.execute(
+  return w.em.execute(
     `delete from "${w.schema}"."summary_rebuilds" where "id" in (
        select "id" from "${w.schema}"."summary_rebuilds" order by "id" limit ? for update skip locked
      ) returning "location_id", "source", to_char("business_day", 'YYYY-MM-DD') as "business_day"`,
     [limit],
   );
-  if (marks.length === 0) return 0;
-  const days = [...new Map(marks.map((m) => [dayKey(m), m])).values()].sort((a, b) => (dayKey(a) < dayKey(b) ? -1 : 1));
-  const daysJson = JSON.stringify(days);
-  await lockForTransaction(em, days.map((d) => `${w.schema}.summary-day ${dayKey(d)}`));
+}
+
+/** Per (location, source, day, currency, channel) of the days: the completed sales' figures (exact numeric text). */
+export async function aggregateDays(w: Work, daysJson: string): Promise<AggregateRow[]> {
   // one aggregate for every day: voided excluded; refunds (negative quantities) subtract; a line-less refund counts its subtotal
   // raw SQL: an aggregation over the days' transactions and their jsonb lines (lateral jsonb_array_elements, sum … filter), which the ORM cannot express
-  const groups: AggregateRow[] = await em.execute(
+  return w.em.execute(
     `select t."location_id", t."source", to_char(t."business_day", 'YYYY-MM-DD') as "business_day", t."currency", t."channel",
        coalesce(sum(case when l.n > 0 then l.gross else t."subtotal" end) filter (where t."status" = 'completed'), 0)::text as "gross",
        coalesce(sum(coalesce(l.discounts, 0)) filter (where t."status" = 'completed'), 0)::text as "discounts",
@@ -69,12 +60,67 @@ export async function rebuildMarkedDays(w: Work, limit: number): Promise<number>
      group by 1, 2, 3, 4, 5`,
     [daysJson],
   );
+}
+
+/** The built summaries of the days (all columns, as stored). */
+export async function builtSummariesOf(w: Work, daysJson: string): Promise<Array<Record<string, any>>> {
   // raw SQL: one set-based read of the built summaries of every marked day (a join on a jsonb recordset of day keys)
-  const existing: Array<Record<string, any>> = await em.execute(
+  return w.em.execute(
     `select s.* from jsonb_to_recordset(?::jsonb) as k(location_id text, source text, business_day date)
      join "${w.schema}"."summaries" s on s."origin" = 'built' and s."location_id" = k.location_id and s."source" = k.source and s."business_day" = k.business_day`,
     [daysJson],
   );
+}
+
+/** Writes the changed built summaries (snake_case rows) in one statement: new ones at version 1, stored ones version + 1. */
+export async function upsertBuiltSummaries(w: Work, rows: Array<Record<string, unknown>>): Promise<void> {
+  // the id is stable across rebuilds: a changed day updates its summary in place (version + 1)
+  // raw SQL: set-based upsert of the changed summaries of every marked day in one statement
+  await w.em.execute(
+    `insert into "${w.schema}"."summaries" as t ("id", "source", "external_id", "origin", "location_id", "business_day", "period_start", "period_end", "currency",
+       "gross_sales", "discounts", "net_sales", "tax", "transactions", "guests", "by_channel", "content_hash", "version", "created_at", "updated_at")
+     select x.id, x.source, x.external_id, 'built', x.location_id, x.business_day, x.period_start, x.period_end, x.currency,
+       x.gross_sales, x.discounts, x.net_sales, x.tax, x.transactions, null, x.by_channel, x.content_hash, 1, ?, ?
+     from jsonb_to_recordset(?::jsonb) as x(id text, source text, external_id text, location_id text, business_day date, period_start timestamptz,
+       period_end timestamptz, currency text, gross_sales numeric, discounts numeric, net_sales numeric, tax numeric, transactions int, by_channel jsonb, content_hash text)
+     order by x.source, x.external_id
+     on conflict ("source", "external_id") do update set
+       "period_start" = excluded."period_start", "period_end" = excluded."period_end", "gross_sales" = excluded."gross_sales",
+       "discounts" = excluded."discounts", "net_sales" = excluded."net_sales", "tax" = excluded."tax", "transactions" = excluded."transactions",
+       "by_channel" = excluded."by_channel", "content_hash" = excluded."content_hash", "version" = t."version" + 1, "updated_at" = excluded."updated_at"
+     where t."content_hash" is distinct from excluded."content_hash"`,
+    [w.now, w.now, JSON.stringify(rows)],
+  );
+}
+
+/** Marks (location, business day)s of `source` for the day-summary rebuild. */
+export async function insertMarks(w: Work, source: string, days: Array<{ location_id: string; business_day: string }>): Promise<void> {
+  // raw SQL: set-based insert of an ingestion batch's day marks in one statement (hot path of ingestion)
+  await w.em.execute(
+    `insert into "${w.schema}"."summary_rebuilds" ("location_id", "source", "business_day", "requested_at")
+     select x.location_id, ?, x.business_day, ? from jsonb_to_recordset(?::jsonb) as x(location_id text, business_day date)`,
+    [source, w.now, JSON.stringify(days)],
+  );
+}
+
+/**
+ * Takes up to `limit` pending day marks and rebuilds each marked (location, source, business day)
+ * once, however many batches marked it (spec: ingestion rules 5, 7 and 9), in the unit's transaction:
+ * marks deleted (SKIP LOCKED: replicas share the queue), days locked in lock-id order (a day is
+ * rebuilt by one worker at a time, each from a snapshot taken after the previous rebuild committed),
+ * one aggregate over the days' transactions, one upsert of what changed, `sales.summary.updated` per
+ * changed summary. A day whose transactions are all gone or voided keeps a zero summary. Answers the
+ * number of marks taken. Runs in the worker's unit (its transaction, actor system).
+ */
+export async function rebuildMarkedDays(w: Work, limit: number): Promise<number> {
+  const { em, now } = w;
+  const marks = await takeMarks(w, limit);
+  if (marks.length === 0) return 0;
+  const days = [...new Map(marks.map((m) => [dayKey(m), m])).values()].sort((a, b) => (dayKey(a) < dayKey(b) ? -1 : 1));
+  const daysJson = JSON.stringify(days);
+  await lockForTransaction(em, days.map((d) => `${w.schema}.summary-day ${dayKey(d)}`));
+  const groups = await aggregateDays(w, daysJson);
+  const existing = await builtSummariesOf(w, daysJson);
   const locations = await em
     .createQueryBuilder(SalesLocation)
     .select(['id', 'timezone', 'businessDayCutoff'])
@@ -152,23 +198,7 @@ export async function rebuildMarkedDays(w: Work, limit: number): Promise<number>
   }
   if (writes.length === 0) return marks.length;
 
-  // the id is stable across rebuilds: a changed day updates its summary in place (version + 1)
-  // raw SQL: set-based upsert of the changed summaries of every marked day in one statement
-  await em.execute(
-    `insert into "${w.schema}"."summaries" as t ("id", "source", "external_id", "origin", "location_id", "business_day", "period_start", "period_end", "currency",
-       "gross_sales", "discounts", "net_sales", "tax", "transactions", "guests", "by_channel", "content_hash", "version", "created_at", "updated_at")
-     select x.id, x.source, x.external_id, 'built', x.location_id, x.business_day, x.period_start, x.period_end, x.currency,
-       x.gross_sales, x.discounts, x.net_sales, x.tax, x.transactions, null, x.by_channel, x.content_hash, 1, ?, ?
-     from jsonb_to_recordset(?::jsonb) as x(id text, source text, external_id text, location_id text, business_day date, period_start timestamptz,
-       period_end timestamptz, currency text, gross_sales numeric, discounts numeric, net_sales numeric, tax numeric, transactions int, by_channel jsonb, content_hash text)
-     order by x.source, x.external_id
-     on conflict ("source", "external_id") do update set
-       "period_start" = excluded."period_start", "period_end" = excluded."period_end", "gross_sales" = excluded."gross_sales",
-       "discounts" = excluded."discounts", "net_sales" = excluded."net_sales", "tax" = excluded."tax", "transactions" = excluded."transactions",
-       "by_channel" = excluded."by_channel", "content_hash" = excluded."content_hash", "version" = t."version" + 1, "updated_at" = excluded."updated_at"
-     where t."content_hash" is distinct from excluded."content_hash"`,
-    [now, now, JSON.stringify(writes.map((s) => s.row))],
-  );
+  await upsertBuiltSummaries(w, writes.map((s) => s.row));
   // the worker's unit: actor system
   for (const s of writes) {
     w.emit({
@@ -201,12 +231,7 @@ export const markDaysForRebuild: PostStoreStep = async (ctx, stored) => {
     if (s.before) mark(s.before.location_id, s.before.business_day);
   }
   if (days.size > 0) {
-    // raw SQL: set-based insert of an ingestion batch's day marks in one statement (hot path of ingestion)
-    await ctx.w.em.execute(
-      `insert into "${ctx.w.schema}"."summary_rebuilds" ("location_id", "source", "business_day", "requested_at")
-       select x.location_id, ?, x.business_day, ? from jsonb_to_recordset(?::jsonb) as x(location_id text, business_day date)`,
-      [ctx.source, ctx.w.now, JSON.stringify([...days.values()])],
-    );
+    await insertMarks(ctx.w, ctx.source, [...days.values()]);
   }
   return [];
 };

@@ -81,17 +81,19 @@ async function refuseWhereTransactionsWereSent(w: Work, source: string, candidat
   }
 }
 
-/**
- * A period counted twice would double the location's sales in reports: a summary may not overlap
- * another summary (another externalId) of the same location and source, stored, waiting in the
- * review queue (it is stored when accepted) or earlier in the batch. A summary the batch re-sends
- * counts with its new period, unless that record is refused. Runs after the pairs are locked, so
- * concurrent batches cannot slip overlapping periods past it.
- */
-async function refuseOverlaps(w: Work, source: string, candidates: Valid[]): Promise<void> {
-  const probes = candidates.map((c) => ({ location_id: c.location.id, period_start: c.row.period_start, period_end: c.row.period_end }));
+/** A stored ingested summary, or one held in the review queue, whose period overlaps a probe's at its location. */
+export interface OverlapRow {
+  location_id: string;
+  external_id: string;
+  period_start: string | Date;
+  period_end: string | Date;
+  held: boolean;
+}
+
+/** The stored (ingested) and held summaries of `source` overlapping one of the probes' periods at the probe's location. */
+export async function overlappingSummaries(w: Work, source: string, probes: Array<{ location_id: string; period_start: string; period_end: string }>): Promise<OverlapRow[]> {
   // raw SQL: one set-based overlap probe for a whole ingestion batch (jsonb recordset joined to summaries and held review items, a union)
-  const rows: Array<{ location_id: string; external_id: string; period_start: string; period_end: string; held: boolean }> = await w.em.execute(
+  return w.em.execute(
     `with p as materialized (select * from jsonb_to_recordset(?::jsonb) as p(location_id text, period_start timestamptz, period_end timestamptz))
      select s."location_id", s."external_id", s."period_start", s."period_end", false as "held"
      from p join "${w.schema}"."summaries" s on s."source" = ? and s."location_id" = p.location_id and s."origin" = 'ingested'
@@ -102,6 +104,18 @@ async function refuseOverlaps(w: Work, source: string, candidates: Valid[]): Pro
        and (i."row"->>'period_start')::timestamptz < p.period_end and p.period_start < (i."row"->>'period_end')::timestamptz`,
     [JSON.stringify(probes), source, source],
   );
+}
+
+/**
+ * A period counted twice would double the location's sales in reports: a summary may not overlap
+ * another summary (another externalId) of the same location and source, stored, waiting in the
+ * review queue (it is stored when accepted) or earlier in the batch. A summary the batch re-sends
+ * counts with its new period, unless that record is refused. Runs after the pairs are locked, so
+ * concurrent batches cannot slip overlapping periods past it.
+ */
+async function refuseOverlaps(w: Work, source: string, candidates: Valid[]): Promise<void> {
+  const probes = candidates.map((c) => ({ location_id: c.location.id, period_start: c.row.period_start, period_end: c.row.period_end }));
+  const rows = await overlappingSummaries(w, source, probes);
   const stored = rows.map((r) => ({ locationId: r.location_id, externalId: r.external_id, start: new Date(r.period_start).toISOString(), end: new Date(r.period_end).toISOString(), held: r.held }));
   const refused = new Set<number>();
   // each pass refuses at least one record or ends: a refused re-send puts its stored period back in play
