@@ -1,11 +1,10 @@
 import Decimal from 'decimal.js';
 import { LockMode } from '@mikro-orm/core';
-import { actorOf, type Work } from '@bop/shared';
+import type { Work } from '@bop/shared';
 import { salesService } from '@svc/sales';
 import { SalesLocation } from '@svc/sales/dist/locations/entities';
 import { SalesTransaction } from '@svc/sales/dist/transactions/entities';
 import type { StoredLine } from '@svc/sales/dist/transactions/normalize';
-import { formatMoney } from '@svc/sales/dist/transactions/money';
 import { SalesItem, SalesUnmappedItem } from '@svc/sales/dist/items/entities';
 import { SalesClosedDay, SalesReviewItemEntity } from '@svc/sales/dist/review/entities';
 import { SalesSourceMode, SalesSummaryEntity, SalesSummaryRebuild } from '@svc/sales/dist/summaries/entities';
@@ -18,11 +17,9 @@ import { upsertItems } from '@svc/sales/dist/items/replica-store';
 import { claimSourceModes } from '@svc/sales/dist/summaries/source-modes-store';
 import { holdPossible, knownTransactions, lockStates, savePendingItems, type HeldAnswer, type LockState, type PendingItemWrite } from '@svc/sales/dist/review/transaction-holds-store';
 import { closedDaysAmong, summaryStates, type StoredState } from '@svc/sales/dist/review/summary-holds-store';
-import { overlappingSummaries } from '@svc/sales/dist/summaries/store';
-import { aggregateDays, builtSummariesOf, insertMarks, takeMarks, upsertBuiltSummaries, type AggregateRow } from '@svc/sales/dist/summaries/rebuild-store';
+import { builtSummariesOf, insertMarks, takeMarks, upsertBuiltSummaries } from '@svc/sales/dist/summaries/rebuild-store';
 import { builtSummaryKey } from '@svc/sales/dist/summaries/summary-rules';
-import { lookup, markMapped, posItemKey, recalculate, recalculateOrders, recordUnmatched, unmatchedPosItems, SAMPLE_NAMES, type Change, type ItemRef, type UnmatchedRecord } from '@svc/sales/dist/items/store';
-import { entryFromRow, unmappedItemDto } from '@svc/sales/dist/items/dto';
+import { lookup, posItemKey, recalculateOrders, type Change, type ItemRef } from '@svc/sales/dist/items/store';
 import { linkOrders } from '@svc/sales/dist/customers/store';
 import type { SqlCase } from './case';
 
@@ -257,9 +254,6 @@ const summaryPairs = [
   ...Array.from({ length: 20 }, (_, l) => ({ location_id: loc(l), business_day: LAST_CLOSED })),
 ];
 
-/** the batch's periods: each location's day summary re-sent */
-const summaryProbes = Array.from({ length: LOCATIONS }, (_, l) => ({ location_id: loc(l), period_start: '2026-11-05T10:00:00.000Z', period_end: '2026-11-06T10:00:00.000Z' }));
-
 /** the days of the rebuild queue's marks */
 const markedDays = Array.from({ length: 20 }, (_, l) => ({ location_id: loc(l), source: SOURCE, business_day: DAYS[4] }));
 
@@ -280,22 +274,12 @@ const batchRefs: ItemRef[] = Array.from({ length: 1000 }, (_, n) => {
   return [a, b, n % 10 === 0 ? { ...c, itemSku: `MAP-${n % 100}` } : c];
 }).flat();
 
-/** a batch of 1,000 new sales, one unmatched line each: 900 name POS items in the queue, 100 ten new ones */
-const unmatchedRecords: UnmatchedRecord[] = Array.from({ length: 1000 }, (_, n) => ({
-  recordId: `stx_new_${n}`, locationId: loc(n % LOCATIONS), seenAt: new Date(T0.getTime() + n * 1000).toISOString(),
-  lines: [{ itemSku: n % 10 === 0 ? `NEW-${n % 100}` : `UNK-${n % UNMAPPED}`, itemBarcode: null, itemExternalId: null, name: 'Special' }], before: null,
-}));
-
 /** one POS item mapped (`:map`): the sales naming it get the item */
-const txChange: Change[] = [{ source: SOURCE, ref_field: 'itemSku', ref_value: 'UNK-5', item_id: itemId(77), old_item_id: null }];
 const orderChange: Change[] = [{ source: ORDER_SOURCE, ref_field: 'itemSku', ref_value: 'WEB-5', item_id: itemId(78), old_item_id: null }];
 const lineNames = (l: StoredLine, c: Change) => {
   const key = posItemKey(l);
   return key !== null && key.refField === c.ref_field && key.refValue === c.ref_value && (l.itemId === null || l.itemId === c.old_item_id);
 };
-
-/** a `:map` of 5 queue entries */
-const mapping = Array.from({ length: 5 }, (_, i) => ({ id: `umi_bench_UNK-${100 + i}`, item_id: itemId(900 + i) }));
 
 /** the exact text Postgres gives a sum of numeric values (its scale: the largest of the terms'; 0 when there is none) */
 const scaleOf = (v: string) => (v.includes('.') ? v.length - v.indexOf('.') - 1 : 0);
@@ -580,40 +564,6 @@ export const salesCases: SqlCase[] = [
     same: (raw, orm) => sameJson(sorted(raw as any[], (r) => `${r.location_id}|${r.business_day}`), sorted(orm as any[], (r) => `${r.location_id}|${r.business_day}`)),
   },
   {
-    name: 'sales.summary-overlaps',
-    what: 'a day-summary batch of 200 probed for overlapping periods (73,000 stored, 20 held)',
-    service: salesService,
-    seed,
-    raw: (w) => overlappingSummaries(w, SUMMARY_SOURCE, summaryProbes),
-    async orm(w) {
-      const stored = await w.em
-        .createQueryBuilder(SalesSummaryEntity)
-        .select(['locationId', 'externalId', 'periodStart', 'periodEnd'])
-        .where({
-          source: SUMMARY_SOURCE,
-          origin: 'ingested',
-          $or: summaryProbes.map((p) => ({ locationId: p.location_id, periodStart: { $lt: new Date(p.period_end) }, periodEnd: { $gt: new Date(p.period_start) } })),
-        })
-        .execute<Array<{ locationId: string; externalId: string; periodStart: Date; periodEnd: Date }>>('all', true);
-      const held = await w.em
-        .createQueryBuilder(SalesReviewItemEntity)
-        .select(['locationId', 'externalId', 'row'])
-        .where({ source: SUMMARY_SOURCE, recordKind: 'summary', status: 'pending', locationId: { $in: [...new Set(summaryProbes.map((p) => p.location_id))] } })
-        .execute<Array<{ locationId: string; externalId: string; row: Record<string, any> }>>('all', true);
-      const overlapping = held.filter((i) =>
-        summaryProbes.some((p) => p.location_id === i.locationId && Date.parse(i.row.period_start) < Date.parse(p.period_end) && Date.parse(p.period_start) < Date.parse(i.row.period_end)),
-      );
-      return [
-        ...stored.map((s) => ({ location_id: s.locationId, external_id: s.externalId, period_start: s.periodStart, period_end: s.periodEnd, held: false })),
-        ...overlapping.map((i) => ({ location_id: i.locationId, external_id: i.externalId, period_start: new Date(i.row.period_start), period_end: new Date(i.row.period_end), held: true })),
-      ];
-    },
-    same: (raw, orm) => {
-      const norm = (rows: any[]) => [...new Set(rows.map((r) => `${r.location_id}|${r.external_id}|${iso(r.period_start)}|${iso(r.period_end)}|${r.held}`))].sort();
-      return sameJson(norm(raw as any[]), norm(orm as any[]));
-    },
-  },
-  {
     name: 'sales.rebuild-take',
     what: 'the rebuild worker takes the queue (the marks of three batches: 60)',
     service: salesService,
@@ -631,62 +581,6 @@ export const salesCases: SqlCase[] = [
       return rows.map((r) => ({ location_id: r.locationId, source: r.source, business_day: dayOf(r.businessDay) }));
     },
     same: (raw, orm) => sameJson(sorted(raw as any[], (r) => `${r.location_id}|${r.business_day}`), sorted(orm as any[], (r) => `${r.location_id}|${r.business_day}`)),
-  },
-  {
-    name: 'sales.rebuild-aggregate',
-    what: "the figures of 20 marked days (1,000 transactions' lines), exact numeric text",
-    service: salesService,
-    seed,
-    raw: (w) => aggregateDays(w, JSON.stringify(markedDays)),
-    async orm(w) {
-      const tx = await w.em
-        .createQueryBuilder(SalesTransaction)
-        .select(['locationId', 'source', 'businessDay', 'currency', 'channel', 'status', 'type', 'subtotal', 'tax', 'lines'])
-        .where({ $or: markedDays.map((d) => ({ locationId: d.location_id, businessDay: d.business_day, source: d.source })) })
-        .execute<Array<Pick<SalesTransaction, 'locationId' | 'source' | 'currency' | 'channel' | 'status' | 'type' | 'subtotal' | 'tax' | 'lines'> & { businessDay: unknown }>>('all', true);
-      const groups = new Map<string, { row: Omit<AggregateRow, 'gross' | 'discounts' | 'tax'>; gross: ExactSum; discounts: ExactSum; tax: ExactSum }>();
-      for (const t of tx) {
-        const day = dayOf(t.businessDay);
-        const key = JSON.stringify([t.locationId, t.source, day, t.currency, t.channel]);
-        let g = groups.get(key);
-        if (!g) {
-          g = { row: { location_id: t.locationId, source: t.source, business_day: day, currency: t.currency, channel: t.channel ?? null, sales: 0, completed: 0 }, gross: new ExactSum(), discounts: new ExactSum(), tax: new ExactSum() };
-          groups.set(key, g);
-        }
-        if (t.status !== 'completed') continue;
-        g.row.completed++;
-        if (t.type === 'sale') g.row.sales++;
-        const ls = t.lines ?? [];
-        if (ls.length > 0) {
-          let gross = new Decimal(0);
-          let grossScale = 0;
-          let disc = new Decimal(0);
-          let discScale = 0;
-          for (const l of ls) {
-            gross = gross.plus(new Decimal(l.quantity).times(l.unitPrice));
-            grossScale = Math.max(grossScale, scaleOf(String(l.quantity)) + scaleOf(String(l.unitPrice)));
-            const d = l.discount ?? '0';
-            disc = disc.plus(d);
-            discScale = Math.max(discScale, scaleOf(String(d)));
-          }
-          g.gross.add(gross, grossScale);
-          g.discounts.add(disc, discScale);
-        } else {
-          g.gross.add(new Decimal(t.subtotal), scaleOf(t.subtotal));
-          g.discounts.add(new Decimal(0), 0);
-        }
-        g.tax.add(new Decimal(t.tax), scaleOf(t.tax));
-      }
-      return [...groups.values()].map((g) => ({ ...g.row, gross: g.gross.text(), discounts: g.discounts.text(), tax: g.tax.text() }));
-    },
-    same: (raw, orm) => {
-      const norm = (rows: any[]) =>
-        sorted(rows, (r) => JSON.stringify([r.location_id, r.source, r.business_day, r.currency, r.channel])).map((r) => ({
-          location_id: r.location_id, source: r.source, business_day: r.business_day, currency: r.currency, channel: r.channel,
-          gross: r.gross, discounts: r.discounts, tax: r.tax, sales: Number(r.sales), completed: Number(r.completed),
-        }));
-      return sameJson(norm(raw as any[]), norm(orm as any[]));
-    },
   },
   {
     name: 'sales.rebuild-existing',
@@ -789,94 +683,6 @@ export const salesCases: SqlCase[] = [
     },
   },
   {
-    name: 'sales.unmatched-upsert',
-    what: "a batch of 1,000 new sales' unmatched POS items into the queue (2,600 entries; 10 new)",
-    service: salesService,
-    seed,
-    raw: (w) => recordUnmatched(w, SOURCE, unmatchedRecords),
-    async orm(w) {
-      const rows = unmatchedPosItems(unmatchedRecords);
-      if (rows.length === 0) return [];
-      const existing = await w.em.find(
-        SalesUnmappedItem,
-        { source: SOURCE, refValue: { $in: [...new Set(rows.map((s) => s.key.refValue))] } },
-        { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { refField: 'asc', refValue: 'asc' } },
-      );
-      const byKey = new Map(existing.map((e) => [`${e.refField}\u0000${e.refValue}`, e]));
-      const created: SalesUnmappedItem[] = [];
-      for (const s of rows) {
-        const e = byKey.get(`${s.key.refField}\u0000${s.key.refValue}`);
-        if (!e) {
-          if (s.now <= 0) continue;
-          created.push(
-            w.em.create(SalesUnmappedItem, {
-              id: `umi_${created.length}_${s.key.refValue}`, source: SOURCE, refField: s.key.refField, refValue: s.key.refValue, itemExternalId: s.ext, itemSku: s.sku,
-              itemBarcode: s.barcode, sampleNames: s.names, transactionCount: s.now, firstSeenAt: new Date(s.firstSeen!), lastSeenAt: new Date(s.lastSeen!),
-              locationIds: [...s.locations].sort(), status: 'open', itemId: null, mappedAt: null, mappedBy: null, version: 1, createdAt: w.now, updatedAt: w.now,
-            }),
-          );
-        } else if (e.status === 'open') {
-          e.transactionCount = Math.max(0, e.transactionCount + s.delta);
-          if (s.firstSeen !== null && Date.parse(s.firstSeen) < e.firstSeenAt.getTime()) e.firstSeenAt = new Date(s.firstSeen);
-          if (s.lastSeen !== null && Date.parse(s.lastSeen) > e.lastSeenAt.getTime()) e.lastSeenAt = new Date(s.lastSeen);
-          e.sampleNames = [...new Set([...e.sampleNames, ...s.names])].slice(0, SAMPLE_NAMES);
-          e.locationIds = [...new Set([...e.locationIds, ...s.locations])].sort();
-          e.itemExternalId ??= s.ext;
-          e.itemSku ??= s.sku;
-          e.itemBarcode ??= s.barcode;
-          e.version += 1;
-          e.updatedAt = w.now;
-        }
-      }
-      await w.em.flush();
-      const firstLocation = new Map(rows.map((s) => [`${s.key.refField}\u0000${s.key.refValue}`, s.locations[0] ?? null]));
-      return created.map((e) => ({
-        type: 'sales.unmapped_item', aggregateType: 'sales_unmapped_item', aggregateId: e.id,
-        locationId: firstLocation.get(`${e.refField}\u0000${e.refValue}`) ?? e.locationIds[0] ?? null, object: unmappedItemDto(e) as unknown as Record<string, unknown>,
-      }));
-    },
-    // the new entries' ids are drawn fresh by each form, their times are each unit's instant: compare the events without them
-    same: (raw, orm) => {
-      const norm = (events: any[]) =>
-        sorted(events.map((e) => ({ ...e, aggregateId: undefined, object: { ...e.object, id: undefined, createdAt: undefined, updatedAt: undefined } })), (e) => JSON.stringify(e));
-      return sameJson(norm(raw as any[]), norm(orm as any[]));
-    },
-  },
-  {
-    name: 'sales.remap-transactions',
-    what: "one POS item mapped: the lines of its 25 sales among the source's 50,000 get the item",
-    service: salesService,
-    seed,
-    raw: (w) => recalculate(w, txChange),
-    async orm(w) {
-      const c = txChange[0];
-      // the ORM reaches into no jsonb array: every transaction of the source is read to find the lines
-      const all = await w.em
-        .createQueryBuilder(SalesTransaction)
-        .select(['id', 'lines'])
-        .where({ source: { $in: [...new Set(txChange.map((x) => x.source))] } })
-        .execute<Array<{ id: string; lines: StoredLine[] }>>('all', true);
-      const hit = all.filter((t) => t.lines.some((l) => lineNames(l, c))).map((t) => t.id);
-      if (hit.length === 0) return [];
-      const rows = await w.em.find(SalesTransaction, { id: { $in: hit } }, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { source: 'asc', externalId: 'asc' } });
-      for (const t of rows) {
-        t.lines = t.lines.map((l) => (lineNames(l, c) ? { ...l, itemId: c.item_id } : l));
-        t.version += 1;
-        t.updatedAt = w.now;
-      }
-      await w.em.flush();
-      return rows.map((t) => ({
-        id: t.id, source: t.source, externalId: t.externalId, version: t.version,
-        row: {
-          location_id: t.locationId, occurred_at: t.occurredAt.toISOString(), business_day: dayOf(t.businessDay), type: t.type, status: t.status, channel: t.channel,
-          register_id: t.registerId, employee_external_id: t.employeeExternalId, subtotal: formatMoney(t.subtotal, t.currency), tax: formatMoney(t.tax, t.currency),
-          total: formatMoney(t.total, t.currency), currency: t.currency, refund_of: t.refundOf, lines: t.lines, tenders: t.tenders,
-        },
-      }));
-    },
-    same: (raw, orm) => sameJson(sorted(raw as any[], (r) => r.id), sorted(orm as any[], (r) => r.id)) || isDeepEqualUnordered(raw as any[], orm as any[]),
-  },
-  {
     name: 'sales.remap-orders',
     what: "one POS item mapped: the lines of its 4 orders among the source's 2,000 get the item",
     service: salesService,
@@ -902,37 +708,6 @@ export const salesCases: SqlCase[] = [
     },
   },
   {
-    name: 'sales.mark-mapped',
-    what: 'a `:map` of 5 queue entries: read locked, then each set to its item (2,600 entries)',
-    service: salesService,
-    seed,
-    async raw(w) {
-      await w.em
-        .createQueryBuilder(SalesUnmappedItem)
-        .select('*')
-        .where({ id: { $in: mapping.map((m) => m.id) } })
-        .orderBy({ id: 'asc' })
-        .setLockMode(LockMode.PESSIMISTIC_WRITE)
-        .execute<Array<Record<string, any>>>('all', false);
-      return (await markMapped(w, mapping)).map(entryFromRow);
-    },
-    async orm(w) {
-      const entries = await w.em.find(SalesUnmappedItem, { id: { $in: mapping.map((m) => m.id) } }, { orderBy: { id: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE });
-      const byId = new Map(entries.map((e) => [e.id, e]));
-      for (const m of mapping) {
-        const e = byId.get(m.id)!;
-        Object.assign(e, { status: 'mapped', itemId: m.item_id, mappedAt: w.now, mappedBy: actorOf(w.actor), version: e.version + 1, updatedAt: w.now });
-      }
-      await w.em.flush();
-      return entries;
-    },
-    same: (raw, orm) => {
-      // mappedAt is each unit's instant
-      const norm = (rows: any[]) => sorted(rows, (r) => r.id).map((r) => ({ id: r.id, status: r.status, itemId: r.itemId, version: Number(r.version), mappedBy: r.mappedBy ? { type: r.mappedBy.type, id: r.mappedBy.id } : null }));
-      return sameJson(norm(raw as any[]), norm(orm as any[]));
-    },
-  },
-  {
     name: 'sales.link-orders',
     what: "a customer synced late: its 3 orders (of 2,000) get the customer",
     service: salesService,
@@ -945,8 +720,3 @@ export const salesCases: SqlCase[] = [
     },
   },
 ];
-
-function isDeepEqualUnordered(a: any[], b: any[]): boolean {
-  const norm = (rows: any[]) => sorted(rows, (r) => r.id).map((r) => JSON.parse(JSON.stringify(r, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v))));
-  return sameJson(norm(a), norm(b));
-}

@@ -57,7 +57,8 @@ export function summaryHoldReason(h: { locationId: string; closedDays: string[];
 
 /** Per record (`i`, externalId): the stored ingested summary of `source`, its location's zone and cut-off, its pending review item. */
 export async function summaryStates(w: Work, source: string, records: Array<{ i: number; external_id: string }>): Promise<StoredState[]> {
-  // raw SQL: one set-based read for a whole ingestion batch (jsonb recordset left-joined to summaries, locations and review items)
+  // raw SQL (bench:sql sales.summary-states): 10393 µs against 30063 through the ORM (2.9×: three queries for one, joined in code)
+  // one set-based read for a whole ingestion batch (jsonb recordset left-joined to summaries, locations and review items)
   return sqlQuery<StoredState>(
     w.em,
     `with c as (select * from jsonb_to_recordset(?::jsonb) as x("i" int, "external_id" text))
@@ -76,7 +77,8 @@ export async function summaryStates(w: Work, source: string, records: Array<{ i:
 
 /** The closed business days among the (location, day) pairs (YYYY-MM-DD), each once. */
 export async function closedDaysAmong(w: Work, pairs: Array<{ location_id: string; business_day: string }>): Promise<Array<{ location_id: string; business_day: string }>> {
-  // raw SQL: one set-based read of the closed days among the batch's (location, day) pairs (a join on a jsonb recordset)
+  // raw SQL (bench:sql sales.closed-days-among): 3605 µs against 40399 through the ORM (11.2×: an $or of 220 pairs for a join on a recordset)
+  // one set-based read of the closed days among the batch's (location, day) pairs (a join on a jsonb recordset)
   return sqlQuery<{ location_id: string; business_day: string }>(
     w.em,
     `select distinct d."location_id", to_char(d."business_day", 'YYYY-MM-DD') as "business_day"

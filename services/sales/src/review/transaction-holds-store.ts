@@ -43,7 +43,8 @@ export interface KnownRow {
  */
 export async function knownTransactions(w: Work, source: string, keys: string[], originals: string[]): Promise<KnownRow[]> {
   const keysList = sqlList(keys);
-  // raw SQL: one set-based read for a whole ingestion batch (stored transactions and their refunds, with an aggregate per key)
+  // raw SQL (bench:sql sales.known-transactions): 17450 µs against 66592 through the ORM (3.8×: three queries for one, the refunded sums added in code)
+  // one set-based read for a whole ingestion batch (stored transactions and their refunds, with an aggregate per key)
   return sqlQuery<KnownRow>(
       w.em,
       `select t."external_id", t."type", t."status", t."total"::text as "total", t."currency", t."refund_of", true as "stored",
@@ -187,7 +188,8 @@ export interface LockState {
 
 /** Per record: the stored transaction, whether its day and the stored one's are closed, its pending review item. One query. */
 export async function lockStates(w: Work, source: string, records: Array<{ i: number; externalId: string; locationId: string; businessDay: string }>): Promise<Map<number, LockState>> {
-  // raw SQL: one set-based read for a whole ingestion batch (jsonb recordset left-joined to transactions, closed days and review items)
+  // raw SQL (bench:sql sales.lock-states): 56032 µs against 95096 through the ORM (1.7×: three queries for one: stored rows, closed days as an $or of pairs, held items)
+  // one set-based read for a whole ingestion batch (jsonb recordset left-joined to transactions, closed days and review items)
   const rows: LockState[] = await sqlQuery(
     w.em,
     `with c as (select * from jsonb_to_recordset(?::jsonb) as x("i" int, "external_id" text, "location_id" text, "business_day" date))
@@ -221,7 +223,8 @@ async function anyHoldPossible(w: Work, source: string, candidates: ValidCandida
 
 /** Whether one of the (location, business day) pairs is closed, or a transaction of `source` waits in the review queue. */
 export async function holdPossible(w: Work, source: string, days: Array<{ location_id: string; business_day: string }>): Promise<boolean> {
-  // raw SQL: one exists-probe of the batch's (location, day) pairs against closed days, on the ingestion hot path of every batch
+  // raw SQL (bench:sql sales.hold-possible): 2544 µs against 16406 through the ORM (6.4×: two probes for one exists, on every batch)
+  // one exists-probe of the batch's (location, day) pairs against closed days, on the ingestion hot path of every batch
   const [row] = await sqlQuery<{ possible: boolean }>(
     w.em,
     `select exists (
@@ -306,7 +309,8 @@ export async function savePendingItems(
 ): Promise<HeldAnswer[]> {
   if (writes.length === 0) return answers;
   const now = w.now;
-  // raw SQL: set-based upsert of the batch's held records into the review queue in one statement
+  // raw SQL (bench:sql sales.pending-items): 27140 µs against 145047 through the ORM (5.3×: the waiting items loaded as entities, then inserted and updated at flush)
+  // set-based upsert of the batch's held records into the review queue in one statement
   const returned: Array<{ external_id: string; record_id: string; inserted: boolean }> = await sqlQuery(
     w.em,
     `insert into "${w.schema}"."review_items" as r ("id", "source", "record_kind", "external_id", "record_id", "location_id", "business_day", "previous_business_day",
