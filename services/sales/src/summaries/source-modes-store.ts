@@ -12,7 +12,7 @@ export type SourceMode = 'transactions' | 'summaries';
 export async function claimSourceModes(w: Work, source: string, locationIds: string[], mode: SourceMode, lock = false): Promise<Map<string, SourceMode>> {
   const wanted = [...new Set(locationIds)].sort();
   const read = async (): Promise<Map<string, SourceMode>> => {
-    // raw SQL (bench:sql sales.source-modes): 2530 µs against 8368 through the ORM (3.3×: query building and mapping cost more than the statement, on every batch)
+    // raw SQL (bench:sql sales.source-modes): 2530 µs against 8368 through the ORM (3.3×: the same one select through the query builder; the gap is its per-call cost, on every batch)
     // one read of the batch's pairs (optionally FOR UPDATE) on every POST /sales/transactions:batch, the path bench:ingest times
     const rows: Array<{ location_id: string; mode: SourceMode }> = await w.em.execute(
       `select "location_id", "mode" from "${w.schema}"."source_modes"
