@@ -62,5 +62,16 @@ export const InvoicePayment = defineEntity({
 });
 export type InvoicePayment = InferEntity<typeof InvoicePayment>;
 
+/** The counter of an invoice-number series (`INV`): the last number issued (gapless; the row is locked while a number is taken). */
+export const InvoiceNumberCounter = defineEntity({
+  name: 'InvoiceNumberCounter',
+  tableName: 'invoice_numbers',
+  properties: {
+    series: p.string().primary(),
+    lastNumber: p.integer(),
+  },
+});
+export type InvoiceNumberCounter = InferEntity<typeof InvoiceNumberCounter>;
+
 // invoices: entities of this area, added to the service's list in ../index.ts
-export const invoicesEntities = [CustomerInvoice, InvoicePayment] as const;
+export const invoicesEntities = [CustomerInvoice, InvoicePayment, InvoiceNumberCounter] as const;

@@ -1,4 +1,15 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { ArrayType, defineEntity, p, type InferEntity, type Platform, type TransformContext } from '@mikro-orm/core';
+import { sqlList } from '@bop/shared';
+
+/**
+ * A text[] whose every element is bound quoted (sqlList): the ORM's array type leaves a value with
+ * blanks or `NULL` unquoted, which Postgres trims or reads as null.
+ */
+export class QuotedTextArray extends ArrayType<string> {
+  override convertToDatabaseValue(value: string[] | null, platform: Platform, context?: TransformContext): string | null {
+    return Array.isArray(value) ? sqlList(value) : super.convertToDatabaseValue(value, platform, context);
+  }
+}
 
 /** Replica of inventory's items, fed by item.created/item.updated (consumers.ts); what sales lines match against. */
 export const SalesItem = defineEntity({
@@ -31,11 +42,11 @@ export const SalesUnmappedItem = defineEntity({
     itemExternalId: p.string().nullable(),
     itemSku: p.string().nullable(),
     itemBarcode: p.string().nullable(),
-    sampleNames: p.array(),
+    sampleNames: p.array().type(QuotedTextArray),
     transactionCount: p.integer(),
     firstSeenAt: p.datetime(),
     lastSeenAt: p.datetime(),
-    locationIds: p.array(),
+    locationIds: p.array().type(QuotedTextArray),
     status: p.string(),
     itemId: p.string().nullable(),
     mappedAt: p.datetime().nullable(),

@@ -10,7 +10,8 @@ import { readThroughReplica, sqlList, type EntityManager } from '@bop/shared';
 /** Writes items into `sales.items`, each only over an older state (a replayed older event, or a read-through answer older than an event). */
 export async function upsertItems(em: EntityManager, schema: string, items: ItemEventObject[]): Promise<void> {
   for (const o of items) {
-    // raw SQL: barcodes bound fully quoted (sqlList): the ORM's array type leaves a value with blanks or `NULL` unquoted, which Postgres trims or reads as null
+    // raw SQL (bench:sql sales.item-replica): 2074 µs against 14618 through the ORM (7.0×: a locked read, then an insert or update, per item)
+    // barcodes bound fully quoted (sqlList): the ORM's array type leaves a value with blanks or `NULL` unquoted, which Postgres trims or reads as null
     await em.execute(
       `insert into "${schema}"."items" ("id", "sku", "barcodes", "external_id", "name", "status", "updated_at")
        values (?, ?, ?::text[], ?, ?, ?, ?)

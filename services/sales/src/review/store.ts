@@ -174,7 +174,8 @@ export async function saveClosedDay(
   d: { locationId: string; businessDay: string; status: 'closed' | 'open'; closedAt: Date | null; reopenedAt: Date | null; updatedAt: Date },
 ): Promise<void> {
   // a replayed older event never overwrites a newer state
-  // raw SQL: the upsert keeps the stored closed/reopened times where the event has none (coalesce with the stored row) and only over an older state; the ORM's merge has no such expressions
+  // raw SQL (bench:sql sales.closed-day): 1520 µs against 10834 through the ORM (7.1×: a locked read, then an insert or update: two round trips for one)
+  // the upsert keeps the stored closed/reopened times where the event has none (coalesce with the stored row) and only over an older state; the ORM's merge has no such expressions
   await w.em.execute(
     `insert into "${w.schema}"."closed_days" ("location_id", "business_day", "status", "closed_at", "reopened_at", "updated_at")
      values (?, ?::date, ?, ?, ?, ?)

@@ -22,7 +22,7 @@ export interface SummaryHold {
   pending: { id: string; hash: string; recordId: string } | null;
 }
 
-interface StoredState {
+export interface StoredState {
   i: number;
   stored_id: string | null;
   stored_hash: string | null;
@@ -55,19 +55,11 @@ export function summaryHoldReason(h: { locationId: string; closedDays: string[];
   return `${text[0].toUpperCase()}${text.slice(1)} ${own.length + theirs.length === 1 ? 'is' : 'are'} closed in cash: ${tail}`;
 }
 
-/**
- * spec: ingestion rule 7 — a summary whose period falls on a closed business day at its location
- * (every day the period touches), or that changes a stored summary whose day is closed, is held:
- * accepted with a warning on `periodStart`, kept in the review queue, figures untouched. The same
- * content as stored passes as `unchanged`. While a version waits for review, later versions replace
- * it there (even once the day is reopened). Answers the holds by record index; adds the warnings.
- * Two queries for the batch: stored and pending records, then the closed days among all their days.
- */
-export async function holdClosedSummaryDays(w: Work, source: string, candidates: SummaryHoldCandidate[]): Promise<Map<number, SummaryHold>> {
-  const holds = new Map<number, SummaryHold>();
-  if (candidates.length === 0) return holds;
-  // raw SQL: one set-based read for a whole ingestion batch (jsonb recordset left-joined to summaries, locations and review items)
-  const states: StoredState[] = await sqlQuery(
+/** Per record (`i`, externalId): the stored ingested summary of `source`, its location's zone and cut-off, its pending review item. */
+export async function summaryStates(w: Work, source: string, records: Array<{ i: number; external_id: string }>): Promise<StoredState[]> {
+  // raw SQL (bench:sql sales.summary-states): 10393 µs against 30063 through the ORM (2.9×: three queries for one, joined in code)
+  // one set-based read for a whole ingestion batch (jsonb recordset left-joined to summaries, locations and review items)
+  return sqlQuery<StoredState>(
     w.em,
     `with c as (select * from jsonb_to_recordset(?::jsonb) as x("i" int, "external_id" text))
      select c."i", s."id" as "stored_id", s."content_hash" as "stored_hash", s."location_id" as "stored_location_id",
@@ -79,8 +71,35 @@ export async function holdClosedSummaryDays(w: Work, source: string, candidates:
      left join "${w.schema}"."summaries" s on s."source" = ? and s."external_id" = c."external_id" and s."origin" = 'ingested'
      left join "${w.schema}"."locations" l on l."id" = s."location_id"
      left join "${w.schema}"."review_items" p on p."source" = ? and p."record_kind" = 'summary' and p."external_id" = c."external_id" and p."status" = 'pending'`,
-    [JSON.stringify(candidates.map((c) => ({ i: c.index, external_id: c.externalId }))), source, source],
+    [JSON.stringify(records), source, source],
   );
+}
+
+/** The closed business days among the (location, day) pairs (YYYY-MM-DD), each once. */
+export async function closedDaysAmong(w: Work, pairs: Array<{ location_id: string; business_day: string }>): Promise<Array<{ location_id: string; business_day: string }>> {
+  // raw SQL (bench:sql sales.closed-days-among): 3605 µs against 40399 through the ORM (11.2×: an $or of 220 pairs for a join on a recordset)
+  // one set-based read of the closed days among the batch's (location, day) pairs (a join on a jsonb recordset)
+  return sqlQuery<{ location_id: string; business_day: string }>(
+    w.em,
+    `select distinct d."location_id", to_char(d."business_day", 'YYYY-MM-DD') as "business_day"
+     from jsonb_to_recordset(?::jsonb) as x("location_id" text, "business_day" date)
+     join "${w.schema}"."closed_days" d on d."location_id" = x."location_id" and d."business_day" = x."business_day" and d."status" = 'closed'`,
+    [JSON.stringify(pairs)],
+  );
+}
+
+/**
+ * spec: ingestion rule 7 — a summary whose period falls on a closed business day at its location
+ * (every day the period touches), or that changes a stored summary whose day is closed, is held:
+ * accepted with a warning on `periodStart`, kept in the review queue, figures untouched. The same
+ * content as stored passes as `unchanged`. While a version waits for review, later versions replace
+ * it there (even once the day is reopened). Answers the holds by record index; adds the warnings.
+ * Two queries for the batch: stored and pending records, then the closed days among all their days.
+ */
+export async function holdClosedSummaryDays(w: Work, source: string, candidates: SummaryHoldCandidate[]): Promise<Map<number, SummaryHold>> {
+  const holds = new Map<number, SummaryHold>();
+  if (candidates.length === 0) return holds;
+  const states = await summaryStates(w, source, candidates.map((c) => ({ i: c.index, external_id: c.externalId })));
   const byIndex = new Map(states.map((s) => [Number(s.i), s]));
   const plans = candidates.flatMap((c) => {
     const s = byIndex.get(c.index)!;
@@ -96,14 +115,7 @@ export async function holdClosedSummaryDays(w: Work, source: string, candidates:
     ...p.days.map((d) => ({ location_id: p.c.row.location_id, business_day: d })),
     ...p.storedDays.map((d) => ({ location_id: p.s.stored_location_id!, business_day: d })),
   ]);
-  // raw SQL: one set-based read of the closed days among the batch's (location, day) pairs (a join on a jsonb recordset)
-  const closedRows: Array<{ location_id: string; business_day: string }> = await sqlQuery(
-    w.em,
-    `select distinct d."location_id", to_char(d."business_day", 'YYYY-MM-DD') as "business_day"
-     from jsonb_to_recordset(?::jsonb) as x("location_id" text, "business_day" date)
-     join "${w.schema}"."closed_days" d on d."location_id" = x."location_id" and d."business_day" = x."business_day" and d."status" = 'closed'`,
-    [JSON.stringify(pairs)],
-  );
+  const closedRows = await closedDaysAmong(w, pairs);
   const closed = new Set(closedRows.map((r) => `${r.location_id}|${r.business_day}`));
   for (const { c, s, days, storedDays } of plans) {
     const closedDays = days.filter((d) => closed.has(`${c.row.location_id}|${d}`));

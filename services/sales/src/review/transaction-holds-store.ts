@@ -26,6 +26,42 @@ interface KnownTransaction {
   refunded: string;
 }
 
+export interface KnownRow {
+  external_id: string;
+  type: string;
+  status: string;
+  total: string;
+  currency: string;
+  refund_of: string | null;
+  stored: boolean;
+  refunded: string | null;
+}
+
+/**
+ * The stored transactions of `keys` (with what was refunded so far of those among `originals`) and the
+ * new records of `keys` waiting in the review queue, for the refund and void rules.
+ */
+export async function knownTransactions(w: Work, source: string, keys: string[], originals: string[]): Promise<KnownRow[]> {
+  const keysList = sqlList(keys);
+  // raw SQL (bench:sql sales.known-transactions): 17450 µs against 66592 through the ORM (3.8×: three queries for one, the refunded sums added in code)
+  // one set-based read for a whole ingestion batch (stored transactions and their refunds, with an aggregate per key)
+  return sqlQuery<KnownRow>(
+      w.em,
+      `select t."external_id", t."type", t."status", t."total"::text as "total", t."currency", t."refund_of", true as "stored",
+         case when t."external_id" = any(?::text[]) then
+           (select coalesce(sum(r."total"), 0)::text from "${w.schema}"."transactions" r
+             where r."source" = t."source" and r."refund_of" = t."external_id" and r."type" = 'refund' and r."status" = 'completed') end as "refunded"
+       from "${w.schema}"."transactions" t
+       where t."source" = ? and t."external_id" = any(?::text[])
+       union all
+       select i."external_id", i."row"->>'type', i."row"->>'status', i."row"->>'total', i."row"->>'currency', i."row"->>'refund_of', false, null
+       from "${w.schema}"."review_items" i
+       where i."source" = ? and i."status" = 'pending' and i."record_kind" = 'transaction' and i."kind" = 'new' and i."external_id" = any(?::text[])`,
+      // what was refunded so far only for the originals this batch's refunds name (index on refund_of)
+      [sqlList(originals), source, keysList, source, keysList],
+    );
+}
+
 /**
  * spec: ingestion rule 6 — refund and void rules that need stored data, in one query for every
  * re-sent externalId and every refundOf of the batch (the sign rules are in domain/totals.ts):
@@ -38,24 +74,7 @@ export const checkRefundsAndVoids: PreStoreStep = async (ctx, candidates) => {
   // nothing to look up: no refund, and no record changes a stored transaction (the common batch of new sales)
   if (refunds.length === 0 && !candidates.some((c) => c.stored)) return;
   const keys = [...new Set([...candidates.map((c) => c.externalId), ...refunds.map((c) => c.normalized.refundOf!)])];
-  const keysList = sqlList(keys);
-  // raw SQL: one set-based read for a whole ingestion batch (stored transactions and their refunds, with an aggregate per key)
-  const rows: Array<{ external_id: string; type: string; status: string; total: string; currency: string; refund_of: string | null; stored: boolean; refunded: string | null }> =
-    await sqlQuery(
-      ctx.w.em,
-      `select t."external_id", t."type", t."status", t."total"::text as "total", t."currency", t."refund_of", true as "stored",
-         case when t."external_id" = any(?::text[]) then
-           (select coalesce(sum(r."total"), 0)::text from "${ctx.w.schema}"."transactions" r
-             where r."source" = t."source" and r."refund_of" = t."external_id" and r."type" = 'refund' and r."status" = 'completed') end as "refunded"
-       from "${ctx.w.schema}"."transactions" t
-       where t."source" = ? and t."external_id" = any(?::text[])
-       union all
-       select i."external_id", i."row"->>'type', i."row"->>'status', i."row"->>'total', i."row"->>'currency', i."row"->>'refund_of', false, null
-       from "${ctx.w.schema}"."review_items" i
-       where i."source" = ? and i."status" = 'pending' and i."record_kind" = 'transaction' and i."kind" = 'new' and i."external_id" = any(?::text[])`,
-      // what was refunded so far only for the originals this batch's refunds name (index on refund_of)
-      [sqlList([...new Set(refunds.map((c) => c.normalized.refundOf!))]), ctx.source, keysList, ctx.source, keysList],
-    );
+  const rows = await knownTransactions(ctx.w, ctx.source, keys, [...new Set(refunds.map((c) => c.normalized.refundOf!))]);
   const known = new Map<string, KnownTransaction>();
   for (const r of rows) {
     if (known.get(r.external_id)?.stored) continue; // a stored transaction wins over a held one
@@ -153,7 +172,7 @@ export function holdReason(h: { locationId: string; businessDay: string; dayClos
 
 export const pendingReason = (itemId: string) => `An earlier version of this record waits for review (${itemId}); this one replaces it there until a person decides.`;
 
-interface LockState {
+export interface LockState {
   i: number;
   stored_id: string | null;
   stored_hash: string | null;
@@ -168,8 +187,9 @@ interface LockState {
 }
 
 /** Per record: the stored transaction, whether its day and the stored one's are closed, its pending review item. One query. */
-async function lockStates(w: Work, source: string, records: Array<{ i: number; externalId: string; locationId: string; businessDay: string }>): Promise<Map<number, LockState>> {
-  // raw SQL: one set-based read for a whole ingestion batch (jsonb recordset left-joined to transactions, closed days and review items)
+export async function lockStates(w: Work, source: string, records: Array<{ i: number; externalId: string; locationId: string; businessDay: string }>): Promise<Map<number, LockState>> {
+  // raw SQL (bench:sql sales.lock-states): 56032 µs against 95096 through the ORM (1.7×: three queries for one: stored rows, closed days as an $or of pairs, held items)
+  // one set-based read for a whole ingestion batch (jsonb recordset left-joined to transactions, closed days and review items)
   const rows: LockState[] = await sqlQuery(
     w.em,
     `with c as (select * from jsonb_to_recordset(?::jsonb) as x("i" int, "external_id" text, "location_id" text, "business_day" date))
@@ -198,7 +218,13 @@ async function anyHoldPossible(w: Work, source: string, candidates: ValidCandida
     add(c.normalized.locationId, c.normalized.businessDay);
     if (c.stored) add(c.stored.locationId, c.stored.businessDay);
   }
-  // raw SQL: one exists-probe of the batch's (location, day) pairs against closed days, on the ingestion hot path of every batch
+  return holdPossible(w, source, [...days.values()]);
+}
+
+/** Whether one of the (location, business day) pairs is closed, or a transaction of `source` waits in the review queue. */
+export async function holdPossible(w: Work, source: string, days: Array<{ location_id: string; business_day: string }>): Promise<boolean> {
+  // raw SQL (bench:sql sales.hold-possible): 2544 µs against 16406 through the ORM (6.4×: two probes for one exists, on every batch)
+  // one exists-probe of the batch's (location, day) pairs against closed days, on the ingestion hot path of every batch
   const [row] = await sqlQuery<{ possible: boolean }>(
     w.em,
     `select exists (
@@ -207,7 +233,7 @@ async function anyHoldPossible(w: Work, source: string, candidates: ValidCandida
      ) or exists (
        select 1 from "${w.schema}"."review_items" p where p."source" = ? and p."record_kind" = 'transaction' and p."status" = 'pending'
      ) as "possible"`,
-    [JSON.stringify([...days.values()]), source],
+    [JSON.stringify(days), source],
   );
   return row.possible;
 }
@@ -283,7 +309,8 @@ export async function savePendingItems(
 ): Promise<HeldAnswer[]> {
   if (writes.length === 0) return answers;
   const now = w.now;
-  // raw SQL: set-based upsert of the batch's held records into the review queue in one statement
+  // raw SQL (bench:sql sales.pending-items): 27140 µs against 145047 through the ORM (5.3×: the waiting items loaded as entities, then inserted and updated at flush)
+  // set-based upsert of the batch's held records into the review queue in one statement
   const returned: Array<{ external_id: string; record_id: string; inserted: boolean }> = await sqlQuery(
     w.em,
     `insert into "${w.schema}"."review_items" as r ("id", "source", "record_kind", "external_id", "record_id", "location_id", "business_day", "previous_business_day",

@@ -39,4 +39,31 @@ export const SalesSummaryEntity = defineEntity({
 });
 export type SalesSummaryEntity = InferEntity<typeof SalesSummaryEntity>;
 
-export const summariesEntities = [SalesSummaryEntity] as const;
+/** Which of transactions or summaries a source sends for a location (spec: ingestion rule 9), claimed by its first batch. */
+export const SalesSourceMode = defineEntity({
+  name: 'SalesSourceMode',
+  tableName: 'source_modes',
+  properties: {
+    locationId: p.string().primary(),
+    source: p.string().primary(),
+    mode: p.string().$type<'transactions' | 'summaries'>(),
+    claimedAt: p.datetime(),
+  },
+});
+export type SalesSourceMode = InferEntity<typeof SalesSourceMode>;
+
+/** A mark of a (location, source, business day) whose built summary is to be rebuilt (append-only; the worker drains it). */
+export const SalesSummaryRebuild = defineEntity({
+  name: 'SalesSummaryRebuild',
+  tableName: 'summary_rebuilds',
+  properties: {
+    id: p.bigint().primary().autoincrement(),
+    locationId: p.string(),
+    source: p.string(),
+    businessDay: p.date(),
+    requestedAt: p.datetime(),
+  },
+});
+export type SalesSummaryRebuild = InferEntity<typeof SalesSummaryRebuild>;
+
+export const summariesEntities = [SalesSummaryEntity, SalesSourceMode, SalesSummaryRebuild] as const;

@@ -12,7 +12,8 @@ export type SourceMode = 'transactions' | 'summaries';
 export async function claimSourceModes(w: Work, source: string, locationIds: string[], mode: SourceMode, lock = false): Promise<Map<string, SourceMode>> {
   const wanted = [...new Set(locationIds)].sort();
   const read = async (): Promise<Map<string, SourceMode>> => {
-    // raw SQL: one read of the batch's pairs (optionally FOR UPDATE) on every POST /sales/transactions:batch, the path bench:ingest times
+    // raw SQL (bench:sql sales.source-modes): 2530 µs against 8368 through the ORM (3.3×: the same one select through the query builder; the gap is its per-call cost, on every batch)
+    // one read of the batch's pairs (optionally FOR UPDATE) on every POST /sales/transactions:batch, the path bench:ingest times
     const rows: Array<{ location_id: string; mode: SourceMode }> = await w.em.execute(
       `select "location_id", "mode" from "${w.schema}"."source_modes"
        where "source" = ? and "location_id" = any(?::text[])
@@ -24,7 +25,8 @@ export async function claimSourceModes(w: Work, source: string, locationIds: str
   const modes = await read();
   const missing = wanted.filter((id) => !modes.has(id));
   if (missing.length === 0) return modes;
-  // raw SQL: set-based claim of the batch's missing pairs in key order, in one statement (insert … select … on conflict do nothing)
+  // raw SQL (bench:sql sales.source-modes): the claim of pairs not claimed yet, once a pair; the case times the function once all are (the read above)
+  // set-based claim of the batch's missing pairs in key order, in one statement (insert … select … on conflict do nothing)
   await w.em.execute(
     `insert into "${w.schema}"."source_modes" ("location_id", "source", "mode", "claimed_at")
      select x.value, ?, ?, ? from jsonb_array_elements_text(?::jsonb) as x(value)

@@ -18,6 +18,7 @@ import { holdClosedSummaryDays, storeHeldSummaries } from '../review/summary-hol
 import { checkSummary, ingestedSummaryRow, periodsOverlap, type IngestedSummaryRow } from './summary-rules';
 import { summaryDto } from './dto';
 import { SalesSummaryEntity } from './entities';
+import { SalesReviewItemEntity } from '../review/entities';
 import { claimSourceModes, ruleNine } from './source-modes-store';
 
 /** The summaries table as the kit's batch upsert writes an ingested summary (snake_case columns of the migration), in the unit's schema. */
@@ -81,6 +82,51 @@ async function refuseWhereTransactionsWereSent(w: Work, source: string, candidat
   }
 }
 
+/** A stored ingested summary, or one held in the review queue, whose period overlaps a probe's at its location. */
+export interface OverlapRow {
+  location_id: string;
+  external_id: string;
+  period_start: string | Date;
+  period_end: string | Date;
+  held: boolean;
+}
+
+/** The stored (ingested) and held summaries of `source` overlapping one of the probes' periods at the probe's location, each once. */
+export async function overlappingSummaries(w: Work, source: string, probes: Array<{ location_id: string; period_start: string; period_end: string }>): Promise<OverlapRow[]> {
+  if (probes.length === 0) return [];
+  const stored = await w.em
+    .createQueryBuilder(SalesSummaryEntity)
+    .select(['locationId', 'externalId', 'periodStart', 'periodEnd'])
+    .where({
+      source,
+      origin: 'ingested',
+      $or: probes.map((p) => ({ locationId: p.location_id, periodStart: { $lt: new Date(p.period_end) }, periodEnd: { $gt: new Date(p.period_start) } })),
+    })
+    .execute<Array<Pick<SalesSummaryEntity, 'locationId' | 'externalId' | 'periodStart' | 'periodEnd'>>>('all', true);
+  // a held summary's period is in its row (jsonb): the location's pending items, their periods compared here
+  const pending = await w.em
+    .createQueryBuilder(SalesReviewItemEntity)
+    .select(['locationId', 'externalId', 'row'])
+    .where({ source, recordKind: 'summary', status: 'pending', locationId: { $in: [...new Set(probes.map((p) => p.location_id))] } })
+    .execute<Array<Pick<SalesReviewItemEntity, 'locationId' | 'externalId' | 'row'>>>('all', true);
+  const held = pending.flatMap((i) => {
+    const row = i.row as IngestedSummaryRow;
+    const start = Date.parse(row.period_start);
+    const end = Date.parse(row.period_end);
+    const hit = probes.some((p) => p.location_id === i.locationId && start < Date.parse(p.period_end) && Date.parse(p.period_start) < end);
+    return hit ? [{ location_id: i.locationId, external_id: i.externalId, period_start: new Date(start), period_end: new Date(end), held: true }] : [];
+  });
+  const rows = [...stored.map((s) => ({ location_id: s.locationId, external_id: s.externalId, period_start: s.periodStart, period_end: s.periodEnd, held: false })), ...held];
+  // each row once (a held item may repeat a stored summary's row only with held = true)
+  const seen = new Set<string>();
+  return rows.filter((r) => {
+    const key = JSON.stringify([r.location_id, r.external_id, new Date(r.period_start).toISOString(), new Date(r.period_end).toISOString(), r.held]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /**
  * A period counted twice would double the location's sales in reports: a summary may not overlap
  * another summary (another externalId) of the same location and source, stored, waiting in the
@@ -90,18 +136,7 @@ async function refuseWhereTransactionsWereSent(w: Work, source: string, candidat
  */
 async function refuseOverlaps(w: Work, source: string, candidates: Valid[]): Promise<void> {
   const probes = candidates.map((c) => ({ location_id: c.location.id, period_start: c.row.period_start, period_end: c.row.period_end }));
-  // raw SQL: one set-based overlap probe for a whole ingestion batch (jsonb recordset joined to summaries and held review items, a union)
-  const rows: Array<{ location_id: string; external_id: string; period_start: string; period_end: string; held: boolean }> = await w.em.execute(
-    `with p as materialized (select * from jsonb_to_recordset(?::jsonb) as p(location_id text, period_start timestamptz, period_end timestamptz))
-     select s."location_id", s."external_id", s."period_start", s."period_end", false as "held"
-     from p join "${w.schema}"."summaries" s on s."source" = ? and s."location_id" = p.location_id and s."origin" = 'ingested'
-       and s."period_start" < p.period_end and p.period_start < s."period_end"
-     union
-     select i."location_id", i."external_id", (i."row"->>'period_start')::timestamptz, (i."row"->>'period_end')::timestamptz, true
-     from p join "${w.schema}"."review_items" i on i."source" = ? and i."record_kind" = 'summary' and i."status" = 'pending' and i."location_id" = p.location_id
-       and (i."row"->>'period_start')::timestamptz < p.period_end and p.period_start < (i."row"->>'period_end')::timestamptz`,
-    [JSON.stringify(probes), source, source],
-  );
+  const rows = await overlappingSummaries(w, source, probes);
   const stored = rows.map((r) => ({ locationId: r.location_id, externalId: r.external_id, start: new Date(r.period_start).toISOString(), end: new Date(r.period_end).toISOString(), held: r.held }));
   const refused = new Set<number>();
   // each pass refuses at least one record or ends: a refused re-send puts its stored period back in play
