@@ -100,7 +100,7 @@ export async function checkAssignments(w: Work, inputs: AssignmentInput[], path:
 }
 
 /** Refuses a change that would leave no active owner at Everyone. Call inside the transaction. */
-async function ensureAnotherOwner(w: Work, userId: string, detail: string): Promise<void> {
+export async function ensureAnotherOwner(w: Work, userId: string, detail: string): Promise<void> {
   const em = w.em;
   await lockForTransaction(em, 'identity.owners');
   // raw SQL: one count(distinct) across users, assignments and roles (the entities hold ids, not relations, so the ORM cannot join them)

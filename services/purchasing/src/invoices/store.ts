@@ -51,8 +51,14 @@ async function orderOf(em: EntityManager, body: SupplierInvoiceCreate): Promise<
   return { order };
 }
 
+/** The supplier's invoice of this number, in any case (the case-folding of the unique index supplier_invoices_number_uq, lower(invoice_number)). */
+export async function recordedInvoice(w: Work, supplierId: string, invoiceNumber: string): Promise<SupplierInvoiceEntity | undefined> {
+  const [dup] = await findPlain(w.em, SupplierInvoiceEntity, { supplierId, [raw((a) => `lower(${a}."invoice_number")`)]: raw('lower(?)', [invoiceNumber]) }, { limit: 1 });
+  return dup;
+}
+
 /** Packs of each order line billed by the order's other matched or approved invoices. */
-async function billedBefore(w: Work, orderId: string): Promise<Map<string, Decimal>> {
+export async function billedBefore(w: Work, orderId: string): Promise<Map<string, Decimal>> {
   // raw SQL: a sum over the elements of a jsonb column (jsonb_array_elements), which the ORM cannot express
   const rows = await sqlQuery<{ line_id: string; quantity: string }>(
     w.em,
@@ -101,8 +107,7 @@ export async function recordInvoice(w: Work, body: SupplierInvoiceCreate, tolera
   if (!supplier) throw new ValidationError([{ path: 'supplierId', message: `No supplier ${body.supplierId}.` }]);
   const { order, reason } = await orderOf(w.em, body);
   assertInvoiceInReach(w.reach(), order?.locationId ?? null);
-  // the same case-folding as the unique index supplier_invoices_number_uq (lower(invoice_number))
-  const [dup] = await findPlain(w.em, SupplierInvoiceEntity, { supplierId: body.supplierId, [raw((a) => `lower(${a}."invoice_number")`)]: raw('lower(?)', [body.invoiceNumber]) }, { limit: 1 });
+  const dup = await recordedInvoice(w, body.supplierId, body.invoiceNumber);
   if (dup) throw new Conflict(`Invoice ${body.invoiceNumber} of supplier ${body.supplierId} is recorded already (${dup.id}).`, [{ path: 'invoiceNumber', message: 'Already recorded for this supplier.' }]);
 
   const billed = order ? await billedBefore(w, order.id) : new Map<string, Decimal>();

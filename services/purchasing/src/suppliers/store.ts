@@ -84,6 +84,12 @@ export function supplierConflictFor(constraint: string | undefined): ApiError {
   return new Conflict(raced.detail, [{ path: raced.path, message: 'Already used by another supplier.' }]);
 }
 
+/** Another active supplier (not `self`) of this name in any case (the case-folding of the unique index suppliers_active_name_uq, lower(name)). */
+export async function activeSupplierNamed(w: Work, name: string, self: string): Promise<PurchasingSupplier | undefined> {
+  const [other] = await findPlain(w.em, PurchasingSupplier, { [raw((a) => `lower(${a}."name")`)]: raw('lower(?)', [name]), status: 'active', id: { $ne: self } }, { limit: 1 });
+  return other;
+}
+
 /** 422 for listed locations that are unknown, archived or listed twice; 409 for a name or externalId another supplier holds. */
 async function assertValid(w: Work, next: SupplierFields, stored: PurchasingSupplier | null): Promise<void> {
   const errors: FieldError[] = [];
@@ -107,8 +113,7 @@ async function assertValid(w: Work, next: SupplierFields, stored: PurchasingSupp
     }
   }
   if (next.status === 'active') {
-    // the same case-folding as the unique index suppliers_active_name_uq (lower(name))
-    const [other] = await findPlain(w.em, PurchasingSupplier, { [raw((a) => `lower(${a}."name")`)]: raw('lower(?)', [next.name]), status: 'active', id: { $ne: self } }, { limit: 1 });
+    const other = await activeSupplierNamed(w, next.name, self);
     if (other) {
       conflicts.push({ path: 'name', message: `Already used by active supplier ${other.id}.` });
       details.push(`Active supplier ${other.id} is already called ${next.name}.`);
