@@ -1,12 +1,11 @@
 import Decimal from 'decimal.js';
-import { findPlain, lockForTransaction, type Work } from '@bop/shared';
+import { lockForTransaction, type Work } from '@bop/shared';
 import { purchasingService } from '@svc/purchasing';
 import { PurchasingSupplier } from '@svc/purchasing/dist/suppliers/entities';
 import { PurchaseOrderEntity } from '@svc/purchasing/dist/orders/entities';
 import { SupplierInvoiceEntity } from '@svc/purchasing/dist/invoices/entities';
-import { billedBefore, recordedInvoice } from '@svc/purchasing/dist/invoices/store';
+import { billedBefore } from '@svc/purchasing/dist/invoices/store';
 import { nextOrderNumber } from '@svc/purchasing/dist/orders/store';
-import { activeSupplierNamed } from '@svc/purchasing/dist/suppliers/store';
 import type { SqlCase } from './case';
 
 /**
@@ -160,8 +159,6 @@ async function seedAll(write: <T>(fn: (w: Work) => Promise<T>) => Promise<T>): P
 const seed: SqlCase['seed'] = (write) => (seeding ??= seedAll(write));
 
 const entries = (m: Map<string, Decimal>) => [...m].map(([k, v]) => [k, v.toFixed()] as const).sort(([a], [b]) => a.localeCompare(b));
-/** LIKE's wildcards and escape taken literally */
-const literal = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export const purchasingCases: SqlCase[] = [
   {
@@ -177,28 +174,6 @@ export const purchasingCases: SqlCase[] = [
         for (const l of inv.lines) if (l.purchaseOrderLineId !== null) billed.set(l.purchaseOrderLineId, (billed.get(l.purchaseOrderLineId) ?? new Decimal(0)).plus(l.quantity));
       }
       return entries(billed);
-    },
-  },
-  {
-    name: 'purchasing.recorded-invoice',
-    what: 'the supplier\'s invoice of a number in any case (recording one), among its 400',
-    service: purchasingService,
-    seed,
-    raw: async (w) => (await recordedInvoice(w, sup(7), 'inv-7007-1'))?.id ?? null,
-    async orm(w) {
-      const [dup] = await findPlain(w.em, SupplierInvoiceEntity, { supplierId: sup(7), invoiceNumber: { $ilike: literal('inv-7007-1') } }, { limit: 1 });
-      return dup?.id ?? null;
-    },
-  },
-  {
-    name: 'purchasing.active-supplier-named',
-    what: 'another active supplier of a name in any case (writing one), among 300',
-    service: purchasingService,
-    seed,
-    raw: async (w) => (await activeSupplierNamed(w, 'SUPPLIER 123 FOODS', sup(5)))?.id ?? null,
-    async orm(w) {
-      const [other] = await findPlain(w.em, PurchasingSupplier, { name: { $ilike: literal('SUPPLIER 123 FOODS') }, status: 'active', id: { $ne: sup(5) } }, { limit: 1 });
-      return other?.id ?? null;
     },
   },
   {

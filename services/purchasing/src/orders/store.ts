@@ -21,7 +21,8 @@ import { PurchaseOrderEntity, type StoredOrderLine } from './entities';
 
 /** The next order number, `PO-000042` (a sequence: numbers are never reused, gaps are possible). */
 export async function nextOrderNumber(w: Work): Promise<string> {
-  // raw SQL: the next value of a sequence (the ORM has no query for it)
+  // raw SQL (bench:sql purchasing.next-order-number): 2,372 µs against 9,519 through the ORM (4.0×: the ORM has no
+  // sequence; the highest number read under a lock held to commit instead, which also serialises every order's creation)
   const [{ n }] = await sqlQuery<{ n: string }>(w.em, `select nextval('"${w.schema}"."purchase_order_number_seq"')::text as "n"`);
   return `PO-${n.padStart(6, '0')}`;
 }

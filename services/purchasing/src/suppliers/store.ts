@@ -1,4 +1,4 @@
-import { LockMode, raw, type FilterQuery } from '@mikro-orm/core';
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import Decimal from 'decimal.js';
 import type { z } from 'zod';
 import type { Catalog, CatalogReplace, ItemsResolveAnswer, Supplier, SupplierCreate, SupplierListQuery, SupplierPatch, SupplierReplace } from '@bop/contracts';
@@ -84,9 +84,16 @@ export function supplierConflictFor(constraint: string | undefined): ApiError {
   return new Conflict(raced.detail, [{ path: raced.path, message: 'Already used by another supplier.' }]);
 }
 
+/**
+ * A value ILIKE matches as itself: its wildcards and the escape taken literally. `x ilike likeLiteral(v)`
+ * is `lower(x) = lower(v)`, the case-folding of the unique indexes on lower(…): in a multibyte
+ * database Postgres compares lower() of both sides.
+ */
+export const likeLiteral = (value: string): string => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 /** Another active supplier (not `self`) of this name in any case (the case-folding of the unique index suppliers_active_name_uq, lower(name)). */
 export async function activeSupplierNamed(w: Work, name: string, self: string): Promise<PurchasingSupplier | undefined> {
-  const [other] = await findPlain(w.em, PurchasingSupplier, { [raw((a) => `lower(${a}."name")`)]: raw('lower(?)', [name]), status: 'active', id: { $ne: self } }, { limit: 1 });
+  const [other] = await findPlain(w.em, PurchasingSupplier, { name: { $ilike: likeLiteral(name) }, status: 'active', id: { $ne: self } }, { limit: 1 });
   return other;
 }
 
