@@ -6,7 +6,7 @@ import { Delivery } from '@svc/webhooks/dist/deliveries/entities';
 import { Endpoint } from '@svc/webhooks/dist/endpoints/entities';
 import { IntegrationState } from '@svc/webhooks/dist/integrations/entities';
 import { claimDue, listenForWakes, queueSnapshot, recordResults, renewLeases, type Claimed, type EndpointTally, type Outcome, type RecordedEndpoint } from '@svc/webhooks/dist/deliveries/queue-store';
-import { deliveryCounts, insertDeliveries, loadSubscribers, QUEUE_LOCK, releaseQueue, replayDeliveries, wakeWorkers, type SubscriberRow } from '@svc/webhooks/dist/deliveries/store';
+import { deliveryCounts, loadSubscribers, QUEUE_LOCK, releaseQueue, replayDeliveries, wakeWorkers, type SubscriberRow } from '@svc/webhooks/dist/deliveries/store';
 import type { SqlCase } from './case';
 
 /**
@@ -269,20 +269,6 @@ export const webhooksCases: SqlCase[] = [
       }
       await em.flush();
       return byId(out);
-    },
-  },
-  {
-    name: 'webhooks.insert-deliveries',
-    what: 'a ping queued (one delivery) and the workers woken',
-    service: webhooksService,
-    seed,
-    raw: (w) => insertDeliveries(w, [{ id: 'dlv_bench_ping', endpointId: end(2), eventId: 'evt_bench_ping', eventType: 'webhook.ping', recordKey: 'evt_bench_ping', body: body(-1) }]),
-    async orm(w) {
-      const now = w.now;
-      await w.em.insertMany(Delivery, [
-        { id: 'dlv_bench_ping', endpointId: end(2), eventId: 'evt_bench_ping', eventType: 'webhook.ping', recordKey: 'evt_bench_ping', body: body(-1), status: 'pending', attempts: 0, scheduleStep: 0, nextAttemptAt: now, lastStatus: null, lastError: null, lastAttemptAt: null, lockedUntil: null, lease: null, createdAt: now, updatedAt: now, traceParent: null },
-      ]);
-      await wakeWorkers(w);
     },
   },
   {
