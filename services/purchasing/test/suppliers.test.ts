@@ -99,6 +99,10 @@ describe('suppliers', () => {
     expect(renamed.status).toBe(409);
     expect(paths(renamed.body)).toEqual(['name']);
 
+    // LIKE's wildcards in a name stand for themselves
+    await newSupplier(s, { name: 'WildXCard 50 off' });
+    expect((await api(s, 'POST', '/suppliers', { name: 'Wild_Card 50%' })).status).toBe(201);
+
     // an externalId is unique among all suppliers
     const ext = await newSupplier(s, { externalId: 'ERP-UNIQ-1' });
     const extDup = await api(s, 'POST', '/suppliers', { name: unique('Other'), externalId: 'ERP-UNIQ-1' });

@@ -100,10 +100,12 @@ export async function checkAssignments(w: Work, inputs: AssignmentInput[], path:
 }
 
 /** Refuses a change that would leave no active owner at Everyone. Call inside the transaction. */
-async function ensureAnotherOwner(w: Work, userId: string, detail: string): Promise<void> {
+export async function ensureAnotherOwner(w: Work, userId: string, detail: string): Promise<void> {
   const em = w.em;
   await lockForTransaction(em, 'identity.owners');
-  // raw SQL: one count(distinct) across users, assignments and roles (the entities hold ids, not relations, so the ORM cannot join them)
+  // raw SQL (bench:sql identity.ensure-another-owner): 7,032 µs against 27,512 through the ORM (3.9×: the owner role, its
+  // grants at Everyone and their active users in three queries, where one count(distinct) joins the three tables; the
+  // entities hold ids, not relations, so the ORM cannot join them)
   const rows = await em.execute<Array<{ n: string }>>(
     `select count(distinct u.id) as n
        from "${w.schema}"."users" u

@@ -1,11 +1,11 @@
 import Decimal from 'decimal.js';
-import { LockMode, raw } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { PurchaseOrderStatus, SupplierInvoice, SupplierInvoiceCreate, SupplierInvoiceListQuery, SupplierInvoiceStatus } from '@bop/contracts';
 import { findPlain, mapPage, findPage, Conflict, NotFound, OutOfReach, ValidationError, actorOf, assertLocationInReach, type ListPage, newId, reachableLocationIds, sqlList, sqlQuery, type ApiError, type EntityManager, type EventInput, type ReachSet, type Work } from '@bop/shared';
 import { fmtAmount } from '@bop/shared';
 import { PurchaseOrderEntity } from '../orders/entities';
-import { findSupplier } from '../suppliers/store';
+import { findSupplier, likeLiteral } from '../suppliers/store';
 import { supplierInvoiceDto } from './dto';
 import { SupplierInvoiceEntity } from './entities';
 import { matchInvoice, type Tolerances } from './match';
@@ -51,9 +51,16 @@ async function orderOf(em: EntityManager, body: SupplierInvoiceCreate): Promise<
   return { order };
 }
 
+/** The supplier's invoice of this number, in any case (the case-folding of the unique index supplier_invoices_number_uq, lower(invoice_number)). */
+export async function recordedInvoice(w: Work, supplierId: string, invoiceNumber: string): Promise<SupplierInvoiceEntity | undefined> {
+  const [dup] = await findPlain(w.em, SupplierInvoiceEntity, { supplierId, invoiceNumber: { $ilike: likeLiteral(invoiceNumber) } }, { limit: 1 });
+  return dup;
+}
+
 /** Packs of each order line billed by the order's other matched or approved invoices. */
-async function billedBefore(w: Work, orderId: string): Promise<Map<string, Decimal>> {
-  // raw SQL: a sum over the elements of a jsonb column (jsonb_array_elements), which the ORM cannot express
+export async function billedBefore(w: Work, orderId: string): Promise<Map<string, Decimal>> {
+  // raw SQL (bench:sql purchasing.billed-before): 3,521 µs against 9,722 through the ORM (2.8×: the invoices' whole line
+  // arrays hydrated and summed in code, where the database sums the elements of the jsonb column, jsonb_array_elements)
   const rows = await sqlQuery<{ line_id: string; quantity: string }>(
     w.em,
     `select l->>'purchaseOrderLineId' as "line_id", sum((l->>'quantity')::numeric)::text as "quantity"
@@ -101,8 +108,7 @@ export async function recordInvoice(w: Work, body: SupplierInvoiceCreate, tolera
   if (!supplier) throw new ValidationError([{ path: 'supplierId', message: `No supplier ${body.supplierId}.` }]);
   const { order, reason } = await orderOf(w.em, body);
   assertInvoiceInReach(w.reach(), order?.locationId ?? null);
-  // the same case-folding as the unique index supplier_invoices_number_uq (lower(invoice_number))
-  const [dup] = await findPlain(w.em, SupplierInvoiceEntity, { supplierId: body.supplierId, [raw((a) => `lower(${a}."invoice_number")`)]: raw('lower(?)', [body.invoiceNumber]) }, { limit: 1 });
+  const dup = await recordedInvoice(w, body.supplierId, body.invoiceNumber);
   if (dup) throw new Conflict(`Invoice ${body.invoiceNumber} of supplier ${body.supplierId} is recorded already (${dup.id}).`, [{ path: 'invoiceNumber', message: 'Already recorded for this supplier.' }]);
 
   const billed = order ? await billedBefore(w, order.id) : new Map<string, Decimal>();

@@ -19,6 +19,14 @@ import { needsApproval, transitionRefusal, type OrderAction } from './order-rule
 import { purchaseOrderDto } from './dto';
 import { PurchaseOrderEntity, type StoredOrderLine } from './entities';
 
+/** The next order number, `PO-000042` (a sequence: numbers are never reused, gaps are possible). */
+export async function nextOrderNumber(w: Work): Promise<string> {
+  // raw SQL (bench:sql purchasing.next-order-number): 2,372 µs against 9,519 through the ORM (4.0×: the ORM has no
+  // sequence; the highest number read under a lock held to commit instead, which also serialises every order's creation)
+  const [{ n }] = await sqlQuery<{ n: string }>(w.em, `select nextval('"${w.schema}"."purchase_order_number_seq"')::text as "n"`);
+  return `PO-${n.padStart(6, '0')}`;
+}
+
 /** Future receipt times are refused beyond this clock skew. */
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
@@ -115,12 +123,11 @@ export async function createOrder(w: Work, body: PurchaseOrderCreate, requestId?
   if (errors.length > 0) throw new ValidationError(errors);
   await refuseArchivedItems(w, body, lines, requestId);
 
-  // raw SQL: the next value of a sequence (the ORM has no query for it)
-  const [{ n }] = await sqlQuery<{ n: string }>(w.em, `select nextval('"${w.schema}"."purchase_order_number_seq"')::text as "n"`);
+  const number = await nextOrderNumber(w);
   const total = lines.reduce((sum, l) => sum.plus(l.amount), new Decimal(0));
   const order = w.em.create(PurchaseOrderEntity, {
     id: newId('purchaseOrder'),
-    number: `PO-${n.padStart(6, '0')}`,
+    number,
     supplierId: supplier.id,
     locationId: body.locationId,
     status: 'draft',

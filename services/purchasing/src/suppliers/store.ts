@@ -1,4 +1,4 @@
-import { LockMode, raw, type FilterQuery } from '@mikro-orm/core';
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import Decimal from 'decimal.js';
 import type { z } from 'zod';
 import type { Catalog, CatalogReplace, ItemsResolveAnswer, Supplier, SupplierCreate, SupplierListQuery, SupplierPatch, SupplierReplace } from '@bop/contracts';
@@ -84,6 +84,19 @@ export function supplierConflictFor(constraint: string | undefined): ApiError {
   return new Conflict(raced.detail, [{ path: raced.path, message: 'Already used by another supplier.' }]);
 }
 
+/**
+ * A value ILIKE matches as itself: its wildcards and the escape taken literally. `x ilike likeLiteral(v)`
+ * is `lower(x) = lower(v)`, the case-folding of the unique indexes on lower(…): in a multibyte
+ * database Postgres compares lower() of both sides.
+ */
+export const likeLiteral = (value: string): string => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Another active supplier (not `self`) of this name in any case (the case-folding of the unique index suppliers_active_name_uq, lower(name)). */
+export async function activeSupplierNamed(w: Work, name: string, self: string): Promise<PurchasingSupplier | undefined> {
+  const [other] = await findPlain(w.em, PurchasingSupplier, { name: { $ilike: likeLiteral(name) }, status: 'active', id: { $ne: self } }, { limit: 1 });
+  return other;
+}
+
 /** 422 for listed locations that are unknown, archived or listed twice; 409 for a name or externalId another supplier holds. */
 async function assertValid(w: Work, next: SupplierFields, stored: PurchasingSupplier | null): Promise<void> {
   const errors: FieldError[] = [];
@@ -107,8 +120,7 @@ async function assertValid(w: Work, next: SupplierFields, stored: PurchasingSupp
     }
   }
   if (next.status === 'active') {
-    // the same case-folding as the unique index suppliers_active_name_uq (lower(name))
-    const [other] = await findPlain(w.em, PurchasingSupplier, { [raw((a) => `lower(${a}."name")`)]: raw('lower(?)', [next.name]), status: 'active', id: { $ne: self } }, { limit: 1 });
+    const other = await activeSupplierNamed(w, next.name, self);
     if (other) {
       conflicts.push({ path: 'name', message: `Already used by active supplier ${other.id}.` });
       details.push(`Active supplier ${other.id} is already called ${next.name}.`);

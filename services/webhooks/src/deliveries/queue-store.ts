@@ -38,6 +38,8 @@ export interface Outcome {
 
 /** The queue for metrics at the unit's instant: deliveries pending and the age in seconds of the oldest (0 when none). */
 export async function queueSnapshot(w: Work): Promise<{ depth: number; oldestSeconds: number }> {
+  // raw SQL (bench:sql webhooks.queue-snapshot): 1,938 µs against 10,875 through the ORM (5.6×: a count and the oldest
+  // row in two queries, where one statement aggregates both)
   const rows = await w.em.execute<Array<{ depth: string; oldest: string | null }>>(
     `select count(*) as "depth", extract(epoch from ?::timestamptz - min("created_at")) as "oldest" from "${w.schema}"."deliveries" where "status" = 'pending'`,
     [w.now],
@@ -48,6 +50,8 @@ export async function queueSnapshot(w: Work): Promise<{ depth: number; oldestSec
 /** Claims up to `limit` queue heads due at the unit's instant under a new lease (FOR UPDATE SKIP LOCKED: workers share the queue). */
 export async function claimDue(w: Work, limit: number, leaseMs: number): Promise<Claimed[]> {
   const lease = randomUUID();
+  // raw SQL (bench:sql webhooks.claim-due): 16,406 µs against 71,198 through the ORM (4.3×: the endpoints and integrations
+  // read and filtered in code, the due heads hydrated whole and flushed back; the ORM cannot order by the unmapped seq)
   // only queue heads have a next_attempt_at, so the due index walked in order yields sendable rows
   return w.em.execute<Claimed[]>(
     `with due as (
@@ -78,6 +82,8 @@ export async function claimDue(w: Work, limit: number, leaseMs: number): Promise
  */
 export async function renewLeases(w: Work, held: ReadonlyMap<string, string>, leaseMs: number): Promise<void> {
   const rows = JSON.stringify([...held].map(([id, lease]) => ({ id, lease })));
+  // raw SQL (bench:sql webhooks.renew-leases): 16,851 µs against 60,307 through the ORM (3.6×: an $or of every
+  // (id, lease) pair locked, then an update by ids, where one statement joins the pairs as a record set)
   await w.em.execute(
     `update "${w.schema}"."deliveries" d set "locked_until" = now() + make_interval(secs => ?)
      where d."id" in (
@@ -113,6 +119,8 @@ export async function recordResults(w: Work, batch: Outcome[], endpoints: Endpoi
   const { em, now } = w;
   // exclusive: a head handing over (trigger deliveries_hand_over) must see every row added behind it
   await lockForTransaction(em, QUEUE_LOCK);
+  // raw SQL (bench:sql webhooks.record-results): 67,681 µs against 125,831 through the ORM (1.9×: deliveries and endpoints
+  // loaded, changed in code and flushed, where one statement updates both from the batch as record sets)
   // one statement: the deliveries, then each endpoint's failures in a row (spec: Delivery rules 5),
   // disabling it at the limit or at once on 410 (old values come from the snapshot `was`)
   const rows: RecordedEndpoint[] = await em.execute(
@@ -150,6 +158,8 @@ export interface WakeListener {
  * `onLost` once when the connection drops (it is handed back to the pool, which discards it).
  */
 export async function listenForWakes(orm: Orm, onWake: () => void, onLost: () => void): Promise<WakeListener> {
+  // raw SQL (bench:sql webhooks.listen-for-wakes): 7,903 µs against 20,658 through the ORM (2.6×: the ORM has no LISTEN;
+  // the worker would poll the due index instead, once a round where this runs once a worker, and wait up to WEBHOOK_POLL_MS)
   const client = orm.em.getConnection().getKnex().client;
   const conn = await client.acquireConnection();
   const onNotify = (msg: { channel: string }) => {
