@@ -25,9 +25,10 @@ const pointKey = (countId: string, itemId: string) => `${countId}\u0000${itemId}
  * so on hand at an instant is on hand minus what moved after it: a recent count reads a few rows,
  * not the item's whole history.
  */
-async function ledgerAt(w: Work, wanted: Array<{ countId: string; itemId: string; locationId: string; at: Date }>): Promise<Map<string, LedgerPoint>> {
+export async function ledgerAt(w: Work, wanted: Array<{ countId: string; itemId: string; locationId: string; at: Date }>): Promise<Map<string, LedgerPoint>> {
   if (wanted.length === 0) return new Map();
-  // raw SQL: one aggregation over the ledger for all (count, item) pairs in one snapshot; the ledger's tables have no entity
+  // raw SQL (bench:sql inventory.ledger-at): 23,432 µs against 101,116 through the ORM (4.3×: no sum in the ORM: the movements since the count are loaded and summed in code)
+  // one aggregation over the ledger for all (count, item) pairs, in one snapshot
   const rows = await sqlQuery<{ count_id: string; item_id: string; expected: string; unit_cost: string | null }>(
     w.em,
     `with w as (

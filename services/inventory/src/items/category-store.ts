@@ -26,13 +26,14 @@ async function assertNameFree(em: EntityManager, name: string, selfId: string | 
 }
 
 /** A parent must be an active category, and not the category itself or one of its descendants. */
-async function assertParent(w: Work, parentId: string, selfId: string | null): Promise<void> {
+export async function assertParent(w: Work, parentId: string, selfId: string | null): Promise<void> {
   const { em } = w;
   const [parent] = await findPlain(em, InventoryItemCategory, { id: parentId });
   if (!parent) throw new ValidationError([{ path: 'parentId', message: `No item category ${parentId}.` }]);
   if (parent.status !== 'active') throw new ValidationError([{ path: 'parentId', message: `Item category ${parentId} is archived.` }]);
   if (selfId === null) return;
-  // raw SQL: recursive CTE up the category tree (the ORM has no recursive query)
+  // raw SQL (bench:sql inventory.category-loop): 5,745 µs against 16,149 through the ORM (2.8×: no recursive query in the ORM: one read a level up the tree)
+  // a recursive CTE up the category tree
   const loop = await sqlQuery(
     em,
     `with recursive up as (

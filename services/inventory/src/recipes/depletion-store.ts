@@ -1,5 +1,6 @@
 import type { RecordedSalesObject } from '@bop/contracts';
-import { sqlList, sqlQuery, type Work } from '@bop/shared';
+import { findPlain, sqlList, sqlQuery, type Work } from '@bop/shared';
+import { InventoryItem } from '../items/entities';
 import { postMovements, type MovementInput } from '../ledger/store';
 import { depletionChanges, depletionTarget, movementTypeOf, usagePerUnit, type Applied, type RecordedTransaction } from './usage';
 import { loadGraph } from './store';
@@ -13,8 +14,15 @@ interface DepletionRow {
   applied: Record<string, string>;
 }
 
+export interface DepletionUpdate {
+  transaction_id: string;
+  location_id: string;
+  version: number;
+  applied: Record<string, string>;
+}
+
 /** A transaction of an event with its event's location and reason. */
-type Entry = RecordedTransaction & { locationId: string; reason: string | null };
+export type Entry = RecordedTransaction & { locationId: string; reason: string | null };
 
 /** The newest version of each transaction the events carry (a chunk, or a batch of events, may name one twice). */
 function newestOf(transactions: Entry[]): Entry[] {
@@ -27,9 +35,10 @@ function newestOf(transactions: Entry[]): Entry[] {
 }
 
 /** Locks (creating at version 0, nothing applied) the depletion rows of these transactions, in id order. */
-async function lockDepletions(w: Work, transactions: Entry[]): Promise<Map<string, DepletionRow>> {
+export async function lockDepletions(w: Work, transactions: Entry[]): Promise<Map<string, DepletionRow>> {
   const keys = JSON.stringify(transactions.map((t) => [t.id, t.locationId]));
-  // raw SQL: set-based create-and-lock of a bus batch's depletion rows in id order; bench:depletion
+  // raw SQL (bench:sql inventory.lock-depletions): 45,739 µs against 137,787 through the ORM (3.0×: an insert … on conflict of 1,000 rows' parameters, then a locked select of 1,000 bound ids)
+  // set-based create-and-lock of a bus batch's depletion rows in id order (bench:depletion)
   await sqlQuery(
     w.em,
     `insert into "${w.schema}"."sale_depletions" ("transaction_id", "location_id", "version", "applied", "updated_at")
@@ -51,10 +60,11 @@ async function lockDepletions(w: Work, transactions: Entry[]): Promise<Map<strin
  * mapped yet) and nothing was applied for them before. Most of a busy feed can be like that; a
  * later version that names items (`:map`) arrives as a new event and is applied then.
  */
-async function withoutNothingToDo(w: Work, transactions: Entry[]): Promise<Entry[]> {
+export async function withoutNothingToDo(w: Work, transactions: Entry[]): Promise<Entry[]> {
   const itemless = transactions.filter((t) => t.lines.every((l) => l.itemId === null));
   if (itemless.length === 0) return transactions;
-  // raw SQL: the depletion consumer's hot path (most of a busy feed is item-less sales); bench:depletion
+  // raw SQL (bench:sql inventory.without-nothing-to-do): 7,180 µs against 20,093 through the ORM (2.8×: one text[] parameter against the ORM's hundreds of bound ids)
+  // the depletion consumer's hot path: most of a busy feed is item-less sales (bench:depletion)
   const stored = await sqlQuery<{ transaction_id: string }>(
     w.em,
     `select "transaction_id" from "${w.schema}"."sale_depletions" where "transaction_id" = any(?::text[])`,
@@ -65,11 +75,23 @@ async function withoutNothingToDo(w: Work, transactions: Entry[]): Promise<Entry
 }
 
 /** Items of these ids that inventory knows. */
-async function knownItems(w: Work, ids: string[]): Promise<Set<string>> {
+export async function knownItems(w: Work, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  // raw SQL: the depletion consumer's hot path, ids only, no entity hydration; bench:depletion
-  const rows = await sqlQuery<{ id: string }>(w.em, `select "id" from "${w.schema}"."items" where "id" = any(?::text[])`, [sqlList(ids)]);
+  const rows = await findPlain(w.em, InventoryItem, { id: { $in: ids } });
   return new Set(rows.map((r) => r.id));
+}
+
+/** What the depletion of these transactions has now applied (their rows locked by lockDepletions), in one statement. */
+export async function updateDepletions(w: Work, updates: DepletionUpdate[]): Promise<void> {
+  // raw SQL (bench:sql inventory.update-depletions): 41,927 µs against 152,383 through the ORM (3.6×: the ORM's one statement is an insert … on conflict merge binding every row)
+  // set-based update of a whole bus batch's depletion rows, jsonb_to_recordset (bench:depletion)
+  await sqlQuery(
+    w.em,
+    `update "${w.schema}"."sale_depletions" d set "location_id" = x."location_id", "version" = x."version", "applied" = x."applied", "updated_at" = ?
+     from jsonb_to_recordset(?::jsonb) as x("transaction_id" text, "location_id" text, "version" int, "applied" jsonb)
+     where d."transaction_id" = x."transaction_id"`,
+    [w.now, JSON.stringify(updates)],
+  );
 }
 
 /**
@@ -94,7 +116,7 @@ export async function applyRecordedSales(w: Work, objects: RecordedSalesObject |
   const usage = (itemId: string) => (known.has(itemId) ? usagePerUnit(itemId, graph, memo) : undefined);
 
   const movements: MovementInput[] = [];
-  const updates: Array<{ transaction_id: string; location_id: string; version: number; applied: Record<string, string> }> = [];
+  const updates: DepletionUpdate[] = [];
   for (const t of fresh) {
     const unknown = t.status === 'voided' ? [] : [...new Set(t.lines.flatMap((l) => (l.itemId !== null && !known.has(l.itemId) ? [l.itemId] : [])))];
     if (unknown.length > 0) w.log.warn({ transactionId: t.id, itemIds: unknown }, 'depletion: lines name items inventory does not know; they deplete nothing');
@@ -110,14 +132,7 @@ export async function applyRecordedSales(w: Work, objects: RecordedSalesObject |
     updates.push({ transaction_id: t.id, location_id: locationId, version: t.version, applied: Object.fromEntries(target) });
   }
 
-  // raw SQL: set-based update of a whole bus batch's depletion rows (jsonb_to_recordset); bench:depletion
-  await sqlQuery(
-    w.em,
-    `update "${w.schema}"."sale_depletions" d set "location_id" = x."location_id", "version" = x."version", "applied" = x."applied", "updated_at" = ?
-     from jsonb_to_recordset(?::jsonb) as x("transaction_id" text, "location_id" text, "version" int, "applied" jsonb)
-     where d."transaction_id" = x."transaction_id"`,
-    [w.now, JSON.stringify(updates)],
-  );
+  await updateDepletions(w, updates);
   // one ledger write for all the events: one stock.level_changed per item and location however many sales touched it
   await postMovements(w, movements, { movementDtos: false });
   return { movements: movements.length, applied: fresh.length, skipped };

@@ -1,14 +1,14 @@
 import Decimal from 'decimal.js';
 import type { FilterQuery } from '@mikro-orm/core';
 import type { StockAdjustment, StockAdjustmentCreate, StockDocumentLine, StockMovement, WasteRecord, WasteRecordCreate } from '@bop/contracts';
-import { actorOf, businessDayOf, newId, sqlList, sqlQuery, ValidationError, type FieldError, type Work } from '@bop/shared';
+import { actorOf, businessDayOf, findPlain, newId, ValidationError, type FieldError, type Work } from '@bop/shared';
 import type { ResolvedLine } from '../items/lines';
 import { resolveLines } from '../items/lines-store';
 import { formatNullable, formatQuantity } from '../ledger/quantity';
-import { postMovements, stockMovementFromRow, type MovementInput } from '../ledger/store';
+import { postMovements, stockMovementDto, type MovementInput } from '../ledger/store';
 import { adjustmentLineErrors, baseQuantityError, headerErrors, lineCountErrors, sortErrors } from './adjustment-rules';
 import { documentDto, type DocumentKind } from './dto';
-import { InventoryStockDocument } from './entities';
+import { InventoryStockDocument, InventoryStockMovement } from './entities';
 import { isFieldError, writableLocation, type StockLocation } from './location-store';
 
 type Body = StockAdjustmentCreate | WasteRecordCreate;
@@ -177,17 +177,12 @@ export async function listDocuments(w: Work, f: DocumentFilter): Promise<Array<S
 }
 
 /** The movements of these documents, by document, in append order. */
-async function movementsOf(w: Work, causeType: string, ids: string[]): Promise<Map<string, StockMovement[]>> {
+export async function movementsOf(w: Work, causeType: string, ids: string[]): Promise<Map<string, StockMovement[]>> {
   const out = new Map<string, StockMovement[]>();
   if (ids.length === 0) return out;
-  // raw SQL: the ledger's movements, read as ledger/store.ts writes and maps them (stockMovementFromRow; no entity)
-  const rows = await sqlQuery(
-    w.em,
-    `select * from "${w.schema}"."stock_movements" where "cause_type" = ? and "cause_id" = any(?::text[]) order by "seq"`,
-    [causeType, sqlList(ids)],
-  );
+  const rows = await findPlain(w.em, InventoryStockMovement, { causeType, causeId: { $in: ids } }, { orderBy: { seq: 'asc' } });
   for (const r of rows) {
-    const m = stockMovementFromRow(r);
+    const m = stockMovementDto(r);
     const list = out.get(m.cause.id) ?? [];
     list.push(m);
     out.set(m.cause.id, list);

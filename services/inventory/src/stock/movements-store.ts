@@ -1,6 +1,8 @@
 import type { StockMovement } from '@bop/contracts';
-import { BadRequest, SqlWhere, sqlQuery, type Work } from '@bop/shared';
-import { stockMovementFromRow } from '../ledger/store';
+import type { FilterQuery } from '@mikro-orm/core';
+import { BadRequest, findPlain, type Work } from '@bop/shared';
+import { stockMovementDto } from '../ledger/store';
+import { InventoryStockMovement } from './entities';
 
 export interface MovementFilter {
   /** null: every location */
@@ -19,21 +21,19 @@ export interface MovementFilter {
 
 /** A page of the ledger in append order (`limit + 1` rows, each with its sequence as `id` for the cursor). */
 export async function listMovements(w: Work, f: MovementFilter): Promise<Array<{ id: string; movement: StockMovement }>> {
-  const { em } = w;
-  const where = new SqlWhere()
-    .andIn('"location_id"', f.reachable)
-    .andIf(f.locationId, '"location_id" = ?')
-    .andIf(f.itemId, '"item_id" = ?')
-    .andIf(f.type, '"type" = ?')
-    .andIf(f.causeType, '"cause_type" = ?')
-    .andIf(f.causeId, '"cause_id" = ?')
-    .andIf(f.from ? new Date(f.from) : undefined, '"occurred_at" >= ?')
-    .andIf(f.to ? new Date(f.to) : undefined, '"occurred_at" < ?');
+  const where: Array<FilterQuery<InventoryStockMovement>> = [];
+  if (f.reachable) where.push({ locationId: { $in: f.reachable } });
+  if (f.locationId) where.push({ locationId: f.locationId });
+  if (f.itemId) where.push({ itemId: f.itemId });
+  if (f.type) where.push({ type: f.type as InventoryStockMovement['type'] });
+  if (f.causeType) where.push({ causeType: f.causeType });
+  if (f.causeId) where.push({ causeId: f.causeId });
+  if (f.from) where.push({ occurredAt: { $gte: new Date(f.from) } });
+  if (f.to) where.push({ occurredAt: { $lt: new Date(f.to) } });
   if (f.after !== null) {
     if (!/^\d{1,18}$/.test(f.after)) throw new BadRequest('The cursor is not valid.', [{ path: 'cursor', message: 'Not a cursor returned by this list.' }]);
-    where.and('"seq" > ?::bigint', f.after);
+    where.push({ seq: { $gt: f.after } });
   }
-  // raw SQL: the ledger's movements, read as ledger/store.ts writes and maps them (stockMovementFromRow; no entity), keyset on the bigint seq
-  const rows = await sqlQuery(em, `select * from "${w.schema}"."stock_movements" ${String(where)} order by "seq" limit ?`, [...where.params, f.limit + 1]);
-  return rows.map((r) => ({ id: String(r.seq), movement: stockMovementFromRow(r) }));
+  const rows = await findPlain(w.em, InventoryStockMovement, where.length > 0 ? { $and: where } : {}, { orderBy: { seq: 'asc' }, limit: f.limit + 1 });
+  return rows.map((r) => ({ id: String(r.seq), movement: stockMovementDto(r) }));
 }
