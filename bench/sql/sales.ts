@@ -19,8 +19,9 @@ import { holdPossible, knownTransactions, lockStates, savePendingItems, type Hel
 import { closedDaysAmong, summaryStates, type StoredState } from '@svc/sales/dist/review/summary-holds-store';
 import { builtSummariesOf, insertMarks, takeMarks, upsertBuiltSummaries } from '@svc/sales/dist/summaries/rebuild-store';
 import { builtSummaryKey } from '@svc/sales/dist/summaries/summary-rules';
-import { lookup, posItemKey, recalculateOrders, type Change, type ItemRef } from '@svc/sales/dist/items/store';
+import { lookup, posItemKey, recalculateOrders, recordUnmatched, unmatchedPosItems, SAMPLE_NAMES, type Change, type ItemRef, type UnmatchedRecord } from '@svc/sales/dist/items/store';
 import { linkOrders } from '@svc/sales/dist/customers/store';
+import { unmappedItemDto } from '@svc/sales/dist/items/dto';
 import type { SqlCase } from './case';
 
 /*
@@ -273,6 +274,12 @@ const batchRefs: ItemRef[] = Array.from({ length: 1000 }, (_, n) => {
   const [a, b, c] = lines(l, 4, k, 1);
   return [a, b, n % 10 === 0 ? { ...c, itemSku: `MAP-${n % 100}` } : c];
 }).flat();
+
+/** a batch of 1,000 new sales, one unmatched line each: 900 name POS items in the queue, 100 ten new ones */
+const unmatchedRecords: UnmatchedRecord[] = Array.from({ length: 1000 }, (_, n) => ({
+  recordId: `stx_new_${n}`, locationId: loc(n % LOCATIONS), seenAt: new Date(T0.getTime() + n * 1000).toISOString(),
+  lines: [{ itemSku: n % 10 === 0 ? `NEW-${n % 100}` : `UNK-${n % UNMAPPED}`, itemBarcode: null, itemExternalId: null, name: 'Special' }], before: null,
+}));
 
 /** one POS item mapped (`:map`): the sales naming it get the item */
 const orderChange: Change[] = [{ source: ORDER_SOURCE, ref_field: 'itemSku', ref_value: 'WEB-5', item_id: itemId(78), old_item_id: null }];
@@ -719,4 +726,57 @@ export const salesCases: SqlCase[] = [
       await w.em.flush();
     },
   },
-];
+  {
+    name: 'sales.unmatched-upsert',
+    what: "a batch of 1,000 new sales' unmatched POS items into the queue (2,600 entries; 10 new)",
+    service: salesService,
+    seed,
+    raw: (w) => recordUnmatched(w, SOURCE, unmatchedRecords),
+    async orm(w) {
+      const rows = unmatchedPosItems(unmatchedRecords);
+      if (rows.length === 0) return [];
+      const existing = await w.em.find(
+        SalesUnmappedItem,
+        { source: SOURCE, refValue: { $in: [...new Set(rows.map((s) => s.key.refValue))] } },
+        { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { refField: 'asc', refValue: 'asc' } },
+      );
+      const byKey = new Map(existing.map((e) => [`${e.refField}\u0000${e.refValue}`, e]));
+      const created: SalesUnmappedItem[] = [];
+      for (const s of rows) {
+        const e = byKey.get(`${s.key.refField}\u0000${s.key.refValue}`);
+        if (!e) {
+          if (s.now <= 0) continue;
+          created.push(
+            w.em.create(SalesUnmappedItem, {
+              id: `umi_${created.length}_${s.key.refValue}`, source: SOURCE, refField: s.key.refField, refValue: s.key.refValue, itemExternalId: s.ext, itemSku: s.sku,
+              itemBarcode: s.barcode, sampleNames: s.names, transactionCount: s.now, firstSeenAt: new Date(s.firstSeen!), lastSeenAt: new Date(s.lastSeen!),
+              locationIds: [...s.locations].sort(), status: 'open', itemId: null, mappedAt: null, mappedBy: null, version: 1, createdAt: w.now, updatedAt: w.now,
+            }),
+          );
+        } else if (e.status === 'open') {
+          e.transactionCount = Math.max(0, e.transactionCount + s.delta);
+          if (s.firstSeen !== null && Date.parse(s.firstSeen) < e.firstSeenAt.getTime()) e.firstSeenAt = new Date(s.firstSeen);
+          if (s.lastSeen !== null && Date.parse(s.lastSeen) > e.lastSeenAt.getTime()) e.lastSeenAt = new Date(s.lastSeen);
+          e.sampleNames = [...new Set([...e.sampleNames, ...s.names])].slice(0, SAMPLE_NAMES);
+          e.locationIds = [...new Set([...e.locationIds, ...s.locations])].sort();
+          e.itemExternalId ??= s.ext;
+          e.itemSku ??= s.sku;
+          e.itemBarcode ??= s.barcode;
+          e.version += 1;
+          e.updatedAt = w.now;
+        }
+      }
+      await w.em.flush();
+      const firstLocation = new Map(rows.map((s) => [`${s.key.refField}\u0000${s.key.refValue}`, s.locations[0] ?? null]));
+      return created.map((e) => ({
+        type: 'sales.unmapped_item', aggregateType: 'sales_unmapped_item', aggregateId: e.id,
+        locationId: firstLocation.get(`${e.refField}\u0000${e.refValue}`) ?? e.locationIds[0] ?? null, object: unmappedItemDto(e) as unknown as Record<string, unknown>,
+      }));
+    },
+    // the new entries' ids are drawn fresh by each form, their times are each unit's instant: compare the events without them
+    same: (raw, orm) => {
+      const norm = (events: any[]) =>
+        sorted(events.map((e) => ({ ...e, aggregateId: undefined, object: { ...e.object, id: undefined, createdAt: undefined, updatedAt: undefined } })), (e) => JSON.stringify(e));
+      return sameJson(norm(raw as any[]), norm(orm as any[]));
+    },
+  },];

@@ -160,6 +160,19 @@ describe('matching lines to items', () => {
 });
 
 describe('the unmapped-items queue', () => {
+  it('new POS items that many batches send at once (a launch at every location) are entered once each, every batch stored', async () => {
+    // 8 batches at once, each naming the same 3 new POS items in a different order: none is refused
+    const items = ['LAUNCH-A', 'LAUNCH-B', 'LAUNCH-C'];
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, b) => batch([sale(`L-${b}`, [...items.slice(b % 3), ...items.slice(0, b % 3)].map((itemSku) => ({ itemSku })))], 'pos-launch')),
+    );
+    expect(answers.map((a) => [a.status, a.body.created])).toEqual(Array.from({ length: 8 }, () => [202, 1]));
+    for (const sku of items) {
+      expect(await entry(sku, 'pos-launch')).toMatchObject({ transactionCount: 8, status: 'open' });
+      expect(await unmappedEvents(sku)).toHaveLength(1);
+    }
+  });
+
   it('lists each POS item once per source with counts, first/last seen and sample names; one event per new POS item', async () => {
     const first = sale('Q-1', [{ itemSku: 'MYST', name: 'Mystery' }, { itemSku: 'MYST', name: 'Mystery Large' }], { occurredAt: '2026-11-20T15:00:00Z' });
     const second = sale('Q-2', [{ itemSku: 'MYST', name: 'mystery' }, { itemBarcode: 'Q-BAR' }], { occurredAt: '2026-11-21T16:00:00Z' });
