@@ -29,8 +29,43 @@ const swcOptions = {
   },
   module: { type: 'commonjs', ignoreDynamic: true, importInterop: 'swc' },
 };
-/** A change of these settings (or of swc) makes every earlier output stale. */
-const stampText = JSON.stringify({ swc: require('@swc/core/package.json').version, swcOptions });
+/** A change of these settings (or of swc or typescript) makes every earlier output stale. */
+const stampText = JSON.stringify({ swc: require('@swc/core/package.json').version, typescript: require('typescript/package.json').version, swcOptions, order: 1 });
+
+const IMPORTS = new Set(['ImportDeclaration', 'ExportAllDeclaration', 'TsImportEqualsDeclaration']);
+const NO_CODE = new Set(['FunctionDeclaration', 'TsInterfaceDeclaration', 'TsTypeAliasDeclaration', 'TsEnumDeclaration', 'TsModuleDeclaration', 'EmptyStatement', 'ExportDefaultExpression']);
+/**
+ * Whether code runs between imports (an entry's `startTracing()` before the modules it instruments
+ * load): swc hoists every import as ES modules do, tsc's CommonJS keeps each require where its import
+ * stands, so such a file is emitted by TypeScript's own transpiler instead.
+ */
+function codeBeforeAnImport(swc, code) {
+  let code_ = false;
+  for (const item of swc.parseSync(code, { syntax: 'typescript' }).body) {
+    const isImport = IMPORTS.has(item.type) || (item.type === 'ExportNamedDeclaration' && item.source) || (item.type === 'ExportDeclaration' && item.declaration?.type === 'TsImportEqualsDeclaration');
+    if (isImport) {
+      if (code_ && !item.typeOnly) return true;
+      continue;
+    }
+    const declared = item.type === 'ExportDeclaration' ? item.declaration : item;
+    if (NO_CODE.has(declared?.type) || declared?.declare) continue;
+    if (item.type === 'ExportNamedDeclaration' || item.type === 'ExportDefaultDeclaration') continue;
+    code_ = true;
+  }
+  return false;
+}
+
+/** TypeScript's transpiler (no type check), as tsc -b emits a file of a CommonJS package. */
+function tsTranspile(code, src, sourceFileName) {
+  const ts = require('typescript');
+  const out = ts.transpileModule(code, {
+    fileName: src,
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true, sourceMap: true, inlineSources: false },
+  });
+  const map = JSON.parse(out.sourceMapText);
+  map.sources = [sourceFileName];
+  return { code: out.outputText.replace(/\n\/\/# sourceMappingURL=.*\s*$/, ''), map: JSON.stringify(map) };
+}
 
 /** A tsconfig.json include pattern ("src", "*.ts", "sql/*.ts") as a test of a path relative to the project. */
 function includeTest(pattern) {
@@ -98,11 +133,15 @@ async function main() {
     }
   }
   let next = 0;
+  let byTypeScript = 0;
   const worker = async () => {
     while (next < jobs.length) {
       const { src, out } = jobs[next++];
       const code = fs.readFileSync(src, 'utf8');
-      const result = await swc.transform(code, { ...swcOptions, filename: src, sourceFileName: path.relative(path.dirname(out), src).split(path.sep).join('/') });
+      const sourceFileName = path.relative(path.dirname(out), src).split(path.sep).join('/');
+      const inOrder = codeBeforeAnImport(swc, code);
+      if (inOrder) byTypeScript++;
+      const result = inOrder ? tsTranspile(code, src, sourceFileName) : await swc.transform(code, { ...swcOptions, filename: src, sourceFileName });
       fs.mkdirSync(path.dirname(out), { recursive: true });
       const map = JSON.parse(result.map);
       map.file = path.basename(out);
@@ -114,7 +153,7 @@ async function main() {
   await Promise.all(Array.from({ length: 8 }, worker));
   fs.mkdirSync(path.dirname(stampFile), { recursive: true });
   fs.writeFileSync(stampFile, stampText);
-  if (!quiet || jobs.length > 0) console.error(`transpiled ${jobs.length} file(s) with swc in ${((Date.now() - started) / 1000).toFixed(1)} s (no type check: npm run typecheck)`);
+  if (!quiet || jobs.length > 0) console.error(`transpiled ${jobs.length} file(s) with swc${byTypeScript > 0 ? ` (${byTypeScript} with code between imports by TypeScript's transpiler)` : ''} in ${((Date.now() - started) / 1000).toFixed(1)} s (no type check: npm run typecheck)`);
 }
 
 main().catch((err) => {
