@@ -40,17 +40,17 @@ const NO_CODE = new Set(['FunctionDeclaration', 'TsInterfaceDeclaration', 'TsTyp
  * stands, so such a file is emitted by TypeScript's own transpiler instead.
  */
 function codeBeforeAnImport(swc, code) {
-  let code_ = false;
+  let ran = false;
   for (const item of swc.parseSync(code, { syntax: 'typescript' }).body) {
     const isImport = IMPORTS.has(item.type) || (item.type === 'ExportNamedDeclaration' && item.source) || (item.type === 'ExportDeclaration' && item.declaration?.type === 'TsImportEqualsDeclaration');
     if (isImport) {
-      if (code_ && !item.typeOnly) return true;
+      if (ran && !item.typeOnly) return true;
       continue;
     }
     const declared = item.type === 'ExportDeclaration' ? item.declaration : item;
     if (NO_CODE.has(declared?.type) || declared?.declare) continue;
     if (item.type === 'ExportNamedDeclaration' || item.type === 'ExportDefaultDeclaration') continue;
-    code_ = true;
+    ran = true;
   }
   return false;
 }
@@ -118,9 +118,19 @@ const mtime = (file) => {
   }
 };
 
+/** The JavaScript (ending in its sourceMappingURL) and source map of `src` (its text `code`) written as `out`. */
+async function transpileSource(code, src, out) {
+  const swc = require('@swc/core');
+  const sourceFileName = path.relative(path.dirname(out), src).split(path.sep).join('/');
+  const byTypeScript = codeBeforeAnImport(swc, code);
+  const result = byTypeScript ? tsTranspile(code, src, sourceFileName) : await swc.transform(code, { ...swcOptions, filename: src, sourceFileName });
+  const map = JSON.parse(result.map);
+  map.file = path.basename(out);
+  return { code: `${result.code}\n//# sourceMappingURL=${path.basename(out)}.map\n`, map: JSON.stringify(map), byTypeScript };
+}
+
 async function main() {
   const started = Date.now();
-  const swc = require('@swc/core');
   const stampFile = path.join(root, 'node_modules', '.cache', 'bop-transpile.json');
   const stale = force || (fs.existsSync(stampFile) ? fs.readFileSync(stampFile, 'utf8') !== stampText : true);
   const jobs = [];
@@ -138,15 +148,11 @@ async function main() {
     while (next < jobs.length) {
       const { src, out } = jobs[next++];
       const code = fs.readFileSync(src, 'utf8');
-      const sourceFileName = path.relative(path.dirname(out), src).split(path.sep).join('/');
-      const inOrder = codeBeforeAnImport(swc, code);
-      if (inOrder) byTypeScript++;
-      const result = inOrder ? tsTranspile(code, src, sourceFileName) : await swc.transform(code, { ...swcOptions, filename: src, sourceFileName });
+      const result = await transpileSource(code, src, out);
+      if (result.byTypeScript) byTypeScript++;
       fs.mkdirSync(path.dirname(out), { recursive: true });
-      const map = JSON.parse(result.map);
-      map.file = path.basename(out);
-      fs.writeFileSync(`${out}.map`, JSON.stringify(map));
-      fs.writeFileSync(out, `${result.code}\n//# sourceMappingURL=${path.basename(out)}.map\n`);
+      fs.writeFileSync(`${out}.map`, result.map);
+      fs.writeFileSync(out, result.code);
       if (code.startsWith('#!')) fs.chmodSync(out, 0o755);
     }
   };
@@ -156,7 +162,11 @@ async function main() {
   if (!quiet || jobs.length > 0) console.error(`transpiled ${jobs.length} file(s) with swc${byTypeScript > 0 ? ` (${byTypeScript} with code between imports by TypeScript's transpiler)` : ''} in ${((Date.now() - started) / 1000).toFixed(1)} s (no type check: npm run typecheck)`);
 }
 
-main().catch((err) => {
-  console.error(`transpile failed: ${err && err.message ? err.message : err}`);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(`transpile failed: ${err && err.message ? err.message : err}`);
+    process.exit(1);
+  });
+}
+
+module.exports = { transpileSource };
