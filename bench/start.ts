@@ -158,7 +158,7 @@ async function main(): Promise<void> {
     for (const k of ['DATABASE_URL', 'EMBEDDED_PG_PORT', 'SERVICE_PORTS', 'LOG_LEVEL', 'LOG_FORMAT', 'DATA_DIR', 'NODE_ENV']) delete env[k];
     for (const k of Object.keys(env)) if (k.startsWith('SERVICE_PORT_') || k.startsWith('npm_')) delete env[k];
     const first = await timedStart(app, env);
-    const build = /transpiled (\d+) file\(s\) with swc in ([\d.]+) s/.exec(first.output);
+    const build = /transpiled (\d+) file\(s\) with swc.* in ([\d.]+) s/.exec(first.output);
     const cpu = (s: Start) => (s.cpuS === null ? '' : `, ${s.cpuS.toFixed(1)} s of CPU`);
     console.log(`first start (build${build ? ` of ${build[1]} files ${build[2]} s` : ''}, initdb, migrations): ready in ${seconds(first.readyMs)} s${cpu(first)} (load ${load()})`);
     const second = await timedStart(app, env);
