@@ -13,6 +13,7 @@ module.exports = {
     '^@svc/(.*)$': '<rootDir>/services/$1/src',
   },
   testMatch: ['<rootDir>/**/test/**/*.test.ts'],
+  modulePathIgnorePatterns: ['<rootDir>/.cache/'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', ...(kafkaSuites ? [] : ['\\.kafka\\.test\\.ts$'])],
   globalSetup: '<rootDir>/test/global-setup.mjs',
   globalTeardown: '<rootDir>/test/global-teardown.mjs',

@@ -14,7 +14,7 @@ export { actorOf, anonymousPrincipal, generateInternalKeyPair, INTERNAL_TOKEN_HE
 export { decodeCursor, encodeCursor, type ListPage, pageLimit, type PageRequest, toPage } from './pagination';
 export { changedFields } from './events';
 export { created, internalRoute, type InternalRouteDef, noContent, ok, route, type RouteContext, type RouteDef } from './routes';
-export { afterCommit, createOrm, EntityManager, migrate, Migration, type MigrationEntry, type Orm, pendingMigrations, readSnapshot, sqlQuery } from './db';
+export { afterCommit, createOrm, type EntityManager, migrate, Migration, type MigrationEntry, type Orm, pendingMigrations, readSnapshot, sqlQuery } from './db';
 export { createService, type RunningService, type ServiceDefinition, serviceRuntime, type ServiceRuntime, startService, withinMs } from './service';
 export { renderError } from './response';
 export { undocumentedStatuses } from './service-routes';
