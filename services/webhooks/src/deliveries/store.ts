@@ -19,31 +19,8 @@ export interface NewDelivery {
 /** Queues deliveries in the unit's transaction (one statement, at the unit's instant) and wakes the workers at commit. */
 export async function insertDeliveries(w: Work, rows: NewDelivery[], notify = true): Promise<void> {
   if (rows.length === 0) return;
-  const now = w.now;
   const traceParent = currentTraceParent();
-  await w.em.insertMany(
-    Delivery,
-    rows.map((r) => ({
-      id: r.id,
-      endpointId: r.endpointId,
-      eventId: r.eventId,
-      eventType: r.eventType,
-      recordKey: r.recordKey,
-      body: r.body,
-      status: 'pending',
-      attempts: 0,
-      scheduleStep: 0,
-      nextAttemptAt: now,
-      lastStatus: null,
-      lastError: null,
-      lastAttemptAt: null,
-      lockedUntil: null,
-      lease: null,
-      createdAt: now,
-      updatedAt: now,
-      traceParent,
-    })),
-  );
+  await w.em.insertMany(Delivery, rows.map((r) => pendingDelivery(r, w.now, traceParent)));
   if (notify) await wakeWorkers(w);
 }
 
@@ -54,29 +31,31 @@ export async function insertDeliveries(w: Work, rows: NewDelivery[], notify = tr
  */
 export function createDeliveries(w: Work, rows: NewDelivery[]): void {
   const traceParent = currentTraceParent();
-  const now = w.now;
-  for (const r of rows) {
-    w.em.create(Delivery, {
-      id: r.id,
-      endpointId: r.endpointId,
-      eventId: r.eventId,
-      eventType: r.eventType,
-      recordKey: r.recordKey,
-      body: r.body,
-      status: 'pending',
-      attempts: 0,
-      scheduleStep: 0,
-      nextAttemptAt: now,
-      lastStatus: null,
-      lastError: null,
-      lastAttemptAt: null,
-      lockedUntil: null,
-      lease: null,
-      createdAt: now,
-      updatedAt: now,
-      traceParent,
-    });
-  }
+  for (const r of rows) w.em.create(Delivery, pendingDelivery(r, w.now, traceParent));
+}
+
+/** A delivery as queued: pending, due now, no attempt yet. */
+function pendingDelivery(r: NewDelivery, now: Date, traceParent: string | null) {
+  return {
+    id: r.id,
+    endpointId: r.endpointId,
+    eventId: r.eventId,
+    eventType: r.eventType,
+    recordKey: r.recordKey,
+    body: r.body,
+    status: 'pending',
+    attempts: 0,
+    scheduleStep: 0,
+    nextAttemptAt: now,
+    lastStatus: null,
+    lastError: null,
+    lastAttemptAt: null,
+    lockedUntil: null,
+    lease: null,
+    createdAt: now,
+    updatedAt: now,
+    traceParent,
+  };
 }
 
 /** NOTIFY at commit of the unit's transaction (or now, outside one). */
