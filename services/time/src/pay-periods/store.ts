@@ -57,7 +57,7 @@ function assign(date: string, stored: PeriodRow[], out: Map<string, PeriodRow>):
 }
 
 /** Stored periods overlapping [from, to] with their neighbours on each side (to clip new periods against). */
-async function storedOverlapping(em: EntityManager, schema: string, from: string, to: string): Promise<PeriodRow[]> {
+export async function storedOverlapping(em: EntityManager, schema: string, from: string, to: string): Promise<PeriodRow[]> {
   return sqlQuery<PeriodRow>(
     em,
     `(select ${PERIOD_COLUMNS} from "${schema}"."pay_periods" where "end_date" >= ?::date and "start_date" <= ?::date)

@@ -226,7 +226,7 @@ export async function storePunches(w: Work, prepared: PreparedPunches): Promise<
 }
 
 /** The ids among `ids` of locked pay periods. */
-async function lockedPeriodIds(w: Work, ids: Array<string | null>): Promise<Set<string>> {
+export async function lockedPeriodIds(w: Work, ids: Array<string | null>): Promise<Set<string>> {
   const wanted = [...new Set(ids.filter((x): x is string => x !== null))];
   if (wanted.length === 0) return new Set();
   const rows = await sqlQuery<{ id: string }>(w.em, `select "id" from "${w.schema}"."pay_periods" where "id" = any(?::text[]) and "locked_at" is not null`, [sqlList(wanted)]);
@@ -247,8 +247,13 @@ function punchEvents(source: string, s: StoredRecord<PunchRow>, now: Date) {
  * twin of a punch stored now is dropped (the newer content won).
  */
 async function afterPunchesStored(w: Work, source: string, written: StoredRecord<PunchRow>[], actor: Principal): Promise<void> {
+  await recordResends(w, written.filter((w) => w.status === 'updated' && w.before), actor);
+  await dropHeldTwins(w, source, written);
+}
+
+/** Each re-sent punch keeps its first form (`original`) and gains a history entry (`via: resend`). */
+export async function recordResends(w: Work, updated: StoredRecord<PunchRow>[], actor: Principal): Promise<void> {
   const { now } = w;
-  const updated = written.filter((w) => w.status === 'updated' && w.before);
   if (updated.length > 0) {
     const by = actor.kind === 'integration' ? { type: 'integration', id: actor.integrationId ?? actor.id } : { type: actor.kind === 'system' ? 'system' : 'user', id: actor.userId ?? actor.id };
     const entries = updated.map((w) => {
@@ -267,6 +272,10 @@ async function afterPunchesStored(w: Work, source: string, written: StoredRecord
       [JSON.stringify(entries)],
     );
   }
+}
+
+/** The held twins of punches stored now are dropped (the newer content won). */
+export async function dropHeldTwins(w: Work, source: string, written: StoredRecord<PunchRow>[]): Promise<void> {
   if (written.length > 0) {
     await sqlQuery(w.em, `delete from "${w.schema}"."held_punches" where "source" = ? and "external_id" = any(?::text[])`, [source, sqlList(written.map((w) => w.externalId))]);
   }
@@ -276,7 +285,7 @@ async function afterPunchesStored(w: Work, source: string, written: StoredRecord
  * Stores punches held for review (spec: ingestion rule 7) in `held_punches`, one per (source,
  * externalId): the same content again is `unchanged`, other content replaces the held row (`updated`).
  */
-async function holdPunches(
+export async function holdPunches(
   w: Work,
   source: string,
   held: Array<{ index: number; externalId: string; row: PunchRow; hash: string; warnings?: FieldError[] }>,
@@ -322,11 +331,10 @@ async function holdPunches(
 }
 
 /**
- * The punches held in a period while it was locked, applied once it is unlocked (as the timeclock sent
- * them, by the system): stored by the kit's upsert per source, `punch.received` or `punch.corrected`,
- * their timesheets reopened and recalculated; the held rows removed.
+ * The punches held in a period, taken out of it as it is unlocked (a held change whose own period is
+ * locked too is moved to wait on that one).
  */
-export async function applyHeldPunches(w: Work, payPeriodId: string): Promise<number> {
+export async function takeHeldPunches(w: Work, payPeriodId: string) {
   const { em, now } = w;
   // a held change whose own period is locked too waits on that one now
   await sqlQuery(
@@ -340,6 +348,17 @@ export async function applyHeldPunches(w: Work, payPeriodId: string): Promise<nu
     `delete from "${w.schema}"."held_punches" where "pay_period_id" = ? returning "source", "external_id", "content_hash", "row"`,
     [payPeriodId],
   );
+  return held;
+}
+
+/**
+ * The punches held in a period while it was locked, applied once it is unlocked (as the timeclock sent
+ * them, by the system): stored by the kit's upsert per source, `punch.received` or `punch.corrected`,
+ * their timesheets reopened and recalculated; the held rows removed.
+ */
+export async function applyHeldPunches(w: Work, payPeriodId: string): Promise<number> {
+  const { now } = w;
+  const held = await takeHeldPunches(w, payPeriodId);
   const bySource = new Map<string, typeof held>();
   for (const h of held) {
     const own = bySource.get(h.source);

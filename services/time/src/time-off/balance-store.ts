@@ -57,7 +57,7 @@ export async function governingPolicies(w: Work, employees: readonly ReplicaEmpl
 }
 
 /** Hours worked per day from the employees' timesheets (any status), up to `until`: the per-hour-worked accrual's ledger. */
-async function workedDays(w: Work, employeeIds: string[], until: string): Promise<Map<string, LedgerEntry[]>> {
+export async function workedDays(w: Work, employeeIds: string[], until: string): Promise<Map<string, LedgerEntry[]>> {
   const out = new Map<string, LedgerEntry[]>();
   if (employeeIds.length === 0) return out;
   // only each day's date and hours leave the database, not whole figures (shifts, breaks, weeks), which the ORM would load

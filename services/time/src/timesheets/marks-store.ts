@@ -1,4 +1,4 @@
-import { newId, sqlList, sqlQuery, type Work } from '@bop/shared';
+import { newId, sqlQuery, type Work } from '@bop/shared';
 
 /** A timesheet a change touches: the employee's in a pay period (created `open` at the first punch, with the home location). */
 export interface TimesheetTouch {
@@ -116,14 +116,4 @@ export async function pendingTimesheetIds(w: Work, sheets: Array<{ id: string; e
     [JSON.stringify(sheets.map((t) => ({ id: t.id, employee_id: t.employeeId, pay_period_id: t.payPeriodId })))],
   );
   return new Set(rows.map((r) => r.id));
-}
-
-/** Marks timesheets by id for recalculation (rules changed, a held punch applied). */
-export async function markTimesheetIds(w: Work, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
-  await sqlQuery(w.em, 
-    `insert into "${w.schema}"."timesheet_marks" ("timesheet_id", "marked_at") select x, ? from unnest(?::text[]) as x order by x
-     on conflict ("timesheet_id") do update set "seq" = nextval('"${w.schema}"."timesheet_mark_seq"'), "marked_at" = excluded."marked_at"`,
-    [w.now, sqlList([...new Set(ids)])],
-  );
 }

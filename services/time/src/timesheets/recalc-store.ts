@@ -4,6 +4,7 @@ import { effectiveRules } from '../rules/store';
 import type { TimeSettings } from '../settings/company-settings';
 import { calculateTimesheet, type CalcPunch, type TimesheetFigures } from './calculate';
 import { foldTouches } from './marks-store';
+import { TimesheetMark as TimesheetMarkRow } from './entities';
 
 const DAY_MS = 86_400_000;
 
@@ -91,7 +92,8 @@ export interface TimesheetMark {
 
 /** Up to `take` marks, oldest first, read without locking them (a batch of punches never waits on a pass). */
 export async function marksToRecalculate(w: Work, take: number): Promise<TimesheetMark[]> {
-  return sqlQuery<TimesheetMark>(w.em, `select "timesheet_id", "seq"::text from "${w.schema}"."timesheet_marks" order by "seq" limit ?`, [take]);
+  const marks = await w.em.find(TimesheetMarkRow, {}, { orderBy: { seq: 'asc' }, limit: take, fields: ['timesheetId', 'seq'] });
+  return marks.map((m) => ({ timesheet_id: m.timesheetId, seq: m.seq }));
 }
 
 /**
@@ -102,6 +104,11 @@ export async function marksToRecalculate(w: Work, take: number): Promise<Timeshe
  */
 export async function recalculateMarks(w: Work, marks: TimesheetMark[], settings: Pick<TimeSettings, 'weekStart'>): Promise<void> {
   await recalculateTimesheets(w, marks.map((m) => m.timesheet_id), settings);
+  await dropMarks(w, marks);
+}
+
+/** Drops each mark read unless a fold marked its timesheet again meanwhile (its `seq` changed). */
+export async function dropMarks(w: Work, marks: TimesheetMark[]): Promise<void> {
   await sqlQuery(
     w.em,
     `delete from "${w.schema}"."timesheet_marks" m using jsonb_to_recordset(?::jsonb) as x("timesheet_id" text, "seq" bigint)
@@ -115,6 +122,12 @@ export async function recalculateIfMarked(w: Work, ids: string[], settings: () =
   if (ids.length === 0) return;
   // what changes logged before now touched is marked first
   await foldTouches(w);
+  const marked = await takeMarks(w, ids);
+  if (marked.length > 0) await recalculateTimesheets(w, marked, await settings());
+}
+
+/** The marks among `ids` taken (deleted); answers their timesheet ids. */
+export async function takeMarks(w: Work, ids: string[]): Promise<string[]> {
   const marked = await sqlQuery<{ timesheet_id: string }>(w.em, `delete from "${w.schema}"."timesheet_marks" where "timesheet_id" = any(?::text[]) returning "timesheet_id"`, [sqlList(ids)]);
-  if (marked.length > 0) await recalculateTimesheets(w, marked.map((m) => m.timesheet_id), await settings());
+  return marked.map((m) => m.timesheet_id);
 }
