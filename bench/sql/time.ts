@@ -5,8 +5,8 @@ import { timeService } from '@svc/time';
 import { TimeEmployee } from '@svc/time/dist/employees/entities';
 import { PayPeriod } from '@svc/time/dist/pay-periods/entities';
 import { payrollPeople, reapproveTimesheets, timesheetCounts } from '@svc/time/dist/pay-periods/period-store';
-import { periodsById, periodsOfDates, storedOverlapping, type PeriodRow } from '@svc/time/dist/pay-periods/store';
-import { periodBounds, periodContaining } from '@svc/time/dist/pay-periods/calendar';
+import { periodsById, periodsOfDates, type PeriodRow } from '@svc/time/dist/pay-periods/store';
+import { periodBounds } from '@svc/time/dist/pay-periods/calendar';
 import { HeldPunch, Punch, type PunchRow } from '@svc/time/dist/punches/entities';
 import { dropHeldTwins, holdPunches, lockedPeriodIds, recordResends, takeHeldPunches } from '@svc/time/dist/punches/ingest-store';
 import { effectiveRules, markUnlockedTimesheets } from '@svc/time/dist/rules/store';
@@ -470,34 +470,6 @@ export const timeCases: SqlCase[] = [
     async orm(w) {
       const dates = [addDays(today(), -1), today()];
       return [...assignAll(dates, await ormOverlapping(w, dates[0], dates[1]))].sort();
-    },
-  },
-  {
-    name: 'time.periods-insert',
-    what: 'a new period created for a date past the stored ones',
-    service: timeService,
-    seed: seedStore,
-    raw: async (w) => {
-      const d = addDays(periodStart(current() + 6), 3);
-      const p = (await periodsOfDates(w, [d], async () => settings)).get(d)!;
-      return { start: p.start, end: p.end, locked: p.locked };
-    },
-    async orm(w) {
-      const d = addDays(periodStart(current() + 6), 3);
-      const stored = await storedOverlapping(w.em, w.schema, d, d);
-      const calc = periodContaining(d, settings.payPeriodFrequency, settings.payPeriodAnchorDate);
-      const before = stored.filter((s) => s.end < d).pop();
-      const after = stored.find((s) => s.start > d);
-      const start = before && before.end >= calc.start ? addDays(before.end, 1) : calc.start;
-      const end = after && after.start <= calc.end ? addDays(after.start, -1) : calc.end;
-      await w.em
-        .createQueryBuilder(PayPeriod)
-        .insert([{ id: newId('payPeriod'), startDate: start, endDate: end, unlocks: [], version: 1, createdAt: w.now, updatedAt: w.now }])
-        .onConflict('startDate')
-        .ignore()
-        .execute();
-      const p = assignAll([d], await storedOverlapping(w.em, w.schema, d, d)).get(d)!;
-      return { start: p.start, end: p.end, locked: p.locked };
     },
   },
   {

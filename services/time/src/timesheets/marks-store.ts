@@ -22,6 +22,7 @@ export async function markTimesheets(w: Work, touches: TimesheetTouch[]): Promis
   const unique = [...new Map(touches.map((t) => [`${t.payPeriodId}|${t.employeeId}`, t])).values()];
   if (unique.length === 0) return;
   const payload = JSON.stringify(unique.map((t) => ({ id: newId('timesheet'), employee_id: t.employeeId, pay_period_id: t.payPeriodId, location_id: t.locationId })));
+  // raw SQL (bench:sql time.mark-timesheets): 598,180 µs against 1,751,268 through the ORM (2.93×: one statement; the ORM reads, inserts, flushes the reopened, logs)
   // one statement (one parse of the payload): the existing timesheets found by one join, only the
   // missing ones inserted, the decided ones reopened, and the pairs logged. A timesheet a concurrent
   // batch inserts first is neither found nor inserted here (the insert waits for that batch's commit,
@@ -74,6 +75,7 @@ export async function foldTouches(w: Work): Promise<number> {
  * holds marks while it waits on another fold's log rows.
  */
 export async function foldTouchRows(w: Work): Promise<number> {
+  // raw SQL (bench:sql time.fold-touches): 202,979 µs against 510,743 through the ORM (2.52×: one statement; the ORM reads and deletes the log, reads timesheets, marks)
   const [{ rows }] = await sqlQuery<{ rows: number }>(
     w.em,
     `with taken as (
@@ -94,6 +96,7 @@ export async function foldTouchRows(w: Work): Promise<number> {
 
 /** Whether changes are logged and not yet folded (a feed is sending). */
 export async function touchesPending(w: Work): Promise<boolean> {
+  // raw SQL (bench:sql time.touches-pending): 211 µs against 1,018 through the ORM (4.82×: an exists: the ORM's own cost)
   const [{ pending }] = await sqlQuery<{ pending: boolean }>(w.em, `select exists (select 1 from "${w.schema}"."timesheet_touches") as "pending"`);
   return pending;
 }
@@ -105,6 +108,7 @@ export async function touchesPending(w: Work): Promise<boolean> {
  */
 export async function pendingTimesheetIds(w: Work, sheets: Array<{ id: string; employeeId: string; payPeriodId: string }>): Promise<Set<string>> {
   if (sheets.length === 0) return new Set();
+  // raw SQL (bench:sql time.pending-ids): 6,578 µs against 41,313 through the ORM (6.28×: one statement; the ORM reads the whole touch log)
   const rows = await sqlQuery<{ id: string }>(
     w.em,
     `with x as materialized (select * from jsonb_to_recordset(?::jsonb) as x("id" text, "employee_id" text, "pay_period_id" text))

@@ -27,6 +27,7 @@ interface SheetRow {
 export async function recalculateTimesheets(w: Work, ids: string[], settings: Pick<TimeSettings, 'weekStart'>): Promise<number> {
   if (ids.length === 0) return 0;
   const { em } = w;
+  // raw SQL (bench:sql time.recalculate): 826,695 µs against 2,821,291 through the ORM (3.41×: a join with its lock and one update from the payload; the ORM reads twice and flushes each timesheet)
   const sheets = await sqlQuery<SheetRow>(
     em,
     `select t."id", t."employee_id", t."pay_period_id", t."location_id", t."status",
@@ -45,6 +46,7 @@ export async function recalculateTimesheets(w: Work, ids: string[], settings: Pi
   });
   const from = new Date(Math.min(...windows.map((x) => x.from.getTime())));
   const to = new Date(Math.max(...windows.map((x) => x.to.getTime())));
+  // raw SQL (bench:sql time.recalculate): as above
   const rows = await sqlQuery<{ id: string; employee_id: string; type: CalcPunch['type']; occurred_at: Date | string; location_id: string; position: string | null }>(
     em,
     `select "id", "employee_id", "type", "occurred_at", "location_id", "position" from "${w.schema}"."punches"
@@ -74,6 +76,7 @@ export async function recalculateTimesheets(w: Work, ids: string[], settings: Pi
     });
     updates.push({ id: x.s.id, figures, missing: figures.missingPunches });
   }
+  // raw SQL (bench:sql time.recalculate): as above
   await sqlQuery(em, 
     `update "${w.schema}"."timesheets" t set "figures" = x."figures", "missing_punches" = x."missing", "calculated_at" = ?,
        "version" = t."version" + case when t."figures" is distinct from x."figures" then 1 else 0 end,
@@ -109,6 +112,7 @@ export async function recalculateMarks(w: Work, marks: TimesheetMark[], settings
 
 /** Drops each mark read unless a fold marked its timesheet again meanwhile (its `seq` changed). */
 export async function dropMarks(w: Work, marks: TimesheetMark[]): Promise<void> {
+  // raw SQL (bench:sql time.drop-marks): 17,006 µs against 51,241 through the ORM (3.01×: a join on the 200 pairs; the ORM sends an $or of them)
   await sqlQuery(
     w.em,
     `delete from "${w.schema}"."timesheet_marks" m using jsonb_to_recordset(?::jsonb) as x("timesheet_id" text, "seq" bigint)
@@ -128,6 +132,7 @@ export async function recalculateIfMarked(w: Work, ids: string[], settings: () =
 
 /** The marks among `ids` taken (deleted); answers their timesheet ids. */
 export async function takeMarks(w: Work, ids: string[]): Promise<string[]> {
+  // raw SQL (bench:sql time.take-marks): 12,434 µs against 50,367 through the ORM (4.05×: a delete returning; the ORM selects, then deletes)
   const marked = await sqlQuery<{ timesheet_id: string }>(w.em, `delete from "${w.schema}"."timesheet_marks" where "timesheet_id" = any(?::text[]) returning "timesheet_id"`, [sqlList(ids)]);
   return marked.map((m) => m.timesheet_id);
 }
