@@ -9,7 +9,7 @@ import { PayPeriod } from './pay-periods/entities';
 import { payPeriodRoutes } from './pay-periods/routes';
 import { HeldPunch, Punch } from './punches/entities';
 import { punchRoutes } from './punches/routes';
-import { Timesheet } from './timesheets/entities';
+import { Timesheet, TimesheetMark, TimesheetTouch } from './timesheets/entities';
 import { timesheetRoutes } from './timesheets/routes';
 import { timesheetWorkers } from './timesheets/workers';
 import { PunchCorrection } from './corrections/entities';
@@ -29,7 +29,7 @@ export const timeService = createService({
   name: 'time',
   // the kit opens the transaction of every write and commits it with the unit's events
   configSchema,
-  entities: [TimeLocation, TimeEmployee, RuleSet, PayPeriod, Punch, HeldPunch, Timesheet, PunchCorrection, TimeOffType, TimeOffPolicy, TimeOffRequest, TimeOffEntry],
+  entities: [TimeLocation, TimeEmployee, RuleSet, PayPeriod, Punch, HeldPunch, Timesheet, PunchCorrection, TimeOffType, TimeOffPolicy, TimeOffRequest, TimeOffEntry, TimesheetMark, TimesheetTouch],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (time's replica of the organization)
   locationsInOrgUnits: locationsInOrgUnitsOf('time'),

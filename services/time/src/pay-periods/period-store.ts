@@ -35,10 +35,11 @@ function statusOf(p: { endDate: string; lockedAt?: Date | null }, today: string)
 type Counts = { open: number; approved: number; rejected: number; locked: number };
 
 /** Each period's timesheets by status, and its punches held for review. */
-async function timesheetCounts(w: Work, ids: string[]): Promise<{ counts: Map<string, Counts>; held: Map<string, number> }> {
+export async function timesheetCounts(w: Work, ids: string[]): Promise<{ counts: Map<string, Counts>; held: Map<string, number> }> {
   const out = new Map<string, Counts>();
   for (const id of ids) out.set(id, { open: 0, approved: 0, rejected: 0, locked: 0 });
   if (ids.length === 0) return { counts: out, held: new Map() };
+  // raw SQL (bench:sql time.timesheet-counts): 65,455 µs against 2,733,703 through the ORM (41.76×: a count by group; the ORM loads every status)
   const rows = await sqlQuery<{ pay_period_id: string; status: 'open' | 'approved' | 'rejected' | 'locked'; n: number }>(
     w.em,
     `select "pay_period_id", "status", count(*)::int as "n" from "${w.schema}"."timesheets" where "pay_period_id" = any(?::text[]) group by 1, 2`,
@@ -142,7 +143,7 @@ export async function unlockPayPeriod(w: Work, id: string, reason: string, loadS
   if (!p) throw new NotFound('pay period', id);
   if (!p.lockedAt) throw new Conflict(`Pay period ${p.startDate} to ${p.endDate} is not locked.`);
   const at = w.now;
-  await sqlQuery(em, `update "${w.schema}"."timesheets" set "status" = 'approved', "version" = "version" + 1, "updated_at" = ? where "pay_period_id" = ? and "status" = 'locked'`, [at, id]);
+  await reapproveTimesheets(w, id, at);
   p.lockedAt = null;
   p.lockedBy = null;
   p.unlocks = [...p.unlocks, { at: at.toISOString(), by: actorOf(w.actor), reason }];
@@ -152,6 +153,22 @@ export async function unlockPayPeriod(w: Work, id: string, reason: string, loadS
   await applyHeldPunches(w, id);
   const [dto] = await periodDtos(w, [p], localDateOf(at, settings.timezone));
   return dto;
+}
+
+/** The timesheets of an unlocked period back to `approved` (its locked ones). */
+export async function reapproveTimesheets(w: Work, payPeriodId: string, at: Date): Promise<void> {
+  // raw SQL (bench:sql time.reapprove-timesheets): 191,135 µs against 2,518,378 through the ORM (13.18×: one update; the ORM loads and flushes 2,000 timesheets)
+  await sqlQuery(w.em, `update "${w.schema}"."timesheets" set "status" = 'approved', "version" = "version" + 1, "updated_at" = ? where "pay_period_id" = ? and "status" = 'locked'`, [at, payPeriodId]);
+}
+
+/** The employees of a payroll export: number, external id and name. */
+export async function payrollPeople(w: Work, employeeIds: string[]) {
+  // raw SQL (bench:sql time.payroll-people): 12,988 µs against 240,946 through the ORM (18.55×: 2,000 plain rows; the ORM hydrates entities)
+  return sqlQuery<{ id: string; employee_number: string | null; external_id: string | null; first_name: string; last_name: string }>(
+    w.em,
+    `select "id", "employee_number", "external_id", "first_name", "last_name" from "${w.schema}"."employees" where "id" = any(?::text[])`,
+    [sqlList(employeeIds)],
+  );
 }
 
 /**
@@ -171,15 +188,7 @@ export async function payrollExport(w: Work, id: string, loadSettings: () => Pro
   await employeeReadThrough.read(em, w.schema, { ids: employeeIds, externalIds: [] }, () => true, w.services);
   const rates = await replicaPayRates(w, employeeIds);
   const timeOff = await paidTimeOffHoursByDay(w, employeeIds, p.startDate, p.endDate);
-  const people = new Map(
-    (
-      await sqlQuery<{ id: string; employee_number: string | null; external_id: string | null; first_name: string; last_name: string }>(
-        em,
-        `select "id", "employee_number", "external_id", "first_name", "last_name" from "${w.schema}"."employees" where "id" = any(?::text[])`,
-        [sqlList(employeeIds)],
-      )
-    ).map((e) => [e.id, e]),
-  );
+  const people = new Map((await payrollPeople(w, employeeIds)).map((e) => [e.id, e]));
   const digits = currencyDigits(settings.defaultCurrency);
   const zero = new Decimal(0);
   let all = { regular: zero, overtime: zero, timeOff: zero, gross: zero };

@@ -1,6 +1,7 @@
 import { addDays, newId, sqlList, sqlQuery, type EntityManager, type Work } from '@bop/shared';
 import type { TimeSettings } from '../settings/company-settings';
 import { periodContaining, type PeriodDates } from './calendar';
+import { PayPeriod } from './entities';
 
 /** A pay period row as the stores use it. */
 export interface PeriodRow {
@@ -38,13 +39,12 @@ export async function periodsOfDates(w: Work, dates: Iterable<string>, loadSetti
     fresh.set(start, { start, end });
   }
   const at = w.now;
-  await sqlQuery(
-    w.em,
-    `insert into "${w.schema}"."pay_periods" ("id", "start_date", "end_date", "unlocks", "version", "created_at", "updated_at")
-     select x."id", x."start"::date, x."end"::date, '[]', 1, ?, ? from jsonb_to_recordset(?::jsonb) as x("id" text, "start" text, "end" text)
-     on conflict ("start_date") do nothing`,
-    [at, at, JSON.stringify([...fresh.values()].map((p) => ({ id: newId('payPeriod'), ...p })))],
-  );
+  await w.em
+    .createQueryBuilder(PayPeriod)
+    .insert([...fresh.values()].map((p) => ({ id: newId('payPeriod'), startDate: p.start, endDate: p.end, unlocks: [], version: 1, createdAt: at, updatedAt: at })))
+    .onConflict('startDate')
+    .ignore()
+    .execute();
   const all = await storedOverlapping(w.em, w.schema, wanted[0], wanted[wanted.length - 1]);
   for (const d of missing) assign(d, all, out);
   return out;
@@ -58,6 +58,7 @@ function assign(date: string, stored: PeriodRow[], out: Map<string, PeriodRow>):
 
 /** Stored periods overlapping [from, to] with their neighbours on each side (to clip new periods against). */
 async function storedOverlapping(em: EntityManager, schema: string, from: string, to: string): Promise<PeriodRow[]> {
+  // raw SQL (bench:sql time.stored-overlapping): 2,637 µs against 33,713 through the ORM (12.78×: one union; the ORM takes three finds)
   return sqlQuery<PeriodRow>(
     em,
     `(select ${PERIOD_COLUMNS} from "${schema}"."pay_periods" where "end_date" >= ?::date and "start_date" <= ?::date)
@@ -71,6 +72,7 @@ async function storedOverlapping(em: EntityManager, schema: string, from: string
 /** The stored periods by id. */
 export async function periodsById(w: Work, ids: string[]): Promise<Map<string, PeriodRow>> {
   if (ids.length === 0) return new Map();
+  // raw SQL (bench:sql time.periods-by-id): 2,154 µs against 7,431 through the ORM (3.45×: a read of 3 rows: the ORM's own cost)
   const rows = await sqlQuery<PeriodRow>(w.em, `select ${PERIOD_COLUMNS} from "${w.schema}"."pay_periods" where "id" = any(?::text[])`, [sqlList([...new Set(ids)])]);
   return new Map(rows.map((r) => [r.id, r]));
 }

@@ -226,9 +226,10 @@ export async function storePunches(w: Work, prepared: PreparedPunches): Promise<
 }
 
 /** The ids among `ids` of locked pay periods. */
-async function lockedPeriodIds(w: Work, ids: Array<string | null>): Promise<Set<string>> {
+export async function lockedPeriodIds(w: Work, ids: Array<string | null>): Promise<Set<string>> {
   const wanted = [...new Set(ids.filter((x): x is string => x !== null))];
   if (wanted.length === 0) return new Set();
+  // raw SQL (bench:sql time.locked-period-ids): 3,011 µs against 8,789 through the ORM (2.92×: a read of 2 rows: the ORM's own cost)
   const rows = await sqlQuery<{ id: string }>(w.em, `select "id" from "${w.schema}"."pay_periods" where "id" = any(?::text[]) and "locked_at" is not null`, [sqlList(wanted)]);
   return new Set(rows.map((r) => r.id));
 }
@@ -247,8 +248,13 @@ function punchEvents(source: string, s: StoredRecord<PunchRow>, now: Date) {
  * twin of a punch stored now is dropped (the newer content won).
  */
 async function afterPunchesStored(w: Work, source: string, written: StoredRecord<PunchRow>[], actor: Principal): Promise<void> {
+  await recordResends(w, written.filter((w) => w.status === 'updated' && w.before), actor);
+  await dropHeldTwins(w, source, written);
+}
+
+/** Each re-sent punch keeps its first form (`original`) and gains a history entry (`via: resend`). */
+export async function recordResends(w: Work, updated: StoredRecord<PunchRow>[], actor: Principal): Promise<void> {
   const { now } = w;
-  const updated = written.filter((w) => w.status === 'updated' && w.before);
   if (updated.length > 0) {
     const by = actor.kind === 'integration' ? { type: 'integration', id: actor.integrationId ?? actor.id } : { type: actor.kind === 'system' ? 'system' : 'user', id: actor.userId ?? actor.id };
     const entries = updated.map((w) => {
@@ -260,6 +266,7 @@ async function afterPunchesStored(w: Work, source: string, written: StoredRecord
         entry: { at: now.toISOString(), by, reason: 'Sent again by the timeclock with other content.', before, after: { type: w.row.type, occurredAt: new Date(w.row.occurred_at).toISOString() }, via: 'resend' },
       };
     });
+    // raw SQL (bench:sql time.resend-history): 41,823 µs against 108,021 through the ORM (2.58×: one update from the payload; the ORM loads and flushes each punch)
     await sqlQuery(
       w.em,
       `update "${w.schema}"."punches" p set "original" = coalesce(p."original", x."original"), "corrections" = p."corrections" || jsonb_build_array(x."entry")
@@ -267,7 +274,12 @@ async function afterPunchesStored(w: Work, source: string, written: StoredRecord
       [JSON.stringify(entries)],
     );
   }
+}
+
+/** The held twins of punches stored now are dropped (the newer content won). */
+export async function dropHeldTwins(w: Work, source: string, written: StoredRecord<PunchRow>[]): Promise<void> {
   if (written.length > 0) {
+    // raw SQL (bench:sql time.held-twins): 18,820 µs against 34,302 through the ORM (1.82×: one array parameter; the ORM binds 1,000 values)
     await sqlQuery(w.em, `delete from "${w.schema}"."held_punches" where "source" = ? and "external_id" = any(?::text[])`, [source, sqlList(written.map((w) => w.externalId))]);
   }
 }
@@ -276,7 +288,7 @@ async function afterPunchesStored(w: Work, source: string, written: StoredRecord
  * Stores punches held for review (spec: ingestion rule 7) in `held_punches`, one per (source,
  * externalId): the same content again is `unchanged`, other content replaces the held row (`updated`).
  */
-async function holdPunches(
+export async function holdPunches(
   w: Work,
   source: string,
   held: Array<{ index: number; externalId: string; row: PunchRow; hash: string; warnings?: FieldError[] }>,
@@ -292,6 +304,7 @@ async function holdPunches(
     pay_period_id: blocking.get(h.externalId) ?? h.row.pay_period_id,
     reason: h.warnings?.find((w) => w.path === 'occurredAt')?.message ?? 'Held for review: a locked pay period.',
   }));
+  // raw SQL (bench:sql time.hold-punches): 361,495 µs against 730,097 through the ORM (2.02×: one upsert; the ORM reads, then inserts and updates)
   const rows = await sqlQuery<{ id: string; external_id: string; inserted: boolean; version: number }>(
     em,
     `insert into "${w.schema}"."held_punches" as h ("id", "source", "external_id", "content_hash", "row", "pay_period_id", "reason", "version", "created_at", "updated_at")
@@ -308,6 +321,7 @@ async function holdPunches(
   const existing =
     unchanged.length > 0
       ? new Map(
+          // raw SQL (bench:sql time.hold-punches): as above
           (await sqlQuery<{ id: string; external_id: string }>(em, `select "id", "external_id" from "${w.schema}"."held_punches" where "source" = ? and "external_id" = any(?::text[])`, [source, sqlList(unchanged.map((u) => u.externalId))])).map((r) => [
             r.external_id,
             r.id,
@@ -322,12 +336,12 @@ async function holdPunches(
 }
 
 /**
- * The punches held in a period while it was locked, applied once it is unlocked (as the timeclock sent
- * them, by the system): stored by the kit's upsert per source, `punch.received` or `punch.corrected`,
- * their timesheets reopened and recalculated; the held rows removed.
+ * The punches held in a period, taken out of it as it is unlocked (a held change whose own period is
+ * locked too is moved to wait on that one).
  */
-export async function applyHeldPunches(w: Work, payPeriodId: string): Promise<number> {
+export async function takeHeldPunches(w: Work, payPeriodId: string) {
   const { em, now } = w;
+  // raw SQL (bench:sql time.take-held): 97,069 µs against 293,862 through the ORM (3.03×: an update from a join and a delete returning; the ORM loads, flushes and deletes)
   // a held change whose own period is locked too waits on that one now
   await sqlQuery(
     em,
@@ -340,6 +354,17 @@ export async function applyHeldPunches(w: Work, payPeriodId: string): Promise<nu
     `delete from "${w.schema}"."held_punches" where "pay_period_id" = ? returning "source", "external_id", "content_hash", "row"`,
     [payPeriodId],
   );
+  return held;
+}
+
+/**
+ * The punches held in a period while it was locked, applied once it is unlocked (as the timeclock sent
+ * them, by the system): stored by the kit's upsert per source, `punch.received` or `punch.corrected`,
+ * their timesheets reopened and recalculated; the held rows removed.
+ */
+export async function applyHeldPunches(w: Work, payPeriodId: string): Promise<number> {
+  const { now } = w;
+  const held = await takeHeldPunches(w, payPeriodId);
   const bySource = new Map<string, typeof held>();
   for (const h of held) {
     const own = bySource.get(h.source);

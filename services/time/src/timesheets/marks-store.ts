@@ -1,4 +1,4 @@
-import { newId, sqlList, sqlQuery, type Work } from '@bop/shared';
+import { newId, sqlQuery, type Work } from '@bop/shared';
 
 /** A timesheet a change touches: the employee's in a pay period (created `open` at the first punch, with the home location). */
 export interface TimesheetTouch {
@@ -22,6 +22,7 @@ export async function markTimesheets(w: Work, touches: TimesheetTouch[]): Promis
   const unique = [...new Map(touches.map((t) => [`${t.payPeriodId}|${t.employeeId}`, t])).values()];
   if (unique.length === 0) return;
   const payload = JSON.stringify(unique.map((t) => ({ id: newId('timesheet'), employee_id: t.employeeId, pay_period_id: t.payPeriodId, location_id: t.locationId })));
+  // raw SQL (bench:sql time.mark-timesheets): 598,180 µs against 1,751,268 through the ORM (2.93×: one statement; the ORM reads, inserts, flushes the reopened, logs)
   // one statement (one parse of the payload): the existing timesheets found by one join, only the
   // missing ones inserted, the decided ones reopened, and the pairs logged. A timesheet a concurrent
   // batch inserts first is neither found nor inserted here (the insert waits for that batch's commit,
@@ -74,6 +75,7 @@ export async function foldTouches(w: Work): Promise<number> {
  * holds marks while it waits on another fold's log rows.
  */
 export async function foldTouchRows(w: Work): Promise<number> {
+  // raw SQL (bench:sql time.fold-touches): 202,979 µs against 510,743 through the ORM (2.52×: one statement; the ORM reads and deletes the log, reads timesheets, marks)
   const [{ rows }] = await sqlQuery<{ rows: number }>(
     w.em,
     `with taken as (
@@ -94,6 +96,7 @@ export async function foldTouchRows(w: Work): Promise<number> {
 
 /** Whether changes are logged and not yet folded (a feed is sending). */
 export async function touchesPending(w: Work): Promise<boolean> {
+  // raw SQL (bench:sql time.touches-pending): 211 µs against 1,018 through the ORM (4.82×: an exists: the ORM's own cost)
   const [{ pending }] = await sqlQuery<{ pending: boolean }>(w.em, `select exists (select 1 from "${w.schema}"."timesheet_touches") as "pending"`);
   return pending;
 }
@@ -105,6 +108,7 @@ export async function touchesPending(w: Work): Promise<boolean> {
  */
 export async function pendingTimesheetIds(w: Work, sheets: Array<{ id: string; employeeId: string; payPeriodId: string }>): Promise<Set<string>> {
   if (sheets.length === 0) return new Set();
+  // raw SQL (bench:sql time.pending-ids): 6,578 µs against 41,313 through the ORM (6.28×: one statement; the ORM reads the whole touch log)
   const rows = await sqlQuery<{ id: string }>(
     w.em,
     `with x as materialized (select * from jsonb_to_recordset(?::jsonb) as x("id" text, "employee_id" text, "pay_period_id" text))
@@ -116,14 +120,4 @@ export async function pendingTimesheetIds(w: Work, sheets: Array<{ id: string; e
     [JSON.stringify(sheets.map((t) => ({ id: t.id, employee_id: t.employeeId, pay_period_id: t.payPeriodId })))],
   );
   return new Set(rows.map((r) => r.id));
-}
-
-/** Marks timesheets by id for recalculation (rules changed, a held punch applied). */
-export async function markTimesheetIds(w: Work, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
-  await sqlQuery(w.em, 
-    `insert into "${w.schema}"."timesheet_marks" ("timesheet_id", "marked_at") select x, ? from unnest(?::text[]) as x order by x
-     on conflict ("timesheet_id") do update set "seq" = nextval('"${w.schema}"."timesheet_mark_seq"'), "marked_at" = excluded."marked_at"`,
-    [w.now, sqlList([...new Set(ids)])],
-  );
 }

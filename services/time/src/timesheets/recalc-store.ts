@@ -4,6 +4,7 @@ import { effectiveRules } from '../rules/store';
 import type { TimeSettings } from '../settings/company-settings';
 import { calculateTimesheet, type CalcPunch, type TimesheetFigures } from './calculate';
 import { foldTouches } from './marks-store';
+import { TimesheetMark as TimesheetMarkRow } from './entities';
 
 const DAY_MS = 86_400_000;
 
@@ -26,6 +27,7 @@ interface SheetRow {
 export async function recalculateTimesheets(w: Work, ids: string[], settings: Pick<TimeSettings, 'weekStart'>): Promise<number> {
   if (ids.length === 0) return 0;
   const { em } = w;
+  // raw SQL (bench:sql time.recalculate): 826,695 µs against 2,821,291 through the ORM (3.41×: a join with its lock and one update from the payload; the ORM reads twice and flushes each timesheet)
   const sheets = await sqlQuery<SheetRow>(
     em,
     `select t."id", t."employee_id", t."pay_period_id", t."location_id", t."status",
@@ -44,6 +46,7 @@ export async function recalculateTimesheets(w: Work, ids: string[], settings: Pi
   });
   const from = new Date(Math.min(...windows.map((x) => x.from.getTime())));
   const to = new Date(Math.max(...windows.map((x) => x.to.getTime())));
+  // raw SQL (bench:sql time.recalculate): as above
   const rows = await sqlQuery<{ id: string; employee_id: string; type: CalcPunch['type']; occurred_at: Date | string; location_id: string; position: string | null }>(
     em,
     `select "id", "employee_id", "type", "occurred_at", "location_id", "position" from "${w.schema}"."punches"
@@ -73,6 +76,7 @@ export async function recalculateTimesheets(w: Work, ids: string[], settings: Pi
     });
     updates.push({ id: x.s.id, figures, missing: figures.missingPunches });
   }
+  // raw SQL (bench:sql time.recalculate): as above
   await sqlQuery(em, 
     `update "${w.schema}"."timesheets" t set "figures" = x."figures", "missing_punches" = x."missing", "calculated_at" = ?,
        "version" = t."version" + case when t."figures" is distinct from x."figures" then 1 else 0 end,
@@ -91,7 +95,8 @@ export interface TimesheetMark {
 
 /** Up to `take` marks, oldest first, read without locking them (a batch of punches never waits on a pass). */
 export async function marksToRecalculate(w: Work, take: number): Promise<TimesheetMark[]> {
-  return sqlQuery<TimesheetMark>(w.em, `select "timesheet_id", "seq"::text from "${w.schema}"."timesheet_marks" order by "seq" limit ?`, [take]);
+  const marks = await w.em.find(TimesheetMarkRow, {}, { orderBy: { seq: 'asc' }, limit: take, fields: ['timesheetId', 'seq'] });
+  return marks.map((m) => ({ timesheet_id: m.timesheetId, seq: m.seq }));
 }
 
 /**
@@ -102,6 +107,12 @@ export async function marksToRecalculate(w: Work, take: number): Promise<Timeshe
  */
 export async function recalculateMarks(w: Work, marks: TimesheetMark[], settings: Pick<TimeSettings, 'weekStart'>): Promise<void> {
   await recalculateTimesheets(w, marks.map((m) => m.timesheet_id), settings);
+  await dropMarks(w, marks);
+}
+
+/** Drops each mark read unless a fold marked its timesheet again meanwhile (its `seq` changed). */
+export async function dropMarks(w: Work, marks: TimesheetMark[]): Promise<void> {
+  // raw SQL (bench:sql time.drop-marks): 17,006 µs against 51,241 through the ORM (3.01×: a join on the 200 pairs; the ORM sends an $or of them)
   await sqlQuery(
     w.em,
     `delete from "${w.schema}"."timesheet_marks" m using jsonb_to_recordset(?::jsonb) as x("timesheet_id" text, "seq" bigint)
@@ -115,6 +126,13 @@ export async function recalculateIfMarked(w: Work, ids: string[], settings: () =
   if (ids.length === 0) return;
   // what changes logged before now touched is marked first
   await foldTouches(w);
+  const marked = await takeMarks(w, ids);
+  if (marked.length > 0) await recalculateTimesheets(w, marked, await settings());
+}
+
+/** The marks among `ids` taken (deleted); answers their timesheet ids. */
+export async function takeMarks(w: Work, ids: string[]): Promise<string[]> {
+  // raw SQL (bench:sql time.take-marks): 12,434 µs against 50,367 through the ORM (4.05×: a delete returning; the ORM selects, then deletes)
   const marked = await sqlQuery<{ timesheet_id: string }>(w.em, `delete from "${w.schema}"."timesheet_marks" where "timesheet_id" = any(?::text[]) returning "timesheet_id"`, [sqlList(ids)]);
-  if (marked.length > 0) await recalculateTimesheets(w, marked.map((m) => m.timesheet_id), await settings());
+  return marked.map((m) => m.timesheet_id);
 }
