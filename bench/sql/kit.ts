@@ -1,8 +1,8 @@
-import Decimal from 'decimal.js';
-import { LockMode, defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
 import type { ResolvedEmployee } from '@bop/contracts';
-import { batchCompletedEvent, contentHash, employeeReadThrough, ingestBatch, lockStoredRecords, locationsInOrgUnitsOf, newId, replicaPayRates, resolveEmployees, resolveLocations, type PreparedRecord, type RecordResult, type Work } from '@bop/shared';
+import { batchCompletedEvent, contentHash, employeeReadThrough, ingestBatch, lockStoredRecords, locationsInOrgUnitsOf, newId, resolveEmployees, resolveLocations, type PreparedRecord, type RecordResult, type Work } from '@bop/shared';
 import { locationReadThrough, type OwnedLocation } from '@bop/shared/dist/org-replica';
+import { ORG_UNIT_REPLICA, PAY_RATE_REPLICA, type OrgUnitReplicaRow, type PayRateReplicaRow } from '@bop/shared/dist/replica-entities';
 import { timeService } from '@svc/time';
 import { TimeEmployee } from '@svc/time/dist/employees/entities';
 import { TimeLocation } from '@svc/time/dist/locations/entities';
@@ -14,37 +14,16 @@ import type { SqlCase } from './case';
 /**
  * The kit's kept raw statements (cases named `kit.<what>`): the stores of the replicas every service
  * holds (employees and pay rates, locations and org units), hosted by time, which has them all; and
- * the batch upsert of every ingest endpoint, through sales' transactions. The replica tables without
- * an entity in any service (pay_rates, org_units) get bench-only entities for the ORM forms.
+ * the batch upsert of every ingest endpoint, through sales' transactions. pay_rates and org_units are
+ * queried through the kit's entities of them (replica-entities.ts), which time's ORM has.
  */
-const PayRateEntity = defineEntity({
-  name: 'BenchKitPayRate',
-  tableName: 'pay_rates',
-  properties: {
-    id: p.string().primary(),
-    employeeId: p.string(),
-    type: p.string(),
-    amount: p.decimal('string'),
-    position: p.string().nullable(),
-    effectiveDate: p.string().columnType('date'),
-  },
-});
-type PayRateEntity = InferEntity<typeof PayRateEntity>;
+const PayRateEntity = PAY_RATE_REPLICA;
+type PayRateEntity = PayRateReplicaRow;
+const OrgUnitEntity = ORG_UNIT_REPLICA;
+type OrgUnitEntity = OrgUnitReplicaRow;
 
-const OrgUnitEntity = defineEntity({
-  name: 'BenchKitOrgUnit',
-  tableName: 'org_units',
-  properties: {
-    id: p.string().primary(),
-    parentId: p.string().nullable(),
-    status: p.string(),
-    updatedAt: p.datetime(),
-  },
-});
-type OrgUnitEntity = InferEntity<typeof OrgUnitEntity>;
-
-/** time with the entities above (one database for the replica cases) */
-const benchTime = { ...timeService, entities: [...timeService.entities, PayRateEntity, OrgUnitEntity] };
+/** time (one database for the replica cases) */
+const benchTime = timeService;
 
 /** A busy company: 200 locations under 5 regions of 4 districts, 2,000 employees (10 a location), 2 pay rates each. */
 const LOCATIONS = 200;
@@ -200,29 +179,6 @@ const replicaCases: SqlCase[] = [
     },
   },
   {
-    name: 'kit.replica-pay-rates',
-    what: "the pay rates of a punch batch's 1,000 employees (2,000 of 4,000), oldest first",
-    service: benchTime,
-    seed: seedReplicas,
-    raw: async (w) => [...(await replicaPayRates(w, BATCH_IDS)).entries()].sort(),
-    async orm(w) {
-      const rows = await w.em
-        .createQueryBuilder(PayRateEntity)
-        .select(['id', 'employeeId', 'type', 'amount', 'position', 'effectiveDate'])
-        .where({ employeeId: { $in: BATCH_IDS } })
-        .orderBy({ effectiveDate: 'asc', id: 'asc' })
-        .execute<PayRateEntity[]>('all', true);
-      const out = new Map<string, Array<{ id: string; type: string; amount: string; position: string | null; effectiveDate: string }>>();
-      for (const r of rows) {
-        const rate = { id: r.id, type: r.type, amount: new Decimal(r.amount).toFixed(), position: r.position ?? null, effectiveDate: r.effectiveDate };
-        const own = out.get(r.employeeId);
-        if (own) own.push(rate);
-        else out.set(r.employeeId, [rate]);
-      }
-      return [...out.entries()].sort();
-    },
-  },
-  {
     name: 'kit.upsert-employees',
     what: "people's answer of 1,000 employees (500 newer, 500 new, a new rate each) upserted into the replica",
     service: benchTime,
@@ -277,23 +233,6 @@ const replicaCases: SqlCase[] = [
     },
   },
   {
-    name: 'kit.upsert-org-unit',
-    what: "an org unit of organization's event, upserted into the replica unless it holds a newer one",
-    service: benchTime,
-    seed: seedReplicas,
-    raw: async (w) => {
-      const [, orgUnits] = (await import('@bop/shared')).orgReplicaConsumers(w.schema);
-      await orgUnits.handle({ em: w.em, event: ORG_UNIT_EVENT } as never);
-      return w.em.createQueryBuilder(OrgUnitEntity).select('*').where({ id: district(7) }).execute('all', true);
-    },
-    async orm(w) {
-      const o = ORG_UNIT_EVENT.data.object;
-      const updatedAt = new Date(o.updatedAt);
-      await w.em.createQueryBuilder(OrgUnitEntity).insert({ id: o.id, parentId: o.parentId, status: o.status, updatedAt }).onConflict('id').merge(['parentId', 'status', 'updatedAt']).where({ updatedAt: { $lte: updatedAt } }).execute();
-      return w.em.createQueryBuilder(OrgUnitEntity).select('*').where({ id: district(7) }).execute('all', true);
-    },
-  },
-  {
     name: 'kit.locations-in-org-units',
     what: "the locations of a reach by one region (4 districts, 40 locations) from the replica's tree",
     service: benchTime,
@@ -313,13 +252,6 @@ const replicaCases: SqlCase[] = [
     },
   },
 ];
-
-const ORG_UNIT_EVENT = {
-  id: 'evt_bench1',
-  type: 'org_unit.updated',
-  createdAt: T1,
-  data: { object: { id: district(7), parentId: region(3), status: 'active', updatedAt: T1 } },
-};
 
 /** sales' ingest target: 2,000 transactions of a source stored; a batch of 1,000 re-sends 400, changes 300, adds 300 */
 const SOURCE = 'bench-pos';

@@ -5,6 +5,7 @@ import { sqlQuery, type EntityManager } from './db';
 import { ServiceUnavailable } from './errors';
 import { sqlList } from './sql';
 import { readThroughReplica, type ReadThroughAnswer } from './read-through';
+import { employeeReplica, PAY_RATE_REPLICA, type PayRateReplicaRow } from './replica-entities';
 import type { ReplicaAccess } from './org-replica';
 
 /**
@@ -50,9 +51,12 @@ export function employeeReplicaTablesSql(schema: string): string[] {
   ];
 }
 
-/** The MikroORM entity of `<schema>.employees` (named per service, e.g. `TimeEmployee`). */
+/**
+ * The MikroORM entity of `<schema>.employees` (named per service, e.g. `TimeEmployee`); the service's
+ * ORM gets the kit's entity of `<schema>.pay_rates` with it.
+ */
 export function employeeReplicaEntity<N extends string>(name: N, schema?: string) {
-  return defineEntity({
+  return employeeReplica(defineEntity({
     name,
     // without a schema: the ORM's default, the service's own
     ...(schema ? { schema } : {}),
@@ -74,7 +78,7 @@ export function employeeReplicaEntity<N extends string>(name: N, schema?: string
       version: p.integer(),
       updatedAt: p.datetime(),
     },
-  });
+  }));
 }
 
 /** An employee as the replica holds it (without pay rates). */
@@ -346,25 +350,27 @@ export function employeeFor(map: EmployeeMap, input: { employeeId?: string; empl
     : { error: { path: 'employeeExternalId', message: `No employee with externalId ${input.employeeExternalId}.` } };
 }
 
-/** The pay rates of employees from `<schema>.pay_rates`, oldest first. */
-export async function replicaPayRates({ em, schema }: Pick<ReplicaAccess, 'em' | 'schema'>, employeeIds: string[]): Promise<Map<string, ReplicatedPayRate[]>> {
+/** The pay rates of employees from `<schema>.pay_rates` (the kit's entity of the service's own), oldest first. */
+export async function replicaPayRates({ em }: Pick<ReplicaAccess, 'em' | 'schema'>, employeeIds: string[]): Promise<Map<string, ReplicatedPayRate[]>> {
   const out = new Map<string, ReplicatedPayRate[]>();
   if (employeeIds.length === 0) return out;
-  // raw SQL (bench:sql kit.replica-pay-rates): measured below 1.5× (1.61, 1.46, 1.31×), to go through the ORM
-  const rows = await sqlQuery<{ id: string; employee_id: string; type: 'hourly' | 'salary'; amount: string; position: string | null; effective_date: string }>(
-    em,
-    `select "id", "employee_id", "type", trim_scale("amount")::text as "amount", "position", to_char("effective_date", 'YYYY-MM-DD') as "effective_date"
-     from "${schema}"."pay_rates" where "employee_id" = any(?::text[]) order by "effective_date", "id"`,
-    [sqlList(employeeIds)],
-  );
+  const rows = await em
+    .createQueryBuilder<PayRateReplicaRow>(PAY_RATE_REPLICA)
+    .select(['id', 'employeeId', 'type', 'amount', 'position', 'effectiveDate'])
+    .where({ employeeId: { $in: employeeIds } })
+    .orderBy({ effectiveDate: 'asc', id: 'asc' })
+    .execute<PayRateReplicaRow[]>('all', true);
   for (const r of rows) {
-    const rate = { id: r.id, type: r.type, amount: r.amount, position: r.position, effectiveDate: r.effective_date };
-    const own = out.get(r.employee_id);
+    const rate = { id: r.id, type: r.type as ReplicatedPayRate['type'], amount: trimScale(r.amount), position: r.position ?? null, effectiveDate: r.effectiveDate };
+    const own = out.get(r.employeeId);
     if (own) own.push(rate);
-    else out.set(r.employee_id, [rate]);
+    else out.set(r.employeeId, [rate]);
   }
   return out;
 }
+
+/** A numeric's text without its trailing zeros (Postgres' `trim_scale`): "17.2500" → "17.25", "18.0000" → "18". */
+const trimScale = (amount: string) => (amount.includes('.') ? amount.replace(/0+$/, '').replace(/\.$/, '') : amount);
 
 /**
  * The pay rate in force on a local date for a position: the latest effective on or before it of the
