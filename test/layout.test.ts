@@ -211,6 +211,13 @@ it('each rule below catches the old idiom it keeps out', () => {
   expect(unmeasuredRawSql('x.ts', "const rows = await qb.execute('all');")).toEqual([]);
 });
 
+it('keeps raw SQL in the kit\'s replica and ingest stores only where a measurement justifies it (a comment naming its npm run bench:sql case)', () => {
+  // the stores of the replicas every service holds, and the batch upsert of every ingest endpoint
+  const kit = path.join(__dirname, '..', 'shared', 'src');
+  const files = ['employee-replica.ts', 'org-replica.ts', 'read-through.ts', 'ingest.ts'];
+  expect(files.flatMap((f) => unmeasuredRawSql(`shared/src/${f}`, fs.readFileSync(path.join(kit, f), 'utf8')))).toEqual([]);
+});
+
 describe.each(services)('services/%s writes its stores the one way', (service) => {
   const src = path.join(servicesDir, service, 'src');
   const files = fs

@@ -4,6 +4,7 @@ import { Migrator, Migration } from '@mikro-orm/migrations';
 import type { MigrationObject } from '@mikro-orm/core';
 import { serviceTable } from '@bop/contracts';
 import { defineOutbox } from './outbox';
+import { replicaEntitiesFor } from './replica-entities';
 import { kitTablesSql } from './kit-tables';
 import { advisoryKeySql } from './sql';
 
@@ -31,7 +32,7 @@ export async function createOrm(opts: OrmOptions): Promise<Orm> {
     driver: PostgreSqlDriver,
     clientUrl: opts.clientUrl,
     schema: opts.schema,
-    entities: [...opts.entities, defineOutbox(opts.schema)],
+    entities: [...opts.entities, defineOutbox(opts.schema), ...replicaEntitiesFor(opts.entities)],
     discovery: { warnWhenNoEntities: false },
     // at least 2: `migrate` holds one connection for its advisory lock while the migrator uses another
     pool: { min: 0, max: Math.max(2, opts.poolMax ?? 5), idleTimeoutMillis: 10_000 },

@@ -5,6 +5,7 @@ import { sqlQuery, type EntityManager } from './db';
 import { ServiceUnavailable } from './errors';
 import { sqlList } from './sql';
 import { readThroughReplica, type ReadThroughAnswer } from './read-through';
+import { employeeReplica, PAY_RATE_REPLICA, type PayRateReplicaRow } from './replica-entities';
 import type { ReplicaAccess } from './org-replica';
 
 /**
@@ -50,9 +51,12 @@ export function employeeReplicaTablesSql(schema: string): string[] {
   ];
 }
 
-/** The MikroORM entity of `<schema>.employees` (named per service, e.g. `TimeEmployee`). */
+/**
+ * The MikroORM entity of `<schema>.employees` (named per service, e.g. `TimeEmployee`); the service's
+ * ORM gets the kit's entity of `<schema>.pay_rates` with it.
+ */
 export function employeeReplicaEntity<N extends string>(name: N, schema?: string) {
-  return defineEntity({
+  return employeeReplica(defineEntity({
     name,
     // without a schema: the ORM's default, the service's own
     ...(schema ? { schema } : {}),
@@ -74,7 +78,7 @@ export function employeeReplicaEntity<N extends string>(name: N, schema?: string
       version: p.integer(),
       updatedAt: p.datetime(),
     },
-  });
+  }));
 }
 
 /** An employee as the replica holds it (without pay rates). */
@@ -110,6 +114,8 @@ async function upsertEmployees(em: EntityManager, schema: string, rows: Array<Om
   const x = `jsonb_to_recordset(?::jsonb) as x("id" text, "external_id" text, "employee_number" text, "first_name" text, "last_name" text, "status" text,
     "home_location_id" text, "location_ids" jsonb, "department_id" text, "positions" jsonb, "hire_date" date, "termination_date" date, "user_id" text,
     "version" int, "updated_at" timestamptz)`;
+  // raw SQL (bench:sql kit.upsert-employees): 167,475 µs against 603,935 through the ORM (3.6×: loading the
+  // answer's rows locked, changing and creating entities and flushing them, each row compared in code)
   await sqlQuery(em, 
     `update "${schema}"."employees" r set "external_id" = null from ${x}
      where x."external_id" is not null and r."external_id" = x."external_id" and r."id" <> x."id" and r."updated_at" <= x."updated_at"`,
@@ -131,18 +137,20 @@ async function upsertEmployees(em: EntityManager, schema: string, rows: Array<Om
      where "employees"."version" <= excluded."version"`,
     [payload],
   );
-  for (const e of rows) if (e.payRates) await upsertPayRates(em, schema, e.id, e.payRates);
+  // the rates that came with them, of every employee of the answer in one statement
+  await upsertPayRates(em, schema, rows.flatMap((e) => (e.payRates ?? []).map((r) => ({ ...r, employeeId: e.id }))));
 }
 
 /** Rates are never changed at people, only added: an id already held is kept as it is. */
-async function upsertPayRates(em: EntityManager, schema: string, employeeId: string, rates: ReplicatedPayRate[]): Promise<void> {
+async function upsertPayRates(em: EntityManager, schema: string, rates: Array<ReplicatedPayRate & { employeeId: string }>): Promise<void> {
   if (rates.length === 0) return;
+  // raw SQL (bench:sql kit.upsert-employees): the rates of the answer's employees, measured with them
   await sqlQuery(em, 
     `insert into "${schema}"."pay_rates" ("id", "employee_id", "type", "amount", "position", "effective_date")
-     select x."id", ?, x."type", x."amount"::numeric, x."position", x."effective_date"::date
-     from jsonb_to_recordset(?::jsonb) as x("id" text, "type" text, "amount" text, "position" text, "effective_date" text)
+     select x."id", x."employee_id", x."type", x."amount"::numeric, x."position", x."effective_date"::date
+     from jsonb_to_recordset(?::jsonb) as x("id" text, "employee_id" text, "type" text, "amount" text, "position" text, "effective_date" text)
      on conflict ("id") do nothing`,
-    [employeeId, JSON.stringify(rates.map((r) => ({ id: r.id, type: r.type, amount: r.amount, position: r.position, effective_date: r.effectiveDate })))],
+    [JSON.stringify(rates.map((r) => ({ id: r.id, employee_id: r.employeeId, type: r.type, amount: r.amount, position: r.position, effective_date: r.effectiveDate })))],
   );
 }
 
@@ -200,7 +208,7 @@ export function employeeReplicaConsumers(schema: string): ConsumerDef[] {
     async handle({ em, event }) {
       const o = event.data.object as Partial<ReplicatedPayRate> & { employeeId?: string };
       if (!o?.id || !o.employeeId || !o.type || !o.amount || !o.effectiveDate) throw new Error(`${event.type} ${event.id}: data.object is not a pay rate`);
-      await upsertPayRates(em, schema, o.employeeId, [{ id: o.id, type: o.type, amount: o.amount, position: o.position ?? null, effectiveDate: o.effectiveDate }]);
+      await upsertPayRates(em, schema, [{ id: o.id, employeeId: o.employeeId, type: o.type, amount: o.amount, position: o.position ?? null, effectiveDate: o.effectiveDate }]);
     },
   });
   return [employees, rates];
@@ -282,6 +290,8 @@ export async function resolveEmployees(on: ReplicaAccess, inputs: Iterable<Emplo
   }
   const map: EmployeeMap = { byId: new Map(), byExternalId: new Map() };
   if (ids.size === 0 && externalIds.size === 0) return map;
+  // raw SQL (bench:sql kit.resolve-employees): 13,025 µs against 25,262 through the ORM (1.9×: the query
+  // builder's mapping of 1,000 rows and their arrays; 25,089 against 41,322, 1.6×, in a first run)
   const rows = await sqlQuery<EmployeeRow>(em, `select ${EMPLOYEE_COLUMNS} from "${schema}"."employees" where "id" = any(?::text[]) or "external_id" = any(?::text[])`, [
     sqlList([...ids]),
     sqlList([...externalIds]),
@@ -340,24 +350,27 @@ export function employeeFor(map: EmployeeMap, input: { employeeId?: string; empl
     : { error: { path: 'employeeExternalId', message: `No employee with externalId ${input.employeeExternalId}.` } };
 }
 
-/** The pay rates of employees from `<schema>.pay_rates`, oldest first. */
-export async function replicaPayRates({ em, schema }: Pick<ReplicaAccess, 'em' | 'schema'>, employeeIds: string[]): Promise<Map<string, ReplicatedPayRate[]>> {
+/** The pay rates of employees from `<schema>.pay_rates` (the kit's entity of the service's own), oldest first. */
+export async function replicaPayRates({ em }: Pick<ReplicaAccess, 'em' | 'schema'>, employeeIds: string[]): Promise<Map<string, ReplicatedPayRate[]>> {
   const out = new Map<string, ReplicatedPayRate[]>();
   if (employeeIds.length === 0) return out;
-  const rows = await sqlQuery<{ id: string; employee_id: string; type: 'hourly' | 'salary'; amount: string; position: string | null; effective_date: string }>(
-    em,
-    `select "id", "employee_id", "type", trim_scale("amount")::text as "amount", "position", to_char("effective_date", 'YYYY-MM-DD') as "effective_date"
-     from "${schema}"."pay_rates" where "employee_id" = any(?::text[]) order by "effective_date", "id"`,
-    [sqlList(employeeIds)],
-  );
+  const rows = await em
+    .createQueryBuilder<PayRateReplicaRow>(PAY_RATE_REPLICA)
+    .select(['id', 'employeeId', 'type', 'amount', 'position', 'effectiveDate'])
+    .where({ employeeId: { $in: employeeIds } })
+    .orderBy({ effectiveDate: 'asc', id: 'asc' })
+    .execute<PayRateReplicaRow[]>('all', true);
   for (const r of rows) {
-    const rate = { id: r.id, type: r.type, amount: r.amount, position: r.position, effectiveDate: r.effective_date };
-    const own = out.get(r.employee_id);
+    const rate = { id: r.id, type: r.type as ReplicatedPayRate['type'], amount: trimScale(r.amount), position: r.position ?? null, effectiveDate: r.effectiveDate };
+    const own = out.get(r.employeeId);
     if (own) own.push(rate);
-    else out.set(r.employee_id, [rate]);
+    else out.set(r.employeeId, [rate]);
   }
   return out;
 }
+
+/** A numeric's text without its trailing zeros (Postgres' `trim_scale`): "17.2500" → "17.25", "18.0000" → "18". */
+const trimScale = (amount: string) => (amount.includes('.') ? amount.replace(/0+$/, '').replace(/\.$/, '') : amount);
 
 /**
  * The pay rate in force on a local date for a position: the latest effective on or before it of the

@@ -184,6 +184,8 @@ export async function ingestBatch<Row extends Record<string, unknown>>(w: Work, 
     if (valid.length > 0) {
       // lock what exists, in externalId order (concurrent batches lock in the same order: no deadlock),
       // unless the caller did so already in this transaction
+      // raw SQL (bench:sql kit.ingest-batch): 60,528 µs against 170,553 through the ORM (2.8×: entities
+      // loaded locked, changed and created, flushed; 105,827 against 330,579, 3.1×, in a first run)
       const existing: Array<{ id: string; external_id: string; content_hash: string }> = valid.every((v) => v.rec.stored !== undefined)
         ? valid.flatMap((v) => (v.rec.stored ? [{ id: v.rec.stored.id, external_id: v.rec.externalId!, content_hash: v.rec.stored.contentHash }] : []))
         : await sqlQuery(
@@ -201,6 +203,7 @@ export async function ingestBatch<Row extends Record<string, unknown>>(w: Work, 
         } else writes.push({ ...v, id: old?.id ?? v.rec.id ?? newId(opts.target.idKind), before: null });
       }
       // the full previous rows only for what changes (already locked above)
+      // raw SQL (bench:sql kit.ingest-batch): measured with the batch's upsert
       const changing = writes.filter((w) => byExt.has(w.rec.externalId!));
       if (changing.length > 0) {
         const before = await sqlQuery(tem, `select t.* from ${table} t where t."id" = any(?::text[])`, [sqlList(changing.map((w) => w.id))]);
@@ -211,6 +214,7 @@ export async function ingestBatch<Row extends Record<string, unknown>>(w: Work, 
         writes.sort((a, b) => (a.rec.externalId! < b.rec.externalId! ? -1 : a.rec.externalId! > b.rec.externalId! ? 1 : 0));
         // one JSON array per row, its values by position: Postgres parses a positional array far
         // faster than objects with named keys (the parameter's parsing is most of the statement)
+        // raw SQL (bench:sql kit.ingest-batch): 2.8× and 3.1× the ORM's load, change and flush
         const payload = writes.map((w) => {
           const row = w.rec.row as Record<string, unknown>;
           const values: unknown[] = [w.id, w.rec.externalId, w.hash];
@@ -243,6 +247,7 @@ export async function ingestBatch<Row extends Record<string, unknown>>(w: Work, 
           stored.push({ id: r.id, externalId: w.rec.externalId!, status, row: w.rec.row!, version: r.version, before: r.inserted ? null : w.before });
         }
         if (missing.length > 0) {
+          // raw SQL (bench:sql kit.ingest-batch): measured with the batch's upsert
           const rows = await sqlQuery<{ id: string; external_id: string }>(
             tem,
             `select "id", "external_id" from ${table} where "source" = ? and "external_id" = any(?::text[])`,
@@ -366,6 +371,8 @@ export interface StoredKey {
  */
 export async function lockStoredRecords<T extends StoredKey>(w: Work, target: Pick<IngestTarget, 'table'>, source: string, externalIds: string[], columns: string[] = []): Promise<Map<string, T>> {
   if (externalIds.length === 0) return new Map();
+  // raw SQL (bench:sql kit.lock-stored-records): 5,041 µs against 8,793 through the ORM (1.7×: the query
+  // builder's locking select and mapping of 700 rows; 1.8× in a first run); `columns` are SQL the callers name
   const rows = await sqlQuery<T>(
     w.em,
     `select "id", "external_id", "content_hash"${columns.map((c) => `, ${c}`).join('')} from "${w.schema}"."${target.table}"

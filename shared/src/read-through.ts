@@ -78,13 +78,11 @@ export function readThroughReplica<Q, R>(def: ReadThroughDef<Q, R>): ReadThrough
  * leaves the transaction usable): a refused write keeps nothing, the owner's event brings it later.
  */
 async function upsertQuietly(em: EntityManager, work: (em: EntityManager) => Promise<void>): Promise<void> {
-  const inTransaction = em.isInTransaction();
-  if (inTransaction) await em.execute('savepoint "read_through"');
   try {
-    await work(em);
-    if (inTransaction) await em.execute('release savepoint "read_through"');
+    // a transaction within the request's is MikroORM's savepoint, rolled back (and the error raised) when the upsert fails
+    if (em.isInTransaction()) await em.transactional((tem) => work(tem));
+    else await work(em);
   } catch (err) {
     if (isDatabaseUnavailable(err)) throw err;
-    if (inTransaction) await em.execute('rollback to savepoint "read_through"');
   }
 }
