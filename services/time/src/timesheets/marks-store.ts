@@ -27,12 +27,16 @@ export async function markTimesheets(w: Work, touches: TimesheetTouch[]): Promis
   // missing ones inserted, the decided ones reopened, and the pairs logged. A timesheet a concurrent
   // batch inserts first is neither found nor inserted here (the insert waits for that batch's commit,
   // then does nothing); its pair is logged all the same, and the fold, which runs after this commit,
-  // finds it by the pair.
+  // finds it by the pair. The existing ones are held (key share, in id order) until the commit: an
+  // approval or a period lock (for update) waits for the batch and then sees its punches, and one
+  // committed first is seen here and withdrawn; concurrent batches, and the recalculation pass (for no
+  // key update), never wait on it.
   await sqlQuery(
     w.em,
     `with x as materialized (select * from jsonb_to_recordset(?::jsonb) as x("id" text, "employee_id" text, "pay_period_id" text, "location_id" text)),
      existing as materialized (
-       select t."id", t."status", x."pay_period_id", x."employee_id" from x join "${w.schema}"."timesheets" t on t."pay_period_id" = x."pay_period_id" and t."employee_id" = x."employee_id"),
+       select t."id", t."status", x."pay_period_id", x."employee_id" from x join "${w.schema}"."timesheets" t on t."pay_period_id" = x."pay_period_id" and t."employee_id" = x."employee_id"
+       order by t."id" for key share of t),
      created as (
        insert into "${w.schema}"."timesheets" ("id", "employee_id", "pay_period_id", "location_id", "status", "version", "created_at", "updated_at")
        select x."id", x."employee_id", x."pay_period_id", x."location_id", 'open', 1, ?, ? from x
