@@ -56,3 +56,10 @@ export async function topicSoFar(bus: Bus, connectionString: string, topic: stri
   }
   return seen.slice(0, held);
 }
+
+/** A gate a test opens when it chooses: `await g.opened` holds work (a transaction before its commit) until `g.open()`. */
+export function gate(): { open: () => void; opened: Promise<void> } {
+  let open!: () => void;
+  const opened = new Promise<void>((r) => (open = r));
+  return { open, opened };
+}

@@ -5,7 +5,7 @@
  * is asked for; the approval waits for the batch, then approves the figures that count its shift —
  * never the figures from before it, left approved.
  */
-import { eventually, sql, startTestService, type TestService } from '@bop/test-support';
+import { eventually, gate, sql, startTestService, type TestService } from '@bop/test-support';
 import { timeService } from '../src';
 import { ingestPunches } from '../src/punches/ingest-store';
 import { timeSettings } from '../src/settings/company-settings';
@@ -18,12 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
-
-const gate = () => {
-  let open!: () => void;
-  const opened = new Promise<void>((r) => (open = r));
-  return { open, opened };
-};
 
 it('an approval asked while a punch batch is being stored waits for it and approves the figures that count its punches', async () => {
   const loc = await replicaLocation(t);

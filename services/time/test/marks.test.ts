@@ -4,7 +4,7 @@
  * commits would drop the only mark and the second batch's punches would never be counted. A batch
  * logs the pairs it touched; the fold (before each pass) turns the log into marks.
  */
-import { eventually, sql, startTestService, type TestService } from '@bop/test-support';
+import { eventually, gate, sql, startTestService, type TestService } from '@bop/test-support';
 import { timeService } from '../src';
 import { foldTouches, markTimesheets } from '../src/timesheets/marks-store';
 
@@ -16,12 +16,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
-
-const gate = () => {
-  let open!: () => void;
-  const opened = new Promise<void>((r) => (open = r));
-  return { open, opened };
-};
 
 it('marks a timesheet a concurrent batch created first, so a pass between the two commits keeps a mark', async () => {
   const touch = { employeeId: 'emp_race1', payPeriodId: 'pp_race1', locationId: 'loc_race1' };
