@@ -13,3 +13,12 @@ describe('kafka:local without java', () => {
     expect(r.stderr).toMatch(/^kafka:local: cannot start: missing java \(a JDK or JRE 17 or newer/m);
   });
 });
+
+describe('kafka:local cluster ids', () => {
+  it('never start with "-" (the storage tool would read the id as an option and refuse to format)', () => {
+    const { clusterId } = require(cli) as { clusterId: () => string };
+    const ids = Array.from({ length: 5000 }, () => clusterId());
+    expect(ids.filter((id) => id.startsWith('-'))).toEqual([]);
+    expect(ids.every((id) => /^[A-Za-z0-9_][A-Za-z0-9_-]{21}$/.test(id))).toBe(true);
+  });
+});

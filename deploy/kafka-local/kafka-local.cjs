@@ -272,14 +272,21 @@ async function startKafkaLocal(options = {}) {
   };
 }
 
-/** A KRaft cluster id: 16 random bytes, base64url without padding (what `kafka-storage random-uuid` prints). */
+/**
+ * A KRaft cluster id: 16 random bytes, base64url without padding (what `kafka-storage random-uuid`
+ * prints), never starting with '-': the storage tool would read such an id as an option and refuse
+ * to format (1 run in 64 failed so; Kafka's own Uuid.randomUuid draws again for the same reason).
+ */
 function clusterId() {
-  const b = new Uint8Array(16);
-  globalThis.crypto.getRandomValues(b);
-  return Buffer.from(b).toString('base64url');
+  for (;;) {
+    const b = new Uint8Array(16);
+    globalThis.crypto.getRandomValues(b);
+    const id = Buffer.from(b).toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
 }
 
-module.exports = { startKafkaLocal, ensureArtifacts, freePort };
+module.exports = { startKafkaLocal, ensureArtifacts, freePort, clusterId };
 
 // `node deploy/kafka-local/kafka-local.cjs` (npm run kafka:local): start, print the line, stay up until a signal.
 async function main() {
