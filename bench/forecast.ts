@@ -27,19 +27,19 @@ import { DateTime } from 'luxon';
 import { forecastDemand, type DemandPoint, type SpecialDay } from '@svc/scheduling';
 import { seededRandom } from './seeded-random';
 
-const SEED = Number(process.env.BENCH_SEED ?? 1);
-const LOCATIONS = Number(process.env.BENCH_LOCATIONS ?? 20);
-const FIRST = '2024-01-01';
-const LAST = '2025-12-31';
-const WINDOW_FROM = '2025-12-04';
-const WINDOW_DAYS = 28;
+export const SEED = Number(process.env.BENCH_SEED ?? 1);
+export const LOCATIONS = Number(process.env.BENCH_LOCATIONS ?? 20);
+export const FIRST = '2024-01-01';
+export const LAST = '2025-12-31';
+export const WINDOW_FROM = '2025-12-04';
+export const WINDOW_DAYS = 28;
 const SLOTS = 96;
 const SLOT_MS = 900_000;
 const ZONES = ['America/New_York', 'America/Chicago', 'America/Denver', 'America/Los_Angeles'];
 
-type Kind = 'morning' | 'lunch' | 'dinner';
+export type Kind = 'morning' | 'lunch' | 'dinner';
 
-class Random {
+export class Random {
   private readonly next: () => number;
   private spare: number | null = null;
   constructor(seed: number) {
@@ -98,7 +98,7 @@ interface Peak {
   weight: number;
 }
 
-interface Location {
+export interface Location {
   id: number;
   kind: Kind;
   zone: string;
@@ -113,7 +113,7 @@ interface Location {
   market: boolean;
 }
 
-interface Special {
+export interface Special {
   name: string;
   kind: SpecialDay['kind'];
   /** day multiplier per location kind */
@@ -125,8 +125,8 @@ interface Special {
   only?: 'festival' | 'market';
 }
 
-const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / 86_400_000;
-const dateOf = (n: number) => new Date(n * 86_400_000).toISOString().slice(0, 10);
+export const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / 86_400_000;
+export const dateOf = (n: number) => new Date(n * 86_400_000).toISOString().slice(0, 10);
 const weekdayOf = (n: number) => (n + 3) % 7;
 
 function nthWeekday(year: number, month: number, weekday: number, nth: number): string {
@@ -135,7 +135,7 @@ function nthWeekday(year: number, month: number, weekday: number, nth: number): 
   return dateOf(first + offset + 7 * (nth - 1));
 }
 
-function specialCalendar(): Map<string, Special> {
+export function specialCalendar(): Map<string, Special> {
   const all = (v: number): Record<Kind, number> => ({ morning: v, lunch: v, dinner: v });
   const days = new Map<string, Special>();
   for (const year of [2024, 2025]) {
@@ -155,7 +155,7 @@ function specialCalendar(): Map<string, Special> {
   return days;
 }
 
-function makeLocation(id: number, rnd: Random): Location {
+export function makeLocation(id: number, rnd: Random): Location {
   const kind: Kind = (['lunch', 'dinner', 'morning'] as const)[id % 3];
   const jitter = (x: number, by: number) => x + rnd.uniform(-by, by);
   const scale = (xs: number[], by: number) => xs.map((x) => x * Math.exp(rnd.uniform(-by, by)));
@@ -237,7 +237,7 @@ function shape(loc: Location, w: number, hourOfDay: number, sway: number): numbe
   return v;
 }
 
-interface Generated {
+export interface Generated {
   points: DemandPoint[];
   /** actual per window day × wall slot */
   grid: Float64Array;
@@ -247,7 +247,7 @@ interface Generated {
   gridFirst: number;
 }
 
-function generate(loc: Location, specials: Map<string, Special>, rnd: Random): Generated {
+export function generate(loc: Location, specials: Map<string, Special>, rnd: Random): Generated {
   const first = dayNumber(FIRST);
   const last = dayNumber(LAST);
   const gridFirst = dayNumber(WINDOW_FROM) - 28;
@@ -300,7 +300,7 @@ function generate(loc: Location, specials: Map<string, Special>, rnd: Random): G
   return { points, grid, expected: expectedGrid, gridFirst };
 }
 
-function specialList(loc: Location, specials: Map<string, Special>): SpecialDay[] {
+export function specialList(loc: Location, specials: Map<string, Special>): SpecialDay[] {
   return [...specials.entries()]
     .filter(([, s]) => !s.only || (s.only === 'festival' ? loc.festival : loc.market))
     .map(([date, s]) => ({ date, kind: s.kind, name: s.name }));
@@ -383,4 +383,5 @@ function main(): void {
   console.log(`time per four-week forecast: median ${median(windowMs).toFixed(1)} ms, max ${max(windowMs).toFixed(1)} ms (the first includes warm-up)`);
 }
 
-main();
+// bench/forecast-cold.ts reads the generator from here
+if (require.main === module) main();

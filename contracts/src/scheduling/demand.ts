@@ -86,9 +86,23 @@ export const Forecast = z
     bucket: z.enum(['15m', '1h', '1d']),
     from: z.string(),
     to: z.string(),
-    method: z.string().openapi({ description: 'how the forecast is made (docs/scheduling.md: Demand drivers and forecasts)' }),
+    method: z.enum(['full', 'own_profile', 'similar_locations']).openapi({
+      description:
+        'how the forecast is made (docs/scheduling.md: Demand drivers and forecasts): `full` from 8 weeks of history or more; `similar_locations` with fewer: from the company\'s locations most similar over the days it has, scaled to its level; `own_profile` with fewer and no such location: from its own weekday levels and profiles',
+    }),
+    confidence: z
+      .object({
+        level: z.enum(['high', 'medium', 'low']),
+        expectedErrorPercent: z.number().openapi({ description: 'the error (WAPE over 15-minute intervals, 4 weeks ahead) this method had with this much history on the project\'s accuracy bench' }),
+      })
+      .openapi({ description: 'lower with less history: `high` for `full`; `medium` for `similar_locations` from 2 weeks and `own_profile` from 4; else `low`' }),
+    similarLocations: z
+      .array(z.object({ locationId: z.string(), weight: z.number(), scale: z.number().openapi({ description: 'this location\'s level over that location\'s on the days both have' }) }))
+      .nullable()
+      .openapi({ description: 'with `similar_locations`: the locations used and their shares' }),
     historySource: z.enum(['feed', 'sales']).openapi({ description: '`feed`: values sent with POST /demand-drivers; `sales`: built from the sales sent' }),
     weeksOfHistory: z.number().int(),
+    daysOfHistory: z.number().int().openapi({ description: 'days from the first day with data to the last day used' }),
     trainedThrough: z.string(),
     trendPercentPerWeek: z.number(),
     buckets: z.array(z.object({ start: Timestamp, end: Timestamp, value: z.string() })),
@@ -137,11 +151,24 @@ export const SpecialDayPut = z
   .openapi('SpecialDayPut');
 
 export const SpecialDay = z
-  .object({ date: z.string(), kind: SpecialKind, name: z.string().nullable(), expectedPercent: z.number().nullable(), version: z.number().int(), updatedAt: Timestamp })
+  .object({
+    date: z.string(),
+    locationId: z.string().nullable().openapi({ description: 'the location whose special day this is (overriding the company\'s on that date there); null: the company\'s' }),
+    kind: SpecialKind,
+    name: z.string().nullable(),
+    expectedPercent: z.number().nullable(),
+    version: z.number().int(),
+    updatedAt: Timestamp,
+  })
   .openapi('SpecialDay');
 
 export const SpecialDayParam = z.object({ date: LocalDate });
-export const SpecialDayQuery = z.object({ from: LocalDate.optional(), to: LocalDate.optional() });
+export const SpecialDayTarget = z.object({ locationId: id.optional().openapi({ description: 'one location\'s special day; absent: the company\'s' }) });
+export const SpecialDayQuery = z.object({
+  from: LocalDate.optional(),
+  to: LocalDate.optional(),
+  locationId: id.optional().openapi({ description: 'the special days that hold at this location: the company\'s and its own' }),
+});
 
 export const demandOperations = {
   'POST /demand-drivers': { body: DemandDriverBatch, response: BatchResult, status: 202 },
@@ -149,6 +176,6 @@ export const demandOperations = {
   'GET /forecasts': { query: ForecastQuery, response: Forecast },
   'POST /forecasts/adjustments': { body: ForecastAdjustmentCreate, response: ForecastAdjustment },
   'GET /special-days': { query: SpecialDayQuery, response: z.object({ data: z.array(SpecialDay) }) },
-  'PUT /special-days/{date}': { params: SpecialDayParam, body: SpecialDayPut, response: SpecialDay, alsoStatuses: [201] },
-  'DELETE /special-days/{date}': { params: SpecialDayParam, status: 204 },
+  'PUT /special-days/{date}': { params: SpecialDayParam, query: SpecialDayTarget, body: SpecialDayPut, response: SpecialDay, alsoStatuses: [201] },
+  'DELETE /special-days/{date}': { params: SpecialDayParam, query: SpecialDayTarget, status: 204 },
 };

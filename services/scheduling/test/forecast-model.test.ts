@@ -196,17 +196,25 @@ describe('forecast model', () => {
     for (const d of result.days) expectNear(d.total, 480, 1e-6);
   });
 
-  it('throws InsufficientHistory with the weeks available under 8 weeks', () => {
+  it('forecasts from fewer than 8 weeks with its own profile (method own_profile, a lower confidence); only no history at all throws InsufficientHistory', () => {
     const history = series(zone, '2025-02-10', '2025-03-16', (l) => (openHours(l) ? 10 : null));
     const input: ForecastInput = { history, zone, from: '2025-03-17', to: '2025-03-23' };
-    expect(() => forecastDemand(input)).toThrow(InsufficientHistory);
-    try {
-      forecastDemand(input);
-    } catch (err) {
-      expect(err).toBeInstanceOf(Error);
-      expect(err).toMatchObject({ name: 'InsufficientHistory', weeksAvailable: 5, weeksRequired: 8 });
-    }
+    const result = forecastDemand(input);
+    expect([result.method, result.weeksOfHistory, result.daysOfHistory]).toEqual(['own_profile', 5, 35]);
+    expect(result.confidence).toEqual({ level: 'medium', expectedErrorPercent: 41.5 });
+    for (const d of result.days) expectNear(d.total, 480, 1e-6);
+    // three days: plain mean levels, the pooled profile
+    const three = forecastDemand({ ...input, history: series(zone, '2025-03-14', '2025-03-16', (l) => (openHours(l) ? 10 : null)) });
+    expect([three.method, three.daysOfHistory, three.confidence.level]).toEqual(['own_profile', 3, 'low']);
+    for (const d of three.days) expectNear(d.total, 480, 1e-6);
+    expect(forecastDemand({ ...input, from: '2025-05-19', to: '2025-05-19' }).method).toBe('full');
     expect(() => forecastDemand({ ...input, history: [] })).toThrow(InsufficientHistory);
+    try {
+      forecastDemand({ ...input, history: [{ start: '2025-03-18T10:00:00Z', value: 5 }] });
+      throw new Error('expected InsufficientHistory');
+    } catch (err) {
+      expect(err).toMatchObject({ name: 'InsufficientHistory', weeksAvailable: 0, weeksRecommended: 8 });
+    }
   });
 
   it('rejects malformed input with ForecastInputError', () => {

@@ -98,7 +98,7 @@ describe('demand drivers and forecasts', () => {
     expect(bad.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['driver', 'to']);
   });
 
-  it('forecasts from 10 weeks of a feed: the weekly pattern, buckets, special days and adjustments; 422 with too little history', async () => {
+  it('forecasts from 10 weeks of a feed: the weekly pattern, buckets, special days and adjustments; a new location from a similar one; 422 without history', async () => {
     useClock(fixedClock('2026-12-07T06:00:00Z'));
     const loc = await replicaLocation(t);
     const rows = coversHistory(loc, '2026-09-28', 10);
@@ -128,15 +128,66 @@ describe('demand drivers and forecasts', () => {
     await t.call('DELETE', '/special-days/2026-12-09');
     expect((await t.call('GET', '/special-days')).body.data).toEqual([]);
 
+    // 5 weeks (from the 13th Monday of the feed on): forecast from the location with 10 weeks, scaled
     const thin = await replicaLocation(t);
-    await send('res-3', coversHistory(thin, '2026-11-02', 5).slice(0, 1000));
-    const refused = await t.call('GET', `/forecasts?locationId=${thin}&driver=covers&from=2026-12-07&to=2026-12-13`);
-    expect([refused.status, refused.body.errors[0].path]).toEqual([422, 'locationId']);
-    expect(refused.body.errors[0].message).toMatch(/weeks of history before 2026-12-07; a forecast needs 8/);
+    const thinRows = coversHistory(thin, '2026-11-02', 5).map((r) => ({ ...r, externalId: `thin-${String(r.externalId)}`, value: Number(r.value) / 2 }));
+    for (let i = 0; i < thinRows.length; i += 1000) expect((await send('res-3', thinRows.slice(i, i + 1000))).body.rejected).toBe(0);
+    const cold = await t.call('GET', `/forecasts?locationId=${thin}&driver=covers&from=2026-12-07&to=2026-12-13&bucket=1d`);
+    expect(cold.status).toBe(200);
+    expect(cold.body).toMatchObject({ method: 'similar_locations', weeksOfHistory: 5, daysOfHistory: 35, confidence: { level: 'medium', expectedErrorPercent: 35.9 } });
+    expect(cold.body.similarLocations).toContainEqual({ locationId: loc, weight: expect.any(Number), scale: 0.5 });
+    cold.body.days.forEach((d: { total: string }, i: number) => expect(Math.abs(Number(d.total) - (i === 5 ? 176 : 88))).toBeLessThan(i === 5 ? 9 : 5));
+    expect(f.body).toMatchObject({ method: 'full', confidence: { level: 'high' }, similarLocations: null });
+    // no history at all: 422 saying what is missing and what to do
+    const empty = await replicaLocation(t);
+    const refused = await t.call('GET', `/forecasts?locationId=${empty}&driver=covers&from=2026-12-07&to=2026-12-13`);
+    expect([refused.status, refused.body.code, refused.body.errors[0].path]).toEqual([422, 'validation_error', 'locationId']);
+    expect(refused.body.errors[0].message).toMatch(/has no covers before 2026-12-07: a forecast needs at least one day of it\. Send the location's sales \(or its covers with POST \/demand-drivers\)/);
     expect((await t.call('GET', `/forecasts?locationId=${thin}&driver=covers&from=2026-12-13&to=2026-12-07`)).body.errors[0].path).toBe('to');
     const elsewhere = person({ 'forecasts.read': [{ type: 'locations', ids: [thin] }] });
     expect((await t.call('GET', `/forecasts?locationId=${loc}&driver=covers&from=2026-12-07&to=2026-12-07`, { as: elsewhere })).body.code).toBe('out_of_reach');
     expect((await t.call('PUT', '/special-days/2026-12-24', { as: person({ 'forecasts.manage': [{ type: 'locations', ids: [thin] }] }), body: { kind: 'lift' } })).body.code).toBe('out_of_reach');
+  });
+
+  it("records a location's special days besides the company's: the location's overrides there, reach by location", async () => {
+    useClock(fixedClock('2026-12-07T06:00:00Z'));
+    const [a, b] = [await replicaLocation(t), await replicaLocation(t)];
+    for (const loc of [a, b]) {
+      const rows = coversHistory(loc, '2026-09-28', 10).map((r) => ({ ...r, externalId: `${loc}-${String(r.externalId)}` }));
+      for (let i = 0; i < rows.length; i += 1000) expect((await send('res-4', rows.slice(i, i + 1000))).body.rejected).toBe(0);
+    }
+    const company = await t.call('PUT', '/special-days/2026-12-10', { body: { kind: 'lift', name: 'Late opening', expectedPercent: 20 } });
+    expect([company.status, company.body.locationId]).toEqual([201, null]);
+    const remodel = await t.call('PUT', `/special-days/2026-12-10?locationId=${a}`, { body: { kind: 'closed', name: 'Remodel' } });
+    expect([remodel.status, remodel.body]).toEqual([201, expect.objectContaining({ date: '2026-12-10', locationId: a, kind: 'closed', name: 'Remodel', version: 1 })]);
+    const again = await t.call('PUT', `/special-days/2026-12-10?locationId=${a}`, { body: { kind: 'dip', name: 'Remodel', expectedPercent: -60 } });
+    expect([again.status, again.body.version, again.body.kind]).toEqual([200, 2, 'dip']);
+    const day = async (loc: string) => (await t.call('GET', `/forecasts?locationId=${loc}&driver=covers&from=2026-12-10&to=2026-12-10&bucket=1d`)).body.days[0];
+    expect((await day(a)).special).toEqual({ kind: 'dip', name: 'Remodel', percent: -60, source: 'given' });
+    expect((await day(b)).special).toEqual({ kind: 'lift', name: 'Late opening', percent: 20, source: 'given' });
+
+    // lists: all (company first on a date), or those that hold at one location
+    const all = (await t.call('GET', '/special-days?from=2026-12-10&to=2026-12-10')).body.data;
+    expect(all.map((d: { locationId: string | null }) => d.locationId)).toEqual([null, a]);
+    expect(all[1]).toMatchObject({ kind: 'dip', expectedPercent: -60 });
+    expect((await t.call('GET', `/special-days?locationId=${b}&from=2026-12-10&to=2026-12-10`)).body.data.map((d: { locationId: string | null }) => d.locationId)).toEqual([null]);
+
+    // a manager of b: sets b's days and sees them with the company's, never a's, nor the company's days
+    const manager = person({ 'forecasts.manage': [{ type: 'locations', ids: [b] }], 'forecasts.read': [{ type: 'locations', ids: [b] }] });
+    expect((await t.call('PUT', `/special-days/2026-12-11?locationId=${b}`, { as: manager, body: { kind: 'lift', name: 'Promotion' } })).status).toBe(201);
+    expect((await t.call('PUT', `/special-days/2026-12-11?locationId=${a}`, { as: manager, body: { kind: 'lift' } })).body.code).toBe('out_of_reach');
+    expect((await t.call('PUT', '/special-days/2026-12-11', { as: manager, body: { kind: 'lift' } })).body.code).toBe('out_of_reach');
+    expect((await t.call('DELETE', `/special-days/2026-12-10?locationId=${a}`, { as: manager })).body.code).toBe('out_of_reach');
+    const seen = (await t.call('GET', '/special-days?from=2026-12-10&to=2026-12-11', { as: manager })).body.data;
+    expect(seen.map((d: { date: string; locationId: string | null }) => [d.date, d.locationId])).toEqual([['2026-12-10', null], ['2026-12-11', b]]);
+    expect((await t.call('PUT', '/special-days/2026-12-11?locationId=loc_nope', { body: { kind: 'lift' } })).body.errors[0].path).toBe('locationId');
+
+    // removing a's entry lets the company's hold there again; the company's stays
+    expect((await t.call('DELETE', `/special-days/2026-12-10?locationId=${a}`)).status).toBe(204);
+    expect((await day(a)).special).toMatchObject({ name: 'Late opening' });
+    await t.call('DELETE', '/special-days/2026-12-10');
+    await t.call('DELETE', `/special-days/2026-12-11?locationId=${b}`);
+    expect((await t.call('GET', '/special-days')).body.data).toEqual([]);
   });
 
   it('builds net sales and transactions per 15 minutes from sales, taking back a voided sale', async () => {

@@ -18,12 +18,17 @@ export const ForecastAdjustment = defineEntity({
 });
 export type ForecastAdjustment = InferEntity<typeof ForecastAdjustment>;
 
-/** A company special day: closed, or an expected lift or dip (learned from past years with the same name when not given). */
+/**
+ * A special day, the company's (`locationId` null) or one location's (overriding the company's on that
+ * date there): closed, or an expected lift or dip (learned from past years with the same name when not given).
+ */
 export const SpecialDay = defineEntity({
   name: 'SpecialDay',
   tableName: 'special_days',
   properties: {
-    date: p.string().columnType('date').primary(),
+    id: p.bigint('number').primary().autoincrement(),
+    locationId: p.string().nullable(),
+    date: p.string().columnType('date'),
     kind: p.string().$type<'closed' | 'lift' | 'dip'>(),
     name: p.string().nullable(),
     expectedPercent: p.decimal('number').nullable(),

@@ -11,8 +11,12 @@
  *    intervals count as zero; a day without data (or with a zero total) is closed or unknown and left
  *    out of training. Listed special days are left out too (and, for an unnamed one, the same month
  *    and day in other years). Only complete days before `from` (and before the local day of `asOf`)
- *    are used. At least 8 weeks are required (`InsufficientHistory` otherwise). A weekday without
+ *    are used. Without any day of data there is no forecast (`InsufficientHistory`). A weekday without
  *    data on most of its last 8 occurrences is regularly closed and forecasts 0.
+ *    Method `full` from 8 weeks; with fewer (cold start), `similar_locations` (similar-locations.ts:
+ *    the normal days of the company's nearest locations scaled to this one) when `peers` give any,
+ *    else `own_profile`: the steps below on the weeks there are (no yearly season; under 14 usable
+ *    days the weekday levels are plain mean logs). Each result carries its confidence.
  * 2. Daily totals, in logs, by a robust regression (weighted least squares, Huber weights by IRLS, time
  *    weights halving with age) on one level per weekday:
  *    - with a yearly season, i.e. when history covers the forecast dates and 8 weeks of the window
@@ -40,17 +44,17 @@
  */
 import { IANAZone } from 'luxon';
 import { buildCalendar, dayStart, formatDayNumber, formatInstant, localDayNumber, parseInstant, parseLocalDate, SLOT_MS, SLOTS, wallSlots, weekdayOf } from './calendar';
-import { foldHistory, regularlyClosed, type DemandPoint } from './history';
+import { foldHistory, type DemandPoint } from './history';
 import { ForecastInputError } from './input-error';
-import { chooseYearLags, estimateProfiles, smoothedLevels, weekdayFactors, yearlyOffset } from './profiles';
-import { fitDaily, recentOpenDays, TREND_FIT, YEARLY_FIT } from './regression';
-import { indexSpecialDays, type ForecastDaySpecial, type SpecialDay } from './special-days';
-import { learnSpecial } from './special-effects';
+import { FULL_WEEKS, fitNormal, historySpan, specialEffectAt } from './normal';
+import { confidenceOf, fromSimilarLocations, rankPeers, type ForecastConfidence, type ForecastMethod, type PeerHistory, type PeerScore, type SimilarLocationUsed } from './similar-locations';
+import { indexSpecialDays, type ForecastDaySpecial, type SpecialDay, type SpecialIndex } from './special-days';
 
 // declared with the rules that read them; this file stays the model's one entry (index.ts, store.ts)
 export type { DemandPoint } from './history';
 export type { ForecastDaySpecial, SpecialDay, SpecialDayKind } from './special-days';
 export { ForecastInputError } from './input-error';
+export type { ForecastConfidence, ForecastMethod, PeerHistory, PeerScore, SimilarLocationUsed } from './similar-locations';
 
 export interface DemandAdjustment {
   /** local date yyyy-mm-dd */
@@ -68,8 +72,17 @@ export interface ForecastInput {
   to: string;
   /** the clock: history from the local day of this instant on is ignored (that day is incomplete) */
   asOf?: string;
-  /** the company's special days, past and future */
+  /** the location forecast: its own special days (`locationId` set) override the company's on their date */
+  locationId?: string;
+  /** the company's special days and the location's own, past and future */
   specialDays?: SpecialDay[];
+  /**
+   * Histories of the company's other locations (their ids and zones): with fewer than 8 weeks of
+   * its own, the location is forecast from the most similar of them (see similar-locations.ts).
+   */
+  peers?: PeerHistory[];
+  /** the days of own history under which `peers` are used (default 56; the accuracy bench sets others) */
+  similarUntilDays?: number;
   adjustments?: DemandAdjustment[];
 }
 
@@ -94,8 +107,14 @@ export interface ForecastDay {
 export interface ForecastResult {
   points: ForecastPoint[];
   days: ForecastDay[];
+  method: ForecastMethod;
+  confidence: ForecastConfidence;
   /** whole weeks from the first day with data to the last training day */
   weeksOfHistory: number;
+  /** days from the first day with data to the last training day */
+  daysOfHistory: number;
+  /** with `similar_locations`: the locations used, their weight and the scale to this location */
+  similarLocations?: SimilarLocationUsed[];
   /** the last local date used for training */
   trainedThrough: string;
   /** the lags (days) whose yearly season was carried over: [], [364], [728] or [364, 728] */
@@ -114,28 +133,39 @@ export interface ForecastBucket {
   value: number;
 }
 
-export const FORECAST_MIN_WEEKS = 8;
+/** Weeks of history from which the full method applies (ingestion rule 10 recommends 8). */
+export const FORECAST_MIN_WEEKS = FULL_WEEKS;
+/**
+ * Days of its own history under which a location is forecast from its similar locations when there
+ * are any: 8 weeks, as they beat its own profile at every cut bench:forecast-cold measures (1 to 6 weeks).
+ */
+export const SIMILAR_UNTIL_DAYS = FULL_WEEKS * 7;
 
-/** Fewer than 8 weeks of history before the forecast: the caller answers 422. */
+
+/** No sales (or driver values) at all before the forecast: the caller answers 422. */
 export class InsufficientHistory extends Error {
   readonly weeksAvailable: number;
-  readonly weeksRequired = FORECAST_MIN_WEEKS;
+  readonly weeksRecommended = FORECAST_MIN_WEEKS;
   constructor(weeksAvailable: number) {
-    super(`a forecast needs ${FORECAST_MIN_WEEKS} weeks of history; ${weeksAvailable} available`);
+    super(`a forecast needs some history; ${weeksAvailable} weeks available`);
     this.name = 'InsufficientHistory';
     this.weeksAvailable = weeksAvailable;
   }
 }
 
 const MAX_FORECAST_DAYS = 732;
-const TREND_HORIZON_DAYS = 56;
 
-/**
- * Forecasts each 15-minute interval of the local dates `from`..`to` (see the method at the top of
- * this file). Throws `InsufficientHistory` with fewer than 8 weeks of history before `from`, and
- * `ForecastInputError` on malformed input.
- */
-export function forecastDemand(input: ForecastInput): ForecastResult {
+interface Prepared {
+  zone: IANAZone;
+  from: number;
+  trainEnd: number;
+  targets: number[];
+  specials: SpecialIndex;
+  adjustments: Map<number, number>;
+  asOf?: number;
+}
+
+function prepare(input: ForecastInput): Prepared {
   const zone = IANAZone.create(input.zone);
   if (!zone.isValid) throw new ForecastInputError(`zone: unknown time zone ${JSON.stringify(input.zone)}`);
   const from = parseLocalDate(input.from, 'from');
@@ -143,59 +173,58 @@ export function forecastDemand(input: ForecastInput): ForecastResult {
   if (to < from) throw new ForecastInputError('to: before from');
   if (to - from + 1 > MAX_FORECAST_DAYS) throw new ForecastInputError(`a forecast covers at most ${MAX_FORECAST_DAYS} days`);
   let trainEnd = from - 1;
-  if (input.asOf !== undefined) {
-    const asOf = parseInstant(input.asOf, 'asOf');
-    trainEnd = Math.min(trainEnd, localDayNumber(asOf, zone) - 1);
-  }
-  const specials = indexSpecialDays(input.specialDays ?? []);
+  const asOf = input.asOf === undefined ? undefined : parseInstant(input.asOf, 'asOf');
+  if (asOf !== undefined) trainEnd = Math.min(trainEnd, localDayNumber(asOf, zone) - 1);
+  const specials = indexSpecialDays(input.specialDays ?? [], input.locationId);
   const adjustments = new Map<number, number>();
   for (const a of input.adjustments ?? []) {
     if (!Number.isFinite(a.percent)) throw new ForecastInputError('adjustments.percent: not a number');
     const n = parseLocalDate(a.date, 'adjustments.date');
     adjustments.set(n, (adjustments.get(n) ?? 1) * Math.max(0, 1 + a.percent / 100));
   }
+  return { zone, from, trainEnd, asOf, targets: Array.from({ length: to - from + 1 }, (_, i) => from + i), specials, adjustments };
+}
 
-  const h = foldHistory(input.history, zone, trainEnd, specials);
+/**
+ * Forecasts each 15-minute interval of the local dates `from`..`to` (see the method at the top of
+ * this file). Throws `InsufficientHistory` when there is no history at all before `from`, and
+ * `ForecastInputError` on malformed input.
+ */
+export function forecastDemand(input: ForecastInput): ForecastResult {
+  const p = prepare(input);
+  const h = foldHistory(input.history, p.zone, p.trainEnd, p.specials);
   if (!h) throw new InsufficientHistory(0);
-  let firstData = 0;
-  while (firstData < h.days && !h.open[firstData]) firstData++;
-  const weeksOfHistory = firstData < h.days ? Math.floor((h.days - firstData) / 7) : 0;
-  if (weeksOfHistory < FORECAST_MIN_WEEKS) throw new InsufficientHistory(weeksOfHistory);
+  const span = historySpan(h);
+  const own = fitNormal(h, p.targets, p.trainEnd);
+  if (!own) throw new InsufficientHistory(span.weeks);
+  const similar =
+    span.days < (input.similarUntilDays ?? SIMILAR_UNTIL_DAYS) && input.peers?.length
+      ? fromSimilarLocations(own, input.peers, p.targets, { from: p.from, asOf: p.asOf, specialDays: input.specialDays ?? [] })
+      : null;
+  const method: ForecastMethod = similar ? 'similar_locations' : span.weeks >= FORECAST_MIN_WEEKS ? 'full' : 'own_profile';
+  const baseline = similar ? similar.baseline : own.baseline;
+  const profileOf = (w: number) => (similar ? similar.profiles[w] : own.profiles[w]);
+  const effectOf = (special: SpecialDay, n: number) => (similar ? similar.effect(special, n) : specialEffectAt(own, special, n, p.trainEnd, p.specials));
 
-  const closed = regularlyClosed(h);
-  const targets = Array.from({ length: to - from + 1 }, (_, i) => from + i);
-  const plain = fitDaily(h, () => 0, TREND_FIT);
-  // data long ago but (almost) none in the last 12 weeks: what counts is the recent history
-  if (!plain) throw new InsufficientHistory(Math.floor(recentOpenDays(h) / 7));
-  const factors = weekdayFactors(plain);
-  const levels = smoothedLevels(h, factors);
-  const lags = chooseYearLags(h, levels, targets);
-  const fit = (lags.length > 0 && fitDaily(h, (d) => yearlyOffset(levels, h.cal.first, lags, h.cal.first + d), YEARLY_FIT)) || plain;
-  const usedLags = fit === plain ? [] : lags;
-  const meanLevel = [...fit.level].filter(Number.isFinite).reduce((a, b, _, all) => a + b / all.length, 0);
-  const profiles = estimateProfiles(h, closed);
-
-  const starts = buildCalendar(zone, from, targets.length).starts;
+  const starts = buildCalendar(p.zone, p.from, p.targets.length).starts;
   const points: ForecastPoint[] = [];
   const days: ForecastDay[] = [];
-  targets.forEach((n, i) => {
+  p.targets.forEach((n, i) => {
     const w = weekdayOf(n);
     const intervals = Math.round((starts[i + 1] - starts[i]) / SLOT_MS);
-    const level = Number.isFinite(fit.level[w]) ? fit.level[w] : meanLevel;
-    const offset = yearlyOffset(levels, h.cal.first, usedLags, n);
-    const baseline = closed[w] ? 0 : Math.exp(level + fit.slopePerDay * Math.min(n - trainEnd, TREND_HORIZON_DAYS) + offset);
-    const special = specials.byDay.get(n);
-    const effect = special ? learnSpecial(h, special, n, trainEnd, specials, levels, factors, profiles) : null;
-    let profile = profiles[w];
+    const base = baseline(n);
+    const special = p.specials.byDay.get(n);
+    const effect = special ? effectOf(special, n) : null;
+    let profile = profileOf(w);
     if (effect?.hourly) {
       const hourly = effect.hourly;
       const reshaped = profile.map((v, s) => v * hourly[s >> 2]);
       const sum = reshaped.reduce((a, b) => a + b, 0);
       if (sum > 0) profile = reshaped.map((v) => v / sum);
     }
-    const adjustment = adjustments.get(n) ?? 1;
-    const dayTotal = baseline * Math.max(0, effect ? effect.factor : 1) * adjustment;
-    const map = intervals === SLOTS ? null : wallSlots(starts[i], intervals, zone);
+    const adjustment = p.adjustments.get(n) ?? 1;
+    const dayTotal = base * Math.max(0, effect ? effect.factor : 1) * adjustment;
+    const map = intervals === SLOTS ? null : wallSlots(starts[i], intervals, p.zone);
     let total = 0;
     for (let k = 0; k < intervals; k++) {
       const value = dayTotal * profile[map ? map[k] : k];
@@ -205,7 +234,7 @@ export function forecastDemand(input: ForecastInput): ForecastResult {
     days.push({
       date: formatDayNumber(n),
       total,
-      baseline,
+      baseline: base,
       intervals,
       adjustmentPercent: (adjustment - 1) * 100,
       ...(special && effect
@@ -216,11 +245,29 @@ export function forecastDemand(input: ForecastInput): ForecastResult {
   return {
     points,
     days,
-    weeksOfHistory,
-    trainedThrough: formatDayNumber(trainEnd),
-    yearlyLags: usedLags,
-    trendPercentPerWeek: (Math.exp(fit.slopePerDay * 7) - 1) * 100,
+    method,
+    confidence: confidenceOf(method, span.days),
+    weeksOfHistory: span.weeks,
+    daysOfHistory: span.days,
+    trainedThrough: formatDayNumber(p.trainEnd),
+    yearlyLags: similar ? [] : own.yearlyLags,
+    trendPercentPerWeek: similar ? 0 : (Math.exp(own.slopePerDay * 7) - 1) * 100,
+    ...(similar ? { similarLocations: similar.used } : {}),
   };
+}
+
+/** Days from the first day with data to the last training day (0 without data). */
+export function daysOfHistory(input: ForecastInput): number {
+  const p = prepare(input);
+  const h = foldHistory(input.history, p.zone, p.trainEnd, p.specials);
+  return h ? historySpan(h).days : 0;
+}
+
+/** The `peers` nearest to the location over the days it has, nearest first (similar-locations.ts). */
+export function rankSimilar(input: ForecastInput, peers: PeerHistory[]): PeerScore[] {
+  const p = prepare(input);
+  const h = foldHistory(input.history, p.zone, p.trainEnd, p.specials);
+  return h ? rankPeers(h, peers, { from: p.from, asOf: p.asOf, specialDays: input.specialDays ?? [] }) : [];
 }
 
 /** The 15-minute points of `forecastDemand`. */

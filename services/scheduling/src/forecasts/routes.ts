@@ -14,15 +14,15 @@ export const forecastRoutes = (): RouteDef[] => [
     return { body: await listSpecialDays(ctx, ctx.query) };
   }),
 
-  // special days are the company's: set and removed at reach Everyone
+  // the company's special days are set and removed at reach Everyone, a location's with the location in reach (store.ts)
   route('PUT /special-days/{date}', async (ctx) => {
-    assertCompanyWide(ctx.reach(), 'Special days');
-    return putSpecialDay(ctx, ctx.params.date, ctx.body);
+    if (!ctx.query.locationId) assertCompanyWide(ctx.reach(), 'Company special days');
+    return putSpecialDay(ctx, ctx.params.date, ctx.body, ctx.query.locationId);
   }),
 
   route('DELETE /special-days/{date}', async (ctx) => {
-    assertCompanyWide(ctx.reach(), 'Special days');
-    await removeSpecialDay(ctx, ctx.params.date);
+    if (!ctx.query.locationId) assertCompanyWide(ctx.reach(), 'Company special days');
+    await removeSpecialDay(ctx, ctx.params.date, ctx.query.locationId);
     return { status: 204 };
   }),
 ];

@@ -1,7 +1,8 @@
 /**
- * Special days as the company lists them: one entry per local date (closed over a dip over a lift),
- * the occurrences of each (same name, or same month and day when unnamed) and the month-days that
- * are special in every year.
+ * Special days as the company and a location list them: one entry per local date (a location's own
+ * entries over the company's; within one of them, closed over a dip over a lift), the occurrences of
+ * each (same name, or same month and day when unnamed) and the month-days that are special in every
+ * year.
  */
 import { monthDayOf, parseLocalDate } from './calendar';
 import { ForecastInputError } from './input-error';
@@ -16,6 +17,8 @@ export interface SpecialDay {
   expectedPercent?: number;
   /** occurrences with the same name (in any year) are the same special day */
   name?: string;
+  /** set: the location's own entry, overriding the company's on that date; absent: the company's */
+  locationId?: string;
 }
 
 export interface ForecastDaySpecial {
@@ -41,16 +44,31 @@ export const specialKey = (s: SpecialDay, dayNumber: number) => {
 
 const KIND_RANK: Record<SpecialDayKind, number> = { closed: 0, dip: 1, lift: 2 };
 
-export function indexSpecialDays(list: SpecialDay[]): SpecialIndex {
+/**
+ * Indexes the special days that hold at `locationId`: the company's (no `locationId`) and its own,
+ * whose entries replace the company's on their date (entries of other locations are left out).
+ */
+export function indexSpecialDays(list: SpecialDay[], locationId?: string): SpecialIndex {
   const byDay = new Map<number, SpecialDay>();
   const occurrences = new Map<string, number[]>();
   const unnamedMonthDays = new Set<string>();
+  const dayOf = new Map<SpecialDay, number>();
+  const ownDays = new Set<number>();
   for (const s of list) {
     const n = parseLocalDate(s.date, 'specialDays.date');
     if (!(s.kind in KIND_RANK)) throw new ForecastInputError(`specialDays.kind: ${String(s.kind)}`);
     if (s.expectedPercent !== undefined && !(Number.isFinite(s.expectedPercent) && s.expectedPercent >= -100)) {
       throw new ForecastInputError(`specialDays.expectedPercent: ${s.expectedPercent}`);
     }
+    dayOf.set(s, n);
+    if (s.locationId !== undefined && s.locationId === locationId) ownDays.add(n);
+  }
+  for (const s of list) {
+    const n = dayOf.get(s)!;
+    const own = s.locationId !== undefined;
+    if (own && s.locationId !== locationId) continue;
+    // the location's own entry replaces the company's on its date
+    if (!own && ownDays.has(n)) continue;
     const held = byDay.get(n);
     // two entries on one date: closed wins over a dip, a dip over a lift
     if (!held || KIND_RANK[s.kind] < KIND_RANK[held.kind]) byDay.set(n, s);

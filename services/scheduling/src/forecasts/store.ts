@@ -4,13 +4,15 @@ import {
   assertLocationInReach,
   findPlain,
   newId,
+  reachableLocationIds,
   resolveLocations,
   ValidationError,
   type EntityManager,
   type ReachSet,
   type Work,
 } from '@bop/shared';
-import { bucketForecast, forecastDemand, ForecastInputError, InsufficientHistory, type DemandPoint, type ForecastBucketSize } from './model';
+import { bucketForecast, forecastDemand, ForecastInputError, InsufficientHistory, type DemandPoint, type ForecastBucketSize, type ForecastInput } from './model';
+import { needsPeers, similarPeers } from './cold-start';
 import { ForecastAdjustment, SpecialDay } from './entities';
 import { DemandDriver, SalesInterval } from '../demand/entities';
 
@@ -18,9 +20,6 @@ import { DemandDriver, SalesInterval } from '../demand/entities';
 const HISTORY_DAYS = 735;
 /** Drivers a location that sends its sales gets without a feed. */
 const FROM_SALES: Record<string, 'netSales' | 'transactions'> = { net_sales: 'netSales', transactions: 'transactions' };
-
-export const FORECAST_METHOD =
-  'per 15-minute slot: a weekday profile of the recent weeks, scaled by a robust trend of daily totals, carried over a yearly season where a year or two of history exists, with special days (closed, lifts and dips learned from the same named day in earlier years) and adjustments applied';
 
 /**
  * A driver's history at a location: what feeds sent (summed over sources per interval) when there
@@ -60,24 +59,34 @@ export async function forecastFor(w: Work, q: ForecastRequest, reach: ReachSet) 
   const first = DateTime.fromISO(q.from, { zone }).startOf('day');
   const historyEnd = new Date(Math.min(first.toMillis(), now.getTime()));
   const history = await demandHistory(em, q.locationId, q.driver, first.minus({ days: HISTORY_DAYS }).toJSDate(), historyEnd);
-  const specialDays = await findPlain(em, SpecialDay, {});
+  const specialDays = await findPlain(em, SpecialDay, { $or: [{ locationId: null }, { locationId: q.locationId }] });
   const adjustments = await findPlain(em, ForecastAdjustment, { locationId: q.locationId, $or: [{ driver: q.driver }, { driver: null }], date: { $gte: q.from, $lte: q.to } });
   let result;
   try {
-    result = forecastDemand({
+    const input: ForecastInput = {
+      locationId: q.locationId,
       history: history.points,
       zone,
       from: q.from,
       to: q.to,
       asOf: now.toISOString(),
-      specialDays: specialDays.map((d) => ({ date: d.date, kind: d.kind, name: d.name ?? undefined, expectedPercent: d.expectedPercent ?? undefined })),
+      // a plain row's decimal is a string ("20.00")
+      specialDays: specialDays.map((d) => ({ date: d.date, kind: d.kind, name: d.name ?? undefined, expectedPercent: d.expectedPercent == null ? undefined : Number(d.expectedPercent), ...(d.locationId ? { locationId: d.locationId } : {}) })),
       adjustments: adjustments.filter((a) => Number(a.percent) !== 0).map((a) => ({ date: a.date, percent: Number(a.percent) })),
-    });
+    };
+    // fewer than 8 weeks of its own: the company's most similar locations (cold-start.ts)
+    if (needsPeers(input)) input.peers = await similarPeers(w, input, async (id, from, to) => (await demandHistory(em, id, q.driver, from, to)).points);
+    result = forecastDemand(input);
   } catch (err) {
     if (err instanceof InsufficientHistory) {
       throw new ValidationError(
-        [{ path: 'locationId', message: `${q.driver} at ${q.locationId} has ${err.weeksAvailable} weeks of history before ${q.from}; a forecast needs ${err.weeksRequired} (ingestion rule 10: send at least 8 weeks).` }],
-        'Not enough history to forecast.',
+        [
+          {
+            path: 'locationId',
+            message: `${q.locationId} has no ${q.driver} before ${q.from}: a forecast needs at least one day of it. Send the location's sales (or its ${q.driver} with POST /demand-drivers); a forecast is made from the first day, and is at its best from 8 weeks (ingestion rule 10).`,
+          },
+        ],
+        'No history to forecast from.',
       );
     }
     if (err instanceof ForecastInputError) throw new ValidationError([{ path: 'from', message: err.message }]);
@@ -91,9 +100,12 @@ export async function forecastFor(w: Work, q: ForecastRequest, reach: ReachSet) 
     bucket: q.bucket,
     from: q.from,
     to: q.to,
-    method: FORECAST_METHOD,
+    method: result.method,
+    confidence: result.confidence,
+    similarLocations: result.similarLocations?.map((p) => ({ locationId: p.locationId, weight: Math.round(p.weight * 1000) / 1000, scale: Math.round(p.scale * 1000) / 1000 })) ?? null,
     historySource: history.source,
     weeksOfHistory: result.weeksOfHistory,
+    daysOfHistory: result.daysOfHistory,
     trainedThrough: result.trainedThrough,
     trendPercentPerWeek: Math.round(result.trendPercentPerWeek * 100) / 100,
     buckets: bucketForecast(result.points, q.bucket, zone).map((b) => ({ start: b.start, end: b.end, value: round(b.value) })),
@@ -101,7 +113,7 @@ export async function forecastFor(w: Work, q: ForecastRequest, reach: ReachSet) 
       date: d.date,
       total: round(d.total),
       baseline: round(d.baseline),
-      special: d.special ? { kind: d.special.kind, name: d.special.name ?? null, percent: d.special.percent, source: d.special.source } : null,
+      special: d.special ? { kind: d.special.kind, name: d.special.name ?? null, percent: Math.round(d.special.percent * 100) / 100, source: d.special.source } : null,
       adjustmentPercent: d.adjustmentPercent,
     })),
   };
@@ -139,34 +151,72 @@ export async function adjustForecast(w: Work, body: { locationId: string; driver
   return view;
 }
 
-const specialDto = (d: SpecialDay) => ({ date: d.date, kind: d.kind, name: d.name ?? null, expectedPercent: d.expectedPercent ?? null, version: d.version, updatedAt: iso(d.updatedAt) });
+const specialDto = (d: SpecialDay) => ({
+  date: d.date,
+  locationId: d.locationId ?? null,
+  kind: d.kind,
+  name: d.name ?? null,
+  expectedPercent: d.expectedPercent == null ? null : Number(d.expectedPercent),
+  version: d.version,
+  updatedAt: iso(d.updatedAt),
+});
 
-export async function listSpecialDays(w: Work, f: { from?: string; to?: string }) {
-  const rows = await findPlain(w.em, SpecialDay, { ...(f.from || f.to ? { date: { ...(f.from ? { $gte: f.from } : {}), ...(f.to ? { $lte: f.to } : {}) } } : {}) }, { orderBy: { date: 'asc' } });
+/**
+ * `GET /special-days`: the company's and those of the locations in reach; with `locationId`, the
+ * ones that hold there (the company's and its own), by date, the company's first.
+ */
+export async function listSpecialDays(w: Work, f: { from?: string; to?: string; locationId?: string }) {
+  const reach = w.reach();
+  let scope: object;
+  if (f.locationId) {
+    assertLocationInReach(reach, f.locationId);
+    scope = { $or: [{ locationId: null }, { locationId: f.locationId }] };
+  } else {
+    const ids = reachableLocationIds(reach);
+    scope = ids === null ? {} : { $or: [{ locationId: null }, { locationId: { $in: ids } }] };
+  }
+  const dates = f.from || f.to ? { date: { ...(f.from ? { $gte: f.from } : {}), ...(f.to ? { $lte: f.to } : {}) } } : {};
+  const rows = await findPlain(w.em, SpecialDay, { ...scope, ...dates }, { orderBy: { date: 'asc', locationId: 'asc nulls first' } });
   return { data: rows.map(specialDto) };
 }
 
-/** `PUT /special-days/{date}`: sets the company's special day (201 when new). */
-export async function putSpecialDay(w: Work, date: string, body: { kind: 'closed' | 'lift' | 'dip'; name?: string | null; expectedPercent?: number | null }) {
+export interface SpecialDayBody {
+  kind: 'closed' | 'lift' | 'dip';
+  name?: string | null;
+  expectedPercent?: number | null;
+}
+
+/**
+ * `PUT /special-days/{date}`: sets the company's special day, or with `locationId` one location's
+ * (which overrides the company's there on that date); 201 when new. Company days need reach
+ * Everyone (routes.ts), a location's needs the location in reach.
+ */
+export async function putSpecialDay(w: Work, date: string, body: SpecialDayBody, locationId?: string) {
   if (body.kind === 'lift' && body.expectedPercent != null && body.expectedPercent < 0) throw new ValidationError([{ path: 'expectedPercent', message: 'A lift expects more: use a positive percent, or kind dip.' }]);
   if (body.kind === 'dip' && body.expectedPercent != null && body.expectedPercent > 0) throw new ValidationError([{ path: 'expectedPercent', message: 'A dip expects less: use a negative percent, or kind lift.' }]);
   if (body.kind === 'closed' && body.expectedPercent != null) throw new ValidationError([{ path: 'expectedPercent', message: 'A closed day expects nothing; leave expectedPercent out.' }]);
   const { em } = w;
+  if (locationId) {
+    assertLocationInReach(w.reach(), locationId);
+    if (!(await resolveLocations(w, [{ locationId }])).byId.has(locationId)) throw new ValidationError([{ path: 'locationId', message: `No location ${locationId}.` }]);
+  }
   const at = w.now;
   const fields = { kind: body.kind, name: body.name ?? null, expectedPercent: body.expectedPercent ?? null };
-  const d = await em.findOne(SpecialDay, { date }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  const d = await em.findOne(SpecialDay, { date, locationId: locationId ?? null }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (d) {
-    if (d.kind !== fields.kind || (d.name ?? null) !== fields.name || (d.expectedPercent ?? null) !== fields.expectedPercent) Object.assign(d, fields, { version: d.version + 1, updatedAt: at });
+    if (d.kind !== fields.kind || (d.name ?? null) !== fields.name || (d.expectedPercent == null ? null : Number(d.expectedPercent)) !== fields.expectedPercent) Object.assign(d, fields, { version: d.version + 1, updatedAt: at });
     await em.flush();
     return { status: 200 as const, body: specialDto(d) };
   }
-  const created = em.create(SpecialDay, { date, ...fields, version: 1, updatedAt: at });
+  const created = em.create(SpecialDay, { date, locationId: locationId ?? null, ...fields, version: 1, updatedAt: at });
   await em.flush();
   return { status: 201 as const, body: specialDto(created) };
 }
 
-export async function removeSpecialDay(w: Work, date: string): Promise<void> {
-  const d = await w.em.findOne(SpecialDay, { date });
+/** `DELETE /special-days/{date}`: removes the company's entry, or with `locationId` the location's (the company's then holds there again). */
+export async function removeSpecialDay(w: Work, date: string, locationId?: string): Promise<void> {
+  if (locationId) assertLocationInReach(w.reach(), locationId);
+  const d = await w.em.findOne(SpecialDay, { date, locationId: locationId ?? null });
   if (d) w.em.remove(d);
   await w.em.flush();
 }
