@@ -207,7 +207,8 @@ describe('forecast model', () => {
     const three = forecastDemand({ ...input, history: series(zone, '2025-03-14', '2025-03-16', (l) => (openHours(l) ? 10 : null)) });
     expect([three.method, three.daysOfHistory, three.confidence.level]).toEqual(['own_profile', 3, 'low']);
     for (const d of three.days) expectNear(d.total, 480, 1e-6);
-    expect(forecastDemand({ ...input, from: '2025-05-19', to: '2025-05-19' }).method).toBe('full');
+    // 22 weeks since the first day with data, none in the last 12: full, but of low confidence
+    expect(forecastDemand({ ...input, from: '2025-07-14', to: '2025-07-14' })).toMatchObject({ method: 'full', confidence: { level: 'low' } });
     expect(() => forecastDemand({ ...input, history: [] })).toThrow(InsufficientHistory);
     try {
       forecastDemand({ ...input, history: [{ start: '2025-03-18T10:00:00Z', value: 5 }] });

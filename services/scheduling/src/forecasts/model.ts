@@ -47,6 +47,7 @@ import { buildCalendar, dayStart, formatDayNumber, formatInstant, localDayNumber
 import { foldHistory, type DemandPoint } from './history';
 import { ForecastInputError } from './input-error';
 import { FULL_WEEKS, fitNormal, historySpan, specialEffectAt } from './normal';
+import { recentOpenDays } from './regression';
 import { confidenceOf, fromSimilarLocations, rankPeers, type ForecastConfidence, type ForecastMethod, type PeerHistory, type PeerScore, type SimilarLocationUsed } from './similar-locations';
 import { indexSpecialDays, type ForecastDaySpecial, type SpecialDay, type SpecialIndex } from './special-days';
 
@@ -140,6 +141,8 @@ export const FORECAST_MIN_WEEKS = FULL_WEEKS;
  * are any: 8 weeks, as they beat its own profile at every cut bench:forecast-cold measures (1 to 6 weeks).
  */
 export const SIMILAR_UNTIL_DAYS = FULL_WEEKS * 7;
+/** Open days in the last 12 weeks under which the confidence is `low` whatever the method (old levels). */
+const OWN_FIT_MIN_DAYS = 14;
 
 
 /** No sales (or driver values) at all before the forecast: the caller answers 422. */
@@ -246,7 +249,8 @@ export function forecastDemand(input: ForecastInput): ForecastResult {
     points,
     days,
     method,
-    confidence: confidenceOf(method, span.days),
+    // data long ago but (almost) none in the last 12 weeks: the levels are old
+    confidence: recentOpenDays(h) < OWN_FIT_MIN_DAYS ? { ...confidenceOf(method, span.days), level: 'low' } : confidenceOf(method, span.days),
     weeksOfHistory: span.weeks,
     daysOfHistory: span.days,
     trainedThrough: formatDayNumber(p.trainEnd),
