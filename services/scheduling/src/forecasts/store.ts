@@ -59,7 +59,8 @@ export async function forecastFor(w: Work, q: ForecastRequest, reach: ReachSet) 
   const first = DateTime.fromISO(q.from, { zone }).startOf('day');
   const historyEnd = new Date(Math.min(first.toMillis(), now.getTime()));
   const history = await demandHistory(em, q.locationId, q.driver, first.minus({ days: HISTORY_DAYS }).toJSDate(), historyEnd);
-  const specialDays = await findPlain(em, SpecialDay, { $or: [{ locationId: null }, { locationId: q.locationId }] });
+  // every location's: the model keeps the company's and this location's, and a similar location's own for its history (cold start)
+  const specialDays = await findPlain(em, SpecialDay, {});
   const adjustments = await findPlain(em, ForecastAdjustment, { locationId: q.locationId, $or: [{ driver: q.driver }, { driver: null }], date: { $gte: q.from, $lte: q.to } });
   let result;
   try {
