@@ -10,7 +10,9 @@ import {
   type ReachSet,
   type Work,
 } from '@bop/shared';
-import { bucketForecast, forecastDemand, ForecastInputError, InsufficientHistory, type DemandPoint, type ForecastBucketSize } from './model';
+import { bucketForecast, forecastDemand, ForecastInputError, InsufficientHistory, type DemandPoint, type ForecastBucketSize, type ForecastResult } from './model';
+import { storedDays } from './fitted';
+import { markForecastsStale, servableFit, type FitView } from './fit-store';
 import { ForecastAdjustment, SpecialDay } from './entities';
 import { DemandDriver, SalesInterval } from '../demand/entities';
 
@@ -49,40 +51,64 @@ export interface ForecastRequest {
   bucket: ForecastBucketSize;
 }
 
-/** `GET /forecasts`: the driver forecast for local days [from, to] in the asked buckets (422 with fewer than 8 weeks of history). */
+/** What the model reads for a forecast of local days from `from` on: the driver's history before it (and before today) and the special days. */
+export async function forecastInputs(w: Work, q: { locationId: string; driver: string; from: string }, zone: string) {
+  const { em } = w;
+  const first = DateTime.fromISO(q.from, { zone }).startOf('day');
+  const historyEnd = new Date(Math.min(first.toMillis(), w.now.getTime()));
+  const history = await demandHistory(em, q.locationId, q.driver, first.minus({ days: HISTORY_DAYS }).toJSDate(), historyEnd);
+  const specialDays = await findPlain(em, SpecialDay, {});
+  return {
+    history,
+    specialDays: specialDays.map((d) => ({ date: d.date, kind: d.kind, name: d.name ?? undefined, expectedPercent: d.expectedPercent ?? undefined })),
+  };
+}
+
+/** 422 for a history the model cannot forecast from. */
+export function forecastRefusal(err: unknown, q: { locationId: string; driver: string; from: string }): unknown {
+  if (err instanceof InsufficientHistory) {
+    return new ValidationError(
+      [{ path: 'locationId', message: `${q.driver} at ${q.locationId} has ${err.weeksAvailable} weeks of history before ${q.from}; a forecast needs ${err.weeksRequired} (ingestion rule 10: send at least 8 weeks).` }],
+      'Not enough history to forecast.',
+    );
+  }
+  if (err instanceof ForecastInputError) return new ValidationError([{ path: 'from', message: err.message }]);
+  return err;
+}
+
+/**
+ * `GET /forecasts`: the driver forecast for local days [from, to] in the asked buckets (422 with fewer
+ * than 8 weeks of history). Served from the stored fit when it covers the days (marked stale when
+ * newer data arrived since, see docs/scheduling.md), else fitted now; adjustments apply as they are.
+ */
 export async function forecastFor(w: Work, q: ForecastRequest, reach: ReachSet) {
   const { em } = w;
   assertLocationInReach(reach, q.locationId);
   const loc = (await resolveLocations(w, [{ locationId: q.locationId }])).byId.get(q.locationId);
   if (!loc) throw new ValidationError([{ path: 'locationId', message: `No location ${q.locationId}.` }]);
   const zone = loc.timezone;
-  const now = w.now;
-  const first = DateTime.fromISO(q.from, { zone }).startOf('day');
-  const historyEnd = new Date(Math.min(first.toMillis(), now.getTime()));
-  const history = await demandHistory(em, q.locationId, q.driver, first.minus({ days: HISTORY_DAYS }).toJSDate(), historyEnd);
-  const specialDays = await findPlain(em, SpecialDay, {});
-  const adjustments = await findPlain(em, ForecastAdjustment, { locationId: q.locationId, $or: [{ driver: q.driver }, { driver: null }], date: { $gte: q.from, $lte: q.to } });
+  const adjustments = (await findPlain(em, ForecastAdjustment, { locationId: q.locationId, $or: [{ driver: q.driver }, { driver: null }], date: { $gte: q.from, $lte: q.to } }))
+    .filter((a) => Number(a.percent) !== 0)
+    .map((a) => ({ date: a.date, percent: Number(a.percent) }));
+  const stored = await servableFit(w, q, zone);
+  if (stored) return forecastView(q, zone, stored.result.historySource, { ...stored.result, ...storedDays(stored.result, q.from, q.to, adjustments) }, stored.fit);
+  const inputs = await forecastInputs(w, q, zone);
   let result;
   try {
-    result = forecastDemand({
-      history: history.points,
-      zone,
-      from: q.from,
-      to: q.to,
-      asOf: now.toISOString(),
-      specialDays: specialDays.map((d) => ({ date: d.date, kind: d.kind, name: d.name ?? undefined, expectedPercent: d.expectedPercent ?? undefined })),
-      adjustments: adjustments.filter((a) => Number(a.percent) !== 0).map((a) => ({ date: a.date, percent: Number(a.percent) })),
-    });
+    result = forecastDemand({ history: inputs.history.points, zone, from: q.from, to: q.to, asOf: w.now.toISOString(), specialDays: inputs.specialDays, adjustments });
   } catch (err) {
-    if (err instanceof InsufficientHistory) {
-      throw new ValidationError(
-        [{ path: 'locationId', message: `${q.driver} at ${q.locationId} has ${err.weeksAvailable} weeks of history before ${q.from}; a forecast needs ${err.weeksRequired} (ingestion rule 10: send at least 8 weeks).` }],
-        'Not enough history to forecast.',
-      );
-    }
-    if (err instanceof ForecastInputError) throw new ValidationError([{ path: 'from', message: err.message }]);
-    throw err;
+    throw forecastRefusal(err, q);
   }
+  return forecastView(q, zone, inputs.history.source, result, { fittedAt: w.now.toISOString(), fit: 'on_demand', stale: false, staleSince: null });
+}
+
+function forecastView(
+  q: ForecastRequest,
+  zone: string,
+  historySource: 'feed' | 'sales',
+  result: Pick<ForecastResult, 'points' | 'days' | 'weeksOfHistory' | 'trainedThrough' | 'trendPercentPerWeek'>,
+  fit: FitView,
+) {
   const round = (v: number) => (Math.round(v * 100) / 100).toFixed(2);
   return {
     locationId: q.locationId,
@@ -92,10 +118,11 @@ export async function forecastFor(w: Work, q: ForecastRequest, reach: ReachSet) 
     from: q.from,
     to: q.to,
     method: FORECAST_METHOD,
-    historySource: history.source,
+    historySource,
     weeksOfHistory: result.weeksOfHistory,
     trainedThrough: result.trainedThrough,
     trendPercentPerWeek: Math.round(result.trendPercentPerWeek * 100) / 100,
+    ...fit,
     buckets: bucketForecast(result.points, q.bucket, zone).map((b) => ({ start: b.start, end: b.end, value: round(b.value) })),
     days: result.days.map((d) => ({
       date: d.date,
@@ -156,17 +183,23 @@ export async function putSpecialDay(w: Work, date: string, body: { kind: 'closed
   const fields = { kind: body.kind, name: body.name ?? null, expectedPercent: body.expectedPercent ?? null };
   const d = await em.findOne(SpecialDay, { date }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (d) {
-    if (d.kind !== fields.kind || (d.name ?? null) !== fields.name || (d.expectedPercent ?? null) !== fields.expectedPercent) Object.assign(d, fields, { version: d.version + 1, updatedAt: at });
+    if (d.kind !== fields.kind || (d.name ?? null) !== fields.name || (d.expectedPercent ?? null) !== fields.expectedPercent) {
+      Object.assign(d, fields, { version: d.version + 1, updatedAt: at });
+      await markForecastsStale(w, { edit: true });
+    }
     await em.flush();
     return { status: 200 as const, body: specialDto(d) };
   }
   const created = em.create(SpecialDay, { date, ...fields, version: 1, updatedAt: at });
   await em.flush();
+  await markForecastsStale(w, { edit: true });
   return { status: 201 as const, body: specialDto(created) };
 }
 
 export async function removeSpecialDay(w: Work, date: string): Promise<void> {
   const d = await w.em.findOne(SpecialDay, { date });
-  if (d) w.em.remove(d);
+  if (!d) return;
+  w.em.remove(d);
   await w.em.flush();
+  await markForecastsStale(w, { edit: true });
 }

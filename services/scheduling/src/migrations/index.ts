@@ -2,6 +2,7 @@ import type { MigrationEntry } from '@bop/shared';
 import { Migration20261129100000 } from './Migration20261129100000';
 import { Migration20261129110000 } from './Migration20261129110000';
 import { Migration20261129120000 } from './Migration20261129120000';
+import { Migration20261130120500 } from './Migration20261130120500';
 
 export const migrations: MigrationEntry[] = [
   // organization and employee replicas, approved time off, availability and shifts
@@ -10,4 +11,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261129110000', class: Migration20261129110000 },
   // demand drivers (fed and built from sales), forecast adjustments, special days
   { name: 'Migration20261129120000', class: Migration20261129120000 },
+  // forecasts fitted in the background, stored per location and driver
+  { name: 'Migration20261130120500', class: Migration20261130120500 },
 ];
