@@ -1,6 +1,7 @@
 import { fixedClock, startService, type RunningService } from '@bop/shared';
 import { http, integration, person, sql, startTestService, testKeys, type TestService } from '@bop/test-support';
 import { forecastDemand, schedulingService, type DemandAdjustment } from '../src';
+import { fitDueIn, storedCoverage, type StoredForecast } from '../src/forecasts/fitted';
 import { replicaLocation } from './fixtures';
 
 const clock = fixedClock('2026-12-04T12:00:00Z');
@@ -94,6 +95,10 @@ describe('forecasts fitted in the background', () => {
     clock.advance(QUIET_MS);
     await fitRound();
     clock.set('2026-12-04T13:00:00Z');
+    // today's intervals (sales as they happen) are no training data before the day ends: the fit stays current
+    expect((await send('fits', [{ externalId: `today-${loc}`, locationId: loc, driver: 'covers', intervalStart: '2026-12-04T12:00:00Z', value: 6 }])).body.created).toBe(1);
+    expect((await fitRow(loc)).generation).toBe(4);
+    expect((await week(loc)).body).toMatchObject({ fit: 'stored', stale: false });
     const late = { externalId: `late-${loc}`, locationId: loc, driver: 'covers', intervalStart: '2026-12-03T10:00:00Z', value: 40 };
     expect((await send('fits', [late])).body.created).toBe(1);
     expect((await week(loc)).body).toMatchObject({ fit: 'stored', stale: true, staleSince: '2026-12-04T13:00:00.000Z', fittedAt: '2026-12-04T12:00:02.000Z' });
@@ -180,5 +185,27 @@ describe('forecasts fitted in the background', () => {
     } finally {
       await again?.close();
     }
+  });
+});
+
+describe('when a fit is due and a stored one answers (rules)', () => {
+  const timing = { quietMs: 2_000, maxWaitMs: 60_000 };
+  const at = (iso: string) => new Date(iso);
+  it('waits for a quiet spell, but not longer than the longest wait while changes keep coming; again each new local day', () => {
+    const stale = { generation: 3, fittedGeneration: 1, staleSince: at('2026-12-04T12:00:00Z'), changedAt: at('2026-12-04T12:00:59Z'), fittedOn: '2026-12-04' };
+    expect(fitDueIn(stale, at('2026-12-04T12:00:59.500Z'), '2026-12-04', timing)).toBe(500);
+    expect(fitDueIn(stale, at('2026-12-04T12:01:00Z'), '2026-12-04', timing)).toBe(0);
+    expect(fitDueIn(stale, at('2026-12-04T12:01:01Z'), '2026-12-04', timing)).toBe(0);
+    const current = { ...stale, fittedGeneration: 3, staleSince: null };
+    expect(fitDueIn(current, at('2026-12-04T23:00:00Z'), '2026-12-04', timing)).toBeNull();
+    expect(fitDueIn(current, at('2026-12-05T00:10:00Z'), '2026-12-05', timing)).toBe(0);
+    expect(fitDueIn({ ...current, fittedOn: null }, at('2026-12-05T00:10:00Z'), '2026-12-05', timing)).toBeNull();
+  });
+  it('a stored fit answers the days it holds when trained through the day the request would be', () => {
+    const stored = { from: '2026-12-04', to: '2027-02-04', trainedThrough: '2026-12-03' } as StoredForecast;
+    expect(storedCoverage(stored, { from: '2026-12-07', to: '2026-12-13' }, '2026-12-04')).toBe('current');
+    expect(storedCoverage(stored, { from: '2026-12-07', to: '2026-12-13' }, '2026-12-06')).toBe('behind');
+    expect(storedCoverage(stored, { from: '2027-02-01', to: '2027-02-07' }, '2026-12-04')).toBeNull();
+    expect(storedCoverage(stored, { from: '2026-12-03', to: '2026-12-04' }, '2026-12-04')).toBeNull();
   });
 });

@@ -42,6 +42,6 @@ export async function storeDemandDrivers(w: Work, opts: { source: string; record
   const result = await ingestBatch(w, { target: demandDriversTarget, source: opts.source, records, area: 'scheduling', endpoint: opts.endpoint });
   // the forecasts of the series that changed are fitted again (debounced by the fit worker)
   const changed = new Set(result.results.filter((r) => r.status === 'created' || r.status === 'updated').map((r) => r.index));
-  await markSeriesStale(w, records.filter((r) => changed.has(r.index) && r.row).map((r) => ({ locationId: r.row!.location_id, driver: r.row!.driver })));
+  await markSeriesStale(w, records.filter((r) => changed.has(r.index) && r.row).map((r) => ({ locationId: r.row!.location_id, driver: r.row!.driver, intervalStart: r.row!.interval_start })));
   return result;
 }

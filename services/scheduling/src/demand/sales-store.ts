@@ -70,5 +70,5 @@ export async function applySalesDemand(w: Work, incoming: SalesContribution[]): 
     ],
   );
   // the forecasts built from sales are fitted again (debounced by the fit worker)
-  await markSeriesStale(w, [...new Set(rows.map((r) => r.locationId))].flatMap((locationId) => [{ locationId, driver: 'net_sales' }, { locationId, driver: 'transactions' }]));
+  await markSeriesStale(w, rows.flatMap((r) => ['net_sales', 'transactions'].map((driver) => ({ locationId: r.locationId, driver, intervalStart: r.intervalStart }))));
 }

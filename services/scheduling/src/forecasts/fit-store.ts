@@ -23,15 +23,7 @@ export interface FitView {
 export async function markForecastsStale(w: Work, target: { locationId?: string; driver?: string; edit?: boolean }): Promise<void> {
   const { em } = w;
   const now = w.now;
-  if (target.locationId && target.driver) {
-    // the row of a series seen the first time; a concurrent write making it too is no conflict
-    await em
-      .createQueryBuilder(ForecastFit)
-      .insert({ locationId: target.locationId, driver: target.driver, generation: 0, fittedGeneration: 0, editGeneration: 0, changedAt: now, staleSince: null })
-      .onConflict(['locationId', 'driver'])
-      .ignore()
-      .execute();
-  }
+  if (target.locationId && target.driver) await ensureSeries(w, { locationId: target.locationId, driver: target.driver }, 0);
   const where = { ...(target.locationId ? { locationId: target.locationId } : {}), ...(target.driver ? { driver: target.driver } : {}) };
   const rows = await em.find(ForecastFit, where, { fields: ['locationId', 'driver', 'generation', 'editGeneration', 'staleSince', 'changedAt'], lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { locationId: 'asc', driver: 'asc' } });
   for (const row of rows) {
@@ -43,10 +35,44 @@ export async function markForecastsStale(w: Work, target: { locationId?: string;
   await em.flush();
 }
 
-/** Marks the series of the records a write stored (each location and driver once, in order, so concurrent writes lock rows alike). */
-export async function markSeriesStale(w: Work, series: Iterable<{ locationId: string; driver: string }>): Promise<void> {
-  const keys = [...new Map([...series].map((s) => [`${s.locationId}\u0000${s.driver}`, s])).entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1));
-  for (const [, s] of keys) await markForecastsStale(w, s);
+/** The row of a series seen the first time (at `generation`: 1 is a fit due); a concurrent write making it too is no conflict. */
+async function ensureSeries(w: Work, s: { locationId: string; driver: string }, generation: number): Promise<void> {
+  await w.em
+    .createQueryBuilder(ForecastFit)
+    .insert({ ...s, generation, fittedGeneration: 0, editGeneration: 0, changedAt: w.now, staleSince: generation > 0 ? w.now : null })
+    .onConflict(['locationId', 'driver'])
+    .ignore()
+    .execute();
+}
+
+/**
+ * Marks the series of the intervals a write stored, each location and driver once (in order, so
+ * concurrent writes lock rows alike). An interval of the location's current day or later changes
+ * no fit (the model trains through yesterday), so sales streaming in ask for none (only a series
+ * seen the first time is fitted): the day's fit when it ends takes them in.
+ */
+export async function markSeriesStale(w: Work, intervals: Iterable<{ locationId: string; driver: string; intervalStart: Date | string }>): Promise<void> {
+  const list = [...intervals];
+  if (list.length === 0) return;
+  const zones = (await resolveLocations(w, [...new Set(list.map((i) => i.locationId))].map((locationId) => ({ locationId })))).byId;
+  const todayStarts = new Map<string, number>();
+  const series = new Map<string, { locationId: string; driver: string; past: boolean }>();
+  for (const i of list) {
+    let today = todayStarts.get(i.locationId);
+    if (today === undefined) {
+      const zone = zones.get(i.locationId)?.timezone;
+      today = zone ? DateTime.fromJSDate(w.now, { zone }).startOf('day').toMillis() : Infinity;
+      todayStarts.set(i.locationId, today);
+    }
+    const key = `${i.locationId}\u0000${i.driver}`;
+    const past = new Date(i.intervalStart).getTime() < today || (series.get(key)?.past ?? false);
+    series.set(key, { locationId: i.locationId, driver: i.driver, past });
+  }
+  for (const key of [...series.keys()].sort()) {
+    const { past, ...s } = series.get(key)!;
+    if (past) await markForecastsStale(w, s);
+    else await ensureSeries(w, s, 1);
+  }
 }
 
 /** The stored fit that answers `GET /forecasts` for these days, when one does (else the request is fitted on demand). */
@@ -67,7 +93,7 @@ export async function servableFit(w: Work, q: { locationId: string; driver: stri
 
 /** The fits due now (oldest change first), and the ms until the next one is when none is. */
 export async function dueForecastFits(w: Work, timing: FitTiming): Promise<{ due: { locationId: string; driver: string }[]; nextInMs: number | null }> {
-  const rows = await w.em.find(ForecastFit, {}, { fields: ['locationId', 'driver', 'generation', 'fittedGeneration', 'staleSince', 'changedAt', 'trainedThrough'], orderBy: { changedAt: 'asc' } });
+  const rows = await w.em.find(ForecastFit, {}, { fields: ['locationId', 'driver', 'generation', 'fittedGeneration', 'staleSince', 'changedAt', 'fittedAt'], orderBy: { changedAt: 'asc' } });
   if (rows.length === 0) return { due: [], nextInMs: null };
   const zones = (await resolveLocations(w, rows.map((r) => ({ locationId: r.locationId })))).byId;
   const due: { locationId: string; driver: string }[] = [];
@@ -76,7 +102,8 @@ export async function dueForecastFits(w: Work, timing: FitTiming): Promise<{ due
     const zone = zones.get(r.locationId)?.timezone;
     if (!zone) continue;
     const today = DateTime.fromJSDate(w.now, { zone }).toISODate()!;
-    const state = { generation: r.generation, fittedGeneration: r.fittedGeneration, changedAt: new Date(r.changedAt), staleSince: r.staleSince ? new Date(r.staleSince) : null, trainedThrough: r.trainedThrough ?? null };
+    const fittedOn = r.fittedAt ? DateTime.fromJSDate(new Date(r.fittedAt), { zone }).toISODate() : null;
+    const state = { generation: r.generation, fittedGeneration: r.fittedGeneration, changedAt: new Date(r.changedAt), staleSince: r.staleSince ? new Date(r.staleSince) : null, fittedOn };
     const inMs = fitDueIn(state, w.now, today, timing);
     if (inMs === 0) due.push({ locationId: r.locationId, driver: r.driver });
     else if (inMs !== null) nextInMs = nextInMs === null ? inMs : Math.min(nextInMs, inMs);

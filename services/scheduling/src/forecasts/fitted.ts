@@ -100,7 +100,8 @@ export interface FitState {
   fittedGeneration: number;
   staleSince: Date | null;
   changedAt: Date;
-  trainedThrough: string | null;
+  /** the location's local date of the last fit (null before one) */
+  fittedOn: string | null;
 }
 
 export interface FitTiming {
@@ -112,8 +113,8 @@ export interface FitTiming {
 
 /**
  * When a fit is due: 0 now; the ms until it is (a change inside the quiet spell); null when the stored
- * fit is current. A stored fit is due each new local day (`today` is the location's), as the day that
- * ended becomes training data.
+ * fit is current. A series is fitted again each new local day (`today` is the location's), as the day
+ * that ended becomes training data (and a history too short yesterday may suffice today).
  */
 export function fitDueIn(s: FitState, now: Date, today: string, t: FitTiming): number | null {
   if (s.generation > s.fittedGeneration) {
@@ -121,6 +122,6 @@ export function fitDueIn(s: FitState, now: Date, today: string, t: FitTiming): n
     const waited = (s.staleSince ?? s.changedAt).getTime() + t.maxWaitMs - now.getTime();
     return Math.max(0, Math.min(quiet, waited));
   }
-  if (s.trainedThrough !== null && parseLocalDate(s.trainedThrough, 'trainedThrough') < parseLocalDate(today, 'today') - 1) return 0;
+  if (s.fittedOn !== null && s.fittedOn < today) return 0;
   return null;
 }
