@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { LockMode } from '@mikro-orm/core';
-import { resolveLocations, type Work } from '@bop/shared';
+import { findPlain, resolveLocations, type Work } from '@bop/shared';
 import { ForecastFit } from './entities';
 import { fitDueIn, horizonEnd, storedCoverage, storedForecast, type FitTiming, type StoredForecast } from './fitted';
 import { forecastDemand, ForecastInputError, InsufficientHistory } from './model';
@@ -77,7 +77,8 @@ export async function markSeriesStale(w: Work, intervals: Iterable<{ locationId:
 
 /** The stored fit that answers `GET /forecasts` for these days, when one does (else the request is fitted on demand). */
 export async function servableFit(w: Work, q: { locationId: string; driver: string; from: string; to: string }, zone: string): Promise<{ result: StoredForecast; fit: FitView } | null> {
-  const row = await w.em.findOne(ForecastFit, { locationId: q.locationId, driver: q.driver });
+  // a plain row: no entity snapshot of the stored days to compare at flush
+  const [row] = await findPlain(w.em, ForecastFit, { locationId: q.locationId, driver: q.driver });
   if (!row?.result || !row.fittedAt) return null;
   // an edit the fit has not seen: fitted now instead, so the edit shows
   if (row.editGeneration > row.fittedGeneration) return null;
