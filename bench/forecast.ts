@@ -20,14 +20,26 @@
  * closures, not the swings) and that of the model without the special-day list (Christmas is then
  * learned from nothing: a day without data is not known to be closed); and the time to forecast one
  * location-week from the full history, median and max over locations (target < 200 ms).
+ * Then, through the API (gateway, compiled runtime in a child process, embedded Postgres): the last
+ * 100 weeks of each location sent as net sales with POST /demand-drivers, the background fits waited
+ * for, and GET /forecasts p50/p95 of a location-week in 15-minute buckets (target p95 < 100 ms), one
+ * day, and a week in daily buckets, served from the stored fits, against the same week fitted for
+ * the request (past the stored days) as the baseline.
  *
- *   npm run bench:forecast          (BENCH_SEED=1 changes the generated data, BENCH_LOCATIONS=20)
+ *   npm run bench:forecast          (BENCH_SEED=1 changes the generated data, BENCH_LOCATIONS=20;
+ *                                    BENCH_API=0 skips the API part, BENCH_API_WEEKS=100, BENCH_API_ROUNDS=10)
  */
 import { DateTime } from 'luxon';
 import { forecastDemand, type DemandPoint, type SpecialDay } from '@svc/scheduling';
 import { seededRandom } from './seeded-random';
+import { runBench } from './entry';
+import { benchRequest, benchSession, startRuntimeProcess } from './runtime-process';
 
 export const SEED = Number(process.env.BENCH_SEED ?? 1);
+/** BENCH_API=0 skips the part through the API */
+const API = process.env.BENCH_API !== '0';
+const API_WEEKS = Number(process.env.BENCH_API_WEEKS ?? 100);
+const API_ROUNDS = Number(process.env.BENCH_API_ROUNDS ?? 10);
 export const LOCATIONS = Number(process.env.BENCH_LOCATIONS ?? 20);
 export const FIRST = '2024-01-01';
 export const LAST = '2025-12-31';
@@ -318,7 +330,115 @@ interface Tally {
 
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 
-function main(): void {
+/** A location's last BENCH_API_WEEKS weeks of history, kept for the part through the API. */
+interface KeptHistory {
+  zone: string;
+  starts: Float64Array;
+  values: Float64Array;
+}
+
+function keepHistory(loc: Location, history: DemandPoint[]): KeptHistory {
+  const last = Date.parse(history[history.length - 1].start);
+  const recent = history.filter((p) => Date.parse(p.start) > last - API_WEEKS * 7 * 86_400_000);
+  return { zone: loc.zone, starts: Float64Array.from(recent, (p) => Date.parse(p.start)), values: Float64Array.from(recent, (p) => p.value) };
+}
+
+const quantile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))];
+};
+
+/**
+ * GET /forecasts through the gateway of the compiled runtime (all services, embedded Postgres): the
+ * kept histories sent as net sales with POST /demand-drivers (shifted by whole days so the last day is
+ * two days ago), the fits waited for, then location-weeks and days read from the stored fits, against
+ * the same location-week fitted for the request (a range past the 63 stored days) as the baseline.
+ */
+async function apiLatency(kept: KeptHistory[]): Promise<void> {
+  const rt = await startRuntimeProcess({ API_INGEST_RATE_LIMIT_PER_MIN: '100000000', API_RATE_LIMIT_PER_MIN: '100000000', LOG_LEVEL: 'warn' });
+  try {
+    const session = await benchSession(rt.base);
+    const reg = await benchRequest(rt.base, 'POST', '/api/v1/integrations', { manifest: { name: 'Bench sales feed', version: '1.0.0', description: 'bench', scopes: ['scheduling:write', 'scheduling:read'], webhooks: [] } }, session);
+    const key: string = reg.apiKey;
+    const lastMs = Math.max(...kept.map((k) => k.starts[k.starts.length - 1]));
+    const shift = (Math.floor(Date.now() / 86_400_000) - 2 - Math.floor(lastMs / 86_400_000)) * 86_400_000;
+    const ids: string[] = [];
+    for (const [i, k] of kept.entries()) ids.push((await benchRequest(rt.base, 'POST', '/api/v1/locations', { name: `Bench forecast ${i}`, timezone: k.zone, externalId: `BENCH-F${i}` }, session)).id);
+
+    const jobs: Array<[number, number]> = [];
+    for (const [i, k] of kept.entries()) for (let o = 0; o < k.starts.length; o += 1000) jobs.push([i, o]);
+    let next = 0;
+    let sent = 0;
+    const loadStarted = performance.now();
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (next < jobs.length) {
+          const [i, o] = jobs[next++];
+          const k = kept[i];
+          const drivers = [];
+          for (let j = o; j < Math.min(o + 1000, k.starts.length); j++) {
+            const at = new Date(k.starts[j] + shift).toISOString();
+            drivers.push({ externalId: `ns-${i}-${at}`, locationId: ids[i], driver: 'net_sales', intervalStart: at, value: k.values[j].toFixed(2) });
+          }
+          const answer = await benchRequest(rt.base, 'POST', '/api/v1/demand-drivers', { source: 'bench-sales', drivers }, key);
+          if (answer.rejected) throw new Error(`demand drivers rejected: ${JSON.stringify(answer.results.find((r: { errors?: unknown }) => r.errors))}`);
+          sent += drivers.length;
+        }
+      }),
+    );
+    const loadSeconds = (performance.now() - loadStarted) / 1000;
+
+    const day = (zone: string, plus: number) => DateTime.now().setZone(zone).plus({ days: plus }).toISODate()!;
+    const path = (i: number, from: number, to: number, bucket: string) => `/api/v1/forecasts?locationId=${ids[i]}&driver=net_sales&from=${day(kept[i].zone, from)}&to=${day(kept[i].zone, to)}&bucket=${bucket}`;
+    const get = async (p: string) => {
+      const t0 = performance.now();
+      const res = await fetch(`${rt.base}${p}`, { headers: { authorization: `Bearer ${session}` } });
+      const body = (await res.json()) as { fit: string; stale: boolean; buckets: unknown[]; weeksOfHistory: number };
+      const ms = performance.now() - t0;
+      if (res.status !== 200) throw new Error(`GET ${p}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+      return { ms, body };
+    };
+    // the fits: each location's week answered from a stored fit that has every batch in it
+    const fitStarted = performance.now();
+    const waiting = new Set(ids.keys());
+    while (waiting.size > 0) {
+      if (performance.now() - fitStarted > 30 * 60_000) throw new Error(`${waiting.size} locations not fitted after 30 minutes`);
+      for (const i of [...waiting]) {
+        const { body } = await get(path(i, 1, 7, '1d'));
+        if (body.fit === 'stored' && !body.stale) waiting.delete(i);
+      }
+      if (waiting.size > 0) await new Promise((r) => setTimeout(r, 1000));
+    }
+    const fitSeconds = (performance.now() - fitStarted) / 1000;
+    console.log(
+      `through the API (gateway, runtime process, embedded Postgres): ${sent} net-sales intervals of ${kept.length} locations (${API_WEEKS} weeks each) sent in ${loadSeconds.toFixed(1)} s; all fitted ${fitSeconds.toFixed(1)} s after the last batch`,
+    );
+    const cases: Array<[string, (i: number) => string, number, string, number]> = [
+      ['location-week, 15-minute buckets', (i) => path(i, 1, 7, '15m'), API_ROUNDS, 'stored', 7 * 96],
+      ['one day, 15-minute buckets', (i) => path(i, 1, 1, '15m'), API_ROUNDS, 'stored', 96],
+      ['location-week, daily buckets', (i) => path(i, 1, 7, '1d'), API_ROUNDS, 'stored', 7],
+      ['baseline: location-week, 15-minute, fitted per request', (i) => path(i, 70, 76, '15m'), 1, 'on_demand', 7 * 96],
+    ];
+    console.log(`GET /forecasts${'p50'.padStart(44)}${'p95'.padStart(10)}${'max'.padStart(10)}  requests`);
+    for (const [name, of, rounds, fit, buckets] of cases) {
+      const times: number[] = [];
+      for (let r = 0; r < rounds; r++) {
+        for (let i = 0; i < ids.length; i++) {
+          const { ms, body } = await get(of(i));
+          // a day with a clock change has 92 or 100 intervals
+          if (body.fit !== fit || Math.abs(body.buckets.length - buckets) > 8) throw new Error(`${name}: fit ${body.fit}, ${body.buckets.length} buckets`);
+          times.push(ms);
+        }
+      }
+      console.log(`  ${name.padEnd(55)}${quantile(times, 0.5).toFixed(1).padStart(8)} ms${quantile(times, 0.95).toFixed(1).padStart(7)} ms${Math.max(...times).toFixed(1).padStart(7)} ms  ${times.length}`);
+    }
+    console.log('target: location-week in 15-minute buckets p95 < 100 ms through the gateway');
+  } finally {
+    await rt.stop();
+  }
+}
+
+async function main(): Promise<void> {
   const rnd = new Random(SEED);
   const specials = specialCalendar();
   const windowFirst = dayNumber(WINDOW_FROM);
@@ -326,6 +446,7 @@ function main(): void {
   const weekMs: number[] = [];
   const windowMs: number[] = [];
   let pointCount = 0;
+  const kept: KeptHistory[] = [];
   const started = performance.now();
   for (let id = 0; id < LOCATIONS; id++) {
     const loc = makeLocation(id, rnd);
@@ -333,6 +454,7 @@ function main(): void {
     const windowStart = DateTime.fromISO(WINDOW_FROM, { zone: loc.zone }).toMillis();
     const history = points.filter((p) => Date.parse(p.start) < windowStart);
     pointCount += history.length;
+    if (API) kept.push(keepHistory(loc, history));
     const list = specialList(loc, specials);
     const to = dateOf(windowFirst + WINDOW_DAYS - 1);
 
@@ -381,7 +503,8 @@ function main(): void {
   const max = (xs: number[]) => sorted(xs)[xs.length - 1];
   console.log(`time per location-week forecast (672 intervals): median ${median(weekMs).toFixed(1)} ms, max ${max(weekMs).toFixed(1)} ms (target < 200 ms)`);
   console.log(`time per four-week forecast: median ${median(windowMs).toFixed(1)} ms, max ${max(windowMs).toFixed(1)} ms (the first includes warm-up)`);
+  if (API) await apiLatency(kept);
 }
 
 // bench/forecast-cold.ts reads the generator from here
-if (require.main === module) main();
+if (require.main === module) runBench(main);

@@ -105,6 +105,10 @@ export const Forecast = z
     daysOfHistory: z.number().int().openapi({ description: 'days from the first day with data to the last day used' }),
     trainedThrough: z.string(),
     trendPercentPerWeek: z.number(),
+    fittedAt: Timestamp.openapi({ description: 'when the model behind this answer was fitted (the background fit, or now when fitted for this request); `weeksOfHistory` says from how many weeks' }),
+    fit: z.enum(['stored', 'on_demand']).openapi({ description: '`stored`: fitted in the background and read from storage; `on_demand`: fitted for this request (no stored fit covers the days yet, or an edit of special days is not in it)' }),
+    stale: z.boolean().openapi({ description: 'true: newer data arrived (or a day ended) after `fittedAt`; the answer is the stored fit while it is fitted again' }),
+    staleSince: Timestamp.nullable().openapi({ description: 'when the first change the stored fit does not include arrived (null when current, or when only a day has ended since the fit)' }),
     buckets: z.array(z.object({ start: Timestamp, end: Timestamp, value: z.string() })),
     days: z.array(
       z.object({

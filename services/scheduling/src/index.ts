@@ -16,7 +16,8 @@ import { swapWorkers } from './swaps/workers';
 import { DemandDriver, SalesDemand, SalesInterval } from './demand/entities';
 import { demandRoutes } from './demand/routes';
 import { demandConsumers } from './demand/consumers';
-import { ForecastAdjustment, SpecialDay } from './forecasts/entities';
+import { ForecastAdjustment, ForecastFit, SpecialDay } from './forecasts/entities';
+import { forecastFitWorker } from './forecasts/fit-worker';
 import { forecastRoutes } from './forecasts/routes';
 import { StaffingRule } from './staffing/entities';
 import { staffingRoutes } from './staffing/routes';
@@ -35,10 +36,10 @@ export * from './generate/solve';
 export const schedulingService = createService({
   name: 'scheduling',
   configSchema,
-  entities: [SchedulingLocation, SchedulingEmployee, ApprovedTimeOff, Availability, Shift, ShiftSwap, DemandDriver, SalesInterval, SalesDemand, ForecastAdjustment, SpecialDay, StaffingRule],
+  entities: [SchedulingLocation, SchedulingEmployee, ApprovedTimeOff, Availability, Shift, ShiftSwap, DemandDriver, SalesInterval, SalesDemand, ForecastAdjustment, SpecialDay, ForecastFit, StaffingRule],
   migrations,
   locationsInOrgUnits: locationsInOrgUnitsOf('scheduling'),
   consumers: () => [...orgReplicaConsumers('scheduling'), ...employeeReplicaConsumers('scheduling'), ...timeOffConsumers, ...shiftConsumers, ...demandConsumers],
-  workers: (svc) => swapWorkers(svc),
+  workers: (svc) => [...swapWorkers(svc), forecastFitWorker(svc)],
   routes: (svc) => [...availabilityRoutes(), ...shiftRoutes(svc), ...swapRoutes(), ...demandRoutes(svc), ...forecastRoutes(), ...staffingRoutes(), ...scheduleRoutes(svc)],
 });

@@ -1,5 +1,6 @@
 import { DemandDriverInput } from '@bop/contracts';
 import { contentHash, ingestBatch, parseLocatedRecords, type BatchResult, type FieldError, type IngestTarget, type PreparedRecord, type Work } from '@bop/shared';
+import { markSeriesStale } from '../forecasts/fit-store';
 
 /** The service's demand_drivers as the kit's batch upsert writes it (in the unit's schema). */
 export const demandDriversTarget: IngestTarget = {
@@ -38,5 +39,9 @@ export async function storeDemandDrivers(w: Work, opts: { source: string; record
     }
     return { index: p.index, externalId: p.externalId, row, hash: contentHash(row), warnings: p.warnings.length > 0 ? p.warnings : undefined };
   });
-  return ingestBatch(w, { target: demandDriversTarget, source: opts.source, records, area: 'scheduling', endpoint: opts.endpoint });
+  const result = await ingestBatch(w, { target: demandDriversTarget, source: opts.source, records, area: 'scheduling', endpoint: opts.endpoint });
+  // the forecasts of the series that changed are fitted again (debounced by the fit worker)
+  const changed = new Set(result.results.filter((r) => r.status === 'created' || r.status === 'updated').map((r) => r.index));
+  await markSeriesStale(w, records.filter((r) => changed.has(r.index) && r.row).map((r) => ({ locationId: r.row!.location_id, driver: r.row!.driver, intervalStart: r.row!.interval_start })));
+  return result;
 }

@@ -1,4 +1,5 @@
 import { lockForTransaction, sqlList, sqlQuery, type Work } from '@bop/shared';
+import { markSeriesStale } from '../forecasts/fit-store';
 
 /** What one sales transaction adds to its location's 15-minute interval. */
 export interface SalesContribution {
@@ -68,4 +69,6 @@ export async function applySalesDemand(w: Work, incoming: SalesContribution[]): 
       sqlList(rows.map((r) => r.transactions)),
     ],
   );
+  // the forecasts built from sales are fitted again (debounced by the fit worker)
+  await markSeriesStale(w, rows.flatMap((r) => ['net_sales', 'transactions'].map((driver) => ({ locationId: r.locationId, driver, intervalStart: r.intervalStart }))));
 }

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { StoredForecast } from './fitted';
 
 /** A manager's percentage on one day's forecast at a location (one driver, or all when null). */
 export const ForecastAdjustment = defineEntity({
@@ -37,3 +38,30 @@ export const SpecialDay = defineEntity({
   },
 });
 export type SpecialDay = InferEntity<typeof SpecialDay>;
+
+/** The stored forecast of a location and driver: the model's fit as the background worker last made it, and whether newer data or edits arrived since. */
+export const ForecastFit = defineEntity({
+  name: 'ForecastFit',
+  tableName: 'forecast_fits',
+  properties: {
+    locationId: p.string().primary(),
+    driver: p.string().primary(),
+    /** bumped by every change that makes the fit out of date */
+    generation: p.integer(),
+    /** the generation the stored fit read (stale while below `generation`) */
+    fittedGeneration: p.integer(),
+    /** the last generation an explicit edit (a special day) made: a fit below it is not served */
+    editGeneration: p.integer(),
+    /** the first change the stored fit does not include (null: up to date) */
+    staleSince: p.datetime().nullable(),
+    /** the last change (the debounce waits for a quiet spell after it) */
+    changedAt: p.datetime(),
+    fittedAt: p.datetime().nullable(),
+    /** the stored fit's last training day (null before a fit, or when the history was too short) */
+    trainedThrough: p.string().columnType('date').nullable(),
+    /** the model's result for the horizon, without adjustments; null before a fit or when the history was too short */
+    result: p.json<StoredForecast>().nullable(),
+  },
+});
+export type ForecastFit = InferEntity<typeof ForecastFit>;
+

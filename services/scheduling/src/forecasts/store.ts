@@ -11,8 +11,10 @@ import {
   type ReachSet,
   type Work,
 } from '@bop/shared';
-import { bucketForecast, forecastDemand, ForecastInputError, InsufficientHistory, type DemandPoint, type ForecastBucketSize, type ForecastInput } from './model';
+import { bucketForecast, forecastDemand, ForecastInputError, InsufficientHistory, type DemandPoint, type ForecastBucketSize, type ForecastInput, type ForecastResult } from './model';
 import { needsPeers, similarPeers } from './cold-start';
+import { storedDays } from './fitted';
+import { markForecastsStale, servableFit, type FitView } from './fit-store';
 import { ForecastAdjustment, SpecialDay } from './entities';
 import { DemandDriver, SalesInterval } from '../demand/entities';
 
@@ -48,51 +50,82 @@ export interface ForecastRequest {
   bucket: ForecastBucketSize;
 }
 
-/** `GET /forecasts`: the driver forecast for local days [from, to] in the asked buckets (422 with fewer than 8 weeks of history). */
+/**
+ * What the model reads for a forecast of local days from `from` on: the driver's history before it (and
+ * before today), every location's special days (the model keeps the company's and this location's, and a
+ * similar location's own for its history), and with fewer than 8 weeks of its own, the histories of the
+ * company's most similar locations (cold-start.ts). `model` lacks `to` and the adjustments.
+ */
+export async function forecastInputs(w: Work, q: { locationId: string; driver: string; from: string }, zone: string) {
+  const { em } = w;
+  const first = DateTime.fromISO(q.from, { zone }).startOf('day');
+  const historyEnd = new Date(Math.min(first.toMillis(), w.now.getTime()));
+  const history = await demandHistory(em, q.locationId, q.driver, first.minus({ days: HISTORY_DAYS }).toJSDate(), historyEnd);
+  const specialDays = await findPlain(em, SpecialDay, {});
+  const model: Omit<ForecastInput, 'to'> & { to: string } = {
+    locationId: q.locationId,
+    history: history.points,
+    zone,
+    from: q.from,
+    to: q.from,
+    asOf: w.now.toISOString(),
+    // a plain row's decimal is a string ("20.00")
+    specialDays: specialDays.map((d) => ({ date: d.date, kind: d.kind, name: d.name ?? undefined, expectedPercent: d.expectedPercent == null ? undefined : Number(d.expectedPercent), ...(d.locationId ? { locationId: d.locationId } : {}) })),
+  };
+  if (needsPeers(model)) model.peers = await similarPeers(w, model, async (id, from, to) => (await demandHistory(em, id, q.driver, from, to)).points);
+  return { history, model };
+}
+
+/** 422 for a history the model cannot forecast from (none at all), or input it refuses. */
+export function forecastRefusal(err: unknown, q: { locationId: string; driver: string; from: string }): unknown {
+  if (err instanceof InsufficientHistory) {
+    return new ValidationError(
+      [
+        {
+          path: 'locationId',
+          message: `${q.locationId} has no ${q.driver} before ${q.from}: a forecast needs at least one day of it. Send the location's sales (or its ${q.driver} with POST /demand-drivers); a forecast is made from the first day, and is at its best from 8 weeks (ingestion rule 10).`,
+        },
+      ],
+      'No history to forecast from.',
+    );
+  }
+  if (err instanceof ForecastInputError) return new ValidationError([{ path: 'from', message: err.message }]);
+  return err;
+}
+
+/**
+ * `GET /forecasts`: the driver forecast for local days [from, to] in the asked buckets (422 only without
+ * any history; under 8 weeks a cold start, see cold-start.ts). Served from the stored fit when it covers the days (marked stale when
+ * newer data arrived since, see docs/scheduling.md), else fitted now; adjustments apply as they are.
+ */
 export async function forecastFor(w: Work, q: ForecastRequest, reach: ReachSet) {
   const { em } = w;
   assertLocationInReach(reach, q.locationId);
   const loc = (await resolveLocations(w, [{ locationId: q.locationId }])).byId.get(q.locationId);
   if (!loc) throw new ValidationError([{ path: 'locationId', message: `No location ${q.locationId}.` }]);
   const zone = loc.timezone;
-  const now = w.now;
-  const first = DateTime.fromISO(q.from, { zone }).startOf('day');
-  const historyEnd = new Date(Math.min(first.toMillis(), now.getTime()));
-  const history = await demandHistory(em, q.locationId, q.driver, first.minus({ days: HISTORY_DAYS }).toJSDate(), historyEnd);
-  // every location's: the model keeps the company's and this location's, and a similar location's own for its history (cold start)
-  const specialDays = await findPlain(em, SpecialDay, {});
-  const adjustments = await findPlain(em, ForecastAdjustment, { locationId: q.locationId, $or: [{ driver: q.driver }, { driver: null }], date: { $gte: q.from, $lte: q.to } });
+  const adjustments = (await findPlain(em, ForecastAdjustment, { locationId: q.locationId, $or: [{ driver: q.driver }, { driver: null }], date: { $gte: q.from, $lte: q.to } }))
+    .filter((a) => Number(a.percent) !== 0)
+    .map((a) => ({ date: a.date, percent: Number(a.percent) }));
+  const stored = await servableFit(w, q, zone);
+  if (stored) return forecastView(q, zone, stored.result.historySource, { ...stored.result, ...storedDays(stored.result, q.from, q.to, adjustments) }, stored.fit);
+  const inputs = await forecastInputs(w, q, zone);
   let result;
   try {
-    const input: ForecastInput = {
-      locationId: q.locationId,
-      history: history.points,
-      zone,
-      from: q.from,
-      to: q.to,
-      asOf: now.toISOString(),
-      // a plain row's decimal is a string ("20.00")
-      specialDays: specialDays.map((d) => ({ date: d.date, kind: d.kind, name: d.name ?? undefined, expectedPercent: d.expectedPercent == null ? undefined : Number(d.expectedPercent), ...(d.locationId ? { locationId: d.locationId } : {}) })),
-      adjustments: adjustments.filter((a) => Number(a.percent) !== 0).map((a) => ({ date: a.date, percent: Number(a.percent) })),
-    };
-    // fewer than 8 weeks of its own: the company's most similar locations (cold-start.ts)
-    if (needsPeers(input)) input.peers = await similarPeers(w, input, async (id, from, to) => (await demandHistory(em, id, q.driver, from, to)).points);
-    result = forecastDemand(input);
+    result = forecastDemand({ ...inputs.model, to: q.to, adjustments });
   } catch (err) {
-    if (err instanceof InsufficientHistory) {
-      throw new ValidationError(
-        [
-          {
-            path: 'locationId',
-            message: `${q.locationId} has no ${q.driver} before ${q.from}: a forecast needs at least one day of it. Send the location's sales (or its ${q.driver} with POST /demand-drivers); a forecast is made from the first day, and is at its best from 8 weeks (ingestion rule 10).`,
-          },
-        ],
-        'No history to forecast from.',
-      );
-    }
-    if (err instanceof ForecastInputError) throw new ValidationError([{ path: 'from', message: err.message }]);
-    throw err;
+    throw forecastRefusal(err, q);
   }
+  return forecastView(q, zone, inputs.history.source, result, { fittedAt: w.now.toISOString(), fit: 'on_demand', stale: false, staleSince: null });
+}
+
+function forecastView(
+  q: ForecastRequest,
+  zone: string,
+  historySource: 'feed' | 'sales',
+  result: Pick<ForecastResult, 'points' | 'days' | 'method' | 'confidence' | 'similarLocations' | 'weeksOfHistory' | 'daysOfHistory' | 'trainedThrough' | 'trendPercentPerWeek'>,
+  fit: FitView,
+) {
   const round = (v: number) => (Math.round(v * 100) / 100).toFixed(2);
   return {
     locationId: q.locationId,
@@ -104,11 +137,12 @@ export async function forecastFor(w: Work, q: ForecastRequest, reach: ReachSet) 
     method: result.method,
     confidence: result.confidence,
     similarLocations: result.similarLocations?.map((p) => ({ locationId: p.locationId, weight: Math.round(p.weight * 1000) / 1000, scale: Math.round(p.scale * 1000) / 1000 })) ?? null,
-    historySource: history.source,
+    historySource,
     weeksOfHistory: result.weeksOfHistory,
     daysOfHistory: result.daysOfHistory,
     trainedThrough: result.trainedThrough,
     trendPercentPerWeek: Math.round(result.trendPercentPerWeek * 100) / 100,
+    ...fit,
     buckets: bucketForecast(result.points, q.bucket, zone).map((b) => ({ start: b.start, end: b.end, value: round(b.value) })),
     days: result.days.map((d) => ({
       date: d.date,
@@ -205,12 +239,16 @@ export async function putSpecialDay(w: Work, date: string, body: SpecialDayBody,
   const fields = { kind: body.kind, name: body.name ?? null, expectedPercent: body.expectedPercent ?? null };
   const d = await em.findOne(SpecialDay, { date, locationId: locationId ?? null }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (d) {
-    if (d.kind !== fields.kind || (d.name ?? null) !== fields.name || (d.expectedPercent == null ? null : Number(d.expectedPercent)) !== fields.expectedPercent) Object.assign(d, fields, { version: d.version + 1, updatedAt: at });
+    if (d.kind !== fields.kind || (d.name ?? null) !== fields.name || (d.expectedPercent == null ? null : Number(d.expectedPercent)) !== fields.expectedPercent) {
+      Object.assign(d, fields, { version: d.version + 1, updatedAt: at });
+      await markForecastsStale(w, { ...(locationId ? { locationId } : {}), edit: true });
+    }
     await em.flush();
     return { status: 200 as const, body: specialDto(d) };
   }
   const created = em.create(SpecialDay, { date, locationId: locationId ?? null, ...fields, version: 1, updatedAt: at });
   await em.flush();
+  await markForecastsStale(w, { ...(locationId ? { locationId } : {}), edit: true });
   return { status: 201 as const, body: specialDto(created) };
 }
 
@@ -218,6 +256,8 @@ export async function putSpecialDay(w: Work, date: string, body: SpecialDayBody,
 export async function removeSpecialDay(w: Work, date: string, locationId?: string): Promise<void> {
   if (locationId) assertLocationInReach(w.reach(), locationId);
   const d = await w.em.findOne(SpecialDay, { date, locationId: locationId ?? null });
-  if (d) w.em.remove(d);
+  if (!d) return;
+  w.em.remove(d);
   await w.em.flush();
+  await markForecastsStale(w, { ...(locationId ? { locationId } : {}), edit: true });
 }

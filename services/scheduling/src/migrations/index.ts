@@ -3,6 +3,7 @@ import { Migration20261129100000 } from './Migration20261129100000';
 import { Migration20261129110000 } from './Migration20261129110000';
 import { Migration20261129120000 } from './Migration20261129120000';
 import { Migration20261129125000 } from './Migration20261129125000';
+import { Migration20261130120500 } from './Migration20261130120500';
 
 export const migrations: MigrationEntry[] = [
   // organization and employee replicas, approved time off, availability and shifts
@@ -13,4 +14,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261129120000', class: Migration20261129120000 },
   // special days per location as well as company-wide
   { name: 'Migration20261129125000', class: Migration20261129125000 },
+  // forecasts fitted in the background, stored per location and driver
+  { name: 'Migration20261130120500', class: Migration20261130120500 },
 ];
