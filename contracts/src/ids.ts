@@ -78,6 +78,8 @@ export const idPrefixes = {
   demandDriver: 'dmd',
   forecastAdjustment: 'fad',
   staffingRule: 'srl',
+  announcement: 'ann',
+  announcementRecipient: 'anr',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

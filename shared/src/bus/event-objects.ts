@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  Announcement,
   Attachment,
   Audit,
   CashBusinessDay,
@@ -114,4 +115,5 @@ export const eventObjectSchemas: Readonly<Record<string, z.ZodType>> = {
   'work_order.created': WorkOrder,
   'work_order.updated': WorkOrder,
   'work_order.closed': WorkOrder,
+  'announcement.published': Announcement,
 };

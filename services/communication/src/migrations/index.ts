@@ -1,0 +1,10 @@
+import type { MigrationEntry } from '@bop/shared';
+import { Migration20261128130000 } from './Migration20261128130000';
+import { Migration20261128140000 } from './Migration20261128140000';
+
+export const migrations: MigrationEntry[] = [
+  // organization, employee and shift replicas
+  { name: 'Migration20261128130000', class: Migration20261128130000 },
+  // announcements and their recipients
+  { name: 'Migration20261128140000', class: Migration20261128140000 },
+];

@@ -1,0 +1,12 @@
+import { defineConsumer } from '@bop/shared';
+import { recordShift } from './store';
+
+/** Keeps communication's shift replica from scheduling's `shift.changed`: who is on shift where on a day. */
+export const shiftReplicaConsumers = [
+  defineConsumer({
+    name: 'shift-replica',
+    topics: ['scheduling'],
+    types: ['shift.changed'],
+    handle: (ctx) => recordShift(ctx, ctx.event),
+  }),
+];
