@@ -147,6 +147,14 @@ const cases: Case[] = [
     good: () => replicaShift(),
   },
   {
+    service: 'communication',
+    consumer: 'shift-publication',
+    topic: 'scheduling',
+    type: 'schedule.published',
+    poisons: [null, { locationId: 'loc_x', shiftIds: 'shf_x' }, { locationId: 'loc_x', shiftIds: [`shf_${NUL}x`] }],
+    good: () => ({ locationId: 'loc_x', from: '2026-12-24', to: '2026-12-24', published: 1, openShifts: 0, shiftIds: [`shf_${newId('event').slice(4)}`], publishedAt: now() }),
+  },
+  {
     service: 'equipment',
     consumer: 'sensor-alarms',
     topic: 'operations',

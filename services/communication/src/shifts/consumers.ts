@@ -1,5 +1,5 @@
 import { defineConsumer } from '@bop/shared';
-import { recordShift } from './store';
+import { recordPublishedShifts, recordShift } from './store';
 
 /** Keeps communication's shift replica from scheduling's `shift.changed`: who is on shift where on a day. */
 export const shiftReplicaConsumers = [
@@ -8,5 +8,11 @@ export const shiftReplicaConsumers = [
     topics: ['scheduling'],
     types: ['shift.changed'],
     handle: (ctx) => recordShift(ctx, ctx.event),
+  }),
+  defineConsumer({
+    name: 'shift-publication',
+    topics: ['scheduling'],
+    types: ['schedule.published'],
+    handle: (ctx) => recordPublishedShifts(ctx, ctx.event),
   }),
 ];

@@ -43,3 +43,20 @@ export async function recordShift(w: Work, event: EventEnvelope): Promise<void> 
     .where({ version: { $lte: o.version } })
     .execute();
 }
+
+/**
+ * `schedule.published` names the draft shifts it published (scheduling emits no `shift.changed` for
+ * them): each held as a draft becomes published, one version on, as at scheduling.
+ */
+export async function recordPublishedShifts(w: Work, event: EventEnvelope): Promise<void> {
+  const o = event.data.object as { shiftIds?: unknown };
+  if (!Array.isArray(o.shiftIds) || o.shiftIds.some((id) => typeof id !== 'string')) throw new Error(`${event.type} ${event.id}: data.object.shiftIds is not a list of shift ids`);
+  if (o.shiftIds.length === 0) return;
+  const drafts = await w.em.find(CommunicationShift, { id: { $in: o.shiftIds as string[] }, status: 'draft' });
+  for (const s of drafts) {
+    s.status = 'published';
+    s.version += 1;
+    s.updatedAt = new Date(event.createdAt);
+  }
+  await w.em.flush();
+}
