@@ -80,6 +80,8 @@ export const idPrefixes = {
   staffingRule: 'srl',
   announcement: 'ann',
   announcementRecipient: 'anr',
+  recognition: 'rcg',
+  displayMetric: 'dmt',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

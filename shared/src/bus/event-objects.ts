@@ -21,6 +21,7 @@ import {
   PayRate,
   Punch,
   PurchaseOrder,
+  Recognition,
   SalesOrder,
   SalesUnmappedItem,
   SchedulePublished,
@@ -116,4 +117,5 @@ export const eventObjectSchemas: Readonly<Record<string, z.ZodType>> = {
   'work_order.updated': WorkOrder,
   'work_order.closed': WorkOrder,
   'announcement.published': Announcement,
+  'recognition.posted': Recognition,
 };
