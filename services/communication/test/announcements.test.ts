@@ -168,7 +168,7 @@ describe('announcements', () => {
     const published = await t.call('GET', `/announcements/${ann.id}`);
     expect(published.body).toMatchObject({ status: 'published', publishedBy: { type: 'system', id: null }, audienceCount: 2 });
     const [event] = await outboxPayloads(t, 'communication', { type: 'announcement.published', aggregateId: ann.id });
-    expect(event).toMatchObject({ actor: { type: 'system', id: null }, data: { object: { status: 'published', title: 'Holiday hours' } } });
+    expect(event).toMatchObject({ actor: { type: 'system', id: null }, data: { object: { status: 'published', title: 'Holiday hours' }, previous: { status: 'scheduled' } } });
     expect(ids((await t.call('GET', '/me/announcements', { as: me(joined) })).body)).toEqual([ann.id]);
 
     const back = await newDraft(t, { audience: { locationIds: [a] } });

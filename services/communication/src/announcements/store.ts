@@ -208,6 +208,7 @@ export async function publishAnnouncement(w: Work, id: string, body: z.output<ty
  * a scheduled one).
  */
 async function publishNow(w: Work, row: Announcement) {
+  const from = row.status;
   const employeeIds = await audienceOf(w, row.audience);
   for (const employeeId of employeeIds) {
     w.em.create(AnnouncementRecipient, { id: newId('announcementRecipient'), announcementId: row.id, employeeId, hidden: false, acknowledgedAt: null, acknowledgedBy: null, remindedAt: null });
@@ -220,7 +221,7 @@ async function publishNow(w: Work, row: Announcement) {
   row.updatedAt = w.now;
   await w.em.flush();
   const dto = announcementDto(row);
-  w.emit({ type: 'announcement.published', aggregateType: 'announcement', aggregateId: row.id, locationId: eventLocationId(row.locationIds), object: dto, previous: { status: 'draft' } });
+  w.emit({ type: 'announcement.published', aggregateType: 'announcement', aggregateId: row.id, locationId: eventLocationId(row.locationIds), object: dto, previous: { status: from } });
   return dto;
 }
 
