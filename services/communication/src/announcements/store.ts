@@ -210,8 +210,9 @@ export async function publishAnnouncement(w: Work, id: string, body: z.output<ty
 async function publishNow(w: Work, row: Announcement) {
   const from = row.status;
   const employeeIds = await audienceOf(w, row.audience);
-  for (const employeeId of employeeIds) {
-    w.em.create(AnnouncementRecipient, { id: newId('announcementRecipient'), announcementId: row.id, employeeId, hidden: false, acknowledgedAt: null, acknowledgedBy: null, remindedAt: null });
+  // the ORM's multi-row insert: no entity is built or tracked per person of the audience
+  if (employeeIds.length > 0) {
+    await w.em.insertMany(AnnouncementRecipient, employeeIds.map((employeeId) => ({ id: newId('announcementRecipient'), announcementId: row.id, employeeId, hidden: false, acknowledgedAt: null, acknowledgedBy: null, remindedAt: null })));
   }
   row.status = 'published';
   row.publishedAt = w.now;
