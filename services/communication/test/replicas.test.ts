@@ -68,4 +68,19 @@ describe('audiences from other services\' events', () => {
     const acks = await comm.call('GET', `/announcements/${everyoneAtNyc.body.id}/acknowledgements`);
     expect(acks.body.data.map((r: { employeeId: string; firstName: string }) => [r.employeeId, r.firstName]).sort()).toEqual([[cook, 'Ana'], [server, 'Ana']].sort());
   });
+
+  it('an on-shift employee the employee replica lacks is read through from people at publication', async () => {
+    const nyc = (await sql(stack, `select id from communication.locations where external_id = 'NYC-1'`))[0].id as string;
+    const lagging = await hired(nyc, ['Cook']);
+    await replicated('communication', 'employees', lagging);
+    await replicated('scheduling', 'employees', lagging);
+    // as if people's event had not reached communication yet
+    await sql(stack, `delete from communication.employees where id = $1`, [lagging]);
+    const shift = await stack.services.scheduling.call('POST', '/shifts', { body: { locationId: nyc, position: 'Cook', employeeId: lagging, start: '2026-12-26T14:00:00Z', end: '2026-12-26T22:00:00Z' } });
+    expect((await stack.services.scheduling.call('POST', '/schedules:publish', { body: { locationId: nyc, from: '2026-12-26', to: '2026-12-26' } })).status).toBe(200);
+    await replicated('communication', 'shifts', shift.body.id, `status = 'published'`);
+    const ann = await comm.call('POST', '/announcements', { body: { title: 'Boxing Day', body: 'Inventory at 8.', audience: { onShift: { locationId: nyc, date: '2026-12-26' } } } });
+    expect((await comm.call('POST', `/announcements/${ann.body.id}:publish`)).body.audienceCount).toBe(1);
+    expect((await comm.call('GET', '/me/announcements', { as: me(lagging) })).body.data).toEqual([expect.objectContaining({ id: ann.body.id })]);
+  });
 });
