@@ -19,6 +19,7 @@ import { identityService } from '@svc/identity';
 import { timeService } from '@svc/time';
 import { operationsService } from '@svc/operations';
 import { equipmentService } from '@svc/equipment';
+import { communicationService } from '@svc/communication';
 import { schedulingService } from '@svc/scheduling';
 import { eventually, sql, startTestServices, type TestServices } from '@bop/test-support';
 
@@ -26,7 +27,7 @@ let stack: TestServices;
 
 beforeAll(async () => {
   // one attempt: a poison is parked at its first failure (the retries are the runner test's subject)
-  stack = await startTestServices([cashService, integrationsService, inventoryService, purchasingService, salesService, webhooksService, peopleService, filesService, identityService, timeService, schedulingService, operationsService, equipmentService], { CONSUMER_MAX_ATTEMPTS: '1' });
+  stack = await startTestServices([cashService, integrationsService, inventoryService, purchasingService, salesService, webhooksService, peopleService, filesService, identityService, timeService, schedulingService, operationsService, equipmentService, communicationService], { CONSUMER_MAX_ATTEMPTS: '1' });
 }, 60_000);
 afterAll(async () => {
   await stack?.close();
@@ -82,6 +83,21 @@ const replicaEmployee = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
+/** A shift as scheduling's shift.changed carries it (the fields communication's replica keeps). */
+const replicaShift = (over: Record<string, unknown> = {}) => ({
+  id: `shf_${newId('event').slice(4)}`,
+  locationId: 'loc_x',
+  employeeId: 'emp_x',
+  position: 'cook',
+  start: '2026-12-24T09:00:00Z',
+  end: '2026-12-24T17:00:00Z',
+  localStart: '2026-12-24T09:00:00+00:00',
+  status: 'published',
+  version: 1,
+  updatedAt: now(),
+  ...over,
+});
+
 /** Per location/org-unit replica: the same two consumers in each service that keeps one. */
 const replicaCases = (service: string): Case[] => [
   { service, consumer: 'location-replica', topic: 'organization', type: 'location.created', poisons: [null, location({ id: `loc_${NUL}x` }), location({ updatedAt: 'not a time' })], good: () => location() },
@@ -89,7 +105,7 @@ const replicaCases = (service: string): Case[] => [
 ];
 
 const cases: Case[] = [
-  ...['cash', 'inventory', 'purchasing', 'sales', 'people', 'files', 'time', 'scheduling', 'operations', 'equipment'].flatMap(replicaCases),
+  ...['cash', 'inventory', 'purchasing', 'sales', 'people', 'files', 'time', 'scheduling', 'operations', 'equipment', 'communication'].flatMap(replicaCases),
   {
     service: 'people',
     consumer: 'department-replica',
@@ -114,7 +130,7 @@ const cases: Case[] = [
     poisons: [null, { id: `emp_${NUL}x`, status: 'terminated' }],
     good: () => ({ id: `emp_${newId('event').slice(4)}`, status: 'terminated', terminationDate: '2026-11-20' }),
   },
-  ...['time', 'scheduling', 'operations', 'equipment'].map((service): Case => ({
+  ...['time', 'scheduling', 'operations', 'equipment', 'communication'].map((service): Case => ({
     service,
     consumer: 'employee-replica',
     topic: 'people',
@@ -122,6 +138,22 @@ const cases: Case[] = [
     poisons: [null, replicaEmployee({ id: `emp_${NUL}x` }), replicaEmployee({ hireDate: 'not a date' }), replicaEmployee({ version: 'two' })],
     good: () => replicaEmployee(),
   })),
+  {
+    service: 'communication',
+    consumer: 'shift-replica',
+    topic: 'scheduling',
+    type: 'shift.changed',
+    poisons: [null, { id: 'shf_x', status: 'published' }, replicaShift({ id: `shf_${NUL}x` })],
+    good: () => replicaShift(),
+  },
+  {
+    service: 'communication',
+    consumer: 'shift-publication',
+    topic: 'scheduling',
+    type: 'schedule.published',
+    poisons: [null, { locationId: 'loc_x', shiftIds: 'shf_x' }, { locationId: 'loc_x', shiftIds: [`shf_${NUL}x`] }],
+    good: () => ({ locationId: 'loc_x', from: '2026-12-24', to: '2026-12-24', published: 1, openShifts: 0, shiftIds: [`shf_${newId('event').slice(4)}`], publishedAt: now() }),
+  },
   {
     service: 'equipment',
     consumer: 'sensor-alarms',
@@ -134,7 +166,7 @@ const cases: Case[] = [
     ],
     good: () => ({ id: `exc_${newId('event').slice(4)}`, sensorId: 'sen_x', sensorName: 'Probe', locationId: 'loc_x', assetId: null, state: 'out_of_range', value: '9', unit: 'C', min: '0', max: '5', outOfRangeSince: new Date().toISOString(), readAt: new Date().toISOString() }),
   },
-  ...['time', 'scheduling', 'operations', 'equipment'].map((service): Case => ({
+  ...['time', 'scheduling', 'operations', 'equipment', 'communication'].map((service): Case => ({
     service,
     consumer: 'pay-rate-replica',
     topic: 'people',

@@ -78,6 +78,10 @@ export const idPrefixes = {
   demandDriver: 'dmd',
   forecastAdjustment: 'fad',
   staffingRule: 'srl',
+  announcement: 'ann',
+  announcementRecipient: 'anr',
+  recognition: 'rcg',
+  displayMetric: 'dmt',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -13,6 +13,7 @@ import { timeOperations } from './time';
 import { schedulingOperations } from './scheduling';
 import { complianceOperations } from './compliance';
 import { equipmentOperations } from './equipment';
+import { communicationOperations } from './communication';
 
 export const operations = {
   ...identityOperations,
@@ -29,6 +30,7 @@ export const operations = {
   ...schedulingOperations,
   ...complianceOperations,
   ...equipmentOperations,
+  ...communicationOperations,
 };
 
 export type Operations = typeof operations;

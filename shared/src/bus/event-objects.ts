@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  Announcement,
   Attachment,
   Audit,
   CashBusinessDay,
@@ -20,6 +21,7 @@ import {
   PayRate,
   Punch,
   PurchaseOrder,
+  Recognition,
   SalesOrder,
   SalesUnmappedItem,
   SchedulePublished,
@@ -114,4 +116,6 @@ export const eventObjectSchemas: Readonly<Record<string, z.ZodType>> = {
   'work_order.created': WorkOrder,
   'work_order.updated': WorkOrder,
   'work_order.closed': WorkOrder,
+  'announcement.published': Announcement,
+  'recognition.posted': Recognition,
 };

@@ -1,0 +1,33 @@
+import type { z } from 'zod';
+import type { DisplayMetricListQuery, DisplayMetricsPush } from '@bop/contracts';
+import { ValidationError, assertLocationInReach, findPage, locationFilter, mapPage, newId, writableLocations, type Work } from '@bop/shared';
+import { DisplayMetric } from './entities';
+import { displayMetricDto } from './dto';
+
+/**
+ * `POST /display-metrics`: the latest value of each named number at a location. A push measured
+ * earlier than the value held (a late or re-sent push) keeps the newer value.
+ */
+export async function pushDisplayMetrics(w: Work, body: z.output<typeof DisplayMetricsPush>) {
+  assertLocationInReach(w.reach(), body.locationId);
+  const { errors } = await writableLocations(w, [{ id: body.locationId, path: 'locationId', takes: 'display metrics' }]);
+  if (errors.length > 0) throw new ValidationError(errors);
+  const measuredAt = body.measuredAt ? new Date(body.measuredAt) : w.now;
+  const held = new Map((await w.em.find(DisplayMetric, { locationId: body.locationId, name: { $in: body.metrics.map((m) => m.name) } })).map((m) => [m.name, m]));
+  const source = w.actor.integrationId ?? null;
+  const latest = body.metrics.map((m) => {
+    const row = held.get(m.name);
+    const values = { value: m.value, unit: m.unit ?? null, label: m.label ?? null, measuredAt, updatedAt: w.now, source };
+    if (!row) return w.em.create(DisplayMetric, { id: newId('displayMetric'), locationId: body.locationId, name: m.name, ...values });
+    if (row.measuredAt.getTime() <= measuredAt.getTime()) Object.assign(row, values);
+    return row;
+  });
+  await w.em.flush();
+  return { data: latest.map(displayMetricDto) };
+}
+
+/** `GET /display-metrics`: the latest value of each metric, by location and name. */
+export async function listDisplayMetrics(w: Work, query: z.output<typeof DisplayMetricListQuery>) {
+  const inLocations = locationFilter(w.reach(), query.locationId);
+  return mapPage(await findPage(w.em, DisplayMetric, [inLocations && { locationId: inLocations }, query.name && { name: query.name }], { limit: query.limit, cursor: query.cursor }), displayMetricDto);
+}

@@ -1,0 +1,35 @@
+import { createService, employeeReplicaConsumers, locationsInOrgUnitsOf, orgReplicaConsumers } from '@bop/shared';
+import { configSchema } from './config';
+import { migrations } from './migrations';
+import { CommunicationLocation } from './locations/entities';
+import { CommunicationEmployee } from './employees/entities';
+import { CommunicationShift } from './shifts/entities';
+import { shiftReplicaConsumers } from './shifts/consumers';
+import { Announcement, AnnouncementRecipient } from './announcements/entities';
+import { announcementRoutes } from './announcements/routes';
+import { announcementClock } from './announcements/workers';
+import { Recognition } from './recognitions/entities';
+import { recognitionRoutes } from './recognitions/routes';
+import { DisplayMetric } from './display-metrics/entities';
+import { displayMetricRoutes } from './display-metrics/routes';
+
+export { configSchema, type CommunicationConfig } from './config';
+
+/**
+ * Communication: announcements to an audience (locations, departments, positions, or on shift at a
+ * location on a day) fixed at publication, published at once or at `publishAt`, acknowledged by their
+ * audience, reminded once past their deadline; recognitions (shout-outs) and the latest display
+ * metrics pushed per location. Replicas of the organization (locations), of people (employees: the
+ * audience, who is recognised) and of scheduling's shifts (on shift).
+ */
+export const communicationService = createService({
+  name: 'communication',
+  configSchema,
+  entities: [CommunicationLocation, CommunicationEmployee, CommunicationShift, Announcement, AnnouncementRecipient, Recognition, DisplayMetric],
+  migrations,
+  // a person's org-unit reach resolves to the locations of those units (communication's replica of the organization)
+  locationsInOrgUnits: locationsInOrgUnitsOf('communication'),
+  consumers: () => [...orgReplicaConsumers('communication'), ...employeeReplicaConsumers('communication'), ...shiftReplicaConsumers],
+  workers: (svc) => [announcementClock(svc)],
+  routes: () => [...announcementRoutes(), ...recognitionRoutes(), ...displayMetricRoutes()],
+});
