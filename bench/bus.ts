@@ -6,7 +6,7 @@
  *
  *   npm run bench:bus
  *   BENCH_EVENTS=10000,100000 BENCH_BATCH=100 BENCH_PACED_SECONDS=20 BENCH_PACED_RECORDS=10000 BENCH_BACKLOG=10
- *   BENCH_WRITERS=4 BENCH_BUSES=postgres,kafka BENCH_RELAY_BATCH=500 change the load (LOG_LEVEL=info adds kafkajs's lines); DATABASE_URL=postgres://… uses that database instead of
+ *   BENCH_WRITERS=4 BENCH_BUSES=postgres,kafka BENCH_RELAY_BATCH=500 BENCH_WARMUP=20000 change the load (LOG_LEVEL=info adds kafkajs's lines); DATABASE_URL=postgres://… uses that database instead of
  *   an embedded Postgres; KAFKA_BROKERS (and SCHEMA_REGISTRY_URL) use that cluster instead of a local
  *   Apache Kafka + Apicurio Registry (deploy/kafka-local, started and stopped here).
  *
@@ -15,7 +15,9 @@
  * in transactions of BENCH_BATCH), and the kit's `Relay` moving them to the bus; a worker thread is
  * the consuming service — the kit's `ConsumerRunner` (its own ORM and bus client), whose handler's
  * transaction records the event ids in its `processed_events`. Lag = that transaction's commit −
- * the outbox transaction's commit (wall clock, both threads). Runs, after a warm-up of 1,000 events:
+ * the outbox transaction's commit (wall clock, both threads). Runs, after a warm-up (1,000 events paced, then a
+ * burst of BENCH_WARMUP, 20,000 by default, unmeasured: a broker's JVM spends its first minutes compiling, ~20 µs
+ * of its CPU an event over the first 100,000, which a broker in service has long done):
  *   burst — BENCH_EVENTS events written as fast as BENCH_WRITERS concurrent writers commit them (location.updated
  *           envelopes over 1,000 records): events/s from the first outbox commit to the last consumer
  *           commit, and the lag (which includes the backlog when the bus is slower than the writer);
@@ -26,6 +28,9 @@
  *   backlog — the relay stopped, BENCH_BACKLOG (10) such sales batches committed, a new relay started
  *           (a service restart or a bus outage catching up): how long the backlog takes to drain (its
  *           lag counts from each commit, so it includes the time the relay was held).
+ * Each burst also prints the CPU µs an event by part (bench/proc-cpu.ts, from /proc: this process's main thread = the
+ * producing service, its other threads = the consuming one and Node's helpers, Postgres, the broker, the registry) and
+ * the events a consumer transaction; BENCH_CPU_THREADS=broker (or postgres) adds that part's threads by name.
  * Never a timed assertion: it prints figures.
  */
 import fs from 'node:fs';
@@ -53,6 +58,7 @@ import {
 } from '@bop/shared';
 import { startEmbeddedPostgres } from '@bop/runtime';
 import { runBench } from './entry';
+import { cpuNow, cpuSince, threadCpuNow, type CpuParts } from './proc-cpu';
 
 const sizes = (process.env.BENCH_EVENTS ?? '10000,100000').split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
 const perCommit = Number(process.env.BENCH_BATCH ?? 100);
@@ -70,6 +76,8 @@ const busLogLevel = (kind: 'postgres' | 'kafka') => process.env.LOG_LEVEL ?? (ki
 const INGEST_BATCH = 1000;
 const RECORDED_CHUNK = 200;
 const WARMUP = 1000;
+/** the unmeasured burst after the paced warm-up (both buses) */
+const warmupBurst = Number(process.env.BENCH_WARMUP ?? 20_000);
 
 type BusConfig = Parameters<typeof createBus>[0];
 
@@ -124,6 +132,8 @@ async function consumerThread(setup: ConsumerSetup): Promise<void> {
 interface Consumer {
   /** consumer commit time per event id */
   at: Map<string, number>;
+  /** consumer transactions (handler commits) so far */
+  commits(): number;
   /** the consumer thread's event loop utilization since `since` (as performance.eventLoopUtilization) */
   elu(since?: EventLoopUtilization): EventLoopUtilization;
   waitFor(ids: string[], timeoutMs: number): Promise<void>;
@@ -133,6 +143,7 @@ interface Consumer {
 async function startConsumer(setup: ConsumerSetup): Promise<Consumer> {
   const worker = new Worker(__filename, { workerData: setup });
   const at = new Map<string, number>();
+  let commits = 0;
   let notify: (() => void) | null = null;
   let failed: Error | null = null;
   let onStopped: (() => void) | null = null;
@@ -141,6 +152,7 @@ async function startConsumer(setup: ConsumerSetup): Promise<Consumer> {
   await new Promise<void>((resolve, reject) => {
     worker.on('message', (m: { ids?: string[]; at?: number; ready?: boolean; stopped?: boolean }) => {
       if (m.ids) {
+        commits += 1;
         for (const id of m.ids) if (!at.has(id)) at.set(id, m.at!);
         notify?.();
       } else if (m.ready) resolve();
@@ -163,6 +175,7 @@ async function startConsumer(setup: ConsumerSetup): Promise<Consumer> {
   });
   return {
     at,
+    commits: () => commits,
     elu: (since) => worker.performance.eventLoopUtilization(since),
     async waitFor(ids, timeoutMs) {
       const until = Date.now() + timeoutMs;
@@ -348,9 +361,13 @@ interface Figures {
   /** event loop utilization of the producing thread (writers + relay) and of the consuming one, over the run */
   producerElu: number;
   consumerElu: number;
+  /** CPU ms by part over the run (proc-cpu.ts) */
+  cpu: CpuParts;
+  /** the consumer's transactions over the run */
+  consumerCommits: number;
 }
 
-function figures(bus: string, label: string, run: Run, consumer: Consumer, elu: { producer: number; consumer: number }): Figures {
+function figures(bus: string, label: string, run: Run, consumer: Consumer, elu: { producer: number; consumer: number }, cpu: CpuParts, consumerCommits: number): Figures {
   const lags = run.ids.map((id) => consumer.at.get(id)! - run.committedAt.get(id)!).sort((a, b) => a - b);
   let first = Infinity;
   for (const t of run.committedAt.values()) first = Math.min(first, t);
@@ -369,6 +386,8 @@ function figures(bus: string, label: string, run: Run, consumer: Consumer, elu: 
     max: lags[lags.length - 1],
     producerElu: elu.producer,
     consumerElu: elu.consumer,
+    cpu,
+    consumerCommits,
   };
 }
 
@@ -389,6 +408,14 @@ function row(f: Figures): string {
     ms(f.max).padStart(9),
     `${Math.round(f.producerElu * 100)} / ${Math.round(f.consumerElu * 100)} %`.padStart(12),
   ].join('  ');
+}
+
+/** CPU µs per event by part, and their sum. */
+function cpuRow(f: Figures): string {
+  const parts = Object.entries(f.cpu).filter(([, v]) => v > 0);
+  const per = (v: number) => ((v * 1000) / f.events).toFixed(1);
+  const total = parts.reduce((a, [, v]) => a + v, 0);
+  return `${''.padEnd(22)}  cpu µs/event: ${parts.map(([k, v]) => `${k} ${per(v)}`).join(', ')}; sum ${per(total)}; ${(f.events / Math.max(1, f.consumerCommits)).toFixed(0)} events a consumer transaction`;
 }
 
 const HEADER = ['bus'.padEnd(22), 'run'.padEnd(8), 'events'.padStart(8), 'written'.padStart(9), 'relayed'.padStart(9), 'consumed'.padStart(9), 'events/s'.padStart(9), 'lag p50'.padStart(9), 'p99'.padStart(9), 'max'.padStart(9), 'busy p / c'.padStart(12)].join('  ');
@@ -455,16 +482,29 @@ async function benchBus(kind: 'postgres' | 'kafka', databaseUrl: string, kafka: 
 
     const warm = await produce(orm, published, schema, WARMUP / perCommit, (c) => Array.from({ length: perCommit }, (_, i) => locationUpdated(c * perCommit + i, 0)), 20, 1);
     await consumer.waitFor(warm.ids, 120_000);
+    if (warmupBurst > 0) {
+      const commits = Math.ceil(warmupBurst / perCommit);
+      const burst = await produce(orm, published, schema, commits, (c) => Array.from({ length: Math.min(perCommit, warmupBurst - c * perCommit) }, (_, i) => locationUpdated(c * perCommit + i, 0)), null, writers);
+      await consumer.waitFor(burst.ids, 60_000 + warmupBurst * 5);
+    }
 
     // the run being measured, once written (a failed run's figures so far are printed from it)
     let written: Run | null = null;
     const measured = async (work: (onWritten: (run: Run) => void) => Promise<Run>, timeoutMs: number) => {
       const p0 = performance.eventLoopUtilization();
       const c0 = consumer.elu();
+      const cpu0 = cpuNow();
+      const threads0 = process.env.BENCH_CPU_THREADS ? threadCpuNow(process.env.BENCH_CPU_THREADS) : {};
+      const commits0 = consumer.commits();
       written = null;
       const run = await work((r) => (written = r));
       await consumer.waitFor(run.ids, timeoutMs);
-      return { run, elu: { producer: performance.eventLoopUtilization(p0).utilization, consumer: consumer.elu(c0).utilization } };
+      if (process.env.BENCH_CPU_THREADS) {
+        const t1 = threadCpuNow(process.env.BENCH_CPU_THREADS);
+        const by = Object.entries(t1).map(([k, v]) => [k, ((v - (threads0[k] ?? 0)) * 1000) / run.ids.length] as const).filter(([, v]) => v > 0.05).sort((a, b) => b[1] - a[1]);
+        console.log(`${''.padEnd(22)}  ${process.env.BENCH_CPU_THREADS} threads, cpu µs/event: ${by.map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`);
+      }
+      return { run, elu: { producer: performance.eventLoopUtilization(p0).utilization, consumer: consumer.elu(c0).utilization }, cpu: cpuSince(cpu0), consumerCommits: consumer.commits() - commits0 };
     };
     const out: Figures[] = [];
     let current = '';
@@ -472,18 +512,19 @@ async function benchBus(kind: 'postgres' | 'kafka', databaseUrl: string, kafka: 
       for (const [round, n] of sizes.entries()) {
         current = `burst of ${n}`;
         const commits = Math.ceil(n / perCommit);
-        const { run, elu } = await measured(
+        const { run, elu, cpu, consumerCommits } = await measured(
           (onWritten) => produce(orm, published, schema, commits, (c) => Array.from({ length: Math.min(perCommit, n - c * perCommit) }, (_, i) => locationUpdated(c * perCommit + i, round + 1)), null, writers, onWritten),
           60_000 + n * 5,
         );
-        const f = figures(label, 'burst', run, consumer, elu);
+        const f = figures(label, 'burst', run, consumer, elu, cpu, consumerCommits);
         console.log(row(f));
+        console.log(cpuRow(f));
         out.push(f);
       }
       current = 'paced';
       const commitsPerSecond = pacedRecords / INGEST_BATCH;
       const paced = await measured((onWritten) => produce(orm, published, schema, Math.round(pacedSeconds * commitsPerSecond), salesBatch, commitsPerSecond, 1, onWritten), 120_000);
-      const f = figures(label, 'paced', paced.run, consumer, paced.elu);
+      const f = figures(label, 'paced', paced.run, consumer, paced.elu, paced.cpu, paced.consumerCommits);
       console.log(row(f));
       out.push(f);
 
@@ -499,7 +540,7 @@ async function benchBus(kind: 'postgres' | 'kafka', databaseUrl: string, kafka: 
           }),
         120_000,
       );
-      const b = figures(label, 'backlog', backlog.run, consumer, backlog.elu);
+      const b = figures(label, 'backlog', backlog.run, consumer, backlog.elu, backlog.cpu, backlog.consumerCommits);
       console.log(row(b));
       out.push(b);
     } catch (err) {
@@ -568,6 +609,7 @@ async function main(): Promise<void> {
     console.log('written / relayed / consumed: seconds from the start until the last outbox commit / the relay moved the last event / the last consumer commit;');
     console.log('events/s: events over first outbox commit → last consumer commit; lag: consumer commit − outbox commit per event;');
     console.log('busy p / c: event loop utilization of the producing thread (writers + relay) / the consuming thread (consumer runner) over the run');
+    console.log('cpu µs/event: CPU time over the run by part / events (node main = writers + relay, node other = the consumer thread and Node\'s helpers)');
     console.log(HEADER);
     const all: Figures[] = [];
     for (const kind of buses) {

@@ -7,13 +7,18 @@ import pino from 'pino';
 import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 // the validator the registry client itself runs on encode and decode (ajv 7)
 import JsonSchema from '@kafkajs/confluent-schema-registry/dist/JsonSchema';
-import { logLevel, type EachBatchPayload, type KafkaMessage } from 'kafkajs';
+import { logLevel, Partitioners, type EachBatchPayload, type KafkaMessage, type PartitionMetadata } from 'kafkajs';
+
 import { EventEnvelope } from '@bop/contracts';
 import {
   allTopicsPattern,
   areaOf,
   createPayloadCodec,
+  commitGathered,
   fromKafkaMessage,
+  Gather,
+  KeyHashPartitioner,
+  murmur2,
   kafkaBusFactoryFromEnv,
   kafkaLogLevel,
   kafkaTopic,
@@ -420,6 +425,93 @@ describe('processBatch (eachBatch without auto-resolve or auto-commit)', () => {
     const result = await processBatch(runOf(log, async () => void (stale = true)), payload);
     expect(result).toBe('interrupted');
     expect(log.filter((l) => l.startsWith('handle'))).toEqual(['handle 2:10,2:11']);
+  });
+});
+
+describe('the producer\'s partitioner', () => {
+  // kafkajs's own murmur2 (64-bit Long arithmetic, no types published): the reference for ours
+  const kafkajsMurmur2 = require('kafkajs/src/producer/partitioners/default/murmur2') as (key: string | Buffer) => number;
+  // keys as the relay sends them (record ids, a stock level's `<item>:<location>`), and any others
+  const keys = ['', 'a', 'ab', 'abc', 'abcd', 'loc_01JD0000000000000000000001', 'itm_01JD00000000000000000000AB:loc_01JD0000000000000000000001', 'Zürich', '東京-store', '🙂x', '\u0000\u007f\u0080'];
+  for (let i = 0; i < 500; i++) keys.push(Array.from({ length: i % 41 }, (_, j) => String.fromCharCode(32 + ((i * 31 + j * 7) % 95))).join(''));
+  for (let i = 0; i < 50; i++) keys.push(Array.from({ length: i % 9 }, (_, j) => String.fromCodePoint(0x80 + ((i * 131 + j * 977) % 0x10000 === 0xd800 ? 1 : (i * 131 + j * 977) % 0xd000))).join(''));
+
+  it('hashes every key as kafkajs\'s murmur2 does (Java\'s Utils.murmur2), from a string or its bytes', () => {
+    for (const key of keys) {
+      expect([key, murmur2(key)]).toEqual([key, kafkajsMurmur2(key)]);
+      expect(murmur2(Buffer.from(key))).toBe(kafkajsMurmur2(Buffer.from(key)));
+    }
+  });
+
+  it('puts every key on the partition kafkajs\'s DefaultPartitioner does, so a key keeps its partition', () => {
+    const ours = KeyHashPartitioner();
+    const theirs = Partitioners.DefaultPartitioner();
+    for (const count of [1, 2, 3, 6, 7, 12, 64]) {
+      const partitionMetadata = Array.from({ length: count }, (_, p) => ({ partitionId: p, leader: 0 }) as PartitionMetadata);
+      for (const key of keys) {
+        const args = { topic: 'sales', partitionMetadata, message: { key, value: 'v' } };
+        expect([key, count, ours(args)]).toEqual([key, count, theirs(args)]);
+      }
+      // an explicit partition is kept
+      expect(ours({ topic: 'sales', partitionMetadata, message: { key: 'k', value: 'v', partition: 0 } })).toBe(0);
+    }
+  });
+});
+
+describe('Gather (a subscription\'s partitions in one handler call and one commit)', () => {
+  it('runs what was handed in during one turn as one call, in order, at most `limit` by weight', async () => {
+    const runs: number[][] = [];
+    const gather = new Gather<number[]>(async (items) => void runs.push(items.flat()), 5);
+    const done = [gather.submit([1, 2], 2), gather.submit([3], 1), gather.submit([4, 5, 6], 3), gather.submit([7], 1)];
+    await Promise.all(done);
+    expect(runs).toEqual([[1, 2, 3], [4, 5, 6, 7]]);
+    // an item heavier than the limit still runs, alone
+    await gather.submit([8, 9, 10, 11, 12, 13], 6);
+    expect(runs[2]).toEqual([8, 9, 10, 11, 12, 13]);
+  });
+
+  it('fails every item of a failed run (each redelivered) and runs the next ones afresh', async () => {
+    let calls = 0;
+    const gather = new Gather<string>(async (items) => {
+      calls += 1;
+      if (items.includes('bad')) throw new Error('tx rolled back');
+    });
+    const a = gather.submit('a');
+    const bad = gather.submit('bad');
+    await expect(a).rejects.toThrow('tx rolled back');
+    await expect(bad).rejects.toThrow('tx rolled back');
+    await expect(gather.submit('c')).resolves.toBeUndefined();
+    expect(calls).toBe(2);
+  });
+
+  it('commits the offsets of a gathered run in one request, by topic, a partition at its later offset', async () => {
+    const requests: unknown[] = [];
+    const commitOffsets = async (offsets?: unknown) => void requests.push(offsets);
+    await commitGathered([
+      { offset: { topic: 't-sales', partition: 0, offset: '12' }, commitOffsets },
+      { offset: { topic: 't-cash', partition: 3, offset: '7' }, commitOffsets },
+      { offset: { topic: 't-sales', partition: 2, offset: '5' }, commitOffsets },
+      { offset: { topic: 't-sales', partition: 0, offset: '15' }, commitOffsets },
+    ]);
+    expect(requests).toEqual([
+      { topics: [{ topic: 't-sales', partitions: [{ partition: 0, offset: '15' }, { partition: 2, offset: '5' }] }, { topic: 't-cash', partitions: [{ partition: 3, offset: '7' }] }] },
+    ]);
+  });
+
+  it('gathers items handed in while a run is under way into the next run', async () => {
+    const runs: string[][] = [];
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const gather = new Gather<string>(async (items) => {
+      runs.push(items);
+      if (runs.length === 1) await held;
+    });
+    const first = gather.submit('a');
+    await new Promise((r) => setImmediate(r));
+    const later = [gather.submit('b'), gather.submit('c')];
+    release();
+    await Promise.all([first, ...later]);
+    expect(runs).toEqual([['a'], ['b', 'c']]);
   });
 });
 

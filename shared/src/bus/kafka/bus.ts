@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { CompressionTypes, Kafka, Partitioners, type Admin, type Consumer, type Producer } from 'kafkajs';
+import { CompressionTypes, Kafka, type Admin, type Consumer, type Producer } from 'kafkajs';
 import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
 import type { Logger } from '../../logger';
 import type { Bus, BusMessage, SubscribeOptions, Subscription } from '../types';
@@ -7,6 +7,7 @@ import { createPayloadCodec, type PayloadCodec } from '../codec';
 import { allTopicsPattern, kafkaTopic, toSizedSends, toTopicBatches } from './records';
 import { kafkaLogLevel, pinoLogCreator } from './logging';
 import { KafkaSubscription } from './subscription';
+import { KeyHashPartitioner } from './partitioner';
 
 /**
  * The `kafka` adapter (architecture: Events): kafkajs 2.2.4, idempotent producer, topic per area
@@ -47,7 +48,8 @@ export async function createKafkaBus(opts: KafkaBusOptions): Promise<Bus> {
     kafka.producer({
       idempotent: true,
       maxInFlightRequests: 1,
-      createPartitioner: Partitioners.DefaultPartitioner,
+      // kafkajs's DefaultPartitioner's partitions, hashed without its 64-bit Long objects (partitioner.ts)
+      createPartitioner: KeyHashPartitioner,
       allowAutoTopicCreation: !opts.ensureTopics,
     });
   const producer = newProducer();

@@ -15,6 +15,7 @@ export {
   toSizedSends,
   toTopicBatches,
 } from './records';
-export { processBatch, retryDelayMs, type BatchRun } from './batches';
+export { commitGathered, Gather, processBatch, retryDelayMs, type BatchRun, type PartitionOffset } from './batches';
 export { kafkaLogLevel, pinoLogCreator } from './logging';
+export { KeyHashPartitioner, murmur2 } from './partitioner';
 export { createPayloadCodec, type InvalidEventReport, type PayloadCodec, type RegistryClient } from '../codec';

@@ -1,11 +1,23 @@
 import type { Consumer, ConsumerCrashEvent, EachBatchPayload } from 'kafkajs';
 import type { Logger } from '../../logger';
-import type { SubscribeOptions, Subscription } from '../types';
-import { processBatch, retryDelayMs } from './batches';
+import type { ConsumedMessage, SubscribeOptions, Subscription } from '../types';
+import { commitGathered, Gather, processBatch, retryDelayMs, type PartitionOffset } from './batches';
 import { allTopicsPattern, kafkaTopic } from './records';
 import type { KafkaBus } from './bus';
 
 const DEFAULT_BATCH_SIZE = 200;
+/**
+ * Partitions whose fetched batches kafkajs hands to `eachBatch` at once (its workers): their chunks
+ * are gathered into one handler call and one offset commit (batches.ts, Gather). At least the
+ * partitions a member is assigned (6 per topic by default).
+ */
+const PARTITIONS_AT_ONCE = 64;
+
+/** What one running kafkajs consumer gathers: its partitions' chunks and their offset commits. */
+interface Gathers {
+  handler: Gather<ConsumedMessage[]>;
+  commit: Gather<{ offset: PartitionOffset; commitOffsets: EachBatchPayload['commitOffsetsIfNecessary'] }>;
+}
 
 /**
  * One kafkajs consumer in the group. `*` resolves the prefix's area topics itself (the regex) and
@@ -71,6 +83,11 @@ export class KafkaSubscription implements Subscription {
       this.current = topics;
       if (topics.length === 0 || this.stopped) return; // `*` before any area topic exists
       const consumer = this.bus.newConsumer(this.options.group);
+      const gathers: Gathers = {
+        handler: new Gather((chunks) => this.options.handler(chunks.flat()), this.options.batchSize ?? DEFAULT_BATCH_SIZE),
+        // the offsets of one gathered handler call: one request
+        commit: new Gather(commitGathered),
+      };
       consumer.on(consumer.events.CRASH, (e: ConsumerCrashEvent) => this.onCrash(consumer, e));
       await consumer.connect();
       try {
@@ -78,7 +95,8 @@ export class KafkaSubscription implements Subscription {
         await consumer.run({
           autoCommit: false,
           eachBatchAutoResolve: false,
-          eachBatch: (payload) => this.eachBatch(consumer, payload),
+          partitionsConsumedConcurrently: PARTITIONS_AT_ONCE,
+          eachBatch: (payload) => this.eachBatch(consumer, gathers, payload),
         });
       } catch (err) {
         await consumer.disconnect().catch(() => undefined);
@@ -91,7 +109,7 @@ export class KafkaSubscription implements Subscription {
     return run;
   }
 
-  private async eachBatch(consumer: Consumer, payload: EachBatchPayload): Promise<void> {
+  private async eachBatch(consumer: Consumer, gathers: Gathers, payload: EachBatchPayload): Promise<void> {
     const { batch } = payload;
     const key = `${batch.topic}:${batch.partition}`;
     await processBatch(
@@ -99,7 +117,8 @@ export class KafkaSubscription implements Subscription {
         prefix: this.bus.topicPrefix,
         batchSize: this.options.batchSize ?? DEFAULT_BATCH_SIZE,
         decode: (value) => this.bus.codec.decode(value),
-        handler: this.options.handler,
+        handler: (chunk) => gathers.handler.submit(chunk, chunk.length),
+        commit: (offset, commitOffsets) => gathers.commit.submit({ offset, commitOffsets }),
         stopped: () => this.stopped,
         failed: (offset, err) => this.retryLater(consumer, batch.topic, batch.partition, offset, payload.pause, err),
         succeeded: () => this.failures.delete(key),
