@@ -24,3 +24,4 @@ export * from './time';
 export * from './scheduling';
 export * from './compliance';
 export * from './equipment';
+export * from './insights';

@@ -13,6 +13,7 @@ import { timeOperations } from './time';
 import { schedulingOperations } from './scheduling';
 import { complianceOperations } from './compliance';
 import { equipmentOperations } from './equipment';
+import { insightsOperations } from './insights';
 
 export const operations = {
   ...identityOperations,
@@ -29,6 +30,7 @@ export const operations = {
   ...schedulingOperations,
   ...complianceOperations,
   ...equipmentOperations,
+  ...insightsOperations,
 };
 
 export type Operations = typeof operations;
