@@ -19,6 +19,7 @@ import { identityService } from '@svc/identity';
 import { timeService } from '@svc/time';
 import { operationsService } from '@svc/operations';
 import { equipmentService } from '@svc/equipment';
+import { insightsService } from '@svc/insights';
 import { schedulingService } from '@svc/scheduling';
 import { eventually, sql, startTestServices, type TestServices } from '@bop/test-support';
 
@@ -26,7 +27,7 @@ let stack: TestServices;
 
 beforeAll(async () => {
   // one attempt: a poison is parked at its first failure (the retries are the runner test's subject)
-  stack = await startTestServices([cashService, integrationsService, inventoryService, purchasingService, salesService, webhooksService, peopleService, filesService, identityService, timeService, schedulingService, operationsService, equipmentService], { CONSUMER_MAX_ATTEMPTS: '1' });
+  stack = await startTestServices([cashService, integrationsService, inventoryService, purchasingService, salesService, webhooksService, peopleService, filesService, identityService, timeService, schedulingService, operationsService, equipmentService, insightsService], { CONSUMER_MAX_ATTEMPTS: '1' });
 }, 60_000);
 afterAll(async () => {
   await stack?.close();
@@ -89,7 +90,7 @@ const replicaCases = (service: string): Case[] => [
 ];
 
 const cases: Case[] = [
-  ...['cash', 'inventory', 'purchasing', 'sales', 'people', 'files', 'time', 'scheduling', 'operations', 'equipment'].flatMap(replicaCases),
+  ...['cash', 'inventory', 'purchasing', 'sales', 'people', 'files', 'time', 'scheduling', 'operations', 'equipment', 'insights'].flatMap(replicaCases),
   {
     service: 'people',
     consumer: 'department-replica',
@@ -114,7 +115,7 @@ const cases: Case[] = [
     poisons: [null, { id: `emp_${NUL}x`, status: 'terminated' }],
     good: () => ({ id: `emp_${newId('event').slice(4)}`, status: 'terminated', terminationDate: '2026-11-20' }),
   },
-  ...['time', 'scheduling', 'operations', 'equipment'].map((service): Case => ({
+  ...['time', 'scheduling', 'operations', 'equipment', 'insights'].map((service): Case => ({
     service,
     consumer: 'employee-replica',
     topic: 'people',
@@ -134,7 +135,7 @@ const cases: Case[] = [
     ],
     good: () => ({ id: `exc_${newId('event').slice(4)}`, sensorId: 'sen_x', sensorName: 'Probe', locationId: 'loc_x', assetId: null, state: 'out_of_range', value: '9', unit: 'C', min: '0', max: '5', outOfRangeSince: new Date().toISOString(), readAt: new Date().toISOString() }),
   },
-  ...['time', 'scheduling', 'operations', 'equipment'].map((service): Case => ({
+  ...['time', 'scheduling', 'operations', 'equipment', 'insights'].map((service): Case => ({
     service,
     consumer: 'pay-rate-replica',
     topic: 'people',
@@ -223,6 +224,30 @@ const cases: Case[] = [
     type: 'sales.transactions.recorded',
     poisons: [null, recordedForInventory({ transactions: [{ id: 'txn_x', version: 1 }] }), recordedForInventory({ locationId: `loc_${NUL}`, transactions: [{ id: 'txn_nul', version: 1, status: 'completed', type: 'sale', occurredAt: now(), subtotal: '1.00' }] })],
     good: () => recordedForInventory({ transactions: [{ id: `txn_${newId('event').slice(4)}`, version: 1, status: 'completed', type: 'sale', occurredAt: now(), subtotal: '4.50' }] }),
+  },
+  {
+    service: 'insights',
+    consumer: 'sales-read-model',
+    topic: 'sales',
+    type: 'sales.transactions.recorded',
+    poisons: [
+      null,
+      recordedForInventory({ transactions: [{ id: 'txn_x', version: 1, status: 'completed', type: 'sale', occurredAt: now(), businessDay: '2026-11-20', subtotal: 4.5 }] }),
+      recordedForInventory({ locationId: `loc_${NUL}`, transactions: [{ id: 'txn_nul', version: 1, status: 'completed', type: 'sale', occurredAt: now(), businessDay: '2026-11-20', subtotal: '1.00' }] }),
+    ],
+    good: () => recordedForInventory({ transactions: [{ id: `txn_${newId('event').slice(4)}`, version: 1, status: 'completed', type: 'sale', occurredAt: now(), businessDay: '2026-11-20', subtotal: '4.50' }] }),
+  },
+  {
+    service: 'insights',
+    consumer: 'labor-read-model',
+    topic: 'time',
+    type: 'time.timesheet.calculated',
+    poisons: [
+      null,
+      { id: 'tsh_x', employeeId: 'emp_x', version: 2, days: [{ date: '2026-11-20', regularHours: 8, overtime: {}, shifts: [] }] },
+      { id: 'tsh_nul', employeeId: `emp_${NUL}`, version: 2, days: [{ date: '2026-11-20', regularHours: '8.00', overtime: {}, shifts: [{ start: now(), locationId: 'loc_x', position: null, workedHours: '8.00' }] }] },
+    ],
+    good: () => ({ id: `tsh_${newId('event').slice(4)}`, employeeId: 'emp_x', version: 2, days: [{ date: '2026-11-20', regularHours: '8.00', overtime: {}, shifts: [{ start: now(), locationId: 'loc_x', position: null, workedHours: '8.00' }] }] }),
   },
   {
     service: 'webhooks',
