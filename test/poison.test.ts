@@ -250,6 +250,26 @@ const cases: Case[] = [
     good: () => ({ id: `tsh_${newId('event').slice(4)}`, employeeId: 'emp_x', version: 2, days: [{ date: '2026-11-20', regularHours: '8.00', overtime: {}, shifts: [{ start: now(), locationId: 'loc_x', position: null, workedHours: '8.00' }] }] }),
   },
   {
+    service: 'insights',
+    consumer: 'scheduled-shifts',
+    topic: 'scheduling',
+    type: 'shift.changed',
+    poisons: [
+      null,
+      { id: 'shf_x', version: 1, locationId: 'loc_x', status: 'draft', localStart: '2026-11-20T08:00:00-05:00', paidHours: 8 },
+      { id: 'shf_nul', version: 1, locationId: `loc_${NUL}`, status: 'draft', localStart: '2026-11-20T08:00:00-05:00', paidHours: '8' },
+    ],
+    good: () => ({ id: `shf_${newId('event').slice(4)}`, version: 1, locationId: 'loc_x', employeeId: null, position: 'Cook', status: 'draft', localStart: '2026-11-20T08:00:00-05:00', paidHours: '8' }),
+  },
+  {
+    service: 'insights',
+    consumer: 'published-schedules',
+    topic: 'scheduling',
+    type: 'schedule.published',
+    poisons: [null, { locationId: 'loc_x', shiftIds: 'all' }, { locationId: 'loc_x', shiftIds: [`shf_${NUL}`] }],
+    good: () => ({ locationId: 'loc_x', from: '2026-11-20', to: '2026-11-20', published: 0, openShifts: 0, shiftIds: [], publishedAt: now() }),
+  },
+  {
     service: 'webhooks',
     consumer: 'fan-out',
     topic: 'identity',

@@ -8,7 +8,7 @@ export const KpiCompare = z.enum(['previous_period', 'same_period_last_year']);
 export type KpiCompare = z.output<typeof KpiCompare>;
 
 /** The KPIs whose source is not modelled by insights yet: named in `unavailable`, never answered with a made-up figure. */
-export const UnavailableKpi = z.enum(['guests', 'scheduledHours', 'scheduledCost', 'primeCostPercent', 'foodCostPercent', 'theoreticalFoodCostPercent', 'overShort', 'wasteValue']);
+export const UnavailableKpi = z.enum(['guests', 'primeCostPercent', 'foodCostPercent', 'theoreticalFoodCostPercent', 'overShort', 'wasteValue']);
 
 /** Longest date range of one `GET /kpis` (a year and a day: a leap year's same period last year). */
 export const KPI_MAX_DAYS = 367;
@@ -47,6 +47,9 @@ export const KpiFigures = z
     laborCost: money.openapi({ description: 'regular hours × the hourly rate in force + overtime hours × rate × multiplier' }),
     laborPercent: ratio.openapi({ description: 'laborCost ÷ netSales × 100' }),
     salesPerLaborHour: ratio.openapi({ description: 'netSales ÷ laborHours (SPLH)' }),
+    scheduledHours: z.string().openapi({ description: 'paid hours of the published shifts (open shifts included) starting on those days', example: '420.00' }),
+    scheduledCost: money.openapi({ description: 'scheduled hours of assigned shifts × the hourly rate in force (straight time)' }),
+    scheduledLaborPercent: ratio.openapi({ description: 'scheduledCost ÷ netSales × 100' }),
   })
   .openapi('KpiFigures');
 

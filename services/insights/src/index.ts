@@ -7,6 +7,8 @@ import { SalesContribution, SalesDay, SalesInterval } from './sales/entities';
 import { salesConsumers } from './sales/consumers';
 import { LaborHours, LaborTimesheet } from './labor/entities';
 import { laborConsumers } from './labor/consumers';
+import { ScheduledShift } from './schedule/entities';
+import { scheduleConsumers } from './schedule/consumers';
 import { kpiRoutes } from './kpis/routes';
 
 export { configSchema, type InsightsConfig } from './config';
@@ -17,15 +19,15 @@ const inOrgUnits = locationsInOrgUnitsOf('insights');
  * Reports and insights: read models fed by other areas' events, never by their schemas — net sales and
  * completed sales per location, business day and 15-minute interval (sales' recorded transactions),
  * hours per location, day and position (time's calculated timesheets) priced by the pay rate in force
- * (people's rates, replicated) — and the KPIs over any set of locations (`GET /kpis`).
+ * (people's rates, replicated), published shifts per location and day (scheduling's shift events) — and the KPIs over any set of locations (`GET /kpis`).
  */
 export const insightsService = createService({
   name: 'insights',
   configSchema,
-  entities: [InsightsLocation, InsightsEmployee, SalesContribution, SalesDay, SalesInterval, LaborTimesheet, LaborHours],
+  entities: [InsightsLocation, InsightsEmployee, SalesContribution, SalesDay, SalesInterval, LaborTimesheet, LaborHours, ScheduledShift],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (insights' replica of the organization)
   locationsInOrgUnits: inOrgUnits,
-  consumers: () => [...orgReplicaConsumers('insights'), ...employeeReplicaConsumers('insights'), ...salesConsumers, ...laborConsumers],
+  consumers: () => [...orgReplicaConsumers('insights'), ...employeeReplicaConsumers('insights'), ...salesConsumers, ...laborConsumers, ...scheduleConsumers],
   routes: () => [...kpiRoutes(inOrgUnits)],
 });

@@ -7,6 +7,7 @@ import { organizationService } from '@svc/organization';
 import { peopleService } from '@svc/people';
 import { salesService } from '@svc/sales';
 import { timeService } from '@svc/time';
+import { schedulingService } from '@svc/scheduling';
 import { integration, standardLocations, startTestServices, type TestService, type TestServices } from '@bop/test-support';
 import { insightsService } from '../src';
 
@@ -15,6 +16,7 @@ export interface InsightsStack {
   insights: TestService;
   sales: TestService;
   time: TestService;
+  scheduling: TestService;
   people: TestService;
   /** location ids by externalId (NYC-1: New York, cut-off 04:00; BER-1: Berlin, cut-off 05:00) */
   locations: Record<string, string>;
@@ -25,10 +27,10 @@ export const timeclock = integration(['time:write', 'time:read']);
 
 /** The chain on a fresh database (workers off: time's recalculation runs when the test says). */
 export async function startInsightsStack(): Promise<InsightsStack> {
-  const stack = await startTestServices([organizationService, peopleService, salesService, timeService, insightsService], {}, { workers: false });
+  const stack = await startTestServices([organizationService, peopleService, salesService, timeService, schedulingService, insightsService], {}, { workers: false });
   const s = stack.services;
-  const locations = await standardLocations(stack, ['sales', 'time', 'people', 'insights']);
-  return { stack, insights: s.insights, sales: s.sales, time: s.time, people: s.people, locations };
+  const locations = await standardLocations(stack, ['sales', 'time', 'scheduling', 'people', 'insights']);
+  return { stack, insights: s.insights, sales: s.sales, time: s.time, scheduling: s.scheduling, people: s.people, locations };
 }
 
 let seq = 0;
@@ -80,6 +82,13 @@ export function shift(employeeId: string, locationId: string, from: string, to: 
 export async function sendPunches(s: InsightsStack, punches: unknown[]): Promise<void> {
   const r = await s.time.call('POST', '/time/punches:batch', { as: timeclock, body: { source: 'clock-insights', punches } });
   if (r.status !== 202 || r.body.rejected > 0) throw new Error(`punch batch: ${r.status} ${JSON.stringify(r.body)}`);
+}
+
+/** A draft shift at scheduling (times in UTC). */
+export async function scheduleShift(s: InsightsStack, body: { locationId: string; position: string; employeeId?: string; start: string; end: string; breakMinutes?: number }): Promise<string> {
+  const r = await s.scheduling.call('POST', '/shifts', { body });
+  if (r.status !== 201) throw new Error(`shift: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.id as string;
 }
 
 /** Runs time's background recalculation until nothing is marked (it emits each changed timesheet). */

@@ -6,7 +6,7 @@
  */
 import Decimal from 'decimal.js';
 import { eventually, integration, person, serviceSql, type HttpResult } from '@bop/test-support';
-import { employee, recalculate, sale, sendPunches, sendSales, shift, startInsightsStack, type InsightsStack } from './fixtures';
+import { employee, recalculate, sale, scheduleShift, sendPunches, sendSales, shift, startInsightsStack, type InsightsStack } from './fixtures';
 
 let s: InsightsStack;
 let nyc: string;
@@ -51,6 +51,15 @@ beforeAll(async () => {
   ];
   await sendPunches(s, punches);
   await recalculate(s);
+
+  // the schedule of the 16th at NYC: A 9 h less a 30-minute unpaid break, B 5 h at the bar, an open
+  // Cook shift of 4 h (hours, no one's rate); published. A draft on the 17th is not scheduled yet.
+  await scheduleShift(s, { locationId: nyc, position: 'Cook', employeeId: people.a, start: '2026-11-16T13:00:00Z', end: '2026-11-16T22:00:00Z', breakMinutes: 30 });
+  await scheduleShift(s, { locationId: nyc, position: 'Bar', employeeId: people.b, start: '2026-11-16T15:00:00Z', end: '2026-11-16T20:00:00Z' });
+  await scheduleShift(s, { locationId: nyc, position: 'Cook', start: '2026-11-16T16:00:00Z', end: '2026-11-16T20:00:00Z' });
+  await scheduleShift(s, { locationId: nyc, position: 'Cook', employeeId: people.a, start: '2026-11-17T13:00:00Z', end: '2026-11-17T21:00:00Z' });
+  const published = await s.scheduling.call('POST', '/schedules:publish', { body: { locationId: nyc, from: '2026-11-16', to: '2026-11-16' } });
+  if (published.status !== 200 || published.body.published !== 3) throw new Error(`publish: ${published.status} ${JSON.stringify(published.body)}`);
 }, 120_000);
 
 afterAll(async () => {
@@ -63,12 +72,13 @@ const kpis = (query: string, as = person()) => s.insights.call('GET', `/kpis?${q
 async function settled(query: string, netSales: string, laborCost: string): Promise<HttpResult> {
   return eventually(async () => {
     const r = await kpis(query);
-    return r.status === 200 && r.body.figures.netSales === netSales && r.body.figures.laborCost === laborCost ? r : undefined;
+    return r.status === 200 && r.body.figures.netSales === netSales && r.body.figures.laborCost === laborCost && r.body.figures.scheduledCost === '280.00' ? r : undefined;
   }, 20_000);
 }
 
 // by hand: NYC 11-16: 1000 + 2505.50 + 495.50 − 200 = 3801.00 (3 sales); 11-17: 3000 + 800 = 3800.00 (2); Berlin 2000.00 (1)
 // labor: A 40 × 20 + 5 × 20 × 1.5 = 950.00 for 45 h; B 5 × 22 + 4 × 18.50 = 184.00 for 9 h; C 6 × 15 = 90.00 for 6 h
+// scheduled (NYC, the 16th): A 8.5 h × 20 = 170.00, B 5 h × 22 = 110.00, the open shift 4 h: 17.50 h, 280.00
 const WEEK = 'from=2026-11-16&to=2026-11-22';
 
 it('answers every KPI of a week over all locations, each as derived by hand', async () => {
@@ -82,10 +92,19 @@ it('answers every KPI of a week over all locations, each as derived by hand', as
     laborCost: '1224.00',
     laborPercent: '12.75', // 1224 ÷ 9601 × 100 = 12.7486…
     salesPerLaborHour: '160.02', // 9601 ÷ 60 = 160.0166…
+    scheduledHours: '17.50',
+    scheduledCost: '280.00',
+    scheduledLaborPercent: '2.92', // 280 ÷ 9601 × 100 = 2.9163…
   });
   const byLocation = Object.fromEntries(r.body.byLocation.map((l: { locationId: string; figures: unknown }) => [l.locationId, l.figures]));
-  expect(byLocation[nyc]).toEqual({ netSales: '7601.00', transactions: 5, averageCheck: '1520.20', laborHours: '54.00', laborCost: '1134.00', laborPercent: '14.92', salesPerLaborHour: '140.76' });
-  expect(byLocation[ber]).toEqual({ netSales: '2000.00', transactions: 1, averageCheck: '2000.00', laborHours: '6.00', laborCost: '90.00', laborPercent: '4.50', salesPerLaborHour: '333.33' });
+  expect(byLocation[nyc]).toEqual({
+    netSales: '7601.00', transactions: 5, averageCheck: '1520.20', laborHours: '54.00', laborCost: '1134.00', laborPercent: '14.92', salesPerLaborHour: '140.76',
+    scheduledHours: '17.50', scheduledCost: '280.00', scheduledLaborPercent: '3.68', // 280 ÷ 7601 × 100 = 3.6837…
+  });
+  expect(byLocation[ber]).toEqual({
+    netSales: '2000.00', transactions: 1, averageCheck: '2000.00', laborHours: '6.00', laborCost: '90.00', laborPercent: '4.50', salesPerLaborHour: '333.33',
+    scheduledHours: '0.00', scheduledCost: '0.00', scheduledLaborPercent: '0.00',
+  });
   // what insights does not model is named, never estimated
   expect(r.body.unavailable.map((u: { kpi: string }) => u.kpi)).toEqual(expect.arrayContaining(['primeCostPercent', 'foodCostPercent', 'overShort', 'wasteValue', 'guests']));
   expect(Object.keys(r.body.figures)).not.toContain('primeCostPercent');
@@ -97,6 +116,9 @@ it('answers one day, a set of locations, and the comparison periods', async () =
   expect(day.status).toBe(200);
   // the 16th at NYC: A 9 h (200 × 0.9 = 180.00), B 5 h at the bar (110.00)
   expect(day.body.figures).toMatchObject({ netSales: '3801.00', transactions: 3, laborHours: '14.00', laborCost: '290.00', laborPercent: '7.63', salesPerLaborHour: '271.50' });
+  // scheduled: 17.50 h, 280.00 (7.37 % of 3801.00); the next day's draft counts nothing
+  expect(day.body.figures).toMatchObject({ scheduledHours: '17.50', scheduledCost: '280.00', scheduledLaborPercent: '7.37' });
+  expect((await kpis(`from=2026-11-17&to=2026-11-17&locationId=${nyc}`)).body.figures).toMatchObject({ scheduledHours: '0.00', scheduledCost: '0.00' });
   expect(day.body.locationIds).toEqual([nyc]);
 
   const previous = await kpis(`${WEEK}&locationId=${nyc},${ber}&compare=previous_period`);

@@ -1,7 +1,8 @@
 import Decimal from 'decimal.js';
 import { laborCost, laborShares, paidHours } from '../src/labor/allocate';
 import { comparisonPeriod, daysIn } from '../src/kpis/periods';
-import { kpiFigures } from '../src/kpis/figures';
+import { emptySums, kpiFigures } from '../src/kpis/figures';
+import { shiftChange } from '../src/schedule/consumers';
 import { calculatedTimesheet } from '../src/labor/consumers';
 import { salesContributions } from '../src/sales/contributions';
 
@@ -46,7 +47,7 @@ describe('labor shares', () => {
 
 describe('KPI figures and periods', () => {
   it('rounds once, at the end, and answers null where the divisor is zero', () => {
-    expect(kpiFigures({ netSales: new Decimal('100.005'), transactions: 3, laborHours: new Decimal('7.125'), laborCost: new Decimal('33.3333') })).toEqual({
+    expect(kpiFigures({ netSales: new Decimal('100.005'), transactions: 3, laborHours: new Decimal('7.125'), laborCost: new Decimal('33.3333'), scheduledHours: new Decimal('8.5'), scheduledCost: new Decimal('10.005') })).toEqual({
       netSales: '100.01',
       transactions: 3,
       averageCheck: '33.34',
@@ -54,8 +55,11 @@ describe('KPI figures and periods', () => {
       laborCost: '33.33',
       laborPercent: '33.33',
       salesPerLaborHour: '14.04',
+      scheduledHours: '8.50',
+      scheduledCost: '10.01',
+      scheduledLaborPercent: '10.00',
     });
-    expect(kpiFigures({ netSales: new Decimal(0), transactions: 0, laborHours: new Decimal(0), laborCost: new Decimal(0) })).toMatchObject({ averageCheck: null, laborPercent: null, salesPerLaborHour: null });
+    expect(kpiFigures(emptySums())).toMatchObject({ averageCheck: null, laborPercent: null, salesPerLaborHour: null, scheduledLaborPercent: null });
   });
 
   it('takes the days just before, or the same dates a year earlier', () => {
@@ -82,6 +86,12 @@ describe('event shapes', () => {
       expect.objectContaining({ transactionId: 'stx_3', netSales: '0', transactions: 0 }),
     ]);
     expect(salesContributions({ locationId: 'loc_a', transactions: [{ id: 'stx_1', version: 1, occurredAt: '2026-11-16T17:00:00Z', businessDay: '2026-11-16', status: 'completed', subtotal: 10.5 }] })).toBe('transactions.0.subtotal');
+  });
+
+  it('reads a shift\'s business day from its local start, and refuses one without paid hours', () => {
+    const shift = { id: 'shf_1', version: 3, locationId: 'loc_a', employeeId: null, position: 'Cook', localStart: '2026-11-16T23:30:00-05:00', paidHours: '4.5', status: 'published' };
+    expect(shiftChange(shift)).toEqual({ shiftId: 'shf_1', version: 3, locationId: 'loc_a', businessDay: '2026-11-16', employeeId: null, position: 'Cook', paidHours: '4.5', status: 'published' });
+    expect(shiftChange({ ...shift, paidHours: 4.5 })).toBe('paidHours');
   });
 
   it('refuses a calculated timesheet whose hours are not decimal strings', () => {

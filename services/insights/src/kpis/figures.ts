@@ -6,16 +6,24 @@ export interface KpiSums {
   transactions: number;
   laborHours: Decimal;
   laborCost: Decimal;
+  scheduledHours: Decimal;
+  scheduledCost: Decimal;
 }
 
-export const emptySums = (): KpiSums => ({ netSales: new Decimal(0), transactions: 0, laborHours: new Decimal(0), laborCost: new Decimal(0) });
+export const emptySums = (): KpiSums => ({ netSales: new Decimal(0), transactions: 0, laborHours: new Decimal(0), laborCost: new Decimal(0), scheduledHours: new Decimal(0), scheduledCost: new Decimal(0) });
 
-export function addSums(into: KpiSums, s: KpiSums): KpiSums {
-  into.netSales = into.netSales.plus(s.netSales);
-  into.transactions += s.transactions;
-  into.laborHours = into.laborHours.plus(s.laborHours);
-  into.laborCost = into.laborCost.plus(s.laborCost);
-  return into;
+/** The sums of several locations (or days) together. */
+export function sumOf(sums: Iterable<KpiSums>): KpiSums {
+  const total = emptySums();
+  for (const s of sums) {
+    total.netSales = total.netSales.plus(s.netSales);
+    total.transactions += s.transactions;
+    total.laborHours = total.laborHours.plus(s.laborHours);
+    total.laborCost = total.laborCost.plus(s.laborCost);
+    total.scheduledHours = total.scheduledHours.plus(s.scheduledHours);
+    total.scheduledCost = total.scheduledCost.plus(s.scheduledCost);
+  }
+  return total;
 }
 
 const money = (d: Decimal) => d.toFixed(2, Decimal.ROUND_HALF_UP);
@@ -24,7 +32,7 @@ const ratio = (n: Decimal, d: Decimal.Value) => (new Decimal(d).isZero() ? null 
 /**
  * The KPIs of a period from its exact sums, each rounded once, at the end: money to cents, hours to
  * hundredths, labor % = cost ÷ net sales × 100, SPLH = net sales ÷ labor hours, average check = net
- * sales ÷ transactions (null when the divisor is zero).
+ * sales ÷ transactions, scheduled labor % = scheduled cost ÷ net sales × 100 (null when the divisor is zero).
  */
 export function kpiFigures(s: KpiSums) {
   return {
@@ -35,14 +43,15 @@ export function kpiFigures(s: KpiSums) {
     laborCost: money(s.laborCost),
     laborPercent: ratio(s.laborCost.times(100), s.netSales),
     salesPerLaborHour: ratio(s.netSales, s.laborHours),
+    scheduledHours: s.scheduledHours.toFixed(2, Decimal.ROUND_HALF_UP),
+    scheduledCost: money(s.scheduledCost),
+    scheduledLaborPercent: ratio(s.scheduledCost.times(100), s.netSales),
   };
 }
 
 /** The KPIs insights does not model yet, with why: named in every answer, never estimated. */
 export const UNAVAILABLE = [
   { kpi: 'guests', reason: 'sales transactions carry no guest count; only ingested day summaries do, and insights does not read them yet' },
-  { kpi: 'scheduledHours', reason: "scheduling's shifts are not read by insights yet" },
-  { kpi: 'scheduledCost', reason: "scheduling's shifts are not read by insights yet" },
   { kpi: 'primeCostPercent', reason: 'needs the cost of goods sold from inventory, not read by insights yet' },
   { kpi: 'foodCostPercent', reason: "needs inventory's counts, receipts, transfers and waste, not read by insights yet" },
   { kpi: 'theoreticalFoodCostPercent', reason: "needs inventory's depletion, not read by insights yet" },

@@ -1,7 +1,7 @@
 import { route, type RouteDef } from '@bop/shared';
 import { comparisonPeriod } from './periods';
-import { kpiFigures, UNAVAILABLE } from './figures';
-import { kpiLocations, periodSums, sumOf } from './store';
+import { kpiFigures, sumOf, UNAVAILABLE } from './figures';
+import { kpiLocations, periodSums } from './store';
 
 type OrgUnitLocations = Parameters<typeof kpiLocations>[2];
 

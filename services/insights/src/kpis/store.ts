@@ -2,6 +2,7 @@ import { BadRequest, OutOfReach, payRateInForce, reachableLocationIds, replicaPa
 import { InsightsLocation } from '../locations/entities';
 import { SalesDay } from '../sales/entities';
 import { LaborHours } from '../labor/entities';
+import { ScheduledShift } from '../schedule/entities';
 import { laborCost, paidHours } from '../labor/allocate';
 import { emptySums, type KpiSums } from './figures';
 
@@ -36,7 +37,8 @@ export async function kpiLocations(w: Work, q: { locationId?: string[]; orgUnitI
 /**
  * The exact sums of each location over business days `from`..`to`: net sales and completed sales
  * from the sales read model, paid hours and their cost from the labor read model, each share of hours
- * priced at the pay rate in force on its day for its position (people's rates, replicated).
+ * priced at the pay rate in force on its day for its position (people's rates, replicated), and the
+ * published shifts' paid hours, priced the same way at straight time.
  */
 export async function periodSums(w: Work, locationIds: string[], from: string, to: string): Promise<Map<string, KpiSums>> {
   const out = new Map(locationIds.map((id) => [id, emptySums()]));
@@ -57,26 +59,31 @@ export async function periodSums(w: Work, locationIds: string[], from: string, t
     .select(['employeeId', 'locationId', 'businessDay', 'position', 'regularHours', 'overtime'])
     .where(where)
     .execute<Array<{ employeeId: string; locationId: string; businessDay: string | Date; position: string | null; regularHours: string; overtime: Record<string, string> }>>('all', true);
-  const rates = await replicaPayRates(w, [...new Set(hours.map((h) => h.employeeId))]);
+  const shifts = await w.em
+    .createQueryBuilder(ScheduledShift)
+    .select(['locationId', 'businessDay', 'employeeId', 'position', 'paidHours'])
+    .where({ ...where, status: 'published' })
+    .execute<Array<{ locationId: string; businessDay: string | Date; employeeId: string | null; position: string | null; paidHours: string }>>('all', true);
+  const rates = await replicaPayRates(w, [...new Set([...hours.map((h) => h.employeeId), ...shifts.flatMap((x) => (x.employeeId ? [x.employeeId] : []))])]);
   for (const h of hours) {
     const s = out.get(h.locationId)!;
-    const day = typeof h.businessDay === 'string' ? h.businessDay.slice(0, 10) : h.businessDay.toISOString().slice(0, 10);
+    const day = dayOf(h.businessDay);
     s.laborHours = s.laborHours.plus(paidHours({ regular: h.regularHours, overtime: h.overtime }));
     const cost = laborCost({ regular: h.regularHours, overtime: h.overtime }, payRateInForce(rates.get(h.employeeId) ?? [], day, h.position));
     if (cost) s.laborCost = s.laborCost.plus(cost);
   }
+  for (const x of shifts) {
+    const s = out.get(x.locationId)!;
+    s.scheduledHours = s.scheduledHours.plus(x.paidHours);
+    // an open shift has hours but no one's rate yet
+    const rate = x.employeeId ? payRateInForce(rates.get(x.employeeId) ?? [], dayOf(x.businessDay), x.position) : null;
+    const cost = laborCost({ regular: x.paidHours, overtime: {} }, rate);
+    if (cost) s.scheduledCost = s.scheduledCost.plus(cost);
+  }
   return out;
 }
 
-export const sumOf = (sums: Iterable<KpiSums>): KpiSums => {
-  const total = emptySums();
-  for (const s of sums) {
-    total.netSales = total.netSales.plus(s.netSales);
-    total.transactions += s.transactions;
-    total.laborHours = total.laborHours.plus(s.laborHours);
-    total.laborCost = total.laborCost.plus(s.laborCost);
-  }
-  return total;
-};
+const dayOf = (d: string | Date) => (typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10));
+
 
 

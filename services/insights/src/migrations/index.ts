@@ -1,10 +1,13 @@
 import type { MigrationEntry } from '@bop/shared';
 import { Migration20261128130000 } from './Migration20261128130000';
 import { Migration20261128131000 } from './Migration20261128131000';
+import { Migration20261128132000 } from './Migration20261128132000';
 
 export const migrations: MigrationEntry[] = [
   // organization and employee replicas
   { name: 'Migration20261128130000', class: Migration20261128130000 },
   // sales and labor read models
   { name: 'Migration20261128131000', class: Migration20261128131000 },
+  // scheduled shifts
+  { name: 'Migration20261128132000', class: Migration20261128132000 },
 ];
