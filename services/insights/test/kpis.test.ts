@@ -5,7 +5,7 @@
  * event delivered twice counted once.
  */
 import Decimal from 'decimal.js';
-import { eventually, integration, person, serviceSql, type HttpResult } from '@bop/test-support';
+import { eventually, integration, person, serviceSql, untilReplicated, type HttpResult } from '@bop/test-support';
 import { employee, recalculate, sale, scheduleShift, sendPunches, sendSales, shift, startInsightsStack, type InsightsStack } from './fixtures';
 
 let s: InsightsStack;
@@ -216,5 +216,44 @@ describe('reach, permission and scope', () => {
     expect(unknown.body.errors.map((e: { path: string }) => e.path)).toContain('locationId');
     expect((await kpis('from=2026-11-16')).status).toBe(400);
     expect((await kpis(`${WEEK}&compare=forecast`)).status).toBe(400);
+  });
+});
+
+describe('an org unit', () => {
+  it('counts the locations of the unit and the units below it, and reaches by org unit', async () => {
+    const org = s.stack.services.organization;
+    const region = await org.call('POST', '/org-units', { body: { name: 'North', kind: 'region' } });
+    const district = await org.call('POST', '/org-units', { body: { name: 'North-1', kind: 'district', parentId: region.body.id } });
+    expect([region.status, district.status]).toEqual([201, 201]);
+    const ldn = await org.call('POST', '/locations', { body: { name: 'London', timezone: 'Europe/London', businessDayCutoff: '04:00', externalId: 'LDN-1', orgUnitId: district.body.id } });
+    expect(ldn.status).toBe(201);
+    await untilReplicated(s.stack, 'sales', [ldn.body.id]);
+    await untilReplicated(s.stack, 'insights', [ldn.body.id]);
+    await eventually(async () => (await serviceSql(s.insights)(`select 1 from insights.org_units where id = ?`, [district.body.id])).length === 1);
+    // after the week the other tests count
+    await sendSales(s, [sale('LDN-1', '2026-11-25T12:00:00Z', '50.00')]);
+
+    const week = 'from=2026-11-23&to=2026-11-29';
+    const byUnit = await eventually(async () => {
+      const r = await kpis(`${week}&orgUnitId=${region.body.id}`);
+      return r.status === 200 && r.body.figures.netSales === '50.00' ? r : undefined;
+    });
+    expect(byUnit.body.locationIds).toEqual([ldn.body.id]);
+
+    const districtReach = person({ 'reports.read': [{ type: 'org_units', ids: [district.body.id] }] });
+    const mine = await kpis(week, districtReach);
+    expect(mine.status).toBe(200);
+    expect(mine.body.locationIds).toEqual([ldn.body.id]);
+    expect((await kpis(`${week}&orgUnitId=${region.body.id}`, districtReach)).status).toBe(200);
+    const outside = await kpis(`${week}&locationId=${nyc}`, districtReach);
+    expect(outside.status).toBe(403);
+    expect(outside.body.code).toBe('out_of_reach');
+    // a unit with a location the reach does not cover
+    const nycUnit = await org.call('POST', '/org-units', { body: { name: 'East' } });
+    expect((await org.call('PATCH', `/locations/${nyc}`, { body: { orgUnitId: nycUnit.body.id } })).status).toBe(200);
+    await eventually(async () => (await serviceSql(s.insights)(`select 1 from insights.locations where id = ? and org_unit_id = ?`, [nyc, nycUnit.body.id])).length === 1);
+    const refused = await kpis(`${week}&orgUnitId=${nycUnit.body.id}`, districtReach);
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('out_of_reach');
   });
 });
