@@ -5,7 +5,7 @@ import { InsightsLocation } from './locations/entities';
 import { InsightsEmployee } from './employees/entities';
 import { SalesContribution, SalesDay, SalesInterval } from './sales/entities';
 import { salesConsumers } from './sales/consumers';
-import { LaborHours, LaborTimesheet } from './labor/entities';
+import { LaborHours, LaborInterval, LaborTimesheet } from './labor/entities';
 import { laborConsumers } from './labor/consumers';
 import { ScheduledShift } from './schedule/entities';
 import { scheduleConsumers } from './schedule/consumers';
@@ -18,13 +18,13 @@ const inOrgUnits = locationsInOrgUnitsOf('insights');
 /**
  * Reports and insights: read models fed by other areas' events, never by their schemas — net sales and
  * completed sales per location, business day and 15-minute interval (sales' recorded transactions),
- * hours per location, day and position (time's calculated timesheets) priced by the pay rate in force
+ * hours per location, day and position and per 15-minute interval (time's calculated timesheets) priced by the pay rate in force
  * (people's rates, replicated), published shifts per location and day (scheduling's shift events) — and the KPIs over any set of locations (`GET /kpis`).
  */
 export const insightsService = createService({
   name: 'insights',
   configSchema,
-  entities: [InsightsLocation, InsightsEmployee, SalesContribution, SalesDay, SalesInterval, LaborTimesheet, LaborHours, ScheduledShift],
+  entities: [InsightsLocation, InsightsEmployee, SalesContribution, SalesDay, SalesInterval, LaborTimesheet, LaborHours, LaborInterval, ScheduledShift],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (insights' replica of the organization)
   locationsInOrgUnits: inOrgUnits,

@@ -167,6 +167,20 @@ it('keeps a sale\'s 15-minute interval in its business day', async () => {
   expect(new Decimal(at('2026-11-16T18:00:00.000Z').net_sales).toFixed(2)).toBe('0.00');
 });
 
+it('keeps labor per 15-minute interval: hours on the clock at each location', async () => {
+  await settled(WEEK, '9601.00', '1224.00');
+  const rows = await serviceSql(s.insights)(
+    `select interval_start, sum(hours)::text as hours, count(*)::int as n from insights.labor_intervals where location_id = ? and business_day = '2026-11-16' group by interval_start order by interval_start`,
+    [nyc],
+  );
+  // A 13:00–22:00Z and B 15:00–20:00Z: 36 intervals, 14 h in all, two people from 15:00 to 20:00
+  expect(rows).toHaveLength(36);
+  expect(rows.reduce((n: Decimal, r: any) => n.plus(r.hours), new Decimal(0)).toFixed(2)).toBe('14.00');
+  const at = (iso: string) => rows.find((x: any) => new Date(x.interval_start).toISOString() === iso);
+  expect(new Decimal(at('2026-11-16T13:00:00.000Z').hours).toFixed(2)).toBe('0.25');
+  expect(new Decimal(at('2026-11-16T15:00:00.000Z').hours).toFixed(2)).toBe('0.50');
+});
+
 it('counts a sales event delivered twice, or a transaction\'s version sent again, once', async () => {
   await settled(WEEK, '9601.00', '1224.00');
   const transaction = { id: 'stx_dup1', externalId: 'dup-1', version: 1, occurredAt: '2026-11-21T17:00:00Z', businessDay: '2026-11-21', type: 'sale', status: 'completed', lines: [], tenders: [], subtotal: '42.00', tax: '0.00', total: '42.00', currency: 'USD' };

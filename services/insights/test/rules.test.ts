@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import { laborCost, laborShares, paidHours } from '../src/labor/allocate';
+import { laborCost, laborIntervals, laborShares, paidHours } from '../src/labor/allocate';
 import { comparisonPeriod, daysIn } from '../src/kpis/periods';
 import { emptySums, kpiFigures } from '../src/kpis/figures';
 import { shiftChange } from '../src/schedule/consumers';
@@ -35,6 +35,28 @@ describe('labor shares', () => {
       ],
     });
     expect(shares.reduce((n, x) => n.plus(x.regular), new Decimal(0)).toString()).toBe('8');
+  });
+
+  it('spreads a shift over 15-minute intervals, less its unpaid breaks, per location', () => {
+    const intervals = laborIntervals({
+      date: '2026-11-16',
+      regularHours: '1.00',
+      overtime: {},
+      shifts: [
+        { start: '2026-11-16T13:07:00Z', end: '2026-11-16T14:22:00Z', locationId: 'loc_a', position: null, workedHours: '1.00', unpaidBreaks: [{ start: '2026-11-16T13:30:00Z', end: '2026-11-16T13:45:00Z' }] },
+        { start: '2026-11-16T14:15:00Z', end: '2026-11-16T14:30:00Z', locationId: 'loc_b', position: null, workedHours: '0.25' },
+        // still open: nothing yet
+        { start: '2026-11-16T20:00:00Z', end: null, locationId: 'loc_a', position: null, workedHours: '0.00' },
+      ],
+    });
+    expect(intervals.map((x) => [x.locationId, x.intervalStart.toISOString().slice(11, 16), x.hours.times(60).toFixed(2)])).toEqual([
+      ['loc_a', '13:00', '8.00'],
+      ['loc_a', '13:15', '15.00'],
+      ['loc_a', '13:45', '15.00'],
+      ['loc_a', '14:00', '15.00'],
+      ['loc_a', '14:15', '7.00'],
+      ['loc_b', '14:15', '15.00'],
+    ]);
   });
 
   it('prices hours at an hourly rate: regular × rate + overtime × rate × multiplier; nothing for a salary or no rate', () => {

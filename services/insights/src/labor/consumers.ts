@@ -4,11 +4,12 @@ import { applyTimesheet } from './store';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const HOURS = /^\d{1,6}(\.\d{1,6})?$/;
+const isInstant = (v: unknown) => typeof v === 'string' && Number.isFinite(Date.parse(v));
 
 /**
  * What insights reads of time's internal `time.timesheet.calculated` (data.object: `id`, `employeeId`,
- * `version`, `days[]` with `date`, `regularHours`, `overtime`, `shifts[]` of `start`, `locationId`,
- * `position`, `workedHours`), or the reason it is not a calculated timesheet.
+ * `version`, `days[]` with `date`, `regularHours`, `overtime`, `shifts[]` of `start`, `end`, `locationId`,
+ * `position`, `workedHours`, `unpaidBreaks`), or the reason it is not a calculated timesheet.
  */
 export function calculatedTimesheet(object: unknown): CalculatedTimesheet | string {
   const o = object as Record<string, unknown> | null;
@@ -24,6 +25,9 @@ export function calculatedTimesheet(object: unknown): CalculatedTimesheet | stri
       if (typeof s?.start !== 'string' || typeof s.locationId !== 'string' || typeof s.workedHours !== 'string' || !HOURS.test(s.workedHours) || (s.position != null && typeof s.position !== 'string')) {
         return `days.${i}.shifts.${j}`;
       }
+      if (!isInstant(s.start) || (s.end != null && !isInstant(s.end))) return `days.${i}.shifts.${j}.end`;
+      const breaks = s.unpaidBreaks ?? [];
+      if (!Array.isArray(breaks) || breaks.some((b: Record<string, unknown>) => !isInstant(b?.start) || !isInstant(b?.end))) return `days.${i}.shifts.${j}.unpaidBreaks`;
     }
   }
   return o as unknown as CalculatedTimesheet;

@@ -28,3 +28,18 @@ export const LaborHours = defineEntity({
   },
 });
 export type LaborHours = InferEntity<typeof LaborHours>;
+
+/** A timesheet's hours on the clock in one 15-minute interval at one location (its day's, by the timesheet). */
+export const LaborInterval = defineEntity({
+  name: 'LaborInterval',
+  tableName: 'labor_intervals',
+  properties: {
+    id: p.string().primary(),
+    timesheetId: p.string(),
+    locationId: p.string(),
+    businessDay: p.string().columnType('date'),
+    intervalStart: p.datetime(),
+    hours: p.decimal('string'),
+  },
+});
+export type LaborInterval = InferEntity<typeof LaborInterval>;

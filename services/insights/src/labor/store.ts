@@ -1,6 +1,6 @@
 import { lockForTransaction, type Work } from '@bop/shared';
-import { laborShares, type TimesheetDay } from './allocate';
-import { LaborHours, LaborTimesheet } from './entities';
+import { laborIntervals, laborShares, type TimesheetDay } from './allocate';
+import { LaborHours, LaborInterval, LaborTimesheet } from './entities';
 
 /** A timesheet as time's internal `time.timesheet.calculated` carries it. */
 export interface CalculatedTimesheet {
@@ -11,7 +11,8 @@ export interface CalculatedTimesheet {
 }
 
 /**
- * Replaces what a timesheet counted by its newer version: its hours per day, location and position;
+ * Replaces what a timesheet counted by its newer version: its hours per day, location and position,
+ * and per location and 15-minute interval;
  * an older or repeated version changes nothing. One timesheet at a time (a lock per timesheet).
  */
 export async function applyTimesheet(w: Work, t: CalculatedTimesheet): Promise<void> {
@@ -22,6 +23,7 @@ export async function applyTimesheet(w: Work, t: CalculatedTimesheet): Promise<v
   if (held) held.version = t.version;
   else em.create(LaborTimesheet, { timesheetId: t.id, version: t.version, employeeId: t.employeeId });
   await em.nativeDelete(LaborHours, { timesheetId: t.id });
+  await em.nativeDelete(LaborInterval, { timesheetId: t.id });
   for (const day of t.days) {
     for (const s of laborShares(day)) {
       em.create(LaborHours, {
@@ -33,6 +35,16 @@ export async function applyTimesheet(w: Work, t: CalculatedTimesheet): Promise<v
         position: s.position,
         regularHours: s.regular.toFixed(),
         overtime: Object.fromEntries([...s.overtime].map(([m, h]) => [m, h.toFixed()])),
+      });
+    }
+    for (const x of laborIntervals(day)) {
+      em.create(LaborInterval, {
+        id: `${t.id}|${x.locationId}|${x.intervalStart.toISOString()}`,
+        timesheetId: t.id,
+        locationId: x.locationId,
+        businessDay: day.date,
+        intervalStart: x.intervalStart,
+        hours: x.hours.toFixed(),
       });
     }
   }

@@ -2,6 +2,7 @@ import type { MigrationEntry } from '@bop/shared';
 import { Migration20261128130000 } from './Migration20261128130000';
 import { Migration20261128131000 } from './Migration20261128131000';
 import { Migration20261128132000 } from './Migration20261128132000';
+import { Migration20261128133000 } from './Migration20261128133000';
 
 export const migrations: MigrationEntry[] = [
   // organization and employee replicas
@@ -10,4 +11,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261128131000', class: Migration20261128131000 },
   // scheduled shifts
   { name: 'Migration20261128132000', class: Migration20261128132000 },
+  // labor per 15-minute interval
+  { name: 'Migration20261128133000', class: Migration20261128133000 },
 ];

@@ -99,7 +99,7 @@ export async function recalculateTimesheets(w: Work, ids: string[], settings: Pi
 
 /**
  * The internal `time.timesheet.calculated` event of a timesheet whose figures changed: its days with
- * hours (regular, overtime by multiplier, and each shift's location, position and hours), so that
+ * hours (regular, overtime by multiplier, and each shift's times, unpaid breaks, location, position and hours), so that
  * insights keeps labor per location and day without reading time's tables. A newer `version` replaces
  * what an older one said.
  */
@@ -110,7 +110,14 @@ function timesheetCalculatedEvent(s: SheetRow, version: number, figures: Timeshe
       date: d.date,
       regularHours: d.regularHours,
       overtime: d.overtime,
-      shifts: d.shifts.map((x) => ({ start: x.start, end: x.end, locationId: x.locationId, position: x.position, workedHours: x.workedHours })),
+      shifts: d.shifts.map((x) => ({
+        start: x.start,
+        end: x.end,
+        locationId: x.locationId,
+        position: x.position,
+        workedHours: x.workedHours,
+        unpaidBreaks: x.breaks.filter((b) => !b.paid && b.end !== null).map((b) => ({ start: b.start, end: b.end })),
+      })),
     }));
   const object = { id: s.id, employeeId: s.employee_id, payPeriodId: s.pay_period_id, locationId: s.location_id, periodStart: s.start, periodEnd: s.end, version, days };
   return { type: 'time.timesheet.calculated', aggregateType: 'timesheet', aggregateId: s.id, locationId: s.location_id, object };
