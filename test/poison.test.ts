@@ -270,6 +270,14 @@ const cases: Case[] = [
     good: () => ({ locationId: 'loc_x', from: '2026-11-20', to: '2026-11-20', published: 0, openShifts: 0, shiftIds: [], publishedAt: now() }),
   },
   {
+    service: 'insights',
+    consumer: 'waste-read-model',
+    topic: 'inventory',
+    type: 'waste.recorded',
+    poisons: [null, { id: 'wst_x', locationId: 'loc_x', businessDay: '2026-11-20', totalValue: 10 }, { id: `wst_${NUL}`, locationId: 'loc_x', businessDay: '2026-11-20', totalValue: '10.00' }],
+    good: () => ({ id: `wst_${newId('event').slice(4)}`, reason: 'spoiled', locationId: 'loc_x', businessDay: '2026-11-20', totalValue: '10.00', lines: [] }),
+  },
+  {
     service: 'webhooks',
     consumer: 'fan-out',
     topic: 'identity',

@@ -9,6 +9,8 @@ import { LaborHours, LaborInterval, LaborTimesheet } from './labor/entities';
 import { laborConsumers } from './labor/consumers';
 import { ScheduledShift } from './schedule/entities';
 import { scheduleConsumers } from './schedule/consumers';
+import { WasteRecord } from './waste/entities';
+import { wasteConsumers } from './waste/consumers';
 import { kpiRoutes } from './kpis/routes';
 
 export { configSchema, type InsightsConfig } from './config';
@@ -19,15 +21,15 @@ const inOrgUnits = locationsInOrgUnitsOf('insights');
  * Reports and insights: read models fed by other areas' events, never by their schemas — net sales and
  * completed sales per location, business day and 15-minute interval (sales' recorded transactions),
  * hours per location, day and position and per 15-minute interval (time's calculated timesheets) priced by the pay rate in force
- * (people's rates, replicated), published shifts per location and day (scheduling's shift events) — and the KPIs over any set of locations (`GET /kpis`).
+ * (people's rates, replicated), published shifts per location and day (scheduling's shift events), waste value (inventory's waste records) — and the KPIs over any set of locations (`GET /kpis`).
  */
 export const insightsService = createService({
   name: 'insights',
   configSchema,
-  entities: [InsightsLocation, InsightsEmployee, SalesContribution, SalesDay, SalesInterval, LaborTimesheet, LaborHours, LaborInterval, ScheduledShift],
+  entities: [InsightsLocation, InsightsEmployee, SalesContribution, SalesDay, SalesInterval, LaborTimesheet, LaborHours, LaborInterval, ScheduledShift, WasteRecord],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (insights' replica of the organization)
   locationsInOrgUnits: inOrgUnits,
-  consumers: () => [...orgReplicaConsumers('insights'), ...employeeReplicaConsumers('insights'), ...salesConsumers, ...laborConsumers, ...scheduleConsumers],
+  consumers: () => [...orgReplicaConsumers('insights'), ...employeeReplicaConsumers('insights'), ...salesConsumers, ...laborConsumers, ...scheduleConsumers, ...wasteConsumers],
   routes: () => [...kpiRoutes(inOrgUnits)],
 });

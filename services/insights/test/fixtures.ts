@@ -8,6 +8,7 @@ import { peopleService } from '@svc/people';
 import { salesService } from '@svc/sales';
 import { timeService } from '@svc/time';
 import { schedulingService } from '@svc/scheduling';
+import { inventoryService } from '@svc/inventory';
 import { integration, standardLocations, startTestServices, type TestService, type TestServices } from '@bop/test-support';
 import { insightsService } from '../src';
 
@@ -17,6 +18,7 @@ export interface InsightsStack {
   sales: TestService;
   time: TestService;
   scheduling: TestService;
+  inventory: TestService;
   people: TestService;
   /** location ids by externalId (NYC-1: New York, cut-off 04:00; BER-1: Berlin, cut-off 05:00) */
   locations: Record<string, string>;
@@ -27,10 +29,10 @@ export const timeclock = integration(['time:write', 'time:read']);
 
 /** The chain on a fresh database (workers off: time's recalculation runs when the test says). */
 export async function startInsightsStack(): Promise<InsightsStack> {
-  const stack = await startTestServices([organizationService, peopleService, salesService, timeService, schedulingService, insightsService], {}, { workers: false });
+  const stack = await startTestServices([organizationService, peopleService, salesService, timeService, schedulingService, inventoryService, insightsService], {}, { workers: false });
   const s = stack.services;
-  const locations = await standardLocations(stack, ['sales', 'time', 'scheduling', 'people', 'insights']);
-  return { stack, insights: s.insights, sales: s.sales, time: s.time, scheduling: s.scheduling, people: s.people, locations };
+  const locations = await standardLocations(stack, ['sales', 'time', 'scheduling', 'inventory', 'people', 'insights']);
+  return { stack, insights: s.insights, sales: s.sales, time: s.time, scheduling: s.scheduling, inventory: s.inventory, people: s.people, locations };
 }
 
 let seq = 0;
@@ -89,6 +91,16 @@ export async function scheduleShift(s: InsightsStack, body: { locationId: string
   const r = await s.scheduling.call('POST', '/shifts', { body });
   if (r.status !== 201) throw new Error(`shift: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.id as string;
+}
+
+/** Waste of `quantity` units of an item (standard cost `cost`, 100 on hand at that cost) at a location, at `occurredAt`. */
+export async function recordWaste(s: InsightsStack, locationId: string, cost: string, quantity: string, occurredAt: string): Promise<void> {
+  const item = await s.inventory.call('POST', '/items', { body: { name: unique('Salmon'), baseUnit: 'each', cost } });
+  if (item.status !== 201) throw new Error(`item: ${item.status} ${JSON.stringify(item.body)}`);
+  const opening = await s.inventory.call('POST', '/inventory/adjustments', { body: { locationId, reason: 'opening_balance', occurredAt, lines: [{ itemId: item.body.id, quantity: '100', unitCost: cost }] } });
+  if (opening.status !== 201) throw new Error(`opening balance: ${opening.status} ${JSON.stringify(opening.body)}`);
+  const waste = await s.inventory.call('POST', '/inventory/waste', { body: { locationId, reason: 'spoiled', occurredAt, lines: [{ itemId: item.body.id, quantity }] } });
+  if (waste.status !== 201) throw new Error(`waste: ${waste.status} ${JSON.stringify(waste.body)}`);
 }
 
 /** Runs time's background recalculation until nothing is marked (it emits each changed timesheet). */

@@ -6,7 +6,7 @@
  */
 import Decimal from 'decimal.js';
 import { eventually, integration, person, serviceSql, untilReplicated, type HttpResult } from '@bop/test-support';
-import { employee, recalculate, sale, scheduleShift, sendPunches, sendSales, shift, startInsightsStack, type InsightsStack } from './fixtures';
+import { employee, recalculate, recordWaste, sale, scheduleShift, sendPunches, sendSales, shift, startInsightsStack, type InsightsStack } from './fixtures';
 
 let s: InsightsStack;
 let nyc: string;
@@ -58,6 +58,9 @@ beforeAll(async () => {
   await scheduleShift(s, { locationId: nyc, position: 'Bar', employeeId: people.b, start: '2026-11-16T15:00:00Z', end: '2026-11-16T20:00:00Z' });
   await scheduleShift(s, { locationId: nyc, position: 'Cook', start: '2026-11-16T16:00:00Z', end: '2026-11-16T20:00:00Z' });
   await scheduleShift(s, { locationId: nyc, position: 'Cook', employeeId: people.a, start: '2026-11-17T13:00:00Z', end: '2026-11-17T21:00:00Z' });
+  // waste: 4 × 2.50 at NYC on the 16th, 3 × 1.25 in Berlin on the 17th
+  await recordWaste(s, nyc, '2.50', '4', '2026-11-16T18:00:00Z');
+  await recordWaste(s, ber, '1.25', '3', '2026-11-17T10:00:00Z');
   const published = await s.scheduling.call('POST', '/schedules:publish', { body: { locationId: nyc, from: '2026-11-16', to: '2026-11-16' } });
   if (published.status !== 200 || published.body.published !== 3) throw new Error(`publish: ${published.status} ${JSON.stringify(published.body)}`);
 }, 120_000);
@@ -72,7 +75,7 @@ const kpis = (query: string, as = person()) => s.insights.call('GET', `/kpis?${q
 async function settled(query: string, netSales: string, laborCost: string): Promise<HttpResult> {
   return eventually(async () => {
     const r = await kpis(query);
-    return r.status === 200 && r.body.figures.netSales === netSales && r.body.figures.laborCost === laborCost && r.body.figures.scheduledCost === '280.00' ? r : undefined;
+    return r.status === 200 && r.body.figures.netSales === netSales && r.body.figures.laborCost === laborCost && r.body.figures.scheduledCost === '280.00' && r.body.figures.wasteValue === '13.75' ? r : undefined;
   }, 20_000);
 }
 
@@ -95,18 +98,19 @@ it('answers every KPI of a week over all locations, each as derived by hand', as
     scheduledHours: '17.50',
     scheduledCost: '280.00',
     scheduledLaborPercent: '2.92', // 280 ÷ 9601 × 100 = 2.9163…
+    wasteValue: '13.75', // 4 × 2.50 + 3 × 1.25
   });
   const byLocation = Object.fromEntries(r.body.byLocation.map((l: { locationId: string; figures: unknown }) => [l.locationId, l.figures]));
   expect(byLocation[nyc]).toEqual({
     netSales: '7601.00', transactions: 5, averageCheck: '1520.20', laborHours: '54.00', laborCost: '1134.00', laborPercent: '14.92', salesPerLaborHour: '140.76',
-    scheduledHours: '17.50', scheduledCost: '280.00', scheduledLaborPercent: '3.68', // 280 ÷ 7601 × 100 = 3.6837…
+    scheduledHours: '17.50', scheduledCost: '280.00', scheduledLaborPercent: '3.68', wasteValue: '10.00', // 280 ÷ 7601 × 100 = 3.6837…
   });
   expect(byLocation[ber]).toEqual({
     netSales: '2000.00', transactions: 1, averageCheck: '2000.00', laborHours: '6.00', laborCost: '90.00', laborPercent: '4.50', salesPerLaborHour: '333.33',
-    scheduledHours: '0.00', scheduledCost: '0.00', scheduledLaborPercent: '0.00',
+    scheduledHours: '0.00', scheduledCost: '0.00', scheduledLaborPercent: '0.00', wasteValue: '3.75',
   });
   // what insights does not model is named, never estimated
-  expect(r.body.unavailable.map((u: { kpi: string }) => u.kpi)).toEqual(expect.arrayContaining(['primeCostPercent', 'foodCostPercent', 'overShort', 'wasteValue', 'guests']));
+  expect(r.body.unavailable.map((u: { kpi: string }) => u.kpi)).toEqual(['guests', 'primeCostPercent', 'foodCostPercent', 'theoreticalFoodCostPercent', 'overShort']);
   expect(Object.keys(r.body.figures)).not.toContain('primeCostPercent');
 });
 
@@ -131,7 +135,7 @@ it('answers one day, a set of locations, and the comparison periods', async () =
   expect(lastYear.body.comparison.figures).toMatchObject({ netSales: '0.00', transactions: 0, averageCheck: null, laborPercent: null });
 });
 
-it('reconciles net sales and labor cost to the cent with sales\' and time\'s own APIs', async () => {
+it('reconciles net sales, labor cost and waste value to the cent with sales\', time\'s and inventory\'s own APIs', async () => {
   const r = await settled(WEEK, '9601.00', '1224.00');
   // net sales: the completed transactions' subtotals of the week's business days, as sales lists them
   let net = new Decimal(0);
@@ -152,6 +156,15 @@ it('reconciles net sales and labor cost to the cent with sales\' and time\'s own
   expect(exported.status).toBe(200);
   const gross = exported.body.employees.reduce((n: Decimal, e: { totals: { estimatedGross: string } }) => n.plus(e.totals.estimatedGross), new Decimal(0));
   expect(gross.toFixed(2)).toBe(r.body.figures.laborCost);
+
+  // waste value: the records inventory lists for those locations
+  let waste = new Decimal(0);
+  for (const loc of [nyc, ber]) {
+    const list = await s.inventory.call('GET', `/inventory/waste?locationId=${loc}&limit=200`);
+    expect(list.status).toBe(200);
+    for (const w of list.body.data) waste = waste.plus(w.totalValue);
+  }
+  expect(waste.toFixed(2)).toBe(r.body.figures.wasteValue);
   const hours = exported.body.employees.reduce((n: Decimal, e: { totals: { regularHours: string; overtimeHours: string } }) => n.plus(e.totals.regularHours).plus(e.totals.overtimeHours), new Decimal(0));
   expect(hours.toFixed(2)).toBe(r.body.figures.laborHours);
 });

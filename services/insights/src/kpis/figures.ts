@@ -8,9 +8,10 @@ export interface KpiSums {
   laborCost: Decimal;
   scheduledHours: Decimal;
   scheduledCost: Decimal;
+  wasteValue: Decimal;
 }
 
-export const emptySums = (): KpiSums => ({ netSales: new Decimal(0), transactions: 0, laborHours: new Decimal(0), laborCost: new Decimal(0), scheduledHours: new Decimal(0), scheduledCost: new Decimal(0) });
+export const emptySums = (): KpiSums => ({ netSales: new Decimal(0), transactions: 0, laborHours: new Decimal(0), laborCost: new Decimal(0), scheduledHours: new Decimal(0), scheduledCost: new Decimal(0), wasteValue: new Decimal(0) });
 
 /** The sums of several locations (or days) together. */
 export function sumOf(sums: Iterable<KpiSums>): KpiSums {
@@ -22,6 +23,7 @@ export function sumOf(sums: Iterable<KpiSums>): KpiSums {
     total.laborCost = total.laborCost.plus(s.laborCost);
     total.scheduledHours = total.scheduledHours.plus(s.scheduledHours);
     total.scheduledCost = total.scheduledCost.plus(s.scheduledCost);
+    total.wasteValue = total.wasteValue.plus(s.wasteValue);
   }
   return total;
 }
@@ -46,6 +48,7 @@ export function kpiFigures(s: KpiSums) {
     scheduledHours: s.scheduledHours.toFixed(2, Decimal.ROUND_HALF_UP),
     scheduledCost: money(s.scheduledCost),
     scheduledLaborPercent: ratio(s.scheduledCost.times(100), s.netSales),
+    wasteValue: money(s.wasteValue),
   };
 }
 
@@ -56,5 +59,4 @@ export const UNAVAILABLE = [
   { kpi: 'foodCostPercent', reason: "needs inventory's counts, receipts, transfers and waste, not read by insights yet" },
   { kpi: 'theoreticalFoodCostPercent', reason: "needs inventory's depletion, not read by insights yet" },
   { kpi: 'overShort', reason: "needs cash's counts and expected amounts, not read by insights yet" },
-  { kpi: 'wasteValue', reason: "needs inventory's waste records, not read by insights yet" },
 ] as const;

@@ -3,6 +3,7 @@ import { InsightsLocation } from '../locations/entities';
 import { SalesDay } from '../sales/entities';
 import { LaborHours } from '../labor/entities';
 import { ScheduledShift } from '../schedule/entities';
+import { WasteRecord } from '../waste/entities';
 import { laborCost, paidHours } from '../labor/allocate';
 import { emptySums, type KpiSums } from './figures';
 
@@ -38,7 +39,7 @@ export async function kpiLocations(w: Work, q: { locationId?: string[]; orgUnitI
  * The exact sums of each location over business days `from`..`to`: net sales and completed sales
  * from the sales read model, paid hours and their cost from the labor read model, each share of hours
  * priced at the pay rate in force on its day for its position (people's rates, replicated), and the
- * published shifts' paid hours, priced the same way at straight time.
+ * published shifts' paid hours, priced the same way at straight time, and the value of waste recorded.
  */
 export async function periodSums(w: Work, locationIds: string[], from: string, to: string): Promise<Map<string, KpiSums>> {
   const out = new Map(locationIds.map((id) => [id, emptySums()]));
@@ -53,6 +54,15 @@ export async function periodSums(w: Work, locationIds: string[], from: string, t
     const s = out.get(d.locationId)!;
     s.netSales = s.netSales.plus(d.netSales);
     s.transactions += Number(d.transactions);
+  }
+  const waste = await w.em
+    .createQueryBuilder(WasteRecord)
+    .select(['locationId', 'totalValue'])
+    .where(where)
+    .execute<Array<{ locationId: string; totalValue: string }>>('all', true);
+  for (const x of waste) {
+    const s = out.get(x.locationId)!;
+    s.wasteValue = s.wasteValue.plus(x.totalValue);
   }
   const hours = await w.em
     .createQueryBuilder(LaborHours)

@@ -3,6 +3,7 @@ import { Migration20261128130000 } from './Migration20261128130000';
 import { Migration20261128131000 } from './Migration20261128131000';
 import { Migration20261128132000 } from './Migration20261128132000';
 import { Migration20261128133000 } from './Migration20261128133000';
+import { Migration20261128134000 } from './Migration20261128134000';
 
 export const migrations: MigrationEntry[] = [
   // organization and employee replicas
@@ -13,4 +14,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261128132000', class: Migration20261128132000 },
   // labor per 15-minute interval
   { name: 'Migration20261128133000', class: Migration20261128133000 },
+  // waste records
+  { name: 'Migration20261128134000', class: Migration20261128134000 },
 ];
