@@ -278,6 +278,14 @@ const cases: Case[] = [
     good: () => ({ id: `wst_${newId('event').slice(4)}`, reason: 'spoiled', locationId: 'loc_x', businessDay: '2026-11-20', totalValue: '10.00', lines: [] }),
   },
   {
+    service: 'insights',
+    consumer: 'over-short-read-model',
+    topic: 'cash',
+    type: 'cash.business_day_closed',
+    poisons: [null, { locationId: 'loc_x', businessDay: '2026-11-20', figures: { overShort: -5 } }, { locationId: `loc_${NUL}`, businessDay: '2026-11-20', figures: { overShort: '-5.00' } }],
+    good: () => ({ locationId: newId('location'), businessDay: '2026-11-20', status: 'closed', figures: { overShort: '-5.00' } }),
+  },
+  {
     service: 'webhooks',
     consumer: 'fan-out',
     topic: 'identity',

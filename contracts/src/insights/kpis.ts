@@ -8,7 +8,7 @@ export const KpiCompare = z.enum(['previous_period', 'same_period_last_year']);
 export type KpiCompare = z.output<typeof KpiCompare>;
 
 /** The KPIs whose source is not modelled by insights yet: named in `unavailable`, never answered with a made-up figure. */
-export const UnavailableKpi = z.enum(['guests', 'primeCostPercent', 'foodCostPercent', 'theoreticalFoodCostPercent', 'overShort']);
+export const UnavailableKpi = z.enum(['guests', 'primeCostPercent', 'foodCostPercent', 'theoreticalFoodCostPercent']);
 
 /** Longest date range of one `GET /kpis` (a year and a day: a leap year's same period last year). */
 export const KPI_MAX_DAYS = 367;
@@ -50,6 +50,7 @@ export const KpiFigures = z
     scheduledHours: z.string().openapi({ description: 'paid hours of the published shifts (open shifts included) starting on those days', example: '420.00' }),
     scheduledCost: money.openapi({ description: 'scheduled hours of assigned shifts × the hourly rate in force (straight time)' }),
     scheduledLaborPercent: ratio.openapi({ description: 'scheduledCost ÷ netSales × 100' }),
+    overShort: money.openapi({ description: 'counted − expected cash of the cash business days closed among those days (negative: short)' }),
     wasteValue: money.openapi({ description: 'the value of the waste recorded at inventory on those business days (quantity × the average cost then)' }),
   })
   .openapi('KpiFigures');

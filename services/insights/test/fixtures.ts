@@ -9,6 +9,7 @@ import { salesService } from '@svc/sales';
 import { timeService } from '@svc/time';
 import { schedulingService } from '@svc/scheduling';
 import { inventoryService } from '@svc/inventory';
+import { cashService } from '@svc/cash';
 import { integration, standardLocations, startTestServices, type TestService, type TestServices } from '@bop/test-support';
 import { insightsService } from '../src';
 
@@ -19,6 +20,7 @@ export interface InsightsStack {
   time: TestService;
   scheduling: TestService;
   inventory: TestService;
+  cash: TestService;
   people: TestService;
   /** location ids by externalId (NYC-1: New York, cut-off 04:00; BER-1: Berlin, cut-off 05:00) */
   locations: Record<string, string>;
@@ -29,10 +31,10 @@ export const timeclock = integration(['time:write', 'time:read']);
 
 /** The chain on a fresh database (workers off: time's recalculation runs when the test says). */
 export async function startInsightsStack(): Promise<InsightsStack> {
-  const stack = await startTestServices([organizationService, peopleService, salesService, timeService, schedulingService, inventoryService, insightsService], {}, { workers: false });
+  const stack = await startTestServices([organizationService, peopleService, salesService, timeService, schedulingService, inventoryService, cashService, insightsService], {}, { workers: false });
   const s = stack.services;
-  const locations = await standardLocations(stack, ['sales', 'time', 'scheduling', 'inventory', 'people', 'insights']);
-  return { stack, insights: s.insights, sales: s.sales, time: s.time, scheduling: s.scheduling, inventory: s.inventory, people: s.people, locations };
+  const locations = await standardLocations(stack, ['sales', 'time', 'scheduling', 'inventory', 'cash', 'people', 'insights']);
+  return { stack, insights: s.insights, sales: s.sales, time: s.time, scheduling: s.scheduling, inventory: s.inventory, cash: s.cash, people: s.people, locations };
 }
 
 let seq = 0;
@@ -101,6 +103,14 @@ export async function recordWaste(s: InsightsStack, locationId: string, cost: st
   if (opening.status !== 201) throw new Error(`opening balance: ${opening.status} ${JSON.stringify(opening.body)}`);
   const waste = await s.inventory.call('POST', '/inventory/waste', { body: { locationId, reason: 'spoiled', occurredAt, lines: [{ itemId: item.body.id, quantity }] } });
   if (waste.status !== 201) throw new Error(`waste: ${waste.status} ${JSON.stringify(waste.body)}`);
+}
+
+/** A drawer counted `amount` against its `openingFloat` (no cash sales: over/short = amount − float), then the day closed at cash. */
+export async function closeCashDay(s: InsightsStack, locationId: string, day: string, countedAt: string, openingFloat: string, amount: string): Promise<void> {
+  const count = await s.cash.call('POST', '/cash/counts', { body: { locationId, type: 'drawer', drawerId: 'D1', countedAt, openingFloat, amount } });
+  if (count.status !== 201) throw new Error(`count: ${count.status} ${JSON.stringify(count.body)}`);
+  const closed = await s.cash.call('POST', `/cash/business-days/${locationId}/${day}:close`);
+  if (closed.status !== 200) throw new Error(`close: ${closed.status} ${JSON.stringify(closed.body)}`);
 }
 
 /** Runs time's background recalculation until nothing is marked (it emits each changed timesheet). */

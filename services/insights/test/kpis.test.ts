@@ -6,7 +6,7 @@
  */
 import Decimal from 'decimal.js';
 import { eventually, integration, person, serviceSql, untilReplicated, type HttpResult } from '@bop/test-support';
-import { employee, recalculate, recordWaste, sale, scheduleShift, sendPunches, sendSales, shift, startInsightsStack, type InsightsStack } from './fixtures';
+import { closeCashDay, employee, recalculate, recordWaste, sale, scheduleShift, sendPunches, sendSales, shift, startInsightsStack, type InsightsStack } from './fixtures';
 
 let s: InsightsStack;
 let nyc: string;
@@ -61,6 +61,8 @@ beforeAll(async () => {
   // waste: 4 × 2.50 at NYC on the 16th, 3 × 1.25 in Berlin on the 17th
   await recordWaste(s, nyc, '2.50', '4', '2026-11-16T18:00:00Z');
   await recordWaste(s, ber, '1.25', '3', '2026-11-17T10:00:00Z');
+  // cash: NYC's drawer 5.00 short on the 16th (195.00 counted against a 200.00 float, no cash sales), the day closed
+  await closeCashDay(s, nyc, '2026-11-16', '2026-11-16T23:50:00Z', '200.00', '195.00');
   const published = await s.scheduling.call('POST', '/schedules:publish', { body: { locationId: nyc, from: '2026-11-16', to: '2026-11-16' } });
   if (published.status !== 200 || published.body.published !== 3) throw new Error(`publish: ${published.status} ${JSON.stringify(published.body)}`);
 }, 120_000);
@@ -75,7 +77,7 @@ const kpis = (query: string, as = person()) => s.insights.call('GET', `/kpis?${q
 async function settled(query: string, netSales: string, laborCost: string): Promise<HttpResult> {
   return eventually(async () => {
     const r = await kpis(query);
-    return r.status === 200 && r.body.figures.netSales === netSales && r.body.figures.laborCost === laborCost && r.body.figures.scheduledCost === '280.00' && r.body.figures.wasteValue === '13.75' ? r : undefined;
+    return r.status === 200 && r.body.figures.netSales === netSales && r.body.figures.laborCost === laborCost && r.body.figures.scheduledCost === '280.00' && r.body.figures.wasteValue === '13.75' && r.body.figures.overShort === '-5.00' ? r : undefined;
   }, 20_000);
 }
 
@@ -99,18 +101,19 @@ it('answers every KPI of a week over all locations, each as derived by hand', as
     scheduledCost: '280.00',
     scheduledLaborPercent: '2.92', // 280 ÷ 9601 × 100 = 2.9163…
     wasteValue: '13.75', // 4 × 2.50 + 3 × 1.25
+    overShort: '-5.00',
   });
   const byLocation = Object.fromEntries(r.body.byLocation.map((l: { locationId: string; figures: unknown }) => [l.locationId, l.figures]));
   expect(byLocation[nyc]).toEqual({
     netSales: '7601.00', transactions: 5, averageCheck: '1520.20', laborHours: '54.00', laborCost: '1134.00', laborPercent: '14.92', salesPerLaborHour: '140.76',
-    scheduledHours: '17.50', scheduledCost: '280.00', scheduledLaborPercent: '3.68', wasteValue: '10.00', // 280 ÷ 7601 × 100 = 3.6837…
+    scheduledHours: '17.50', scheduledCost: '280.00', scheduledLaborPercent: '3.68', wasteValue: '10.00', overShort: '-5.00', // 280 ÷ 7601 × 100 = 3.6837…
   });
   expect(byLocation[ber]).toEqual({
     netSales: '2000.00', transactions: 1, averageCheck: '2000.00', laborHours: '6.00', laborCost: '90.00', laborPercent: '4.50', salesPerLaborHour: '333.33',
-    scheduledHours: '0.00', scheduledCost: '0.00', scheduledLaborPercent: '0.00', wasteValue: '3.75',
+    scheduledHours: '0.00', scheduledCost: '0.00', scheduledLaborPercent: '0.00', wasteValue: '3.75', overShort: '0.00',
   });
   // what insights does not model is named, never estimated
-  expect(r.body.unavailable.map((u: { kpi: string }) => u.kpi)).toEqual(['guests', 'primeCostPercent', 'foodCostPercent', 'theoreticalFoodCostPercent', 'overShort']);
+  expect(r.body.unavailable.map((u: { kpi: string }) => u.kpi)).toEqual(['guests', 'primeCostPercent', 'foodCostPercent', 'theoreticalFoodCostPercent']);
   expect(Object.keys(r.body.figures)).not.toContain('primeCostPercent');
 });
 
@@ -135,7 +138,7 @@ it('answers one day, a set of locations, and the comparison periods', async () =
   expect(lastYear.body.comparison.figures).toMatchObject({ netSales: '0.00', transactions: 0, averageCheck: null, laborPercent: null });
 });
 
-it('reconciles net sales, labor cost and waste value to the cent with sales\', time\'s and inventory\'s own APIs', async () => {
+it('reconciles net sales, labor cost, waste value and over/short to the cent with each source\'s own API', async () => {
   const r = await settled(WEEK, '9601.00', '1224.00');
   // net sales: the completed transactions' subtotals of the week's business days, as sales lists them
   let net = new Decimal(0);
@@ -165,6 +168,15 @@ it('reconciles net sales, labor cost and waste value to the cent with sales\', t
     for (const w of list.body.data) waste = waste.plus(w.totalValue);
   }
   expect(waste.toFixed(2)).toBe(r.body.figures.wasteValue);
+
+  // over/short: the business days cash lists for those locations
+  let overShort = new Decimal(0);
+  for (const loc of [nyc, ber]) {
+    const days = await s.cash.call('GET', `/cash/business-days?locationId=${loc}&from=2026-11-16&to=2026-11-22`);
+    expect(days.status).toBe(200);
+    for (const d of days.body.data) overShort = overShort.plus(d.figures.overShort);
+  }
+  expect(overShort.toFixed(2)).toBe(r.body.figures.overShort);
   const hours = exported.body.employees.reduce((n: Decimal, e: { totals: { regularHours: string; overtimeHours: string } }) => n.plus(e.totals.regularHours).plus(e.totals.overtimeHours), new Decimal(0));
   expect(hours.toFixed(2)).toBe(r.body.figures.laborHours);
 });

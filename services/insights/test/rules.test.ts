@@ -69,7 +69,7 @@ describe('labor shares', () => {
 
 describe('KPI figures and periods', () => {
   it('rounds once, at the end, and answers null where the divisor is zero', () => {
-    expect(kpiFigures({ netSales: new Decimal('100.005'), transactions: 3, laborHours: new Decimal('7.125'), laborCost: new Decimal('33.3333'), scheduledHours: new Decimal('8.5'), scheduledCost: new Decimal('10.005'), wasteValue: new Decimal('12.3449') })).toEqual({
+    expect(kpiFigures({ netSales: new Decimal('100.005'), transactions: 3, laborHours: new Decimal('7.125'), laborCost: new Decimal('33.3333'), scheduledHours: new Decimal('8.5'), scheduledCost: new Decimal('10.005'), wasteValue: new Decimal('12.3449'), overShort: new Decimal('-5.005') })).toEqual({
       netSales: '100.01',
       transactions: 3,
       averageCheck: '33.34',
@@ -81,6 +81,7 @@ describe('KPI figures and periods', () => {
       scheduledCost: '10.01',
       scheduledLaborPercent: '10.00',
       wasteValue: '12.34',
+      overShort: '-5.01',
     });
     expect(kpiFigures(emptySums())).toMatchObject({ averageCheck: null, laborPercent: null, salesPerLaborHour: null, scheduledLaborPercent: null });
   });

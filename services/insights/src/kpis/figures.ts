@@ -9,9 +9,10 @@ export interface KpiSums {
   scheduledHours: Decimal;
   scheduledCost: Decimal;
   wasteValue: Decimal;
+  overShort: Decimal;
 }
 
-export const emptySums = (): KpiSums => ({ netSales: new Decimal(0), transactions: 0, laborHours: new Decimal(0), laborCost: new Decimal(0), scheduledHours: new Decimal(0), scheduledCost: new Decimal(0), wasteValue: new Decimal(0) });
+export const emptySums = (): KpiSums => ({ netSales: new Decimal(0), transactions: 0, laborHours: new Decimal(0), laborCost: new Decimal(0), scheduledHours: new Decimal(0), scheduledCost: new Decimal(0), wasteValue: new Decimal(0), overShort: new Decimal(0) });
 
 /** The sums of several locations (or days) together. */
 export function sumOf(sums: Iterable<KpiSums>): KpiSums {
@@ -24,6 +25,7 @@ export function sumOf(sums: Iterable<KpiSums>): KpiSums {
     total.scheduledHours = total.scheduledHours.plus(s.scheduledHours);
     total.scheduledCost = total.scheduledCost.plus(s.scheduledCost);
     total.wasteValue = total.wasteValue.plus(s.wasteValue);
+    total.overShort = total.overShort.plus(s.overShort);
   }
   return total;
 }
@@ -49,6 +51,7 @@ export function kpiFigures(s: KpiSums) {
     scheduledCost: money(s.scheduledCost),
     scheduledLaborPercent: ratio(s.scheduledCost.times(100), s.netSales),
     wasteValue: money(s.wasteValue),
+    overShort: money(s.overShort),
   };
 }
 
@@ -58,5 +61,4 @@ export const UNAVAILABLE = [
   { kpi: 'primeCostPercent', reason: 'needs the cost of goods sold from inventory, not read by insights yet' },
   { kpi: 'foodCostPercent', reason: "needs inventory's counts, receipts, transfers and waste, not read by insights yet" },
   { kpi: 'theoreticalFoodCostPercent', reason: "needs inventory's depletion, not read by insights yet" },
-  { kpi: 'overShort', reason: "needs cash's counts and expected amounts, not read by insights yet" },
 ] as const;

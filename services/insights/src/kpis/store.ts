@@ -4,6 +4,7 @@ import { SalesDay } from '../sales/entities';
 import { LaborHours } from '../labor/entities';
 import { ScheduledShift } from '../schedule/entities';
 import { WasteRecord } from '../waste/entities';
+import { OverShortDay } from '../cash/entities';
 import { laborCost, paidHours } from '../labor/allocate';
 import { emptySums, type KpiSums } from './figures';
 
@@ -39,7 +40,8 @@ export async function kpiLocations(w: Work, q: { locationId?: string[]; orgUnitI
  * The exact sums of each location over business days `from`..`to`: net sales and completed sales
  * from the sales read model, paid hours and their cost from the labor read model, each share of hours
  * priced at the pay rate in force on its day for its position (people's rates, replicated), and the
- * published shifts' paid hours, priced the same way at straight time, and the value of waste recorded.
+ * published shifts' paid hours, priced the same way at straight time, the value of waste recorded, and
+ * the over/short of the closed cash days.
  */
 export async function periodSums(w: Work, locationIds: string[], from: string, to: string): Promise<Map<string, KpiSums>> {
   const out = new Map(locationIds.map((id) => [id, emptySums()]));
@@ -63,6 +65,15 @@ export async function periodSums(w: Work, locationIds: string[], from: string, t
   for (const x of waste) {
     const s = out.get(x.locationId)!;
     s.wasteValue = s.wasteValue.plus(x.totalValue);
+  }
+  const closed = await w.em
+    .createQueryBuilder(OverShortDay)
+    .select(['locationId', 'overShort'])
+    .where(where)
+    .execute<Array<{ locationId: string; overShort: string }>>('all', true);
+  for (const x of closed) {
+    const s = out.get(x.locationId)!;
+    s.overShort = s.overShort.plus(x.overShort);
   }
   const hours = await w.em
     .createQueryBuilder(LaborHours)

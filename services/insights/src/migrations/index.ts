@@ -4,6 +4,7 @@ import { Migration20261128131000 } from './Migration20261128131000';
 import { Migration20261128132000 } from './Migration20261128132000';
 import { Migration20261128133000 } from './Migration20261128133000';
 import { Migration20261128134000 } from './Migration20261128134000';
+import { Migration20261128135000 } from './Migration20261128135000';
 
 export const migrations: MigrationEntry[] = [
   // organization and employee replicas
@@ -16,4 +17,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261128133000', class: Migration20261128133000 },
   // waste records
   { name: 'Migration20261128134000', class: Migration20261128134000 },
+  // over/short of closed cash days
+  { name: 'Migration20261128135000', class: Migration20261128135000 },
 ];
