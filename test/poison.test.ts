@@ -20,6 +20,7 @@ import { timeService } from '@svc/time';
 import { operationsService } from '@svc/operations';
 import { equipmentService } from '@svc/equipment';
 import { communicationService } from '@svc/communication';
+import { insightsService } from '@svc/insights';
 import { schedulingService } from '@svc/scheduling';
 import { eventually, sql, startTestServices, type TestServices } from '@bop/test-support';
 
@@ -27,7 +28,7 @@ let stack: TestServices;
 
 beforeAll(async () => {
   // one attempt: a poison is parked at its first failure (the retries are the runner test's subject)
-  stack = await startTestServices([cashService, integrationsService, inventoryService, purchasingService, salesService, webhooksService, peopleService, filesService, identityService, timeService, schedulingService, operationsService, equipmentService, communicationService], { CONSUMER_MAX_ATTEMPTS: '1' });
+  stack = await startTestServices([cashService, integrationsService, inventoryService, purchasingService, salesService, webhooksService, peopleService, filesService, identityService, timeService, schedulingService, operationsService, equipmentService, communicationService, insightsService], { CONSUMER_MAX_ATTEMPTS: '1' });
 }, 60_000);
 afterAll(async () => {
   await stack?.close();
@@ -105,7 +106,7 @@ const replicaCases = (service: string): Case[] => [
 ];
 
 const cases: Case[] = [
-  ...['cash', 'inventory', 'purchasing', 'sales', 'people', 'files', 'time', 'scheduling', 'operations', 'equipment', 'communication'].flatMap(replicaCases),
+  ...['cash', 'inventory', 'purchasing', 'sales', 'people', 'files', 'time', 'scheduling', 'operations', 'equipment', 'communication', 'insights'].flatMap(replicaCases),
   {
     service: 'people',
     consumer: 'department-replica',
@@ -130,7 +131,7 @@ const cases: Case[] = [
     poisons: [null, { id: `emp_${NUL}x`, status: 'terminated' }],
     good: () => ({ id: `emp_${newId('event').slice(4)}`, status: 'terminated', terminationDate: '2026-11-20' }),
   },
-  ...['time', 'scheduling', 'operations', 'equipment', 'communication'].map((service): Case => ({
+  ...['time', 'scheduling', 'operations', 'equipment', 'communication', 'insights'].map((service): Case => ({
     service,
     consumer: 'employee-replica',
     topic: 'people',
@@ -166,7 +167,7 @@ const cases: Case[] = [
     ],
     good: () => ({ id: `exc_${newId('event').slice(4)}`, sensorId: 'sen_x', sensorName: 'Probe', locationId: 'loc_x', assetId: null, state: 'out_of_range', value: '9', unit: 'C', min: '0', max: '5', outOfRangeSince: new Date().toISOString(), readAt: new Date().toISOString() }),
   },
-  ...['time', 'scheduling', 'operations', 'equipment', 'communication'].map((service): Case => ({
+  ...['time', 'scheduling', 'operations', 'equipment', 'communication', 'insights'].map((service): Case => ({
     service,
     consumer: 'pay-rate-replica',
     topic: 'people',
@@ -255,6 +256,66 @@ const cases: Case[] = [
     type: 'sales.transactions.recorded',
     poisons: [null, recordedForInventory({ transactions: [{ id: 'txn_x', version: 1 }] }), recordedForInventory({ locationId: `loc_${NUL}`, transactions: [{ id: 'txn_nul', version: 1, status: 'completed', type: 'sale', occurredAt: now(), subtotal: '1.00' }] })],
     good: () => recordedForInventory({ transactions: [{ id: `txn_${newId('event').slice(4)}`, version: 1, status: 'completed', type: 'sale', occurredAt: now(), subtotal: '4.50' }] }),
+  },
+  {
+    service: 'insights',
+    consumer: 'sales-read-model',
+    topic: 'sales',
+    type: 'sales.transactions.recorded',
+    poisons: [
+      null,
+      recordedForInventory({ transactions: [{ id: 'txn_x', version: 1, status: 'completed', type: 'sale', occurredAt: now(), businessDay: '2026-11-20', subtotal: 4.5 }] }),
+      recordedForInventory({ locationId: `loc_${NUL}`, transactions: [{ id: 'txn_nul', version: 1, status: 'completed', type: 'sale', occurredAt: now(), businessDay: '2026-11-20', subtotal: '1.00' }] }),
+    ],
+    good: () => recordedForInventory({ transactions: [{ id: `txn_${newId('event').slice(4)}`, version: 1, status: 'completed', type: 'sale', occurredAt: now(), businessDay: '2026-11-20', subtotal: '4.50' }] }),
+  },
+  {
+    service: 'insights',
+    consumer: 'labor-read-model',
+    topic: 'time',
+    type: 'time.timesheet.calculated',
+    poisons: [
+      null,
+      { id: 'tsh_x', employeeId: 'emp_x', version: 2, days: [{ date: '2026-11-20', regularHours: 8, overtime: {}, shifts: [] }] },
+      { id: 'tsh_nul', employeeId: `emp_${NUL}`, version: 2, days: [{ date: '2026-11-20', regularHours: '8.00', overtime: {}, shifts: [{ start: now(), locationId: 'loc_x', position: null, workedHours: '8.00' }] }] },
+    ],
+    good: () => ({ id: `tsh_${newId('event').slice(4)}`, employeeId: 'emp_x', version: 2, days: [{ date: '2026-11-20', regularHours: '8.00', overtime: {}, shifts: [{ start: now(), locationId: 'loc_x', position: null, workedHours: '8.00' }] }] }),
+  },
+  {
+    service: 'insights',
+    consumer: 'scheduled-shifts',
+    topic: 'scheduling',
+    type: 'shift.changed',
+    poisons: [
+      null,
+      { id: 'shf_x', version: 1, locationId: 'loc_x', status: 'draft', localStart: '2026-11-20T08:00:00-05:00', paidHours: 8 },
+      { id: 'shf_nul', version: 1, locationId: `loc_${NUL}`, status: 'draft', localStart: '2026-11-20T08:00:00-05:00', paidHours: '8' },
+    ],
+    good: () => ({ id: `shf_${newId('event').slice(4)}`, version: 1, locationId: 'loc_x', employeeId: null, position: 'Cook', status: 'draft', localStart: '2026-11-20T08:00:00-05:00', paidHours: '8' }),
+  },
+  {
+    service: 'insights',
+    consumer: 'published-schedules',
+    topic: 'scheduling',
+    type: 'schedule.published',
+    poisons: [null, { locationId: 'loc_x', shiftIds: 'all' }, { locationId: 'loc_x', shiftIds: [`shf_${NUL}`] }],
+    good: () => ({ locationId: 'loc_x', from: '2026-11-20', to: '2026-11-20', published: 0, openShifts: 0, shiftIds: [], publishedAt: now() }),
+  },
+  {
+    service: 'insights',
+    consumer: 'waste-read-model',
+    topic: 'inventory',
+    type: 'waste.recorded',
+    poisons: [null, { id: 'wst_x', locationId: 'loc_x', businessDay: '2026-11-20', totalValue: 10 }, { id: `wst_${NUL}`, locationId: 'loc_x', businessDay: '2026-11-20', totalValue: '10.00' }],
+    good: () => ({ id: `wst_${newId('event').slice(4)}`, reason: 'spoiled', locationId: 'loc_x', businessDay: '2026-11-20', totalValue: '10.00', lines: [] }),
+  },
+  {
+    service: 'insights',
+    consumer: 'over-short-read-model',
+    topic: 'cash',
+    type: 'cash.business_day_closed',
+    poisons: [null, { locationId: 'loc_x', businessDay: '2026-11-20', figures: { overShort: -5 } }, { locationId: `loc_${NUL}`, businessDay: '2026-11-20', figures: { overShort: '-5.00' } }],
+    good: () => ({ locationId: newId('location'), businessDay: '2026-11-20', status: 'closed', figures: { overShort: '-5.00' } }),
   },
   {
     service: 'webhooks',

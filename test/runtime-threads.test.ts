@@ -13,7 +13,7 @@ describe('runtime worker threads', () => {
   it('splits the services into the groups named, each in the start order', () => {
     expect(groups(runtimeConfigSchema.parse({}).RUNTIME_THREAD_SERVICES)).toEqual([
       ['identity', 'organization', 'people', 'webhooks', 'integrations', 'sales', 'files'],
-      ['inventory', 'purchasing', 'cash', 'time', 'scheduling', 'operations', 'equipment', 'communication'],
+      ['inventory', 'purchasing', 'cash', 'time', 'scheduling', 'operations', 'equipment', 'communication', 'insights'],
     ]);
     expect(groups(' cash , inventory ;; sales ;')).toEqual([['inventory', 'cash'], ['sales']]);
     expect(groups('')).toEqual([]);

@@ -25,3 +25,4 @@ export * from './scheduling';
 export * from './compliance';
 export * from './equipment';
 export * from './communication';
+export * from './insights';

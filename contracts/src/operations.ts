@@ -14,6 +14,7 @@ import { schedulingOperations } from './scheduling';
 import { complianceOperations } from './compliance';
 import { equipmentOperations } from './equipment';
 import { communicationOperations } from './communication';
+import { insightsOperations } from './insights';
 
 export const operations = {
   ...identityOperations,
@@ -31,6 +32,7 @@ export const operations = {
   ...complianceOperations,
   ...equipmentOperations,
   ...communicationOperations,
+  ...insightsOperations,
 };
 
 export type Operations = typeof operations;

@@ -29,7 +29,7 @@ export const runtimeConfigSchema = z.object({
    * thread (A/B of two runtimes, interleaved rounds, 2026-11-26), at the same latency at one
    * connection and the same ingestion and depletion figures.
    */
-  RUNTIME_THREAD_SERVICES: z.string().default('identity,organization,people,webhooks,integrations,sales,files;inventory,purchasing,cash,time,scheduling,operations,equipment,communication'),
+  RUNTIME_THREAD_SERVICES: z.string().default('identity,organization,people,webhooks,integrations,sales,files;inventory,purchasing,cash,time,scheduling,operations,equipment,communication,insights'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `pretty`: readable lines; `json`: one JSON object a line; unset: pretty when stdout is a terminal */
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),

@@ -14,6 +14,7 @@ import { schedulingService } from '@svc/scheduling';
 import { operationsService } from '@svc/operations';
 import { equipmentService } from '@svc/equipment';
 import { communicationService } from '@svc/communication';
+import { insightsService } from '@svc/insights';
 
 /** The services this build runs; each area service is added here when it lands. */
-export const serviceDefinitions: ServiceDefinition<any>[] = [identityService, organizationService, peopleService, webhooksService, integrationsService, salesService, inventoryService, purchasingService, cashService, filesService, timeService, schedulingService, operationsService, equipmentService, communicationService];
+export const serviceDefinitions: ServiceDefinition<any>[] = [identityService, organizationService, peopleService, webhooksService, integrationsService, salesService, inventoryService, purchasingService, cashService, filesService, timeService, schedulingService, operationsService, equipmentService, communicationService, insightsService];

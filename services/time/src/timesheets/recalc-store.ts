@@ -14,6 +14,7 @@ interface SheetRow {
   pay_period_id: string;
   location_id: string;
   status: string;
+  version: number;
   start: string;
   end: string;
 }
@@ -31,7 +32,7 @@ export async function recalculateTimesheets(w: Work, ids: string[], settings: Pi
   // (no key update: a punch batch holding the timesheet with key share is not waited for, nor waits)
   const sheets = await sqlQuery<SheetRow>(
     em,
-    `select t."id", t."employee_id", t."pay_period_id", t."location_id", t."status",
+    `select t."id", t."employee_id", t."pay_period_id", t."location_id", t."status", t."version",
        to_char(p."start_date", 'YYYY-MM-DD') as "start", to_char(p."end_date", 'YYYY-MM-DD') as "end"
      from "${w.schema}"."timesheets" t join "${w.schema}"."pay_periods" p on p."id" = t."pay_period_id"
      where t."id" = any(?::text[]) and t."status" <> 'locked' order by t."id" for no key update of t`,
@@ -78,14 +79,48 @@ export async function recalculateTimesheets(w: Work, ids: string[], settings: Pi
     updates.push({ id: x.s.id, figures, missing: figures.missingPunches });
   }
   // raw SQL (bench:sql time.recalculate): as above
-  await sqlQuery(em, 
+  const written = await sqlQuery<{ id: string; version: number }>(em, 
     `update "${w.schema}"."timesheets" t set "figures" = x."figures", "missing_punches" = x."missing", "calculated_at" = ?,
        "version" = t."version" + case when t."figures" is distinct from x."figures" then 1 else 0 end,
        "updated_at" = case when t."figures" is distinct from x."figures" then ? else t."updated_at" end
-     from jsonb_to_recordset(?::jsonb) as x("id" text, "figures" jsonb, "missing" boolean) where t."id" = x."id"`,
+     from jsonb_to_recordset(?::jsonb) as x("id" text, "figures" jsonb, "missing" boolean) where t."id" = x."id"
+     returning t."id", t."version"`,
     [now, now, JSON.stringify(updates)],
   );
+  const figuresOf = new Map(updates.map((u) => [u.id, u.figures]));
+  const before = new Map(sheets.map((s) => [s.id, s]));
+  for (const r of written) {
+    const s = before.get(r.id)!;
+    if (Number(r.version) === Number(s.version)) continue;
+    w.emit(timesheetCalculatedEvent(s, Number(r.version), figuresOf.get(r.id)!));
+  }
   return sheets.length;
+}
+
+/**
+ * The internal `time.timesheet.calculated` event of a timesheet whose figures changed: its days with
+ * hours (regular, overtime by multiplier, and each shift's times, unpaid breaks, location, position and hours), so that
+ * insights keeps labor per location and day without reading time's tables. A newer `version` replaces
+ * what an older one said.
+ */
+function timesheetCalculatedEvent(s: SheetRow, version: number, figures: TimesheetFigures) {
+  const days = figures.days
+    .filter((d) => d.shifts.length > 0)
+    .map((d) => ({
+      date: d.date,
+      regularHours: d.regularHours,
+      overtime: d.overtime,
+      shifts: d.shifts.map((x) => ({
+        start: x.start,
+        end: x.end,
+        locationId: x.locationId,
+        position: x.position,
+        workedHours: x.workedHours,
+        unpaidBreaks: x.breaks.filter((b) => !b.paid && b.end !== null).map((b) => ({ start: b.start, end: b.end })),
+      })),
+    }));
+  const object = { id: s.id, employeeId: s.employee_id, payPeriodId: s.pay_period_id, locationId: s.location_id, periodStart: s.start, periodEnd: s.end, version, days };
+  return { type: 'time.timesheet.calculated', aggregateType: 'timesheet', aggregateId: s.id, locationId: s.location_id, object };
 }
 
 /** A mark the background pass read: dropped after the recalculation only if no fold marked it again meanwhile. */

@@ -1,0 +1,64 @@
+import Decimal from 'decimal.js';
+
+/** The sums a period's KPIs are made of, exact. */
+export interface KpiSums {
+  netSales: Decimal;
+  transactions: number;
+  laborHours: Decimal;
+  laborCost: Decimal;
+  scheduledHours: Decimal;
+  scheduledCost: Decimal;
+  wasteValue: Decimal;
+  overShort: Decimal;
+}
+
+export const emptySums = (): KpiSums => ({ netSales: new Decimal(0), transactions: 0, laborHours: new Decimal(0), laborCost: new Decimal(0), scheduledHours: new Decimal(0), scheduledCost: new Decimal(0), wasteValue: new Decimal(0), overShort: new Decimal(0) });
+
+/** The sums of several locations (or days) together. */
+export function sumOf(sums: Iterable<KpiSums>): KpiSums {
+  const total = emptySums();
+  for (const s of sums) {
+    total.netSales = total.netSales.plus(s.netSales);
+    total.transactions += s.transactions;
+    total.laborHours = total.laborHours.plus(s.laborHours);
+    total.laborCost = total.laborCost.plus(s.laborCost);
+    total.scheduledHours = total.scheduledHours.plus(s.scheduledHours);
+    total.scheduledCost = total.scheduledCost.plus(s.scheduledCost);
+    total.wasteValue = total.wasteValue.plus(s.wasteValue);
+    total.overShort = total.overShort.plus(s.overShort);
+  }
+  return total;
+}
+
+const money = (d: Decimal) => d.toFixed(2, Decimal.ROUND_HALF_UP);
+const ratio = (n: Decimal, d: Decimal.Value) => (new Decimal(d).isZero() ? null : n.div(d).toFixed(2, Decimal.ROUND_HALF_UP));
+
+/**
+ * The KPIs of a period from its exact sums, each rounded once, at the end: money to cents, hours to
+ * hundredths, labor % = cost ÷ net sales × 100, SPLH = net sales ÷ labor hours, average check = net
+ * sales ÷ transactions, scheduled labor % = scheduled cost ÷ net sales × 100 (null when the divisor is zero).
+ */
+export function kpiFigures(s: KpiSums) {
+  return {
+    netSales: money(s.netSales),
+    transactions: s.transactions,
+    averageCheck: ratio(s.netSales, s.transactions),
+    laborHours: s.laborHours.toFixed(2, Decimal.ROUND_HALF_UP),
+    laborCost: money(s.laborCost),
+    laborPercent: ratio(s.laborCost.times(100), s.netSales),
+    salesPerLaborHour: ratio(s.netSales, s.laborHours),
+    scheduledHours: s.scheduledHours.toFixed(2, Decimal.ROUND_HALF_UP),
+    scheduledCost: money(s.scheduledCost),
+    scheduledLaborPercent: ratio(s.scheduledCost.times(100), s.netSales),
+    wasteValue: money(s.wasteValue),
+    overShort: money(s.overShort),
+  };
+}
+
+/** The KPIs insights does not model yet, with why: named in every answer, never estimated. */
+export const UNAVAILABLE = [
+  { kpi: 'guests', reason: 'sales transactions carry no guest count; only ingested day summaries do, and insights does not read them yet' },
+  { kpi: 'primeCostPercent', reason: 'needs the cost of goods sold from inventory, not read by insights yet' },
+  { kpi: 'foodCostPercent', reason: "needs inventory's counts, receipts, transfers and waste, not read by insights yet" },
+  { kpi: 'theoreticalFoodCostPercent', reason: "needs inventory's depletion, not read by insights yet" },
+] as const;

@@ -1,0 +1,31 @@
+import { route, type RouteDef } from '@bop/shared';
+import { comparisonPeriod } from './periods';
+import { kpiFigures, sumOf, UNAVAILABLE } from './figures';
+import { kpiLocations, periodSums } from './store';
+
+type OrgUnitLocations = Parameters<typeof kpiLocations>[2];
+
+export const kpiRoutes = (inOrgUnits: OrgUnitLocations): RouteDef[] => [
+  route('GET /kpis', async (ctx) => {
+    const { from, to, compare } = ctx.query;
+    const locationIds = await kpiLocations(ctx, ctx.query, inOrgUnits);
+    const sums = await periodSums(ctx, locationIds, from, to);
+    let comparison = null;
+    if (compare) {
+      const period = comparisonPeriod(from, to, compare);
+      comparison = { compare, ...period, figures: kpiFigures(sumOf((await periodSums(ctx, locationIds, period.from, period.to)).values())) };
+    }
+    return {
+      status: 200,
+      body: {
+        from,
+        to,
+        locationIds,
+        figures: kpiFigures(sumOf(sums.values())),
+        byLocation: locationIds.map((locationId) => ({ locationId, figures: kpiFigures(sums.get(locationId)!) })),
+        comparison,
+        unavailable: UNAVAILABLE.map((u) => ({ ...u })),
+      },
+    };
+  }),
+];

@@ -1,0 +1,110 @@
+import { BadRequest, OutOfReach, payRateInForce, reachableLocationIds, replicaPayRates, resolveLocations, type Work } from '@bop/shared';
+import { InsightsLocation } from '../locations/entities';
+import { SalesDay } from '../sales/entities';
+import { LaborHours } from '../labor/entities';
+import { ScheduledShift } from '../schedule/entities';
+import { WasteRecord } from '../waste/entities';
+import { OverShortDay } from '../cash/entities';
+import { laborCost, paidHours } from '../labor/allocate';
+import { emptySums, type KpiSums } from './figures';
+
+type OrgUnitLocations = (on: Work, orgUnitIds: string[], opts?: { current?: boolean }) => Promise<string[]>;
+
+/**
+ * The locations a KPI request counts, within the caller's reach: the ones named (each known at
+ * organization, else a 400 naming `locationId`; one out of reach 403), those of an org unit and the
+ * units below it (all within reach, else 403), or every location the reach covers.
+ */
+export async function kpiLocations(w: Work, q: { locationId?: string[]; orgUnitId?: string }, inOrgUnits: OrgUnitLocations): Promise<string[]> {
+  const reachable = reachableLocationIds(w.reach());
+  const outside = (ids: string[]) => (reachable ? ids.filter((id) => !reachable.includes(id)) : []);
+  if (q.locationId) {
+    const known = await resolveLocations(w, q.locationId.map((locationId) => ({ locationId })));
+    const unknown = q.locationId.filter((id) => !known.byId.has(id));
+    if (unknown.length > 0) throw new BadRequest('The query parameters are not valid.', [{ path: 'locationId', message: `No location ${unknown.join(', ')}.` }]);
+    const out = outside(q.locationId);
+    if (out.length > 0) throw new OutOfReach(`Your permission does not reach location ${out.join(', ')}.`);
+    return [...q.locationId].sort();
+  }
+  if (q.orgUnitId) {
+    const ids = await inOrgUnits(w, [q.orgUnitId], { current: true });
+    if (outside(ids).length > 0) throw new OutOfReach(`Your permission does not reach every location of org unit ${q.orgUnitId}.`);
+    return [...ids].sort();
+  }
+  if (reachable) return [...reachable].sort();
+  const all = await w.em.createQueryBuilder(InsightsLocation).select(['id']).orderBy({ id: 'asc' }).execute<Array<{ id: string }>>('all', true);
+  return all.map((l) => l.id);
+}
+
+/**
+ * The exact sums of each location over business days `from`..`to`: net sales and completed sales
+ * from the sales read model, paid hours and their cost from the labor read model, each share of hours
+ * priced at the pay rate in force on its day for its position (people's rates, replicated), and the
+ * published shifts' paid hours, priced the same way at straight time, the value of waste recorded, and
+ * the over/short of the closed cash days.
+ */
+export async function periodSums(w: Work, locationIds: string[], from: string, to: string): Promise<Map<string, KpiSums>> {
+  const out = new Map(locationIds.map((id) => [id, emptySums()]));
+  if (locationIds.length === 0) return out;
+  const where = { locationId: { $in: locationIds }, businessDay: { $gte: from, $lte: to } };
+  const days = await w.em
+    .createQueryBuilder(SalesDay)
+    .select(['locationId', 'netSales', 'transactions'])
+    .where(where)
+    .execute<Array<{ locationId: string; netSales: string; transactions: number }>>('all', true);
+  for (const d of days) {
+    const s = out.get(d.locationId)!;
+    s.netSales = s.netSales.plus(d.netSales);
+    s.transactions += Number(d.transactions);
+  }
+  const waste = await w.em
+    .createQueryBuilder(WasteRecord)
+    .select(['locationId', 'totalValue'])
+    .where(where)
+    .execute<Array<{ locationId: string; totalValue: string }>>('all', true);
+  for (const x of waste) {
+    const s = out.get(x.locationId)!;
+    s.wasteValue = s.wasteValue.plus(x.totalValue);
+  }
+  const closed = await w.em
+    .createQueryBuilder(OverShortDay)
+    .select(['locationId', 'overShort'])
+    .where(where)
+    .execute<Array<{ locationId: string; overShort: string }>>('all', true);
+  for (const x of closed) {
+    const s = out.get(x.locationId)!;
+    s.overShort = s.overShort.plus(x.overShort);
+  }
+  const hours = await w.em
+    .createQueryBuilder(LaborHours)
+    .select(['employeeId', 'locationId', 'businessDay', 'position', 'regularHours', 'overtime'])
+    .where(where)
+    .execute<Array<{ employeeId: string; locationId: string; businessDay: string | Date; position: string | null; regularHours: string; overtime: Record<string, string> }>>('all', true);
+  const shifts = await w.em
+    .createQueryBuilder(ScheduledShift)
+    .select(['locationId', 'businessDay', 'employeeId', 'position', 'paidHours'])
+    .where({ ...where, status: 'published' })
+    .execute<Array<{ locationId: string; businessDay: string | Date; employeeId: string | null; position: string | null; paidHours: string }>>('all', true);
+  const rates = await replicaPayRates(w, [...new Set([...hours.map((h) => h.employeeId), ...shifts.flatMap((x) => (x.employeeId ? [x.employeeId] : []))])]);
+  for (const h of hours) {
+    const s = out.get(h.locationId)!;
+    const day = dayOf(h.businessDay);
+    s.laborHours = s.laborHours.plus(paidHours({ regular: h.regularHours, overtime: h.overtime }));
+    const cost = laborCost({ regular: h.regularHours, overtime: h.overtime }, payRateInForce(rates.get(h.employeeId) ?? [], day, h.position));
+    if (cost) s.laborCost = s.laborCost.plus(cost);
+  }
+  for (const x of shifts) {
+    const s = out.get(x.locationId)!;
+    s.scheduledHours = s.scheduledHours.plus(x.paidHours);
+    // an open shift has hours but no one's rate yet
+    const rate = x.employeeId ? payRateInForce(rates.get(x.employeeId) ?? [], dayOf(x.businessDay), x.position) : null;
+    const cost = laborCost({ regular: x.paidHours, overtime: {} }, rate);
+    if (cost) s.scheduledCost = s.scheduledCost.plus(cost);
+  }
+  return out;
+}
+
+const dayOf = (d: string | Date) => (typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10));
+
+
+

@@ -1,0 +1,22 @@
+import type { MigrationEntry } from '@bop/shared';
+import { Migration20261128130000 } from './Migration20261128130000';
+import { Migration20261128131000 } from './Migration20261128131000';
+import { Migration20261128132000 } from './Migration20261128132000';
+import { Migration20261128133000 } from './Migration20261128133000';
+import { Migration20261128134000 } from './Migration20261128134000';
+import { Migration20261128135000 } from './Migration20261128135000';
+
+export const migrations: MigrationEntry[] = [
+  // organization and employee replicas
+  { name: 'Migration20261128130000', class: Migration20261128130000 },
+  // sales and labor read models
+  { name: 'Migration20261128131000', class: Migration20261128131000 },
+  // scheduled shifts
+  { name: 'Migration20261128132000', class: Migration20261128132000 },
+  // labor per 15-minute interval
+  { name: 'Migration20261128133000', class: Migration20261128133000 },
+  // waste records
+  { name: 'Migration20261128134000', class: Migration20261128134000 },
+  // over/short of closed cash days
+  { name: 'Migration20261128135000', class: Migration20261128135000 },
+];

@@ -1,0 +1,127 @@
+import Decimal from 'decimal.js';
+import { laborCost, laborIntervals, laborShares, paidHours } from '../src/labor/allocate';
+import { comparisonPeriod, daysIn } from '../src/kpis/periods';
+import { emptySums, kpiFigures } from '../src/kpis/figures';
+import { shiftChange } from '../src/schedule/consumers';
+import { calculatedTimesheet } from '../src/labor/consumers';
+import { salesContributions } from '../src/sales/contributions';
+
+describe('labor shares', () => {
+  it('pays a day\'s regular hours to its first shifts and its overtime to the last, by location and position', () => {
+    // 6 h as Prep at A from 06:00, then 5 h at the bar at B: 8 regular, 3 at 1.5 (the last hours worked)
+    const shares = laborShares({
+      date: '2026-04-07',
+      regularHours: '8.00',
+      overtime: { '1.5': '3.00' },
+      shifts: [
+        { start: '2026-04-07T12:30:00Z', locationId: 'loc_b', position: 'Bar', workedHours: '5.00' },
+        { start: '2026-04-07T06:00:00Z', locationId: 'loc_a', position: 'Prep', workedHours: '6.00' },
+      ],
+    });
+    expect(shares.map((x) => [x.locationId, x.position, x.regular.toString(), Object.fromEntries([...x.overtime].map(([m, h]) => [m, h.toString()]))])).toEqual([
+      ['loc_a', 'Prep', '6', {}],
+      ['loc_b', 'Bar', '2', { '1.5': '3' }],
+    ]);
+  });
+
+  it('lets the last shift take what the rounded shift hours leave', () => {
+    const shares = laborShares({
+      date: '2026-04-07',
+      regularHours: '8.00',
+      overtime: {},
+      shifts: [
+        { start: '2026-04-07T06:00:00Z', locationId: 'loc_a', position: null, workedHours: '3.33' },
+        { start: '2026-04-07T10:00:00Z', locationId: 'loc_a', position: 'Bar', workedHours: '4.66' },
+      ],
+    });
+    expect(shares.reduce((n, x) => n.plus(x.regular), new Decimal(0)).toString()).toBe('8');
+  });
+
+  it('spreads a shift over 15-minute intervals, less its unpaid breaks, per location', () => {
+    const intervals = laborIntervals({
+      date: '2026-11-16',
+      regularHours: '1.00',
+      overtime: {},
+      shifts: [
+        { start: '2026-11-16T13:07:00Z', end: '2026-11-16T14:22:00Z', locationId: 'loc_a', position: null, workedHours: '1.00', unpaidBreaks: [{ start: '2026-11-16T13:30:00Z', end: '2026-11-16T13:45:00Z' }] },
+        { start: '2026-11-16T14:15:00Z', end: '2026-11-16T14:30:00Z', locationId: 'loc_b', position: null, workedHours: '0.25' },
+        // still open: nothing yet
+        { start: '2026-11-16T20:00:00Z', end: null, locationId: 'loc_a', position: null, workedHours: '0.00' },
+      ],
+    });
+    expect(intervals.map((x) => [x.locationId, x.intervalStart.toISOString().slice(11, 16), x.hours.times(60).toFixed(2)])).toEqual([
+      ['loc_a', '13:00', '8.00'],
+      ['loc_a', '13:15', '15.00'],
+      ['loc_a', '13:45', '15.00'],
+      ['loc_a', '14:00', '15.00'],
+      ['loc_a', '14:15', '7.00'],
+      ['loc_b', '14:15', '15.00'],
+    ]);
+  });
+
+  it('prices hours at an hourly rate: regular × rate + overtime × rate × multiplier; nothing for a salary or no rate', () => {
+    expect(laborCost({ regular: '40', overtime: { '1.5': '5', '2': '1' } }, { type: 'hourly', amount: '20' })!.toFixed(2)).toBe('990.00');
+    expect(laborCost({ regular: '8', overtime: {} }, { type: 'salary', amount: '52000' })).toBeNull();
+    expect(laborCost({ regular: '8', overtime: {} }, null)).toBeNull();
+    expect(paidHours({ regular: '4', overtime: { '1.5': '5' } }).toString()).toBe('9');
+  });
+});
+
+describe('KPI figures and periods', () => {
+  it('rounds once, at the end, and answers null where the divisor is zero', () => {
+    expect(kpiFigures({ netSales: new Decimal('100.005'), transactions: 3, laborHours: new Decimal('7.125'), laborCost: new Decimal('33.3333'), scheduledHours: new Decimal('8.5'), scheduledCost: new Decimal('10.005'), wasteValue: new Decimal('12.3449'), overShort: new Decimal('-5.005') })).toEqual({
+      netSales: '100.01',
+      transactions: 3,
+      averageCheck: '33.34',
+      laborHours: '7.13',
+      laborCost: '33.33',
+      laborPercent: '33.33',
+      salesPerLaborHour: '14.04',
+      scheduledHours: '8.50',
+      scheduledCost: '10.01',
+      scheduledLaborPercent: '10.00',
+      wasteValue: '12.34',
+      overShort: '-5.01',
+    });
+    expect(kpiFigures(emptySums())).toMatchObject({ averageCheck: null, laborPercent: null, salesPerLaborHour: null, scheduledLaborPercent: null });
+  });
+
+  it('takes the days just before, or the same dates a year earlier', () => {
+    expect(daysIn('2026-11-16', '2026-11-22')).toBe(7);
+    expect(comparisonPeriod('2026-11-16', '2026-11-22', 'previous_period')).toEqual({ from: '2026-11-09', to: '2026-11-15' });
+    expect(comparisonPeriod('2026-03-01', '2026-03-31', 'previous_period')).toEqual({ from: '2026-01-29', to: '2026-02-28' });
+    expect(comparisonPeriod('2028-02-29', '2028-03-01', 'same_period_last_year')).toEqual({ from: '2027-02-28', to: '2027-03-01' });
+  });
+});
+
+describe('event shapes', () => {
+  it('reads recorded sales: the subtotal of a completed sale, nothing once voided, no count for a refund', () => {
+    const parsed = salesContributions({
+      locationId: 'loc_a',
+      transactions: [
+        { id: 'stx_1', version: 2, occurredAt: '2026-11-16T17:14:59Z', businessDay: '2026-11-16', type: 'sale', status: 'completed', subtotal: '10.50' },
+        { id: 'stx_2', version: 1, occurredAt: '2026-11-16T17:15:00Z', businessDay: '2026-11-16', type: 'refund', status: 'completed', subtotal: '-4.00' },
+        { id: 'stx_3', version: 3, occurredAt: '2026-11-16T17:15:00Z', businessDay: '2026-11-16', type: 'sale', status: 'voided', subtotal: '9.00' },
+      ],
+    });
+    expect(parsed).toEqual([
+      expect.objectContaining({ transactionId: 'stx_1', intervalStart: new Date('2026-11-16T17:00:00Z'), netSales: '10.50', transactions: 1 }),
+      expect.objectContaining({ transactionId: 'stx_2', intervalStart: new Date('2026-11-16T17:15:00Z'), netSales: '-4.00', transactions: 0 }),
+      expect.objectContaining({ transactionId: 'stx_3', netSales: '0', transactions: 0 }),
+    ]);
+    expect(salesContributions({ locationId: 'loc_a', transactions: [{ id: 'stx_1', version: 1, occurredAt: '2026-11-16T17:00:00Z', businessDay: '2026-11-16', status: 'completed', subtotal: 10.5 }] })).toBe('transactions.0.subtotal');
+  });
+
+  it('reads a shift\'s business day from its local start, and refuses one without paid hours', () => {
+    const shift = { id: 'shf_1', version: 3, locationId: 'loc_a', employeeId: null, position: 'Cook', localStart: '2026-11-16T23:30:00-05:00', paidHours: '4.5', status: 'published' };
+    expect(shiftChange(shift)).toEqual({ shiftId: 'shf_1', version: 3, locationId: 'loc_a', businessDay: '2026-11-16', employeeId: null, position: 'Cook', paidHours: '4.5', status: 'published' });
+    expect(shiftChange({ ...shift, paidHours: 4.5 })).toBe('paidHours');
+  });
+
+  it('refuses a calculated timesheet whose hours are not decimal strings', () => {
+    const day = { date: '2026-11-16', regularHours: '8.00', overtime: {}, shifts: [{ start: '2026-11-16T13:00:00Z', locationId: 'loc_a', position: null, workedHours: '8.00' }] };
+    expect(calculatedTimesheet({ id: 'tsh_1', employeeId: 'emp_1', version: 2, days: [day] })).toMatchObject({ id: 'tsh_1' });
+    expect(calculatedTimesheet({ id: 'tsh_1', employeeId: 'emp_1', version: 2, days: [{ ...day, regularHours: 8 }] })).toBe('days.0: date and regularHours are required');
+    expect(calculatedTimesheet({ id: 'tsh_1', employeeId: 'emp_1', version: 2, days: [{ ...day, overtime: { x: '1' } }] })).toBe('days.0.overtime');
+  });
+});
