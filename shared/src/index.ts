@@ -33,6 +33,7 @@ export { assertBatchSize, batchCompletedEvent, type BatchResult, canonicalJson, 
 export { assertCompanyWide, assertEmployeeRecordInReach, assertLocationInReach, atEmployeeLocations, employeeRecordScope, type EmployeeRecordScope, employeeScopeCondition, locateRecords, locationFilter, locationFor, type LocationMap, locationReplicaEntity, locationsInOrgUnitsOf, orgReplicaConsumers, orgReplicaTablesSql, parseLocatedRecords, reachableLocationIds, reachCoversEmployeeRecord, type ReplicaLocation, replicaLocationErrors, resolveLocations, writableLocations } from './org-replica';
 export { employeeFor, employeeReadThrough, employeeReplicaConsumers, employeeReplicaEntity, employeeReplicaTablesSql, payRateInForce, type ReplicaEmployee, replicaPayRates, resolveEmployees } from './employee-replica';
 export { addDays, businessDayOf, offsetMs } from './business-day';
+export { splitDayHours, type DayHours, type HoursSplit } from './day-hours';
 export { fmtAmount, fmtQuantity, round6 } from './money';
 export { readThroughReplica } from './read-through';
 export { handleClientErrors } from './pg-clients';

@@ -19,13 +19,13 @@ class ThingsTable extends Migration {
 const clock = fixedClock('2026-11-20T10:00:00.000Z');
 let attempts = 0;
 
-/** A service borrowing the communication area (no service of its own yet) to try the kit's units. */
+/** A service borrowing rows of the communication area that are not built yet (no body contract) to try the kit's units; move it to other unbuilt rows when these are built. */
 const probe = createService({
   name: 'communication',
   entities: [],
   migrations: [{ name: 'Migration20261128100000', class: ThingsTable }],
   routes: () => [
-    route('POST /recognitions', async (ctx) => {
+    route('POST /display-screens', async (ctx) => {
       // the row has no body contract yet: the kit leaves the parsed JSON on the request
       const body = (ctx.request as unknown as { body: { note: string; fail?: 'after-emit' | 'race-once' } }).body;
       const id = newId('event');
@@ -36,8 +36,8 @@ const probe = createService({
       if (body.fail === 'race-once' && attempts === 1) throw Object.assign(new Error('could not serialize access'), { code: '40001' });
       return { status: 201, body: { id } };
     }),
-    route('POST /me/announcements/{id}:acknowledge', async (ctx) => {
-      const id = (ctx.params as { id: string }).id;
+    route('POST /me/notifications:mark-read', async (ctx) => {
+      const id = 'ann_1';
       ctx.emit({ type: 'announcement.acknowledged', aggregateType: 'announcement', aggregateId: id, locationId: null, object: { id } });
       return { status: 200, body: { id } };
     }),
@@ -68,7 +68,7 @@ const probe = createService({
   ],
 });
 
-const giver: Principal = person({ 'recognition.give': [{ type: 'everyone' }] });
+const giver: Principal = person({ 'displays.manage': [{ type: 'everyone' }] });
 
 let t: TestService;
 beforeAll(async () => {
@@ -85,7 +85,7 @@ const things = async (note: string) => (await sql(t, `select "note" from "commun
 
 describe('a route on the unit of work', () => {
   it('commits the write with its event, at the instant of the service clock', async () => {
-    const r = await t.call('POST', '/recognitions', { as: giver, body: { note: 'kept' } });
+    const r = await t.call('POST', '/display-screens', { as: giver, body: { note: 'kept' } });
     expect(r.status).toBe(201);
     expect(await things('kept')).toEqual(['kept#1']);
     const [event] = await outboxEvents(t, 'communication', { aggregateId: r.body.id });
@@ -94,14 +94,14 @@ describe('a route on the unit of work', () => {
 
   it('keeps nothing, neither the row nor the event, when the handler throws after emitting', async () => {
     const before = (await outboxEvents(t, 'communication', { type: 'recognition.given' })).length;
-    const r = await t.call('POST', '/recognitions', { as: giver, body: { note: 'dropped', fail: 'after-emit' } });
+    const r = await t.call('POST', '/display-screens', { as: giver, body: { note: 'dropped', fail: 'after-emit' } });
     expect(r.status).toBe(500);
     expect(await things('dropped')).toEqual([]);
     expect(await outboxEvents(t, 'communication', { type: 'recognition.given' })).toHaveLength(before);
   });
 
   it('runs a write that lost a race once more: only the second run is kept, with its own event', async () => {
-    const r = await t.call('POST', '/recognitions', { as: giver, body: { note: 'raced', fail: 'race-once' } });
+    const r = await t.call('POST', '/display-screens', { as: giver, body: { note: 'raced', fail: 'race-once' } });
     expect(r.status).toBe(201);
     expect(await things('raced')).toEqual(['raced#2']);
     const given = (await outboxEvents(t, 'communication', { type: 'recognition.given' })).filter((e) => e.payload.data.object.note === 'raced');
@@ -109,14 +109,14 @@ describe('a route on the unit of work', () => {
   });
 
   it('refuses a person without the row permission before the handler runs', async () => {
-    const r = await t.call('POST', '/recognitions', { as: person({}), body: { note: 'refused' } });
+    const r = await t.call('POST', '/display-screens', { as: person({}), body: { note: 'refused' } });
     expect(r.status).toBe(403);
     expect(attempts).toBe(0);
   });
 
   it('names the employee as the actor on /me rows', async () => {
     const employee = person({}, { employeeId: 'emp_01JABCDEFGHJKMNPQRSTVWXYZ0' });
-    const r = await t.call('POST', '/me/announcements/ann_1:acknowledge', { as: employee, body: {} });
+    const r = await t.call('POST', '/me/notifications:mark-read', { as: employee, body: {} });
     expect(r.status).toBe(200);
     const [event] = await outboxEvents(t, 'communication', { type: 'announcement.acknowledged' });
     expect(event.payload.actor).toEqual({ type: 'employee', id: 'emp_01JABCDEFGHJKMNPQRSTVWXYZ0' });
@@ -125,13 +125,13 @@ describe('a route on the unit of work', () => {
 
 describe('consumers and workers on units of their own', () => {
   it('a consumer emits in the transaction that records the event as processed, as system', async () => {
-    const r = await t.call('POST', '/recognitions', { as: giver, body: { note: 'consumed' } });
+    const r = await t.call('POST', '/display-screens', { as: giver, body: { note: 'consumed' } });
     const noted = await eventually(async () => (await outboxEvents(t, 'communication', { type: 'recognition.noted', aggregateId: r.body.id }))[0]);
     expect(noted.payload.actor).toEqual({ type: 'system', id: null });
   });
 
   it('a declared worker runs a round when the test asks, and nothing happens without one', async () => {
-    await t.call('POST', '/recognitions', { as: giver, body: { note: 'sweep-me' } });
+    await t.call('POST', '/display-screens', { as: giver, body: { note: 'sweep-me' } });
     expect(await things('sweep-me')).toEqual(['sweep-me#1']);
     clock.advance(60_000);
     expect(await things('sweep-me')).toEqual(['sweep-me#1']); // no loop runs: time alone changes nothing

@@ -1,4 +1,5 @@
 import Decimal from 'decimal.js';
+import { splitDayHours } from '@bop/shared';
 
 /** A day of a timesheet as time's `time.timesheet.calculated` carries it. */
 export interface TimesheetDay {
@@ -26,30 +27,13 @@ export interface LaborShare {
  * is left.
  */
 export function laborShares(day: TimesheetDay): LaborShare[] {
-  const out = new Map<string, LaborShare>();
-  const buckets: Array<{ m: string | null; left: Decimal }> = [
-    { m: null, left: new Decimal(day.regularHours) },
-    ...Object.entries(day.overtime)
-      .sort(([a], [b]) => new Decimal(a).comparedTo(new Decimal(b)))
-      .map(([m, h]) => ({ m, left: new Decimal(h) })),
-  ];
-  const shifts = day.shifts.filter((s) => new Decimal(s.workedHours).gt(0)).sort((a, b) => (a.start < b.start ? -1 : 1));
-  shifts.forEach((s, i) => {
-    let need = i === shifts.length - 1 ? buckets.reduce((n, b) => n.plus(b.left), new Decimal(0)) : new Decimal(s.workedHours);
+  const split = splitDayHours(day, (s) => `${s.locationId}|${s.position ?? ''}`);
+  const first = new Map<string, TimesheetDay['shifts'][number]>();
+  for (const s of day.shifts) {
     const key = `${s.locationId}|${s.position ?? ''}`;
-    const share = out.get(key) ?? { date: day.date, locationId: s.locationId, position: s.position, regular: new Decimal(0), overtime: new Map<string, Decimal>() };
-    for (const b of buckets) {
-      if (need.lte(0)) break;
-      const take = Decimal.min(need, b.left);
-      if (take.lte(0)) continue;
-      b.left = b.left.minus(take);
-      need = need.minus(take);
-      if (b.m === null) share.regular = share.regular.plus(take);
-      else share.overtime.set(b.m, (share.overtime.get(b.m) ?? new Decimal(0)).plus(take));
-    }
-    out.set(key, share);
-  });
-  return [...out.values()];
+    if (!first.has(key)) first.set(key, s);
+  }
+  return [...split].map(([key, h]) => ({ date: day.date, locationId: first.get(key)!.locationId, position: first.get(key)!.position, ...h }));
 }
 
 /** The rate a share is priced at: people's pay rate in force on its day for its position. */

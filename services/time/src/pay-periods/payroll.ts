@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import { payRateInForce, toCsv } from '@bop/shared';
+import { payRateInForce, splitDayHours, toCsv, type HoursSplit } from '@bop/shared';
 
 /** A pay rate of the employee (people's, replicated): hourly per hour, salary per year. */
 export interface Rate {
@@ -38,31 +38,8 @@ export const rateInForce = (rates: readonly Rate[], date: string, position: stri
  * worked, so the day's regular hours go to its earliest shifts and its overtime (lower multipliers
  * first, as they accrue) to the latest.
  */
-export function hoursByPosition(day: PayDay): Map<string | null, { regular: Decimal; overtime: Map<string, Decimal> }> {
-  const out = new Map<string | null, { regular: Decimal; overtime: Map<string, Decimal> }>();
-  const buckets: Array<{ m: string | null; left: Decimal }> = [
-    { m: null, left: new Decimal(day.regularHours) },
-    ...Object.entries(day.overtime)
-      .sort(([a], [b]) => new Decimal(a).comparedTo(new Decimal(b)))
-      .map(([m, h]) => ({ m, left: new Decimal(h) })),
-  ];
-  const shifts = [...day.shifts].filter((s) => new Decimal(s.workedHours).gt(0)).sort((a, b) => (a.start < b.start ? -1 : 1));
-  // the shift hours are rounded for display: the day's own figures decide, the last shift takes what is left
-  shifts.forEach((s, i) => {
-    let need = i === shifts.length - 1 ? buckets.reduce((n, b) => n.plus(b.left), new Decimal(0)) : new Decimal(s.workedHours);
-    const entry = out.get(s.position) ?? { regular: new Decimal(0), overtime: new Map<string, Decimal>() };
-    for (const b of buckets) {
-      if (need.lte(0)) break;
-      const take = Decimal.min(need, b.left);
-      if (take.lte(0)) continue;
-      b.left = b.left.minus(take);
-      need = need.minus(take);
-      if (b.m === null) entry.regular = entry.regular.plus(take);
-      else entry.overtime.set(b.m, (entry.overtime.get(b.m) ?? new Decimal(0)).plus(take));
-    }
-    out.set(s.position, entry);
-  });
-  return out;
+export function hoursByPosition(day: PayDay): Map<string | null, HoursSplit> {
+  return splitDayHours(day, (s) => s.position);
 }
 
 const fmtHours = (d: Decimal) => d.toFixed(2);
