@@ -197,6 +197,53 @@ describe('forecasts fitted in the background', () => {
     expect(served(stored.body)).toEqual(served(onDemand.body));
   });
 
+  it('a series whose fit keeps throwing is logged once per failure and retried with backoff; the others are fitted in the same round', async () => {
+    clock.set('2026-12-04T12:00:00Z');
+    const bad = await replicaLocation(t);
+    const good = await replicaLocation(t);
+    await sendHistory(bad);
+    const goodRows = await sendHistory(good);
+    // a replica row no fit can work with (an unexpected error, not too little history); its changes are the oldest, so it comes first
+    await sql(t, `update scheduling.locations set timezone = 'Mars/Olympus' where id = $1`, [bad]);
+    const failures = async () =>
+      (await sql<{ failures: number; failed_at: Date | null; retry_at: Date | null }>(t, `select failures, failed_at, retry_at from scheduling.forecast_fits where location_id = $1 and driver = 'covers'`, [bad]))[0];
+    const warn = jest.spyOn(t.svc.runtime.log, 'warn');
+    const warnedFor = () => warn.mock.calls.filter(([o]) => (o as { locationId?: string }).locationId === bad);
+    try {
+      clock.advance(QUIET_MS);
+      await fitRound();
+      expect(await failures()).toEqual({ failures: 1, failed_at: new Date('2026-12-04T12:00:02Z'), retry_at: new Date('2026-12-04T12:00:07Z') });
+      expect(warnedFor()).toHaveLength(1);
+      expect(warnedFor()[0][0]).toMatchObject({ locationId: bad, driver: 'covers', failures: 1, retryAt: '2026-12-04T12:00:07.000Z' });
+      // the other series was fitted in the same round, and is served
+      expect(await fitRow(good)).toMatchObject({ generation: 4, fitted_generation: 4, fitted_at: new Date('2026-12-04T12:00:02Z') });
+      const f = await week(good);
+      expect(f.body).toMatchObject({ fit: 'stored', stale: false });
+      expect(served(f.body)).toEqual(modelDays(goodRows, '2026-12-07', '2026-12-13'));
+
+      // inside its backoff it is not tried again
+      clock.advance(1_000);
+      await fitRound();
+      expect((await failures()).failures).toBe(1);
+      expect(warnedFor()).toHaveLength(1);
+      // then it is, and the wait doubles
+      clock.advance(4_000);
+      await fitRound();
+      expect(await failures()).toEqual({ failures: 2, failed_at: new Date('2026-12-04T12:00:07Z'), retry_at: new Date('2026-12-04T12:00:17Z') });
+      expect(warnedFor()).toHaveLength(2);
+
+      // mended: the retry fits it and clears the failures
+      await sql(t, `update scheduling.locations set timezone = 'UTC' where id = $1`, [bad]);
+      clock.advance(10_000);
+      await fitRound();
+      expect(await failures()).toEqual({ failures: 0, failed_at: null, retry_at: null });
+      expect(await fitRow(bad)).toMatchObject({ generation: 4, fitted_generation: 4, fitted_at: new Date('2026-12-04T12:00:17Z'), trained_through: '2026-12-03' });
+      expect(warnedFor()).toHaveLength(2);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it('a restart keeps the stored fits; a new local day makes them due again', async () => {
     clock.set('2026-12-04T12:00:00Z');
     const loc = await replicaLocation(t);
