@@ -244,6 +244,30 @@ describe('forecasts fitted in the background', () => {
     }
   });
 
+  it('net sales and transactions built from sales are read as the model is given them (fitted and stored, equal to the model)', async () => {
+    clock.set('2026-12-04T12:00:00Z');
+    const loc = await replicaLocation(t);
+    const rows = coversHistory(loc, '2026-09-25', 10).map((r, i) => ({ ...r, netSales: (r.value * 12.25 + (i % 4) * 0.0125).toFixed(4), transactions: r.value + (i % 3) }));
+    for (let i = 0; i < rows.length; i += 1000) {
+      const part = rows.slice(i, i + 1000);
+      await sql(t, `insert into scheduling.sales_intervals (location_id, interval_start, net_sales, transactions) select $1, unnest($2::timestamptz[]), unnest($3::numeric[]), unnest($4::int[])`, [
+        loc,
+        part.map((r) => r.intervalStart),
+        part.map((r) => r.netSales),
+        part.map((r) => r.transactions),
+      ]);
+    }
+    for (const driver of ['net_sales', 'transactions']) {
+      await sql(t, `insert into scheduling.forecast_fits (location_id, driver, generation, fitted_generation, edit_generation, changed_at) values ($1, $2, 1, 0, 0, now())`, [loc, driver]);
+    }
+    await fitRound();
+    for (const [driver, value] of [['net_sales', (r: (typeof rows)[number]) => Number(r.netSales)], ['transactions', (r: (typeof rows)[number]) => r.transactions]] as const) {
+      const f = await t.call('GET', `/forecasts?locationId=${loc}&driver=${driver}&from=2026-12-07&to=2026-12-13&bucket=15m`);
+      expect(f.body).toMatchObject({ fit: 'stored', historySource: 'sales', weeksOfHistory: 10 });
+      expect(served(f.body)).toEqual(modelDays(rows.map((r) => ({ intervalStart: r.intervalStart, value: value(r) })), '2026-12-07', '2026-12-13'));
+    }
+  });
+
   it('a restart keeps the stored fits; a new local day makes them due again', async () => {
     clock.set('2026-12-04T12:00:00Z');
     const loc = await replicaLocation(t);
