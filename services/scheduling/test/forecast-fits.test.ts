@@ -197,6 +197,77 @@ describe('forecasts fitted in the background', () => {
     expect(served(stored.body)).toEqual(served(onDemand.body));
   });
 
+  it('a series whose fit keeps throwing is logged once per failure and retried with backoff; the others are fitted in the same round', async () => {
+    clock.set('2026-12-04T12:00:00Z');
+    const bad = await replicaLocation(t);
+    const good = await replicaLocation(t);
+    await sendHistory(bad);
+    const goodRows = await sendHistory(good);
+    // a replica row no fit can work with (an unexpected error, not too little history); its changes are the oldest, so it comes first
+    await sql(t, `update scheduling.locations set timezone = 'Mars/Olympus' where id = $1`, [bad]);
+    const failures = async () =>
+      (await sql<{ failures: number; failed_at: Date | null; retry_at: Date | null }>(t, `select failures, failed_at, retry_at from scheduling.forecast_fits where location_id = $1 and driver = 'covers'`, [bad]))[0];
+    const warn = jest.spyOn(t.svc.runtime.log, 'warn');
+    const warnedFor = () => warn.mock.calls.filter(([o]) => (o as { locationId?: string }).locationId === bad);
+    try {
+      clock.advance(QUIET_MS);
+      await fitRound();
+      expect(await failures()).toEqual({ failures: 1, failed_at: new Date('2026-12-04T12:00:02Z'), retry_at: new Date('2026-12-04T12:00:07Z') });
+      expect(warnedFor()).toHaveLength(1);
+      expect(warnedFor()[0][0]).toMatchObject({ locationId: bad, driver: 'covers', failures: 1, retryAt: '2026-12-04T12:00:07.000Z' });
+      // the other series was fitted in the same round, and is served
+      expect(await fitRow(good)).toMatchObject({ generation: 4, fitted_generation: 4, fitted_at: new Date('2026-12-04T12:00:02Z') });
+      const f = await week(good);
+      expect(f.body).toMatchObject({ fit: 'stored', stale: false });
+      expect(served(f.body)).toEqual(modelDays(goodRows, '2026-12-07', '2026-12-13'));
+
+      // inside its backoff it is not tried again
+      clock.advance(1_000);
+      await fitRound();
+      expect((await failures()).failures).toBe(1);
+      expect(warnedFor()).toHaveLength(1);
+      // then it is, and the wait doubles
+      clock.advance(4_000);
+      await fitRound();
+      expect(await failures()).toEqual({ failures: 2, failed_at: new Date('2026-12-04T12:00:07Z'), retry_at: new Date('2026-12-04T12:00:17Z') });
+      expect(warnedFor()).toHaveLength(2);
+
+      // mended: the retry fits it and clears the failures
+      await sql(t, `update scheduling.locations set timezone = 'UTC' where id = $1`, [bad]);
+      clock.advance(10_000);
+      await fitRound();
+      expect(await failures()).toEqual({ failures: 0, failed_at: null, retry_at: null });
+      expect(await fitRow(bad)).toMatchObject({ generation: 4, fitted_generation: 4, fitted_at: new Date('2026-12-04T12:00:17Z'), trained_through: '2026-12-03' });
+      expect(warnedFor()).toHaveLength(2);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('net sales and transactions built from sales are read as the model is given them (fitted and stored, equal to the model)', async () => {
+    clock.set('2026-12-04T12:00:00Z');
+    const loc = await replicaLocation(t);
+    const rows = coversHistory(loc, '2026-09-25', 10).map((r, i) => ({ ...r, netSales: (r.value * 12.25 + (i % 4) * 0.0125).toFixed(4), transactions: r.value + (i % 3) }));
+    for (let i = 0; i < rows.length; i += 1000) {
+      const part = rows.slice(i, i + 1000);
+      await sql(t, `insert into scheduling.sales_intervals (location_id, interval_start, net_sales, transactions) select $1, unnest($2::timestamptz[]), unnest($3::numeric[]), unnest($4::int[])`, [
+        loc,
+        part.map((r) => r.intervalStart),
+        part.map((r) => r.netSales),
+        part.map((r) => r.transactions),
+      ]);
+    }
+    for (const driver of ['net_sales', 'transactions']) {
+      await sql(t, `insert into scheduling.forecast_fits (location_id, driver, generation, fitted_generation, edit_generation, changed_at) values ($1, $2, 1, 0, 0, now())`, [loc, driver]);
+    }
+    await fitRound();
+    for (const [driver, value] of [['net_sales', (r: (typeof rows)[number]) => Number(r.netSales)], ['transactions', (r: (typeof rows)[number]) => r.transactions]] as const) {
+      const f = await t.call('GET', `/forecasts?locationId=${loc}&driver=${driver}&from=2026-12-07&to=2026-12-13&bucket=15m`);
+      expect(f.body).toMatchObject({ fit: 'stored', historySource: 'sales', weeksOfHistory: 10 });
+      expect(served(f.body)).toEqual(modelDays(rows.map((r) => ({ intervalStart: r.intervalStart, value: value(r) })), '2026-12-07', '2026-12-13'));
+    }
+  });
+
   it('a restart keeps the stored fits; a new local day makes them due again', async () => {
     clock.set('2026-12-04T12:00:00Z');
     const loc = await replicaLocation(t);

@@ -61,6 +61,12 @@ export const ForecastFit = defineEntity({
     trainedThrough: p.string().columnType('date').nullable(),
     /** the model's result for the horizon, without adjustments; null before a fit or when the history was too short */
     result: p.json<StoredForecast>().nullable(),
+    /** consecutive fits that failed with an unexpected error (0 after a fit) */
+    failures: p.integer().default(0),
+    /** the last failed fit */
+    failedAt: p.datetime().nullable(),
+    /** a failed series is not fitted again before this (backoff), so it starves no other */
+    retryAt: p.datetime().nullable(),
   },
 });
 export type ForecastFit = InferEntity<typeof ForecastFit>;

@@ -94,7 +94,7 @@ export async function servableFit(w: Work, q: { locationId: string; driver: stri
 
 /** The fits due now (oldest change first), and the ms until the next one is when none is. */
 export async function dueForecastFits(w: Work, timing: FitTiming): Promise<{ due: { locationId: string; driver: string }[]; nextInMs: number | null }> {
-  const rows = await w.em.find(ForecastFit, {}, { fields: ['locationId', 'driver', 'generation', 'fittedGeneration', 'staleSince', 'changedAt', 'fittedAt'], orderBy: { changedAt: 'asc' } });
+  const rows = await w.em.find(ForecastFit, {}, { fields: ['locationId', 'driver', 'generation', 'fittedGeneration', 'staleSince', 'changedAt', 'fittedAt', 'retryAt'], orderBy: { changedAt: 'asc' } });
   if (rows.length === 0) return { due: [], nextInMs: null };
   const zones = (await resolveLocations(w, rows.map((r) => ({ locationId: r.locationId })))).byId;
   const due: { locationId: string; driver: string }[] = [];
@@ -105,7 +105,9 @@ export async function dueForecastFits(w: Work, timing: FitTiming): Promise<{ due
     const today = DateTime.fromJSDate(w.now, { zone }).toISODate()!;
     const fittedOn = r.fittedAt ? DateTime.fromJSDate(new Date(r.fittedAt), { zone }).toISODate() : null;
     const state = { generation: r.generation, fittedGeneration: r.fittedGeneration, changedAt: new Date(r.changedAt), staleSince: r.staleSince ? new Date(r.staleSince) : null, fittedOn };
-    const inMs = fitDueIn(state, w.now, today, timing);
+    const dueIn = fitDueIn(state, w.now, today, timing);
+    // a series whose fit failed waits out its backoff (the others are fitted meanwhile)
+    const inMs = dueIn === null || !r.retryAt ? dueIn : Math.max(dueIn, new Date(r.retryAt).getTime() - w.now.getTime());
     if (inMs === 0) due.push({ locationId: r.locationId, driver: r.driver });
     else if (inMs !== null) nextInMs = nextInMs === null ? inMs : Math.min(nextInMs, inMs);
   }
@@ -133,7 +135,20 @@ export async function refitForecast(w: Work, series: { locationId: string; drive
   } catch (err) {
     if (!(err instanceof InsufficientHistory || err instanceof ForecastInputError)) throw err;
   }
-  await em.nativeUpdate(ForecastFit, key, { result, trainedThrough: result?.trainedThrough ?? null, fittedGeneration: row.generation, fittedAt: w.now });
+  await em.nativeUpdate(ForecastFit, key, { result, trainedThrough: result?.trainedThrough ?? null, fittedGeneration: row.generation, fittedAt: w.now, failures: 0, failedAt: null, retryAt: null });
   await em.nativeUpdate(ForecastFit, { ...key, generation: row.generation }, { staleSince: null });
   return result ? 'fitted' : 'too_little_history';
+}
+
+/**
+ * Records a fit that failed with an unexpected error: one more consecutive failure, and the series is
+ * not due again before `retryAt` (its stored fit, if any, is kept). Answers the failures so far.
+ */
+export async function recordFitFailure(w: Work, series: { locationId: string; driver: string }, delayMs: (failures: number) => number): Promise<{ failures: number; retryAt: Date } | null> {
+  const row = await w.em.findOne(ForecastFit, { locationId: series.locationId, driver: series.driver }, { fields: ['failures'], lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!row) return null;
+  const failures = row.failures + 1;
+  const retryAt = new Date(w.now.getTime() + delayMs(failures));
+  await w.em.nativeUpdate(ForecastFit, { locationId: series.locationId, driver: series.driver }, { failures, failedAt: w.now, retryAt });
+  return { failures, retryAt };
 }

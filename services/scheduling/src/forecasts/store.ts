@@ -22,24 +22,45 @@ import { DemandDriver, SalesInterval } from '../demand/entities';
 const HISTORY_DAYS = 735;
 /** Drivers a location that sends its sales gets without a feed. */
 const FROM_SALES: Record<string, 'netSales' | 'transactions'> = { net_sales: 'netSales', transactions: 'transactions' };
+/** their columns (read unmapped) */
+const SALES_COLUMN = { netSales: 'net_sales', transactions: 'transactions' } as const;
+
+/** A history row as read, unmapped (column names): a timestamptz (a Date from the driver), a numeric (a string) or an integer. */
+interface HistoryRow {
+  interval_start: Date | string;
+  value?: string;
+  net_sales?: string;
+  transactions?: number;
+}
 
 /**
  * A driver's history at a location: what feeds sent (summed over sources per interval) when there
  * is any in the window, else, for net sales and transactions, what sales' transactions built.
+ * Only the interval and its value are read, unmapped (100 weeks of 15-minute history are ~67,000 rows:
+ * whole rows through findPlain cost 851 ms CPU, the two columns mapped to entity values 265 ms, unmapped 104 ms).
  */
 async function demandHistory(em: EntityManager, locationId: string, driver: string, from: Date, to: Date): Promise<{ points: DemandPoint[]; source: 'feed' | 'sales' }> {
-  const fed = await findPlain(em, DemandDriver, { locationId, driver, intervalStart: { $gte: from, $lt: to } });
+  const fed = await em
+    .createQueryBuilder(DemandDriver)
+    .select(['intervalStart', 'value'])
+    .where({ locationId, driver, intervalStart: { $gte: from, $lt: to } })
+    .execute<HistoryRow[]>('all', false);
   if (fed.length > 0 || !FROM_SALES[driver]) {
     const sums = new Map<number, number>();
     for (const r of fed) {
-      const at = new Date(r.intervalStart).getTime();
+      const at = new Date(r.interval_start).getTime();
       sums.set(at, (sums.get(at) ?? 0) + Number(r.value));
     }
     return { points: [...sums].sort((a, b) => a[0] - b[0]).map(([at, value]) => ({ start: new Date(at).toISOString(), value })), source: 'feed' };
   }
   const field = FROM_SALES[driver];
-  const built = await findPlain(em, SalesInterval, { locationId, intervalStart: { $gte: from, $lt: to } }, { orderBy: { intervalStart: 'asc' } });
-  return { points: built.map((r) => ({ start: new Date(r.intervalStart).toISOString(), value: Math.max(0, Number(r[field])) })), source: 'sales' };
+  const built = await em
+    .createQueryBuilder(SalesInterval)
+    .select(['intervalStart', field])
+    .where({ locationId, intervalStart: { $gte: from, $lt: to } })
+    .orderBy({ intervalStart: 'asc' })
+    .execute<HistoryRow[]>('all', false);
+  return { points: built.map((r) => ({ start: new Date(r.interval_start).toISOString(), value: Math.max(0, Number(r[SALES_COLUMN[field]])) })), source: 'sales' };
 }
 
 export interface ForecastRequest {

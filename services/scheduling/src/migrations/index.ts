@@ -4,6 +4,7 @@ import { Migration20261129110000 } from './Migration20261129110000';
 import { Migration20261129120000 } from './Migration20261129120000';
 import { Migration20261129125000 } from './Migration20261129125000';
 import { Migration20261130120500 } from './Migration20261130120500';
+import { Migration20261201090000 } from './Migration20261201090000';
 
 export const migrations: MigrationEntry[] = [
   // organization and employee replicas, approved time off, availability and shifts
@@ -16,4 +17,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261129125000', class: Migration20261129125000 },
   // forecasts fitted in the background, stored per location and driver
   { name: 'Migration20261130120500', class: Migration20261130120500 },
+  // a series whose fit keeps failing is retried with backoff
+  { name: 'Migration20261201090000', class: Migration20261201090000 },
 ];
