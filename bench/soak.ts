@@ -9,10 +9,13 @@
  *
  *   npm run bench:soak     (BENCH_MINUTES=60; BENCH_PRELOAD=0 sales stored before the clock starts;
  *                           BENCH_DATA_DIR=<dir> keeps the runtime's data, and a second run on it
- *                           skips the set-up and the preload already done)
+ *                           skips the set-up and the preload already done;
+ *                           BENCH_SALES_AT=now|spread)
  *
- * The sales fall 15 s apart (round robin over 5 locations, each with its own drawer-less registers),
- * so an hour of soak (1.44 M sales) spans 250 business days a location. Each sale has 3 menu lines,
+ * The sales go round robin to 5 locations. With BENCH_SALES_AT=now (the default) each happens when
+ * it is sent, as a POS sends them: each location's business day grows by 80 sales a second (an hour
+ * is 1.44 M sales on five days). With `spread` they fall 15 s apart from 2025-01-01, so an hour of
+ * soak spans 250 business days a location (history grows, days stay small). Each sale has 3 menu lines,
  * each menu item a usage recipe of 2 ingredients: inventory depletes every sale, cash keeps each
  * business day's expected amounts, sales' summaries and review see every batch.
  */
@@ -21,11 +24,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { Pool } from 'undici';
-import { BENCH_OWNER, benchRequest, benchSession, startRuntimeProcess } from './runtime-process';
+import { benchRequest, benchSession, startRuntimeProcess } from './runtime-process';
 import { runBench } from './entry';
 
 const minutes = Number(process.env.BENCH_MINUTES ?? 60);
 const preload = Number(process.env.BENCH_PRELOAD ?? 0);
+/** the same mix run first and not counted (JIT, caches, the pools' connections) */
+const warmup = Number(process.env.BENCH_WARMUP_SECONDS ?? 30);
 const BATCHES_PER_S = 2;
 const BATCH = 200;
 const READS_PER_S = 10;
@@ -33,9 +38,12 @@ const PATCHES_PER_S = 5;
 const LOCATIONS = 5;
 const MENU = 20;
 const INGREDIENTS = 20;
-/** sale i happens at START + i × 15 s */
+/** `now`: each sale happens when it is sent (one business day a location grows all run); `spread`: sale i at START + i × 15 s */
+const salesAt = (process.env.BENCH_SALES_AT ?? 'now') as 'now' | 'spread';
+if (salesAt !== 'now' && salesAt !== 'spread') throw new Error('BENCH_SALES_AT is now or spread');
 const START = Date.parse('2025-01-01T00:00:00Z');
 const SALE_EVERY_MS = 15_000;
+const occurredAt = (i: number) => (salesAt === 'now' ? new Date(Date.now() - 1000) : new Date(START + i * SALE_EVERY_MS)).toISOString();
 
 interface State {
   locations: Array<{ id: string; externalId: string }>;
@@ -52,7 +60,7 @@ function sale(i: number, state: State) {
     externalId: `S-${i}`,
     locationExternalId: loc.externalId,
     registerId: `R${i % 3}`,
-    occurredAt: new Date(START + i * SALE_EVERY_MS).toISOString(),
+    occurredAt: occurredAt(i),
     lines,
     tenders,
     subtotal: '15.00',
@@ -165,7 +173,7 @@ async function main(): Promise<void> {
     const history = state.sales;
 
     // each read: a label and a path; the sales and business-day reads name a location, the days a recent week
-    const today = () => new Date(START + state.sales * SALE_EVERY_MS);
+    const today = () => (salesAt === 'now' ? new Date() : new Date(START + state.sales * SALE_EVERY_MS));
     const day = (d: Date) => d.toISOString().slice(0, 10);
     const reads: Array<[string, (k: number) => string]> = [
       ['sales', (k) => `/api/v1/sales/transactions?locationId=${state.locations[k % LOCATIONS].id}&limit=50`],
@@ -179,7 +187,7 @@ async function main(): Promise<void> {
     const started = performance.now();
     const timed = async (kind: string, run: () => Promise<{ status: number; text: string }>, expect: number) => {
       const t0 = performance.now();
-      const minute = Math.floor((t0 - started) / 60_000);
+      const minute = Math.floor((t0 - started - warmup * 1000) / 60_000);
       let ok = false;
       try {
         const r = await run();
@@ -188,7 +196,7 @@ async function main(): Promise<void> {
       } catch (err) {
         if (samples.filter((s) => !s.ok).length < 5) console.log(`  ${kind}: ${(err as Error).message}`);
       }
-      samples.push({ minute, kind, ms: performance.now() - t0, ok });
+      if (minute >= 0) samples.push({ minute, kind, ms: performance.now() - t0, ok });
     };
     const readMemory = () => {
       let rss = 0;
@@ -205,7 +213,7 @@ async function main(): Promise<void> {
     const pct = (xs: number[]) => `${quantile(xs, 0.5).toFixed(0).padStart(5)} ${quantile(xs, 0.99).toFixed(0).padStart(5)}`;
     const kinds = ['batch', 'read', ...reads.map(([k]) => k), 'patch'];
     console.log(
-      `soak: ${minutes} min, every second ${BATCHES_PER_S} batches of ${BATCH} sales, ${READS_PER_S} reads, ${PATCHES_PER_S} location PATCHes, through the gateway; ${history} sales stored before; node ${process.versions.node}, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}`,
+      `soak: ${minutes} min after ${warmup} s of warm-up, sales at ${salesAt}, every second ${BATCHES_PER_S} batches of ${BATCH} sales, ${READS_PER_S} reads, ${PATCHES_PER_S} location PATCHes, through the gateway; ${history} sales stored before; node ${process.versions.node}, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}`,
     );
     console.log(`p50 p99 in ms by minute; memory of the runtime (RSS, heap of all its threads) at the minute's end`);
     console.log(`min ${kinds.map((k) => k.padStart(11)).join(' ')}   all p99  errors  sales stored  RSS MiB heap MiB  load`);
@@ -225,7 +233,7 @@ async function main(): Promise<void> {
       void p.finally(() => inFlight.delete(p));
     };
     let printed = 0;
-    for (let s = 0; s < minutes * 60; s++) {
+    for (let s = 0; s < warmup + minutes * 60; s++) {
       const due = started + s * 1000;
       const wait = due - performance.now();
       if (wait > 0) await new Promise((res) => setTimeout(res, wait));
@@ -242,8 +250,8 @@ async function main(): Promise<void> {
         const loc = state.locations[(s * PATCHES_PER_S + p) % LOCATIONS];
         fire(timed('patch', () => call('PATCH', `/api/v1/locations/${loc.id}`, session, JSON.stringify({ name: `Soak store ${loc.externalId} ${s}` })), 200));
       }
-      const minuteDone = Math.floor((s + 1) / 60);
-      if (minuteDone > printed && (s + 1) % 60 === 0) {
+      const counted = s + 1 - warmup;
+      if (counted > 0 && counted % 60 === 0) {
         // the minute's last requests are answered (or counted in the next minute's report) a few seconds on
         const m = printed++;
         setTimeout(() => printMinute(m), 5000);

@@ -356,6 +356,34 @@ describe('summaries built from transactions', () => {
     expect(s).toMatchObject({ transactions: 8, grossSales: '154.00', discounts: '8.00', tax: '11.68' });
     expect(await sql(`select count(*)::int as n from sales.summaries where source = 'pos-many'`)).toEqual([{ n: 1 }]);
   });
+
+  it('keeps each day group\'s running sums equal to a recount of its transactions through sales, refunds, voids and moves, so a rebuild reads the groups only', async () => {
+    await sendTransactions([sale('G-A'), deliverySale('G-B'), counterSale('G-C'), sale('G-D', { channel: undefined })], 'pos-sums');
+    await sendTransactions(
+      [
+        sale('G-R', { type: 'refund', refundOf: 'G-A', occurredAt: '2026-11-20T16:00:00Z', lines: [{ itemSku: 'SODA', name: 'Soda', quantity: '-1', unitPrice: '2.25', tax: '-0.18' }], tenders: [{ type: 'cash', amount: '-2.43' }], subtotal: '-2.25', tax: '-0.18', total: '-2.43' }),
+        counterSale('G-C', { status: 'voided' }),
+        deliverySale('G-B', { occurredAt: '2026-11-21T15:00:00Z' }),
+      ],
+      'pos-sums',
+    );
+    await sendTransactions([counterSale('G-C', { status: 'voided' })], 'pos-sums'); // unchanged: nothing added twice
+    const recount = await sql(
+      `select t.location_id, to_char(t.business_day, 'YYYY-MM-DD') as day, coalesce(t.channel, '') as channel,
+         sum(case when t.status <> 'completed' then 0 else (select coalesce(sum((l->>'quantity')::numeric * (l->>'unitPrice')::numeric), t.subtotal) from jsonb_array_elements(t.lines) l) end)::numeric(18,4)::text as gross,
+         sum(case when t.status <> 'completed' then 0 else t.tax end)::numeric(18,4)::text as tax,
+         sum(case when t.status = 'completed' and t.type = 'sale' then 1 else 0 end)::int as sales, count(*)::int as members
+       from sales.transactions t where t.source = 'pos-sums' group by 1, 2, 3 order by 1, 2, 3`,
+    );
+    const sums = await sql(
+      `select location_id, to_char(business_day, 'YYYY-MM-DD') as day, channel, gross::numeric(18,4)::text as gross, tax::numeric(18,4)::text as tax, sales, members
+       from sales.summary_groups where source = 'pos-sums' and members > 0 order by 1, 2, 3`,
+    );
+    expect(sums).toEqual(recount);
+    expect(recount.length).toBe(3);
+    const day20 = await builtOnce('pos-sums', nyc, '2026-11-20', '34.25');
+    expect(day20).toMatchObject({ transactions: 2, grossSales: '36.25', discounts: '2.00', tax: '2.74' });
+  });
 });
 
 describe('GET /sales-summaries', () => {
