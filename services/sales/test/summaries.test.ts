@@ -7,6 +7,7 @@ import { organizationService } from '@svc/organization';
 import { salesService } from '../src';
 import { nycDaySummary, nycSale } from './fixtures';
 import { businessDaysOfPeriod } from '../src/summaries/summary-rules';
+import { FILL_CONTRIBUTIONS, FILL_GROUPS } from '../src/migrations/Migration20261128130000';
 import { integration, person, serviceSql, standardLocations, startTestServices, type ServiceSql, type TestServices } from '@bop/test-support';
 
 let stack: TestServices;
@@ -383,6 +384,14 @@ describe('summaries built from transactions', () => {
     expect(recount.length).toBe(3);
     const day20 = await builtOnce('pos-sums', nyc, '2026-11-20', '34.25');
     expect(day20).toMatchObject({ transactions: 2, grossSales: '36.25', discounts: '2.00', tax: '2.74' });
+
+    // the migration fills the same sums from the stored transactions (a database upgraded with sales in it)
+    const kept = await sql(`select location_id, source, business_day, currency, channel, gross::numeric(18,4)::text as gross, discounts::numeric(18,4)::text as discounts, tax::numeric(18,4)::text as tax, sales, completed, members from sales.summary_groups where members > 0 order by 1, 2, 3, 4, 5`);
+    await sql(`delete from sales.summary_groups`);
+    await sql(`delete from sales.summary_contributions`);
+    await sql(FILL_CONTRIBUTIONS);
+    await sql(FILL_GROUPS);
+    expect(await sql(`select location_id, source, business_day, currency, channel, gross::numeric(18,4)::text as gross, discounts::numeric(18,4)::text as discounts, tax::numeric(18,4)::text as tax, sales, completed, members from sales.summary_groups where members > 0 order by 1, 2, 3, 4, 5`)).toEqual(kept);
   });
 });
 

@@ -1,5 +1,22 @@
 import { Migration } from '@bop/shared';
 
+/** Each stored transaction's contribution: a voided one keeps its group (members) but adds nothing; a line-less one counts its subtotal. */
+export const FILL_CONTRIBUTIONS = `insert into "sales"."summary_contributions"
+      select t."id", t."location_id", t."source", t."business_day", t."currency", coalesce(t."channel", ''),
+        case when t."status" <> 'completed' then 0
+             when jsonb_array_length(coalesce(t."lines", '[]')) > 0 then (select sum((l->>'quantity')::numeric * (l->>'unitPrice')::numeric) from jsonb_array_elements(t."lines") l)
+             else t."subtotal" end,
+        case when t."status" <> 'completed' then 0 else coalesce((select sum(coalesce((l->>'discount')::numeric, 0)) from jsonb_array_elements(coalesce(t."lines", '[]')) l), 0) end,
+        case when t."status" <> 'completed' then 0 else t."tax" end,
+        case when t."status" = 'completed' and t."type" = 'sale' then 1 else 0 end,
+        case when t."status" = 'completed' then 1 else 0 end
+      from "sales"."transactions" t where t."business_day" is not null`;
+
+/** Each group's sums over its contributions. */
+export const FILL_GROUPS = `insert into "sales"."summary_groups"
+      select "location_id", "source", "business_day", "currency", "channel", sum("gross"), sum("discounts"), sum("tax"), sum("sales"), sum("completed"), count(*)
+      from "sales"."summary_contributions" group by 1, 2, 3, 4, 5`;
+
 /**
  * sales: what each transaction adds to its day's built summary (`summary_contributions`) and the
  * running sums of each (location, source, business day, currency, channel) (`summary_groups`), kept
@@ -35,19 +52,7 @@ export class Migration20261128130000 extends Migration {
       "members" integer not null,
       primary key ("location_id", "source", "business_day", "currency", "channel")
     )`);
-    // a voided sale keeps its group (members) but adds nothing; a line-less one counts its subtotal
-    this.addSql(`insert into "sales"."summary_contributions"
-      select t."id", t."location_id", t."source", t."business_day", t."currency", coalesce(t."channel", ''),
-        case when t."status" <> 'completed' then 0
-             when jsonb_array_length(coalesce(t."lines", '[]')) > 0 then (select sum((l->>'quantity')::numeric * (l->>'unitPrice')::numeric) from jsonb_array_elements(t."lines") l)
-             else t."subtotal" end,
-        case when t."status" <> 'completed' then 0 else coalesce((select sum(coalesce((l->>'discount')::numeric, 0)) from jsonb_array_elements(coalesce(t."lines", '[]')) l), 0) end,
-        case when t."status" <> 'completed' then 0 else t."tax" end,
-        case when t."status" = 'completed' and t."type" = 'sale' then 1 else 0 end,
-        case when t."status" = 'completed' then 1 else 0 end
-      from "sales"."transactions" t where t."business_day" is not null`);
-    this.addSql(`insert into "sales"."summary_groups"
-      select "location_id", "source", "business_day", "currency", "channel", sum("gross"), sum("discounts"), sum("tax"), sum("sales"), sum("completed"), count(*)
-      from "sales"."summary_contributions" group by 1, 2, 3, 4, 5`);
+    this.addSql(FILL_CONTRIBUTIONS);
+    this.addSql(FILL_GROUPS);
   }
 }
