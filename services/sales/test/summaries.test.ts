@@ -369,6 +369,9 @@ describe('summaries built from transactions', () => {
       'pos-sums',
     );
     await sendTransactions([counterSale('G-C', { status: 'voided' })], 'pos-sums'); // unchanged: nothing added twice
+    const day20 = await builtOnce('pos-sums', nyc, '2026-11-20', '34.25');
+    expect(day20).toMatchObject({ transactions: 2, grossSales: '36.25', discounts: '2.00', tax: '2.74' });
+    await builtOnce('pos-sums', nyc, '2026-11-21', '11.50');
     const recount = await sql(
       `select t.location_id, to_char(t.business_day, 'YYYY-MM-DD') as day, coalesce(t.channel, '') as channel,
          sum(case when t.status <> 'completed' then 0 else (select coalesce(sum((l->>'quantity')::numeric * (l->>'unitPrice')::numeric), t.subtotal) from jsonb_array_elements(t.lines) l) end)::numeric(18,4)::text as gross,
@@ -382,13 +385,13 @@ describe('summaries built from transactions', () => {
     );
     expect(sums).toEqual(recount);
     expect(recount.length).toBe(3);
-    const day20 = await builtOnce('pos-sums', nyc, '2026-11-20', '34.25');
-    expect(day20).toMatchObject({ transactions: 2, grossSales: '36.25', discounts: '2.00', tax: '2.74' });
+    expect(await sql(`select count(*)::int as n from sales.summary_group_deltas where source = 'pos-sums'`)).toEqual([{ n: 0 }]);
 
     // the migration fills the same sums from the stored transactions (a database upgraded with sales in it)
     const kept = await sql(`select location_id, source, business_day, currency, channel, gross::numeric(18,4)::text as gross, discounts::numeric(18,4)::text as discounts, tax::numeric(18,4)::text as tax, sales, completed, members from sales.summary_groups where members > 0 order by 1, 2, 3, 4, 5`);
     await sql(`delete from sales.summary_groups`);
     await sql(`delete from sales.summary_contributions`);
+    await sql(`delete from sales.summary_group_deltas`);
     await sql(FILL_CONTRIBUTIONS);
     await sql(FILL_GROUPS);
     expect(await sql(`select location_id, source, business_day, currency, channel, gross::numeric(18,4)::text as gross, discounts::numeric(18,4)::text as discounts, tax::numeric(18,4)::text as tax, sales, completed, members from sales.summary_groups where members > 0 order by 1, 2, 3, 4, 5`)).toEqual(kept);

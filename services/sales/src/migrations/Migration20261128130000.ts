@@ -19,9 +19,11 @@ export const FILL_GROUPS = `insert into "sales"."summary_groups"
 
 /**
  * sales: what each transaction adds to its day's built summary (`summary_contributions`) and the
- * running sums of each (location, source, business day, currency, channel) (`summary_groups`), kept
- * by the batch that stores the transaction, so a day's rebuild reads its few groups instead of every
- * transaction of the day; both filled here from the transactions already stored.
+ * running sums of each (location, source, business day, currency, channel) (`summary_groups`): the
+ * batch that stores a transaction appends the difference it makes (`summary_group_deltas`, insert
+ * only: concurrent batches of one day wait for no lock), the rebuild of a day folds them into the
+ * sums and reads its few groups instead of every transaction of the day; contributions and sums are
+ * filled here from the transactions already stored.
  */
 export class Migration20261128130000 extends Migration {
   override async up(): Promise<void> {
@@ -52,6 +54,21 @@ export class Migration20261128130000 extends Migration {
       "members" integer not null,
       primary key ("location_id", "source", "business_day", "currency", "channel")
     )`);
+    this.addSql(`create table "sales"."summary_group_deltas" (
+      "id" bigserial primary key,
+      "location_id" varchar(40) not null,
+      "source" varchar(100) not null,
+      "business_day" date not null,
+      "currency" varchar(3) not null,
+      "channel" varchar(40) not null,
+      "gross" numeric not null,
+      "discounts" numeric not null,
+      "tax" numeric not null,
+      "sales" integer not null,
+      "completed" integer not null,
+      "members" integer not null
+    )`);
+    this.addSql(`create index "summary_group_deltas_day_idx" on "sales"."summary_group_deltas" ("location_id", "source", "business_day")`);
     this.addSql(FILL_CONTRIBUTIONS);
     this.addSql(FILL_GROUPS);
   }

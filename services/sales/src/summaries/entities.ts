@@ -109,4 +109,25 @@ export const SalesSummaryGroup = defineEntity({
 });
 export type SalesSummaryGroup = InferEntity<typeof SalesSummaryGroup>;
 
-export const summariesEntities = [SalesSummaryEntity, SalesSourceMode, SalesSummaryRebuild, SalesSummaryContribution, SalesSummaryGroup] as const;
+/** A difference a batch made to a group's sums, appended (never updated) until the day's rebuild folds it in. */
+export const SalesSummaryGroupDelta = defineEntity({
+  name: 'SalesSummaryGroupDelta',
+  tableName: 'summary_group_deltas',
+  properties: {
+    id: p.bigint().primary().autoincrement(),
+    locationId: p.string(),
+    source: p.string(),
+    businessDay: p.string().columnType('date'),
+    currency: p.string(),
+    channel: p.string(),
+    gross: p.decimal(),
+    discounts: p.decimal(),
+    tax: p.decimal(),
+    sales: p.integer(),
+    completed: p.integer(),
+    members: p.integer(),
+  },
+});
+export type SalesSummaryGroupDelta = InferEntity<typeof SalesSummaryGroupDelta>;
+
+export const summariesEntities = [SalesSummaryEntity, SalesSourceMode, SalesSummaryRebuild, SalesSummaryContribution, SalesSummaryGroup, SalesSummaryGroupDelta] as const;

@@ -1,10 +1,9 @@
 import Decimal from 'decimal.js';
 import type { SalesSummary as SalesSummaryDto } from '@bop/contracts';
-import { LockMode } from '@mikro-orm/core';
 import { changedFields, lockForTransaction, newId, type StoredRecord, type Work } from '@bop/shared';
 import type { PostStoreStep, TransactionRow } from '../transactions/pipeline';
 import { builtFigures, builtSummaryHash, builtSummaryKey, businessDayPeriod, transactionContribution, type ChannelAggregate } from './summary-rules';
-import { SalesSummaryContribution, SalesSummaryGroup } from './entities';
+import { SalesSummaryContribution, SalesSummaryGroup, SalesSummaryGroupDelta } from './entities';
 import { dayString, summaryDto, summaryFromRow } from './dto';
 import { SUMMARY_UPDATED } from './store';
 import { SalesLocation } from '../locations/entities';
@@ -50,7 +49,7 @@ const NO_CHANNEL = '';
 
 /**
  * Per (location, source, day, currency, channel) of the days: the completed sales' figures, as
- * exact decimal text, read from the groups' running sums (summary_groups, kept by each batch), so a
+ * exact decimal text, read from the groups' running sums (summary_groups, foldDeltas), so a
  * rebuild costs the same however many transactions the day holds. A group whose transactions are
  * all voided keeps its row (members) with zero figures; one with no transaction left is left out.
  */
@@ -95,11 +94,11 @@ interface ContributionRow {
 }
 
 /**
- * Keeps each stored transaction's contribution to its day's summary and adds the difference to the
- * running sums of the groups it leaves and joins (an update subtracts what it added before): one
- * read of the updated ones' contributions, one upsert of the contributions, one upsert of the
- * groups' differences, in the batch's transaction. Groups are written in key order (concurrent
- * batches of one day take their row locks in the same order).
+ * Keeps each stored transaction's contribution to its day's summary and appends the difference the
+ * batch makes to the sums of the groups its transactions leave and join (an update subtracts what it
+ * added before): one read of the updated ones' contributions, one upsert of the contributions, one
+ * insert of the differences, in the batch's transaction. Appending takes no lock that another batch
+ * of the same day waits for; the day's rebuild folds the differences in (foldDeltas).
  */
 export async function recordContributions(w: Work, source: string, stored: StoredRecord<TransactionRow>[]): Promise<void> {
   if (stored.length === 0) return;
@@ -148,36 +147,69 @@ export async function recordContributions(w: Work, source: string, stored: Store
 
   rows.sort((a, b) => (a.transactionId < b.transactionId ? -1 : 1));
   await w.em.createQueryBuilder(SalesSummaryContribution).insert(rows).onConflict('transactionId').merge().execute();
-  // the groups' rows exist (zero when new), then are locked in key order and written with the sums
-  const keys = [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, g]) => g);
-  await w.em
-    .createQueryBuilder(SalesSummaryGroup)
-    .insert(keys.map((g) => ({ ...g.key, gross: '0', discounts: '0', tax: '0', sales: 0, completed: 0, members: 0 })))
-    .onConflict(['locationId', 'source', 'businessDay', 'currency', 'channel'])
-    .ignore()
-    .execute();
-  const current = await w.em
-    .createQueryBuilder(SalesSummaryGroup)
-    .select('*')
-    .where({ $or: keys.map((g) => g.key) })
-    .orderBy({ locationId: 'asc', source: 'asc', businessDay: 'asc', currency: 'asc', channel: 'asc' })
-    .setLockMode(LockMode.PESSIMISTIC_WRITE)
-    .execute<Array<ContributionRow & { members: number }>>('all', true);
-  const keyOf = (g: Pick<ContributionRow, 'locationId' | 'source' | 'businessDay' | 'currency' | 'channel'>) => JSON.stringify([g.locationId, g.source, dayString(g.businessDay), g.currency, g.channel]);
-  const held = new Map(current.map((c) => [keyOf(c), c]));
-  const sums = keys.map((g) => {
-    const c = held.get(keyOf(g.key));
-    return {
-      ...g.key,
-      gross: g.gross.plus(c?.gross ?? 0).toFixed(),
-      discounts: g.discounts.plus(c?.discounts ?? 0).toFixed(),
-      tax: g.tax.plus(c?.tax ?? 0).toFixed(),
-      sales: g.sales + Number(c?.sales ?? 0),
-      completed: g.completed + Number(c?.completed ?? 0),
-      members: g.members + Number(c?.members ?? 0),
-    };
-  });
-  await w.em.createQueryBuilder(SalesSummaryGroup).insert(sums).onConflict(['locationId', 'source', 'businessDay', 'currency', 'channel']).merge().execute();
+  const deltas = [...groups.values()]
+    .filter((g) => g.members !== 0 || !g.gross.isZero() || !g.discounts.isZero() || !g.tax.isZero() || g.sales !== 0 || g.completed !== 0)
+    .map((g) => ({ ...g.key, gross: g.gross.toFixed(), discounts: g.discounts.toFixed(), tax: g.tax.toFixed(), sales: g.sales, completed: g.completed, members: g.members }));
+  if (deltas.length > 0) await w.em.createQueryBuilder(SalesSummaryGroupDelta).insert(deltas).execute();
+}
+
+type GroupKey = Pick<ContributionRow, 'locationId' | 'source' | 'businessDay' | 'currency' | 'channel'>;
+const groupKeyOf = (g: GroupKey) => JSON.stringify([g.locationId, g.source, dayString(g.businessDay), g.currency, g.channel]);
+
+/**
+ * Folds the differences batches appended for the days into their groups' sums and deletes them. The
+ * caller holds the days' rebuild locks (the only writer of their groups); differences committed after
+ * this read stay for the next pass (their batches marked the day again).
+ */
+export async function foldDeltas(w: Work, days: DayKey[]): Promise<void> {
+  for (let i = 0; i < days.length; i += AGGREGATE_DAYS) {
+    const chunk = days.slice(i, i + AGGREGATE_DAYS).map((d) => ({ locationId: d.location_id, source: d.source, businessDay: d.business_day }));
+    const deltas = await w.em
+      .createQueryBuilder(SalesSummaryGroupDelta)
+      .select('*')
+      .where({ $or: chunk })
+      .execute<Array<ContributionRow & { id: string; members: number }>>('all', true);
+    if (deltas.length === 0) continue;
+    const sums = new Map<string, GroupKey & { gross: Decimal; discounts: Decimal; tax: Decimal; sales: number; completed: number; members: number }>();
+    for (const d of deltas) {
+      const k = groupKeyOf(d);
+      const g = sums.get(k) ?? { locationId: d.locationId, source: d.source, businessDay: dayString(d.businessDay), currency: d.currency, channel: d.channel, gross: new Decimal(0), discounts: new Decimal(0), tax: new Decimal(0), sales: 0, completed: 0, members: 0 };
+      g.gross = g.gross.plus(d.gross);
+      g.discounts = g.discounts.plus(d.discounts);
+      g.tax = g.tax.plus(d.tax);
+      g.sales += Number(d.sales);
+      g.completed += Number(d.completed);
+      g.members += Number(d.members);
+      sums.set(k, g);
+    }
+    const keys = [...sums.values()];
+    const current = await w.em
+      .createQueryBuilder(SalesSummaryGroup)
+      .select('*')
+      .where({ $or: keys.map((g) => ({ locationId: g.locationId, source: g.source, businessDay: g.businessDay, currency: g.currency, channel: g.channel })) })
+      .execute<Array<ContributionRow & { members: number }>>('all', true);
+    const held = new Map(current.map((c) => [groupKeyOf(c), c]));
+    const rows = keys
+      .sort((a, b) => (groupKeyOf(a) < groupKeyOf(b) ? -1 : 1))
+      .map((g) => {
+        const c = held.get(groupKeyOf(g));
+        return {
+          locationId: g.locationId,
+          source: g.source,
+          businessDay: g.businessDay,
+          currency: g.currency,
+          channel: g.channel,
+          gross: g.gross.plus(c?.gross ?? 0).toFixed(),
+          discounts: g.discounts.plus(c?.discounts ?? 0).toFixed(),
+          tax: g.tax.plus(c?.tax ?? 0).toFixed(),
+          sales: g.sales + Number(c?.sales ?? 0),
+          completed: g.completed + Number(c?.completed ?? 0),
+          members: g.members + Number(c?.members ?? 0),
+        };
+      });
+    await w.em.createQueryBuilder(SalesSummaryGroup).insert(rows).onConflict(['locationId', 'source', 'businessDay', 'currency', 'channel']).merge().execute();
+    await w.em.nativeDelete(SalesSummaryGroupDelta, { id: { $in: deltas.map((d) => d.id) } });
+  }
 }
 
 /** The built summaries of the days (all columns, as stored). */
@@ -240,6 +272,7 @@ export async function rebuildMarkedDays(w: Work, limit: number): Promise<number>
   const days = [...new Map(marks.map((m) => [dayKey(m), m])).values()].sort((a, b) => (dayKey(a) < dayKey(b) ? -1 : 1));
   const daysJson = JSON.stringify(days);
   await lockForTransaction(em, days.map((d) => `${w.schema}.summary-day ${dayKey(d)}`));
+  await foldDeltas(w, days);
   const groups = await aggregateDays(w, days);
   const existing = await builtSummariesOf(w, daysJson);
   const locations = await em
