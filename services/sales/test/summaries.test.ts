@@ -7,6 +7,7 @@ import { organizationService } from '@svc/organization';
 import { salesService } from '../src';
 import { nycDaySummary, nycSale } from './fixtures';
 import { businessDaysOfPeriod } from '../src/summaries/summary-rules';
+import { FILL_CONTRIBUTIONS, FILL_GROUPS } from '../src/migrations/Migration20261128130000';
 import { integration, person, serviceSql, standardLocations, startTestServices, type ServiceSql, type TestServices } from '@bop/test-support';
 
 let stack: TestServices;
@@ -355,6 +356,45 @@ describe('summaries built from transactions', () => {
     const s = await builtOnce('pos-many', nyc, '2026-11-25', '146.00');
     expect(s).toMatchObject({ transactions: 8, grossSales: '154.00', discounts: '8.00', tax: '11.68' });
     expect(await sql(`select count(*)::int as n from sales.summaries where source = 'pos-many'`)).toEqual([{ n: 1 }]);
+  });
+
+  it('keeps each day group\'s running sums equal to a recount of its transactions through sales, refunds, voids and moves, so a rebuild reads the groups only', async () => {
+    await sendTransactions([sale('G-A'), deliverySale('G-B'), counterSale('G-C'), sale('G-D', { channel: undefined })], 'pos-sums');
+    await sendTransactions(
+      [
+        sale('G-R', { type: 'refund', refundOf: 'G-A', occurredAt: '2026-11-20T16:00:00Z', lines: [{ itemSku: 'SODA', name: 'Soda', quantity: '-1', unitPrice: '2.25', tax: '-0.18' }], tenders: [{ type: 'cash', amount: '-2.43' }], subtotal: '-2.25', tax: '-0.18', total: '-2.43' }),
+        counterSale('G-C', { status: 'voided' }),
+        deliverySale('G-B', { occurredAt: '2026-11-21T15:00:00Z' }),
+      ],
+      'pos-sums',
+    );
+    await sendTransactions([counterSale('G-C', { status: 'voided' })], 'pos-sums'); // unchanged: nothing added twice
+    const day20 = await builtOnce('pos-sums', nyc, '2026-11-20', '34.25');
+    expect(day20).toMatchObject({ transactions: 2, grossSales: '36.25', discounts: '2.00', tax: '2.74' });
+    await builtOnce('pos-sums', nyc, '2026-11-21', '11.50');
+    const recount = await sql(
+      `select t.location_id, to_char(t.business_day, 'YYYY-MM-DD') as day, coalesce(t.channel, '') as channel,
+         sum(case when t.status <> 'completed' then 0 else (select coalesce(sum((l->>'quantity')::numeric * (l->>'unitPrice')::numeric), t.subtotal) from jsonb_array_elements(t.lines) l) end)::numeric(18,4)::text as gross,
+         sum(case when t.status <> 'completed' then 0 else t.tax end)::numeric(18,4)::text as tax,
+         sum(case when t.status = 'completed' and t.type = 'sale' then 1 else 0 end)::int as sales, count(*)::int as members
+       from sales.transactions t where t.source = 'pos-sums' group by 1, 2, 3 order by 1, 2, 3`,
+    );
+    const sums = await sql(
+      `select location_id, to_char(business_day, 'YYYY-MM-DD') as day, channel, gross::numeric(18,4)::text as gross, tax::numeric(18,4)::text as tax, sales, members
+       from sales.summary_groups where source = 'pos-sums' and members > 0 order by 1, 2, 3`,
+    );
+    expect(sums).toEqual(recount);
+    expect(recount.length).toBe(3);
+    expect(await sql(`select count(*)::int as n from sales.summary_group_deltas where source = 'pos-sums'`)).toEqual([{ n: 0 }]);
+
+    // the migration fills the same sums from the stored transactions (a database upgraded with sales in it)
+    const kept = await sql(`select location_id, source, business_day, currency, channel, gross::numeric(18,4)::text as gross, discounts::numeric(18,4)::text as discounts, tax::numeric(18,4)::text as tax, sales, completed, members from sales.summary_groups where members > 0 order by 1, 2, 3, 4, 5`);
+    await sql(`delete from sales.summary_groups`);
+    await sql(`delete from sales.summary_contributions`);
+    await sql(`delete from sales.summary_group_deltas`);
+    await sql(FILL_CONTRIBUTIONS);
+    await sql(FILL_GROUPS);
+    expect(await sql(`select location_id, source, business_day, currency, channel, gross::numeric(18,4)::text as gross, discounts::numeric(18,4)::text as discounts, tax::numeric(18,4)::text as tax, sales, completed, members from sales.summary_groups where members > 0 order by 1, 2, 3, 4, 5`)).toEqual(kept);
   });
 });
 

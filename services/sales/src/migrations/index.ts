@@ -10,6 +10,8 @@ import { Migration20261122160000 } from './Migration20261122160000';
 import { Migration20261122170000 } from './Migration20261122170000';
 import { Migration20261123100000 } from './Migration20261123100000';
 import { Migration20261123180000 } from './Migration20261123180000';
+import { Migration20261128130000 } from './Migration20261128130000';
+import { Migration20261128140000 } from './Migration20261128140000';
 
 export const migrations: MigrationEntry[] = [
   { name: 'Migration20261121140000', class: Migration20261121140000 },
@@ -33,4 +35,8 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261123100000', class: Migration20261123100000 },
   // online orders: stock held by inventory (reservations) and the shipment
   { name: 'Migration20261123180000', class: Migration20261123180000 },
+  // each transaction's share of its day's built summary and the running sums of each day's groups
+  { name: 'Migration20261128130000', class: Migration20261128130000 },
+  // a location's transactions in id order (the list's pages by location)
+  { name: 'Migration20261128140000', class: Migration20261128140000 },
 ];

@@ -66,4 +66,68 @@ export const SalesSummaryRebuild = defineEntity({
 });
 export type SalesSummaryRebuild = InferEntity<typeof SalesSummaryRebuild>;
 
-export const summariesEntities = [SalesSummaryEntity, SalesSourceMode, SalesSummaryRebuild] as const;
+/** What one stored transaction adds to its day's built summary (channel '' when it has none); the batch that stores it keeps it. */
+export const SalesSummaryContribution = defineEntity({
+  name: 'SalesSummaryContribution',
+  tableName: 'summary_contributions',
+  properties: {
+    transactionId: p.string().primary(),
+    locationId: p.string(),
+    source: p.string(),
+    businessDay: p.string().columnType('date'),
+    currency: p.string(),
+    channel: p.string(),
+    gross: p.decimal(),
+    discounts: p.decimal(),
+    tax: p.decimal(),
+    sales: p.integer(),
+    completed: p.integer(),
+  },
+});
+export type SalesSummaryContribution = InferEntity<typeof SalesSummaryContribution>;
+
+/**
+ * The running sums of a (location, source, business day, currency, channel) over its transactions'
+ * contributions (`members` of them, voided ones included): what a day's rebuild reads.
+ */
+export const SalesSummaryGroup = defineEntity({
+  name: 'SalesSummaryGroup',
+  tableName: 'summary_groups',
+  properties: {
+    locationId: p.string().primary(),
+    source: p.string().primary(),
+    businessDay: p.string().columnType('date').primary(),
+    currency: p.string().primary(),
+    channel: p.string().primary(),
+    gross: p.decimal(),
+    discounts: p.decimal(),
+    tax: p.decimal(),
+    sales: p.integer(),
+    completed: p.integer(),
+    members: p.integer(),
+  },
+});
+export type SalesSummaryGroup = InferEntity<typeof SalesSummaryGroup>;
+
+/** A difference a batch made to a group's sums, appended (never updated) until the day's rebuild folds it in. */
+export const SalesSummaryGroupDelta = defineEntity({
+  name: 'SalesSummaryGroupDelta',
+  tableName: 'summary_group_deltas',
+  properties: {
+    id: p.bigint().primary().autoincrement(),
+    locationId: p.string(),
+    source: p.string(),
+    businessDay: p.string().columnType('date'),
+    currency: p.string(),
+    channel: p.string(),
+    gross: p.decimal(),
+    discounts: p.decimal(),
+    tax: p.decimal(),
+    sales: p.integer(),
+    completed: p.integer(),
+    members: p.integer(),
+  },
+});
+export type SalesSummaryGroupDelta = InferEntity<typeof SalesSummaryGroupDelta>;
+
+export const summariesEntities = [SalesSummaryEntity, SalesSourceMode, SalesSummaryRebuild, SalesSummaryContribution, SalesSummaryGroup, SalesSummaryGroupDelta] as const;

@@ -1,12 +1,12 @@
 import Decimal from 'decimal.js';
 import type { SalesSummary as SalesSummaryDto } from '@bop/contracts';
-import { changedFields, lockForTransaction, newId, type Work } from '@bop/shared';
-import type { PostStoreStep } from '../transactions/pipeline';
-import { builtFigures, builtSummaryHash, builtSummaryKey, businessDayPeriod, type ChannelAggregate } from './summary-rules';
+import { changedFields, lockForTransaction, newId, type StoredRecord, type Work } from '@bop/shared';
+import type { PostStoreStep, TransactionRow } from '../transactions/pipeline';
+import { builtFigures, builtSummaryHash, builtSummaryKey, businessDayPeriod, transactionContribution, type ChannelAggregate } from './summary-rules';
+import { SalesSummaryContribution, SalesSummaryGroup, SalesSummaryGroupDelta } from './entities';
 import { dayString, summaryDto, summaryFromRow } from './dto';
 import { SUMMARY_UPDATED } from './store';
 import { SalesLocation } from '../locations/entities';
-import { SalesTransaction } from '../transactions/entities';
 
 export interface DayKey {
   location_id: string;
@@ -41,70 +41,175 @@ export async function takeMarks(w: Work, limit: number): Promise<DayKey[]> {
   );
 }
 
-/** Days aggregated a query at a time (a backlog's take of 2,000 marks stays within memory). */
+/** Days read a query at a time (a backlog's take of 2,000 marks stays within one statement's parameters). */
 const AGGREGATE_DAYS = 100;
 
-/** A sum as Postgres writes a sum of numeric values: the scale of its most precise term, `0` for no term. */
-class NumericSum {
-  private sum = new Decimal(0);
-  private scale = 0;
-  private terms = 0;
-  add(value: Decimal.Value, scale: number): void {
-    this.sum = this.sum.plus(value);
-    this.scale = Math.max(this.scale, scale);
-    this.terms += 1;
-  }
-  text(): string {
-    return this.terms === 0 ? '0' : this.sum.toFixed(this.scale);
-  }
-}
-const scaleOf = (v: string) => (v.includes('.') ? v.length - v.indexOf('.') - 1 : 0);
+/** The channel column of a transaction sent without one (a key column cannot be null). */
+const NO_CHANNEL = '';
 
 /**
- * Per (location, source, day, currency, channel) of the days: the completed sales' figures, as exact
- * numeric text (a line's gross is quantity × unit price at the scale of both; a sale without lines
- * counts its subtotal). Voided sales are left out of the sums and counts but keep their group.
+ * Per (location, source, day, currency, channel) of the days: the completed sales' figures, as
+ * exact decimal text, read from the groups' running sums (summary_groups, foldDeltas), so a
+ * rebuild costs the same however many transactions the day holds. A group whose transactions are
+ * all voided keeps its row (members) with zero figures; one with no transaction left is left out.
  */
 export async function aggregateDays(w: Work, days: DayKey[]): Promise<AggregateRow[]> {
-  const groups = new Map<string, { row: Omit<AggregateRow, 'gross' | 'discounts' | 'tax'>; gross: NumericSum; discounts: NumericSum; tax: NumericSum }>();
+  const out: AggregateRow[] = [];
   for (let i = 0; i < days.length; i += AGGREGATE_DAYS) {
-    const transactions = await w.em
-      .createQueryBuilder(SalesTransaction)
-      .select(['locationId', 'source', 'businessDay', 'currency', 'channel', 'status', 'type', 'subtotal', 'tax', 'lines'])
-      .where({ $or: days.slice(i, i + AGGREGATE_DAYS).map((d) => ({ locationId: d.location_id, source: d.source, businessDay: d.business_day })) })
-      .execute<Array<Pick<SalesTransaction, 'locationId' | 'source' | 'businessDay' | 'currency' | 'channel' | 'status' | 'type' | 'subtotal' | 'tax' | 'lines'>>>('all', true);
-    for (const t of transactions) {
-      const day = dayString(t.businessDay);
-      const key = JSON.stringify([t.locationId, t.source, day, t.currency, t.channel ?? null]);
-      let g = groups.get(key);
-      if (!g) {
-        const row = { location_id: t.locationId, source: t.source, business_day: day, currency: t.currency, channel: t.channel ?? null, sales: 0, completed: 0 };
-        g = { row, gross: new NumericSum(), discounts: new NumericSum(), tax: new NumericSum() };
-        groups.set(key, g);
-      }
-      if (t.status !== 'completed') continue;
-      g.row.completed += 1;
-      if (t.type === 'sale') g.row.sales += 1;
-      const lines = t.lines ?? [];
-      if (lines.length > 0) {
-        // refunds (negative quantities) subtract
-        const gross = new NumericSum();
-        const discounts = new NumericSum();
-        for (const l of lines) {
-          gross.add(new Decimal(l.quantity).times(l.unitPrice), scaleOf(String(l.quantity)) + scaleOf(String(l.unitPrice)));
-          discounts.add(l.discount ?? 0, l.discount == null ? 0 : scaleOf(String(l.discount)));
-        }
-        g.gross.add(gross.text(), scaleOf(gross.text()));
-        g.discounts.add(discounts.text(), scaleOf(discounts.text()));
-      } else {
-        // a line-less refund counts its subtotal
-        g.gross.add(t.subtotal, scaleOf(t.subtotal));
-        g.discounts.add(0, 0);
-      }
-      g.tax.add(t.tax, scaleOf(t.tax));
+    const groups = await w.em
+      .createQueryBuilder(SalesSummaryGroup)
+      .select('*')
+      .where({ members: { $gt: 0 }, $or: days.slice(i, i + AGGREGATE_DAYS).map((d) => ({ locationId: d.location_id, source: d.source, businessDay: d.business_day })) })
+      .execute<Array<Pick<SalesSummaryGroup, 'locationId' | 'source' | 'businessDay' | 'currency' | 'channel' | 'gross' | 'discounts' | 'tax' | 'sales' | 'completed'>>>('all', true);
+    for (const g of groups) {
+      out.push({
+        location_id: g.locationId,
+        source: g.source,
+        business_day: dayString(g.businessDay),
+        currency: g.currency,
+        channel: g.channel === NO_CHANNEL ? null : g.channel,
+        gross: String(g.gross),
+        discounts: String(g.discounts),
+        tax: String(g.tax),
+        sales: Number(g.sales),
+        completed: Number(g.completed),
+      });
     }
   }
-  return [...groups.values()].map((g) => ({ ...g.row, gross: g.gross.text(), discounts: g.discounts.text(), tax: g.tax.text() }));
+  return out;
+}
+
+interface ContributionRow {
+  transactionId: string;
+  locationId: string;
+  source: string;
+  businessDay: string;
+  currency: string;
+  channel: string;
+  gross: string;
+  discounts: string;
+  tax: string;
+  sales: number;
+  completed: number;
+}
+
+/**
+ * Keeps each stored transaction's contribution to its day's summary and appends the difference the
+ * batch makes to the sums of the groups its transactions leave and join (an update subtracts what it
+ * added before): one read of the updated ones' contributions, one upsert of the contributions, one
+ * insert of the differences, in the batch's transaction. Appending takes no lock that another batch
+ * of the same day waits for; the day's rebuild folds the differences in (foldDeltas).
+ */
+export async function recordContributions(w: Work, source: string, stored: StoredRecord<TransactionRow>[]): Promise<void> {
+  if (stored.length === 0) return;
+  const rows: ContributionRow[] = stored.map((s) => {
+    const r = s.row;
+    const lines = (typeof r.lines === 'string' ? JSON.parse(r.lines) : r.lines) as Array<{ quantity: string; unitPrice: string; discount?: string | null }>;
+    return {
+      transactionId: s.id,
+      locationId: r.location_id,
+      source,
+      businessDay: dayString(r.business_day),
+      currency: r.currency,
+      channel: r.channel ?? NO_CHANNEL,
+      ...transactionContribution({ status: r.status, type: r.type, subtotal: r.subtotal, tax: r.tax, lines }),
+    };
+  });
+  const updated = stored.filter((s) => s.status === 'updated').map((s) => s.id);
+  const before =
+    updated.length === 0
+      ? []
+      : await w.em
+          .createQueryBuilder(SalesSummaryContribution)
+          .select('*')
+          .where({ transactionId: { $in: updated } })
+          .execute<ContributionRow[]>('all', true);
+
+  type Sums = { gross: Decimal; discounts: Decimal; tax: Decimal; sales: number; completed: number; members: number };
+  const groups = new Map<string, { key: Pick<ContributionRow, 'locationId' | 'source' | 'businessDay' | 'currency' | 'channel'> } & Sums>();
+  const add = (c: ContributionRow, sign: 1 | -1) => {
+    const businessDay = dayString(c.businessDay);
+    const k = JSON.stringify([c.locationId, c.source, businessDay, c.currency, c.channel]);
+    let g = groups.get(k);
+    if (!g) {
+      g = { key: { locationId: c.locationId, source: c.source, businessDay, currency: c.currency, channel: c.channel }, gross: new Decimal(0), discounts: new Decimal(0), tax: new Decimal(0), sales: 0, completed: 0, members: 0 };
+      groups.set(k, g);
+    }
+    g.gross = g.gross.plus(new Decimal(c.gross).times(sign));
+    g.discounts = g.discounts.plus(new Decimal(c.discounts).times(sign));
+    g.tax = g.tax.plus(new Decimal(c.tax).times(sign));
+    g.sales += sign * Number(c.sales);
+    g.completed += sign * Number(c.completed);
+    g.members += sign;
+  };
+  for (const c of before) add(c, -1);
+  for (const c of rows) add(c, 1);
+
+  rows.sort((a, b) => (a.transactionId < b.transactionId ? -1 : 1));
+  await w.em.createQueryBuilder(SalesSummaryContribution).insert(rows).onConflict('transactionId').merge().execute();
+  const deltas = [...groups.values()]
+    .filter((g) => g.members !== 0 || !g.gross.isZero() || !g.discounts.isZero() || !g.tax.isZero() || g.sales !== 0 || g.completed !== 0)
+    .map((g) => ({ ...g.key, gross: g.gross.toFixed(), discounts: g.discounts.toFixed(), tax: g.tax.toFixed(), sales: g.sales, completed: g.completed, members: g.members }));
+  if (deltas.length > 0) await w.em.createQueryBuilder(SalesSummaryGroupDelta).insert(deltas).execute();
+}
+
+type GroupKey = Pick<ContributionRow, 'locationId' | 'source' | 'businessDay' | 'currency' | 'channel'>;
+const groupKeyOf = (g: GroupKey) => JSON.stringify([g.locationId, g.source, dayString(g.businessDay), g.currency, g.channel]);
+
+/**
+ * Folds the differences batches appended for the days into their groups' sums and deletes them. The
+ * caller holds the days' rebuild locks (the only writer of their groups); differences committed after
+ * this read stay for the next pass (their batches marked the day again).
+ */
+export async function foldDeltas(w: Work, days: DayKey[]): Promise<void> {
+  for (let i = 0; i < days.length; i += AGGREGATE_DAYS) {
+    const chunk = days.slice(i, i + AGGREGATE_DAYS).map((d) => ({ locationId: d.location_id, source: d.source, businessDay: d.business_day }));
+    const deltas = await w.em
+      .createQueryBuilder(SalesSummaryGroupDelta)
+      .select('*')
+      .where({ $or: chunk })
+      .execute<Array<ContributionRow & { id: string; members: number }>>('all', true);
+    if (deltas.length === 0) continue;
+    const sums = new Map<string, GroupKey & { gross: Decimal; discounts: Decimal; tax: Decimal; sales: number; completed: number; members: number }>();
+    for (const d of deltas) {
+      const k = groupKeyOf(d);
+      const g = sums.get(k) ?? { locationId: d.locationId, source: d.source, businessDay: dayString(d.businessDay), currency: d.currency, channel: d.channel, gross: new Decimal(0), discounts: new Decimal(0), tax: new Decimal(0), sales: 0, completed: 0, members: 0 };
+      g.gross = g.gross.plus(d.gross);
+      g.discounts = g.discounts.plus(d.discounts);
+      g.tax = g.tax.plus(d.tax);
+      g.sales += Number(d.sales);
+      g.completed += Number(d.completed);
+      g.members += Number(d.members);
+      sums.set(k, g);
+    }
+    const keys = [...sums.values()];
+    const current = await w.em
+      .createQueryBuilder(SalesSummaryGroup)
+      .select('*')
+      .where({ $or: keys.map((g) => ({ locationId: g.locationId, source: g.source, businessDay: g.businessDay, currency: g.currency, channel: g.channel })) })
+      .execute<Array<ContributionRow & { members: number }>>('all', true);
+    const held = new Map(current.map((c) => [groupKeyOf(c), c]));
+    const rows = keys
+      .sort((a, b) => (groupKeyOf(a) < groupKeyOf(b) ? -1 : 1))
+      .map((g) => {
+        const c = held.get(groupKeyOf(g));
+        return {
+          locationId: g.locationId,
+          source: g.source,
+          businessDay: g.businessDay,
+          currency: g.currency,
+          channel: g.channel,
+          gross: g.gross.plus(c?.gross ?? 0).toFixed(),
+          discounts: g.discounts.plus(c?.discounts ?? 0).toFixed(),
+          tax: g.tax.plus(c?.tax ?? 0).toFixed(),
+          sales: g.sales + Number(c?.sales ?? 0),
+          completed: g.completed + Number(c?.completed ?? 0),
+          members: g.members + Number(c?.members ?? 0),
+        };
+      });
+    await w.em.createQueryBuilder(SalesSummaryGroup).insert(rows).onConflict(['locationId', 'source', 'businessDay', 'currency', 'channel']).merge().execute();
+    await w.em.nativeDelete(SalesSummaryGroupDelta, { id: { $in: deltas.map((d) => d.id) } });
+  }
 }
 
 /** The built summaries of the days (all columns, as stored). */
@@ -167,6 +272,7 @@ export async function rebuildMarkedDays(w: Work, limit: number): Promise<number>
   const days = [...new Map(marks.map((m) => [dayKey(m), m])).values()].sort((a, b) => (dayKey(a) < dayKey(b) ? -1 : 1));
   const daysJson = JSON.stringify(days);
   await lockForTransaction(em, days.map((d) => `${w.schema}.summary-day ${dayKey(d)}`));
+  await foldDeltas(w, days);
   const groups = await aggregateDays(w, days);
   const existing = await builtSummariesOf(w, daysJson);
   const locations = await em
@@ -278,6 +384,7 @@ export const markDaysForRebuild: PostStoreStep = async (ctx, stored) => {
     mark(s.row.location_id, s.row.business_day);
     if (s.before) mark(s.before.location_id, s.before.business_day);
   }
+  await recordContributions(ctx.w, ctx.source, stored);
   if (days.size > 0) {
     await insertMarks(ctx.w, ctx.source, [...days.values()]);
   }

@@ -211,3 +211,35 @@ export function builtSummaryKey(locationId: string, businessDay: string, currenc
 export function builtSummaryHash(f: BuiltFigures & { periodStart: string; periodEnd: string }): string {
   return contentHash({ ...f });
 }
+
+/** What one transaction adds to its day's built summary, as exact decimal text. */
+export interface TransactionContribution {
+  gross: string;
+  discounts: string;
+  tax: string;
+  sales: number;
+  completed: number;
+}
+
+/**
+ * A transaction's share of its day's figures (spec: ingestion rule 9): a completed one adds its lines'
+ * gross (quantity × unit price; refunds' negative quantities subtract) and discounts, or its subtotal
+ * when it has no lines, and its tax; `sales` counts it when it is a sale. A voided one adds nothing.
+ */
+export function transactionContribution(t: {
+  status: string;
+  type: string;
+  subtotal: Decimal.Value;
+  tax: Decimal.Value;
+  lines: Array<{ quantity: Decimal.Value; unitPrice: Decimal.Value; discount?: Decimal.Value | null }>;
+}): TransactionContribution {
+  if (t.status !== 'completed') return { gross: '0', discounts: '0', tax: '0', sales: 0, completed: 0 };
+  let gross = new Decimal(0);
+  let discounts = new Decimal(0);
+  if (t.lines.length === 0) gross = new Decimal(t.subtotal);
+  for (const l of t.lines) {
+    gross = gross.plus(new Decimal(l.quantity).times(l.unitPrice));
+    discounts = discounts.plus(l.discount ?? 0);
+  }
+  return { gross: gross.toFixed(), discounts: discounts.toFixed(), tax: new Decimal(t.tax).toFixed(), sales: t.type === 'sale' ? 1 : 0, completed: 1 };
+}
