@@ -82,6 +82,9 @@ export const idPrefixes = {
   announcementRecipient: 'anr',
   recognition: 'rcg',
   displayMetric: 'dmt',
+  channel: 'chn',
+  channelMember: 'chm',
+  message: 'msg',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

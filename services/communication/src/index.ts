@@ -12,6 +12,9 @@ import { Recognition } from './recognitions/entities';
 import { recognitionRoutes } from './recognitions/routes';
 import { DisplayMetric } from './display-metrics/entities';
 import { displayMetricRoutes } from './display-metrics/routes';
+import { Channel, ChannelMember, Message } from './channels/entities';
+import { channelRoutes } from './channels/routes';
+import { channelMembershipConsumers } from './channels/consumers';
 
 export { configSchema, type CommunicationConfig } from './config';
 
@@ -19,17 +22,18 @@ export { configSchema, type CommunicationConfig } from './config';
  * Communication: announcements to an audience (locations, departments, positions, or on shift at a
  * location on a day) fixed at publication, published at once or at `publishAt`, acknowledged by their
  * audience, reminded once past their deadline; recognitions (shout-outs) and the latest display
- * metrics pushed per location. Replicas of the organization (locations), of people (employees: the
+ * metrics pushed per location; channels (location team, department, group) whose members post
+ * messages, location team and department members kept in step with people's events. Replicas of the organization (locations), of people (employees: the
  * audience, who is recognised) and of scheduling's shifts (on shift).
  */
 export const communicationService = createService({
   name: 'communication',
   configSchema,
-  entities: [CommunicationLocation, CommunicationEmployee, CommunicationShift, Announcement, AnnouncementRecipient, Recognition, DisplayMetric],
+  entities: [CommunicationLocation, CommunicationEmployee, CommunicationShift, Announcement, AnnouncementRecipient, Recognition, DisplayMetric, Channel, ChannelMember, Message],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (communication's replica of the organization)
   locationsInOrgUnits: locationsInOrgUnitsOf('communication'),
-  consumers: () => [...orgReplicaConsumers('communication'), ...employeeReplicaConsumers('communication'), ...shiftReplicaConsumers],
+  consumers: () => [...orgReplicaConsumers('communication'), ...employeeReplicaConsumers('communication'), ...shiftReplicaConsumers, ...channelMembershipConsumers],
   workers: (svc) => [announcementClock(svc)],
-  routes: () => [...announcementRoutes(), ...recognitionRoutes(), ...displayMetricRoutes()],
+  routes: () => [...announcementRoutes(), ...recognitionRoutes(), ...displayMetricRoutes(), ...channelRoutes()],
 });

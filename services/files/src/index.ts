@@ -2,7 +2,8 @@ import { createService, orgReplicaConsumers, type ObjectStorage } from '@bop/sha
 import { configSchema, type FilesConfig } from './config';
 import { migrations } from './migrations';
 import { FilesLocation } from './locations/entities';
-import { Attachment, UploadIntent } from './attachments/entities';
+import { Attachment, AttachmentAudience, AttachmentAudienceFile, AttachmentAudienceMember, UploadIntent } from './attachments/entities';
+import { attachmentAudienceConsumers } from './attachments/audiences';
 import { attachmentRoutes } from './attachments/routes';
 import { attachmentInternalRoutes } from './attachments/internal-routes';
 import { attachmentStorage } from './attachments/upload-store';
@@ -21,15 +22,16 @@ const storageOf = (svc: { config: FilesConfig }) => {
 /**
  * Files: attachments (documents, photos, signatures) with their bytes in one storage (a local
  * directory or an S3-compatible bucket) and the access rules of the spec's Attachments table, over a
- * replica of organization's locations for reach.
+ * replica of organization's locations for reach; the audiences communication lets read attachments
+ * (an announcement's audience, a channel's members).
  */
 export const filesService = createService({
   name: 'files',
   // the kit opens the transaction of every write (issue 37)
   configSchema,
-  entities: [FilesLocation, Attachment, UploadIntent],
+  entities: [FilesLocation, Attachment, UploadIntent, AttachmentAudience, AttachmentAudienceMember, AttachmentAudienceFile],
   migrations,
-  consumers: () => orgReplicaConsumers('files'),
+  consumers: () => [...orgReplicaConsumers('files'), ...attachmentAudienceConsumers],
   workers: (svc) => [contentRemoval(storageOf(svc)), uploadSweep(storageOf(svc), svc.config.FILES_UPLOAD_ORPHAN_AFTER_MS)],
   routes: (svc) => attachmentRoutes(svc, storageOf(svc)),
   internalRoutes: () => attachmentInternalRoutes(),

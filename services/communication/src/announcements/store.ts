@@ -12,7 +12,6 @@ import {
   mapPage,
   newId,
   reachableLocationIds,
-  resolveAttachments,
   writableLocations,
   type FieldError,
   type ReachSet,
@@ -23,6 +22,7 @@ import { announcementDto, recipientDto } from './dto';
 import { deadlineError, eventLocationId, isOverdue, publicationOutcome } from './publication';
 import { audienceOf } from './audience-store';
 import { CommunicationEmployee } from '../employees/entities';
+import { attachmentErrors, shareAttachments } from '../attachment-audiences/store';
 
 const toDate = (s: string | null | undefined) => (s ? new Date(s) : null);
 
@@ -50,15 +50,7 @@ async function draftErrors(w: Work, audience: Audience, attachmentIds: string[])
     ? [{ id: audience.onShift.locationId, path: 'audience.onShift.locationId', takes: 'announcements' }]
     : audience.locationIds.map((id, i) => ({ id, path: `audience.locationIds[${i}]`, takes: 'announcements' }));
   const errors: FieldError[] = refs.length > 0 ? (await writableLocations(w, refs)).errors : [];
-  if (attachmentIds.length > 0) {
-    const found = await resolveAttachments(w.services, attachmentIds, w.actor, w.requestId);
-    if (found) {
-      attachmentIds.forEach((id, i) => {
-        const a = found.get(id);
-        if (!a || !a.visibleToViewer || a.status !== 'active') errors.push({ path: `attachmentIds[${i}]`, message: `No attachment ${id}.` });
-      });
-    }
-  }
+  errors.push(...(await attachmentErrors(w, attachmentIds)));
   return errors;
 }
 
@@ -178,6 +170,8 @@ export async function archiveAnnouncement(w: Work, id: string) {
   row.updatedAt = w.now;
   await w.em.nativeUpdate(AnnouncementRecipient, { announcementId: id }, { hidden: true });
   await w.em.flush();
+  // hidden from the audience: so are its attachments (those shared at publication)
+  if (row.publishedAt && row.attachmentIds.length > 0) shareAttachments(w, { audienceType: 'announcement', audienceId: id, version: row.version, employeeIds: [], attachmentIds: [], locationId: eventLocationId(row.locationIds) });
   return announcementDto(row);
 }
 
@@ -223,6 +217,8 @@ async function publishNow(w: Work, row: Announcement) {
   await w.em.flush();
   const dto = announcementDto(row);
   w.emit({ type: 'announcement.published', aggregateType: 'announcement', aggregateId: row.id, locationId: eventLocationId(row.locationIds), object: dto, previous: { status: from } });
+  // the audience may read the attachments although files shows them only to whom it is told
+  if (row.attachmentIds.length > 0) shareAttachments(w, { audienceType: 'announcement', audienceId: row.id, version: row.version, employeeIds, attachmentIds: row.attachmentIds, locationId: eventLocationId(row.locationIds) });
   return dto;
 }
 

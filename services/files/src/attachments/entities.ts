@@ -35,3 +35,37 @@ export const UploadIntent = defineEntity({
   },
 });
 export type UploadIntent = InferEntity<typeof UploadIntent>;
+
+/** An audience another service lets read attachments (an announcement's, a channel's members), as of `version`. */
+export const AttachmentAudience = defineEntity({
+  name: 'AttachmentAudience',
+  tableName: 'attachment_audiences',
+  properties: {
+    id: p.string().primary(),
+    version: p.integer(),
+    updatedAt: p.datetime(),
+  },
+});
+export type AttachmentAudience = InferEntity<typeof AttachmentAudience>;
+
+/** An employee of an audience. */
+export const AttachmentAudienceMember = defineEntity({
+  name: 'AttachmentAudienceMember',
+  tableName: 'attachment_audience_members',
+  properties: {
+    audienceId: p.string().primary(),
+    employeeId: p.string().primary(),
+  },
+});
+export type AttachmentAudienceMember = InferEntity<typeof AttachmentAudienceMember>;
+
+/** An attachment an audience may read. */
+export const AttachmentAudienceFile = defineEntity({
+  name: 'AttachmentAudienceFile',
+  tableName: 'attachment_audience_files',
+  properties: {
+    audienceId: p.string().primary(),
+    attachmentId: p.string().primary(),
+  },
+});
+export type AttachmentAudienceFile = InferEntity<typeof AttachmentAudienceFile>;

@@ -5,10 +5,12 @@ import { Attachment } from './entities';
 import { attachmentDto } from './dto';
 import { canRead } from './access';
 import { viewerOf } from './store';
+import { sharedWith } from './audiences';
 
 /**
  * The active attachments among `ids`, in the order asked (unknown and deleted ones are absent), each
- * saying whether `viewer` may see it by the rule `GET /attachments/{id}` applies (no viewer: true).
+ * saying whether `viewer` may see it by the rule `GET /attachments/{id}` applies, audiences included
+ * (no viewer: true).
  */
 export async function resolveAttachments(w: Work, ids: string[], viewer?: Principal) {
   const wanted = [...new Set(ids)];
@@ -16,10 +18,11 @@ export async function resolveAttachments(w: Work, ids: string[], viewer?: Princi
   const rows = await w.em.find(Attachment, { id: { $in: wanted }, status: 'active' });
   const byId = new Map(rows.map((a) => [a.id, a]));
   const v = viewer ? await viewerOf(w, viewer) : null;
+  const shared = v ? await sharedWith(w.em, rows.map((a) => a.id), v.employeeId) : new Set<string>();
   return wanted
     .map((id) => byId.get(id))
     .filter((a): a is Attachment => a !== undefined)
-    .map((a) => ({ ...attachmentDto(a), visibleToViewer: v ? canRead(a, v) : true }));
+    .map((a) => ({ ...attachmentDto(a), visibleToViewer: v ? canRead(a, v) || shared.has(a.id) : true }));
 }
 
 /**

@@ -28,6 +28,7 @@ import { attachmentDto } from './dto';
 import { canDelete, canRead, type Viewer } from './access';
 import { chooseRange } from './byte-range';
 import type { ReceivedUpload } from './upload-store';
+import { sharedWith } from './audiences';
 
 /** A permission's reach with its org units resolved to the locations in them (files' replica). */
 async function resolvedReach(w: Work, principal: Principal, permission: string): Promise<ReachSet | null> {
@@ -137,10 +138,10 @@ export async function refusedUpload(ctx: RouteContext, storage: ObjectStorage, i
   }
 }
 
-/** An active attachment the viewer may see; anyone else is told it does not exist (spec: Attachments). */
+/** An active attachment the viewer may see (also as one of an audience communication named); anyone else is told it does not exist (spec: Attachments). */
 async function visibleAttachment(em: EntityManager, id: string, viewer: Viewer, lock = false): Promise<Attachment> {
   const att = await em.findOne(Attachment, { id, status: 'active' }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
-  if (!att || !canRead(att, viewer)) throw new NotFound('attachment', id);
+  if (!att || !(canRead(att, viewer) || (await sharedWith(em, [id], viewer.employeeId)).has(id))) throw new NotFound('attachment', id);
   return att;
 }
 
