@@ -3,7 +3,7 @@ import { configSchema, type FilesConfig } from './config';
 import { migrations } from './migrations';
 import { FilesLocation } from './locations/entities';
 import { Attachment, AttachmentAudience, AttachmentAudienceFile, AttachmentAudienceMember, UploadIntent } from './attachments/entities';
-import { attachmentAudienceConsumers } from './attachments/audiences';
+import { attachmentAudienceConsumers } from './attachments/consumers';
 import { attachmentRoutes } from './attachments/routes';
 import { attachmentInternalRoutes } from './attachments/internal-routes';
 import { attachmentStorage } from './attachments/upload-store';

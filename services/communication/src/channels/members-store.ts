@@ -31,6 +31,18 @@ function belongs(c: Channel, e: MemberFacts): boolean {
 }
 
 /**
+ * An employee's memberships after one of people's events: the event's state, or the employee replica's
+ * when it already holds a newer one (events of one employee may be applied late).
+ */
+export async function syncEmployeeMemberships(w: Work, fromEvent: MemberFacts): Promise<void> {
+  const replica = await w.em.findOne(CommunicationEmployee, { id: fromEvent.id });
+  const facts = replica && replica.version > fromEvent.version
+    ? { id: replica.id, status: replica.status, homeLocationId: replica.homeLocationId, locationIds: replica.locationIds, departmentId: replica.departmentId ?? null, version: replica.version }
+    : fromEvent;
+  await syncMemberships(w, facts);
+}
+
+/**
  * Keeps an employee's channel memberships in step with their state (people's hire, change, transfer,
  * termination): in every location team channel of a location they work at and every department
  * channel of their department (there), out of those they no longer match; out of every channel,

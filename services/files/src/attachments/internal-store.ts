@@ -5,7 +5,7 @@ import { Attachment } from './entities';
 import { attachmentDto } from './dto';
 import { canRead } from './access';
 import { viewerOf } from './store';
-import { sharedWith } from './audiences';
+import { sharedWith } from './audience-store';
 
 /**
  * The active attachments among `ids`, in the order asked (unknown and deleted ones are absent), each

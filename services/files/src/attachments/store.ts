@@ -28,7 +28,7 @@ import { attachmentDto } from './dto';
 import { canDelete, canRead, type Viewer } from './access';
 import { chooseRange } from './byte-range';
 import type { ReceivedUpload } from './upload-store';
-import { sharedWith } from './audiences';
+import { sharedWith } from './audience-store';
 
 /** A permission's reach with its org units resolved to the locations in them (files' replica). */
 async function resolvedReach(w: Work, principal: Principal, permission: string): Promise<ReachSet | null> {

@@ -1,9 +1,9 @@
 import { LockMode } from '@mikro-orm/core';
-import { defineConsumer, type EntityManager, type Work } from '@bop/shared';
+import type { EntityManager, Work } from '@bop/shared';
 import { AttachmentAudience, AttachmentAudienceFile, AttachmentAudienceMember } from './entities';
 
 /** What communication says an audience may read (its internal event `communication.attachments.audience`). */
-interface AudienceChange {
+export interface AudienceChange {
   audienceId: string;
   version: number;
   /** the whole audience as of `version`; null: unchanged */
@@ -43,19 +43,3 @@ export async function sharedWith(em: EntityManager, attachmentIds: string[], emp
   return new Set(files.filter((f) => mine.has(f.audienceId)).map((f) => f.attachmentId));
 }
 
-/** Communication's audiences: who may read the attachments of an announcement or of a channel's messages. */
-export const attachmentAudienceConsumers = [
-  defineConsumer({
-    name: 'attachment-audiences',
-    topics: ['communication'],
-    types: ['communication.attachments.audience'],
-    async handle(ctx) {
-      const { event } = ctx;
-      const o = event.data.object as Partial<AudienceChange> | null;
-      if (!o || typeof o.audienceId !== 'string' || typeof o.version !== 'number' || !Array.isArray(o.attachmentIds) || !(o.employeeIds === null || Array.isArray(o.employeeIds))) {
-        throw new Error(`${event.type} ${event.id}: data.object is not an audience change (audienceId, version, employeeIds, attachmentIds)`);
-      }
-      await applyAudienceChange(ctx, { audienceId: o.audienceId, version: o.version, employeeIds: o.employeeIds, attachmentIds: o.attachmentIds });
-    },
-  }),
-];
