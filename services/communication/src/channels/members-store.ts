@@ -72,16 +72,16 @@ export async function syncMemberships(w: Work, e: MemberFacts): Promise<void> {
 /** Adds and removes members of a channel (locked), counting them and moving its members' version. */
 export async function changeMembers(w: Work, channelId: string, add: string[], remove: string[]): Promise<void> {
   const c = await w.em.findOneOrFail(Channel, { id: channelId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  let delta = 0;
-  if (remove.length > 0) delta -= await w.em.nativeDelete(ChannelMember, { channelId, employeeId: { $in: remove } });
+  const removed = remove.length > 0 ? await w.em.nativeDelete(ChannelMember, { channelId, employeeId: { $in: remove } }) : 0;
+  let added = 0;
   if (add.length > 0) {
     const have = new Set((await w.em.find(ChannelMember, { channelId, employeeId: { $in: add } }, { fields: ['employeeId'] })).map((m) => m.employeeId));
     const fresh = add.filter((id) => !have.has(id));
     if (fresh.length > 0) await w.em.insertMany(ChannelMember, fresh.map((employeeId) => ({ id: newId('channelMember'), channelId, employeeId, joinedAt: w.now })));
-    delta += fresh.length;
+    added = fresh.length;
   }
-  if (delta === 0 && remove.length === 0 && add.length === 0) return;
-  c.memberCount += delta;
+  if (removed === 0 && added === 0) return;
+  c.memberCount += added - removed;
   c.membersVersion += 1;
   await w.em.flush();
   if (c.hasAttachments) shareAttachments(w, { audienceType: 'channel', audienceId: c.id, version: c.membersVersion, employeeIds: await memberIds(w, c.id), attachmentIds: [], locationId: c.locationId ?? null });
