@@ -18,8 +18,8 @@ afterAll(async () => {
 const staff = (employeeId: string): Principal => person({}, { employeeId });
 const today = () => new Date().toISOString().slice(0, 10);
 
-async function department(name: string): Promise<string> {
-  const r = await stack.services.organization.call('POST', '/departments', { body: { name } });
+async function department(name: string, locationId?: string): Promise<string> {
+  const r = await stack.services.organization.call('POST', '/departments', { body: { name, locationId } });
   if (r.status !== 201) throw new Error(`department: ${r.status} ${JSON.stringify(r.body)}`);
   await eventually(async () => (await sql(stack, `select 1 from people.departments where id = $1`, [r.body.id])).length === 1, 15_000);
   return r.body.id;
@@ -41,8 +41,29 @@ const channelsOf = async (employeeId: string) => ((await comm.call('GET', '/chan
 const until = (employeeId: string, expected: string[]) => eventually(async () => JSON.stringify(await channelsOf(employeeId)) === JSON.stringify([...expected].sort()), 15_000);
 
 describe('channel members kept in step with people\'s events', () => {
+  let nyc: string;
+  let ber: string;
+  beforeAll(async () => {
+    ({ 'NYC-1': nyc, 'BER-1': ber } = await standardLocations(stack, ['people', 'communication']));
+  });
+
+  it('a department channel names a department organization knows; one of a location is that location\'s channel', async () => {
+    const bar = await department('Bar', nyc);
+    const unknown = await comm.call('POST', '/channels', { body: { kind: 'department', name: 'X', departmentId: 'dep_nope' } });
+    expect([unknown.status, unknown.body.errors]).toEqual([422, [{ path: 'departmentId', message: 'No department dep_nope.' }]]);
+    const elsewhere = await comm.call('POST', '/channels', { body: { kind: 'department', name: 'X', departmentId: bar, locationId: ber } });
+    expect([elsewhere.status, elsewhere.body.errors]).toEqual([422, [{ path: 'locationId', message: `Department ${bar} belongs to location ${nyc}, not ${ber}.` }]]);
+    const outside = await comm.call('POST', '/channels', { body: { kind: 'department', name: 'Bar', departmentId: bar }, as: person({ 'messages.manage': [{ type: 'locations', ids: [ber] }] }) });
+    expect([outside.status, outside.body.code]).toEqual([403, 'out_of_reach']);
+    const barChannel = await comm.call('POST', '/channels', { body: { kind: 'department', name: 'Bar', departmentId: bar }, as: person({ 'messages.manage': [{ type: 'locations', ids: [nyc] }] }) });
+    expect([barChannel.status, barChannel.body.locationId, barChannel.body.departmentId]).toEqual([201, nyc, bar]);
+    const archived = await stack.services.organization.call('DELETE', `/departments/${bar}`);
+    expect(archived.status).toBe(200);
+    const closed = await comm.call('POST', '/channels', { body: { kind: 'department', name: 'Bar again', departmentId: bar } });
+    expect([closed.status, closed.body.errors]).toEqual([422, [{ path: 'departmentId', message: `Department ${bar} is archived; it takes no new channels.` }]]);
+  });
+
   it('a hire joins, a transfer moves, a termination leaves (group channels too)', async () => {
-    const { 'NYC-1': nyc, 'BER-1': ber } = await standardLocations(stack, ['people', 'communication']);
     const kitchen = await department('Kitchen');
     const front = await department('Front of house');
     const teamNyc = await channel({ kind: 'location_team', locationId: nyc });

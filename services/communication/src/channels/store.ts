@@ -1,6 +1,6 @@
 import { LockMode, UniqueConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
 import type { z } from 'zod';
-import type { ChannelCreate, ChannelListQuery, MessageCreate } from '@bop/contracts';
+import type { ChannelCreate, ChannelListQuery, DepartmentsResolveAnswer, MessageCreate } from '@bop/contracts';
 import {
   Conflict,
   NotFound,
@@ -9,6 +9,7 @@ import {
   actorOf,
   assertCompanyWide,
   assertLocationInReach,
+  callCommand,
   decodeCursor,
   findPage,
   locationsInOrgUnitsOf,
@@ -41,10 +42,22 @@ import { derivedMembers, memberIds } from './members-store';
  */
 export async function createChannel(w: Work, body: z.output<typeof ChannelCreate>) {
   const reach = w.reach();
-  const locationId = body.locationId ?? null;
+  const errors: FieldError[] = [];
+  let locationId = body.locationId ?? null;
+  if (body.kind === 'department') {
+    // the department as organization says now; one of a location makes the channel that location's
+    const dep = await departmentOf(w, body.departmentId!);
+    if (dep === 'unknown') errors.push({ path: 'departmentId', message: `No department ${body.departmentId}.` });
+    else if (dep && dep.status !== 'active') errors.push({ path: 'departmentId', message: `Department ${dep.id} is ${dep.status}; it takes no new channels.` });
+    else if (dep?.locationId) {
+      if (locationId && locationId !== dep.locationId) errors.push({ path: 'locationId', message: `Department ${dep.id} belongs to location ${dep.locationId}, not ${locationId}.` });
+      locationId = dep.locationId;
+    }
+    if (errors.length > 0) throw new ValidationError(errors);
+  }
   if (locationId) assertLocationInReach(reach, locationId);
   else assertCompanyWide(reach, 'Channels of no location');
-  const errors: FieldError[] = locationId ? (await writableLocations(w, [{ id: locationId, path: 'locationId', takes: 'channels' }])).errors : [];
+  if (locationId) errors.push(...(await writableLocations(w, [{ id: locationId, path: 'locationId', takes: 'channels' }])).errors);
 
   let members: string[] = [];
   if (body.kind === 'group') {
@@ -89,6 +102,13 @@ export async function createChannel(w: Work, body: z.output<typeof ChannelCreate
   }
   if (members.length > 0) await w.em.insertMany(ChannelMember, members.map((employeeId) => ({ id: newId('channelMember'), channelId: row.id, employeeId, joinedAt: w.now })));
   return channelDto(row, w.actor.employeeId ? members.includes(w.actor.employeeId) : false);
+}
+
+/** A department as organization's `POST /internal/departments:resolve` answers it; null when organization cannot be asked from this process (a service run alone: accepted as sent). */
+async function departmentOf(w: Work, id: string): Promise<DepartmentsResolveAnswer['data'][number] | 'unknown' | null> {
+  if (!w.services.has('organization')) return null;
+  const answer = await callCommand<DepartmentsResolveAnswer>(w.services, 'organization', 'POST', '/internal/departments:resolve', { ids: [id] }, { what: 'check the department', ok: [200], requestId: w.requestId });
+  return answer.data.find((d) => d.id === id) ?? 'unknown';
 }
 
 const sameMessage = (kind: string, locationId: string | null, departmentId: string | undefined) =>
