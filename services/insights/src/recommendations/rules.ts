@@ -21,6 +21,7 @@ export interface RuleSettings {
 }
 
 const q = (d: Decimal) => d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed();
+const pct = (d: Decimal) => d.toFixed(2, Decimal.ROUND_HALF_UP);
 const cost = (d: Decimal.Value) => new Decimal(d).toFixed(6, Decimal.ROUND_HALF_UP).replace(/\.?0+$/, '');
 const daysBetween = (from: string, to: string) => Math.round(DateTime.fromISO(to, { zone: 'UTC' }).diff(DateTime.fromISO(from, { zone: 'UTC' }), 'days').days);
 
@@ -84,7 +85,7 @@ export function priceRise(
     locationId: x.locationId,
     itemId: x.itemId,
     supplierId: x.supplierId,
-    reasoning: `${name} from supplier ${x.supplierId}: ${cost(now)} per base unit on ${x.last.day}, up ${q(rise)}% from ${cost(before)} on ${x.previous.day} (the threshold is ${s.priceRisePercent}%). Check the price with the supplier or compare other suppliers.`,
+    reasoning: `${name} from supplier ${x.supplierId}: ${cost(now)} per base unit on ${x.last.day}, up ${pct(rise)}% from ${cost(before)} on ${x.previous.day} (the threshold is ${s.priceRisePercent}%). Check the price with the supplier or compare other suppliers.`,
     figures: {
       previousUnitCost: cost(before),
       previousReceiptId: x.previous.receiptId,
@@ -92,7 +93,7 @@ export function priceRise(
       lastUnitCost: cost(now),
       lastReceiptId: x.last.receiptId,
       lastDay: x.last.day,
-      risePercent: q(rise),
+      risePercent: pct(rise),
       thresholdPercent: String(s.priceRisePercent),
     },
   };
