@@ -23,8 +23,8 @@ export const Recommendation = z
     supplierId: z.string().nullable(),
     /** why, in words, with the figures */
     reasoning: z.string().openapi({ example: 'Lemons at NYC-1: 12 on hand, 4 a day used over the last 14 days: 3 days of stock; the next delivery is in 5 days (2026-12-03). Order at least 8.' }),
-    /** the figures the reasoning used (decimal strings, dates, counts) */
-    figures: z.record(z.string(), z.union([z.string(), z.number(), z.null()])),
+    /** the figures the reasoning used (decimal strings, dates, day counts; null where one does not apply) */
+    figures: z.record(z.string(), z.string().nullable()),
     createdAt: z.string(),
     resolvedAt: z.string().nullable(),
   })

@@ -16,8 +16,8 @@ import { purchasingService } from '@svc/purchasing';
 import { fixedClock, openWork, type Work } from '@bop/shared';
 import { eventually, integration, outboxPayloads, person, quietIdentity, serviceSql, standardLocations, startTestServices, type TestService, type TestServices } from '@bop/test-support';
 import { insightsService } from '../src';
-import { usageVarianceReport, inventoryValuationReport } from '../src/stock/reports';
-import { purchasePriceVarianceReport } from '../src/purchases/reports';
+import { usageVarianceReport, inventoryValuationReport } from '../src/stock/report-store';
+import { purchasePriceVarianceReport } from '../src/purchases/report-store';
 
 const clock = fixedClock('2026-11-15T12:00:00Z');
 let stack: TestServices;
@@ -263,11 +263,11 @@ describe('recommendations', () => {
     expect(by('reorder', items.bun)).toMatchObject({
       status: 'open',
       locationId: nyc,
-      figures: { onHand: '11', dailyUsage: '4.5', daysOfStock: '2.44', nextDeliveryDate: '2026-11-25', purchaseOrderId: orders.third, daysUntilDelivery: 7, shortfall: '20.5', leadTimeDays: null },
+      figures: { onHand: '11', dailyUsage: '4.5', daysOfStock: '2.44', nextDeliveryDate: '2026-11-25', purchaseOrderId: orders.third, daysUntilDelivery: '7', shortfall: '20.5', leadTimeDays: null },
     });
     expect(by('reorder', items.bun).reasoning).toContain('expected on 2026-11-25');
     // patties: 22 on hand, no order brings any: 6 days' lead time at 4 a day is 24
-    expect(by('reorder', items.patty)).toMatchObject({ figures: { onHand: '22', dailyUsage: '4', nextDeliveryDate: null, leadTimeDays: 6, daysUntilDelivery: 6, shortfall: '2' } });
+    expect(by('reorder', items.patty)).toMatchObject({ figures: { onHand: '22', dailyUsage: '4', nextDeliveryDate: null, leadTimeDays: '6', daysUntilDelivery: '6', shortfall: '2' } });
     expect(by('supplier_price_rise', items.patty)).toMatchObject({ supplierId: supplier, figures: { previousUnitCost: '2', lastUnitCost: '2.4', risePercent: '20.00', thresholdPercent: '5' } });
     expect(by('supplier_price_rise', items.patty).reasoning).toContain('up 20.00%');
     // one item a location: patties departed most (2.00 against buns' 1.00)

@@ -7,7 +7,7 @@ import { WasteRecord } from '../waste/entities';
 import { OverShortDay } from '../cash/entities';
 import { StockFlow } from '../stock/entities';
 import { USED } from '../stock/usage';
-import type { Flow } from '../stock/store';
+import type { Flow } from '../stock/usage';
 import { laborCost, paidHours } from '../labor/allocate';
 import { emptySums, type KpiSums } from './figures';
 

@@ -1,6 +1,6 @@
 import { PurchaseOrder, ReceiptRecordedObject } from '@bop/contracts';
 import { defineConsumer, type ConsumerDef } from '@bop/shared';
-import { eventObject } from '../event-object';
+import { eventObject } from '../stock/event-object';
 import { applyOrder, applyReceipt } from './store';
 
 const OrderObject = PurchaseOrder.pick({ id: true, supplierId: true, locationId: true, status: true, expectedDeliveryDate: true, lines: true, version: true });

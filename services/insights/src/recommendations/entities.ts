@@ -17,7 +17,7 @@ export const Recommendation = defineEntity({
     supplierId: p.string().nullable(),
     status: p.string(),
     reasoning: p.text(),
-    figures: p.json<Record<string, string | number | null>>(),
+    figures: p.json<Record<string, string | null>>(),
     createdAt: p.datetime(),
     resolvedAt: p.datetime().nullable(),
   },

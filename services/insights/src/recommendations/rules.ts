@@ -10,7 +10,7 @@ export interface Found {
   itemId: string | null;
   supplierId: string | null;
   reasoning: string;
-  figures: Record<string, string | number | null>;
+  figures: Record<string, string | null>;
 }
 
 export interface RuleSettings {
@@ -56,13 +56,13 @@ export function reorder(
     figures: {
       onHand: onHand.toFixed(),
       usedInWindow: x.used.toFixed(),
-      usageDays: s.usageDays,
+      usageDays: String(s.usageDays),
       dailyUsage: rate.toDecimalPlaces(6, Decimal.ROUND_HALF_UP).toFixed(),
       daysOfStock: q(daysOfStock),
       nextDeliveryDate: x.nextDelivery?.date ?? null,
       purchaseOrderId: x.nextDelivery?.orderId ?? null,
-      leadTimeDays: x.nextDelivery ? null : s.leadDays,
-      daysUntilDelivery: until,
+      leadTimeDays: x.nextDelivery ? null : String(s.leadDays),
+      daysUntilDelivery: String(until),
       shortfall: shortfall.toDecimalPlaces(6, Decimal.ROUND_UP).toFixed(),
     },
   };

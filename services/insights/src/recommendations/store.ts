@@ -4,7 +4,7 @@ import type { Recommendation as RecommendationDto, RecommendationKind } from '@b
 import { businessDayOf, findPage, findPlain, mapPage, newId, OutOfReach, reachableLocationIds, type ListPage, type Work } from '@bop/shared';
 import { InsightsLocation } from '../locations/entities';
 import { StockItem, StockOnHand } from '../stock/entities';
-import { usageSums } from '../stock/reports';
+import { usageSums } from '../stock/report-store';
 import { USED } from '../stock/usage';
 import { OpenOrder, PurchasePrice } from '../purchases/entities';
 import { dayOf } from '../kpis/store';

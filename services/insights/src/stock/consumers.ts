@@ -1,6 +1,6 @@
 import { Item, MovementsPostedObject, StockLevel } from '@bop/contracts';
 import { defineConsumer, type ConsumerDef } from '@bop/shared';
-import { eventObject } from '../event-object';
+import { eventObject } from './event-object';
 import { applyItem, applyLevel, applyMovementsPosted } from './store';
 
 

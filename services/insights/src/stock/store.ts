@@ -1,32 +1,8 @@
 import Decimal from 'decimal.js';
 import { lockForTransaction, type Work } from '@bop/shared';
-import type { MovementsPostedObject, StockLevel, StockMovementType } from '@bop/contracts';
+import type { MovementsPostedObject, StockLevel } from '@bop/contracts';
+import { flowOf, type Flow } from './usage';
 import { StockFlow, StockItem, StockOnHand } from './entities';
-
-/** The flows insights sums a movement type into (reservations and releases move no stock). */
-export type Flow = 'sale' | 'waste' | 'count' | 'adjustment' | 'opening' | 'receipt' | 'transfer_in' | 'transfer_out' | 'shipment';
-
-/** The flow of a movement: the depletion of sales (sale, refund, void reversal) is one; opening balances are stock that arrives, not found stock. */
-export function flowOf(type: StockMovementType, reason: string | null): Flow | null {
-  switch (type) {
-    case 'sale':
-    case 'refund':
-    case 'void_reversal':
-      return 'sale';
-    case 'count_variance':
-      return 'count';
-    case 'adjustment':
-      return reason === 'opening_balance' ? 'opening' : 'adjustment';
-    case 'waste':
-    case 'receipt':
-    case 'transfer_in':
-    case 'transfer_out':
-    case 'shipment':
-      return type;
-    default:
-      return null;
-  }
-}
 
 /**
  * Adds a posting's sums to the flows of its location (one posting at a time per location: a lock,

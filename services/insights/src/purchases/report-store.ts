@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import { findPlain, type ListPage, type Work } from '@bop/shared';
-import { reportPage, type ReportParams } from '../report-page';
+import { reportPage, type ReportParams } from '../stock/report-page';
 import { StockItem } from '../stock/entities';
 import { PurchasePrice } from './entities';
 

@@ -1,9 +1,9 @@
 import Decimal from 'decimal.js';
 import { findPlain, type ListPage, type Work } from '@bop/shared';
 import { dayOf } from '../kpis/store';
-import { reportPage, type ReportParams } from '../report-page';
+import { reportPage, type ReportParams } from './report-page';
 import { StockFlow, StockItem, StockOnHand } from './entities';
-import type { Flow } from './store';
+import type { Flow } from './usage';
 import { USED } from './usage';
 
 const money = (d: Decimal) => d.toFixed(2, Decimal.ROUND_HALF_UP);
