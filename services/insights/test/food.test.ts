@@ -280,6 +280,15 @@ describe('recommendations', () => {
     const created = (await outboxPayloads(stack, 'insights', { type: 'recommendation.created' })).filter((e) => e.locationId === nyc);
     expect(created).toHaveLength(4);
     expect(created.map((e) => e.data.object.id).sort()).toEqual(r.body.data.map((x: any) => x.id).sort());
+
+    // the buns' order is cancelled: the same recommendation stays open, now reasoned on the lead time (6 days: 27 needed)
+    await ok(purchasing.call('POST', `/purchase-orders/${orders.third}:cancel`, { body: {} }), 200, 'cancel');
+    await eventually(async () => (await serviceSql(insights)(`select 1 from insights.purchase_orders where id = ? and status = 'cancelled'`, [orders.third])).length === 1);
+    await insights.svc.worker('recommendations').runOnce();
+    const buns = (await list(`?locationId=${nyc}&kind=reorder`)).body.data.find((x: any) => x.itemId === items.bun);
+    expect(buns).toMatchObject({ id: by('reorder', items.bun).id, figures: { nextDeliveryDate: null, leadTimeDays: '6', daysUntilDelivery: '6', shortfall: '16' } });
+    expect(buns.reasoning).toContain('no open purchase order brings it');
+    expect((await outboxPayloads(stack, 'insights', { type: 'recommendation.created' })).filter((e) => e.locationId === nyc)).toHaveLength(4);
   });
 
   it('resolves what no longer holds and pages with a cursor', async () => {

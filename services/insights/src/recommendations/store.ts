@@ -87,17 +87,23 @@ export async function findAt(w: Work, locationId: string, s: RuleSettings): Prom
 
 /**
  * Brings a location's open recommendations in line with what the rules find now: a situation newly
- * found is recommended once (`recommendation.created`); one still found stays as it is (not created
- * twice); an open one no longer found is resolved. Answers how many were created and resolved.
+ * found is recommended once (`recommendation.created`); one still found stays open (not created
+ * twice), its reasoning and figures brought up to date; an open one no longer found is resolved. Answers how many were created and resolved.
  */
 export async function syncLocation(w: Work, locationId: string, s: RuleSettings): Promise<{ created: number; resolved: number }> {
   const found = await findAt(w, locationId, s);
   const open = await w.em.find(Recommendation, { locationId, status: 'open' });
-  const openKeys = new Set(open.map((r) => r.key));
+  const openByKey = new Map(open.map((r) => [r.key, r]));
   const foundKeys = new Set(found.map((f) => f.key));
   let created = 0;
   for (const f of found) {
-    if (openKeys.has(f.key)) continue;
+    const held = openByKey.get(f.key);
+    if (held) {
+      // the same situation: kept (no second one, no new event), with today's reasoning and figures
+      held.reasoning = f.reasoning;
+      held.figures = f.figures;
+      continue;
+    }
     const r = w.em.create(Recommendation, { id: newId('recommendation'), key: f.key, kind: f.kind, locationId: f.locationId, itemId: f.itemId, supplierId: f.supplierId, status: 'open', reasoning: f.reasoning, figures: f.figures, createdAt: w.now, resolvedAt: null });
     w.emit({ type: 'recommendation.created', aggregateType: 'recommendation', aggregateId: r.id, locationId: r.locationId, object: recommendationDto(r) });
     created += 1;
