@@ -188,7 +188,7 @@ it("reconciles food cost to the cent with inventory's ledger, and usage with ope
 /** A report function in a read unit of insights (no events, the test's clock). */
 async function run<T>(fn: (w: Work) => Promise<T>): Promise<T> {
   const em = insights.svc.runtime.orm.em.fork();
-  return fn(openWork({ schema: 'insights', clock, log: insights.svc.log, services: {} } as unknown as Parameters<typeof openWork>[0], em as never, false).work);
+  return fn(openWork({ schema: 'insights', clock, log: insights.svc.runtime.log, services: {} } as unknown as Parameters<typeof openWork>[0], em as never, false).work);
 }
 
 it('reports actual against theoretical usage by item, the inventory valuation and the purchase price variance', async () => {
