@@ -37,6 +37,19 @@ afterAll(async () => {
 const now = () => new Date().toISOString();
 const NUL = '\u0000';
 
+/** A stock level as inventory's `stock.level_changed` carries it. */
+const stockLevel = (over: Record<string, unknown>) => ({
+  itemId: 'itm_x', locationId: 'loc_x', onHand: '5', reserved: '0', available: '5', averageCost: '2', value: '10', parLevel: null, reorderPoint: null, belowReorderPoint: false, version: 1, updatedAt: now(), ...over,
+});
+/** A receipt as purchasing's internal `purchasing.receipt.recorded` carries it (one priced line). */
+const receipt = (over: Record<string, unknown>) => ({
+  id: `prc_${newId('event').slice(4)}`, purchaseOrderId: 'po_x', supplierId: 'sup_x', locationId: newId('location'), receivedAt: now(), note: null, lines: [{ itemId: 'itm_x', quantity: '2', unitCost: '1.5', value: '3.00' }], ...over,
+});
+/** A purchase order as `purchase_order.*` carries the fields insights reads (no lines). */
+const purchaseOrder = (over: Record<string, unknown>) => ({
+  id: `po_${newId('event').slice(4)}`, supplierId: 'sup_x', locationId: 'loc_x', status: 'draft', expectedDeliveryDate: null, lines: [], version: 1, ...over,
+});
+
 interface Case {
   /** service and consumer name (the group is `<service>.<consumer>`) */
   service: string;
@@ -316,6 +329,42 @@ const cases: Case[] = [
     type: 'cash.business_day_closed',
     poisons: [null, { locationId: 'loc_x', businessDay: '2026-11-20', figures: { overShort: -5 } }, { locationId: `loc_${NUL}`, businessDay: '2026-11-20', figures: { overShort: '-5.00' } }],
     good: () => ({ locationId: newId('location'), businessDay: '2026-11-20', status: 'closed', figures: { overShort: '-5.00' } }),
+  },
+  {
+    service: 'insights',
+    consumer: 'stock-flow-read-model',
+    topic: 'inventory',
+    type: 'inventory.movements.posted',
+    poisons: [
+      null,
+      { locationId: 'loc_x', sums: [{ itemId: 'itm_x', businessDay: '2026-11-20', type: 'sale', reason: null, quantity: -2, value: '-4', unvalued: 0 }] },
+      { locationId: `loc_${NUL}`, sums: [{ itemId: 'itm_x', businessDay: '2026-11-20', type: 'sale', reason: null, quantity: '-2', value: '-4', unvalued: 0 }] },
+    ],
+    good: () => ({ locationId: newId('location'), sums: [{ itemId: 'itm_x', businessDay: '2026-11-20', type: 'sale', reason: null, quantity: '-2', value: '-4', unvalued: 0 }] }),
+  },
+  {
+    service: 'insights',
+    consumer: 'stock-level-read-model',
+    topic: 'inventory',
+    type: 'stock.level_changed',
+    poisons: [null, { itemId: 'itm_x', locationId: 'loc_x', onHand: 5 }, stockLevel({ itemId: `itm_${NUL}` })],
+    good: () => stockLevel({ itemId: `itm_${newId('event').slice(4)}` }),
+  },
+  {
+    service: 'insights',
+    consumer: 'purchase-price-read-model',
+    topic: 'purchasing',
+    type: 'purchasing.receipt.recorded',
+    poisons: [null, { id: 'prc_x', lines: [{ itemId: 5 }] }, receipt({ supplierId: `sup_${NUL}` })],
+    good: () => receipt({}),
+  },
+  {
+    service: 'insights',
+    consumer: 'purchase-order-read-model',
+    topic: 'purchasing',
+    type: 'purchase_order.created',
+    poisons: [null, { id: 'po_x', lines: 'all' }, purchaseOrder({ locationId: `loc_${NUL}` })],
+    good: () => purchaseOrder({}),
   },
   {
     service: 'webhooks',

@@ -78,6 +78,7 @@ export const idPrefixes = {
   demandDriver: 'dmd',
   forecastAdjustment: 'fad',
   staffingRule: 'srl',
+  recommendation: 'rec',
   announcement: 'ann',
   announcementRecipient: 'anr',
   recognition: 'rcg',

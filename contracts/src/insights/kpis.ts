@@ -7,7 +7,7 @@ const ref = z.string().min(1).max(64);
 export const KpiCompare = z.enum(['previous_period', 'same_period_last_year']);
 export type KpiCompare = z.output<typeof KpiCompare>;
 
-/** The KPIs whose source is not modelled by insights yet: named in `unavailable`, never answered with a made-up figure. */
+/** The KPIs whose source is not modelled by insights yet: named in `unavailable`, never answered with a made-up figure (the food cost ones are answered now; their names stay valid). */
 export const UnavailableKpi = z.enum(['guests', 'primeCostPercent', 'foodCostPercent', 'theoreticalFoodCostPercent']);
 
 /** Longest date range of one `GET /kpis` (a year and a day: a leap year's same period last year). */
@@ -52,6 +52,12 @@ export const KpiFigures = z
     scheduledLaborPercent: ratio.openapi({ description: 'scheduledCost ÷ netSales × 100' }),
     overShort: money.openapi({ description: 'counted − expected cash of the cash business days closed among those days (negative: short)' }),
     wasteValue: money.openapi({ description: 'the value of the waste recorded at inventory on those business days (quantity × the average cost then)' }),
+    theoreticalFoodCost: money.openapi({ description: "the cost of the depletion of sales by their recipes (inventory's sale, refund and void movements, at the average cost then)" }),
+    theoreticalFoodCostPercent: ratio.openapi({ description: 'theoreticalFoodCost ÷ netSales × 100' }),
+    actualFoodCost: money.openapi({ description: 'the cost of what was used: opening stock + receipts ± transfers − closing stock (sales, waste, count variances and adjustments other than opening balances)' }),
+    actualFoodCostPercent: ratio.openapi({ description: 'actualFoodCost ÷ netSales × 100' }),
+    primeCost: money.openapi({ description: 'actualFoodCost + laborCost' }),
+    primeCostPercent: ratio.openapi({ description: '(actualFoodCost + laborCost) ÷ netSales × 100' }),
   })
   .openapi('KpiFigures');
 

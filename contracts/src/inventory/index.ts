@@ -11,6 +11,7 @@ export * from './stock';
 export * from './recipes';
 export * from './counts';
 export * from './transfers';
+export * from './internal';
 
 export const inventoryOperations = defineOperations({
   ...inventoryItemsOperations,

@@ -14,6 +14,13 @@ import { wasteConsumers } from './waste/consumers';
 import { OverShortDay } from './cash/entities';
 import { cashConsumers } from './cash/consumers';
 import { kpiRoutes } from './kpis/routes';
+import { StockFlow, StockItem, StockOnHand } from './stock/entities';
+import { stockConsumers } from './stock/consumers';
+import { OpenOrder, PurchasePrice } from './purchases/entities';
+import { purchaseConsumers } from './purchases/consumers';
+import { Recommendation } from './recommendations/entities';
+import { recommendationRoutes } from './recommendations/routes';
+import { recommendationEngine } from './recommendations/workers';
 
 export { configSchema, type InsightsConfig } from './config';
 
@@ -23,15 +30,18 @@ const inOrgUnits = locationsInOrgUnitsOf('insights');
  * Reports and insights: read models fed by other areas' events, never by their schemas — net sales and
  * completed sales per location, business day and 15-minute interval (sales' recorded transactions),
  * hours per location, day and position and per 15-minute interval (time's calculated timesheets) priced by the pay rate in force
- * (people's rates, replicated), published shifts per location and day (scheduling's shift events), waste value (inventory's waste records), over/short of closed cash days — and the KPIs over any set of locations (`GET /kpis`).
+ * (people's rates, replicated), published shifts per location and day (scheduling's shift events), waste value (inventory's waste records), over/short of closed cash days,
+ * stock flows per item and day (inventory's postings: theoretical and actual usage), stock levels, purchase prices (purchasing's
+ * receipts) and open purchase orders — the KPIs over any set of locations (`GET /kpis`) and recommendations (`GET /recommendations`).
  */
 export const insightsService = createService({
   name: 'insights',
   configSchema,
-  entities: [InsightsLocation, InsightsEmployee, SalesContribution, SalesDay, SalesInterval, LaborTimesheet, LaborHours, LaborInterval, ScheduledShift, WasteRecord, OverShortDay],
+  entities: [InsightsLocation, InsightsEmployee, SalesContribution, SalesDay, SalesInterval, LaborTimesheet, LaborHours, LaborInterval, ScheduledShift, WasteRecord, OverShortDay, StockFlow, StockOnHand, StockItem, PurchasePrice, OpenOrder, Recommendation],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (insights' replica of the organization)
   locationsInOrgUnits: inOrgUnits,
-  consumers: () => [...orgReplicaConsumers('insights'), ...employeeReplicaConsumers('insights'), ...salesConsumers, ...laborConsumers, ...scheduleConsumers, ...wasteConsumers, ...cashConsumers],
-  routes: () => [...kpiRoutes(inOrgUnits)],
+  consumers: () => [...orgReplicaConsumers('insights'), ...employeeReplicaConsumers('insights'), ...salesConsumers, ...laborConsumers, ...scheduleConsumers, ...wasteConsumers, ...cashConsumers, ...stockConsumers, ...purchaseConsumers],
+  routes: () => [...kpiRoutes(inOrgUnits), ...recommendationRoutes()],
+  workers: (svc) => [recommendationEngine(svc)],
 });

@@ -77,7 +77,7 @@ const kpis = (query: string, as = person()) => s.insights.call('GET', `/kpis?${q
 async function settled(query: string, netSales: string, laborCost: string): Promise<HttpResult> {
   return eventually(async () => {
     const r = await kpis(query);
-    return r.status === 200 && r.body.figures.netSales === netSales && r.body.figures.laborCost === laborCost && r.body.figures.scheduledCost === '280.00' && r.body.figures.wasteValue === '13.75' && r.body.figures.overShort === '-5.00' ? r : undefined;
+    return r.status === 200 && r.body.figures.netSales === netSales && r.body.figures.laborCost === laborCost && r.body.figures.scheduledCost === '280.00' && r.body.figures.wasteValue === '13.75' && r.body.figures.actualFoodCost === '13.75' && r.body.figures.overShort === '-5.00' ? r : undefined;
   }, 20_000);
 }
 
@@ -102,19 +102,28 @@ it('answers every KPI of a week over all locations, each as derived by hand', as
     scheduledLaborPercent: '2.92', // 280 ÷ 9601 × 100 = 2.9163…
     wasteValue: '13.75', // 4 × 2.50 + 3 × 1.25
     overShort: '-5.00',
+    // no sale depletes an item here: the food used is the waste (the opening balances are stock that arrived, not used)
+    theoreticalFoodCost: '0.00',
+    theoreticalFoodCostPercent: '0.00',
+    actualFoodCost: '13.75',
+    actualFoodCostPercent: '0.14', // 13.75 ÷ 9601 × 100 = 0.1432…
+    primeCost: '1237.75', // 13.75 + 1224.00
+    primeCostPercent: '12.89', // 1237.75 ÷ 9601 × 100 = 12.8919…
   });
   const byLocation = Object.fromEntries(r.body.byLocation.map((l: { locationId: string; figures: unknown }) => [l.locationId, l.figures]));
   expect(byLocation[nyc]).toEqual({
     netSales: '7601.00', transactions: 5, averageCheck: '1520.20', laborHours: '54.00', laborCost: '1134.00', laborPercent: '14.92', salesPerLaborHour: '140.76',
     scheduledHours: '17.50', scheduledCost: '280.00', scheduledLaborPercent: '3.68', wasteValue: '10.00', overShort: '-5.00', // 280 ÷ 7601 × 100 = 3.6837…
+    theoreticalFoodCost: '0.00', theoreticalFoodCostPercent: '0.00', actualFoodCost: '10.00', actualFoodCostPercent: '0.13', primeCost: '1144.00', primeCostPercent: '15.05', // 1144 ÷ 7601 × 100 = 15.0506…
   });
   expect(byLocation[ber]).toEqual({
     netSales: '2000.00', transactions: 1, averageCheck: '2000.00', laborHours: '6.00', laborCost: '90.00', laborPercent: '4.50', salesPerLaborHour: '333.33',
     scheduledHours: '0.00', scheduledCost: '0.00', scheduledLaborPercent: '0.00', wasteValue: '3.75', overShort: '0.00',
+    theoreticalFoodCost: '0.00', theoreticalFoodCostPercent: '0.00', actualFoodCost: '3.75', actualFoodCostPercent: '0.19', primeCost: '93.75', primeCostPercent: '4.69', // 93.75 ÷ 2000 × 100 = 4.6875
   });
   // what insights does not model is named, never estimated
-  expect(r.body.unavailable.map((u: { kpi: string }) => u.kpi)).toEqual(['guests', 'primeCostPercent', 'foodCostPercent', 'theoreticalFoodCostPercent']);
-  expect(Object.keys(r.body.figures)).not.toContain('primeCostPercent');
+  expect(r.body.unavailable.map((u: { kpi: string }) => u.kpi)).toEqual(['guests']);
+  expect(Object.keys(r.body.figures)).not.toContain('guests');
 });
 
 it('answers one day, a set of locations, and the comparison periods', async () => {

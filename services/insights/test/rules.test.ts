@@ -5,6 +5,8 @@ import { emptySums, kpiFigures } from '../src/kpis/figures';
 import { shiftChange } from '../src/schedule/consumers';
 import { calculatedTimesheet } from '../src/labor/consumers';
 import { salesContributions } from '../src/sales/contributions';
+import { flowOf } from '../src/stock/usage';
+import { largestVariances, priceRise, reorder } from '../src/recommendations/rules';
 
 describe('labor shares', () => {
   it('pays a day\'s regular hours to its first shifts and its overtime to the last, by location and position', () => {
@@ -69,7 +71,7 @@ describe('labor shares', () => {
 
 describe('KPI figures and periods', () => {
   it('rounds once, at the end, and answers null where the divisor is zero', () => {
-    expect(kpiFigures({ netSales: new Decimal('100.005'), transactions: 3, laborHours: new Decimal('7.125'), laborCost: new Decimal('33.3333'), scheduledHours: new Decimal('8.5'), scheduledCost: new Decimal('10.005'), wasteValue: new Decimal('12.3449'), overShort: new Decimal('-5.005') })).toEqual({
+    expect(kpiFigures({ netSales: new Decimal('100.005'), transactions: 3, laborHours: new Decimal('7.125'), laborCost: new Decimal('33.3333'), scheduledHours: new Decimal('8.5'), scheduledCost: new Decimal('10.005'), wasteValue: new Decimal('12.3449'), overShort: new Decimal('-5.005'), theoreticalFoodCost: new Decimal('28.3349'), actualFoodCost: new Decimal('30.3351') })).toEqual({
       netSales: '100.01',
       transactions: 3,
       averageCheck: '33.34',
@@ -82,8 +84,14 @@ describe('KPI figures and periods', () => {
       scheduledLaborPercent: '10.00',
       wasteValue: '12.34',
       overShort: '-5.01',
+      theoreticalFoodCost: '28.33',
+      theoreticalFoodCostPercent: '28.33', // 28.3349 ÷ 100.005 × 100 = 28.3335…
+      actualFoodCost: '30.34',
+      actualFoodCostPercent: '30.33', // 30.3351 ÷ 100.005 × 100 = 30.3336…: from the exact cost, not the rounded one
+      primeCost: '63.67', // 30.3351 + 33.3333
+      primeCostPercent: '63.67',
     });
-    expect(kpiFigures(emptySums())).toMatchObject({ averageCheck: null, laborPercent: null, salesPerLaborHour: null, scheduledLaborPercent: null });
+    expect(kpiFigures(emptySums())).toMatchObject({ averageCheck: null, laborPercent: null, salesPerLaborHour: null, scheduledLaborPercent: null, theoreticalFoodCostPercent: null, actualFoodCostPercent: null, primeCostPercent: null });
   });
 
   it('takes the days just before, or the same dates a year earlier', () => {
@@ -123,5 +131,42 @@ describe('event shapes', () => {
     expect(calculatedTimesheet({ id: 'tsh_1', employeeId: 'emp_1', version: 2, days: [day] })).toMatchObject({ id: 'tsh_1' });
     expect(calculatedTimesheet({ id: 'tsh_1', employeeId: 'emp_1', version: 2, days: [{ ...day, regularHours: 8 }] })).toBe('days.0: date and regularHours are required');
     expect(calculatedTimesheet({ id: 'tsh_1', employeeId: 'emp_1', version: 2, days: [{ ...day, overtime: { x: '1' } }] })).toBe('days.0.overtime');
+  });
+});
+
+describe('usage flows and recommendation rules', () => {
+  it('sums the depletion of sales as one flow, and tells opening balances from other adjustments', () => {
+    expect(['sale', 'refund', 'void_reversal'].map((t) => flowOf(t as never, null))).toEqual(['sale', 'sale', 'sale']);
+    expect(flowOf('adjustment', 'opening_balance')).toBe('opening');
+    expect(flowOf('adjustment', 'lost')).toBe('adjustment');
+    expect(flowOf('count_variance', null)).toBe('count');
+    expect(flowOf('reservation', null)).toBeNull();
+    expect(flowOf('release', null)).toBeNull();
+  });
+
+  const settings = { usageDays: 10, leadDays: 3, priceRisePercent: 5, varianceItems: 2 };
+
+  it('reorders when stock runs out before the next delivery, else not', () => {
+    const base = { locationId: 'loc_a', itemId: 'itm_a', itemName: 'Lemons', onHand: '10', used: new Decimal(50) };
+    // 5 a day, the delivery in 3 days (lead time): 15 needed, 10 on hand
+    expect(reorder(settings, '2026-11-20', { ...base, nextDelivery: null })).toMatchObject({ key: 'reorder|loc_a|itm_a', figures: { dailyUsage: '5', daysOfStock: '2', daysUntilDelivery: '3', leadTimeDays: '3', shortfall: '5' } });
+    // an order expected tomorrow: 5 needed
+    expect(reorder(settings, '2026-11-20', { ...base, nextDelivery: { date: '2026-11-21', orderId: 'po_1' } })).toBeNull();
+    // nothing used: no rate, nothing to recommend
+    expect(reorder(settings, '2026-11-20', { ...base, used: new Decimal(0), nextDelivery: null })).toBeNull();
+  });
+
+  it('flags a price rise beyond the threshold only', () => {
+    const at = (unitCost: string, receiptId: string) => ({ unitCost, receiptId, day: '2026-11-20' });
+    const x = { locationId: 'loc_a', supplierId: 'sup_a', itemId: 'itm_a', itemName: null };
+    expect(priceRise(settings, { ...x, previous: at('2', 'prc_1'), last: at('2.1', 'prc_2') })).toBeNull(); // 5 %: not beyond
+    expect(priceRise(settings, { ...x, previous: at('2', 'prc_1'), last: at('2.1002', 'prc_2') })).toMatchObject({ key: 'supplier_price_rise|loc_a|sup_a|itm_a|prc_2', figures: { risePercent: '5.01' } });
+    expect(priceRise(settings, { ...x, previous: at('2', 'prc_1'), last: at('1.5', 'prc_2') })).toBeNull();
+  });
+
+  it('keeps the items whose usage departs most, either way', () => {
+    const item = (itemId: string, theoretical: string, actual: string) => ({ locationId: 'loc_a', itemId, itemName: null, theoreticalCost: new Decimal(theoretical), actualCost: new Decimal(actual) });
+    const found = largestVariances(settings, { from: '2026-11-10', to: '2026-11-19' }, [item('a', '10', '11'), item('b', '10', '4'), item('c', '10', '13'), item('d', '5', '5')]);
+    expect(found.map((f) => [f.itemId, f.figures.varianceCost])).toEqual([['b', '-6.00'], ['c', '3.00']]);
   });
 });

@@ -52,6 +52,30 @@ describe('stock ledger', () => {
     expect(total).toBe('0');
   });
 
+  it('announces each posting to insights: its sums per item, business day, type and adjustment reason (inventory.movements.posted)', async () => {
+    const item = await insertItem(s.stack, { cost: '2.00' });
+    const other = await insertItem(s.stack);
+    await post([
+      { itemId: item, type: 'sale', quantity: '-2' },
+      { itemId: item, type: 'sale', quantity: '-1.5' },
+      { itemId: item, type: 'adjustment', quantity: '4', reason: 'opening_balance' },
+      { itemId: item, type: 'adjustment', quantity: '-1', reason: 'lost' },
+      // no cost yet: counted, no value
+      { itemId: other, type: 'waste', quantity: '-1' },
+      // a reservation moves no stock: not announced
+      { itemId: item, type: 'reservation', quantity: '0', reservedChange: '1' },
+    ]);
+    const [posted] = (await outboxPayloads(s.stack, 'inventory', { type: 'inventory.movements.posted' })).filter((e) => e.data.object.sums.some((x: { itemId: string }) => x.itemId === item));
+    expect(posted.locationId).toBe(nyc);
+    expect(posted.data.object.locationId).toBe(nyc);
+    expect(posted.data.object.sums).toEqual([
+      { itemId: item, businessDay: '2026-11-21', type: 'sale', reason: null, quantity: '-3.5', value: '-7', unvalued: 0 },
+      { itemId: item, businessDay: '2026-11-21', type: 'adjustment', reason: 'opening_balance', quantity: '4', value: '8', unvalued: 0 },
+      { itemId: item, businessDay: '2026-11-21', type: 'adjustment', reason: 'lost', quantity: '-1', value: '-2', unvalued: 0 },
+      { itemId: other, businessDay: '2026-11-21', type: 'waste', reason: null, quantity: '-1', value: '0', unvalued: 1 },
+    ]);
+  });
+
   it('uses the standard cost before any receipt, and the receipt cost when nothing is on hand', async () => {
     const item = await insertItem(s.stack, { cost: '1.20' });
     const sold = await post([{ itemId: item, type: 'sale', quantity: '-3' }]);

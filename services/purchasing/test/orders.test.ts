@@ -287,14 +287,15 @@ describe('the state machine', () => {
     expect((await orderAction(s, 'po_missing', 'send')).status).toBe(404);
   });
 
-  it('approves (approver and note kept) and cancels (reason kept); no event for a cancellation', async () => {
+  it('approves (approver and note kept) and cancels (reason kept); no public event for a cancellation', async () => {
     const a = await draftOrder(s, small());
     const approved = await orderAction(s, a.id, 'approve', { note: 'OK for the weekend' });
     expect(approved.body).toMatchObject({ status: 'approved', approvedAt: expect.any(String), approvedBy: { type: 'user', id: 'usr_test' }, approvalNote: 'OK for the weekend', version: 2 });
     const cancelled = await orderAction(s, a.id, 'cancel', { reason: 'Menu changed' });
     expect(cancelled.body).toMatchObject({ status: 'cancelled', cancelledAt: expect.any(String), cancelReason: 'Menu changed', version: 3 });
     const all = await s.psql(`select type from purchasing.outbox where aggregate_id = ? order by seq`, [a.id]);
-    expect(all.map((e) => e.type)).toEqual(['purchase_order.created', 'purchase_order.approved']);
+    // no public event for a cancellation (the catalogue has none): only the internal one insights reads
+    expect(all.map((e) => e.type)).toEqual(['purchase_order.created', 'purchase_order.approved', 'purchasing.purchase_order.cancelled']);
   });
 
   describe('the approval threshold (company settings, default 1000.00)', () => {

@@ -22,6 +22,7 @@ import {
   Punch,
   PurchaseOrder,
   Recognition,
+  Recommendation,
   SalesOrder,
   SalesUnmappedItem,
   SchedulePublished,
@@ -118,4 +119,5 @@ export const eventObjectSchemas: Readonly<Record<string, z.ZodType>> = {
   'work_order.closed': WorkOrder,
   'announcement.published': Announcement,
   'recognition.posted': Recognition,
+  'recommendation.created': Recommendation,
 };

@@ -10,9 +10,13 @@ export interface KpiSums {
   scheduledCost: Decimal;
   wasteValue: Decimal;
   overShort: Decimal;
+  /** the cost of the depletion of sales by recipes (what the sales should have used) */
+  theoreticalFoodCost: Decimal;
+  /** the cost of what was used: opening stock + receipts ± transfers − closing stock (see stock/usage.ts) */
+  actualFoodCost: Decimal;
 }
 
-export const emptySums = (): KpiSums => ({ netSales: new Decimal(0), transactions: 0, laborHours: new Decimal(0), laborCost: new Decimal(0), scheduledHours: new Decimal(0), scheduledCost: new Decimal(0), wasteValue: new Decimal(0), overShort: new Decimal(0) });
+export const emptySums = (): KpiSums => ({ netSales: new Decimal(0), transactions: 0, laborHours: new Decimal(0), laborCost: new Decimal(0), scheduledHours: new Decimal(0), scheduledCost: new Decimal(0), wasteValue: new Decimal(0), overShort: new Decimal(0), theoreticalFoodCost: new Decimal(0), actualFoodCost: new Decimal(0) });
 
 /** The sums of several locations (or days) together. */
 export function sumOf(sums: Iterable<KpiSums>): KpiSums {
@@ -26,6 +30,8 @@ export function sumOf(sums: Iterable<KpiSums>): KpiSums {
     total.scheduledCost = total.scheduledCost.plus(s.scheduledCost);
     total.wasteValue = total.wasteValue.plus(s.wasteValue);
     total.overShort = total.overShort.plus(s.overShort);
+    total.theoreticalFoodCost = total.theoreticalFoodCost.plus(s.theoreticalFoodCost);
+    total.actualFoodCost = total.actualFoodCost.plus(s.actualFoodCost);
   }
   return total;
 }
@@ -36,7 +42,9 @@ const ratio = (n: Decimal, d: Decimal.Value) => (new Decimal(d).isZero() ? null 
 /**
  * The KPIs of a period from its exact sums, each rounded once, at the end: money to cents, hours to
  * hundredths, labor % = cost ÷ net sales × 100, SPLH = net sales ÷ labor hours, average check = net
- * sales ÷ transactions, scheduled labor % = scheduled cost ÷ net sales × 100 (null when the divisor is zero).
+ * sales ÷ transactions, scheduled labor % = scheduled cost ÷ net sales × 100, food cost % (theoretical
+ * and actual) = food cost ÷ net sales × 100, prime cost = actual food cost + labor cost and prime cost %
+ * = prime cost ÷ net sales × 100 (null when the divisor is zero).
  */
 export function kpiFigures(s: KpiSums) {
   return {
@@ -52,13 +60,16 @@ export function kpiFigures(s: KpiSums) {
     scheduledLaborPercent: ratio(s.scheduledCost.times(100), s.netSales),
     wasteValue: money(s.wasteValue),
     overShort: money(s.overShort),
+    theoreticalFoodCost: money(s.theoreticalFoodCost),
+    theoreticalFoodCostPercent: ratio(s.theoreticalFoodCost.times(100), s.netSales),
+    actualFoodCost: money(s.actualFoodCost),
+    actualFoodCostPercent: ratio(s.actualFoodCost.times(100), s.netSales),
+    primeCost: money(s.actualFoodCost.plus(s.laborCost)),
+    primeCostPercent: ratio(s.actualFoodCost.plus(s.laborCost).times(100), s.netSales),
   };
 }
 
 /** The KPIs insights does not model yet, with why: named in every answer, never estimated. */
 export const UNAVAILABLE = [
   { kpi: 'guests', reason: 'sales transactions carry no guest count; only ingested day summaries do, and insights does not read them yet' },
-  { kpi: 'primeCostPercent', reason: 'needs the cost of goods sold from inventory, not read by insights yet' },
-  { kpi: 'foodCostPercent', reason: "needs inventory's counts, receipts, transfers and waste, not read by insights yet" },
-  { kpi: 'theoreticalFoodCostPercent', reason: "needs inventory's depletion, not read by insights yet" },
 ] as const;

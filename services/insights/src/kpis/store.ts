@@ -5,6 +5,9 @@ import { LaborHours } from '../labor/entities';
 import { ScheduledShift } from '../schedule/entities';
 import { WasteRecord } from '../waste/entities';
 import { OverShortDay } from '../cash/entities';
+import { StockFlow } from '../stock/entities';
+import { USED } from '../stock/usage';
+import type { Flow } from '../stock/usage';
 import { laborCost, paidHours } from '../labor/allocate';
 import { emptySums, type KpiSums } from './figures';
 
@@ -40,8 +43,8 @@ export async function kpiLocations(w: Work, q: { locationId?: string[]; orgUnitI
  * The exact sums of each location over business days `from`..`to`: net sales and completed sales
  * from the sales read model, paid hours and their cost from the labor read model, each share of hours
  * priced at the pay rate in force on its day for its position (people's rates, replicated), and the
- * published shifts' paid hours, priced the same way at straight time, the value of waste recorded, and
- * the over/short of the closed cash days.
+ * published shifts' paid hours, priced the same way at straight time, the value of waste recorded,
+ * the over/short of the closed cash days, and the theoretical and actual food cost from the stock flows.
  */
 export async function periodSums(w: Work, locationIds: string[], from: string, to: string): Promise<Map<string, KpiSums>> {
   const out = new Map(locationIds.map((id) => [id, emptySums()]));
@@ -75,6 +78,17 @@ export async function periodSums(w: Work, locationIds: string[], from: string, t
     const s = out.get(x.locationId)!;
     s.overShort = s.overShort.plus(x.overShort);
   }
+  const flows = await w.em
+    .createQueryBuilder(StockFlow)
+    .select(['locationId', 'flow', 'value'])
+    .where({ ...where, flow: { $in: [...USED] } })
+    .execute<Array<{ locationId: string; flow: Flow; value: string }>>('all', true);
+  for (const f of flows) {
+    const s = out.get(f.locationId)!;
+    // flows are changes of on hand: what was used is what left, negated
+    if (f.flow === 'sale') s.theoreticalFoodCost = s.theoreticalFoodCost.minus(f.value);
+    s.actualFoodCost = s.actualFoodCost.minus(f.value);
+  }
   const hours = await w.em
     .createQueryBuilder(LaborHours)
     .select(['employeeId', 'locationId', 'businessDay', 'position', 'regularHours', 'overtime'])
@@ -104,7 +118,8 @@ export async function periodSums(w: Work, locationIds: string[], from: string, t
   return out;
 }
 
-const dayOf = (d: string | Date) => (typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10));
+/** A `date` column as its calendar day (the query builder answers a string or a Date). */
+export const dayOf = (d: string | Date) => (typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10));
 
 
 

@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import type { StockLevel, StockMovement, StockMovementType } from '@bop/contracts';
+import { MOVEMENTS_POSTED, type MovementsPostedObject, type StockLevel, type StockMovement, type StockMovementType } from '@bop/contracts';
 import { actorOf, ApiError, businessDayOf, findPlain, newId, sqlQuery, type EventInput, type FieldError, type Work } from '@bop/shared';
 import { InventoryLocation, type InventoryStockMovement } from '../stock/entities';
 import { dec, formatNullable, formatQuantity, round6 } from './quantity';
@@ -239,6 +239,7 @@ export async function postMovements(w: Work, inputs: MovementInput[], opts: Post
   const ZERO = new Decimal(0);
   const reservedText = new Map<Level, string>();
   let lastDay: { key: string; day: string | null } = { key: '', day: null };
+  const posted = new PostedSums();
   inputs.forEach((m, index) => {
     const level = levels.get(key(m.itemId, m.locationId));
     if (!level) throw new Error(`postMovements: item ${m.itemId} does not exist`);
@@ -296,6 +297,7 @@ export async function postMovements(w: Work, inputs: MovementInput[], opts: Post
       unitCost?.toFixed() ?? null, value?.toFixed() ?? null, m.cause.type, m.cause.id, m.reason ?? null, m.note ?? null,
       businessDay, occurredAt,
     ]);
+    posted.add(m, businessDay, q, value, id);
     if (opts.movementDtos !== false) {
       movements.push({
         id,
@@ -347,8 +349,41 @@ export async function postMovements(w: Work, inputs: MovementInput[], opts: Post
       events.push({ type: 'stock.below_reorder_point', aggregateType: 'stock_level', aggregateId, locationId: l.locationId, object: dto });
     }
   }
+  events.push(...posted.events());
   for (const event of events) w.emit(event);
   return { movements, levels: dtos };
+}
+
+/**
+ * The sums of a posting per location, item, business day, type and adjustment reason, announced as
+ * the internal `inventory.movements.posted` (one event per location; its aggregate is the location's
+ * first movement of the posting). Reservations and releases move no stock and are left out.
+ */
+class PostedSums {
+  private readonly byLocation = new Map<string, { first: string; sums: Map<string, { itemId: string; businessDay: string | null; type: StockMovementType; reason: string | null; quantity: Decimal; value: Decimal; unvalued: number }> }>();
+
+  add(m: MovementInput, businessDay: string | null, quantity: Decimal, value: Decimal | null, movementId: string): void {
+    if (quantity.isZero()) return;
+    let at = this.byLocation.get(m.locationId);
+    if (!at) this.byLocation.set(m.locationId, (at = { first: movementId, sums: new Map() }));
+    const reason = m.type === 'adjustment' ? (m.reason ?? null) : null;
+    const k = `${m.itemId}|${businessDay}|${m.type}|${reason}`;
+    let sum = at.sums.get(k);
+    if (!sum) at.sums.set(k, (sum = { itemId: m.itemId, businessDay, type: m.type, reason, quantity: new Decimal(0), value: new Decimal(0), unvalued: 0 }));
+    sum.quantity = sum.quantity.plus(quantity);
+    if (value === null) sum.unvalued += 1;
+    else sum.value = sum.value.plus(value);
+  }
+
+  events(): EventInput[] {
+    return [...this.byLocation].map(([locationId, at]) => {
+      const object: MovementsPostedObject = {
+        locationId,
+        sums: [...at.sums.values()].map((x) => ({ ...x, quantity: x.quantity.toFixed(), value: x.value.toFixed() })),
+      };
+      return { type: MOVEMENTS_POSTED, aggregateType: 'stock_posting', aggregateId: at.first, locationId, object };
+    });
+  }
 }
 
 /**

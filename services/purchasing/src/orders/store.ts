@@ -222,8 +222,11 @@ export async function cancelOrder(w: Work, id: string, reason: string | null): P
   const order = await orderFor(w, id, 'cancel');
   Object.assign(order, { status: 'cancelled', cancelledAt: w.now, cancelReason: reason, version: order.version + 1, updatedAt: w.now });
   await w.em.flush();
-  // the catalogue has no purchase_order.cancelled event (spec: purchasing events; supplement: none); version and updatedAt tell pollers
-  return purchaseOrderDto(order);
+  // the catalogue has no purchase_order.cancelled event (spec: purchasing events; supplement: none); version and updatedAt tell pollers,
+  // and the internal purchasing.purchase_order.cancelled tells insights that nothing more will arrive of it
+  const dto = purchaseOrderDto(order);
+  w.emit(orderEvent('purchasing.purchase_order.cancelled', dto));
+  return dto;
 }
 
 /**

@@ -1,0 +1,29 @@
+import { Item, MovementsPostedObject, StockLevel } from '@bop/contracts';
+import { defineConsumer, type ConsumerDef } from '@bop/shared';
+import { eventObject } from './event-object';
+import { applyItem, applyLevel, applyMovementsPosted } from './store';
+
+
+/** Consumer of inventory's internal `inventory.movements.posted`: stock flows per location, business day, item and flow. */
+export const stockFlowConsumer = defineConsumer({
+  name: 'stock-flow-read-model',
+  topics: ['inventory'],
+  types: ['inventory.movements.posted'],
+  handle: (ctx) => applyMovementsPosted(ctx, eventObject(MovementsPostedObject, ctx.event, 'a posting')),
+});
+
+const ItemObject = Item.pick({ id: true, name: true, baseUnit: true, updatedAt: true });
+
+/** Consumer of inventory's `stock.level_changed` (on hand, average cost and value) and `item.created` / `item.updated` (names). */
+export const stockLevelConsumer = defineConsumer({
+  name: 'stock-level-read-model',
+  topics: ['inventory'],
+  types: ['stock.level_changed', 'item.created', 'item.updated'],
+  async handle(ctx) {
+    const { event } = ctx;
+    if (event.type === 'stock.level_changed') return applyLevel(ctx, eventObject(StockLevel, event, 'a stock level'));
+    return applyItem(ctx, eventObject(ItemObject, event, 'an item'));
+  },
+});
+
+export const stockConsumers: ConsumerDef[] = [stockFlowConsumer, stockLevelConsumer];
