@@ -82,6 +82,8 @@ export const idPrefixes = {
   announcementRecipient: 'anr',
   recognition: 'rcg',
   displayMetric: 'dmt',
+  displayScreen: 'dsp',
+  displayPairing: 'dpc',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -2,14 +2,17 @@ import { defineOperations } from '../operation-types';
 import { announcementOperations } from './announcements';
 import { recognitionOperations } from './recognitions';
 import { displayMetricOperations } from './display-metrics';
+import { displayScreenOperations } from './display-screens';
 
 export * from './announcements';
 export * from './recognitions';
 export * from './display-metrics';
+export * from './display-screens';
 
-/** The communication service's contracts: announcements and their acknowledgements, recognitions, display metrics. */
+/** The communication service's contracts: announcements and their acknowledgements, recognitions, display metrics, display screens. */
 export const communicationOperations = defineOperations({
   ...announcementOperations,
   ...recognitionOperations,
   ...displayMetricOperations,
+  ...displayScreenOperations,
 });

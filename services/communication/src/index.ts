@@ -12,6 +12,10 @@ import { Recognition } from './recognitions/entities';
 import { recognitionRoutes } from './recognitions/routes';
 import { DisplayMetric } from './display-metrics/entities';
 import { displayMetricRoutes } from './display-metrics/routes';
+import { DisplayPairing, DisplayScreen } from './display-screens/entities';
+import { displayScreenRoutes } from './display-screens/routes';
+import { displayInternalRoutes } from './display-screens/internal-routes';
+import { displayStreams } from './display-screens/streams';
 
 export { configSchema, type CommunicationConfig } from './config';
 
@@ -19,17 +23,22 @@ export { configSchema, type CommunicationConfig } from './config';
  * Communication: announcements to an audience (locations, departments, positions, or on shift at a
  * location on a day) fixed at publication, published at once or at `publishAt`, acknowledged by their
  * audience, reminded once past their deadline; recognitions (shout-outs) and the latest display
- * metrics pushed per location. Replicas of the organization (locations), of people (employees: the
+ * metrics pushed per location; display screens paired to a location by a code, whose screen token reads
+ * that location's display snapshot and live stream. Replicas of the organization (locations), of people (employees: the
  * audience, who is recognised) and of scheduling's shifts (on shift).
  */
 export const communicationService = createService({
   name: 'communication',
   configSchema,
-  entities: [CommunicationLocation, CommunicationEmployee, CommunicationShift, Announcement, AnnouncementRecipient, Recognition, DisplayMetric],
+  entities: [CommunicationLocation, CommunicationEmployee, CommunicationShift, Announcement, AnnouncementRecipient, Recognition, DisplayMetric, DisplayScreen, DisplayPairing],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (communication's replica of the organization)
   locationsInOrgUnits: locationsInOrgUnitsOf('communication'),
   consumers: () => [...orgReplicaConsumers('communication'), ...employeeReplicaConsumers('communication'), ...shiftReplicaConsumers],
   workers: (svc) => [announcementClock(svc)],
-  routes: () => [...announcementRoutes(), ...recognitionRoutes(), ...displayMetricRoutes()],
+  routes: () => [...announcementRoutes(), ...recognitionRoutes(), ...displayMetricRoutes(), ...displayScreenRoutes()],
+  internalRoutes: (svc) => displayInternalRoutes(svc),
+  // the live streams of the team-display page open in this process
+  onStart: (svc) => displayStreams(svc).start(),
+  onStop: (svc) => displayStreams(svc).stop(),
 });

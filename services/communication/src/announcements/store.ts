@@ -178,7 +178,10 @@ export async function archiveAnnouncement(w: Work, id: string) {
   row.updatedAt = w.now;
   await w.em.nativeUpdate(AnnouncementRecipient, { announcementId: id }, { hidden: true });
   await w.em.flush();
-  return announcementDto(row);
+  const dto = announcementDto(row);
+  // internal: team displays drop it at once
+  w.emit({ type: 'communication.announcement.archived', aggregateType: 'announcement', aggregateId: row.id, locationId: eventLocationId(row.locationIds), object: dto });
+  return dto;
 }
 
 /**
