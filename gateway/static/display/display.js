@@ -2,6 +2,7 @@
 // layout. Every (re)connect starts with the full snapshot the stream sends first; later frames replace
 // it whole, so nothing stale is replayed. A lost connection shows the stale state at once and is
 // retried with backoff; waking the screen or coming back online reconnects for a fresh snapshot.
+/* global window, document, localStorage, getComputedStyle, TextDecoder, AbortController */
 'use strict';
 (() => {
   const API = new URL('api/', window.location.href);

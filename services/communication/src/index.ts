@@ -15,7 +15,7 @@ import { displayMetricRoutes } from './display-metrics/routes';
 import { DisplayPairing, DisplayScreen } from './display-screens/entities';
 import { displayScreenRoutes } from './display-screens/routes';
 import { displayInternalRoutes } from './display-screens/internal-routes';
-import { displayStreams } from './display-screens/streams';
+import { displayStreams } from './display-screens/stream-worker';
 
 export { configSchema, type CommunicationConfig } from './config';
 

@@ -2,7 +2,7 @@ import { FakeClock, integration, outboxPayloads, person, sql, startTestService, 
 import type { Principal } from '@bop/shared';
 import { communicationService } from '../src';
 import { rankLeaderboard } from '../src/display-screens/leaderboard';
-import { displayStreams } from '../src/display-screens/streams';
+import { displayStreams } from '../src/display-screens/stream-worker';
 import { newDraft, paths, replicaEmployee, replicaLocation } from './fixtures';
 
 const clock = new FakeClock();

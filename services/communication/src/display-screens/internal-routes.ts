@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { internalRoute, Unauthorized, type InternalRouteDef, type RouteContext, type ServiceRuntime } from '@bop/shared';
 import type { CommunicationConfig } from '../config';
 import { claimPairing, markSeen, screenOfToken, startPairing } from './store';
-import { displaySnapshot } from './snapshot';
-import { displayStreams } from './streams';
+import { displaySnapshot } from './snapshot-store';
+import { displayStreams } from './stream-worker';
 
 /** The header the gateway passes a screen's token in (the display page sends it as `X-Screen-Token`). */
 export const SCREEN_TOKEN_HEADER = 'x-screen-token';

@@ -129,6 +129,11 @@ export async function screenOfToken(w: Work, token: string | undefined): Promise
   return w.em.findOne(DisplayScreen, { tokenHash: hashOf(token), status: 'paired' });
 }
 
+/** The screen, while still paired with this token hash. */
+export async function pairedScreen(w: Work, screenId: string, tokenHash: string): Promise<DisplayScreen | null> {
+  return w.em.findOne(DisplayScreen, { id: screenId, tokenHash, status: 'paired' });
+}
+
 /** Which of these screens still hold these token hashes (the streams' periodic re-check). */
 export async function screensStillPaired(w: Work, tokenHashes: string[]): Promise<Set<string>> {
   if (tokenHashes.length === 0) return new Set();

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import type { Bus, ConsumedMessage, ServiceRuntime, Work } from '@bop/shared';
 import type { CommunicationConfig } from '../config';
-import { DisplayScreen } from './entities';
-import { displaySnapshot, type DisplaySnapshot } from './snapshot';
-import { screensStillPaired } from './store';
+import type { DisplayScreen } from './entities';
+import { displaySnapshot, type DisplaySnapshot } from './snapshot-store';
+import { pairedScreen, screensStillPaired } from './store';
 
 /** The events that change what a screen shows. */
 const TYPES = [
@@ -114,7 +114,7 @@ export class DisplayStreams {
     }
     try {
       const snapshot = await this.svc.read(async (w): Promise<DisplaySnapshot | null> => {
-        const screen = await w.em.findOne(DisplayScreen, { id: s.screenId, tokenHash: s.tokenHash, status: 'paired' });
+        const screen = await pairedScreen(w, s.screenId, s.tokenHash);
         return screen ? displaySnapshot(w, screen) : null;
       });
       if (!snapshot) this.close(s);
