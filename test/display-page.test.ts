@@ -51,20 +51,25 @@ afterAll(async () => {
 const base = () => `http://127.0.0.1:${port}`;
 const api = (method: string, p: string, body?: unknown, headers: Record<string, string> = t.owner) => http(base(), method, `/api/v1${p}`, { body, headers });
 
+// page functions run in the browser: its globals are read off globalThis (the tests' TypeScript has no DOM library)
 /** a pairing code on screen (another than `before`, when given) */
 const shownCode = (before = '') =>
   page.waitForFunction(([re, old]) => {
+    const { document } = globalThis as any;
     const code = document.getElementById('pairing-code')?.textContent ?? '';
-    return new RegExp(re).test(code) && code !== old && !document.getElementById('pairing')!.hidden;
+    return new RegExp(re).test(code) && code !== old && !document.getElementById('pairing').hidden;
   }, [CODE.source, before], { timeout: 20_000 });
 const metricShown = (name: string, value: string, timeout: number) =>
-  page.waitForFunction(([n, v]) => document.querySelector(`[data-metric="${n}"] .value`)?.textContent === v, [name, value], { timeout });
+  page.waitForFunction(([n, v]) => (globalThis as any).document.querySelector(`[data-metric="${n}"] .value`)?.textContent === v, [name, value], { timeout });
 
 async function screenshots(name: string): Promise<void> {
   for (const [w, h] of [[1920, 1080], [1280, 720]]) {
     await page.setViewportSize({ width: w, height: h });
     // nothing scrolls at either size
-    const overflow = await page.evaluate(() => ({ x: document.documentElement.scrollWidth - window.innerWidth, y: document.documentElement.scrollHeight - window.innerHeight }));
+    const overflow = await page.evaluate(() => {
+      const { document, innerWidth, innerHeight } = globalThis as any;
+      return { x: document.documentElement.scrollWidth - innerWidth, y: document.documentElement.scrollHeight - innerHeight };
+    });
     expect([name, w, overflow]).toEqual([name, w, { x: 0, y: 0 }]);
     await page.screenshot({ path: path.join(ARTIFACTS, `${name}-${w}x${h}.png`) });
   }
@@ -124,7 +129,7 @@ it('pairs, shows the live layout, recovers after a restart and goes back to a co
   const owner = await t.signIn(OWNER.email, OWNER.password);
   expect((await api('DELETE', `/display-screens/${paired.body.id}`, undefined, owner)).status).toBe(200);
   await shownCode(code);
-  expect(await page.evaluate(() => localStorage.getItem('bop.display.screenToken'))).toBeNull();
+  expect(await page.evaluate(() => (globalThis as any).localStorage.getItem('bop.display.screenToken'))).toBeNull();
 
   // the page's calls follow the displays feature switch
   expect((await api('POST', '/features/displays:disable', undefined, owner)).status).toBe(200);

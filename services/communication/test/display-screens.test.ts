@@ -1,5 +1,5 @@
 import { FakeClock, integration, outboxPayloads, person, sql, startTestService, system, testKeys, type TestService } from '@bop/test-support';
-import type { Principal } from '@bop/shared';
+import { createLogger, startService, type Principal } from '@bop/shared';
 import { communicationService } from '../src';
 import { rankLeaderboard } from '../src/display-screens/leaderboard';
 import { displayStreams } from '../src/display-screens/stream-worker';
@@ -35,11 +35,11 @@ async function pairedScreen(locationId: string, body: Record<string, unknown> = 
   return { id: r.body.id, token: c.body.token };
 }
 
-/** The live stream of a screen, read as the page reads it: frames as they arrive. */
-async function openStream(token: string) {
+/** The live stream of a screen, read as the page reads it: frames as they arrive (from the service at `url`: default the test's). */
+async function openStream(token: string, url = t.svc.url) {
   const { signer } = await testKeys();
   const abort = new AbortController();
-  const res = await fetch(`${t.svc.url}/internal/display/stream`, { headers: { 'x-internal-token': await signer.sign(system), 'x-screen-token': token }, signal: abort.signal });
+  const res = await fetch(`${url}/internal/display/stream`, { headers: { 'x-internal-token': await signer.sign(system), 'x-screen-token': token }, signal: abort.signal });
   const frames: Array<{ event: string; data: any }> = [];
   let ended = false;
   const reader = res.body!.getReader();
@@ -333,6 +333,36 @@ describe('the live stream', () => {
       await stream.next((f) => f.event === 'unpaired');
     } finally {
       stream.close();
+    }
+  });
+});
+
+describe('several replicas', () => {
+  it('a stream open on one replica gets the changes made through another (each replica listens to the bus itself)', async () => {
+    const { keys } = await testKeys();
+    const other = await startService(communicationService, {
+      databaseUrl: t.db.url,
+      internalPublicKeyPem: keys.publicKeyPem,
+      port: 0,
+      host: '127.0.0.1',
+      env: { LOG_LEVEL: 'silent', RELAY_POLL_MS: '200', BUS_POLL_MS: '200' },
+      logger: createLogger('communication', 'silent'),
+    });
+    try {
+      const a = await replicaLocation(t);
+      const screen = await pairedScreen(a);
+      const stream = await openStream(screen.token, other.url);
+      try {
+        await stream.next((f) => f.event === 'snapshot');
+        await t.call('POST', '/display-metrics', { as: pos, body: { locationId: a, metrics: [{ name: 'covers', value: '12' }] } });
+        await stream.next((f) => f.event === 'update' && f.data.metrics.some((m: { value: string }) => m.value === '12'));
+        await t.call('DELETE', `/display-screens/${screen.id}`);
+        await stream.next((f) => f.event === 'unpaired');
+      } finally {
+        stream.close();
+      }
+    } finally {
+      await other.close();
     }
   });
 });

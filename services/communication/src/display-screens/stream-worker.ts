@@ -89,14 +89,16 @@ export class DisplayStreams {
     const due = new Set<Stream>();
     const unpaired = new Set<string>();
     for (const m of batch) {
-      const object = (m.payload.data as { object?: { id?: string } } | undefined)?.object;
+      const object = (m.payload.data as { object?: { id?: string; audience?: { locationIds?: string[]; onShift?: { locationId: string } | null } } } | undefined)?.object;
+      // an announcement concerns the locations of its audience; none named: every location
+      const audience = object?.audience ? [...(object.audience.locationIds ?? []), ...(object.audience.onShift ? [object.audience.onShift.locationId] : [])] : [];
       for (const s of this.streams) {
         if (m.type === 'communication.display_screen.unpaired') {
           if (object?.id === s.screenId) unpaired.add(s.screenId);
         } else if (m.type === 'communication.display_screen.configured') {
           if (object?.id === s.screenId) due.add(s);
         } else if (m.type.includes('announcement')) {
-          due.add(s);
+          if (audience.length === 0 || audience.includes(s.locationId)) due.add(s);
         } else if (m.payload.locationId === s.locationId) {
           due.add(s);
         }
