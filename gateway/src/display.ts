@@ -59,7 +59,17 @@ export class DisplayGate {
     return new RateLimiterRedis({ storeClient: this.s.redis, points, duration: 60, keyPrefix: `bop:gateway:rld:${prefix}`, rejectIfRedisNotReady: true, insuranceLimiter: memory });
   }
 
+  /** the answers being streamed (live streams), ended when the gateway closes */
+  private readonly streaming = new Set<Response>();
+
+  /** Ends the live streams passing through (the gateway is closing: pages reconnect elsewhere or once it is back). */
+  endStreams(): void {
+    for (const res of this.streaming) res.end();
+    this.streaming.clear();
+  }
+
   close(): void {
+    this.endStreams();
     void this.pool?.destroy();
     this.pool = null;
   }
@@ -118,7 +128,14 @@ export class DisplayGate {
       if (v !== undefined) res.setHeader(h, v);
     }
     res.flushHeaders();
-    await pipeline(answer.body, res).catch(() => res.destroy());
+    this.streaming.add(res);
+    try {
+      await pipeline(answer.body, res);
+    } catch {
+      res.destroy();
+    } finally {
+      this.streaming.delete(res);
+    }
   }
 
   private async consume(kind: 'pairing' | 'screen', req: GatewayRequest): Promise<void> {

@@ -171,6 +171,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       idempotency.stop();
       await identityEvents.stop();
       await ownBus?.close();
+      display.endStreams();
       await listener.close(config.SHUTDOWN_GRACE_MS);
       proxy.close();
       display.close();

@@ -40,5 +40,6 @@ export const communicationService = createService({
   internalRoutes: (svc) => displayInternalRoutes(svc),
   // the live streams of the team-display page open in this process
   onStart: (svc) => displayStreams(svc).start(),
+  onClosing: async (svc) => displayStreams(svc).closeStreams(),
   onStop: (svc) => displayStreams(svc).stop(),
 });

@@ -64,6 +64,11 @@ export class DisplayStreams {
     this.timer = null;
     await this.sub?.stop();
     this.sub = null;
+    this.closeStreams();
+  }
+
+  /** Ends every open stream (the service is closing: the pages reconnect, to another replica or to this one once back). */
+  closeStreams(): void {
     for (const s of this.streams) s.out.end();
     this.streams.clear();
   }
