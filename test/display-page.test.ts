@@ -128,6 +128,12 @@ it('pairs, shows the live layout, recovers after a restart and goes back to a co
   await push([{ name: 'covers', value: '98', label: 'Covers' }]);
   await metricShown('covers', '98', 2_000);
 
+  // waking up (the screen was off): a fresh snapshot, with what changed unannounced meanwhile
+  await sql(t.db.url, `update communication.display_metrics set value = 99 where location_id = $1 and name = 'covers'`, [loc.body.id]);
+  await page.evaluate(() => (globalThis as any).document.dispatchEvent(new (globalThis as any).Event('visibilitychange')));
+  await metricShown('covers', '99', 5_000);
+  expect(await page.getAttribute('#status', 'data-state')).toBe('live');
+
   // unpaired: the open stream closes and the page shows a new code
   const owner = await t.signIn(OWNER.email, OWNER.password);
   expect((await api('DELETE', `/display-screens/${paired.body.id}`, undefined, owner)).status).toBe(200);

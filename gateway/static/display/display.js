@@ -269,6 +269,7 @@
     while (gen === run) {
       const controller = new AbortController();
       stream = controller;
+      reconnectNow = false;
       let res = null;
       try {
         res = await fetch(new URL('stream', API), { headers: { 'X-Screen-Token': token, Accept: 'text/event-stream' }, cache: 'no-store', signal: controller.signal });
@@ -307,10 +308,12 @@
 
   // waking up (the screen was off or the tab hidden) or coming back online: reconnect now, for a fresh snapshot
   document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState !== 'visible' || !stream) return;
-    reconnectNow = true;
-    stream.abort();
+    if (document.visibilityState !== 'visible') return;
     if (wakeUp) wakeUp();
+    else if (stream && document.body.dataset.state === 'live') {
+      reconnectNow = true;
+      stream.abort();
+    }
   });
   window.addEventListener('online', () => {
     if (wakeUp) wakeUp();
