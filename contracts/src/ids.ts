@@ -86,6 +86,8 @@ export const idPrefixes = {
   channel: 'chn',
   channelMember: 'chm',
   message: 'msg',
+  displayScreen: 'dsp',
+  displayPairing: 'dpc',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

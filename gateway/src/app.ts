@@ -14,6 +14,7 @@ import { authorize } from './steps/authorize';
 import { rateLimit, type RateLimits } from './steps/rate-limit';
 import { idempotencyKeyOf, idempotent, type IdempotencyStore } from './steps/idempotency';
 import type { Proxy } from './steps/proxy';
+import type { DisplayGate } from './display';
 import { gatewayMetrics } from './metrics';
 
 export interface GatewayParts {
@@ -29,6 +30,7 @@ export interface GatewayParts {
   bodyLimit: number;
   proxy: Proxy;
   docs: ApiDocs;
+  display: DisplayGate;
 }
 
 const API_PREFIX = '/api/v1';
@@ -81,6 +83,8 @@ export function createApp(parts: GatewayParts): { app: Express; handler: (req: I
   if (metrics) app.get('/api/metrics', metrics.serve);
 
   app.use('/docs', docs.router());
+  // the team-display page and its calls (outside the catalogue: a screen holds a screen token, not a key)
+  app.use('/display', parts.display.router());
 
   app.use((_req: Request, _res: Response) => {
     throw new NotFound('endpoint');

@@ -34,6 +34,10 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   /** keep-alive sockets per service */
   UPSTREAM_MAX_SOCKETS: z.coerce.number().int().positive().default(64),
+  /** team-display page: new pairing codes per minute per address */
+  DISPLAY_PAIRINGS_PER_MIN: z.coerce.number().int().min(1).default(10),
+  /** team-display page: its other calls (pairing polls, snapshots, stream reconnects) per minute per address */
+  DISPLAY_CALLS_PER_MIN: z.coerce.number().int().min(1).default(120),
   /** log one line per request (info level) */
   ACCESS_LOG: boolFromEnv.default(true),
 });

@@ -15,6 +15,7 @@ import { RateLimits } from './steps/rate-limit';
 import { IdempotencyStore, parseByteSize } from './steps/idempotency';
 import { Proxy } from './steps/proxy';
 import { ApiDocs } from './openapi-docs';
+import { DisplayGate } from './display';
 
 export { gatewayConfigSchema, type GatewayConfig } from './config';
 export { accessDenial } from './steps/authorize';
@@ -94,6 +95,17 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       if (route.featureToggle && req.gw.params?.key) features.applyToggle(req.gw.params.key, route.featureToggle === 'enable');
     },
   });
+  const display = new DisplayGate({
+    communicationUrl: opts.serviceUrls.communication?.replace(/\/$/, ''),
+    systemToken,
+    features,
+    trustProxy: config.TRUST_PROXY,
+    headersTimeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    pairingsPerMin: config.DISPLAY_PAIRINGS_PER_MIN,
+    callsPerMin: config.DISPLAY_CALLS_PER_MIN,
+    redis,
+    log,
+  });
   const docs = new ApiDocs(upstreams, features, config.PUBLIC_BASE_URL, config.ERRORS_BASE_URL, config.TRUST_PROXY);
 
   await Promise.all([upstreams.refresh(), features.refresh()]);
@@ -128,6 +140,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     bodyLimit: parseByteSize(config.REQUEST_BODY_LIMIT),
     proxy,
     docs,
+    display,
   });
   const host = opts.host ?? config.HOST;
   const port = opts.port ?? config.PORT;
@@ -139,6 +152,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     features.stop();
     idempotency.stop();
     proxy.close();
+    display.close();
     redis?.disconnect();
     await orm.close(true);
     throw err;
@@ -157,8 +171,10 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       idempotency.stop();
       await identityEvents.stop();
       await ownBus?.close();
+      display.endStreams();
       await listener.close(config.SHUTDOWN_GRACE_MS);
       proxy.close();
+      display.close();
       if (redis) await redis.quit().catch(() => redis!.disconnect());
       await orm.close(true);
     })());

@@ -59,6 +59,8 @@ export interface ServiceDefinition<S extends z.ZodObject = z.ZodObject> {
   /** background loops, started after the service listens and stopped first on close */
   workers?: (svc: ServiceRuntime<BaseConfig & z.output<S>>) => Array<WorkerDef | WorkerSpec>;
   onStart?: (svc: ServiceRuntime<BaseConfig & z.output<S>>) => Promise<void>;
+  /** runs first on close, before the listener stops: ends long-lived answers (live streams) so closing does not wait out the grace period for them */
+  onClosing?: (svc: ServiceRuntime<BaseConfig & z.output<S>>) => Promise<void>;
   onStop?: (svc: ServiceRuntime<BaseConfig & z.output<S>>) => Promise<void>;
   /**
    * The location ids in these org units and their sub-units (from the service's replica of the
@@ -312,6 +314,7 @@ export async function startService<S extends z.ZodObject>(def: ServiceDefinition
   const close = () =>
     (closing ??= (async () => {
       unwatch();
+      if (def.onClosing) await def.onClosing(runtime).catch((err: unknown) => log.warn({ err }, 'onClosing failed'));
       await listener!.close(config.SHUTDOWN_GRACE_MS);
       await stopBackground();
       if (def.onStop) await def.onStop(runtime);

@@ -15,6 +15,10 @@ import { displayMetricRoutes } from './display-metrics/routes';
 import { Channel, ChannelMember, Message } from './channels/entities';
 import { channelRoutes } from './channels/routes';
 import { channelMembershipConsumers } from './channels/consumers';
+import { DisplayPairing, DisplayScreen } from './display-screens/entities';
+import { displayScreenRoutes } from './display-screens/routes';
+import { displayInternalRoutes } from './display-screens/internal-routes';
+import { displayStreams } from './display-screens/stream-worker';
 
 export { configSchema, type CommunicationConfig } from './config';
 
@@ -23,17 +27,24 @@ export { configSchema, type CommunicationConfig } from './config';
  * location on a day) fixed at publication, published at once or at `publishAt`, acknowledged by their
  * audience, reminded once past their deadline; recognitions (shout-outs) and the latest display
  * metrics pushed per location; channels (location team, department, group) whose members post
- * messages, location team and department members kept in step with people's events. Replicas of the organization (locations), of people (employees: the
+ * messages, location team and department members kept in step with people's events; display screens
+ * paired to a location by a code, whose screen token reads that location's display snapshot and live
+ * stream. Replicas of the organization (locations), of people (employees: the
  * audience, who is recognised) and of scheduling's shifts (on shift).
  */
 export const communicationService = createService({
   name: 'communication',
   configSchema,
-  entities: [CommunicationLocation, CommunicationEmployee, CommunicationShift, Announcement, AnnouncementRecipient, Recognition, DisplayMetric, Channel, ChannelMember, Message],
+  entities: [CommunicationLocation, CommunicationEmployee, CommunicationShift, Announcement, AnnouncementRecipient, Recognition, DisplayMetric, Channel, ChannelMember, Message, DisplayScreen, DisplayPairing],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (communication's replica of the organization)
   locationsInOrgUnits: locationsInOrgUnitsOf('communication'),
   consumers: () => [...orgReplicaConsumers('communication'), ...employeeReplicaConsumers('communication'), ...shiftReplicaConsumers, ...channelMembershipConsumers],
   workers: (svc) => [announcementClock(svc)],
-  routes: () => [...announcementRoutes(), ...recognitionRoutes(), ...displayMetricRoutes(), ...channelRoutes()],
+  routes: () => [...announcementRoutes(), ...recognitionRoutes(), ...displayMetricRoutes(), ...channelRoutes(), ...displayScreenRoutes()],
+  internalRoutes: (svc) => displayInternalRoutes(svc),
+  // the live streams of the team-display page open in this process
+  onStart: (svc) => displayStreams(svc).start(),
+  onClosing: async (svc) => displayStreams(svc).closeStreams(),
+  onStop: (svc) => displayStreams(svc).stop(),
 });

@@ -172,7 +172,10 @@ export async function archiveAnnouncement(w: Work, id: string) {
   await w.em.flush();
   // hidden from the audience: so are its attachments (those shared at publication)
   if (row.publishedAt && row.attachmentIds.length > 0) shareAttachments(w, { audienceType: 'announcement', audienceId: id, version: row.version, employeeIds: [], attachmentIds: [], locationId: eventLocationId(row.locationIds) });
-  return announcementDto(row);
+  const dto = announcementDto(row);
+  // internal: team displays drop it at once
+  w.emit({ type: 'communication.announcement.archived', aggregateType: 'announcement', aggregateId: row.id, locationId: eventLocationId(row.locationIds), object: dto });
+  return dto;
 }
 
 /**

@@ -23,7 +23,10 @@ export async function pushDisplayMetrics(w: Work, body: z.output<typeof DisplayM
     return row;
   });
   await w.em.flush();
-  return { data: latest.map(displayMetricDto) };
+  const data = latest.map(displayMetricDto);
+  // internal: team displays of the location show the new numbers
+  w.emit({ type: 'communication.display_metrics.pushed', aggregateType: 'location', aggregateId: body.locationId, locationId: body.locationId, object: { locationId: body.locationId, metrics: data } });
+  return { data };
 }
 
 /** `GET /display-metrics`: the latest value of each metric, by location and name. */
