@@ -82,6 +82,8 @@ export const idPrefixes = {
   announcementRecipient: 'anr',
   recognition: 'rcg',
   displayMetric: 'dmt',
+  notification: 'ntf',
+  notificationDelivery: 'ntd',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -12,6 +12,10 @@ import { Recognition } from './recognitions/entities';
 import { recognitionRoutes } from './recognitions/routes';
 import { DisplayMetric } from './display-metrics/entities';
 import { displayMetricRoutes } from './display-metrics/routes';
+import { EmployeeContact, Notification, NotificationDelivery, NotificationPreference } from './notifications/entities';
+import { notificationRoutes } from './notifications/routes';
+import { notificationConsumers } from './notifications/consumers';
+import { notificationDelivery } from './notifications/workers';
 
 export { configSchema, type CommunicationConfig } from './config';
 
@@ -19,17 +23,18 @@ export { configSchema, type CommunicationConfig } from './config';
  * Communication: announcements to an audience (locations, departments, positions, or on shift at a
  * location on a day) fixed at publication, published at once or at `publishAt`, acknowledged by their
  * audience, reminded once past their deadline; recognitions (shout-outs) and the latest display
- * metrics pushed per location. Replicas of the organization (locations), of people (employees: the
+ * metrics pushed per location; notifications made from other areas' events, in the app and (as each
+ * person chooses, held outside their shifts) by email, SMS and push. Replicas of the organization (locations), of people (employees: the
  * audience, who is recognised) and of scheduling's shifts (on shift).
  */
 export const communicationService = createService({
   name: 'communication',
   configSchema,
-  entities: [CommunicationLocation, CommunicationEmployee, CommunicationShift, Announcement, AnnouncementRecipient, Recognition, DisplayMetric],
+  entities: [CommunicationLocation, CommunicationEmployee, CommunicationShift, Announcement, AnnouncementRecipient, Recognition, DisplayMetric, Notification, NotificationPreference, NotificationDelivery, EmployeeContact],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (communication's replica of the organization)
   locationsInOrgUnits: locationsInOrgUnitsOf('communication'),
-  consumers: () => [...orgReplicaConsumers('communication'), ...employeeReplicaConsumers('communication'), ...shiftReplicaConsumers],
-  workers: (svc) => [announcementClock(svc)],
-  routes: () => [...announcementRoutes(), ...recognitionRoutes(), ...displayMetricRoutes()],
+  consumers: () => [...orgReplicaConsumers('communication'), ...employeeReplicaConsumers('communication'), ...shiftReplicaConsumers, ...notificationConsumers],
+  workers: (svc) => [announcementClock(svc), notificationDelivery(svc)],
+  routes: () => [...announcementRoutes(), ...recognitionRoutes(), ...displayMetricRoutes(), ...notificationRoutes()],
 });

@@ -16,6 +16,7 @@ import {
   Item,
   Location,
   MaintenanceDue,
+  NotificationRequested,
   OrgUnit,
   PayPeriod,
   PayRate,
@@ -118,4 +119,5 @@ export const eventObjectSchemas: Readonly<Record<string, z.ZodType>> = {
   'work_order.closed': WorkOrder,
   'announcement.published': Announcement,
   'recognition.posted': Recognition,
+  'notification.requested': NotificationRequested,
 };
