@@ -1,6 +1,6 @@
 import { defineConsumer } from '@bop/shared';
 import { notify, recordContact } from './store';
-import { producers } from './producers';
+import { producers } from './producer-store';
 
 /**
  * Notifications from other areas' events (and communication's own announcements): each producer

@@ -1,6 +1,6 @@
 import { EmailRequested } from '@bop/contracts';
 import { defineConsumer } from '@bop/shared';
-import { sendEmail } from './store';
+import { recordRequestedEmail } from './store';
 
 /**
  * Email other services ask the platform to send (communication's notifications, insights' reports):
@@ -16,7 +16,6 @@ export const emailRequestConsumer = defineConsumer({
     const r = EmailRequested.safeParse(ctx.event.data.object);
     // a producer's bug: parked in dead_letters rather than dropped
     if (!r.success) throw new Error(`${ctx.event.type} ${ctx.event.id}: data.object is not { to, subject, body }`);
-    sendEmail(ctx, r.data);
-    await ctx.em.flush();
+    await recordRequestedEmail(ctx, r.data);
   },
 });
