@@ -9,6 +9,7 @@ import { createService, defineConsumer, defineWorker, fixedClock, Migration, new
 import type { EndpointRow } from '@bop/contracts';
 import { eventEnvelope, openWork } from '../src/work';
 import { processClock } from '../src/clock';
+import { compileRoutes } from '../src/service-routes';
 import { eventually, outboxEvents, person, sql, startTestService, type TestService } from '@bop/test-support';
 
 class ThingsTable extends Migration {
@@ -165,5 +166,15 @@ describe('the envelope', () => {
   it('a read records no events', () => {
     const unit = openWork({ schema: 'communication', clock: processClock, log: t.svc.runtime.log, services: new ServiceClient({}, null) }, t.svc.runtime.orm.em.fork(), false);
     expect(() => unit.work.emit({ type: 'x.y', aggregateType: 'x', aggregateId: 'x_1', locationId: null, object: {} })).toThrow(/a read records no events/);
+  });
+});
+
+describe('a route\'s own row', () => {
+  const noop = async () => ({ status: 204 });
+  it('serves a key the catalogue does not hold, with the row it declares; refuses a row of another key or one shadowing the catalogue', () => {
+    expect(compileRoutes('communication', [route('POST /kit-probe/things', noop, { row: thingsRow })], []).served).toEqual(['POST /kit-probe/things']);
+    expect(() => compileRoutes('communication', [route('POST /kit-probe/other', noop, { row: thingsRow })], [])).toThrow(/declares the row of POST \/kit-probe\/things/);
+    expect(() => compileRoutes('communication', [route('POST /recognitions', noop, { row: { ...thingsRow, path: '/recognitions' } })], [])).toThrow(/is in the endpoint catalogue/);
+    expect(() => compileRoutes('communication', [route('POST /kit-probe/other', noop)], [])).toThrow(/not in the endpoint catalogue/);
   });
 });
