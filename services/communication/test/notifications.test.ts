@@ -80,6 +80,20 @@ describe('notifications from events', () => {
     expect(await deliveries(week)).toEqual([]);
   });
 
+  it('schedule published right after its drafts were announced: the drafts come first on the bus, so their employees are notified', async () => {
+    const a = await replicaLocation(t);
+    const e = await replicaEmployee(t, { home: a });
+    const draft = { ...openShift({ id: `shf_fresh${Date.now().toString(36)}`, locationId: a, start: '2026-12-06T09:00:00Z' }), employeeId: e, status: 'draft', publishedAt: null, version: 1 };
+    const changed = envelope('shift.changed', draft, { locationId: a });
+    const published = envelope('schedule.published', { locationId: a, from: '2026-12-06', to: '2026-12-06', published: 1, openShifts: 0, shiftIds: [draft.id], publishedAt: clock.now().toISOString() }, { locationId: a });
+    await stack.bus.publish([
+      { topic: 'scheduling', key: draft.id, eventId: changed.id, type: 'shift.changed', payload: changed },
+      { topic: 'scheduling', key: a, eventId: published.id, type: 'schedule.published', payload: published },
+    ]);
+    await eventually(async () => (await stored(e)).length === 1, 15_000);
+    expect(await stored(e)).toEqual([expect.objectContaining({ kind: 'schedule_published', body: 'You have 1 shift from 2026-12-06 to 2026-12-06; the first starts on 2026-12-06.', event_id: published.id })]);
+  });
+
   it('open shift posted: the eligible staff (location, position, active, not working then); urgent within 24 h', async () => {
     const a = await replicaLocation(t);
     const b = await replicaLocation(t);

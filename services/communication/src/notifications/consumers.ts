@@ -1,6 +1,7 @@
 import { defineConsumer } from '@bop/shared';
 import { notify, recordContact } from './store';
 import { producers } from './producer-store';
+import { recordShift } from '../shifts/store';
 
 /**
  * Notifications from other areas' events (and communication's own announcements): each producer
@@ -11,8 +12,11 @@ export const notificationConsumers = [
   defineConsumer({
     name: 'notifications',
     topics: [...new Set(Object.values(producers).map((p) => p.topic))],
-    types: Object.keys(producers),
+    types: [...Object.keys(producers), 'shift.changed'],
     handle: async (ctx) => {
+      // the shift replica is written here too (the same upsert as shift-replica's, never over a newer
+      // version): a schedule.published then finds the drafts its bus delivered before it
+      if (ctx.event.type === 'shift.changed') return recordShift(ctx, ctx.event);
       await notify(ctx, ctx.event.id, await producers[ctx.event.type].make(ctx, ctx.event));
     },
   }),
