@@ -88,6 +88,8 @@ export const idPrefixes = {
   message: 'msg',
   displayScreen: 'dsp',
   displayPairing: 'dpc',
+  notification: 'ntf',
+  notificationDelivery: 'ntd',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -67,6 +67,12 @@ export interface RouteOptions {
   conflict?: (constraint: string | undefined) => ApiError;
   /** runs of the write at most when it keeps losing races (default 2: once more); a batch touching many shared rows may lose more than one */
   attempts?: number;
+  /**
+   * The route's own row instead of the catalogue's, for a key the catalogue does not hold (the kit's
+   * own tests declare rows no area serves); its method and path must be the key's. No contract: the
+   * handler reads the parsed JSON on the request.
+   */
+  row?: EndpointRow;
 }
 
 export interface RouteDef {

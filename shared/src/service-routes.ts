@@ -41,7 +41,10 @@ export function compileRoutes(name: AreaService, routes: RouteDef[], internal: I
   const table = new RouteTable<Compiled>();
   const served: string[] = [];
   for (const def of routes) {
-    const row = findEndpoint(def.key);
+    const own = def.options?.row;
+    if (own && `${own.method} ${own.path}` !== def.key) throw new Error(`${name}: route ${def.key} declares the row of ${own.method} ${own.path}`);
+    if (own && findEndpoint(def.key)) throw new Error(`${name}: route ${def.key} is in the endpoint catalogue; it takes the catalogue's row`);
+    const row = own ?? findEndpoint(def.key);
     if (!row) throw new Error(`${name}: route ${def.key} is not in the endpoint catalogue`);
     if (row.service !== name) throw new Error(`${name}: route ${def.key} belongs to ${row.service}`);
     const schemas = operationSchemas(def.key) ?? {};

@@ -6,8 +6,10 @@
  * envelope's bytes as consumers have always read them.
  */
 import { createService, defineConsumer, defineWorker, fixedClock, Migration, newId, route, ServiceClient, type Principal } from '@bop/shared';
+import type { EndpointRow } from '@bop/contracts';
 import { eventEnvelope, openWork } from '../src/work';
 import { processClock } from '../src/clock';
+import { compileRoutes } from '../src/service-routes';
 import { eventually, outboxEvents, person, sql, startTestService, type TestService } from '@bop/test-support';
 
 class ThingsTable extends Migration {
@@ -19,14 +21,22 @@ class ThingsTable extends Migration {
 const clock = fixedClock('2026-11-20T10:00:00.000Z');
 let attempts = 0;
 
-/** A service borrowing rows of the communication area that are not built yet (no body contract) to try the kit's units; move it to other unbuilt rows when these are built. */
+/**
+ * Rows of the probe's own (not in the catalogue, so no area builds them and they have no contract):
+ * a write needing a permission, and a `/me` row.
+ */
+const probeRow = (method: 'POST', path: string, people: EndpointRow['people']): EndpointRow => ({ method, path, service: 'communication', key: 'not_allowed', people, feature: null, summary: 'kit test', source: 'project' });
+const thingsRow = probeRow('POST', '/kit-probe/things', { permission: 'displays.manage' });
+const meRow = probeRow('POST', '/me/kit-probe:touch', 'self');
+
+/** A service of the kit's test, on rows of its own, to try the kit's units. */
 const probe = createService({
   name: 'communication',
   entities: [],
   migrations: [{ name: 'Migration20261128100000', class: ThingsTable }],
   routes: () => [
-    route('POST /display-screens', async (ctx) => {
-      // the row has no body contract yet: the kit leaves the parsed JSON on the request
+    route('POST /kit-probe/things', async (ctx) => {
+      // the row has no body contract: the kit leaves the parsed JSON on the request
       const body = (ctx.request as unknown as { body: { note: string; fail?: 'after-emit' | 'race-once' } }).body;
       const id = newId('event');
       await ctx.em.execute(`insert into "${ctx.schema}"."things" ("id", "note") values (?, ?)`, [id, `${body.note}#${++attempts}`]);
@@ -35,12 +45,12 @@ const probe = createService({
       // a serialization failure on the first run: the kit runs the write once more, in a fresh unit
       if (body.fail === 'race-once' && attempts === 1) throw Object.assign(new Error('could not serialize access'), { code: '40001' });
       return { status: 201, body: { id } };
-    }),
-    route('POST /me/notifications:mark-read', async (ctx) => {
+    }, { row: thingsRow }),
+    route('POST /me/kit-probe:touch', async (ctx) => {
       const id = 'ann_1';
       ctx.emit({ type: 'announcement.acknowledged', aggregateType: 'announcement', aggregateId: id, locationId: null, object: { id } });
       return { status: 200, body: { id } };
-    }),
+    }, { row: meRow }),
   ],
   consumers: () => [
     defineConsumer({
@@ -85,7 +95,7 @@ const things = async (note: string) => (await sql(t, `select "note" from "commun
 
 describe('a route on the unit of work', () => {
   it('commits the write with its event, at the instant of the service clock', async () => {
-    const r = await t.call('POST', '/display-screens', { as: giver, body: { note: 'kept' } });
+    const r = await t.call('POST', '/kit-probe/things', { as: giver, body: { note: 'kept' } });
     expect(r.status).toBe(201);
     expect(await things('kept')).toEqual(['kept#1']);
     const [event] = await outboxEvents(t, 'communication', { aggregateId: r.body.id });
@@ -94,14 +104,14 @@ describe('a route on the unit of work', () => {
 
   it('keeps nothing, neither the row nor the event, when the handler throws after emitting', async () => {
     const before = (await outboxEvents(t, 'communication', { type: 'recognition.given' })).length;
-    const r = await t.call('POST', '/display-screens', { as: giver, body: { note: 'dropped', fail: 'after-emit' } });
+    const r = await t.call('POST', '/kit-probe/things', { as: giver, body: { note: 'dropped', fail: 'after-emit' } });
     expect(r.status).toBe(500);
     expect(await things('dropped')).toEqual([]);
     expect(await outboxEvents(t, 'communication', { type: 'recognition.given' })).toHaveLength(before);
   });
 
   it('runs a write that lost a race once more: only the second run is kept, with its own event', async () => {
-    const r = await t.call('POST', '/display-screens', { as: giver, body: { note: 'raced', fail: 'race-once' } });
+    const r = await t.call('POST', '/kit-probe/things', { as: giver, body: { note: 'raced', fail: 'race-once' } });
     expect(r.status).toBe(201);
     expect(await things('raced')).toEqual(['raced#2']);
     const given = (await outboxEvents(t, 'communication', { type: 'recognition.given' })).filter((e) => e.payload.data.object.note === 'raced');
@@ -109,14 +119,14 @@ describe('a route on the unit of work', () => {
   });
 
   it('refuses a person without the row permission before the handler runs', async () => {
-    const r = await t.call('POST', '/display-screens', { as: person({}), body: { note: 'refused' } });
+    const r = await t.call('POST', '/kit-probe/things', { as: person({}), body: { note: 'refused' } });
     expect(r.status).toBe(403);
     expect(attempts).toBe(0);
   });
 
   it('names the employee as the actor on /me rows', async () => {
     const employee = person({}, { employeeId: 'emp_01JABCDEFGHJKMNPQRSTVWXYZ0' });
-    const r = await t.call('POST', '/me/notifications:mark-read', { as: employee, body: {} });
+    const r = await t.call('POST', '/me/kit-probe:touch', { as: employee, body: {} });
     expect(r.status).toBe(200);
     const [event] = await outboxEvents(t, 'communication', { type: 'announcement.acknowledged' });
     expect(event.payload.actor).toEqual({ type: 'employee', id: 'emp_01JABCDEFGHJKMNPQRSTVWXYZ0' });
@@ -125,13 +135,13 @@ describe('a route on the unit of work', () => {
 
 describe('consumers and workers on units of their own', () => {
   it('a consumer emits in the transaction that records the event as processed, as system', async () => {
-    const r = await t.call('POST', '/display-screens', { as: giver, body: { note: 'consumed' } });
+    const r = await t.call('POST', '/kit-probe/things', { as: giver, body: { note: 'consumed' } });
     const noted = await eventually(async () => (await outboxEvents(t, 'communication', { type: 'recognition.noted', aggregateId: r.body.id }))[0]);
     expect(noted.payload.actor).toEqual({ type: 'system', id: null });
   });
 
   it('a declared worker runs a round when the test asks, and nothing happens without one', async () => {
-    await t.call('POST', '/display-screens', { as: giver, body: { note: 'sweep-me' } });
+    await t.call('POST', '/kit-probe/things', { as: giver, body: { note: 'sweep-me' } });
     expect(await things('sweep-me')).toEqual(['sweep-me#1']);
     clock.advance(60_000);
     expect(await things('sweep-me')).toEqual(['sweep-me#1']); // no loop runs: time alone changes nothing
@@ -156,5 +166,15 @@ describe('the envelope', () => {
   it('a read records no events', () => {
     const unit = openWork({ schema: 'communication', clock: processClock, log: t.svc.runtime.log, services: new ServiceClient({}, null) }, t.svc.runtime.orm.em.fork(), false);
     expect(() => unit.work.emit({ type: 'x.y', aggregateType: 'x', aggregateId: 'x_1', locationId: null, object: {} })).toThrow(/a read records no events/);
+  });
+});
+
+describe('a route\'s own row', () => {
+  const noop = async () => ({ status: 204 });
+  it('serves a key the catalogue does not hold, with the row it declares; refuses a row of another key or one shadowing the catalogue', () => {
+    expect(compileRoutes('communication', [route('POST /kit-probe/things', noop, { row: thingsRow })], []).served).toEqual(['POST /kit-probe/things']);
+    expect(() => compileRoutes('communication', [route('POST /kit-probe/other', noop, { row: thingsRow })], [])).toThrow(/declares the row of POST \/kit-probe\/things/);
+    expect(() => compileRoutes('communication', [route('POST /recognitions', noop, { row: { ...thingsRow, path: '/recognitions' } })], [])).toThrow(/is in the endpoint catalogue/);
+    expect(() => compileRoutes('communication', [route('POST /kit-probe/other', noop)], [])).toThrow(/not in the endpoint catalogue/);
   });
 });

@@ -75,7 +75,7 @@ export const eventTypes: EventTypeDef[] = [
   { type: 'work_order.closed', area: 'equipment', planned: false, feature: 'equipment', scopes: ['operations:read', 'operations:write'], service: 'equipment' },
   { type: 'announcement.published', area: 'communication', planned: false, feature: 'communication', scopes: ['communication:read', 'communication:write', 'notifications:deliver'], service: 'communication' },
   { type: 'recognition.posted', area: 'communication', planned: false, feature: 'displays.gamification', scopes: ['communication:read', 'communication:write', 'notifications:deliver'], service: 'communication' },
-  { type: 'notification.requested', area: 'communication', planned: true, feature: 'notifications', scopes: ['notifications:deliver'], service: 'communication' },
+  { type: 'notification.requested', area: 'communication', planned: false, feature: 'notifications', scopes: ['notifications:deliver'], service: 'communication' },
   { type: 'alert.triggered', area: 'insights', planned: false, feature: 'insights', scopes: ['reports:read', 'reports:write'], service: 'insights' },
   { type: 'recommendation.created', area: 'insights', planned: false, feature: 'insights.recommendations', scopes: ['reports:read', 'reports:write'], service: 'insights' },
   { type: 'webhook.ping', area: 'test', planned: false, feature: null, scopes: [], service: 'webhooks' },

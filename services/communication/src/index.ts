@@ -19,6 +19,10 @@ import { DisplayPairing, DisplayScreen } from './display-screens/entities';
 import { displayScreenRoutes } from './display-screens/routes';
 import { displayInternalRoutes } from './display-screens/internal-routes';
 import { displayStreams } from './display-screens/stream-worker';
+import { EmployeeContact, Notification, NotificationDelivery, NotificationPreference } from './notifications/entities';
+import { notificationRoutes } from './notifications/routes';
+import { notificationConsumers } from './notifications/consumers';
+import { notificationDelivery } from './notifications/workers';
 
 export { configSchema, type CommunicationConfig } from './config';
 
@@ -29,19 +33,20 @@ export { configSchema, type CommunicationConfig } from './config';
  * metrics pushed per location; channels (location team, department, group) whose members post
  * messages, location team and department members kept in step with people's events; display screens
  * paired to a location by a code, whose screen token reads that location's display snapshot and live
- * stream. Replicas of the organization (locations), of people (employees: the
+ * stream; notifications made from other areas' events, in the app and (as each person chooses, held
+ * outside their shifts) by email, SMS and push. Replicas of the organization (locations), of people (employees: the
  * audience, who is recognised) and of scheduling's shifts (on shift).
  */
 export const communicationService = createService({
   name: 'communication',
   configSchema,
-  entities: [CommunicationLocation, CommunicationEmployee, CommunicationShift, Announcement, AnnouncementRecipient, Recognition, DisplayMetric, Channel, ChannelMember, Message, DisplayScreen, DisplayPairing],
+  entities: [CommunicationLocation, CommunicationEmployee, CommunicationShift, Announcement, AnnouncementRecipient, Recognition, DisplayMetric, Channel, ChannelMember, Message, DisplayScreen, DisplayPairing, Notification, NotificationPreference, NotificationDelivery, EmployeeContact],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (communication's replica of the organization)
   locationsInOrgUnits: locationsInOrgUnitsOf('communication'),
-  consumers: () => [...orgReplicaConsumers('communication'), ...employeeReplicaConsumers('communication'), ...shiftReplicaConsumers, ...channelMembershipConsumers],
-  workers: (svc) => [announcementClock(svc)],
-  routes: () => [...announcementRoutes(), ...recognitionRoutes(), ...displayMetricRoutes(), ...channelRoutes(), ...displayScreenRoutes()],
+  consumers: () => [...orgReplicaConsumers('communication'), ...employeeReplicaConsumers('communication'), ...shiftReplicaConsumers, ...channelMembershipConsumers, ...notificationConsumers],
+  workers: (svc) => [announcementClock(svc), notificationDelivery(svc)],
+  routes: () => [...announcementRoutes(), ...recognitionRoutes(), ...displayMetricRoutes(), ...channelRoutes(), ...displayScreenRoutes(), ...notificationRoutes()],
   internalRoutes: (svc) => displayInternalRoutes(svc),
   // the live streams of the team-display page open in this process
   onStart: (svc) => displayStreams(svc).start(),

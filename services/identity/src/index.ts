@@ -26,6 +26,7 @@ import { internalRoutes } from './internal/routes';
 import { personalDataRoutes } from './personal-data/routes';
 import { emailWorker } from './email/email-worker';
 import { userConsumers } from './users/consumers';
+import { emailRequestConsumer } from './email/consumers';
 
 export { identityAdmin } from './users/admin';
 export { emailAdmin } from './email/admin';
@@ -37,7 +38,7 @@ export const identityService = createService({
   // the kit opens the transaction of every write and commits it with the unit's events
   entities: [User, Role, Assignment, Session, ApiKey, IntegrationState, MfaChallenge, RecoveryCode, Invitation, EmailLog, FeatureSwitch, CompanySettings],
   migrations,
-  consumers: () => userConsumers,
+  consumers: () => [...userConsumers, emailRequestConsumer],
   routes: ({ config }) => {
     const deps = routeDeps(config);
     return [

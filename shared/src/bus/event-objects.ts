@@ -16,6 +16,7 @@ import {
   Item,
   Location,
   MaintenanceDue,
+  NotificationRequested,
   OrgUnit,
   PayPeriod,
   PayRate,
@@ -120,4 +121,5 @@ export const eventObjectSchemas: Readonly<Record<string, z.ZodType>> = {
   'announcement.published': Announcement,
   'recognition.posted': Recognition,
   'recommendation.created': Recommendation,
+  'notification.requested': NotificationRequested,
 };

@@ -3,6 +3,7 @@ import { Migration20261128130000 } from './Migration20261128130000';
 import { Migration20261128140000 } from './Migration20261128140000';
 import { Migration20261128150000 } from './Migration20261128150000';
 import { Migration20261202100000 } from './Migration20261202100000';
+import { Migration20261202200000 } from './Migration20261202200000';
 import { Migration20261202300000 } from './Migration20261202300000';
 
 export const migrations: MigrationEntry[] = [
@@ -14,6 +15,8 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261128150000', class: Migration20261128150000 },
   // channels, their members and messages
   { name: 'Migration20261202100000', class: Migration20261202100000 },
+  // notifications, preferences, deliveries and people's contact details
+  { name: 'Migration20261202200000', class: Migration20261202200000 },
   // display screens and pairing codes
   { name: 'Migration20261202300000', class: Migration20261202300000 },
 ];

@@ -12,6 +12,12 @@ export function sendEmail(w: Work, mail: Mail): EmailLog {
   return w.em.create(EmailLog, { id: newId('emailLog'), to: mail.to, subject: mail.subject, body: mail.body, createdAt: at, status: 'pending', attempts: 0, nextAttemptAt: at, sentAt: null, error: null });
 }
 
+/** An email another service asked for (`communication.email.requested`, `insights.email.requested`): recorded pending for the email worker. */
+export async function recordRequestedEmail(w: Work, mail: Mail): Promise<void> {
+  sendEmail(w, mail);
+  await w.em.flush();
+}
+
 /** An email the caller sends itself (`ops email test`), recorded as claimed so the email worker leaves it alone. */
 export async function recordOwnSend(w: Work, mail: Mail, holdMs: number): Promise<EmailLog> {
   const row = sendEmail(w, mail);

@@ -1,0 +1,179 @@
+import type { z } from 'zod';
+import { Announcement, AnnouncementReminded, CorrectiveAction, SchedulePublished, Shift, ShiftSwap, TimeOffRequest, WorkOrder, type EventEnvelope } from '@bop/contracts';
+import { atEmployeeLocations, type Work } from '@bop/shared';
+import type { FilterQuery } from '@mikro-orm/core';
+import { CommunicationEmployee } from '../employees/entities';
+import { CommunicationShift } from '../shifts/entities';
+import { AnnouncementRecipient } from '../announcements/entities';
+import type { NotificationDraft } from './store';
+import { startsSoon } from './rules';
+
+/** The fields of an event's object a producer reads, checked against the producer's contract: a malformed object is a producer's bug (parked, not guessed). */
+function objectOf<S extends z.ZodType>(event: EventEnvelope, schema: S): z.output<S> {
+  const r = schema.safeParse(event.data.object);
+  if (!r.success) throw new Error(`${event.type} ${event.id}: data.object is not as its contract says (${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')})`);
+  return r.data;
+}
+
+const minute = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/**
+ * `schedule.published`: each employee with shifts in it (from the shift replica: scheduling announced
+ * each draft with `shift.changed` when it was made), with their number of shifts and the first one.
+ * Urgent when one of their shifts starts within 24 hours.
+ */
+async function schedulePublished(w: Work, event: EventEnvelope): Promise<NotificationDraft[]> {
+  const o = objectOf(event, SchedulePublished.pick({ locationId: true, from: true, to: true, shiftIds: true }));
+  if (o.shiftIds.length === 0) return [];
+  const shifts = await w.em.find(CommunicationShift, { id: { $in: o.shiftIds } }, { fields: ['id', 'employeeId', 'startAt', 'localDate'], orderBy: { startAt: 'asc' } });
+  if (shifts.length < new Set(o.shiftIds).size) {
+    // the shift replica has not caught up with scheduling's shift.changed yet: the event is retried
+    throw new Error(`${event.type} ${event.id}: ${new Set(o.shiftIds).size - shifts.length} of its shifts are not in the shift replica yet`);
+  }
+  const byEmployee = new Map<string, Array<(typeof shifts)[number]>>();
+  for (const s of shifts) if (s.employeeId) byEmployee.set(s.employeeId, [...(byEmployee.get(s.employeeId) ?? []), s]);
+  return [...byEmployee].map(([employeeId, mine]) => ({
+    employeeId,
+    kind: 'schedule_published',
+    title: 'Your schedule is published',
+    body: `You have ${plural(mine.length, 'shift')} from ${o.from} to ${o.to}; the first starts on ${mine[0].localDate}.`,
+    subject: { type: 'schedule', id: o.locationId },
+    locationId: o.locationId,
+    urgent: mine.some((s) => startsSoon(s.startAt, w.now)),
+  }));
+}
+
+/**
+ * `open_shift.posted`: the eligible staff, as scheduling offers open shifts (`GET /me/open-shifts`):
+ * active, working at the shift's location (home or further), holding its position, and (from the
+ * shift replica) not working another published shift that overlaps it. Approved time off is not in
+ * the event nor replicated here: scheduling refuses such a claim. Urgent when it starts within 24 hours.
+ */
+async function openShiftPosted(w: Work, event: EventEnvelope): Promise<NotificationDraft[]> {
+  const o = objectOf(event, Shift.pick({ id: true, locationId: true, position: true, employeeId: true, start: true, end: true, localStart: true, localEnd: true }));
+  if (o.employeeId !== null) return [];
+  const staff = await w.em.find(
+    CommunicationEmployee,
+    { $and: [{ status: 'active' }, atEmployeeLocations(o.locationId) as FilterQuery<CommunicationEmployee>, { positions: { $overlap: [o.position] } }] },
+    { fields: ['id'] },
+  );
+  if (staff.length === 0) return [];
+  const busy = new Set(
+    (await w.em.find(CommunicationShift, { employeeId: { $in: staff.map((e) => e.id) }, status: 'published', startAt: { $lt: new Date(o.end) }, endAt: { $gt: new Date(o.start) } }, { fields: ['employeeId'] })).map((s) => s.employeeId),
+  );
+  return staff
+    .filter((e) => !busy.has(e.id))
+    .map((e) => ({
+      employeeId: e.id,
+      kind: 'shift_offered',
+      title: `Open shift: ${o.position}`,
+      body: `A ${o.position} shift is open on ${minute(o.localStart)}–${o.localEnd.slice(11, 16)}. Claim it in the app.`,
+      subject: { type: 'shift', id: o.id },
+      locationId: o.locationId,
+      urgent: startsSoon(o.start, w.now),
+    }));
+}
+
+const SwapFields = ShiftSwap.pick({ id: true, shiftId: true, locationId: true, fromEmployeeId: true, toEmployeeId: true, shiftStart: true, status: true });
+
+/** `shift.swap_requested`: the employee asked to take the shift. Urgent when it starts within 24 hours. */
+async function swapRequested(w: Work, event: EventEnvelope): Promise<NotificationDraft[]> {
+  const o = objectOf(event, SwapFields);
+  return [{ employeeId: o.toEmployeeId, kind: 'swap_requested', title: 'Shift swap requested', body: `You are asked to take over a shift starting ${minute(o.shiftStart)} UTC.`, subject: { type: 'shift_swap', id: o.id }, locationId: o.locationId, urgent: startsSoon(o.shiftStart, w.now) }];
+}
+
+/** `shift.swap_approved`: both employees (scheduling announces no rejection). Urgent when the shift starts within 24 hours. */
+async function swapApproved(w: Work, event: EventEnvelope): Promise<NotificationDraft[]> {
+  const o = objectOf(event, SwapFields);
+  const at = minute(o.shiftStart);
+  const base = { kind: 'swap_decided' as const, title: 'Shift swap approved', subject: { type: 'shift_swap', id: o.id }, locationId: o.locationId, urgent: startsSoon(o.shiftStart, w.now) };
+  return [
+    { ...base, employeeId: o.fromEmployeeId, body: `Your shift starting ${at} UTC now goes to your colleague.` },
+    { ...base, employeeId: o.toEmployeeId, body: `You now work the shift starting ${at} UTC.` },
+  ];
+}
+
+/** `time_off.approved` / `time_off.rejected`: the employee. */
+async function timeOffDecided(_w: Work, event: EventEnvelope): Promise<NotificationDraft[]> {
+  const o = objectOf(event, TimeOffRequest.pick({ id: true, employeeId: true, locationId: true, startDate: true, endDate: true, status: true, rejectionReason: true }));
+  const approved = event.type === 'time_off.approved';
+  const span = o.startDate === o.endDate ? o.startDate : `${o.startDate} to ${o.endDate}`;
+  return [{
+    employeeId: o.employeeId,
+    kind: 'time_off_decided',
+    title: approved ? 'Time off approved' : 'Time off rejected',
+    body: approved ? `Your time off (${span}) is approved.` : `Your time off (${span}) is rejected${o.rejectionReason ? `: ${o.rejectionReason}` : '.'}`,
+    subject: { type: 'time_off_request', id: o.id },
+    locationId: o.locationId,
+    urgent: false,
+  }];
+}
+
+/** `corrective_action.created` with an assignee: the assignee. Urgent at priority `urgent`. */
+async function correctiveActionAssigned(_w: Work, event: EventEnvelope): Promise<NotificationDraft[]> {
+  const o = objectOf(event, CorrectiveAction.pick({ id: true, locationId: true, title: true, priority: true, assigneeId: true, dueAt: true }));
+  if (!o.assigneeId) return [];
+  return [{
+    employeeId: o.assigneeId,
+    kind: 'corrective_action_assigned',
+    title: `Corrective action assigned: ${o.title}`,
+    body: `You are assigned a ${o.priority}-priority corrective action${o.dueAt ? `, due ${minute(o.dueAt)} UTC` : ''}.`,
+    subject: { type: 'corrective_action', id: o.id },
+    locationId: o.locationId,
+    urgent: o.priority === 'urgent',
+  }];
+}
+
+/** `work_order.created` with an assignee, or `work_order.updated` whose assignee changed to someone: that person. Urgent at priority `urgent`. */
+async function workOrderAssigned(_w: Work, event: EventEnvelope): Promise<NotificationDraft[]> {
+  const o = objectOf(event, WorkOrder.pick({ id: true, locationId: true, title: true, priority: true, assigneeEmployeeId: true, dueDate: true }));
+  if (!o.assigneeEmployeeId) return [];
+  if (event.type === 'work_order.updated' && !(event.data.previous && 'assigneeEmployeeId' in event.data.previous)) return [];
+  return [{
+    employeeId: o.assigneeEmployeeId,
+    kind: 'work_order_assigned',
+    title: `Work order assigned: ${o.title}`,
+    body: `You are assigned a ${o.priority}-priority work order${o.dueDate ? `, due ${o.dueDate}` : ''}.`,
+    subject: { type: 'work_order', id: o.id },
+    locationId: o.locationId,
+    urgent: o.priority === 'urgent',
+  }];
+}
+
+/** `announcement.published`: its audience, as fixed at publication. */
+async function announcementPublished(w: Work, event: EventEnvelope): Promise<NotificationDraft[]> {
+  const o = objectOf(event, Announcement.pick({ id: true, title: true, body: true, acknowledgementRequired: true }));
+  const audience = await w.em.find(AnnouncementRecipient, { announcementId: o.id }, { fields: ['employeeId'] });
+  const body = o.acknowledgementRequired ? `${o.body}\n\nPlease read and acknowledge it.` : o.body;
+  return audience.map((r) => ({ employeeId: r.employeeId, kind: 'announcement_published', title: o.title, body, subject: { type: 'announcement', id: o.id }, locationId: event.locationId ?? null, urgent: false }));
+}
+
+/** `communication.announcement.reminded` (internal): those reminded past the deadline. */
+async function announcementReminded(_w: Work, event: EventEnvelope): Promise<NotificationDraft[]> {
+  const o = objectOf(event, AnnouncementReminded);
+  return o.employeeIds.map((employeeId) => ({
+    employeeId,
+    kind: 'announcement_reminder',
+    title: `Reminder: ${o.title}`,
+    body: `Please read and acknowledge "${o.title}"; it was due by ${minute(o.acknowledgeBy)} UTC.`,
+    subject: { type: 'announcement', id: o.announcementId },
+    locationId: event.locationId ?? null,
+    urgent: false,
+  }));
+}
+
+/** What each event type notifies, by topic. */
+export const producers: Record<string, { topic: string; make: (w: Work, event: EventEnvelope) => Promise<NotificationDraft[]> }> = {
+  'schedule.published': { topic: 'scheduling', make: schedulePublished },
+  'open_shift.posted': { topic: 'scheduling', make: openShiftPosted },
+  'shift.swap_requested': { topic: 'scheduling', make: swapRequested },
+  'shift.swap_approved': { topic: 'scheduling', make: swapApproved },
+  'time_off.approved': { topic: 'time', make: timeOffDecided },
+  'time_off.rejected': { topic: 'time', make: timeOffDecided },
+  'corrective_action.created': { topic: 'operations', make: correctiveActionAssigned },
+  'work_order.created': { topic: 'equipment', make: workOrderAssigned },
+  'work_order.updated': { topic: 'equipment', make: workOrderAssigned },
+  'announcement.published': { topic: 'communication', make: announcementPublished },
+  'communication.announcement.reminded': { topic: 'communication', make: announcementReminded },
+};
