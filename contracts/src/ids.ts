@@ -82,6 +82,7 @@ export const idPrefixes = {
   announcementRecipient: 'anr',
   recognition: 'rcg',
   displayMetric: 'dmt',
+  reportExport: 'rex',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

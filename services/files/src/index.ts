@@ -5,7 +5,7 @@ import { FilesLocation } from './locations/entities';
 import { Attachment, UploadIntent } from './attachments/entities';
 import { attachmentRoutes } from './attachments/routes';
 import { attachmentInternalRoutes } from './attachments/internal-routes';
-import { attachmentStorage } from './attachments/upload-store';
+import { attachmentStorage, uploadLimits } from './attachments/upload-store';
 import { contentRemoval, uploadSweep } from './attachments/removal-worker';
 
 export { configSchema, type FilesConfig } from './config';
@@ -32,5 +32,5 @@ export const filesService = createService({
   consumers: () => orgReplicaConsumers('files'),
   workers: (svc) => [contentRemoval(storageOf(svc)), uploadSweep(storageOf(svc), svc.config.FILES_UPLOAD_ORPHAN_AFTER_MS)],
   routes: (svc) => attachmentRoutes(svc, storageOf(svc)),
-  internalRoutes: () => attachmentInternalRoutes(),
+  internalRoutes: (svc) => attachmentInternalRoutes(storageOf(svc), uploadLimits(svc.config).maxBytes),
 });

@@ -3,7 +3,7 @@ import { configSchema } from './config';
 import { migrations } from './migrations';
 import { InsightsLocation } from './locations/entities';
 import { InsightsEmployee } from './employees/entities';
-import { SalesContribution, SalesDay, SalesInterval } from './sales/entities';
+import { SalesChannelDay, SalesContribution, SalesDay, SalesInterval, SalesItemDay } from './sales/entities';
 import { salesConsumers } from './sales/consumers';
 import { LaborHours, LaborInterval, LaborTimesheet } from './labor/entities';
 import { laborConsumers } from './labor/consumers';
@@ -14,6 +14,9 @@ import { wasteConsumers } from './waste/consumers';
 import { OverShortDay } from './cash/entities';
 import { cashConsumers } from './cash/consumers';
 import { kpiRoutes } from './kpis/routes';
+import { ReportExport } from './reports/entities';
+import { reportRoutes } from './reports/routes';
+import { reportExportWorker } from './reports/exports';
 
 export { configSchema, type InsightsConfig } from './config';
 
@@ -23,15 +26,16 @@ const inOrgUnits = locationsInOrgUnitsOf('insights');
  * Reports and insights: read models fed by other areas' events, never by their schemas — net sales and
  * completed sales per location, business day and 15-minute interval (sales' recorded transactions),
  * hours per location, day and position and per 15-minute interval (time's calculated timesheets) priced by the pay rate in force
- * (people's rates, replicated), published shifts per location and day (scheduling's shift events), waste value (inventory's waste records), over/short of closed cash days — and the KPIs over any set of locations (`GET /kpis`).
+ * (people's rates, replicated), published shifts per location and day (scheduling's shift events), waste value (inventory's waste records), over/short of closed cash days — and the KPIs over any set of locations (`GET /kpis`); reports over the same read models (`GET /reports`, registry in reports/registry.ts) and their exports to CSV or XLSX, stored at the files service (`POST /report-exports`, the `report-exports` worker).
  */
 export const insightsService = createService({
   name: 'insights',
   configSchema,
-  entities: [InsightsLocation, InsightsEmployee, SalesContribution, SalesDay, SalesInterval, LaborTimesheet, LaborHours, LaborInterval, ScheduledShift, WasteRecord, OverShortDay],
+  entities: [InsightsLocation, InsightsEmployee, SalesContribution, SalesDay, SalesInterval, SalesItemDay, SalesChannelDay, ReportExport, LaborTimesheet, LaborHours, LaborInterval, ScheduledShift, WasteRecord, OverShortDay],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (insights' replica of the organization)
   locationsInOrgUnits: inOrgUnits,
   consumers: () => [...orgReplicaConsumers('insights'), ...employeeReplicaConsumers('insights'), ...salesConsumers, ...laborConsumers, ...scheduleConsumers, ...wasteConsumers, ...cashConsumers],
-  routes: () => [...kpiRoutes(inOrgUnits)],
+  routes: () => [...kpiRoutes(inOrgUnits), ...reportRoutes(inOrgUnits)],
+  workers: (svc) => [reportExportWorker(svc)],
 });

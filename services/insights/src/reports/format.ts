@@ -1,0 +1,8 @@
+import Decimal from 'decimal.js';
+
+/** Money to the cent, half up (as `GET /kpis` rounds). */
+export const money = (d: Decimal.Value) => new Decimal(d).toFixed(2, Decimal.ROUND_HALF_UP);
+/** Hours and quantities to two decimals, half up. */
+export const decimal2 = (d: Decimal.Value) => new Decimal(d).toFixed(2, Decimal.ROUND_HALF_UP);
+/** A date column as it comes from a `date` column. */
+export const dayText = (d: string | Date) => (typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10));
