@@ -317,7 +317,7 @@ describe('report exports', () => {
     const queued = await create({ report: 'labor-vs-sales', format: 'csv', parameters: { from: '2026-11-16', to: '2026-11-22' } });
     expect(queued.status).toBe(202);
     expect(queued.body).toMatchObject({ report: 'labor-vs-sales', format: 'csv', status: 'queued', downloadUrl: null, locationIds: [nyc, ber].sort() });
-    expect(queued.headers.location).toBe(`/api/v1/report-exports/${queued.body.id}`);
+    expect(queued.headers.get('location')).toBe(`/api/v1/report-exports/${queued.body.id}`);
     expect(await worker().runOnce()).toBe(true);
     const done = await s.insights.call('GET', `/report-exports/${queued.body.id}`, { as: exporter });
     expect(done.status).toBe(200);
