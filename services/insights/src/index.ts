@@ -16,11 +16,18 @@ import { cashConsumers } from './cash/consumers';
 import { kpiRoutes } from './kpis/routes';
 import { ReportExport } from './reports/entities';
 import { reportRoutes } from './reports/routes';
-import { reportExportWorker } from './reports/exports';
+import { reportExportWorker } from './reports/exports-worker';
+import { reportRegistry } from './reports/registry';
+import { salesByChannel, salesByDay, salesByHour, salesByItem } from './reports/sales-store';
+import { laborVsSales, timesheetSummary } from './reports/labor-store';
+import { overShort, wasteByReason } from './reports/cash-waste-store';
 
 export { configSchema, type InsightsConfig } from './config';
 
 const inOrgUnits = locationsInOrgUnitsOf('insights');
+
+/** Every report `GET /reports` lists, in that order (reports/registry.ts says how to add one). */
+const reports = reportRegistry([salesByDay, salesByHour, salesByItem, salesByChannel, laborVsSales, timesheetSummary, overShort, wasteByReason]);
 
 /**
  * Reports and insights: read models fed by other areas' events, never by their schemas — net sales and
@@ -36,6 +43,6 @@ export const insightsService = createService({
   // a person's org-unit reach resolves to the locations of those units (insights' replica of the organization)
   locationsInOrgUnits: inOrgUnits,
   consumers: () => [...orgReplicaConsumers('insights'), ...employeeReplicaConsumers('insights'), ...salesConsumers, ...laborConsumers, ...scheduleConsumers, ...wasteConsumers, ...cashConsumers],
-  routes: () => [...kpiRoutes(inOrgUnits), ...reportRoutes(inOrgUnits)],
-  workers: (svc) => [reportExportWorker(svc)],
+  routes: () => [...kpiRoutes(inOrgUnits), ...reportRoutes(reports, inOrgUnits)],
+  workers: (svc) => [reportExportWorker(svc, reports)],
 });

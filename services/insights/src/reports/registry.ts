@@ -4,8 +4,9 @@
  * most another service's API through `w.services`), within the locations the route resolved from its
  * parameters and the caller's reach.
  *
- * To add a report: `defineReport({ key, title, description, params, columns, run })` in a file of
- * this folder and add it to the list in `./index.ts`.
+ * To add a report: `defineReport({ key, title, description, params, columns, run })` in a `*-store.ts`
+ * file of your area (it reads the database) and add it to the `reportRegistry([...])` list in the
+ * service's `src/index.ts`.
  * - `params`: a zod object of string inputs (a query's values; an export sends the same as strings).
  *   Extend `ReportRangeParams` (from, to, locationId, orgUnitId) with `.safeExtend({...})`, or write
  *   your own; `locationId`/`orgUnitId`, when present, choose the locations (default: all within reach).
@@ -98,4 +99,20 @@ export function reportParameters(schema: z.ZodType): ReportParameter[] {
     if (d.type === 'enum' && d.entries) p.values = Object.values(d.entries);
     return p;
   });
+}
+
+/** The reports a service serves, by key, in the order `GET /reports` lists them. */
+export interface ReportRegistry {
+  list(): readonly ReportDefinition[];
+  get(key: string): ReportDefinition | undefined;
+}
+
+/** A registry of `reports` (their keys unique). */
+export function reportRegistry(reports: ReportDefinition[]): ReportRegistry {
+  const byKey = new Map<string, ReportDefinition>();
+  for (const r of reports) {
+    if (byKey.has(r.key)) throw new Error(`Two reports have the key ${r.key}.`);
+    byKey.set(r.key, r);
+  }
+  return { list: () => reports, get: (key) => byKey.get(key) };
 }

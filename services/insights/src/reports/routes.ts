@@ -1,20 +1,19 @@
 import { BadRequest, decodeCursor, encodeCursor, NotFound, route, type RouteDef } from '@bop/shared';
 import { kpiLocations } from '../kpis/store';
-import { REPORTS, reportByKey } from '.';
-import { reportParameters } from './registry';
+import { reportParameters, type ReportRegistry } from './registry';
 import { parseReportParams, scopeOf } from './params';
-import { getExport, requestExport } from './exports';
+import { getExport, requestExport } from './exports-store';
 
 type OrgUnitLocations = Parameters<typeof kpiLocations>[2];
 
-export const reportRoutes = (inOrgUnits: OrgUnitLocations): RouteDef[] => [
+export const reportRoutes = (reports: ReportRegistry, inOrgUnits: OrgUnitLocations): RouteDef[] => [
   route('GET /reports', async () => ({
     status: 200,
-    body: { data: REPORTS.map((r) => ({ key: r.key, title: r.title, description: r.description, parameters: reportParameters(r.params), columns: r.columns })) },
+    body: { data: reports.list().map((r) => ({ key: r.key, title: r.title, description: r.description, parameters: reportParameters(r.params), columns: r.columns })) },
   })),
 
   route('GET /reports/{key}', async (ctx) => {
-    const report = reportByKey(ctx.params.key);
+    const report = reports.get(ctx.params.key);
     if (!report) throw new NotFound('report', ctx.params.key);
     const { limit, cursor, ...raw } = ctx.query;
     const after = decodeCursor(cursor);
@@ -37,7 +36,7 @@ export const reportRoutes = (inOrgUnits: OrgUnitLocations): RouteDef[] => [
   }),
 
   route('POST /report-exports', async (ctx) => {
-    const body = await requestExport(ctx, ctx.body, inOrgUnits);
+    const body = await requestExport(ctx, reports, ctx.body, inOrgUnits);
     return { status: 202, body, headers: { Location: `/api/v1/report-exports/${body.id}` } };
   }),
 

@@ -1,14 +1,11 @@
 import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { ReportExportCreate } from '@bop/contracts';
-import { callCommand, defineWorker, newId, NotFound, reachableLocationIds, ValidationError, type ServiceRuntime, type Work, type WorkerRound } from '@bop/shared';
-import type { InsightsConfig } from '../config';
+import { newId, NotFound, reachableLocationIds, ValidationError, type Work } from '@bop/shared';
 import { kpiLocations } from '../kpis/store';
-import { reportByKey } from '.';
 import { ReportExport } from './entities';
 import { parseReportParams, scopeOf } from './params';
-import type { ReportDefinition, ReportRow } from './registry';
-import { CSV_TYPE, reportCsv, reportXlsx, XLSX_TYPE } from './files';
+import type { ReportDefinition, ReportRegistry, ReportRow } from './registry';
 
 type OrgUnitLocations = Parameters<typeof kpiLocations>[2];
 
@@ -40,8 +37,8 @@ export function exportDto(x: ReportExport) {
  * (422 on `report` or `parameters.<name>`), the locations resolved within the caller's reach now (403
  * out_of_reach as there), and the run queued for the `report-exports` worker.
  */
-export async function requestExport(w: Work, body: z.output<typeof ReportExportCreate>, inOrgUnits: OrgUnitLocations) {
-  const report = reportByKey(body.report);
+export async function requestExport(w: Work, reports: ReportRegistry, body: z.output<typeof ReportExportCreate>, inOrgUnits: OrgUnitLocations) {
+  const report = reports.get(body.report);
   if (!report) throw new ValidationError([{ path: 'report', message: `No report ${body.report} (GET /reports lists them).` }]);
   const parsed = parseReportParams(report, body.parameters, ['parameters']);
   if ('errors' in parsed) throw new ValidationError(parsed.errors, 'The report parameters are not valid.');
@@ -76,7 +73,7 @@ export async function getExport(w: Work, id: string) {
 }
 
 /** Takes the oldest queued export (or one whose run was lost), skipping those another worker holds: it is running from now. */
-async function claimExport(w: Work): Promise<ReportExport | null> {
+export async function claimExport(w: Work): Promise<ReportExport | null> {
   const stale = new Date(w.now.getTime() - STALE_RUN_MS);
   const [x] = await w.em.find(ReportExport, { $or: [{ status: 'queued' }, { status: 'running', startedAt: { $lt: stale } }] }, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: 1, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE });
   if (!x) return null;
@@ -97,61 +94,12 @@ export async function allRows(w: Work, report: ReportDefinition, params: Record<
   return rows;
 }
 
-/** What a run stores: the file's name, type and bytes. */
-async function exportFile(x: ReportExport, report: ReportDefinition, rows: ReportRow[]) {
-  const stem = `${report.key}_${x.parameters.from ?? ''}_${x.parameters.to ?? ''}`.replace(/_+$/, '').replace(/[^A-Za-z0-9._-]/g, '_');
-  if (x.format === 'csv') return { fileName: `${stem}.csv`, contentType: CSV_TYPE, bytes: reportCsv(report.columns, rows) };
-  return { fileName: `${stem}.xlsx`, contentType: XLSX_TYPE, bytes: await reportXlsx(report.title, report.columns, rows) };
+/** A run done: its file stored at files as `attachmentId`. */
+export async function completeExport(w: Work, id: string, done: { rows: number; attachmentId: string; fileName: string }): Promise<void> {
+  await w.em.nativeUpdate(ReportExport, { id }, { status: 'completed', rows: done.rows, attachmentId: done.attachmentId, fileName: done.fileName, completedAt: w.now, error: null });
 }
 
-/**
- * Runs one queued export: the report to its last row (the locations resolved when it was requested),
- * the file (CSV or XLSX) stored at the files service as an attachment uploaded by the requester (they
- * download it there), then completed with its link; any failure is recorded on the export as `failed`.
- */
-async function runExport(svc: ServiceRuntime<InsightsConfig>, r: WorkerRound, x: ReportExport): Promise<void> {
-  try {
-    const report = reportByKey(x.reportKey);
-    if (!report) throw new Error(`the report ${x.reportKey} no longer exists`);
-    const parsed = parseReportParams(report, x.parameters);
-    if ('errors' in parsed) throw new Error(`its parameters are no longer valid: ${parsed.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`);
-    const rows = await r.read((w) => allRows(w, report, parsed.params, x.locationIds));
-    const file = await exportFile(x, report, rows);
-    const attachment = await callCommand<{ id: string }>(
-      svc.services,
-      'files',
-      'POST',
-      '/internal/attachments',
-      {
-        fileName: file.fileName,
-        contentType: file.contentType,
-        contentBase64: file.bytes.toString('base64'),
-        description: `${report.title} (report export ${x.id})`,
-        locationId: x.locationIds.length === 1 ? x.locationIds[0] : null,
-        uploadedBy: { type: x.requestedByType, id: x.requestedById },
-      },
-      { what: 'store the export', ok: [201] },
-    );
-    await r.write(async (w) => {
-      await w.em.nativeUpdate(ReportExport, { id: x.id }, { status: 'completed', rows: rows.length, attachmentId: attachment.id, fileName: file.fileName, completedAt: w.now, error: null });
-    });
-  } catch (err) {
-    await r.write(async (w) => {
-      await w.em.nativeUpdate(ReportExport, { id: x.id }, { status: 'failed', error: (err as Error).message.slice(0, 2000), completedAt: w.now });
-    });
-  }
+/** A run that failed, with why (the requester reads it in `GET /report-exports/{id}`). */
+export async function failExport(w: Work, id: string, error: string): Promise<void> {
+  await w.em.nativeUpdate(ReportExport, { id }, { status: 'failed', error: error.slice(0, 2000), completedAt: w.now });
 }
-
-/** The `report-exports` worker: one queued export per round (true: look again at once). */
-export const reportExportWorker = (svc: ServiceRuntime<InsightsConfig>) =>
-  defineWorker({
-    name: 'report-exports',
-    every: () => svc.config.INSIGHTS_EXPORT_POLL_MS,
-    backoff: { baseMs: 1000, capMs: 60_000 },
-    round: async (r) => {
-      const x = await r.write((w) => claimExport(w));
-      if (!x) return false;
-      await runExport(svc, r, x);
-      return true;
-    },
-  });
