@@ -83,6 +83,7 @@ export const idPrefixes = {
   recognition: 'rcg',
   displayMetric: 'dmt',
   reportExport: 'rex',
+  reportSchedule: 'rsc',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -1,5 +1,5 @@
 import { z } from '../zod';
-import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../common';
+import { listEnvelope, ListQuery, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../common';
 import { IsoDate } from '../identity/company-settings';
 import { KPI_MAX_DAYS, locationList } from './kpis';
 
@@ -109,9 +109,48 @@ export const ReportExport = z
   })
   .openapi('ReportExport');
 
+export const ReportScheduleEvery = z.enum(['daily', 'weekly', 'monthly']);
+
+/**
+ * `POST /report-schedules` (the project's own addition): a report run for each past period and e-mailed
+ * to `recipients` with its download link. The period sets `from` and `to`.
+ */
+export const ReportScheduleCreate = z
+  .strictObject({
+    report: z.string().min(1).max(100).openapi({ description: 'the report key (`GET /reports`)', example: 'labor-vs-sales' }),
+    format: ReportExportFormat,
+    every: ReportScheduleEvery.openapi({ description: 'daily: the day before; weekly: Monday to Sunday; monthly: the calendar month (UTC dates)' }),
+    recipients: z.array(z.email().max(254)).min(1).max(50),
+    parameters: z
+      .record(z.string(), z.string().max(200 * 65))
+      .default({})
+      .openapi({ description: 'the report\'s other parameters, as strings (`locationId` comma-separated); not `from`/`to`' }),
+  })
+  .openapi('ReportScheduleCreate');
+
+export const ReportSchedule = z
+  .object({
+    id: z.string().openapi({ example: 'rsc_01JD3Y7Q0ZK8M4N2P5R6S7T8V9' }),
+    report: z.string(),
+    format: ReportExportFormat,
+    every: ReportScheduleEvery,
+    recipients: z.array(z.string()),
+    parameters: z.record(z.string(), z.string()),
+    locationIds: z.array(z.string()).openapi({ description: 'the locations counted, resolved within the creator\'s reach when it was made' }),
+    status: z.enum(['active', 'stopped']),
+    nextPeriod: z.object({ from: IsoDate, to: IsoDate }),
+    nextRunAt: z.string().openapi({ description: 'when the next period is run and sent' }),
+    lastExportId: z.string().nullable().openapi({ description: 'the export of the latest run (`GET /report-exports/{id}`)' }),
+    createdAt: z.string(),
+  })
+  .openapi('ReportSchedule');
+
 export const reportOperations = {
   'GET /reports': { response: ReportList },
   'GET /reports/{key}': { params: ReportKeyParam, query: ReportRunQuery, response: ReportRun },
   'POST /report-exports': { body: ReportExportCreate, response: ReportExport, status: 202 },
   'GET /report-exports/{id}': { params: z.object({ id: ref }), response: ReportExport },
+  'GET /report-schedules': { query: ListQuery, response: listEnvelope(ReportSchedule) },
+  'POST /report-schedules': { body: ReportScheduleCreate, response: ReportSchedule, status: 201 },
+  'DELETE /report-schedules/{id}': { params: z.object({ id: ref }), status: 204 },
 };

@@ -14,9 +14,9 @@ import { wasteConsumers } from './waste/consumers';
 import { OverShortDay } from './cash/entities';
 import { cashConsumers } from './cash/consumers';
 import { kpiRoutes } from './kpis/routes';
-import { ReportExport } from './reports/entities';
+import { ReportExport, ReportSchedule } from './reports/entities';
 import { reportRoutes } from './reports/routes';
-import { reportExportWorker } from './reports/exports-worker';
+import { reportExportWorker, reportScheduleWorker } from './reports/exports-worker';
 import { reportRegistry } from './reports/registry';
 import { salesByChannel, salesByDay, salesByHour, salesByItem } from './reports/sales-store';
 import { laborVsSales, timesheetSummary } from './reports/labor-store';
@@ -38,11 +38,11 @@ const reports = reportRegistry([salesByDay, salesByHour, salesByItem, salesByCha
 export const insightsService = createService({
   name: 'insights',
   configSchema,
-  entities: [InsightsLocation, InsightsEmployee, SalesContribution, SalesDay, SalesInterval, SalesItemDay, SalesChannelDay, ReportExport, LaborTimesheet, LaborHours, LaborInterval, ScheduledShift, WasteRecord, OverShortDay],
+  entities: [InsightsLocation, InsightsEmployee, SalesContribution, SalesDay, SalesInterval, SalesItemDay, SalesChannelDay, ReportExport, ReportSchedule, LaborTimesheet, LaborHours, LaborInterval, ScheduledShift, WasteRecord, OverShortDay],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (insights' replica of the organization)
   locationsInOrgUnits: inOrgUnits,
   consumers: () => [...orgReplicaConsumers('insights'), ...employeeReplicaConsumers('insights'), ...salesConsumers, ...laborConsumers, ...scheduleConsumers, ...wasteConsumers, ...cashConsumers],
   routes: () => [...kpiRoutes(inOrgUnits), ...reportRoutes(reports, inOrgUnits)],
-  workers: (svc) => [reportExportWorker(svc, reports)],
+  workers: (svc) => [reportExportWorker(svc, reports), reportScheduleWorker(svc, reports)],
 });

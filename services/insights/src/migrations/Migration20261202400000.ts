@@ -3,7 +3,8 @@ import { Migration } from '@bop/shared';
 /**
  * insights: what the reports read. Sales: each transaction's channel, source and net sales per item,
  * and their sums per location and business day by item and by channel and source. Waste: the reason.
- * Report exports: each requested run, its status and the attachment it was stored as.
+ * Report exports: each requested run, its status and the attachment it was stored as. Report
+ * schedules: a report run and e-mailed for each past day, week or month.
  */
 export class Migration20261202400000 extends Migration {
   override async up(): Promise<void> {
@@ -43,8 +44,27 @@ export class Migration20261202400000 extends Migration {
       "requested_by_id" varchar(64) not null,
       "created_at" timestamptz not null,
       "started_at" timestamptz null,
-      "completed_at" timestamptz null
+      "completed_at" timestamptz null,
+      "schedule_id" varchar(64) null
     )`);
+    this.addSql(`create table "insights"."report_schedules" (
+      "id" varchar(64) primary key,
+      "report_key" varchar(100) not null,
+      "parameters" jsonb not null,
+      "location_ids" jsonb not null,
+      "format" varchar(10) not null,
+      "every" varchar(10) not null,
+      "recipients" jsonb not null,
+      "status" varchar(20) not null,
+      "next_from" date not null,
+      "next_to" date not null,
+      "next_run_at" timestamptz not null,
+      "last_export_id" varchar(64) null,
+      "created_by_type" varchar(20) not null,
+      "created_by_id" varchar(64) not null,
+      "created_at" timestamptz not null
+    )`);
+    this.addSql(`create index "report_schedules_due_idx" on "insights"."report_schedules" ("next_run_at") where "status" = 'active'`);
     this.addSql(`create index "report_exports_queued_idx" on "insights"."report_exports" ("created_at") where "status" in ('queued', 'running')`);
   }
 }

@@ -22,6 +22,34 @@ export const ReportExport = defineEntity({
     createdAt: p.datetime(),
     startedAt: p.datetime().nullable(),
     completedAt: p.datetime().nullable(),
+    /** the schedule that queued it (its recipients are e-mailed the link once it is stored) */
+    scheduleId: p.string().nullable(),
   },
 });
 export type ReportExport = InferEntity<typeof ReportExport>;
+
+/** A report run for each past period (daily, weekly, monthly) and e-mailed to its recipients. */
+export const ReportSchedule = defineEntity({
+  name: 'ReportSchedule',
+  tableName: 'report_schedules',
+  properties: {
+    id: p.string().primary(),
+    reportKey: p.string(),
+    /** the parameters other than the period's `from`/`to`, as sent */
+    parameters: p.json<Record<string, string>>(),
+    /** the locations counted, resolved within the creator's reach when it was made */
+    locationIds: p.json<string[]>(),
+    format: p.string(),
+    every: p.string(),
+    recipients: p.json<string[]>(),
+    status: p.string(),
+    nextFrom: p.string().columnType('date'),
+    nextTo: p.string().columnType('date'),
+    nextRunAt: p.datetime(),
+    lastExportId: p.string().nullable(),
+    createdByType: p.string(),
+    createdById: p.string(),
+    createdAt: p.datetime(),
+  },
+});
+export type ReportSchedule = InferEntity<typeof ReportSchedule>;

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { ReportExportCreate } from '@bop/contracts';
 import { newId, NotFound, reachableLocationIds, ValidationError, type Work } from '@bop/shared';
 import { kpiLocations } from '../kpis/store';
-import { ReportExport } from './entities';
+import { ReportExport, ReportSchedule } from './entities';
 import { parseReportParams, scopeOf } from './params';
 import type { ReportDefinition, ReportRegistry, ReportRow } from './registry';
 
@@ -59,6 +59,7 @@ export async function requestExport(w: Work, reports: ReportRegistry, body: z.ou
     createdAt: w.now,
     startedAt: null,
     completedAt: null,
+    scheduleId: null,
   });
   await w.em.flush();
   return exportDto(x);
@@ -94,9 +95,31 @@ export async function allRows(w: Work, report: ReportDefinition, params: Record<
   return rows;
 }
 
-/** A run done: its file stored at files as `attachmentId`. */
-export async function completeExport(w: Work, id: string, done: { rows: number; attachmentId: string; fileName: string }): Promise<void> {
-  await w.em.nativeUpdate(ReportExport, { id }, { status: 'completed', rows: done.rows, attachmentId: done.attachmentId, fileName: done.fileName, completedAt: w.now, error: null });
+/**
+ * A run done: its file stored at files as `attachmentId`. A scheduled run e-mails its link to the
+ * schedule's recipients: the internal event `insights.email.requested` (`{ to, subject, body }`),
+ * which identity sends.
+ */
+export async function completeExport(w: Work, id: string, done: { rows: number; attachmentId: string; fileName: string; title: string; publicUrl: string }): Promise<void> {
+  const x = await w.em.findOneOrFail(ReportExport, { id });
+  Object.assign(x, { status: 'completed', rows: done.rows, attachmentId: done.attachmentId, fileName: done.fileName, completedAt: w.now, error: null });
+  await w.em.flush();
+  if (!x.scheduleId) return;
+  const schedule = await w.em.findOne(ReportSchedule, { id: x.scheduleId });
+  if (!schedule || schedule.status !== 'active') return;
+  const link = `${done.publicUrl.replace(/\/+$/, '')}/api/v1/attachments/${done.attachmentId}/content`;
+  const period = x.parameters.from && x.parameters.to ? ` for ${x.parameters.from === x.parameters.to ? x.parameters.from : `${x.parameters.from} to ${x.parameters.to}`}` : '';
+  w.emit({
+    type: 'insights.email.requested',
+    aggregateType: 'report_schedule',
+    aggregateId: schedule.id,
+    locationId: x.locationIds.length === 1 ? x.locationIds[0] : null,
+    object: {
+      to: schedule.recipients,
+      subject: `${done.title}${period}`,
+      body: `The ${schedule.every} report "${done.title}"${period} is ready (${done.rows} rows, ${x.format.toUpperCase()}).\n\nDownload: ${link}\n\nThe link opens for whoever scheduled it and for people whose attachments.read reaches its locations.`,
+    },
+  });
 }
 
 /** A run that failed, with why (the requester reads it in `GET /report-exports/{id}`). */

@@ -2,6 +2,7 @@ import { callCommand, defineWorker, type ServiceRuntime, type WorkerRound } from
 import type { InsightsConfig } from '../config';
 import type { ReportExport } from './entities';
 import { allRows, claimExport, completeExport, failExport } from './exports-store';
+import { queueDueSchedule } from './schedules-store';
 import { CSV_TYPE, reportCsv, reportXlsx, XLSX_TYPE } from './files';
 import { parseReportParams } from './params';
 import type { ReportDefinition, ReportRegistry, ReportRow } from './registry';
@@ -41,7 +42,7 @@ async function runExport(svc: ServiceRuntime<InsightsConfig>, reports: ReportReg
       },
       { what: 'store the export', ok: [201] },
     );
-    await r.write((w) => completeExport(w, x.id, { rows: rows.length, attachmentId: attachment.id, fileName: file.fileName }));
+    await r.write((w) => completeExport(w, x.id, { rows: rows.length, attachmentId: attachment.id, fileName: file.fileName, title: report.title, publicUrl: svc.config.INSIGHTS_PUBLIC_URL ?? '' }));
   } catch (err) {
     await r.write((w) => failExport(w, x.id, (err as Error).message));
   }
@@ -59,4 +60,13 @@ export const reportExportWorker = (svc: ServiceRuntime<InsightsConfig>, reports:
       await runExport(svc, reports, r, x);
       return true;
     },
+  });
+
+/** The `report-schedules` worker: one due schedule per round queues its period's export (true: look again at once). */
+export const reportScheduleWorker = (svc: ServiceRuntime<InsightsConfig>, reports: ReportRegistry) =>
+  defineWorker({
+    name: 'report-schedules',
+    every: () => svc.config.INSIGHTS_SCHEDULE_POLL_MS,
+    backoff: { baseMs: 1000, capMs: 60_000 },
+    round: async (r) => r.write((w) => queueDueSchedule(w, reports)),
   });

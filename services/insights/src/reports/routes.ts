@@ -3,6 +3,7 @@ import { kpiLocations } from '../kpis/store';
 import { reportParameters, type ReportRegistry } from './registry';
 import { parseReportParams, scopeOf } from './params';
 import { getExport, requestExport } from './exports-store';
+import { createSchedule, listSchedules, stopSchedule } from './schedules-store';
 
 type OrgUnitLocations = Parameters<typeof kpiLocations>[2];
 
@@ -41,4 +42,15 @@ export const reportRoutes = (reports: ReportRegistry, inOrgUnits: OrgUnitLocatio
   }),
 
   route('GET /report-exports/{id}', async (ctx) => ({ status: 200, body: await getExport(ctx, ctx.params.id) })),
+
+  route('GET /report-schedules', async (ctx) => ({ status: 200, body: await listSchedules(ctx, ctx.query) })),
+
+  route('POST /report-schedules', async (ctx) => {
+    return { status: 201, body: await createSchedule(ctx, reports, ctx.body, inOrgUnits) };
+  }),
+
+  route('DELETE /report-schedules/{id}', async (ctx) => {
+    await stopSchedule(ctx, ctx.params.id);
+    return { status: 204 };
+  }),
 ];
