@@ -5,7 +5,7 @@ import { newId, NotFound, ValidationError, type ObjectStorage, type Principal, t
 import { Attachment } from './entities';
 import { attachmentDto } from './dto';
 import { canRead } from './access';
-import { beginUpload, endUpload, refusedUpload, storageKeyOf, viewerOf } from './store';
+import { beginUpload, recordStoredFile, refusedUpload, storageKeyOf, viewerOf } from './store';
 
 /**
  * The active attachments among `ids`, in the order asked (unknown and deleted ones are absent), each
@@ -62,30 +62,9 @@ export async function storeGeneratedFile(ctx: RouteContext, storage: ObjectStora
   await ctx.transaction((w) => beginUpload(w, id));
   try {
     const stored = await storage.put(storageKeyOf(id), Readable.from([bytes]));
-    return await ctx.transaction(async (w) => {
-      const att = w.em.create(Attachment, {
-        id,
-        fileName: input.fileName,
-        contentType: input.contentType,
-        size: stored.size,
-        sha256: stored.sha256!,
-        storageKey: storageKeyOf(id),
-        description: input.description ?? null,
-        employeeId: null,
-        locationId: input.locationId,
-        uploadedByType: input.uploadedBy.type,
-        uploadedById: input.uploadedBy.id,
-        status: 'active',
-        version: 1,
-        createdAt: w.now,
-        deletedAt: null,
-        contentRemovedAt: null,
-      });
-      const object = attachmentDto(att);
-      w.emit({ type: 'attachment.uploaded', aggregateType: 'attachment', aggregateId: id, locationId: att.locationId ?? null, object });
-      await endUpload(w, id);
-      return object;
-    });
+    return await ctx.transaction((w) =>
+      recordStoredFile(w, id, { fileName: input.fileName, contentType: input.contentType, stored, description: input.description ?? null, employeeId: null, locationId: input.locationId, uploadedBy: input.uploadedBy }),
+    );
   } catch (err) {
     await refusedUpload(ctx, storage, id);
     throw err;

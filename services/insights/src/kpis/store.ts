@@ -125,7 +125,7 @@ async function groupedSums(w: Work, locationIds: string[], from: string, to: str
   }
 }
 
-export const dayOf = (d: string | Date) => (typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10));
+const dayOf = (d: string | Date) => (typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10));
 
 
 

@@ -3,9 +3,7 @@ import { ReportRangeParams } from '@bop/contracts';
 import { OverShortDay } from '../cash/entities';
 import { WasteRecord } from '../waste/entities';
 import { defineReport, pageRows } from './registry';
-import { dayText, money } from './format';
-
-const rangeWhere = (p: { from: string; to: string; locationIds: string[] }) => ({ locationId: { $in: p.locationIds }, businessDay: { $gte: p.from, $lte: p.to } });
+import { dayText, money, rangeWhere } from './format';
 
 export const overShort = defineReport({
   key: 'over-short',

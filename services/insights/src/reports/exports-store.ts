@@ -33,16 +33,25 @@ export function exportDto(x: ReportExport) {
 }
 
 /**
+ * A report asked for by key with its parameters (an export's, a schedule's run), checked as
+ * `GET /reports/{key}` checks them: 422 on `report` or `parameters.<name>`; its locations resolved
+ * within the caller's reach now (403 out_of_reach).
+ */
+export async function checkedRequest(w: Work, reports: ReportRegistry, key: string, parameters: Record<string, string>, inOrgUnits: OrgUnitLocations) {
+  const report = reports.get(key);
+  if (!report) throw new ValidationError([{ path: 'report', message: `No report ${key} (GET /reports lists them).` }]);
+  const parsed = parseReportParams(report, parameters, ['parameters']);
+  if ('errors' in parsed) throw new ValidationError(parsed.errors, 'The report parameters are not valid.');
+  return { report, locationIds: await kpiLocations(w, scopeOf(parsed.params), inOrgUnits) };
+}
+
+/**
  * `POST /report-exports`: the report and its parameters checked as `GET /reports/{key}` checks them
  * (422 on `report` or `parameters.<name>`), the locations resolved within the caller's reach now (403
  * out_of_reach as there), and the run queued for the `report-exports` worker.
  */
 export async function requestExport(w: Work, reports: ReportRegistry, body: z.output<typeof ReportExportCreate>, inOrgUnits: OrgUnitLocations) {
-  const report = reports.get(body.report);
-  if (!report) throw new ValidationError([{ path: 'report', message: `No report ${body.report} (GET /reports lists them).` }]);
-  const parsed = parseReportParams(report, body.parameters, ['parameters']);
-  if ('errors' in parsed) throw new ValidationError(parsed.errors, 'The report parameters are not valid.');
-  const locationIds = await kpiLocations(w, scopeOf(parsed.params), inOrgUnits);
+  const { report, locationIds } = await checkedRequest(w, reports, body.report, body.parameters, inOrgUnits);
   const x = w.em.create(ReportExport, {
     id: newId('reportExport'),
     reportKey: report.key,

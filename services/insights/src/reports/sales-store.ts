@@ -5,9 +5,7 @@ import type { Work } from '@bop/shared';
 import { SalesChannelDay, SalesDay, SalesInterval, SalesItemDay } from '../sales/entities';
 import { InsightsLocation } from '../locations/entities';
 import { defineReport, pageRows, type ReportColumn } from './registry';
-import { dayText, decimal2, money } from './format';
-
-const rangeWhere = (p: { from: string; to: string; locationIds: string[] }) => ({ locationId: { $in: p.locationIds }, businessDay: { $gte: p.from, $lte: p.to } });
+import { dayText, decimal2, money, rangeWhere } from './format';
 
 const NET_SALES: ReportColumn = { name: 'netSales', type: 'money', unit: 'money', description: 'completed sales (refunds subtract) net of discounts, before tax, as `GET /kpis` counts them' };
 const TRANSACTIONS: ReportColumn = { name: 'transactions', type: 'integer', unit: null, description: 'completed sales, refunds not counted' };

@@ -2,15 +2,15 @@ import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { ListQuery, ReportScheduleCreate } from '@bop/contracts';
 import { findPage, mapPage, newId, NotFound, reachableLocationIds, ValidationError, type Work } from '@bop/shared';
-import { kpiLocations } from '../kpis/store';
+import type { kpiLocations } from '../kpis/store';
 import { ReportExport, ReportSchedule } from './entities';
-import { parseReportParams, scopeOf } from './params';
+import { dayText } from './format';
+import { checkedRequest } from './exports-store';
 import { reportParameters, type ReportDefinition, type ReportRegistry } from './registry';
 import { periodAfter, periodHolding, runAt, type Every } from './schedule-periods';
 
 type OrgUnitLocations = Parameters<typeof kpiLocations>[2];
 
-const dayText = (d: string | Date) => (typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10));
 
 export function scheduleDto(x: ReportSchedule) {
   return {
@@ -42,15 +42,11 @@ function periodParams(report: ReportDefinition, period: { from: string; to: stri
  * current period ends.
  */
 export async function createSchedule(w: Work, reports: ReportRegistry, body: z.output<typeof ReportScheduleCreate>, inOrgUnits: OrgUnitLocations) {
-  const report = reports.get(body.report);
-  if (!report) throw new ValidationError([{ path: 'report', message: `No report ${body.report} (GET /reports lists them).` }]);
   const period = periodHolding(body.every, w.now.toISOString().slice(0, 10));
-  const fromPeriod = periodParams(report, period);
-  const clash = Object.keys(fromPeriod).filter((k) => k in body.parameters);
+  const named = reports.get(body.report);
+  const clash = named ? Object.keys(periodParams(named, period)).filter((k) => k in body.parameters) : [];
   if (clash.length > 0) throw new ValidationError(clash.map((k) => ({ path: `parameters.${k}`, message: `Each run's period sets \`${k}\`.` })));
-  const parsed = parseReportParams(report, { ...body.parameters, ...fromPeriod }, ['parameters']);
-  if ('errors' in parsed) throw new ValidationError(parsed.errors, 'The report parameters are not valid.');
-  const locationIds = await kpiLocations(w, scopeOf(parsed.params), inOrgUnits);
+  const { report, locationIds } = await checkedRequest(w, reports, body.report, { ...body.parameters, ...(named ? periodParams(named, period) : {}) }, inOrgUnits);
   const x = w.em.create(ReportSchedule, {
     id: newId('reportSchedule'),
     reportKey: report.key,
