@@ -28,7 +28,7 @@ export const ReportColumn = z
   .object({
     name: z.string(),
     type: ReportColumnType.openapi({ description: 'money and decimal are decimal strings, integer a number, date YYYY-MM-DD' }),
-    unit: z.string().nullable().openapi({ description: 'the currency (money), `h` (hours), `%` …; null when none', example: 'h' }),
+    unit: z.string().nullable().openapi({ description: '`money` (the sales\' currency), `h` (hours), `%`, `money per h`; null when none', example: 'h' }),
     description: z.string(),
   })
   .openapi('ReportColumn');
@@ -58,10 +58,12 @@ export const ReportList = z.object({ data: z.array(ReportDescription) }).openapi
 export const ReportKeyParam = z.object({ key: z.string().min(1).max(100) });
 
 /** `GET /reports/{key}`: the page, and the report's own parameters (see `GET /reports`), validated by the report. */
-export const ReportRunQuery = z.looseObject({
-  limit: z.coerce.number().int().min(1).max(PAGE_LIMIT_MAX).default(PAGE_LIMIT_DEFAULT),
-  cursor: z.string().min(1).optional(),
-});
+export const ReportRunQuery = z
+  .looseObject({
+    limit: z.coerce.number().int().min(1).max(PAGE_LIMIT_MAX).default(PAGE_LIMIT_DEFAULT),
+    cursor: z.string().min(1).optional(),
+  })
+  .openapi({ description: 'plus the report\'s own parameters, as `GET /reports` lists them (most take `from`, `to`, `locationId`, `orgUnitId`)' });
 
 export const ReportCell = z.union([z.string(), z.number(), z.null()]);
 

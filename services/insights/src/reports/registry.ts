@@ -27,7 +27,7 @@ export type ReportColumnType = 'money' | 'decimal' | 'integer' | 'text' | 'date'
 export interface ReportColumn {
   name: string;
   type: ReportColumnType;
-  /** `USD`-style currency left to the data: money says `money`; hours `h`, ratios `%` or `per h` */
+  /** `money` (the sales' currency), `h` (hours), `%`, `money per h`; null when none */
   unit: string | null;
   description: string;
 }

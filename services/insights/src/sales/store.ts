@@ -30,7 +30,7 @@ const add = (into: Map<string, Delta>, key: string, base: Omit<Delta, 'netSales'
 
 /**
  * Applies sales' transactions to the net sales and counts per location and business day and per
- * 15-minute interval: a transaction's newer version takes back what its older one added (another day
+ * 15-minute interval, and (for the reports) per day by item and by channel and source: a transaction's newer version takes back what its older one added (another day
  * or interval when it moved, nothing once voided); an older or repeated one changes nothing. The
  * batches of one location are applied one at a time (a lock per location), so no two read the same
  * contribution before either replaces it.
