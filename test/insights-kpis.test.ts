@@ -55,4 +55,23 @@ it('answers the KPIs of sales and punches sent a moment ago', async () => {
     return r.status === 200 && r.body.figures.netSales === '900.00' && r.body.figures.laborCost === '138.00' ? r : undefined;
   }, 30_000);
   expect(answer.body.figures).toMatchObject({ netSales: '900.00', transactions: 2, laborHours: '8.00', laborCost: '138.00', laborPercent: '15.33', salesPerLaborHour: '112.50' });
+
+  // the same day as a report, then exported to CSV by the export worker, stored at files and downloaded through the gateway
+  const day = `from=2026-11-16&to=2026-11-16&locationId=${loc.body.id}`;
+  const report = await api('GET', `/reports/labor-vs-sales?${day}`, undefined, reports);
+  expect(report.status).toBe(200);
+  expect(report.body.data).toEqual([expect.objectContaining({ businessDay: '2026-11-16', netSales: '900.00', laborCost: '138.00', laborPercent: '15.33', salesPerLaborHour: '112.50' })]);
+  const exporter = await key('Harbour exports', ['reports:read', 'attachments:read']);
+  const queued = await api('POST', '/report-exports', { report: 'labor-vs-sales', format: 'csv', parameters: { from: '2026-11-16', to: '2026-11-16', locationId: loc.body.id } }, exporter);
+  expect(queued.status).toBe(202);
+  const done = await eventually(async () => {
+    const r = await api('GET', `/report-exports/${queued.body.id}`, undefined, exporter);
+    return r.body.status === 'completed' || r.body.status === 'failed' ? r : undefined;
+  }, 30_000);
+  expect(done.body).toMatchObject({ status: 'completed', rows: 1, error: null });
+  const file = await fetch(`${t.rt.url}${done.body.downloadUrl}`, { headers: exporter });
+  expect(file.status).toBe(200);
+  const lines = (await file.text()).trim().split('\r\n');
+  expect(lines[0]).toBe(report.body.columns.map((c: { name: string }) => c.name).join(','));
+  expect(lines[1]).toBe(`2026-11-16,${loc.body.id},900.00,8.00,138.00,15.33,112.50,0.00,0.00,0.00`);
 });

@@ -90,6 +90,8 @@ export const idPrefixes = {
   displayPairing: 'dpc',
   notification: 'ntf',
   notificationDelivery: 'ntd',
+  reportExport: 'rex',
+  reportSchedule: 'rsc',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

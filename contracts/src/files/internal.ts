@@ -24,3 +24,22 @@ export type AttachmentsResolveAnswer = z.output<typeof AttachmentsResolveAnswer>
  */
 export const AttachmentConcernRequest = z.strictObject({ employeeId: z.string().min(1).max(64).nullable() });
 export type AttachmentConcernRequest = z.output<typeof AttachmentConcernRequest>;
+
+/** The kinds of file another service may store for a person (`POST /internal/attachments`): its generated exports. */
+export const GeneratedFileType = z.enum(['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet']);
+
+/**
+ * `POST /internal/attachments` (files): stores a file another service generated (insights' report
+ * exports) as an attachment uploaded by `uploadedBy`, the person or integration who asked for it: they
+ * may then read and download it as if they had uploaded it. The bytes travel base64-encoded, within
+ * the upload limit (STORAGE_MAX_UPLOAD_MB).
+ */
+export const GeneratedAttachmentCreate = z.strictObject({
+  fileName: z.string().min(1).max(200),
+  contentType: GeneratedFileType,
+  contentBase64: z.string().min(1),
+  description: z.string().trim().min(1).max(1000).optional(),
+  locationId: z.string().min(1).max(64).nullable().default(null),
+  uploadedBy: z.strictObject({ type: z.enum(['user', 'integration']), id: z.string().min(1).max(64) }),
+});
+export type GeneratedAttachmentCreate = z.output<typeof GeneratedAttachmentCreate>;

@@ -13,7 +13,8 @@ export const UnavailableKpi = z.enum(['guests', 'primeCostPercent', 'foodCostPer
 /** Longest date range of one `GET /kpis` (a year and a day: a leap year's same period last year). */
 export const KPI_MAX_DAYS = 367;
 
-const locationList = z
+/** `locationId`: location ids separated by commas (GET /kpis and the reports). */
+export const locationList = z
   .string()
   .min(1)
   .max(200 * 65)

@@ -6,7 +6,7 @@ import { Attachment, AttachmentAudience, AttachmentAudienceFile, AttachmentAudie
 import { attachmentAudienceConsumers } from './attachments/consumers';
 import { attachmentRoutes } from './attachments/routes';
 import { attachmentInternalRoutes } from './attachments/internal-routes';
-import { attachmentStorage } from './attachments/upload-store';
+import { attachmentStorage, uploadLimits } from './attachments/upload-store';
 import { contentRemoval, uploadSweep } from './attachments/removal-worker';
 
 export { configSchema, type FilesConfig } from './config';
@@ -34,5 +34,5 @@ export const filesService = createService({
   consumers: () => [...orgReplicaConsumers('files'), ...attachmentAudienceConsumers],
   workers: (svc) => [contentRemoval(storageOf(svc)), uploadSweep(storageOf(svc), svc.config.FILES_UPLOAD_ORPHAN_AFTER_MS)],
   routes: (svc) => attachmentRoutes(svc, storageOf(svc)),
-  internalRoutes: () => attachmentInternalRoutes(),
+  internalRoutes: (svc) => attachmentInternalRoutes(storageOf(svc), uploadLimits(svc.config).maxBytes),
 });

@@ -190,3 +190,29 @@ describe('POST /internal/personal-data:export', () => {
     expect((await exportData({ userId: null, employeeId: null }, person())).status).toBe(403);
   });
 });
+
+describe('POST /internal/attachments', () => {
+  const store = (body: Record<string, unknown>, as: Principal = system) => t.call('POST', '/internal/attachments', { as, body });
+  const csv = Buffer.from('businessDay,netSales\r\n2026-11-16,45.00\r\n', 'utf8');
+
+  it('stores a generated file as uploaded by the person who asked for it: they download it, others do not see it', async () => {
+    const asker = someone();
+    const stranger = someone();
+    const r = await store({ fileName: 'sales.csv', contentType: 'text/csv', contentBase64: csv.toString('base64'), description: 'Sales by day', uploadedBy: { type: 'user', id: asker.id } });
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ fileName: 'sales.csv', contentType: 'text/csv', size: csv.length, description: 'Sales by day', locationId: null, uploadedBy: { type: 'user', id: asker.id } });
+    expect(fs.readFileSync(path.join(dir, 'attachments', r.body.id))).toEqual(csv);
+    expect((await t.call('GET', `/attachments/${r.body.id}`, { as: asker })).status).toBe(200);
+    expect((await t.call('GET', `/attachments/${r.body.id}`, { as: stranger })).status).toBe(404);
+    expect((await outboxEvents(t, 'files', { type: 'attachment.uploaded', aggregateId: r.body.id })).length).toBe(1);
+  });
+
+  it('refuses another type, a missing uploader, and any caller but the platform', async () => {
+    const png = await store({ fileName: 'x.png', contentType: 'image/png', contentBase64: csv.toString('base64'), uploadedBy: { type: 'user', id: 'usr_x' } });
+    expect(png.status).toBe(422);
+    expect(png.body.errors.map((e: { path: string }) => e.path)).toEqual(['contentType']);
+    const nobody = await store({ fileName: 'x.csv', contentType: 'text/csv', contentBase64: csv.toString('base64') });
+    expect(nobody.body.errors.map((e: { path: string }) => e.path)).toEqual(['uploadedBy']);
+    expect((await store({ fileName: 'x.csv', contentType: 'text/csv', contentBase64: csv.toString('base64'), uploadedBy: { type: 'user', id: 'usr_x' } }, person())).status).toBe(403);
+  });
+});

@@ -3,7 +3,7 @@ import { configSchema } from './config';
 import { migrations } from './migrations';
 import { InsightsLocation } from './locations/entities';
 import { InsightsEmployee } from './employees/entities';
-import { SalesContribution, SalesDay, SalesInterval } from './sales/entities';
+import { SalesChannelDay, SalesContribution, SalesDay, SalesInterval, SalesItemDay } from './sales/entities';
 import { salesConsumers } from './sales/consumers';
 import { LaborHours, LaborInterval, LaborTimesheet } from './labor/entities';
 import { laborConsumers } from './labor/consumers';
@@ -21,10 +21,20 @@ import { purchaseConsumers } from './purchases/consumers';
 import { Recommendation } from './recommendations/entities';
 import { recommendationRoutes } from './recommendations/routes';
 import { recommendationEngine } from './recommendations/workers';
+import { ReportExport, ReportSchedule } from './reports/entities';
+import { reportRoutes } from './reports/routes';
+import { reportExportWorker, reportScheduleWorker } from './reports/exports-worker';
+import { reportRegistry } from './reports/registry';
+import { salesByChannel, salesByDay, salesByHour, salesByItem } from './reports/sales-store';
+import { laborVsSales, timesheetSummary } from './reports/labor-store';
+import { overShort, wasteByReason } from './reports/cash-waste-store';
 
 export { configSchema, type InsightsConfig } from './config';
 
 const inOrgUnits = locationsInOrgUnitsOf('insights');
+
+/** Every report `GET /reports` lists, in that order (reports/registry.ts says how to add one). */
+const reports = reportRegistry([salesByDay, salesByHour, salesByItem, salesByChannel, laborVsSales, timesheetSummary, overShort, wasteByReason]);
 
 /**
  * Reports and insights: read models fed by other areas' events, never by their schemas — net sales and
@@ -32,16 +42,18 @@ const inOrgUnits = locationsInOrgUnitsOf('insights');
  * hours per location, day and position and per 15-minute interval (time's calculated timesheets) priced by the pay rate in force
  * (people's rates, replicated), published shifts per location and day (scheduling's shift events), waste value (inventory's waste records), over/short of closed cash days,
  * stock flows per item and day (inventory's postings: theoretical and actual usage), stock levels, purchase prices (purchasing's
- * receipts) and open purchase orders — the KPIs over any set of locations (`GET /kpis`) and recommendations (`GET /recommendations`).
+ * receipts) and open purchase orders — the KPIs over any set of locations (`GET /kpis`); reports over the same read models (`GET /reports`,
+ * registry in reports/registry.ts) and their exports to CSV or XLSX, stored at the files service (`POST /report-exports`, the
+ * `report-exports` worker); recommendations (`GET /recommendations`).
  */
 export const insightsService = createService({
   name: 'insights',
   configSchema,
-  entities: [InsightsLocation, InsightsEmployee, SalesContribution, SalesDay, SalesInterval, LaborTimesheet, LaborHours, LaborInterval, ScheduledShift, WasteRecord, OverShortDay, StockFlow, StockOnHand, StockItem, PurchasePrice, OpenOrder, Recommendation],
+  entities: [InsightsLocation, InsightsEmployee, SalesContribution, SalesDay, SalesInterval, SalesItemDay, SalesChannelDay, ReportExport, ReportSchedule, LaborTimesheet, LaborHours, LaborInterval, ScheduledShift, WasteRecord, OverShortDay, StockFlow, StockOnHand, StockItem, PurchasePrice, OpenOrder, Recommendation],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (insights' replica of the organization)
   locationsInOrgUnits: inOrgUnits,
   consumers: () => [...orgReplicaConsumers('insights'), ...employeeReplicaConsumers('insights'), ...salesConsumers, ...laborConsumers, ...scheduleConsumers, ...wasteConsumers, ...cashConsumers, ...stockConsumers, ...purchaseConsumers],
-  routes: () => [...kpiRoutes(inOrgUnits), ...recommendationRoutes()],
-  workers: (svc) => [recommendationEngine(svc)],
+  routes: () => [...kpiRoutes(inOrgUnits), ...reportRoutes(reports, inOrgUnits), ...recommendationRoutes()],
+  workers: (svc) => [reportExportWorker(svc, reports), reportScheduleWorker(svc, reports), recommendationEngine(svc)],
 });

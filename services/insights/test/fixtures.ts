@@ -10,7 +10,8 @@ import { timeService } from '@svc/time';
 import { schedulingService } from '@svc/scheduling';
 import { inventoryService } from '@svc/inventory';
 import { cashService } from '@svc/cash';
-import { integration, standardLocations, startTestServices, type TestService, type TestServices } from '@bop/test-support';
+import { filesService } from '@svc/files';
+import { FakeClock, integration, standardLocations, startTestServices, type TestService, type TestServices } from '@bop/test-support';
 import { insightsService } from '../src';
 
 export interface InsightsStack {
@@ -29,9 +30,11 @@ export interface InsightsStack {
 export const pos = integration(['sales:write', 'sales:read']);
 export const timeclock = integration(['time:write', 'time:read']);
 
-/** The chain on a fresh database (workers off: time's recalculation runs when the test says). */
-export async function startInsightsStack(): Promise<InsightsStack> {
-  const stack = await startTestServices([organizationService, peopleService, salesService, timeService, schedulingService, inventoryService, cashService, insightsService], {}, { workers: false });
+/** The chain on a fresh database (workers off: time's recalculation runs when the test says); with `files` (exports), files stores in `filesDir`. */
+export async function startInsightsStack(o: { filesDir?: string; clock?: FakeClock } = {}): Promise<InsightsStack> {
+  const defs = [organizationService, peopleService, salesService, timeService, schedulingService, inventoryService, cashService, insightsService, ...(o.filesDir ? [filesService] : [])];
+  const env: Record<string, string> = o.filesDir ? { FILES_DIR: o.filesDir, STORAGE_S3_BUCKET: '' } : {};
+  const stack = await startTestServices(defs, env, { workers: false, ...(o.clock ? { clock: o.clock } : {}) });
   const s = stack.services;
   const locations = await standardLocations(stack, ['sales', 'time', 'scheduling', 'inventory', 'cash', 'people', 'insights']);
   return { stack, insights: s.insights, sales: s.sales, time: s.time, scheduling: s.scheduling, inventory: s.inventory, cash: s.cash, people: s.people, locations };
@@ -96,12 +99,12 @@ export async function scheduleShift(s: InsightsStack, body: { locationId: string
 }
 
 /** Waste of `quantity` units of an item (standard cost `cost`, 100 on hand at that cost) at a location, at `occurredAt`. */
-export async function recordWaste(s: InsightsStack, locationId: string, cost: string, quantity: string, occurredAt: string): Promise<void> {
+export async function recordWaste(s: InsightsStack, locationId: string, cost: string, quantity: string, occurredAt: string, reason = 'spoiled'): Promise<void> {
   const item = await s.inventory.call('POST', '/items', { body: { name: unique('Salmon'), baseUnit: 'each', cost } });
   if (item.status !== 201) throw new Error(`item: ${item.status} ${JSON.stringify(item.body)}`);
   const opening = await s.inventory.call('POST', '/inventory/adjustments', { body: { locationId, reason: 'opening_balance', occurredAt, lines: [{ itemId: item.body.id, quantity: '100', unitCost: cost }] } });
   if (opening.status !== 201) throw new Error(`opening balance: ${opening.status} ${JSON.stringify(opening.body)}`);
-  const waste = await s.inventory.call('POST', '/inventory/waste', { body: { locationId, reason: 'spoiled', occurredAt, lines: [{ itemId: item.body.id, quantity }] } });
+  const waste = await s.inventory.call('POST', '/inventory/waste', { body: { locationId, reason, occurredAt, lines: [{ itemId: item.body.id, quantity }] } });
   if (waste.status !== 201) throw new Error(`waste: ${waste.status} ${JSON.stringify(waste.body)}`);
 }
 

@@ -305,3 +305,16 @@ describe('an org unit', () => {
     expect(refused.body.code).toBe('out_of_reach');
   });
 });
+
+describe('a report export whose file cannot be stored', () => {
+  // this chain has no files service: the export runs its report, then cannot store it
+  it('fails with why, and stays failed', async () => {
+    await settled(WEEK, '9651.00', '1224.00');
+    const queued = await s.insights.call('POST', '/report-exports', { body: { report: 'sales-by-day', format: 'csv', parameters: { from: '2026-11-16', to: '2026-11-22' } } });
+    expect(queued.status).toBe(202);
+    expect(await s.insights.svc.worker('report-exports').runOnce()).toBe(true);
+    const failed = await s.insights.call('GET', `/report-exports/${queued.body.id}`);
+    expect(failed.body).toMatchObject({ status: 'failed', attachmentId: null, downloadUrl: null, error: expect.stringContaining('files service') });
+    expect(await s.insights.svc.worker('report-exports').runOnce()).toBe(false);
+  });
+});

@@ -1,15 +1,19 @@
 import {
   AttachmentConcernRequest,
   AttachmentsResolveRequest,
+  GeneratedAttachmentCreate,
   PersonalDataExportRequest,
   type AttachmentsResolveAnswer,
   type PersonalDataExportAnswer,
 } from '@bop/contracts';
-import { internalRoute, ok, type InternalRouteDef, type Principal } from '@bop/shared';
-import { concernAttachment, personalAttachments, resolveAttachments } from './internal-store';
+import { internalRoute, ok, type InternalRouteDef, type ObjectStorage, type Principal } from '@bop/shared';
+import { concernAttachment, personalAttachments, resolveAttachments, storeGeneratedFile } from './internal-store';
 
-/** Files' internal commands for the people service (linked documents) and the personal-data export. System principal only. */
-export const attachmentInternalRoutes = (): InternalRouteDef[] => [
+/** Files' internal commands for the people service (linked documents), insights' report exports and the personal-data export. System principal only. */
+export const attachmentInternalRoutes = (storage: ObjectStorage, maxBytes: number): InternalRouteDef[] => [
+  // the bytes are stored before the record, with no transaction held meanwhile (as an upload)
+  internalRoute('POST /internal/attachments', { body: GeneratedAttachmentCreate }, async (ctx) => ({ status: 201, body: await storeGeneratedFile(ctx, storage, maxBytes, ctx.body) }), { transaction: false }),
+
   internalRoute('POST /internal/attachments:resolve', { body: AttachmentsResolveRequest }, async (ctx) => {
     const viewer = ctx.body.viewer as Principal | undefined;
     const answer: AttachmentsResolveAnswer = { data: await resolveAttachments(ctx, ctx.body.ids, viewer) };

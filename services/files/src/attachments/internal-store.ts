@@ -1,10 +1,11 @@
 import { LockMode } from '@mikro-orm/core';
-import type { PersonalDataset } from '@bop/contracts';
-import { NotFound, ValidationError, type Principal, type Work } from '@bop/shared';
+import { Readable } from 'node:stream';
+import type { GeneratedAttachmentCreate, PersonalDataset } from '@bop/contracts';
+import { newId, NotFound, ValidationError, type ObjectStorage, type Principal, type RouteContext, type Work } from '@bop/shared';
 import { Attachment } from './entities';
 import { attachmentDto } from './dto';
 import { canRead } from './access';
-import { viewerOf } from './store';
+import { beginUpload, recordStoredFile, refusedUpload, storageKeyOf, viewerOf } from './store';
 import { sharedWith } from './audience-store';
 
 /**
@@ -50,4 +51,25 @@ export async function personalAttachments(w: Work, userId: string | null, employ
     { name: 'attachments-uploaded', description: 'The files you uploaded: their details, not their content.', rows: uploaded.map(attachmentDto) },
     { name: 'attachments-concerning-you', description: 'The files that concern your employee record: their details, not their content.', rows: concerning.map(attachmentDto) },
   ];
+}
+
+/**
+ * Stores a file another service generated for `uploadedBy` (`POST /internal/attachments`): its bytes
+ * first, named by an intent committed before them (as an upload is), then the record and
+ * `attachment.uploaded` in one transaction. Over the upload limit: 422 on `contentBase64`, nothing kept.
+ */
+export async function storeGeneratedFile(ctx: RouteContext, storage: ObjectStorage, maxBytes: number, input: GeneratedAttachmentCreate) {
+  const bytes = Buffer.from(input.contentBase64, 'base64');
+  if (bytes.length > maxBytes) throw new ValidationError([{ path: 'contentBase64', message: `At most ${maxBytes} bytes.` }]);
+  const id = newId('attachment');
+  await ctx.transaction((w) => beginUpload(w, id));
+  try {
+    const stored = await storage.put(storageKeyOf(id), Readable.from([bytes]));
+    return await ctx.transaction((w) =>
+      recordStoredFile(w, id, { fileName: input.fileName, contentType: input.contentType, stored, description: input.description ?? null, employeeId: null, locationId: input.locationId, uploadedBy: input.uploadedBy }),
+    );
+  } catch (err) {
+    await refusedUpload(ctx, storage, id);
+    throw err;
+  }
 }

@@ -21,6 +21,7 @@ import {
   type Principal,
   type ReachSet,
   type RouteContext,
+  type StoredObject,
   type Work,
 } from '@bop/shared';
 import { Attachment, UploadIntent } from './entities';
@@ -97,35 +98,54 @@ export async function recordUpload(ctx: RouteContext, storage: ObjectStorage, id
       const { errors } = await writableLocations(ctx, [{ id: form.locationId, path: 'locationId', takes: 'files' }]);
       if (errors.length > 0) throw new ValidationError(errors);
     }
-    return await ctx.transaction(async (w) => {
-      const att = w.em.create(Attachment, {
-        id,
+    return await ctx.transaction((w) =>
+      recordStoredFile(w, id, {
         fileName: upload.fileName,
         contentType: upload.contentType,
-        size: upload.stored.size,
-        sha256: upload.stored.sha256!,
-        storageKey: storageKeyOf(id),
+        stored: upload.stored,
         description: form.description ?? null,
         employeeId: form.employeeId ?? null,
         locationId: form.locationId ?? null,
-        uploadedByType: w.actor.kind === 'integration' ? 'integration' : 'user',
-        uploadedById: w.actor.id,
-        status: 'active',
-        version: 1,
-        createdAt: w.now,
-        deletedAt: null,
-        contentRemovedAt: null,
-      });
-      const object = attachmentDto(att);
-      w.emit({ type: 'attachment.uploaded', aggregateType: 'attachment', aggregateId: id, locationId: att.locationId ?? null, object });
-      // recorded: the bytes are named, the intent goes with the same commit
-      await endUpload(w, id);
-      return object;
-    });
+        uploadedBy: { type: w.actor.kind === 'integration' ? 'integration' : 'user', id: w.actor.id },
+      }),
+    );
   } catch (err) {
     await refusedUpload(ctx, storage, id);
     throw err;
   }
+}
+
+/**
+ * The record of a file whose bytes are stored (an upload's, or one another service generated), and
+ * `attachment.uploaded`; its upload intent goes with the same commit (the bytes are named now).
+ */
+export async function recordStoredFile(
+  w: Work,
+  id: string,
+  f: { fileName: string; contentType: string; stored: StoredObject; description: string | null; employeeId: string | null; locationId: string | null; uploadedBy: { type: 'user' | 'integration'; id: string } },
+) {
+  const att = w.em.create(Attachment, {
+    id,
+    fileName: f.fileName,
+    contentType: f.contentType,
+    size: f.stored.size,
+    sha256: f.stored.sha256!,
+    storageKey: storageKeyOf(id),
+    description: f.description,
+    employeeId: f.employeeId,
+    locationId: f.locationId,
+    uploadedByType: f.uploadedBy.type,
+    uploadedById: f.uploadedBy.id,
+    status: 'active',
+    version: 1,
+    createdAt: w.now,
+    deletedAt: null,
+    contentRemovedAt: null,
+  });
+  const object = attachmentDto(att);
+  w.emit({ type: 'attachment.uploaded', aggregateType: 'attachment', aggregateId: id, locationId: att.locationId ?? null, object });
+  await endUpload(w, id);
+  return object;
 }
 
 /** An upload refused (or failed) before its record: its bytes go, then its intent; either failing leaves the intent for the sweeper. */

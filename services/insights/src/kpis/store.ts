@@ -48,34 +48,56 @@ export async function kpiLocations(w: Work, q: { locationId?: string[]; orgUnitI
  */
 export async function periodSums(w: Work, locationIds: string[], from: string, to: string): Promise<Map<string, KpiSums>> {
   const out = new Map(locationIds.map((id) => [id, emptySums()]));
-  if (locationIds.length === 0) return out;
+  await groupedSums(w, locationIds, from, to, out, (locationId) => locationId);
+  return out;
+}
+
+/**
+ * The same sums per location and business day (`locationId|YYYY-MM-DD`), only the days with a figure:
+ * the reports' rows by day are made of exactly what `GET /kpis` adds up.
+ */
+export async function daySums(w: Work, locationIds: string[], from: string, to: string): Promise<Map<string, KpiSums>> {
+  const out = new Map<string, KpiSums>();
+  await groupedSums(w, locationIds, from, to, out, (locationId, day) => `${locationId}|${day}`);
+  return out;
+}
+
+/** Adds the figures of `locationIds` over `from`..`to` into `out`, grouped by `keyOf` (a missing group starts empty). */
+async function groupedSums(w: Work, locationIds: string[], from: string, to: string, out: Map<string, KpiSums>, keyOf: (locationId: string, day: string) => string): Promise<void> {
+  if (locationIds.length === 0) return;
+  const at = (locationId: string, day: string | Date) => {
+    const key = keyOf(locationId, dayOf(day));
+    let s = out.get(key);
+    if (!s) out.set(key, (s = emptySums()));
+    return s;
+  };
   const where = { locationId: { $in: locationIds }, businessDay: { $gte: from, $lte: to } };
   const days = await w.em
     .createQueryBuilder(SalesDay)
-    .select(['locationId', 'netSales', 'transactions'])
+    .select(['locationId', 'businessDay', 'netSales', 'transactions'])
     .where(where)
-    .execute<Array<{ locationId: string; netSales: string; transactions: number }>>('all', true);
+    .execute<Array<{ locationId: string; businessDay: string | Date; netSales: string; transactions: number }>>('all', true);
   for (const d of days) {
-    const s = out.get(d.locationId)!;
+    const s = at(d.locationId, d.businessDay);
     s.netSales = s.netSales.plus(d.netSales);
     s.transactions += Number(d.transactions);
   }
   const waste = await w.em
     .createQueryBuilder(WasteRecord)
-    .select(['locationId', 'totalValue'])
+    .select(['locationId', 'businessDay', 'totalValue'])
     .where(where)
-    .execute<Array<{ locationId: string; totalValue: string }>>('all', true);
+    .execute<Array<{ locationId: string; businessDay: string | Date; totalValue: string }>>('all', true);
   for (const x of waste) {
-    const s = out.get(x.locationId)!;
+    const s = at(x.locationId, x.businessDay);
     s.wasteValue = s.wasteValue.plus(x.totalValue);
   }
   const closed = await w.em
     .createQueryBuilder(OverShortDay)
-    .select(['locationId', 'overShort'])
+    .select(['locationId', 'businessDay', 'overShort'])
     .where(where)
-    .execute<Array<{ locationId: string; overShort: string }>>('all', true);
+    .execute<Array<{ locationId: string; businessDay: string | Date; overShort: string }>>('all', true);
   for (const x of closed) {
-    const s = out.get(x.locationId)!;
+    const s = at(x.locationId, x.businessDay);
     s.overShort = s.overShort.plus(x.overShort);
   }
   const flows = await w.em
@@ -101,21 +123,20 @@ export async function periodSums(w: Work, locationIds: string[], from: string, t
     .execute<Array<{ locationId: string; businessDay: string | Date; employeeId: string | null; position: string | null; paidHours: string }>>('all', true);
   const rates = await replicaPayRates(w, [...new Set([...hours.map((h) => h.employeeId), ...shifts.flatMap((x) => (x.employeeId ? [x.employeeId] : []))])]);
   for (const h of hours) {
-    const s = out.get(h.locationId)!;
+    const s = at(h.locationId, h.businessDay);
     const day = dayOf(h.businessDay);
     s.laborHours = s.laborHours.plus(paidHours({ regular: h.regularHours, overtime: h.overtime }));
     const cost = laborCost({ regular: h.regularHours, overtime: h.overtime }, payRateInForce(rates.get(h.employeeId) ?? [], day, h.position));
     if (cost) s.laborCost = s.laborCost.plus(cost);
   }
   for (const x of shifts) {
-    const s = out.get(x.locationId)!;
+    const s = at(x.locationId, x.businessDay);
     s.scheduledHours = s.scheduledHours.plus(x.paidHours);
     // an open shift has hours but no one's rate yet
     const rate = x.employeeId ? payRateInForce(rates.get(x.employeeId) ?? [], dayOf(x.businessDay), x.position) : null;
     const cost = laborCost({ regular: x.paidHours, overtime: {} }, rate);
     if (cost) s.scheduledCost = s.scheduledCost.plus(cost);
   }
-  return out;
 }
 
 /** A `date` column as its calendar day (the query builder answers a string or a Date). */

@@ -5,6 +5,7 @@ import { Migration20261128132000 } from './Migration20261128132000';
 import { Migration20261128133000 } from './Migration20261128133000';
 import { Migration20261128134000 } from './Migration20261128134000';
 import { Migration20261128135000 } from './Migration20261128135000';
+import { Migration20261202400000 } from './Migration20261202400000';
 import { Migration20261202600000 } from './Migration20261202600000';
 
 export const migrations: MigrationEntry[] = [
@@ -20,6 +21,8 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261128134000', class: Migration20261128134000 },
   // over/short of closed cash days
   { name: 'Migration20261128135000', class: Migration20261128135000 },
+  // reports: sales by item and channel, waste reasons, report exports
+  { name: 'Migration20261202400000', class: Migration20261202400000 },
   // stock flows and levels, items, purchase prices and orders, recommendations
   { name: 'Migration20261202600000', class: Migration20261202600000 },
 ];

@@ -4,13 +4,14 @@ import { applyWaste } from './store';
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const MONEY = /^-?\d{1,15}(\.\d{1,6})?$/;
 
-/** What insights reads of inventory's `waste.recorded` (data.object: `id`, `locationId`, `businessDay`, `totalValue`), or why it is not a waste record. */
-export function wasteRecord(object: unknown): { id: string; locationId: string; businessDay: string; totalValue: string } | string {
+/** What insights reads of inventory's `waste.recorded` (data.object: `id`, `locationId`, `businessDay`, `reason`, `totalValue`), or why it is not a waste record. */
+export function wasteRecord(object: unknown): { id: string; locationId: string; businessDay: string; reason: string | null; totalValue: string } | string {
   const o = object as Record<string, unknown> | null;
   if (typeof o?.id !== 'string' || typeof o.locationId !== 'string') return 'id and locationId are required';
   if (typeof o.businessDay !== 'string' || !DAY.test(o.businessDay)) return 'businessDay';
   if (typeof o.totalValue !== 'string' || !MONEY.test(o.totalValue)) return 'totalValue';
-  return { id: o.id, locationId: o.locationId, businessDay: o.businessDay, totalValue: o.totalValue };
+  if (o.reason != null && typeof o.reason !== 'string') return 'reason';
+  return { id: o.id, locationId: o.locationId, businessDay: o.businessDay, reason: (o.reason as string | null | undefined) ?? null, totalValue: o.totalValue };
 }
 
 export const wasteConsumer = defineConsumer({

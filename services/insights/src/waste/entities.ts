@@ -9,6 +9,8 @@ export const WasteRecord = defineEntity({
     locationId: p.string(),
     businessDay: p.string().columnType('date'),
     totalValue: p.decimal('string'),
+    /** inventory's waste reason (null: kept before insights read it) */
+    reason: p.string().nullable(),
   },
 });
 export type WasteRecord = InferEntity<typeof WasteRecord>;
