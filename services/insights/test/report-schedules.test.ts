@@ -73,12 +73,14 @@ describe('report schedules', () => {
     const done = await s.insights.call('GET', `/report-exports/${mine.lastExportId}`, { as: planner });
     expect(done.body).toMatchObject({ status: 'completed', rows: 1 });
     const mails = await outboxPayloads(s.insights, 'insights', { type: 'insights.email.requested' });
-    expect(mails).toHaveLength(1);
-    expect(mails[0].data.object).toEqual({
-      to: ['ops@example.com', 'gm@example.com'],
-      subject: 'Sales by day for 2027-01-04',
-      body: expect.stringContaining(`Download: /api/v1/attachments/${done.body.attachmentId}/content`),
-    });
+    // one email per recipient, as identity's email-requests consumer takes them
+    expect(mails.map((m) => m.data.object)).toEqual(
+      ['ops@example.com', 'gm@example.com'].map((to) => ({
+        to,
+        subject: 'Sales by day for 2027-01-04',
+        body: expect.stringContaining(`Download: /api/v1/attachments/${done.body.attachmentId}/content`),
+      })),
+    );
     // the file is the scheduler's: they download it
     const file = await fetch(`${s.stack.services.files.svc.url}/attachments/${done.body.attachmentId}/content`, { headers: { 'x-internal-token': await (await (await import('@bop/test-support')).testKeys()).signer.sign(planner) } });
     expect(file.status).toBe(200);

@@ -106,7 +106,7 @@ export async function allRows(w: Work, report: ReportDefinition, params: Record<
 
 /**
  * A run done: its file stored at files as `attachmentId`. A scheduled run e-mails its link to the
- * schedule's recipients: the internal event `insights.email.requested` (`{ to, subject, body }`),
+ * schedule's recipients: one internal event `insights.email.requested` (`{ to, subject, body }`) per recipient,
  * which identity sends.
  */
 export async function completeExport(w: Work, id: string, done: { rows: number; attachmentId: string; fileName: string; title: string; publicUrl: string }): Promise<void> {
@@ -118,16 +118,16 @@ export async function completeExport(w: Work, id: string, done: { rows: number; 
   if (!schedule || schedule.status !== 'active') return;
   const link = `${done.publicUrl.replace(/\/+$/, '')}/api/v1/attachments/${done.attachmentId}/content`;
   const period = x.parameters.from && x.parameters.to ? ` for ${x.parameters.from === x.parameters.to ? x.parameters.from : `${x.parameters.from} to ${x.parameters.to}`}` : '';
-  w.emit({
+  const subject = `${done.title}${period}`;
+  const body = `The ${schedule.every} report "${done.title}"${period} is ready (${done.rows} rows, ${x.format.toUpperCase()}).\n\nDownload: ${link}\n\nThe link opens for whoever scheduled it and for people whose attachments.read reaches its locations.`;
+  // one email per recipient: identity's email-requests consumer takes `{ to, subject, body }` with one address
+  for (const to of schedule.recipients)
+    w.emit({
     type: 'insights.email.requested',
     aggregateType: 'report_schedule',
     aggregateId: schedule.id,
     locationId: x.locationIds.length === 1 ? x.locationIds[0] : null,
-    object: {
-      to: schedule.recipients,
-      subject: `${done.title}${period}`,
-      body: `The ${schedule.every} report "${done.title}"${period} is ready (${done.rows} rows, ${x.format.toUpperCase()}).\n\nDownload: ${link}\n\nThe link opens for whoever scheduled it and for people whose attachments.read reaches its locations.`,
-    },
+    object: { to, subject, body },
   });
 }
 
