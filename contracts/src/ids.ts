@@ -82,6 +82,8 @@ export const idPrefixes = {
   announcementRecipient: 'anr',
   recognition: 'rcg',
   displayMetric: 'dmt',
+  alertRule: 'alr',
+  alert: 'alt',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -14,6 +14,9 @@ import { wasteConsumers } from './waste/consumers';
 import { OverShortDay } from './cash/entities';
 import { cashConsumers } from './cash/consumers';
 import { kpiRoutes } from './kpis/routes';
+import { AlertDirty, AlertEntity, AlertRuleEntity, AlertRuleLocation, AlertState } from './alerts/entities';
+import { alertRoutes } from './alerts/routes';
+import { alertEvaluation } from './alerts/worker';
 
 export { configSchema, type InsightsConfig } from './config';
 
@@ -23,15 +26,16 @@ const inOrgUnits = locationsInOrgUnitsOf('insights');
  * Reports and insights: read models fed by other areas' events, never by their schemas — net sales and
  * completed sales per location, business day and 15-minute interval (sales' recorded transactions),
  * hours per location, day and position and per 15-minute interval (time's calculated timesheets) priced by the pay rate in force
- * (people's rates, replicated), published shifts per location and day (scheduling's shift events), waste value (inventory's waste records), over/short of closed cash days — and the KPIs over any set of locations (`GET /kpis`).
+ * (people's rates, replicated), published shifts per location and day (scheduling's shift events), waste value (inventory's waste records), over/short of closed cash days — the KPIs over any set of locations (`GET /kpis`), and alert rules on them, evaluated after the writes that move their KPI and when their window rolls over (`/alert-rules`, `GET /alerts`, `alert.triggered`).
  */
 export const insightsService = createService({
   name: 'insights',
   configSchema,
-  entities: [InsightsLocation, InsightsEmployee, SalesContribution, SalesDay, SalesInterval, LaborTimesheet, LaborHours, LaborInterval, ScheduledShift, WasteRecord, OverShortDay],
+  entities: [InsightsLocation, InsightsEmployee, SalesContribution, SalesDay, SalesInterval, LaborTimesheet, LaborHours, LaborInterval, ScheduledShift, WasteRecord, OverShortDay, AlertRuleEntity, AlertRuleLocation, AlertState, AlertDirty, AlertEntity],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (insights' replica of the organization)
   locationsInOrgUnits: inOrgUnits,
   consumers: () => [...orgReplicaConsumers('insights'), ...employeeReplicaConsumers('insights'), ...salesConsumers, ...laborConsumers, ...scheduleConsumers, ...wasteConsumers, ...cashConsumers],
-  routes: () => [...kpiRoutes(inOrgUnits)],
+  routes: () => [...kpiRoutes(inOrgUnits), ...alertRoutes(inOrgUnits)],
+  workers: (svc) => [alertEvaluation(svc)],
 });

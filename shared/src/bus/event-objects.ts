@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  Alert,
   Announcement,
   Attachment,
   Audit,
@@ -118,4 +119,5 @@ export const eventObjectSchemas: Readonly<Record<string, z.ZodType>> = {
   'work_order.closed': WorkOrder,
   'announcement.published': Announcement,
   'recognition.posted': Recognition,
+  'alert.triggered': Alert,
 };

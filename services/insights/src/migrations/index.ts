@@ -5,6 +5,7 @@ import { Migration20261128132000 } from './Migration20261128132000';
 import { Migration20261128133000 } from './Migration20261128133000';
 import { Migration20261128134000 } from './Migration20261128134000';
 import { Migration20261128135000 } from './Migration20261128135000';
+import { Migration20261202500000 } from './Migration20261202500000';
 
 export const migrations: MigrationEntry[] = [
   // organization and employee replicas
@@ -19,4 +20,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261128134000', class: Migration20261128134000 },
   // over/short of closed cash days
   { name: 'Migration20261128135000', class: Migration20261128135000 },
+  // alert rules, their states, the pairs to evaluate, their firings
+  { name: 'Migration20261202500000', class: Migration20261202500000 },
 ];

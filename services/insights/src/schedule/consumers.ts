@@ -1,5 +1,8 @@
-import { defineConsumer, type ConsumerDef } from '@bop/shared';
+import { defineConsumer, type ConsumerDef, type Work } from '@bop/shared';
 import { applyPublished, applyShift, type ShiftChange } from './store';
+import { ScheduledShift } from './entities';
+import { markAlertsDirty } from '../alerts/evaluate';
+import { KPIS_MOVED_BY } from '../alerts/windows';
 
 const LOCAL = /^(\d{4}-\d{2}-\d{2})T/;
 const HOURS = /^\d{1,6}(\.\d{1,6})?$/;
@@ -29,6 +32,13 @@ export function shiftChange(object: unknown): ShiftChange | string {
   };
 }
 
+/** The locations these shifts are held at (plain rows: the store's own reads stay its own). */
+async function locationsOfShifts(w: Work, shiftIds: string[]): Promise<string[]> {
+  if (shiftIds.length === 0) return [];
+  const rows = await w.em.createQueryBuilder(ScheduledShift).select(['locationId']).where({ shiftId: { $in: shiftIds } }).execute<Array<{ locationId: string }>>('all', true);
+  return rows.map((r) => r.locationId);
+}
+
 export const scheduledShiftConsumer = defineConsumer({
   name: 'scheduled-shifts',
   topics: ['scheduling'],
@@ -36,7 +46,10 @@ export const scheduledShiftConsumer = defineConsumer({
   async handle(ctx) {
     const parsed = shiftChange(ctx.event.data.object);
     if (typeof parsed === 'string') throw new Error(`${ctx.event.type} ${ctx.event.id}: data.object is not a shift (${parsed})`);
+    // a shift moved to another location moves both
+    const held = await locationsOfShifts(ctx, [parsed.shiftId]);
     await applyShift(ctx, parsed);
+    await markAlertsDirty(ctx, [parsed.locationId, ...held], KPIS_MOVED_BY.schedule);
   },
 });
 
@@ -48,6 +61,7 @@ export const publishedScheduleConsumer = defineConsumer({
     const o = ctx.event.data.object as { shiftIds?: unknown } | null;
     if (!Array.isArray(o?.shiftIds) || o.shiftIds.some((id) => typeof id !== 'string')) throw new Error(`${ctx.event.type} ${ctx.event.id}: data.object has no shiftIds`);
     await applyPublished(ctx, o.shiftIds as string[]);
+    await markAlertsDirty(ctx, await locationsOfShifts(ctx, o.shiftIds as string[]), KPIS_MOVED_BY.schedule);
   },
 });
 
