@@ -4,21 +4,19 @@ import { migrations } from './migrations';
 import { InsightsLocation } from './locations/entities';
 import { InsightsEmployee } from './employees/entities';
 import { SalesContribution, SalesDay, SalesInterval } from './sales/entities';
-import { salesConsumers } from './sales/consumers';
 import { LaborHours, LaborInterval, LaborTimesheet } from './labor/entities';
-import { laborConsumers } from './labor/consumers';
 import { ScheduledShift } from './schedule/entities';
-import { scheduleConsumers } from './schedule/consumers';
 import { WasteRecord } from './waste/entities';
-import { wasteConsumers } from './waste/consumers';
 import { OverShortDay } from './cash/entities';
-import { cashConsumers } from './cash/consumers';
 import { kpiRoutes } from './kpis/routes';
 import { AlertDirty, AlertEntity, AlertRuleEntity, AlertRuleLocation, AlertState } from './alerts/entities';
 import { alertRoutes } from './alerts/routes';
 import { alertEvaluation } from './alerts/worker';
+import { readModelConsumers } from './rebuild/rebuild';
+import { Rebuild } from './rebuild/entities';
 
 export { configSchema, type InsightsConfig } from './config';
+export { rebuildReadModels, type RebuildProgress, type RebuildResult } from './rebuild/rebuild';
 
 const inOrgUnits = locationsInOrgUnitsOf('insights');
 
@@ -31,11 +29,11 @@ const inOrgUnits = locationsInOrgUnitsOf('insights');
 export const insightsService = createService({
   name: 'insights',
   configSchema,
-  entities: [InsightsLocation, InsightsEmployee, SalesContribution, SalesDay, SalesInterval, LaborTimesheet, LaborHours, LaborInterval, ScheduledShift, WasteRecord, OverShortDay, AlertRuleEntity, AlertRuleLocation, AlertState, AlertDirty, AlertEntity],
+  entities: [InsightsLocation, InsightsEmployee, SalesContribution, SalesDay, SalesInterval, LaborTimesheet, LaborHours, LaborInterval, ScheduledShift, WasteRecord, OverShortDay, AlertRuleEntity, AlertRuleLocation, AlertState, AlertDirty, AlertEntity, Rebuild],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (insights' replica of the organization)
   locationsInOrgUnits: inOrgUnits,
-  consumers: () => [...orgReplicaConsumers('insights'), ...employeeReplicaConsumers('insights'), ...salesConsumers, ...laborConsumers, ...scheduleConsumers, ...wasteConsumers, ...cashConsumers],
+  consumers: () => [...orgReplicaConsumers('insights'), ...employeeReplicaConsumers('insights'), ...readModelConsumers],
   routes: () => [...kpiRoutes(inOrgUnits), ...alertRoutes(inOrgUnits)],
   workers: (svc) => [alertEvaluation(svc)],
 });

@@ -1,6 +1,7 @@
 import { defineWorker, type ServiceRuntime } from '@bop/shared';
 import type { InsightsConfig } from '../config';
 import { evaluateMarked, markedRules, markRolledOver } from './evaluate';
+import { rebuildRunning } from '../rebuild/rebuild';
 
 /** Rules evaluated per round (each in its own transaction). */
 const RULES_PER_ROUND = 50;
@@ -10,7 +11,7 @@ const ROLLOVERS_PER_ROUND = 1000;
 /**
  * Evaluates the (rule, location) pairs the read models' consumers marked, and those whose window
  * rolled over (a new business day began): a burst of writes marks a pair once, so it is evaluated
- * once per round, not once per write.
+ * once per round, not once per write. While the read models are rebuilt, it waits.
  */
 export const alertEvaluation = (svc: ServiceRuntime<InsightsConfig>) =>
   defineWorker({
@@ -18,6 +19,8 @@ export const alertEvaluation = (svc: ServiceRuntime<InsightsConfig>) =>
     every: () => svc.config.INSIGHTS_ALERTS_POLL_MS,
     backoff: { baseMs: 500, capMs: 30_000 },
     round: async (r) => {
+      // the read models are being rebuilt: their figures are partial until it ends
+      if (await r.read((w) => rebuildRunning(w))) return false;
       const rolled = await r.write((w) => markRolledOver(w, ROLLOVERS_PER_ROUND));
       const rules = await r.read((w) => markedRules(w, RULES_PER_ROUND));
       for (const ruleId of rules) {

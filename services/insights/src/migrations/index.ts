@@ -6,6 +6,7 @@ import { Migration20261128133000 } from './Migration20261128133000';
 import { Migration20261128134000 } from './Migration20261128134000';
 import { Migration20261128135000 } from './Migration20261128135000';
 import { Migration20261202500000 } from './Migration20261202500000';
+import { Migration20261202501000 } from './Migration20261202501000';
 
 export const migrations: MigrationEntry[] = [
   // organization and employee replicas
@@ -22,4 +23,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261128135000', class: Migration20261128135000 },
   // alert rules, their states, the pairs to evaluate, their firings
   { name: 'Migration20261202500000', class: Migration20261202500000 },
+  // rebuilds of the read models from the bus
+  { name: 'Migration20261202501000', class: Migration20261202501000 },
 ];
