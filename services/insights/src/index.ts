@@ -11,12 +11,12 @@ import { OverShortDay } from './cash/entities';
 import { kpiRoutes } from './kpis/routes';
 import { AlertDirty, AlertEntity, AlertRuleEntity, AlertRuleLocation, AlertState } from './alerts/entities';
 import { alertRoutes } from './alerts/routes';
-import { alertEvaluation } from './alerts/worker';
-import { readModelConsumers } from './rebuild/rebuild';
+import { alertEvaluation } from './alerts/evaluation-worker';
+import { readModelConsumers } from './rebuild/consumers';
 import { Rebuild } from './rebuild/entities';
 
 export { configSchema, type InsightsConfig } from './config';
-export { rebuildReadModels, type RebuildProgress, type RebuildResult } from './rebuild/rebuild';
+export { rebuildReadModels, type RebuildProgress, type RebuildResult } from './rebuild/admin';
 
 const inOrgUnits = locationsInOrgUnitsOf('insights');
 

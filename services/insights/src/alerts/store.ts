@@ -8,7 +8,7 @@ import type { FilterQuery } from '@mikro-orm/core';
 type PageFilter<E> = FilterQuery<E> | false | '' | 0 | null | undefined;
 import { AlertDirty, AlertEntity, AlertRuleEntity, AlertRuleLocation, AlertState } from './entities';
 import { alertDto, ruleDto } from './dto';
-import { evaluateRule, WHOLE_SCOPE } from './evaluate';
+import { evaluateRule, WHOLE_SCOPE } from './evaluation-store';
 
 type OrgUnitLocations = (on: Work, orgUnitIds: string[], opts?: { current?: boolean }) => Promise<string[]>;
 type Scope = z.output<typeof AlertRuleCreate>['scope'];

@@ -1,7 +1,7 @@
 import { defineConsumer, type ConsumerDef, type Work } from '@bop/shared';
 import { salesContributions, type SalesContributionInput } from './contributions';
 import { applySales } from './store';
-import { markAlertsDirty } from '../alerts/evaluate';
+import { markAlertsDirty } from '../alerts/evaluation-store';
 import { KPIS_MOVED_BY } from '../alerts/windows';
 
 const apply = async (w: Work, events: Array<{ id: string; type: string; data: { object: unknown } }>) => {

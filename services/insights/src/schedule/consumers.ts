@@ -1,7 +1,6 @@
-import { defineConsumer, type ConsumerDef, type Work } from '@bop/shared';
-import { applyPublished, applyShift, type ShiftChange } from './store';
-import { ScheduledShift } from './entities';
-import { markAlertsDirty } from '../alerts/evaluate';
+import { defineConsumer, type ConsumerDef } from '@bop/shared';
+import { applyPublished, applyShift, locationsOfShifts, type ShiftChange } from './store';
+import { markAlertsDirty } from '../alerts/evaluation-store';
 import { KPIS_MOVED_BY } from '../alerts/windows';
 
 const LOCAL = /^(\d{4}-\d{2}-\d{2})T/;
@@ -30,13 +29,6 @@ export function shiftChange(object: unknown): ShiftChange | string {
     paidHours: o.paidHours,
     status: o.status,
   };
-}
-
-/** The locations these shifts are held at (plain rows: the store's own reads stay its own). */
-async function locationsOfShifts(w: Work, shiftIds: string[]): Promise<string[]> {
-  if (shiftIds.length === 0) return [];
-  const rows = await w.em.createQueryBuilder(ScheduledShift).select(['locationId']).where({ shiftId: { $in: shiftIds } }).execute<Array<{ locationId: string }>>('all', true);
-  return rows.map((r) => r.locationId);
 }
 
 export const scheduledShiftConsumer = defineConsumer({

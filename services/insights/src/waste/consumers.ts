@@ -1,6 +1,6 @@
 import { defineConsumer, type ConsumerDef } from '@bop/shared';
 import { applyWaste } from './store';
-import { markAlertsDirty } from '../alerts/evaluate';
+import { markAlertsDirty } from '../alerts/evaluation-store';
 import { KPIS_MOVED_BY } from '../alerts/windows';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -1,7 +1,7 @@
 import { defineWorker, type ServiceRuntime } from '@bop/shared';
 import type { InsightsConfig } from '../config';
-import { evaluateMarked, markedRules, markRolledOver } from './evaluate';
-import { rebuildRunning } from '../rebuild/rebuild';
+import { evaluateMarked, markedRules, markRolledOver } from './evaluation-store';
+import { rebuildRunning } from '../rebuild/store';
 
 /** Rules evaluated per round (each in its own transaction). */
 const RULES_PER_ROUND = 50;

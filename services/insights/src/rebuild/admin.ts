@@ -1,0 +1,99 @@
+import { performance } from 'node:perf_hooks';
+import type { EventEnvelope } from '@bop/contracts';
+import { newId, newIdWithPrefix, type ConsumedMessage, type ConsumerDef, type ServiceRuntime } from '@bop/shared';
+import { readModelConsumers } from './consumers';
+import { finishRebuild, readModelRows, startRebuild, type ReadModel } from './store';
+
+const MARKER = 'insights.rebuild.marker';
+
+export interface RebuildProgress {
+  /** events of the read models applied so far */
+  applied: number;
+  /** messages of the bus the replay has not read yet (all topics), when the bus says */
+  behind: number | null;
+}
+
+export interface RebuildResult {
+  id: string;
+  applied: number;
+  ms: number;
+  rows: Record<ReadModel, { before: number; after: number }>;
+}
+
+/**
+ * The ops CLI's `insights rebuild`: rebuilds insights' read models from what the bus keeps. Clears
+ * them (waiting for the consumers' running transactions), then replays every kept event of their
+ * topics through the same consumers, with a group of its own, up to a marker it published after the
+ * clear — so every event the live consumers had applied before the clear is read again. Events after
+ * the marker are the live consumers' as usual; both apply each record by its version, so their order
+ * does not matter. Alert rules wait while it runs. The Postgres bus only: its log has one order over
+ * every topic; Kafka orders each partition alone, so no marker can say the replay has read
+ * everything before it.
+ */
+export async function rebuildReadModels(rt: ServiceRuntime<any>, opts: { onProgress?: (p: RebuildProgress) => void; progressEveryMs?: number } = {}): Promise<RebuildResult> {
+  if (rt.bus.kind !== 'postgres') throw new Error(`insights rebuild: the ${rt.bus.kind} bus has no single order over its topics to replay to a marker; rebuild needs BUS=postgres`);
+  const started = performance.now();
+  const id = newIdWithPrefix('rbd');
+  const before = await rt.read((w) => readModelRows(w));
+  const at = await rt.write((w) => startRebuild(w, id));
+  const markerId = newId('event');
+  await rt.bus.publish([
+    {
+      topic: 'insights',
+      key: id,
+      eventId: markerId,
+      type: MARKER,
+      payload: { id: markerId, type: MARKER, createdAt: at.toISOString(), apiVersion: 'v1', actor: { type: 'system', id: null }, locationId: null, data: { object: { rebuildId: id } } },
+    },
+  ]);
+
+  const byType = new Map<string, ConsumerDef[]>();
+  for (const def of readModelConsumers) for (const type of def.types as string[]) byType.set(type, [...(byType.get(type) ?? []), def]);
+  const group = `insights.rebuild.${id}`;
+  let applied = 0;
+  let finish!: () => void;
+  let fail!: (err: unknown) => void;
+  const done = new Promise<void>((resolve, reject) => {
+    finish = resolve;
+    fail = reject;
+  });
+  const handler = async (batch: ConsumedMessage[]) => {
+    const wanted = batch.filter((m) => !m.undecodable && byType.has(m.type));
+    if (wanted.length > 0) {
+      // one unit per bus batch, each consumer's events in bus order (a batch handler takes them at once)
+      await rt.write(async (w) => {
+        for (const def of readModelConsumers) {
+          const events = wanted.filter((m) => (def.types as string[]).includes(m.type)).map((message) => ({ event: message.payload as unknown as EventEnvelope, message }));
+          if (events.length === 0) continue;
+          if (def.handleBatch) await def.handleBatch({ ...w, events });
+          else for (const e of events) await def.handle({ ...w, ...e });
+        }
+      });
+      applied += wanted.length;
+    }
+    if (batch.some((m) => m.type === MARKER && m.eventId === markerId)) finish();
+  };
+  const topics = [...new Set([...readModelConsumers.flatMap((d) => d.topics), 'insights'])];
+  const sub = await rt.bus.subscribe({
+    group,
+    topics,
+    types: [...byType.keys(), MARKER],
+    batchSize: 500,
+    startAt: 'earliest',
+    handler,
+    onError: (err) => rt.log.warn({ err: (err as Error).message }, 'insights rebuild: a batch failed; retrying it'),
+  });
+  const report = async () => opts.onProgress?.({ applied, behind: (await rt.bus.groupLag?.([group]))?.[0]?.lag ?? null });
+  const timer = setInterval(() => void report().catch(fail), opts.progressEveryMs ?? 1000);
+  try {
+    await done;
+  } finally {
+    clearInterval(timer);
+    await sub.stop();
+  }
+  await report();
+  await rt.write((w) => finishRebuild(w, id, applied));
+  const after = await rt.read((w) => readModelRows(w));
+  const rows = Object.fromEntries(Object.keys(before).map((k) => [k, { before: before[k as ReadModel], after: after[k as ReadModel] }])) as RebuildResult['rows'];
+  return { id, applied, ms: Math.round(performance.now() - started), rows };
+}
