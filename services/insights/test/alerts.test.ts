@@ -3,7 +3,8 @@
  * with field paths, If-Match, archive), and the rules evaluated as the real read models move: sales
  * sent through sales' API, applied by insights' consumer over the real bus, evaluated by running the
  * alert worker's round (a moved clock, no sleeping) — once per crossing, re-armed when the condition
- * stops holding, and again when the window rolls over to a new business day.
+ * stops holding, and again when the window rolls over to a new business day. A key's scope and the
+ * feature switch are the gateway's: test/access.test.ts walks these rows through it.
  */
 import { organizationService } from '@svc/organization';
 import { salesService } from '@svc/sales';
@@ -161,6 +162,21 @@ describe('firing once per crossing', () => {
   });
 });
 
+describe('while the read models are rebuilt', () => {
+  it('evaluates nothing: their figures are partial until the rebuild ends', async () => {
+    const id = (await insights.call('POST', '/alert-rules', { body: rule({ comparison: { operator: 'above', threshold: '1300' } }) })).body.id;
+    expect(await alertsOf(id)).toEqual([]);
+    await serviceSql(insights)(`insert into insights.rebuilds (id, started_at, events, status) values ('rbd_test', ?, 0, 'running')`, [clock.now().toISOString()]);
+    await sendSales([sale('NYC-1', '2026-12-02T10:30:00Z', '200.00')]);
+    await netSalesAt(nyc, '2026-12-02', '1400.00');
+    await evaluate();
+    expect(await alertsOf(id)).toEqual([]);
+    await serviceSql(insights)(`update insights.rebuilds set status = 'done', finished_at = now() where id = 'rbd_test'`);
+    await evaluate();
+    expect(await alertsOf(id)).toEqual([expect.objectContaining({ value: '1400.00' })]);
+  });
+});
+
 describe('the endpoints', () => {
   it('refuses a call without credentials', async () => {
     expect((await http(insights.svc.url, 'GET', '/alert-rules')).status).toBe(401);
@@ -255,7 +271,7 @@ describe('the endpoints', () => {
     expect([frozen.status, frozen.body.code]).toEqual([409, 'conflict']);
     // an archived rule watches nothing: a sale marks nothing for it
     await sendSales([sale('NYC-1', '2026-12-02T11:00:00Z', '1.00')]);
-    await netSalesAt(nyc, '2026-12-02', '1201.00');
+    await netSalesAt(nyc, '2026-12-02', '1401.00');
     expect((await serviceSql(insights)(`select 1 from insights.alert_dirty where rule_id = ?`, [id])).length).toBe(0);
     expect((await insights.call('GET', '/alert-rules/alr_missing')).status).toBe(404);
 
@@ -274,5 +290,19 @@ describe('the endpoints', () => {
     expect(recent.every((a: { triggeredAt: string }) => a.triggeredAt >= since)).toBe(true);
     const firstPage = await insights.call('GET', `/alerts?limit=1`);
     expect(firstPage.body).toMatchObject({ hasMore: true, nextCursor: expect.any(String) });
+  });
+
+  it('watches the locations of an org unit as they stand when the rule is saved; reach by org unit', async () => {
+    const org = stack.services.organization;
+    const unit = await org.call('POST', '/org-units', { body: { name: unique('East') } });
+    expect(unit.status).toBe(201);
+    expect((await org.call('PATCH', `/locations/${ber}`, { body: { orgUnitId: unit.body.id } })).status).toBe(200);
+    await eventually(async () => (await serviceSql(insights)(`select 1 from insights.locations where id = ? and org_unit_id = ?`, [ber, unit.body.id])).length === 1);
+    const r = await insights.call('POST', '/alert-rules', { body: rule({ scope: { orgUnitId: unit.body.id } }) });
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ scope: { locationIds: null, orgUnitId: unit.body.id, evaluate: 'each_location' }, locationIds: [ber] });
+    const unitReader = person({ 'reports.read': [{ type: 'org_units', ids: [unit.body.id] }] });
+    expect((await insights.call('GET', `/alert-rules/${r.body.id}`, { as: unitReader })).status).toBe(200);
+    expect((await insights.call('GET', '/alert-rules?limit=100', { as: unitReader })).body.data.every((x: { locationIds: string[] }) => x.locationIds.every((l) => l === ber))).toBe(true);
   });
 });
