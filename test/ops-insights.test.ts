@@ -45,5 +45,14 @@ it('replays the sales the bus keeps into insights\' read models, printing its pr
   // again: the same rows, from the same events
   const again = await ops(['insights', 'rebuild', '--json']);
   expect(again.code).toBe(0);
-  expect(JSON.parse(again.out)).toMatchObject({ applied: 2, rows: { sales_days: { before: 1, after: 1 }, sales_contributions: { before: 3, after: 3 } } });
+  expect(JSON.parse(again.out)).toMatchObject({ applied: 2, skipped: [], rows: { sales_days: { before: 1, after: 1 }, sales_contributions: { before: 3, after: 3 } } });
+
+  // an event its consumer refuses (a producer's bug): reported and left out, the others applied, exit 1
+  const bad = await createPostgresBus({ connectionString: db.url, log: createLogger('bus', 'silent') });
+  await bad.publish([{ topic: 'sales', key: 'loc_ops', eventId: 'evt_ops_bad', type: 'sales.transactions.recorded', payload: event('evt_ops_bad', 'no transactions' as never) }]);
+  await bad.close();
+  const refused = await ops(['insights', 'rebuild']);
+  expect(refused.code).toBe(1);
+  expect(refused.out).toContain('skipped sales.transactions.recorded evt_ops_bad');
+  expect(await sql(db.url, `select net_sales::text as net from insights.sales_days where location_id = 'loc_ops'`)).toEqual([{ net: '50.000000' }]);
 });

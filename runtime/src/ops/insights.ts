@@ -4,8 +4,8 @@ import { exits, withDatabase, withServiceRuntime } from './context';
 
 /**
  * `insights rebuild`: clears insights' read models and replays the bus into them, printing its
- * progress; exit 1 when a read model came back with fewer rows than it had (the bus no longer keeps
- * every event it was built from).
+ * progress; exit 1 when an event could not be applied (its consumer refuses it) or a read model
+ * came back with fewer rows than it had (the bus no longer keeps every event it was built from).
  */
 const rebuild = (opts: { json?: boolean }) =>
   withDatabase((url) =>
@@ -21,6 +21,11 @@ const rebuild = (opts: { json?: boolean }) =>
       else {
         for (const [table, r] of Object.entries(result.rows)) console.log(`  ${table.padEnd(20)} ${String(r.before).padStart(9)} rows before  ${String(r.after).padStart(9)} after`);
         console.log(`rebuilt from ${result.applied} events in ${(result.ms / 1000).toFixed(1)} s (${result.id})`);
+      }
+      for (const x of result.skipped) console.error(`  skipped ${x.type} ${x.eventId} (bus position ${x.position}): ${x.error}`);
+      if (result.skipped.length > 0) {
+        console.error(`error: ${result.skipped.length} event(s) could not be applied (their consumer refuses them: see dead-letters list)`);
+        return 1;
       }
       if (fewer.length > 0) {
         console.error(`error: fewer rows than before in ${fewer.map(([t]) => t).join(', ')}: the bus no longer keeps every event they were built from (BUS_RETENTION_HOURS)`);

@@ -309,6 +309,7 @@ describe('a rebuild from the bus', () => {
     const progress: RebuildProgress[] = [];
     const result = await rebuildReadModels(s.insights.svc.runtime, { onProgress: (p) => progress.push(p), progressEveryMs: 50 });
     expect(result.applied).toBeGreaterThan(0);
+    expect(result.skipped).toEqual([]);
     expect(progress.at(-1)).toMatchObject({ applied: result.applied });
     // every read model holds what it held before
     for (const [table, rows] of Object.entries(result.rows)) expect([table, rows.after]).toEqual([table, rows.before]);

@@ -18,6 +18,8 @@ export interface RebuildResult {
   applied: number;
   ms: number;
   rows: Record<ReadModel, { before: number; after: number }>;
+  /** events their consumer refused (or the bus could not decode): left out, as the live consumers parked them */
+  skipped: Array<{ eventId: string; type: string; position: string; error: string }>;
 }
 
 /**
@@ -57,19 +59,36 @@ export async function rebuildReadModels(rt: ServiceRuntime<any>, opts: { onProgr
     finish = resolve;
     fail = reject;
   });
+  const skipped: RebuildResult['skipped'] = [];
+  // the messages in one unit, each consumer's events in bus order (a batch handler takes them at once)
+  const apply = (messages: ConsumedMessage[]) =>
+    rt.write(async (w) => {
+      for (const def of readModelConsumers) {
+        const events = messages.filter((m) => (def.types as string[]).includes(m.type)).map((message) => ({ event: message.payload as unknown as EventEnvelope, message }));
+        if (events.length === 0) continue;
+        if (def.handleBatch && events.length > 1) await def.handleBatch({ ...w, events });
+        else for (const e of events) await def.handle({ ...w, ...e });
+      }
+    });
   const handler = async (batch: ConsumedMessage[]) => {
-    const wanted = batch.filter((m) => !m.undecodable && byType.has(m.type));
-    if (wanted.length > 0) {
-      // one unit per bus batch, each consumer's events in bus order (a batch handler takes them at once)
-      await rt.write(async (w) => {
-        for (const def of readModelConsumers) {
-          const events = wanted.filter((m) => (def.types as string[]).includes(m.type)).map((message) => ({ event: message.payload as unknown as EventEnvelope, message }));
-          if (events.length === 0) continue;
-          if (def.handleBatch) await def.handleBatch({ ...w, events });
-          else for (const e of events) await def.handle({ ...w, ...e });
+    const wanted = batch.filter((m) => byType.has(m.type));
+    for (const m of wanted) if (m.undecodable) skipped.push({ eventId: m.eventId, type: m.type, position: m.position, error: m.undecodable });
+    const decoded = wanted.filter((m) => !m.undecodable);
+    if (decoded.length > 0) {
+      try {
+        await apply(decoded);
+      } catch {
+        // one at a time: an event its consumer refuses (a producer's bug, parked in dead letters by the
+        // live consumer too) is reported and left out, the others applied
+        for (const m of decoded) {
+          try {
+            await apply([m]);
+          } catch (err) {
+            skipped.push({ eventId: m.eventId, type: m.type, position: m.position, error: (err as Error).message });
+          }
         }
-      });
-      applied += wanted.length;
+      }
+      applied += decoded.length - skipped.filter((x) => decoded.some((m) => m.eventId === x.eventId)).length;
     }
     if (batch.some((m) => m.type === MARKER && m.eventId === markerId)) finish();
   };
@@ -95,5 +114,5 @@ export async function rebuildReadModels(rt: ServiceRuntime<any>, opts: { onProgr
   await rt.write((w) => finishRebuild(w, id, applied));
   const after = await rt.read((w) => readModelRows(w));
   const rows = Object.fromEntries(Object.keys(before).map((k) => [k, { before: before[k as ReadModel], after: after[k as ReadModel] }])) as RebuildResult['rows'];
-  return { id, applied, ms: Math.round(performance.now() - started), rows };
+  return { id, applied, ms: Math.round(performance.now() - started), rows, skipped };
 }
