@@ -317,5 +317,7 @@ describe('a rebuild from the bus', () => {
     expect((await kpis('from=2026-11-16&to=2026-11-16')).body).toEqual(byDay.body);
     const [rebuild] = await serviceSql(s.insights)(`select status, events from insights.rebuilds where id = ?`, [result.id]);
     expect(rebuild).toEqual({ status: 'done', events: result.applied });
+    // its replay's consumer group is forgotten: it lags behind nothing later
+    expect(await serviceSql(s.insights)(`select 1 from bus.positions where group_id like 'insights.rebuild%'`)).toEqual([]);
   });
 });

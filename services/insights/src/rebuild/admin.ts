@@ -5,6 +5,8 @@ import { readModelConsumers } from './consumers';
 import { finishRebuild, readModelRows, startRebuild, type ReadModel } from './store';
 
 const MARKER = 'insights.rebuild.marker';
+/** the replay's consumer group (one rebuild runs at a time) */
+const REPLAY_GROUP = 'insights.rebuild';
 
 export interface RebuildProgress {
   /** events of the read models applied so far */
@@ -38,6 +40,8 @@ export async function rebuildReadModels(rt: ServiceRuntime<any>, opts: { onProgr
   const id = newIdWithPrefix('rbd');
   const before = await rt.read((w) => readModelRows(w));
   const at = await rt.write((w) => startRebuild(w, id));
+  // one group for every rebuild: what a rebuild cut short left is forgotten, and this one reads from the start
+  await rt.bus.forget?.(REPLAY_GROUP);
   const markerId = newId('event');
   await rt.bus.publish([
     {
@@ -51,7 +55,7 @@ export async function rebuildReadModels(rt: ServiceRuntime<any>, opts: { onProgr
 
   const byType = new Map<string, ConsumerDef[]>();
   for (const def of readModelConsumers) for (const type of def.types as string[]) byType.set(type, [...(byType.get(type) ?? []), def]);
-  const group = `insights.rebuild.${id}`;
+  const group = REPLAY_GROUP;
   let applied = 0;
   let finish!: () => void;
   let fail!: (err: unknown) => void;
@@ -106,12 +110,18 @@ export async function rebuildReadModels(rt: ServiceRuntime<any>, opts: { onProgr
   const timer = setInterval(() => void report().catch(fail), opts.progressEveryMs ?? 1000);
   try {
     await done;
+    await report();
+  } catch (err) {
+    // the read models are partial: said, and the alert rules no longer held (run it again)
+    await rt.write((w) => finishRebuild(w, id, applied, 'failed'));
+    throw err;
   } finally {
     clearInterval(timer);
     await sub.stop();
+    // a replay keeps no position: it would hold back nothing, but lag behind everything after it
+    await rt.bus.forget?.(group);
   }
-  await report();
-  await rt.write((w) => finishRebuild(w, id, applied));
+  await rt.write((w) => finishRebuild(w, id, applied, 'done'));
   const after = await rt.read((w) => readModelRows(w));
   const rows = Object.fromEntries(Object.keys(before).map((k) => [k, { before: before[k as ReadModel], after: after[k as ReadModel] }])) as RebuildResult['rows'];
   return { id, applied, ms: Math.round(performance.now() - started), rows, skipped };

@@ -40,19 +40,24 @@ export async function readModelRows(w: Work): Promise<Record<ReadModel, number>>
 
 /**
  * Starts a rebuild: recorded as running (alert rules wait), the read models emptied once no consumer's
- * transaction holds them. Answers the unit's instant.
+ * transaction holds them; refused while another runs. Answers the unit's instant.
  */
 export async function startRebuild(w: Work, id: string): Promise<Date> {
   await lockForTransaction(w.em, readModelsLock(w));
+  const running = await w.em.findOne(Rebuild, { status: 'running', startedAt: { $gt: new Date(w.now.getTime() - REBUILD_HOLD_MS) } });
+  if (running) throw new Error(`insights rebuild: rebuild ${running.id} has been running since ${new Date(running.startedAt).toISOString()}; one runs at a time (one that died stops counting after ${REBUILD_HOLD_MS / 3_600_000} hours)`);
+  // one that died before: the new one replaces it
+  await w.em.nativeUpdate(Rebuild, { status: 'running' }, { status: 'abandoned', finishedAt: w.now });
   w.em.create(Rebuild, { id, startedAt: w.now, finishedAt: null, events: 0, status: 'running' });
   for (const entity of Object.values(READ_MODELS)) await w.em.nativeDelete(entity as never, {});
   await w.em.flush();
   return w.now;
 }
 
-export async function finishRebuild(w: Work, id: string, events: number): Promise<void> {
+/** A rebuild `done`, or `failed` (its read models partial until the next one). */
+export async function finishRebuild(w: Work, id: string, events: number, status: 'done' | 'failed'): Promise<void> {
   const r = await w.em.findOneOrFail(Rebuild, { id });
-  Object.assign(r, { finishedAt: w.now, events, status: 'done' });
+  Object.assign(r, { finishedAt: w.now, events, status });
   await w.em.flush();
 }
 
