@@ -162,6 +162,40 @@ describe('firing once per crossing', () => {
   });
 });
 
+describe('a labor KPI', () => {
+  it('moves with time\'s calculated timesheets, at the location a timesheet leaves too', async () => {
+    const id = (await insights.call('POST', '/alert-rules', { body: rule({ kpi: 'laborHours', comparison: { operator: 'above', threshold: '5' } }) })).body.id;
+    const sheet = (version: number, locationId: string) => ({
+      id: 'evt_sheet_' + version,
+      type: 'time.timesheet.calculated',
+      createdAt: clock.now().toISOString(),
+      apiVersion: 'v1',
+      actor: { type: 'system', id: null },
+      locationId,
+      data: {
+        object: {
+          id: 'tsh_alerts',
+          employeeId: 'emp_alerts',
+          version,
+          days: [{ date: '2026-12-02', regularHours: '6.00', overtime: {}, shifts: [{ start: '2026-12-02T14:00:00Z', end: '2026-12-02T20:00:00Z', locationId, position: null, workedHours: '6.00', unpaidBreaks: [] }] }],
+        },
+      },
+    });
+    const publish = (e: ReturnType<typeof sheet>) => stack.bus.publish([{ topic: 'time', key: 'tsh_alerts', eventId: e.id, type: e.type, payload: e }]);
+    const hoursAt = (loc: string, hours: string) =>
+      eventually(async () => (await insights.call('GET', `/kpis?from=2026-12-02&to=2026-12-02&locationId=${loc}`)).body.figures?.laborHours === hours, 20_000);
+    await publish(sheet(1, nyc));
+    await hoursAt(nyc, '6.00');
+    await evaluate();
+    expect(await alertsOf(id)).toEqual([expect.objectContaining({ kpi: 'laborHours', value: '6.00', locationId: nyc })]);
+    // the timesheet's next version puts the shift in Berlin: NYC falls to 0 hours and re-arms
+    await publish(sheet(2, ber));
+    await hoursAt(nyc, '0.00');
+    await evaluate();
+    expect((await insights.call('GET', `/alert-rules/${id}`)).body.firing).toEqual([]);
+  });
+});
+
 describe('while the read models are rebuilt', () => {
   it('evaluates nothing: their figures are partial until the rebuild ends', async () => {
     const id = (await insights.call('POST', '/alert-rules', { body: rule({ comparison: { operator: 'above', threshold: '1300' } }) })).body.id;
