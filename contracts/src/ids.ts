@@ -92,6 +92,8 @@ export const idPrefixes = {
   notificationDelivery: 'ntd',
   reportExport: 'rex',
   reportSchedule: 'rsc',
+  alertRule: 'alr',
+  alert: 'alt',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

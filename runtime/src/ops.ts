@@ -15,6 +15,7 @@ import { addIdentityCommands } from './ops/identity';
 import { addStorageCommands } from './ops/storage';
 import { addBackupCommands } from './ops/backup';
 import { addEmailCommands } from './ops/email';
+import { addInsightsCommands } from './ops/insights';
 
 function packageVersion(): string {
   const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string };
@@ -43,6 +44,7 @@ function program(): Command {
   addEmailCommands(ops);
   addStorageCommands(ops);
   addBackupCommands(ops);
+  addInsightsCommands(ops);
   return ops;
 }
 

@@ -103,3 +103,32 @@ describe('postgres bus: typesNow and topic wake-ups', () => {
     }
   });
 });
+
+describe('postgres bus: forget', () => {
+  it('deletes a group\'s position: it lags behind nothing, and a later subscription of that name starts afresh', async () => {
+    const bus = await createPostgresBus({ connectionString: db.url, log: createLogger('bus', 'silent'), pollMs: 100 });
+    try {
+      await bus.publish([{ topic: 'forget', key: 'k', eventId: 'evt_FORGET_1', type: 'test.forget', payload: { n: 1 } }]);
+      const read = async () => {
+        const seen: string[] = [];
+        let got!: () => void;
+        const done = new Promise<void>((resolve) => (got = resolve));
+        const sub = await bus.subscribe({ group: 'forget-group', topics: ['forget'], handler: async (batch) => {
+          seen.push(...batch.map((m) => m.eventId));
+          got();
+        } });
+        await done;
+        await sub.stop();
+        return seen;
+      };
+      expect(await read()).toEqual(['evt_FORGET_1']);
+      expect(await bus.groupLag!(['forget-group'])).toEqual([{ group: 'forget-group', lag: 0 }]);
+      await bus.forget!('forget-group');
+      expect(await bus.groupLag!(['forget-group'])).toEqual([]);
+      // from the start again
+      expect(await read()).toEqual(['evt_FORGET_1']);
+    } finally {
+      await bus.close();
+    }
+  });
+});

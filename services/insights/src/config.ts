@@ -18,6 +18,8 @@ export const configSchema = z.object({
   INSIGHTS_SCHEDULE_POLL_MS: z.coerce.number().int().min(100).default(60_000),
   /** the API's public address (`https://bop.example.com`), for the download links scheduled reports e-mail; unset: links start at /api/v1 */
   INSIGHTS_PUBLIC_URL: z.url().optional(),
+  /** how often the alert worker looks for marked (rule, location) pairs and windows that rolled over */
+  INSIGHTS_ALERTS_POLL_MS: z.coerce.number().int().min(10).default(1_000),
 });
 
 export type InsightsConfig = BaseConfig & z.output<typeof configSchema>;

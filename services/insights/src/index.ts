@@ -4,20 +4,13 @@ import { migrations } from './migrations';
 import { InsightsLocation } from './locations/entities';
 import { InsightsEmployee } from './employees/entities';
 import { SalesChannelDay, SalesContribution, SalesDay, SalesInterval, SalesItemDay } from './sales/entities';
-import { salesConsumers } from './sales/consumers';
 import { LaborHours, LaborInterval, LaborTimesheet } from './labor/entities';
-import { laborConsumers } from './labor/consumers';
 import { ScheduledShift } from './schedule/entities';
-import { scheduleConsumers } from './schedule/consumers';
 import { WasteRecord } from './waste/entities';
-import { wasteConsumers } from './waste/consumers';
 import { OverShortDay } from './cash/entities';
-import { cashConsumers } from './cash/consumers';
 import { kpiRoutes } from './kpis/routes';
 import { StockFlow, StockItem, StockOnHand } from './stock/entities';
-import { stockConsumers } from './stock/consumers';
 import { OpenOrder, PurchasePrice } from './purchases/entities';
-import { purchaseConsumers } from './purchases/consumers';
 import { Recommendation } from './recommendations/entities';
 import { recommendationRoutes } from './recommendations/routes';
 import { recommendationEngine } from './recommendations/workers';
@@ -28,8 +21,14 @@ import { reportRegistry } from './reports/registry';
 import { salesByChannel, salesByDay, salesByHour, salesByItem } from './reports/sales-store';
 import { laborVsSales, timesheetSummary } from './reports/labor-store';
 import { overShort, wasteByReason } from './reports/cash-waste-store';
+import { AlertDirty, AlertEntity, AlertRuleEntity, AlertRuleLocation, AlertState } from './alerts/entities';
+import { alertRoutes } from './alerts/routes';
+import { alertEvaluation } from './alerts/evaluation-worker';
+import { readModelConsumers } from './rebuild/consumers';
+import { Rebuild } from './rebuild/entities';
 
 export { configSchema, type InsightsConfig } from './config';
+export { rebuildReadModels, type RebuildProgress, type RebuildResult } from './rebuild/admin';
 
 const inOrgUnits = locationsInOrgUnitsOf('insights');
 
@@ -42,18 +41,18 @@ const reports = reportRegistry([salesByDay, salesByHour, salesByItem, salesByCha
  * hours per location, day and position and per 15-minute interval (time's calculated timesheets) priced by the pay rate in force
  * (people's rates, replicated), published shifts per location and day (scheduling's shift events), waste value (inventory's waste records), over/short of closed cash days,
  * stock flows per item and day (inventory's postings: theoretical and actual usage), stock levels, purchase prices (purchasing's
- * receipts) and open purchase orders — the KPIs over any set of locations (`GET /kpis`); reports over the same read models (`GET /reports`,
+ * receipts) and open purchase orders — the KPIs over any set of locations (`GET /kpis`), and alert rules on them; reports over the same read models (`GET /reports`,
  * registry in reports/registry.ts) and their exports to CSV or XLSX, stored at the files service (`POST /report-exports`, the
  * `report-exports` worker); recommendations (`GET /recommendations`).
  */
 export const insightsService = createService({
   name: 'insights',
   configSchema,
-  entities: [InsightsLocation, InsightsEmployee, SalesContribution, SalesDay, SalesInterval, SalesItemDay, SalesChannelDay, ReportExport, ReportSchedule, LaborTimesheet, LaborHours, LaborInterval, ScheduledShift, WasteRecord, OverShortDay, StockFlow, StockOnHand, StockItem, PurchasePrice, OpenOrder, Recommendation],
+  entities: [InsightsLocation, InsightsEmployee, SalesContribution, SalesDay, SalesInterval, SalesItemDay, SalesChannelDay, ReportExport, ReportSchedule, LaborTimesheet, LaborHours, LaborInterval, ScheduledShift, WasteRecord, OverShortDay, StockFlow, StockOnHand, StockItem, PurchasePrice, OpenOrder, Recommendation, AlertRuleEntity, AlertRuleLocation, AlertState, AlertDirty, AlertEntity, Rebuild],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (insights' replica of the organization)
   locationsInOrgUnits: inOrgUnits,
-  consumers: () => [...orgReplicaConsumers('insights'), ...employeeReplicaConsumers('insights'), ...salesConsumers, ...laborConsumers, ...scheduleConsumers, ...wasteConsumers, ...cashConsumers, ...stockConsumers, ...purchaseConsumers],
-  routes: () => [...kpiRoutes(inOrgUnits), ...reportRoutes(reports, inOrgUnits), ...recommendationRoutes()],
-  workers: (svc) => [reportExportWorker(svc, reports), reportScheduleWorker(svc, reports), recommendationEngine(svc)],
+  consumers: () => [...orgReplicaConsumers('insights'), ...employeeReplicaConsumers('insights'), ...readModelConsumers],
+  routes: () => [...kpiRoutes(inOrgUnits), ...reportRoutes(reports, inOrgUnits), ...alertRoutes(inOrgUnits), ...recommendationRoutes()],
+  workers: (svc) => [reportExportWorker(svc, reports), reportScheduleWorker(svc, reports), alertEvaluation(svc), recommendationEngine(svc)],
 });

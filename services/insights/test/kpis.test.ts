@@ -6,6 +6,7 @@
  */
 import Decimal from 'decimal.js';
 import { eventually, integration, person, serviceSql, untilReplicated, type HttpResult } from '@bop/test-support';
+import { rebuildReadModels, type RebuildProgress } from '../src';
 import { closeCashDay, employee, recalculate, recordWaste, sale, scheduleShift, sendPunches, sendSales, shift, startInsightsStack, type InsightsStack } from './fixtures';
 
 let s: InsightsStack;
@@ -316,5 +317,29 @@ describe('a report export whose file cannot be stored', () => {
     const failed = await s.insights.call('GET', `/report-exports/${queued.body.id}`);
     expect(failed.body).toMatchObject({ status: 'failed', attachmentId: null, downloadUrl: null, error: expect.stringContaining('files service') });
     expect(await s.insights.svc.worker('report-exports').runOnce()).toBe(false);
+  });
+});
+
+describe('a rebuild from the bus', () => {
+  it('gives the same figures as the live read models, printing its progress', async () => {
+    await settled(WEEK, '9651.00', '1224.00');
+    const query = 'from=2026-11-01&to=2026-11-30&compare=previous_period';
+    const before = await kpis(query);
+    const byDay = await kpis('from=2026-11-16&to=2026-11-16');
+    expect(before.status).toBe(200);
+    expect(before.body.figures.netSales).not.toBe('0.00');
+    const progress: RebuildProgress[] = [];
+    const result = await rebuildReadModels(s.insights.svc.runtime, { onProgress: (p) => progress.push(p), progressEveryMs: 50 });
+    expect(result.applied).toBeGreaterThan(0);
+    expect(result.skipped).toEqual([]);
+    expect(progress.at(-1)).toMatchObject({ applied: result.applied });
+    // every read model holds what it held before
+    for (const [table, rows] of Object.entries(result.rows)) expect([table, rows.after]).toEqual([table, rows.before]);
+    expect((await kpis(query)).body).toEqual(before.body);
+    expect((await kpis('from=2026-11-16&to=2026-11-16')).body).toEqual(byDay.body);
+    const [rebuild] = await serviceSql(s.insights)(`select status, events from insights.rebuilds where id = ?`, [result.id]);
+    expect(rebuild).toEqual({ status: 'done', events: result.applied });
+    // its replay's consumer group is forgotten: it lags behind nothing later
+    expect(await serviceSql(s.insights)(`select 1 from bus.positions where group_id like 'insights.rebuild%'`)).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  Alert,
   Announcement,
   Attachment,
   Audit,
@@ -122,4 +123,5 @@ export const eventObjectSchemas: Readonly<Record<string, z.ZodType>> = {
   'recognition.posted': Recognition,
   'recommendation.created': Recommendation,
   'notification.requested': NotificationRequested,
+  'alert.triggered': Alert,
 };

@@ -105,6 +105,10 @@ class PostgresBus implements Bus {
     return rows.map((r) => ({ group: r.group_id, lag: Number(r.lag) }));
   }
 
+  async forget(group: string): Promise<void> {
+    await this.pool.query(`delete from "bus"."positions" where "group_id" = $1`, [group]);
+  }
+
   async prune(retentionMs: number): Promise<number> {
     return deleteInChunks((limit) =>
       this.inTransaction(async (client) => {

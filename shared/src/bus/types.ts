@@ -100,4 +100,10 @@ export interface Bus {
    * the work (others answer 0). Kafka keeps its own retention and has none.
    */
   prune?(retentionMs: number): Promise<number>;
+  /**
+   * Forgets a consumer group: its position is deleted, so it holds nothing back and lags behind
+   * nothing, and a later subscription of that name starts afresh (`startAt`). For one-off readers
+   * such as a rebuild's replay; the group must have no running subscription.
+   */
+  forget?(group: string): Promise<void>;
 }

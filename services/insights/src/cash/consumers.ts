@@ -1,5 +1,7 @@
 import { defineConsumer, type ConsumerDef } from '@bop/shared';
 import { applyClosedDay } from './store';
+import { markAlertsDirty } from '../alerts/evaluation-store';
+import { KPIS_MOVED_BY } from '../alerts/windows';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const MONEY = /^-?\d{1,15}(\.\d{1,6})?$/;
@@ -22,6 +24,7 @@ export const closedDayConsumer = defineConsumer({
     const parsed = closedDay(ctx.event.data.object);
     if (typeof parsed === 'string') throw new Error(`${ctx.event.type} ${ctx.event.id}: data.object is not a closed business day (${parsed})`);
     await applyClosedDay(ctx, { ...parsed, closedAt: new Date(ctx.event.createdAt) });
+    await markAlertsDirty(ctx, [parsed.locationId], KPIS_MOVED_BY.cash);
   },
 });
 

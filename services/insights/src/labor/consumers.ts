@@ -1,6 +1,8 @@
 import { defineConsumer, type ConsumerDef } from '@bop/shared';
 import type { CalculatedTimesheet } from './store';
-import { applyTimesheet } from './store';
+import { applyTimesheet, timesheetLocations } from './store';
+import { markAlertsDirty } from '../alerts/evaluation-store';
+import { KPIS_MOVED_BY } from '../alerts/windows';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const HOURS = /^\d{1,6}(\.\d{1,6})?$/;
@@ -42,7 +44,10 @@ export const laborConsumer = defineConsumer({
     const { event } = ctx;
     const parsed = calculatedTimesheet(event.data.object);
     if (typeof parsed === 'string') throw new Error(`${event.type} ${event.id}: data.object is not a calculated timesheet (${parsed})`);
+    // the locations the older version counted, and those this one counts: both move
+    const before = await timesheetLocations(ctx, parsed.id);
     await applyTimesheet(ctx, { ...parsed, days: parsed.days.map((d) => ({ ...d, shifts: d.shifts.map((s) => ({ ...s, position: s.position ?? null })) })) });
+    await markAlertsDirty(ctx, [...before, ...parsed.days.flatMap((d) => d.shifts.map((s) => s.locationId))], KPIS_MOVED_BY.labor);
   },
 });
 

@@ -10,6 +10,12 @@ export interface CalculatedTimesheet {
   days: TimesheetDay[];
 }
 
+/** The locations a timesheet's held version counts hours at. */
+export async function timesheetLocations(w: Work, timesheetId: string): Promise<string[]> {
+  const rows = await w.em.createQueryBuilder(LaborHours).select(['locationId']).where({ timesheetId }).execute<Array<{ locationId: string }>>('all', true);
+  return rows.map((r) => r.locationId);
+}
+
 /**
  * Replaces what a timesheet counted by its newer version: its hours per day, location and position,
  * and per location and 15-minute interval;

@@ -7,6 +7,8 @@ import { Migration20261128134000 } from './Migration20261128134000';
 import { Migration20261128135000 } from './Migration20261128135000';
 import { Migration20261202400000 } from './Migration20261202400000';
 import { Migration20261202600000 } from './Migration20261202600000';
+import { Migration20261202500000 } from './Migration20261202500000';
+import { Migration20261202501000 } from './Migration20261202501000';
 
 export const migrations: MigrationEntry[] = [
   // organization and employee replicas
@@ -25,4 +27,8 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261202400000', class: Migration20261202400000 },
   // stock flows and levels, items, purchase prices and orders, recommendations
   { name: 'Migration20261202600000', class: Migration20261202600000 },
+  // alert rules, their states, the pairs to evaluate, their firings
+  { name: 'Migration20261202500000', class: Migration20261202500000 },
+  // rebuilds of the read models from the bus
+  { name: 'Migration20261202501000', class: Migration20261202501000 },
 ];

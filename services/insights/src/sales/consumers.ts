@@ -1,6 +1,8 @@
 import { defineConsumer, type ConsumerDef, type Work } from '@bop/shared';
 import { salesContributions, type SalesContributionInput } from './contributions';
 import { applySales } from './store';
+import { markAlertsDirty } from '../alerts/evaluation-store';
+import { KPIS_MOVED_BY } from '../alerts/windows';
 
 const apply = async (w: Work, events: Array<{ id: string; type: string; data: { object: unknown } }>) => {
   const all: SalesContributionInput[] = [];
@@ -11,6 +13,8 @@ const apply = async (w: Work, events: Array<{ id: string; type: string; data: { 
     for (const c of parsed) all.push(c);
   }
   await applySales(w, all);
+  // the alert rules watching these locations' sales KPIs: evaluated by the alert worker's next round
+  await markAlertsDirty(w, all.map((c) => c.locationId), KPIS_MOVED_BY.sales);
 };
 
 /** Consumer of sales' `sales.transactions.recorded`: net sales and counts per location, day and interval; a burst of sales is one write. */

@@ -1,5 +1,7 @@
 import { defineConsumer, type ConsumerDef } from '@bop/shared';
-import { applyPublished, applyShift, type ShiftChange } from './store';
+import { applyPublished, applyShift, locationsOfShifts, type ShiftChange } from './store';
+import { markAlertsDirty } from '../alerts/evaluation-store';
+import { KPIS_MOVED_BY } from '../alerts/windows';
 
 const LOCAL = /^(\d{4}-\d{2}-\d{2})T/;
 const HOURS = /^\d{1,6}(\.\d{1,6})?$/;
@@ -36,7 +38,10 @@ export const scheduledShiftConsumer = defineConsumer({
   async handle(ctx) {
     const parsed = shiftChange(ctx.event.data.object);
     if (typeof parsed === 'string') throw new Error(`${ctx.event.type} ${ctx.event.id}: data.object is not a shift (${parsed})`);
+    // a shift moved to another location moves both
+    const held = await locationsOfShifts(ctx, [parsed.shiftId]);
     await applyShift(ctx, parsed);
+    await markAlertsDirty(ctx, [parsed.locationId, ...held], KPIS_MOVED_BY.schedule);
   },
 });
 
@@ -48,6 +53,7 @@ export const publishedScheduleConsumer = defineConsumer({
     const o = ctx.event.data.object as { shiftIds?: unknown } | null;
     if (!Array.isArray(o?.shiftIds) || o.shiftIds.some((id) => typeof id !== 'string')) throw new Error(`${ctx.event.type} ${ctx.event.id}: data.object has no shiftIds`);
     await applyPublished(ctx, o.shiftIds as string[]);
+    await markAlertsDirty(ctx, await locationsOfShifts(ctx, o.shiftIds as string[]), KPIS_MOVED_BY.schedule);
   },
 });
 

@@ -13,6 +13,13 @@ export interface ShiftChange {
   status: string;
 }
 
+/** The locations these shifts are held at (plain rows, not managed: the writes after them stay the store's own). */
+export async function locationsOfShifts(w: Work, shiftIds: string[]): Promise<string[]> {
+  if (shiftIds.length === 0) return [];
+  const rows = await w.em.createQueryBuilder(ScheduledShift).select(['locationId']).where({ shiftId: { $in: shiftIds } }).execute<Array<{ locationId: string }>>('all', true);
+  return rows.map((r) => r.locationId);
+}
+
 /** Keeps a shift's newer version; an older or repeated one changes nothing. */
 export async function applyShift(w: Work, c: ShiftChange): Promise<void> {
   const held = await w.em.findOne(ScheduledShift, { shiftId: c.shiftId });

@@ -1,5 +1,7 @@
 import { defineConsumer, type ConsumerDef } from '@bop/shared';
 import { applyWaste } from './store';
+import { markAlertsDirty } from '../alerts/evaluation-store';
+import { KPIS_MOVED_BY } from '../alerts/windows';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const MONEY = /^-?\d{1,15}(\.\d{1,6})?$/;
@@ -22,6 +24,7 @@ export const wasteConsumer = defineConsumer({
     const parsed = wasteRecord(ctx.event.data.object);
     if (typeof parsed === 'string') throw new Error(`${ctx.event.type} ${ctx.event.id}: data.object is not a waste record (${parsed})`);
     await applyWaste(ctx, parsed);
+    await markAlertsDirty(ctx, [parsed.locationId], KPIS_MOVED_BY.waste);
   },
 });
 

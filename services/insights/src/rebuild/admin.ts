@@ -1,0 +1,128 @@
+import { performance } from 'node:perf_hooks';
+import type { EventEnvelope } from '@bop/contracts';
+import { newId, newIdWithPrefix, type ConsumedMessage, type ConsumerDef, type ServiceRuntime } from '@bop/shared';
+import { readModelConsumers } from './consumers';
+import { finishRebuild, readModelRows, startRebuild, type ReadModel } from './store';
+
+const MARKER = 'insights.rebuild.marker';
+/** the replay's consumer group (one rebuild runs at a time) */
+const REPLAY_GROUP = 'insights.rebuild';
+
+export interface RebuildProgress {
+  /** events of the read models applied so far */
+  applied: number;
+  /** messages of the bus the replay has not read yet (all topics), when the bus says */
+  behind: number | null;
+}
+
+export interface RebuildResult {
+  id: string;
+  applied: number;
+  ms: number;
+  rows: Record<ReadModel, { before: number; after: number }>;
+  /** events their consumer refused (or the bus could not decode): left out, as the live consumers parked them */
+  skipped: Array<{ eventId: string; type: string; position: string; error: string }>;
+}
+
+/**
+ * The ops CLI's `insights rebuild`: rebuilds insights' read models from what the bus keeps. Clears
+ * them (waiting for the consumers' running transactions), then replays every kept event of their
+ * topics through the same consumers, with a group of its own, up to a marker it published after the
+ * clear — so every event the live consumers had applied before the clear is read again. Events after
+ * the marker are the live consumers' as usual; both apply each record by its version, so their order
+ * does not matter. Alert rules wait while it runs. The Postgres bus only: its log has one order over
+ * every topic; Kafka orders each partition alone, so no marker can say the replay has read
+ * everything before it.
+ */
+export async function rebuildReadModels(rt: ServiceRuntime<any>, opts: { onProgress?: (p: RebuildProgress) => void; progressEveryMs?: number } = {}): Promise<RebuildResult> {
+  if (rt.bus.kind !== 'postgres') throw new Error(`insights rebuild: the ${rt.bus.kind} bus has no single order over its topics to replay to a marker; rebuild needs BUS=postgres`);
+  const started = performance.now();
+  const id = newIdWithPrefix('rbd');
+  const before = await rt.read((w) => readModelRows(w));
+  const at = await rt.write((w) => startRebuild(w, id));
+  // one group for every rebuild: what a rebuild cut short left is forgotten, and this one reads from the start
+  await rt.bus.forget?.(REPLAY_GROUP);
+  const markerId = newId('event');
+  await rt.bus.publish([
+    {
+      topic: 'insights',
+      key: id,
+      eventId: markerId,
+      type: MARKER,
+      payload: { id: markerId, type: MARKER, createdAt: at.toISOString(), apiVersion: 'v1', actor: { type: 'system', id: null }, locationId: null, data: { object: { rebuildId: id } } },
+    },
+  ]);
+
+  const byType = new Map<string, ConsumerDef[]>();
+  for (const def of readModelConsumers) for (const type of def.types as string[]) byType.set(type, [...(byType.get(type) ?? []), def]);
+  const group = REPLAY_GROUP;
+  let applied = 0;
+  let finish!: () => void;
+  let fail!: (err: unknown) => void;
+  const done = new Promise<void>((resolve, reject) => {
+    finish = resolve;
+    fail = reject;
+  });
+  const skipped: RebuildResult['skipped'] = [];
+  // the messages in one unit, each consumer's events in bus order (a batch handler takes them at once)
+  const apply = (messages: ConsumedMessage[]) =>
+    rt.write(async (w) => {
+      for (const def of readModelConsumers) {
+        const events = messages.filter((m) => (def.types as string[]).includes(m.type)).map((message) => ({ event: message.payload as unknown as EventEnvelope, message }));
+        if (events.length === 0) continue;
+        if (def.handleBatch && events.length > 1) await def.handleBatch({ ...w, events });
+        else for (const e of events) await def.handle({ ...w, ...e });
+      }
+    });
+  const handler = async (batch: ConsumedMessage[]) => {
+    const wanted = batch.filter((m) => byType.has(m.type));
+    for (const m of wanted) if (m.undecodable) skipped.push({ eventId: m.eventId, type: m.type, position: m.position, error: m.undecodable });
+    const decoded = wanted.filter((m) => !m.undecodable);
+    if (decoded.length > 0) {
+      try {
+        await apply(decoded);
+      } catch {
+        // one at a time: an event its consumer refuses (a producer's bug, parked in dead letters by the
+        // live consumer too) is reported and left out, the others applied
+        for (const m of decoded) {
+          try {
+            await apply([m]);
+          } catch (err) {
+            skipped.push({ eventId: m.eventId, type: m.type, position: m.position, error: (err as Error).message });
+          }
+        }
+      }
+      applied += decoded.length - skipped.filter((x) => decoded.some((m) => m.eventId === x.eventId)).length;
+    }
+    if (batch.some((m) => m.type === MARKER && m.eventId === markerId)) finish();
+  };
+  const topics = [...new Set([...readModelConsumers.flatMap((d) => d.topics), 'insights'])];
+  const sub = await rt.bus.subscribe({
+    group,
+    topics,
+    types: [...byType.keys(), MARKER],
+    batchSize: 500,
+    startAt: 'earliest',
+    handler,
+    onError: (err) => rt.log.warn({ err: (err as Error).message }, 'insights rebuild: a batch failed; retrying it'),
+  });
+  const report = async () => opts.onProgress?.({ applied, behind: (await rt.bus.groupLag?.([group]))?.[0]?.lag ?? null });
+  const timer = setInterval(() => void report().catch(fail), opts.progressEveryMs ?? 1000);
+  try {
+    await done;
+    await report();
+  } catch (err) {
+    // the read models are partial: said, and the alert rules no longer held (run it again)
+    await rt.write((w) => finishRebuild(w, id, applied, 'failed'));
+    throw err;
+  } finally {
+    clearInterval(timer);
+    await sub.stop();
+    // a replay keeps no position: it would hold back nothing, but lag behind everything after it
+    await rt.bus.forget?.(group);
+  }
+  await rt.write((w) => finishRebuild(w, id, applied, 'done'));
+  const after = await rt.read((w) => readModelRows(w));
+  const rows = Object.fromEntries(Object.keys(before).map((k) => [k, { before: before[k as ReadModel], after: after[k as ReadModel] }])) as RebuildResult['rows'];
+  return { id, applied, ms: Math.round(performance.now() - started), rows, skipped };
+}
