@@ -121,14 +121,15 @@ export async function completeExport(w: Work, id: string, done: { rows: number; 
   const subject = `${done.title}${period}`;
   const body = `The ${schedule.every} report "${done.title}"${period} is ready (${done.rows} rows, ${x.format.toUpperCase()}).\n\nDownload: ${link}\n\nThe link opens for whoever scheduled it and for people whose attachments.read reaches its locations.`;
   // one email per recipient: identity's email-requests consumer takes `{ to, subject, body }` with one address
-  for (const to of schedule.recipients)
+  for (const to of schedule.recipients) {
     w.emit({
-    type: 'insights.email.requested',
-    aggregateType: 'report_schedule',
-    aggregateId: schedule.id,
-    locationId: x.locationIds.length === 1 ? x.locationIds[0] : null,
-    object: { to, subject, body },
-  });
+      type: 'insights.email.requested',
+      aggregateType: 'report_schedule',
+      aggregateId: schedule.id,
+      locationId: x.locationIds.length === 1 ? x.locationIds[0] : null,
+      object: { to, subject, body },
+    });
+  }
 }
 
 /** A run that failed, with why (the requester reads it in `GET /report-exports/{id}`). */
