@@ -55,7 +55,11 @@ it('a corrective action assigned to an employee reaches their mailbox through id
   const mail = await eventually(async () => received.find((m) => m.to.includes('ana.silva@example.com')), 30_000);
   expect(mail.data).toContain('Subject: Corrective action assigned: Replace the cooler door seal');
   expect(mail.data).toContain('You are assigned a high-priority corrective action.');
-  const [row] = await sql(t.db.url, `select status, subject from identity.email_log where to_address = 'ana.silva@example.com'`);
+  // the worker marks it sent once the SMTP server has answered (just after the receiver has it)
+  const row = await eventually(async () => {
+    const [r] = await sql<{ status: string }>(t.db.url, `select status, subject from identity.email_log where to_address = 'ana.silva@example.com'`);
+    return r?.status === 'sent' ? r : undefined;
+  }, 10_000);
   expect(row).toEqual({ status: 'sent', subject: 'Corrective action assigned: Replace the cooler door seal' });
 
   // the notification is in the app too, for the employee
