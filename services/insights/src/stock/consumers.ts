@@ -18,8 +18,11 @@ export const stockFlowConsumer = defineConsumer({
   async handle(ctx) {
     const posting = eventObject(MovementsPostedObject, ctx.event, 'a posting');
     await applyMovementsPosted(ctx, posting);
-    const moved = posting.sums.some((x) => x.businessDay !== null && USED.has(flowOf(x.type, x.reason)!));
-    if (moved) await markAlertsDirty(ctx, [posting.locationId], KPIS_MOVED_BY.stock);
+    const uses = posting.sums.some((x) => {
+      const flow = flowOf(x.type, x.reason);
+      return x.businessDay !== null && flow !== null && USED.has(flow);
+    });
+    if (uses) await markAlertsDirty(ctx, [posting.locationId], KPIS_MOVED_BY.stock);
   },
 });
 
