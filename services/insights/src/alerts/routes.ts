@@ -1,5 +1,5 @@
 import { route, type RouteDef } from '@bop/shared';
-import type { OrgUnitLocations } from '../locations/reach';
+import type { OrgUnitLocations } from '../locations/reach-store';
 import { archiveRule, createRule, getRule, listAlerts, listRules, patchRule } from './store';
 
 export const alertRoutes = (inOrgUnits: OrgUnitLocations): RouteDef[] => [

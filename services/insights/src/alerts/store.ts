@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { AlertListQuery, AlertRuleCreate, AlertRuleListQuery, AlertRulePatch } from '@bop/contracts';
 import { Conflict, NotFound, ValidationError, actorOf, findPage, mapPage, newId, reachableLocationIds, type Work } from '@bop/shared';
-import { ensureWithinReach, locationsInReach, type OrgUnitLocations } from '../locations/reach';
+import { ensureWithinReach, locationsInReach, type OrgUnitLocations } from '../locations/reach-store';
 import type { FilterQuery } from '@mikro-orm/core';
 
 /** A list filter: a condition, or a falsy value for one the request did not set (the kit's findPage). */

@@ -2,7 +2,7 @@ import { route, type RouteDef } from '@bop/shared';
 import { comparisonPeriod } from './periods';
 import { kpiFigures, sumOf, UNAVAILABLE } from './figures';
 import { periodSums } from './store';
-import { queryLocations, type OrgUnitLocations } from '../locations/reach';
+import { queryLocations, type OrgUnitLocations } from '../locations/reach-store';
 
 export const kpiRoutes = (inOrgUnits: OrgUnitLocations): RouteDef[] => [
   route('GET /kpis', async (ctx) => {

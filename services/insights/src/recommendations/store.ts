@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import { DateTime } from 'luxon';
 import type { Recommendation as RecommendationDto, RecommendationKind } from '@bop/contracts';
 import { businessDayOf, findPage, findPlain, mapPage, newId, reachableLocationIds, type ListPage, type Work } from '@bop/shared';
-import { ensureWithinReach } from '../locations/reach';
+import { ensureWithinReach } from '../locations/reach-store';
 import { InsightsLocation } from '../locations/entities';
 import { StockItem, StockOnHand } from '../stock/entities';
 import { usageSums } from '../stock/report-store';

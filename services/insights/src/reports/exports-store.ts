@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { ReportExportCreate } from '@bop/contracts';
 import { newId, NotFound, reachableLocationIds, ValidationError, type Work } from '@bop/shared';
-import { queryLocations, type OrgUnitLocations } from '../locations/reach';
+import { queryLocations, type OrgUnitLocations } from '../locations/reach-store';
 import { ReportExport, ReportSchedule } from './entities';
 import { parseReportParams, scopeOf } from './params';
 import type { ReportDefinition, ReportRegistry, ReportRow } from './registry';

@@ -1,5 +1,5 @@
 import { BadRequest, decodeCursor, encodeCursor, NotFound, route, type RouteDef } from '@bop/shared';
-import { queryLocations, type OrgUnitLocations } from '../locations/reach';
+import { queryLocations, type OrgUnitLocations } from '../locations/reach-store';
 import { reportParameters, type ReportRegistry } from './registry';
 import { parseReportParams, scopeOf } from './params';
 import { getExport, requestExport } from './exports-store';

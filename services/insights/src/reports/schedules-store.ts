@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { ListQuery, ReportScheduleCreate } from '@bop/contracts';
 import { findPage, mapPage, newId, NotFound, reachableLocationIds, ValidationError, type Work } from '@bop/shared';
-import type { OrgUnitLocations } from '../locations/reach';
+import type { OrgUnitLocations } from '../locations/reach-store';
 import { ReportExport, ReportSchedule } from './entities';
 import { dayText } from './format';
 import { checkedRequest } from './exports-store';
