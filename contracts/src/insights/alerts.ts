@@ -18,6 +18,12 @@ export const AlertKpi = z.enum([
   'scheduledLaborPercent',
   'overShort',
   'wasteValue',
+  'theoreticalFoodCost',
+  'theoreticalFoodCostPercent',
+  'actualFoodCost',
+  'actualFoodCostPercent',
+  'primeCost',
+  'primeCostPercent',
 ]);
 export type AlertKpi = z.output<typeof AlertKpi>;
 

@@ -21,6 +21,8 @@ import { reportRegistry } from './reports/registry';
 import { salesByChannel, salesByDay, salesByHour, salesByItem } from './reports/sales-store';
 import { laborVsSales, timesheetSummary } from './reports/labor-store';
 import { overShort, wasteByReason } from './reports/cash-waste-store';
+import { inventoryValuation, usageVariance } from './stock/report-store';
+import { purchasePriceVariance } from './purchases/report-store';
 import { AlertDirty, AlertEntity, AlertRuleEntity, AlertRuleLocation, AlertState } from './alerts/entities';
 import { alertRoutes } from './alerts/routes';
 import { alertEvaluation } from './alerts/evaluation-worker';
@@ -33,7 +35,7 @@ export { rebuildReadModels, type RebuildProgress, type RebuildResult } from './r
 const inOrgUnits = locationsInOrgUnitsOf('insights');
 
 /** Every report `GET /reports` lists, in that order (reports/registry.ts says how to add one). */
-const reports = reportRegistry([salesByDay, salesByHour, salesByItem, salesByChannel, laborVsSales, timesheetSummary, overShort, wasteByReason]);
+const reports = reportRegistry([salesByDay, salesByHour, salesByItem, salesByChannel, laborVsSales, timesheetSummary, overShort, wasteByReason, usageVariance, inventoryValuation, purchasePriceVariance]);
 
 /**
  * Reports and insights: read models fed by other areas' events, never by their schemas — net sales and

@@ -3,21 +3,25 @@
  * through sales' API (depleted by inventory), waste and a count — every figure reaching insights over
  * the real bus. The food cost KPIs are compared with values derived by hand, then reconciled to the
  * cent with inventory's ledger (`GET /stock-movements`) and levels (`GET /stock-levels`) and
- * purchasing's orders (`GET /purchase-orders/{id}`); the report functions; the recommendations engine
+ * purchasing's orders (`GET /purchase-orders/{id}`); the food reports through `GET /reports/{key}` (adding up
+ * to `GET /kpis`) and a CSV export; an alert rule on actual food cost % firing once per crossing from
+ * inventory's postings; a rebuild giving the same figures and reports; the recommendations engine
  * (run by the test, on a fixed clock) with its reasoning, deduplication and resolution; access to
  * `GET /recommendations`.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import Decimal from 'decimal.js';
 import { organizationService } from '@svc/organization';
 import { identityService } from '@svc/identity';
 import { salesService } from '@svc/sales';
 import { inventoryService } from '@svc/inventory';
 import { purchasingService } from '@svc/purchasing';
-import { fixedClock, openWork, type Work } from '@bop/shared';
-import { eventually, integration, outboxPayloads, person, quietIdentity, serviceSql, standardLocations, startTestServices, type TestService, type TestServices } from '@bop/test-support';
-import { insightsService } from '../src';
-import { usageVarianceReport, inventoryValuationReport } from '../src/stock/report-store';
-import { purchasePriceVarianceReport } from '../src/purchases/report-store';
+import { filesService } from '@svc/files';
+import { fixedClock } from '@bop/shared';
+import { eventually, integration, outboxPayloads, person, quietIdentity, serviceSql, standardLocations, startTestServices, testKeys, type TestService, type TestServices } from '@bop/test-support';
+import { insightsService, rebuildReadModels } from '../src';
 
 const clock = fixedClock('2026-11-15T12:00:00Z');
 let stack: TestServices;
@@ -31,6 +35,7 @@ const items: Record<string, string> = {};
 let supplier: string;
 const orders: Record<string, string> = {};
 const pos = integration(['sales:write', 'sales:read']);
+let filesDir: string;
 
 async function ok(r: Promise<{ status: number; body: any }>, status: number, what: string) {
   const x = await r;
@@ -57,8 +62,11 @@ function burgers(externalId: string, occurredAt: string, quantity: number) {
 }
 
 beforeAll(async () => {
-  stack = await startTestServices([organizationService, identityService, salesService, inventoryService, purchasingService, insightsService], {
+  filesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bop-insights-food-files-'));
+  stack = await startTestServices([organizationService, identityService, salesService, inventoryService, purchasingService, insightsService, filesService], {
     ...quietIdentity,
+    FILES_DIR: filesDir,
+    STORAGE_S3_BUCKET: '',
     INSIGHTS_USAGE_DAYS: '2',
     INSIGHTS_REORDER_LEAD_DAYS: '6',
     INSIGHTS_PRICE_RISE_PERCENT: '5',
@@ -112,9 +120,24 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.close();
+  if (filesDir) fs.rmSync(filesDir, { recursive: true, force: true });
 });
 
 const kpis = (query: string, as = person()) => insights.call('GET', `/kpis?${query}`, { as });
+/** `GET /reports/{key}` (one page) */
+const report = (key: string, query: string, as = person()) => insights.call('GET', `/reports/${key}?${query}`, { as });
+/** Every row of a report, page by page. */
+async function allRows(key: string, query: string): Promise<any[]> {
+  const rows: any[] = [];
+  let cursor: string | null = null;
+  do {
+    const r = await report(key, `${query}&limit=200${cursor ? `&cursor=${cursor}` : ''}`);
+    expect(r.status).toBe(200);
+    rows.push(...r.body.data);
+    cursor = r.body.nextCursor;
+  } while (cursor);
+  return rows;
+}
 const TWO_DAYS = 'from=2026-11-16&to=2026-11-17';
 
 // by hand (average cost after each arrival; a sale takes quantity × the average then, rounded to six decimals):
@@ -172,10 +195,10 @@ it("reconciles food cost to the cent with inventory's ledger, and usage with ope
   expect(actual.toFixed(2)).toBe(r.body.figures.actualFoodCost);
 
   // per item: opening stock (nothing before the 16th) + receipts − closing stock (GET /stock-levels) = actual usage of the report
-  const report = await run((w) => usageVarianceReport(w, { locationIds: [nyc], from: '2026-11-16', to: '2026-11-17' }));
+  const usage = await allRows('usage-actual-vs-theoretical', `${TWO_DAYS}&locationId=${nyc}`);
   const levels = (await inventory.call('GET', `/stock-levels?locationId=${nyc}`)).body.data;
   for (const id of [items.patty, items.bun]) {
-    const row = report.data.find((x) => x.itemId === id)!;
+    const row = usage.find((x) => x.itemId === id)!;
     const level = levels.find((l: any) => l.itemId === id);
     const received = lines.filter((m) => m.itemId === id && m.type === 'receipt');
     const q = received.reduce((t, m) => t.plus(m.quantity), new Decimal(0)).minus(level.onHand);
@@ -185,53 +208,122 @@ it("reconciles food cost to the cent with inventory's ledger, and usage with ope
   }
 });
 
-/** A report function in a read unit of insights (no events, the test's clock). */
-async function run<T>(fn: (w: Work) => Promise<T>): Promise<T> {
-  const em = insights.svc.runtime.orm.em.fork();
-  return fn(openWork({ schema: 'insights', clock, log: insights.svc.runtime.log, services: {} } as unknown as Parameters<typeof openWork>[0], em as never, false).work);
-}
+describe('the food reports (GET /reports/{key})', () => {
+  const NYC_TWO_DAYS = () => `${TWO_DAYS}&locationId=${nyc}`;
 
-it('reports actual against theoretical usage by item, the inventory valuation and the purchase price variance', async () => {
-  await settled();
-  const params = { locationIds: [nyc], from: '2026-11-16', to: '2026-11-17' };
-  const usage = await run((w) => usageVarianceReport(w, params));
-  expect(usage.data.find((x) => x.itemId === items.patty)).toMatchObject({
-    itemName: 'Patty', theoreticalQuantity: '7', theoreticalCost: '14.33', actualQuantity: '8', actualCost: '16.33', varianceQuantity: '1', varianceCost: '2.00', variancePercent: '13.95', countVarianceCost: '2.00', wasteCost: '0.00',
+  it('are listed with their parameters and columns', async () => {
+    const r = await insights.call('GET', '/reports');
+    expect(r.status).toBe(200);
+    const byKey = new Map(r.body.data.map((x: any) => [x.key, x]));
+    for (const key of ['usage-actual-vs-theoretical', 'inventory-valuation', 'purchase-price-variance']) {
+      const def: any = byKey.get(key);
+      expect(def.parameters.map((p: any) => p.name)).toEqual(['from', 'to', 'locationId', 'orgUnitId']);
+    }
+    expect((byKey.get('usage-actual-vs-theoretical') as any).columns.find((c: any) => c.name === 'actualCost')).toMatchObject({ type: 'money', unit: 'money' });
+    expect((byKey.get('purchase-price-variance') as any).columns.find((c: any) => c.name === 'lastUnitCost')).toMatchObject({ type: 'decimal', unit: 'money' });
   });
-  expect(usage.data.find((x) => x.itemId === items.bun)).toMatchObject({ theoreticalQuantity: '7', theoreticalCost: '3.50', actualQuantity: '9', actualCost: '4.50', varianceCost: '1.00', wasteCost: '1.00' });
-  // one row a page: the cursor walks on, in (location, item) order
-  const first = await run((w) => usageVarianceReport(w, { ...params, limit: 1 }));
-  expect(first.hasMore).toBe(true);
-  const second = await run((w) => usageVarianceReport(w, { ...params, limit: 1, cursor: first.nextCursor! }));
-  expect([...first.data, ...second.data].map((x) => x.itemId)).toEqual(usage.data.slice(0, 2).map((x) => x.itemId));
 
-  // valuation: the close of the 17th is what inventory reports now; the start of the 16th had nothing
-  const valuation = await run((w) => inventoryValuationReport(w, params));
-  const levels = (await inventory.call('GET', `/stock-levels?locationId=${nyc}`)).body.data;
-  for (const id of [items.patty, items.bun]) {
-    const level = levels.find((l: any) => l.itemId === id);
-    expect(valuation.data.find((x) => x.itemId === id)).toMatchObject({ openingQuantity: '0', openingValue: '0.00', closingQuantity: level.onHand, closingValue: new Decimal(level.value).toFixed(2) });
-  }
-  // as of the 16th's close: 15 patties at 2.00, 13 buns at 0.50
-  const asOf16 = await run((w) => inventoryValuationReport(w, { ...params, to: '2026-11-16' }));
-  expect(asOf16.data.find((x) => x.itemId === items.patty)).toMatchObject({ closingQuantity: '15', closingValue: '30.00', averageCost: '2.000000' });
-  expect(asOf16.data.find((x) => x.itemId === items.bun)).toMatchObject({ closingQuantity: '13', closingValue: '6.50' });
+  it('answers actual against theoretical usage by item as derived by hand, adding up to the food cost of GET /kpis', async () => {
+    const k = await settled();
+    const r = await report('usage-actual-vs-theoretical', NYC_TWO_DAYS());
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ key: 'usage-actual-vs-theoretical', locationIds: [nyc], hasMore: false, nextCursor: null });
+    const usage = r.body.data;
+    // patties: 5 + 2 sold (5 × 2.00 + 2 × 2.166667 = 14.333334), 1 missing at the count (2.00)
+    expect(usage.find((x: any) => x.itemId === items.patty)).toEqual({
+      locationId: nyc, itemId: items.patty, itemName: 'Patty', baseUnit: 'each',
+      theoreticalQuantity: '7', theoreticalCost: '14.33', actualQuantity: '8', actualCost: '16.33', varianceQuantity: '1', varianceCost: '2.00', variancePercent: '13.95',
+      wasteCost: '0.00', countVarianceCost: '2.00', adjustmentCost: '0.00',
+    });
+    // buns: 7 sold at 0.50, 2 spoiled
+    expect(usage.find((x: any) => x.itemId === items.bun)).toMatchObject({ theoreticalQuantity: '7', theoreticalCost: '3.50', actualQuantity: '9', actualCost: '4.50', varianceCost: '1.00', variancePercent: '28.57', wasteCost: '1.00' });
+    // the rows add up to GET /kpis for the same scope (each row rounded once: 14.33 + 3.50, 16.33 + 4.50)
+    expect(usage.reduce((t: Decimal, x: any) => t.plus(x.theoreticalCost), new Decimal(0)).toFixed(2)).toBe(k.body.figures.theoreticalFoodCost);
+    expect(usage.reduce((t: Decimal, x: any) => t.plus(x.actualCost), new Decimal(0)).toFixed(2)).toBe(k.body.figures.actualFoodCost);
+    // one day: the 17th is what GET /kpis answers for the 17th
+    const day = await report('usage-actual-vs-theoretical', `from=2026-11-17&to=2026-11-17&locationId=${nyc}`);
+    const dayKpis = await kpis(`from=2026-11-17&to=2026-11-17&locationId=${nyc}`);
+    expect(day.body.data.reduce((t: Decimal, x: any) => t.plus(x.actualCost), new Decimal(0)).toFixed(2)).toBe(dayKpis.body.figures.actualFoodCost);
 
-  // price variance: patties at 2.00 then 2.40, against the first price of the period
-  const prices = await run((w) => purchasePriceVarianceReport(w, params));
-  expect(prices.data.find((x) => x.itemId === items.patty)).toMatchObject({
-    supplierId: supplier, receipts: 2, quantity: '30', spend: '64.00', baselineUnitCost: '2.000000', averageUnitCost: '2.133333', minUnitCost: '2.000000', maxUnitCost: '2.400000', lastUnitCost: '2.400000', changePercent: '20.00', varianceValue: '4.00',
+    // one row a page: the registry's cursor walks on, in (location, item) order, each row once
+    const first = await report('usage-actual-vs-theoretical', `${NYC_TWO_DAYS()}&limit=1`);
+    expect(first.body).toMatchObject({ hasMore: true });
+    const second = await report('usage-actual-vs-theoretical', `${NYC_TWO_DAYS()}&limit=1&cursor=${first.body.nextCursor}`);
+    expect([...first.body.data, ...second.body.data].map((x: any) => x.itemId)).toEqual(usage.slice(0, 2).map((x: any) => x.itemId));
+    // Berlin used nothing
+    expect((await report('usage-actual-vs-theoretical', `${TWO_DAYS}&locationId=${ber}`)).body.data).toEqual([]);
   });
-  // the 17th alone: its baseline is the price paid before it
-  const day17 = await run((w) => purchasePriceVarianceReport(w, { ...params, from: '2026-11-17' }));
-  expect(day17.data).toEqual([expect.objectContaining({ itemId: items.patty, receipts: 1, baselineUnitCost: '2.000000', varianceValue: '4.00' })]);
-  // reconciled with purchasing's own orders: the price paid per base unit of each receipt line
-  const paid = [];
-  for (const id of [orders.first, orders.second]) {
-    const o = await purchasing.call('GET', `/purchase-orders/${id}`);
-    for (const receipt of o.body.receipts) for (const l of receipt.lines) if (l.itemId === items.patty) paid.push(new Decimal(l.unitCost));
-  }
-  expect(paid.map((p) => p.toFixed(6))).toEqual(['2.000000', '2.400000']);
+
+  it('answers the inventory valuation at the start and the end of the range', async () => {
+    await settled();
+    // the close of the 17th is what inventory reports now; the start of the 16th had nothing
+    const valuation = await allRows('inventory-valuation', NYC_TWO_DAYS());
+    const levels = (await inventory.call('GET', `/stock-levels?locationId=${nyc}`)).body.data;
+    for (const id of [items.patty, items.bun]) {
+      const level = levels.find((l: any) => l.itemId === id);
+      expect(valuation.find((x) => x.itemId === id)).toMatchObject({ openingQuantity: '0', openingValue: '0.00', closingQuantity: level.onHand, closingValue: new Decimal(level.value).toFixed(2) });
+    }
+    // as of the 16th's close: 15 patties at 2.00, 13 buns at 0.50
+    const asOf16 = await allRows('inventory-valuation', `from=2026-11-16&to=2026-11-16&locationId=${nyc}`);
+    expect(asOf16.find((x) => x.itemId === items.patty)).toMatchObject({ itemName: 'Patty', baseUnit: 'each', closingQuantity: '15', closingValue: '30.00', averageCost: '2.000000' });
+    expect(asOf16.find((x) => x.itemId === items.bun)).toMatchObject({ closingQuantity: '13', closingValue: '6.50', averageCost: '0.500000' });
+    // the 17th opens where the 16th closed
+    const day17 = await allRows('inventory-valuation', `from=2026-11-17&to=2026-11-17&locationId=${nyc}`);
+    expect(day17.find((x) => x.itemId === items.patty)).toMatchObject({ openingQuantity: '15', openingValue: '30.00' });
+  });
+
+  it('answers the purchase price variance by supplier and item, reconciled with purchasing', async () => {
+    await settled();
+    // patties at 2.00 then 2.40, against the first price of the period: 30 for 64.00, 4.00 more than at 2.00
+    const prices = await allRows('purchase-price-variance', NYC_TWO_DAYS());
+    expect(prices.find((x) => x.itemId === items.patty)).toEqual({
+      supplierId: supplier, itemId: items.patty, itemName: 'Patty', receipts: 2, quantity: '30', spend: '64.00', baselineUnitCost: '2.000000', averageUnitCost: '2.133333', minUnitCost: '2.000000', maxUnitCost: '2.400000', lastUnitCost: '2.400000', changePercent: '20.00', varianceValue: '4.00',
+    });
+    expect(prices.find((x) => x.itemId === items.bun)).toMatchObject({ receipts: 1, quantity: '20', spend: '10.00', changePercent: '0.00', varianceValue: '0.00' });
+    // the 17th alone: its baseline is the price paid before it
+    const day17 = await allRows('purchase-price-variance', `from=2026-11-17&to=2026-11-17&locationId=${nyc}`);
+    expect(day17).toEqual([expect.objectContaining({ itemId: items.patty, receipts: 1, baselineUnitCost: '2.000000', varianceValue: '4.00' })]);
+    // reconciled with purchasing's own orders: the price paid per base unit of each receipt line
+    const paid = [];
+    for (const id of [orders.first, orders.second]) {
+      const o = await purchasing.call('GET', `/purchase-orders/${id}`);
+      for (const receipt of o.body.receipts) for (const l of receipt.lines) if (l.itemId === items.patty) paid.push(new Decimal(l.unitCost));
+    }
+    expect(paid.map((p) => p.toFixed(6))).toEqual(['2.000000', '2.400000']);
+  });
+
+  it('keeps to the reach of the caller and refuses bad parameters with the field named', async () => {
+    const berOnly = person({ 'reports.read': [{ type: 'locations', ids: [ber] }] });
+    const outside = await report('purchase-price-variance', NYC_TWO_DAYS(), berOnly);
+    expect(outside.status).toBe(403);
+    expect(outside.body.code).toBe('out_of_reach');
+    // without a location: only Berlin's, where nothing was bought
+    const own = await report('purchase-price-variance', TWO_DAYS, berOnly);
+    expect(own.body).toMatchObject({ locationIds: [ber], data: [] });
+    const bad = await report('inventory-valuation', `from=2026-11-16&locationId=${nyc}`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: any) => e.path)).toEqual(['to']);
+    expect((await report('usage-actual-vs-theoretical', TWO_DAYS, person({ 'recommendations.read': [{ type: 'everyone' }] }))).status).toBe(403);
+  });
+
+  it('exports a food report to CSV, the file equal to the report', async () => {
+    await settled();
+    const exporter = person(undefined, { id: 'usr_food_exporter', userId: 'usr_food_exporter' });
+    const queued = await insights.call('POST', '/report-exports', { as: exporter, body: { report: 'usage-actual-vs-theoretical', format: 'csv', parameters: { from: '2026-11-16', to: '2026-11-17', locationId: nyc } } });
+    expect(queued.status).toBe(202);
+    expect(await insights.svc.worker('report-exports').runOnce()).toBe(true);
+    const done = await insights.call('GET', `/report-exports/${queued.body.id}`, { as: exporter });
+    expect(done.body).toMatchObject({ status: 'completed', rows: 2, fileName: 'usage-actual-vs-theoretical_2026-11-16_2026-11-17.csv' });
+    const files = stack.services.files;
+    const file = await fetch(`${files.svc.url}/attachments/${done.body.attachmentId}/content`, { headers: { 'x-internal-token': await (await testKeys()).signer.sign(exporter) } });
+    expect(file.status).toBe(200);
+    // no value of this report holds a comma, a quote or a line break: a line is its cells joined by commas
+    const [header, ...lines] = (await file.text()).trim().split(/\r?\n/).map((l) => l.split(','));
+    const run = await report('usage-actual-vs-theoretical', NYC_TWO_DAYS());
+    const columns = run.body.columns.map((c: any) => c.name);
+    expect(header).toEqual(columns);
+    expect(lines).toEqual(run.body.data.map((r: any) => columns.map((c: string) => (r[c] === null ? '' : String(r[c])))));
+  });
 });
 
 it('counts a posting delivered twice once', async () => {
@@ -319,5 +411,91 @@ describe('recommendations', () => {
     const bad = await list('?kind=guess');
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].path).toBe('kind');
+  });
+});
+
+describe('an alert rule on a food cost KPI', () => {
+  const evaluate = () => insights.svc.worker('alert-evaluation').runOnce();
+  const alertsOf = async (ruleId: string) => (await insights.call('GET', `/alerts?ruleId=${ruleId}&limit=100`)).body.data as any[];
+  /** The 19th's figures at NYC once insights holds them. */
+  const day19 = (netSales: string, actualFoodCost: string) =>
+    eventually(async () => {
+      const r = await kpis(`from=2026-11-19&to=2026-11-19&locationId=${nyc}`);
+      return r.status === 200 && r.body.figures.netSales === netSales && r.body.figures.actualFoodCost === actualFoodCost ? r : undefined;
+    }, 20_000);
+  const sell = async (externalId: string, at: string, quantity: number) => {
+    clock.set(at);
+    await ok(sales.call('POST', '/sales/transactions:batch', { as: pos, body: { source: 'pos-food', transactions: [burgers(externalId, at, quantity)] } }), 202, 'sales');
+  };
+  const spoil = async (at: string, quantity: string) => {
+    clock.set(at);
+    await ok(inventory.call('POST', '/inventory/waste', { body: { locationId: nyc, reason: 'spoiled', occurredAt: at, lines: [{ itemId: items.bun, quantity }] } }), 201, 'waste');
+  };
+
+  it("fires once per crossing of actual food cost %, moved by inventory's postings, and re-arms", async () => {
+    // Thursday the 19th at NYC; a patty costs 2.166667 on average, a bun 0.50: a burger uses 2.666667
+    clock.set('2026-11-19T16:00:00Z');
+    const created = await insights.call('POST', '/alert-rules', {
+      body: { name: 'Food cost above 30 % today', kpi: 'actualFoodCostPercent', scope: { locationIds: [nyc] }, comparison: { operator: 'above', threshold: '30' }, window: { kind: 'today' } },
+    });
+    expect(created.status).toBe(201);
+    const ruleId = created.body.id;
+    // nothing sold yet: no percent, nothing fires
+    expect(await alertsOf(ruleId)).toEqual([]);
+
+    // one burger (10.00): 26.67 %
+    await sell('b-19-1', '2026-11-19T17:00:00Z', 1);
+    await day19('10.00', '2.67');
+    await evaluate();
+    expect(await alertsOf(ruleId)).toEqual([]);
+
+    // 2 buns spoiled (1.00): 3.666667 ÷ 10 = 36.67 % — only inventory's posting moved it
+    await spoil('2026-11-19T17:10:00Z', '2');
+    await day19('10.00', '3.67');
+    await evaluate();
+    const fired = await alertsOf(ruleId);
+    expect(fired).toEqual([expect.objectContaining({ kpi: 'actualFoodCostPercent', locationId: nyc, value: '36.67', kpiValue: '36.67', threshold: '30', from: '2026-11-19', to: '2026-11-19' })]);
+
+    // one more bun (0.50): 41.67 %, still above: nothing more
+    await spoil('2026-11-19T17:20:00Z', '1');
+    await day19('10.00', '4.17');
+    await evaluate();
+    expect(await alertsOf(ruleId)).toHaveLength(1);
+
+    // 4 burgers (40.00): 14.833335 ÷ 50 = 29.67 %, below: re-armed, nothing fires
+    await sell('b-19-2', '2026-11-19T17:30:00Z', 4);
+    await day19('50.00', '14.83');
+    await evaluate();
+    expect(await alertsOf(ruleId)).toHaveLength(1);
+    expect((await insights.call('GET', `/alert-rules/${ruleId}`)).body.firing).toEqual([]);
+
+    // 2 more buns spoiled: 15.833335 ÷ 50 = 31.67 %, above again: fires a second time
+    await spoil('2026-11-19T17:40:00Z', '2');
+    await day19('50.00', '15.83');
+    await evaluate();
+    expect((await alertsOf(ruleId)).map((a) => a.value)).toEqual(['36.67', '31.67']);
+    const triggered = (await outboxPayloads(stack, 'insights', { type: 'alert.triggered' })).filter((e) => e.aggregateId === ruleId || e.data.object.ruleId === ruleId);
+    expect(triggered).toHaveLength(2);
+  });
+});
+
+describe('a rebuild from the bus', () => {
+  it('gives the same food cost figures and food reports as the live read models', async () => {
+    clock.set('2026-11-20T17:00:00Z');
+    const query = `from=2026-11-16&to=2026-11-19&locationId=${nyc}`;
+    const before = await kpis(`${query}&compare=previous_period`);
+    expect(before.body.figures.actualFoodCost).not.toBe('0.00');
+    expect(before.body.figures.theoreticalFoodCost).not.toBe('0.00');
+    const keys = ['usage-actual-vs-theoretical', 'inventory-valuation', 'purchase-price-variance', 'sales-by-item', 'sales-by-day'];
+    const reports = new Map<string, any[]>();
+    for (const key of keys) reports.set(key, await allRows(key, query));
+    expect(reports.get('purchase-price-variance')!.length).toBeGreaterThan(0);
+    expect(reports.get('sales-by-item')!.length).toBeGreaterThan(0);
+
+    const result = await rebuildReadModels(insights.svc.runtime, {});
+    expect(result.skipped).toEqual([]);
+    for (const [table, rows] of Object.entries(result.rows)) expect([table, rows.after]).toEqual([table, rows.before]);
+    expect((await kpis(`${query}&compare=previous_period`)).body).toEqual(before.body);
+    for (const key of keys) expect([key, await allRows(key, query)]).toEqual([key, reports.get(key)]);
   });
 });

@@ -321,13 +321,23 @@ describe('a report export whose file cannot be stored', () => {
 });
 
 describe('a rebuild from the bus', () => {
-  it('gives the same figures as the live read models, printing its progress', async () => {
+  it('gives the same figures (food cost too) and reports as the live read models, printing its progress', async () => {
     await settled(WEEK, '9651.00', '1224.00');
     const query = 'from=2026-11-01&to=2026-11-30&compare=previous_period';
     const before = await kpis(query);
     const byDay = await kpis('from=2026-11-16&to=2026-11-16');
     expect(before.status).toBe(200);
     expect(before.body.figures.netSales).not.toBe('0.00');
+    // food cost from inventory's postings (the waste and the opening balances), and reports over the rebuilt read models
+    expect(before.body.figures).toMatchObject({ actualFoodCost: '13.75', actualFoodCostPercent: expect.any(String), primeCost: expect.any(String) });
+    const reportKeys = ['sales-by-item', 'sales-by-channel', 'usage-actual-vs-theoretical', 'inventory-valuation', 'labor-vs-sales'];
+    const reportsBefore = new Map<string, unknown>();
+    for (const key of reportKeys) {
+      const r = await s.insights.call('GET', `/reports/${key}?from=2026-11-01&to=2026-11-30&limit=200`);
+      expect([key, r.status]).toEqual([key, 200]);
+      reportsBefore.set(key, r.body);
+    }
+    expect((reportsBefore.get('usage-actual-vs-theoretical') as { data: unknown[] }).data).toHaveLength(2);
     const progress: RebuildProgress[] = [];
     const result = await rebuildReadModels(s.insights.svc.runtime, { onProgress: (p) => progress.push(p), progressEveryMs: 50 });
     expect(result.applied).toBeGreaterThan(0);
@@ -337,6 +347,7 @@ describe('a rebuild from the bus', () => {
     for (const [table, rows] of Object.entries(result.rows)) expect([table, rows.after]).toEqual([table, rows.before]);
     expect((await kpis(query)).body).toEqual(before.body);
     expect((await kpis('from=2026-11-16&to=2026-11-16')).body).toEqual(byDay.body);
+    for (const key of reportKeys) expect([key, (await s.insights.call('GET', `/reports/${key}?from=2026-11-01&to=2026-11-30&limit=200`)).body]).toEqual([key, reportsBefore.get(key)]);
     const [rebuild] = await serviceSql(s.insights)(`select status, events from insights.rebuilds where id = ?`, [result.id]);
     expect(rebuild).toEqual({ status: 'done', events: result.applied });
     // its replay's consumer group is forgotten: it lags behind nothing later

@@ -1,7 +1,6 @@
-import { route, type RouteDef, type Work } from '@bop/shared';
+import { route, type RouteDef } from '@bop/shared';
+import type { OrgUnitLocations } from '../locations/reach-store';
 import { archiveRule, createRule, getRule, listAlerts, listRules, patchRule } from './store';
-
-type OrgUnitLocations = (on: Work, orgUnitIds: string[], opts?: { current?: boolean }) => Promise<string[]>;
 
 export const alertRoutes = (inOrgUnits: OrgUnitLocations): RouteDef[] => [
   route('GET /alert-rules', async (ctx) => ({ body: await listRules(ctx, ctx.query) })),

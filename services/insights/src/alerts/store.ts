@@ -1,7 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { AlertListQuery, AlertRuleCreate, AlertRuleListQuery, AlertRulePatch } from '@bop/contracts';
-import { Conflict, NotFound, OutOfReach, ValidationError, actorOf, findPage, mapPage, newId, reachableLocationIds, resolveLocations, type Work } from '@bop/shared';
+import { Conflict, NotFound, ValidationError, actorOf, findPage, mapPage, newId, reachableLocationIds, type Work } from '@bop/shared';
+import { ensureWithinReach, locationsInReach, type OrgUnitLocations } from '../locations/reach-store';
 import type { FilterQuery } from '@mikro-orm/core';
 
 /** A list filter: a condition, or a falsy value for one the request did not set (the kit's findPage). */
@@ -10,29 +11,17 @@ import { AlertDirty, AlertEntity, AlertRuleEntity, AlertRuleLocation, AlertState
 import { alertDto, ruleDto } from './dto';
 import { evaluateRule, WHOLE_SCOPE } from './evaluation-store';
 
-type OrgUnitLocations = (on: Work, orgUnitIds: string[], opts?: { current?: boolean }) => Promise<string[]>;
 type Scope = z.output<typeof AlertRuleCreate>['scope'];
 
 /**
  * The locations a rule's scope names, each known at organization (else 422 naming it) and within the
  * author's reach (else 403): the ones listed, or those of an org unit and the units below it now.
  */
-async function scopeLocations(w: Work, scope: Scope, inOrgUnits: OrgUnitLocations): Promise<string[]> {
-  let ids: string[];
-  if (scope.locationIds) {
-    ids = [...new Set(scope.locationIds)];
-    const known = await resolveLocations(w, ids.map((locationId) => ({ locationId })));
-    const errors = scope.locationIds.flatMap((id, i) => (known.byId.has(id) ? [] : [{ path: `scope.locationIds[${i}]`, message: `No location ${id}.` }]));
-    if (errors.length > 0) throw new ValidationError(errors);
-  } else {
-    ids = await inOrgUnits(w, [scope.orgUnitId!], { current: true });
-    if (ids.length === 0) throw new ValidationError([{ path: 'scope.orgUnitId', message: `Org unit ${scope.orgUnitId} has no locations (or does not exist).` }]);
-  }
-  const reachable = reachableLocationIds(w.reach());
-  const outside = reachable ? ids.filter((id) => !reachable.includes(id)) : [];
-  if (outside.length > 0) throw new OutOfReach(`Your permission does not reach location ${outside.join(', ')}.`);
-  return ids.sort();
-}
+const scopeLocations = (w: Work, scope: Scope, inOrgUnits: OrgUnitLocations): Promise<string[]> =>
+  locationsInReach(w, { locationIds: scope.locationIds, orgUnitId: scope.orgUnitId }, inOrgUnits, {
+    unknown: (ids) => new ValidationError(ids.map((x) => ({ path: `scope.locationIds[${x.index}]`, message: `No location ${x.id}.` }))),
+    emptyOrgUnit: (id) => new ValidationError([{ path: 'scope.orgUnitId', message: `Org unit ${id} has no locations (or does not exist).` }]),
+  });
 
 /** The rules whose watched locations are not all within the caller's reach (none: everyone). */
 async function rulesOutOfReach(w: Work): Promise<string[] | null> {
@@ -100,11 +89,9 @@ export async function createRule(w: Work, body: z.output<typeof AlertRuleCreate>
 async function visibleRule(w: Work, id: string, lock = false): Promise<AlertRuleEntity> {
   const r = await w.em.findOne(AlertRuleEntity, { id }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
   if (!r) throw new NotFound('alert rule', id);
-  const reachable = reachableLocationIds(w.reach());
-  if (reachable) {
+  if (reachableLocationIds(w.reach())) {
     const watched = await w.em.find(AlertRuleLocation, { ruleId: id });
-    const outside = watched.filter((l) => !reachable.includes(l.locationId));
-    if (outside.length > 0) throw new OutOfReach(`Your permission does not reach location ${outside.map((l) => l.locationId).join(', ')} of this rule.`);
+    ensureWithinReach(w, watched.map((l) => l.locationId), 'every location of this rule');
   }
   return r;
 }
@@ -196,8 +183,8 @@ export async function archiveRule(w: Work, id: string) {
  * firing when the rule's locations all are.
  */
 export async function listAlerts(w: Work, q: z.output<typeof AlertListQuery>) {
+  if (q.locationId) ensureWithinReach(w, [q.locationId]);
   const reachable = reachableLocationIds(w.reach());
-  if (q.locationId && reachable && !reachable.includes(q.locationId)) throw new OutOfReach(`Your permission does not reach location ${q.locationId}.`);
   let inReach: PageFilter<AlertEntity> = null;
   if (reachable) {
     const hidden = (await rulesOutOfReach(w)) ?? [];

@@ -33,8 +33,10 @@ export function windowDays(w: AlertWindowDef, today: string): { from: string; to
 
 /** The KPIs each read model moves: a consumer marks the rules watching these at the locations it changed. */
 export const KPIS_MOVED_BY = {
-  sales: ['netSales', 'transactions', 'averageCheck', 'laborPercent', 'salesPerLaborHour', 'scheduledLaborPercent'],
-  labor: ['laborHours', 'laborCost', 'laborPercent', 'salesPerLaborHour'],
+  sales: ['netSales', 'transactions', 'averageCheck', 'laborPercent', 'salesPerLaborHour', 'scheduledLaborPercent', 'theoreticalFoodCostPercent', 'actualFoodCostPercent', 'primeCostPercent'],
+  labor: ['laborHours', 'laborCost', 'laborPercent', 'salesPerLaborHour', 'primeCost', 'primeCostPercent'],
+  // inventory's postings: the depletion of sales (theoretical), and everything used (actual, so prime cost)
+  stock: ['theoreticalFoodCost', 'theoreticalFoodCostPercent', 'actualFoodCost', 'actualFoodCostPercent', 'primeCost', 'primeCostPercent'],
   schedule: ['scheduledHours', 'scheduledCost', 'scheduledLaborPercent'],
   waste: ['wasteValue'],
   cash: ['overShort'],

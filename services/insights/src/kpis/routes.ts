@@ -1,14 +1,13 @@
 import { route, type RouteDef } from '@bop/shared';
 import { comparisonPeriod } from './periods';
 import { kpiFigures, sumOf, UNAVAILABLE } from './figures';
-import { kpiLocations, periodSums } from './store';
-
-type OrgUnitLocations = Parameters<typeof kpiLocations>[2];
+import { periodSums } from './store';
+import { queryLocations, type OrgUnitLocations } from '../locations/reach-store';
 
 export const kpiRoutes = (inOrgUnits: OrgUnitLocations): RouteDef[] => [
   route('GET /kpis', async (ctx) => {
     const { from, to, compare } = ctx.query;
-    const locationIds = await kpiLocations(ctx, ctx.query, inOrgUnits);
+    const locationIds = await queryLocations(ctx, ctx.query, inOrgUnits);
     const sums = await periodSums(ctx, locationIds, from, to);
     let comparison = null;
     if (compare) {

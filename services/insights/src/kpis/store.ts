@@ -1,5 +1,4 @@
-import { BadRequest, OutOfReach, payRateInForce, reachableLocationIds, replicaPayRates, resolveLocations, type Work } from '@bop/shared';
-import { InsightsLocation } from '../locations/entities';
+import { payRateInForce, replicaPayRates, type Work } from '@bop/shared';
 import { SalesDay } from '../sales/entities';
 import { LaborHours } from '../labor/entities';
 import { ScheduledShift } from '../schedule/entities';
@@ -10,34 +9,6 @@ import { USED } from '../stock/usage';
 import type { Flow } from '../stock/usage';
 import { laborCost, paidHours } from '../labor/allocate';
 import { emptySums, type KpiSums } from './figures';
-
-type OrgUnitLocations = (on: Work, orgUnitIds: string[], opts?: { current?: boolean }) => Promise<string[]>;
-
-/**
- * The locations a KPI request counts, within the caller's reach: the ones named (each known at
- * organization, else a 400 naming `locationId`; one out of reach 403), those of an org unit and the
- * units below it (all within reach, else 403), or every location the reach covers.
- */
-export async function kpiLocations(w: Work, q: { locationId?: string[]; orgUnitId?: string }, inOrgUnits: OrgUnitLocations): Promise<string[]> {
-  const reachable = reachableLocationIds(w.reach());
-  const outside = (ids: string[]) => (reachable ? ids.filter((id) => !reachable.includes(id)) : []);
-  if (q.locationId) {
-    const known = await resolveLocations(w, q.locationId.map((locationId) => ({ locationId })));
-    const unknown = q.locationId.filter((id) => !known.byId.has(id));
-    if (unknown.length > 0) throw new BadRequest('The query parameters are not valid.', [{ path: 'locationId', message: `No location ${unknown.join(', ')}.` }]);
-    const out = outside(q.locationId);
-    if (out.length > 0) throw new OutOfReach(`Your permission does not reach location ${out.join(', ')}.`);
-    return [...q.locationId].sort();
-  }
-  if (q.orgUnitId) {
-    const ids = await inOrgUnits(w, [q.orgUnitId], { current: true });
-    if (outside(ids).length > 0) throw new OutOfReach(`Your permission does not reach every location of org unit ${q.orgUnitId}.`);
-    return [...ids].sort();
-  }
-  if (reachable) return [...reachable].sort();
-  const all = await w.em.createQueryBuilder(InsightsLocation).select(['id']).orderBy({ id: 'asc' }).execute<Array<{ id: string }>>('all', true);
-  return all.map((l) => l.id);
-}
 
 /**
  * The exact sums of each location over business days `from`..`to`: net sales and completed sales
@@ -141,6 +112,3 @@ async function groupedSums(w: Work, locationIds: string[], from: string, to: str
 
 /** A `date` column as its calendar day (the query builder answers a string or a Date). */
 export const dayOf = (d: string | Date) => (typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10));
-
-
-

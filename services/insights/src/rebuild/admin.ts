@@ -30,7 +30,7 @@ export interface RebuildResult {
  * topics through the same consumers, with a group of its own, up to a marker it published after the
  * clear — so every event the live consumers had applied before the clear is read again. Events after
  * the marker are the live consumers' as usual; both apply each record by its version, so their order
- * does not matter. Alert rules wait while it runs. The Postgres bus only: its log has one order over
+ * does not matter. An event the bus holds twice is applied once. Alert rules wait while it runs. The Postgres bus only: its log has one order over
  * every topic; Kafka orders each partition alone, so no marker can say the replay has read
  * everything before it.
  */
@@ -74,8 +74,12 @@ export async function rebuildReadModels(rt: ServiceRuntime<any>, opts: { onProgr
         else for (const e of events) await def.handle({ ...w, ...e });
       }
     });
+  // the event ids this replay has applied (or left out): an event the bus holds twice (a relay's
+  // at-least-once retry, a re-publication) is applied once, as the live consumers' processed_events
+  // make it — the stock flows add a posting's sums, so a second application would count them twice
+  const seen = new Set<string>();
   const handler = async (batch: ConsumedMessage[]) => {
-    const wanted = batch.filter((m) => byType.has(m.type));
+    const wanted = batch.filter((m) => byType.has(m.type) && !seen.has(m.eventId)).filter((m, i, all) => all.findIndex((x) => x.eventId === m.eventId) === i);
     for (const m of wanted) if (m.undecodable) skipped.push({ eventId: m.eventId, type: m.type, position: m.position, error: m.undecodable });
     const decoded = wanted.filter((m) => !m.undecodable);
     if (decoded.length > 0) {
@@ -94,6 +98,8 @@ export async function rebuildReadModels(rt: ServiceRuntime<any>, opts: { onProgr
       }
       applied += decoded.length - skipped.filter((x) => decoded.some((m) => m.eventId === x.eventId)).length;
     }
+    // only once the batch's unit committed: a batch that failed is retried whole
+    for (const m of wanted) seen.add(m.eventId);
     if (batch.some((m) => m.type === MARKER && m.eventId === markerId)) finish();
   };
   const topics = [...new Set([...readModelConsumers.flatMap((d) => d.topics), 'insights'])];

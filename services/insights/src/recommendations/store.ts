@@ -1,7 +1,8 @@
 import Decimal from 'decimal.js';
 import { DateTime } from 'luxon';
 import type { Recommendation as RecommendationDto, RecommendationKind } from '@bop/contracts';
-import { businessDayOf, findPage, findPlain, mapPage, newId, OutOfReach, reachableLocationIds, type ListPage, type Work } from '@bop/shared';
+import { businessDayOf, findPage, findPlain, mapPage, newId, reachableLocationIds, type ListPage, type Work } from '@bop/shared';
+import { ensureWithinReach } from '../locations/reach-store';
 import { InsightsLocation } from '../locations/entities';
 import { StockItem, StockOnHand } from '../stock/entities';
 import { usageSums } from '../stock/report-store';
@@ -124,8 +125,8 @@ export async function syncLocation(w: Work, locationId: string, s: RuleSettings)
  * unless `status` says otherwise, oldest first, cursor pages.
  */
 export async function listRecommendations(w: Work, q: { locationId?: string; kind?: string; status?: string; cursor?: string; limit?: number }): Promise<ListPage<RecommendationDto>> {
+  if (q.locationId) ensureWithinReach(w, [q.locationId]);
   const reachable = reachableLocationIds(w.reach());
-  if (q.locationId && reachable && !reachable.includes(q.locationId)) throw new OutOfReach(`Your permission does not reach location ${q.locationId}.`);
   const page = await findPage(
     w.em,
     Recommendation,

@@ -2,12 +2,11 @@ import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { ReportExportCreate } from '@bop/contracts';
 import { newId, NotFound, reachableLocationIds, ValidationError, type Work } from '@bop/shared';
-import { kpiLocations } from '../kpis/store';
+import { queryLocations, type OrgUnitLocations } from '../locations/reach-store';
 import { ReportExport, ReportSchedule } from './entities';
 import { parseReportParams, scopeOf } from './params';
 import type { ReportDefinition, ReportRegistry, ReportRow } from './registry';
 
-type OrgUnitLocations = Parameters<typeof kpiLocations>[2];
 
 /** Rows per page while an export runs its report to the end. */
 const EXPORT_PAGE = 5000;
@@ -42,7 +41,7 @@ export async function checkedRequest(w: Work, reports: ReportRegistry, key: stri
   if (!report) throw new ValidationError([{ path: 'report', message: `No report ${key} (GET /reports lists them).` }]);
   const parsed = parseReportParams(report, parameters, ['parameters']);
   if ('errors' in parsed) throw new ValidationError(parsed.errors, 'The report parameters are not valid.');
-  return { report, locationIds: await kpiLocations(w, scopeOf(parsed.params), inOrgUnits) };
+  return { report, locationIds: await queryLocations(w, scopeOf(parsed.params), inOrgUnits) };
 }
 
 /**

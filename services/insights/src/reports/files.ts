@@ -11,14 +11,14 @@ export function reportCsv(columns: ReportColumn[], rows: ReportRow[]): Buffer {
 }
 
 /**
- * A report's rows as an XLSX workbook (exceljs): one sheet, a header row of the column names; money and
- * decimal columns as numbers shown with two decimals, integers as numbers, text and dates as text
+ * A report's rows as an XLSX workbook (exceljs): one sheet, a header row of the column names; money
+ * columns as numbers shown with two decimals, decimal columns with two to six (quantities and unit costs keep six), integers as numbers, text and dates as text
  * (a date stays `YYYY-MM-DD`, never shifted by a time zone).
  */
 export async function reportXlsx(title: string, columns: ReportColumn[], rows: ReportRow[]): Promise<Buffer> {
   const book = new ExcelJS.Workbook();
   const sheet = book.addWorksheet(title.replace(/[*?:\\/[\]]/g, ' ').slice(0, 31));
-  sheet.columns = columns.map((c) => ({ header: c.name, key: c.name, width: Math.max(12, c.name.length + 2), style: c.type === 'money' || c.type === 'decimal' ? { numFmt: '0.00' } : {} }));
+  sheet.columns = columns.map((c) => ({ header: c.name, key: c.name, width: Math.max(12, c.name.length + 2), style: c.type === 'money' ? { numFmt: '0.00' } : c.type === 'decimal' ? { numFmt: '0.00####' } : {} }));
   for (const row of rows) {
     sheet.addRow(Object.fromEntries(columns.map((c) => {
       const v = row[c.name];

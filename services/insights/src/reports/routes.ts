@@ -1,11 +1,9 @@
 import { BadRequest, decodeCursor, encodeCursor, NotFound, route, type RouteDef } from '@bop/shared';
-import { kpiLocations } from '../kpis/store';
+import { queryLocations, type OrgUnitLocations } from '../locations/reach-store';
 import { reportParameters, type ReportRegistry } from './registry';
 import { parseReportParams, scopeOf } from './params';
 import { getExport, requestExport } from './exports-store';
 import { createSchedule, listSchedules, stopSchedule } from './schedules-store';
-
-type OrgUnitLocations = Parameters<typeof kpiLocations>[2];
 
 export const reportRoutes = (reports: ReportRegistry, inOrgUnits: OrgUnitLocations): RouteDef[] => [
   route('GET /reports', async () => ({
@@ -20,7 +18,7 @@ export const reportRoutes = (reports: ReportRegistry, inOrgUnits: OrgUnitLocatio
     const after = decodeCursor(cursor);
     const parsed = parseReportParams(report, raw);
     if ('errors' in parsed) throw new BadRequest('The report parameters are not valid.', parsed.errors);
-    const locationIds = await kpiLocations(ctx, scopeOf(parsed.params), inOrgUnits);
+    const locationIds = await queryLocations(ctx, scopeOf(parsed.params), inOrgUnits);
     const result = await report.run(ctx, { ...parsed.params, locationIds }, { limit, after });
     return {
       status: 200,

@@ -2,14 +2,13 @@ import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { ListQuery, ReportScheduleCreate } from '@bop/contracts';
 import { findPage, mapPage, newId, NotFound, reachableLocationIds, ValidationError, type Work } from '@bop/shared';
-import type { kpiLocations } from '../kpis/store';
+import type { OrgUnitLocations } from '../locations/reach-store';
 import { ReportExport, ReportSchedule } from './entities';
 import { dayText } from './format';
 import { checkedRequest } from './exports-store';
 import { reportParameters, type ReportDefinition, type ReportRegistry } from './registry';
 import { periodAfter, periodHolding, runAt, type Every } from './schedule-periods';
 
-type OrgUnitLocations = Parameters<typeof kpiLocations>[2];
 
 
 export function scheduleDto(x: ReportSchedule) {

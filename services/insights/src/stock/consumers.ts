@@ -2,14 +2,28 @@ import { Item, MovementsPostedObject, StockLevel } from '@bop/contracts';
 import { defineConsumer, type ConsumerDef } from '@bop/shared';
 import { eventObject } from './event-object';
 import { applyItem, applyLevel, applyMovementsPosted } from './store';
+import { flowOf, USED } from './usage';
+import { markAlertsDirty } from '../alerts/evaluation-store';
+import { KPIS_MOVED_BY } from '../alerts/windows';
 
-
-/** Consumer of inventory's internal `inventory.movements.posted`: stock flows per location, business day, item and flow. */
+/**
+ * Consumer of inventory's internal `inventory.movements.posted`: stock flows per location, business
+ * day, item and flow. A posting that uses stock (a sale's depletion, waste, a count's variance, an
+ * adjustment) moves the food cost KPIs: the rules watching them at its location are marked.
+ */
 export const stockFlowConsumer = defineConsumer({
   name: 'stock-flow-read-model',
   topics: ['inventory'],
   types: ['inventory.movements.posted'],
-  handle: (ctx) => applyMovementsPosted(ctx, eventObject(MovementsPostedObject, ctx.event, 'a posting')),
+  async handle(ctx) {
+    const posting = eventObject(MovementsPostedObject, ctx.event, 'a posting');
+    await applyMovementsPosted(ctx, posting);
+    const uses = posting.sums.some((x) => {
+      const flow = flowOf(x.type, x.reason);
+      return x.businessDay !== null && flow !== null && USED.has(flow);
+    });
+    if (uses) await markAlertsDirty(ctx, [posting.locationId], KPIS_MOVED_BY.stock);
+  },
 });
 
 const ItemObject = Item.pick({ id: true, name: true, baseUnit: true, updatedAt: true });
