@@ -94,6 +94,35 @@ describe('notifications from events', () => {
     expect(await stored(e)).toEqual([expect.objectContaining({ kind: 'schedule_published', body: 'You have 1 shift from 2026-12-06 to 2026-12-06; the first starts on 2026-12-06.', event_id: published.id })]);
   });
 
+  it('schedule published before its drafts arrive (Kafka: keyed by location, they by shift): the last draft to arrive makes the notifications, once; the replica holds them published', async () => {
+    const a = await replicaLocation(t);
+    const e = await replicaEmployee(t, { home: a });
+    const f = await replicaEmployee(t, { home: a });
+    const stamp = Date.now().toString(36);
+    const draftOf = (id: string, employeeId: string | null, start: string) => ({ ...openShift({ id, locationId: a, start }), employeeId, status: 'draft', publishedAt: null, version: 1, updatedAt: '2026-12-01T08:00:00.000Z' });
+    const drafts = [draftOf(`shf_late1${stamp}`, e, '2026-12-07T09:00:00Z'), draftOf(`shf_late2${stamp}`, e, '2026-12-08T09:00:00Z'), draftOf(`shf_late3${stamp}`, f, '2026-12-08T09:00:00Z'), draftOf(`shf_late4${stamp}`, null, '2026-12-08T09:00:00Z')];
+    const published = await delivered('scheduling', 'schedule.published', { locationId: a, from: '2026-12-07', to: '2026-12-08', published: 4, openShifts: 1, shiftIds: drafts.map((d) => d.id), publishedAt: clock.now().toISOString() }, { locationId: a, again: true });
+    expect([...(await stored(e)), ...(await stored(f))]).toEqual([]);
+    expect(await sql(t, `select waiting_shift_ids from communication.schedule_notices where event_id = $1`, [published.id])).toEqual([{ waiting_shift_ids: drafts.map((d) => d.id) }]);
+
+    const arrive = async (d: (typeof drafts)[number], again = false) => {
+      const changed = envelope('shift.changed', d, { locationId: a });
+      const message = { topic: 'scheduling', key: d.id, eventId: changed.id, type: 'shift.changed', payload: changed };
+      await stack.bus.publish(again ? [message, message] : [message]);
+      await eventually(async () => (await sql(t, `select 1 from communication.processed_events where consumer like any (array['%notifications', '%shift-replica']) and event_id = $1`, [changed.id])).length === 2, 15_000);
+    };
+    for (const d of drafts.slice(0, 3)) await arrive(d);
+    // one draft still missing: nobody is told a partial schedule
+    expect([...(await stored(e)), ...(await stored(f))]).toEqual([]);
+    await arrive(drafts[3], true);
+    expect(await stored(e)).toEqual([expect.objectContaining({ kind: 'schedule_published', body: 'You have 2 shifts from 2026-12-07 to 2026-12-08; the first starts on 2026-12-07.', event_id: published.id })]);
+    expect(await stored(f)).toEqual([expect.objectContaining({ kind: 'schedule_published', body: 'You have 1 shift from 2026-12-07 to 2026-12-08; the first starts on 2026-12-08.', event_id: published.id })]);
+    expect(await sql(t, `select 1 from communication.schedule_notices where event_id = $1`, [published.id])).toEqual([]);
+    // the drafts that came after their publication are held published, one version on (both consumers wrote them)
+    expect(await sql(t, `select distinct status, version from communication.shifts where id = any($1)`, [drafts.map((d) => d.id)])).toEqual([{ status: 'published', version: 2 }]);
+
+  });
+
   it('open shift posted: the eligible staff (location, position, active, not working then); urgent within 24 h', async () => {
     const a = await replicaLocation(t);
     const b = await replicaLocation(t);

@@ -1,11 +1,13 @@
 import type { z } from 'zod';
 import { Announcement, AnnouncementReminded, CorrectiveAction, SchedulePublished, Shift, ShiftSwap, TimeOffRequest, WorkOrder, type EventEnvelope } from '@bop/contracts';
 import { atEmployeeLocations, type Work } from '@bop/shared';
-import type { FilterQuery } from '@mikro-orm/core';
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import { CommunicationEmployee } from '../employees/entities';
 import { CommunicationShift } from '../shifts/entities';
+import { lockShifts } from '../shifts/store';
 import { AnnouncementRecipient } from '../announcements/entities';
-import type { NotificationDraft } from './store';
+import { notify, type NotificationDraft } from './store';
+import { ScheduleNotice } from './entities';
 import { startsSoon } from './rules';
 
 /** The fields of an event's object a producer reads, checked against the producer's contract: a malformed object is a producer's bug (parked, not guessed). */
@@ -18,30 +20,69 @@ function objectOf<S extends z.ZodType>(event: EventEnvelope, schema: S): z.outpu
 const minute = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
+/** What a schedule publication's notifications need from its event. */
+type Publication = { eventId: string; locationId: string; from: string; to: string; shiftIds: string[] };
+
 /**
  * `schedule.published`: each employee with shifts in it (from the shift replica: scheduling announced
  * each draft with `shift.changed` when it was made), with their number of shifts and the first one.
- * Urgent when one of their shifts starts within 24 hours.
+ * Urgent when one of their shifts starts within 24 hours. On Kafka the publication may arrive before
+ * some of its drafts (they are keyed by shift, it by location): then it waits as a schedule notice,
+ * and the last of those drafts to arrive makes the notifications (`shiftArrived`), still as this
+ * event's (one per person, however often either is delivered).
  */
 async function schedulePublished(w: Work, event: EventEnvelope): Promise<NotificationDraft[]> {
   const o = objectOf(event, SchedulePublished.pick({ locationId: true, from: true, to: true, shiftIds: true }));
-  if (o.shiftIds.length === 0) return [];
-  const shifts = await w.em.find(CommunicationShift, { id: { $in: o.shiftIds } }, { fields: ['id', 'employeeId', 'startAt', 'localDate'], orderBy: { startAt: 'asc' } });
-  if (shifts.length < new Set(o.shiftIds).size) {
-    // the shift replica has not caught up with scheduling's shift.changed yet: the event is retried
-    throw new Error(`${event.type} ${event.id}: ${new Set(o.shiftIds).size - shifts.length} of its shifts are not in the shift replica yet`);
+  const p: Publication = { eventId: event.id, locationId: o.locationId, from: o.from, to: o.to, shiftIds: [...new Set(o.shiftIds)] };
+  if (p.shiftIds.length === 0) return [];
+  // taken before reading the replica: a draft being written now is either seen here or sees the notice
+  await lockShifts(w, p.shiftIds);
+  const known = await w.em.find(CommunicationShift, { id: { $in: p.shiftIds } }, { fields: ['id'] });
+  if (known.length < p.shiftIds.length) {
+    const have = new Set(known.map((s) => s.id));
+    await w.em
+      .createQueryBuilder(ScheduleNotice)
+      .insert({ eventId: p.eventId, locationId: p.locationId, fromDate: p.from, toDate: p.to, shiftIds: p.shiftIds, waitingShiftIds: p.shiftIds.filter((id) => !have.has(id)), receivedAt: w.now })
+      .onConflict('eventId')
+      .ignore()
+      .execute();
+    return [];
   }
+  return scheduleDrafts(w, p);
+}
+
+/** A publication's notifications, once every shift it names is in the replica. */
+async function scheduleDrafts(w: Work, p: Publication): Promise<NotificationDraft[]> {
+  const shifts = await w.em.find(CommunicationShift, { id: { $in: p.shiftIds } }, { fields: ['id', 'employeeId', 'startAt', 'localDate'], orderBy: { startAt: 'asc' } });
   const byEmployee = new Map<string, Array<(typeof shifts)[number]>>();
   for (const s of shifts) if (s.employeeId) byEmployee.set(s.employeeId, [...(byEmployee.get(s.employeeId) ?? []), s]);
   return [...byEmployee].map(([employeeId, mine]) => ({
     employeeId,
     kind: 'schedule_published',
     title: 'Your schedule is published',
-    body: `You have ${plural(mine.length, 'shift')} from ${o.from} to ${o.to}; the first starts on ${mine[0].localDate}.`,
-    subject: { type: 'schedule', id: o.locationId },
-    locationId: o.locationId,
+    body: `You have ${plural(mine.length, 'shift')} from ${p.from} to ${p.to}; the first starts on ${mine[0].localDate}.`,
+    subject: { type: 'schedule', id: p.locationId },
+    locationId: p.locationId,
     urgent: mine.some((s) => startsSoon(s.startAt, w.now)),
   }));
+}
+
+/**
+ * A shift has reached the replica (its lock held by `recordShift`): the schedule notices waiting for
+ * it no longer do, and a notice that waits for nothing more makes its publication's notifications
+ * and goes. Answers how many notifications were made.
+ */
+export async function shiftArrived(w: Work, shiftId: string): Promise<number> {
+  const notices = await w.em.find(ScheduleNotice, { waitingShiftIds: { $contains: [shiftId] } }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  let made = 0;
+  for (const n of notices) {
+    n.waitingShiftIds = n.waitingShiftIds.filter((id) => id !== shiftId);
+    if (n.waitingShiftIds.length > 0) continue;
+    made += await notify(w, n.eventId, await scheduleDrafts(w, { eventId: n.eventId, locationId: n.locationId, from: n.fromDate, to: n.toDate, shiftIds: n.shiftIds }));
+    w.em.remove(n);
+  }
+  await w.em.flush();
+  return made;
 }
 
 /**
