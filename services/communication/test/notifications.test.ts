@@ -179,11 +179,15 @@ describe('notifications from events', () => {
     expect(await deliveries(from)).toEqual([{ channel: 'email', status: 'skipped', due_at: null, reason: 'no email address on the employee record' }]);
   });
 
-  it('announcement published (its audience) and reminded (those reminded)', async () => {
+  it('announcement published (its audience) and reminded (those reminded); its author told who is overdue, once', async () => {
     const a = await replicaLocation(t);
     const reader = await replicaEmployee(t, { home: a });
-    const late = await replicaEmployee(t, { home: a });
-    const draft = await t.call('POST', '/announcements', { body: { title: 'Allergens', body: 'Read the new procedure.', audience: { locationIds: [a] }, acknowledgementRequired: true, acknowledgeBy: hoursFrom(2) } });
+    const late = await replicaEmployee(t, { home: a, firstName: 'Lee' });
+    // the author's account is linked to an employee record elsewhere (not in the audience)
+    const author = await replicaEmployee(t, { home: await replicaLocation(t) });
+    const userId = `usr_author${Date.now().toString(36)}`;
+    await sql(t, `update communication.employees set user_id = $2 where id = $1`, [author, userId]);
+    const draft = await t.call('POST', '/announcements', { as: person(undefined, { id: userId, userId }), body: { title: 'Allergens', body: 'Read the new procedure.', audience: { locationIds: [a] }, acknowledgementRequired: true, acknowledgeBy: '2026-12-01T11:00:00.000Z' } });
     expect((await t.call('POST', `/announcements/${draft.body.id}:publish`)).status).toBe(200);
     await eventually(async () => (await stored(late)).length === 1, 15_000);
     expect(await stored(reader)).toEqual([expect.objectContaining({ kind: 'announcement_published', title: 'Allergens', body: 'Read the new procedure.\n\nPlease read and acknowledge it.', subject_id: draft.body.id })]);
@@ -197,6 +201,12 @@ describe('notifications from events', () => {
     }
     expect((await stored(late))[1]).toMatchObject({ kind: 'announcement_reminder', title: 'Reminder: Allergens', subject_id: draft.body.id });
     expect((await stored(reader)).map((n) => n.kind)).toEqual(['announcement_published']);
+    await eventually(async () => (await stored(author)).length === 1, 15_000);
+    expect(await stored(author)).toEqual([
+      expect.objectContaining({ kind: 'announcement_overdue', title: 'Overdue: Allergens', body: '1 person of 2 had not acknowledged "Allergens" by 2026-12-01 11:00 UTC: Lee Cook. They were reminded.', subject_id: draft.body.id, urgent: false }),
+    ]);
+    // by email by default, as the reminder: held for the author's next shift (none ahead: sent now, but no address)
+    expect(await deliveries(author)).toEqual([{ channel: 'email', status: 'skipped', due_at: null, reason: 'no email address on the employee record' }]);
   });
 
   it('an event whose object is not as its contract says is parked, not guessed', async () => {
@@ -219,7 +229,7 @@ describe('preferences and quiet hours', () => {
     expect(first.body.updatedAt).toBeNull();
     expect(first.body.kinds.schedule_published).toEqual({ inApp: true, email: false, sms: false, push: false });
     expect(first.body.kinds.time_off_decided).toEqual({ inApp: true, email: true, sms: false, push: false });
-    expect(Object.keys(first.body.kinds)).toHaveLength(9);
+    expect(Object.keys(first.body.kinds)).toHaveLength(10);
 
     const bad = await t.call('PUT', '/me/notification-preferences', { as: me(e), body: { kinds: { nope: { inApp: true, email: true, sms: true, push: true }, shift_offered: { inApp: true, email: 'yes' } } } });
     expect([bad.status, paths(bad.body)]).toEqual([422, ['kinds.nope', 'kinds.shift_offered.email', 'kinds.shift_offered.push', 'kinds.shift_offered.sms']]);

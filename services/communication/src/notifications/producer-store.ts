@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { Announcement, AnnouncementReminded, CorrectiveAction, SchedulePublished, Shift, ShiftSwap, TimeOffRequest, WorkOrder, type EventEnvelope } from '@bop/contracts';
+import { Announcement, AnnouncementOverdue, AnnouncementReminded, CorrectiveAction, SchedulePublished, Shift, ShiftSwap, TimeOffRequest, WorkOrder, type EventEnvelope } from '@bop/contracts';
 import { atEmployeeLocations, type Work } from '@bop/shared';
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import { CommunicationEmployee } from '../employees/entities';
@@ -204,6 +204,34 @@ async function announcementReminded(_w: Work, event: EventEnvelope): Promise<Not
   }));
 }
 
+/** How many overdue people an author's notification names; the acknowledgements list has them all. */
+const NAMED_OVERDUE = 10;
+
+/**
+ * `communication.announcement.overdue` (internal): the author, told once who has not acknowledged by
+ * the deadline. The author is told as the employee their account is linked to (an account with no
+ * employee record, or an integration, has no notifications: its `authorToldAt` and the
+ * acknowledgements list say the same).
+ */
+async function announcementOverdue(w: Work, event: EventEnvelope): Promise<NotificationDraft[]> {
+  const o = objectOf(event, AnnouncementOverdue);
+  const author = o.author.type === 'employee' ? o.author.id : o.author.type === 'user' && o.author.id ? (await w.em.findOne(CommunicationEmployee, { userId: o.author.id }, { fields: ['id'] }))?.id : null;
+  if (!author) return [];
+  const named = await w.em.find(CommunicationEmployee, { id: { $in: o.overdueEmployeeIds.slice(0, NAMED_OVERDUE) } }, { fields: ['id', 'firstName', 'lastName'] });
+  const names = new Map(named.map((e) => [e.id, `${e.firstName} ${e.lastName}`.trim()]));
+  const list = o.overdueEmployeeIds.slice(0, NAMED_OVERDUE).map((id) => names.get(id) ?? id);
+  const more = o.overdueEmployeeIds.length - list.length;
+  return [{
+    employeeId: author,
+    kind: 'announcement_overdue',
+    title: `Overdue: ${o.title}`,
+    body: `${o.overdueEmployeeIds.length} ${o.overdueEmployeeIds.length === 1 ? 'person' : 'people'} of ${o.audienceCount} had not acknowledged "${o.title}" by ${minute(o.acknowledgeBy)} UTC: ${list.join(', ')}${more > 0 ? ` and ${more} more` : ''}. They were reminded.`,
+    subject: { type: 'announcement', id: o.announcementId },
+    locationId: event.locationId ?? null,
+    urgent: false,
+  }];
+}
+
 /** What each event type notifies, by topic. */
 export const producers: Record<string, { topic: string; make: (w: Work, event: EventEnvelope) => Promise<NotificationDraft[]> }> = {
   'schedule.published': { topic: 'scheduling', make: schedulePublished },
@@ -217,4 +245,5 @@ export const producers: Record<string, { topic: string; make: (w: Work, event: E
   'work_order.updated': { topic: 'equipment', make: workOrderAssigned },
   'announcement.published': { topic: 'communication', make: announcementPublished },
   'communication.announcement.reminded': { topic: 'communication', make: announcementReminded },
+  'communication.announcement.overdue': { topic: 'communication', make: announcementOverdue },
 };
