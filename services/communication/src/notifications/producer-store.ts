@@ -4,7 +4,7 @@ import { atEmployeeLocations, type Work } from '@bop/shared';
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import { CommunicationEmployee } from '../employees/entities';
 import { CommunicationShift } from '../shifts/entities';
-import { lockShifts } from '../shifts/store';
+import { lockShiftsAt } from '../shifts/store';
 import { AnnouncementRecipient } from '../announcements/entities';
 import { notify, type NotificationDraft } from './store';
 import { ScheduleNotice } from './entities';
@@ -36,7 +36,7 @@ async function schedulePublished(w: Work, event: EventEnvelope): Promise<Notific
   const p: Publication = { eventId: event.id, locationId: o.locationId, from: o.from, to: o.to, shiftIds: [...new Set(o.shiftIds)] };
   if (p.shiftIds.length === 0) return [];
   // taken before reading the replica: a draft being written now is either seen here or sees the notice
-  await lockShifts(w, p.shiftIds);
+  await lockShiftsAt(w, p.locationId);
   const known = await w.em.find(CommunicationShift, { id: { $in: p.shiftIds } }, { fields: ['id'] });
   if (known.length < p.shiftIds.length) {
     const have = new Set(known.map((s) => s.id));
@@ -68,7 +68,7 @@ async function scheduleDrafts(w: Work, p: Publication): Promise<NotificationDraf
 }
 
 /**
- * A shift has reached the replica (its lock held by `recordShift`): the schedule notices waiting for
+ * A shift has reached the replica (its location's lock held by `recordShift`): the schedule notices waiting for
  * it no longer do, and a notice that waits for nothing more makes its publication's notifications
  * and goes. Answers how many notifications were made.
  */

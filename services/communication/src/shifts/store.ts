@@ -3,11 +3,13 @@ import { lockForTransaction, type Work } from '@bop/shared';
 import { CommunicationShift, PublishedShift } from './entities';
 
 /**
- * The advisory lock of a shift in the replica: a shift's `shift.changed` and a `schedule.published`
- * naming it are applied one after the other, whichever consumer and partition brings them, so that
- * neither misses the other.
+ * The advisory lock of a location's shifts in the replica: a shift's `shift.changed` and a
+ * `schedule.published` naming it (the publication of the shift's location) are applied one after the
+ * other, whichever consumer and partition brings them, so that neither misses the other. One key per
+ * location, not per shift: a publication of thousands takes one lock, and consumers' batches that
+ * take keys in their messages' order rarely wait on each other.
  */
-export const lockShifts = (w: Work, ids: readonly string[]) => lockForTransaction(w.em, ids.map((id) => `communication:shift:${id}`));
+export const lockShiftsAt = (w: Work, locationId: string) => lockForTransaction(w.em, `communication:shifts-at:${locationId}`);
 
 interface ShiftObject {
   id?: string;
@@ -34,7 +36,7 @@ export async function recordShift(w: Work, event: EventEnvelope): Promise<string
     // a producer's bug: parked in dead_letters rather than dropped
     throw new Error(`${event.type} ${event.id}: data.object is not a shift (id, locationId, start, end, localStart, status, version)`);
   }
-  await lockShifts(w, [o.id]);
+  await lockShiftsAt(w, o.locationId);
   const updatedAt = new Date(o.updatedAt ?? event.createdAt);
   let status = o.status;
   let version = o.version;
@@ -74,12 +76,12 @@ export async function recordShift(w: Work, event: EventEnvelope): Promise<string
  * remembered as published, for a draft whose `shift.changed` arrives after the publication.
  */
 export async function recordPublishedShifts(w: Work, event: EventEnvelope): Promise<void> {
-  const o = event.data.object as { shiftIds?: unknown; publishedAt?: unknown };
-  if (!Array.isArray(o.shiftIds) || o.shiftIds.some((id) => typeof id !== 'string')) throw new Error(`${event.type} ${event.id}: data.object.shiftIds is not a list of shift ids`);
+  const o = event.data.object as { locationId?: unknown; shiftIds?: unknown; publishedAt?: unknown };
+  if (typeof o.locationId !== 'string' || !Array.isArray(o.shiftIds) || o.shiftIds.some((id) => typeof id !== 'string')) throw new Error(`${event.type} ${event.id}: data.object is not a publication (locationId, shiftIds)`);
   const ids = [...new Set(o.shiftIds as string[])];
   if (ids.length === 0) return;
   const publishedAt = new Date(typeof o.publishedAt === 'string' ? o.publishedAt : event.createdAt);
-  await lockShifts(w, ids);
+  await lockShiftsAt(w, o.locationId);
   await w.em.createQueryBuilder(PublishedShift).insert(ids.map((shiftId) => ({ shiftId, publishedAt }))).onConflict('shiftId').ignore().execute();
   const drafts = await w.em.find(CommunicationShift, { id: { $in: ids }, status: 'draft' });
   for (const s of drafts) {
