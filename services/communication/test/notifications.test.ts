@@ -123,6 +123,24 @@ describe('notifications from events', () => {
 
   });
 
+  it('a schedule publication still missing a draft after 10 minutes notifies those whose shifts are known (fixed clock)', async () => {
+    const a = await replicaLocation(t);
+    const e = await replicaEmployee(t, { home: a });
+    const known = await shift({ locationId: a, employeeId: e, start: '2026-12-10T09:00:00Z', status: 'draft' });
+    const published = await delivered('scheduling', 'schedule.published', { locationId: a, from: '2026-12-10', to: '2026-12-10', published: 2, openShifts: 0, shiftIds: [known, `shf_lost${Date.now().toString(36)}`], publishedAt: clock.now().toISOString() }, { locationId: a });
+    try {
+      clock.set(new Date(clock.now().getTime() + 9 * 60_000).toISOString());
+      await deliver();
+      expect(await stored(e)).toEqual([]);
+      clock.set(new Date(clock.now().getTime() + 2 * 60_000).toISOString());
+      await deliver();
+    } finally {
+      clock.set('2026-12-01T09:00:00Z');
+    }
+    expect(await stored(e)).toEqual([expect.objectContaining({ kind: 'schedule_published', body: 'You have 1 shift from 2026-12-10 to 2026-12-10; the first starts on 2026-12-10.', event_id: published.id })]);
+    expect(await sql(t, `select 1 from communication.schedule_notices where event_id = $1`, [published.id])).toEqual([]);
+  });
+
   it('open shift posted: the eligible staff (location, position, active, not working then); urgent within 24 h', async () => {
     const a = await replicaLocation(t);
     const b = await replicaLocation(t);

@@ -77,10 +77,37 @@ export async function shiftArrived(w: Work, shiftId: string): Promise<number> {
   let made = 0;
   for (const n of notices) {
     n.waitingShiftIds = n.waitingShiftIds.filter((id) => id !== shiftId);
-    if (n.waitingShiftIds.length > 0) continue;
-    made += await notify(w, n.eventId, await scheduleDrafts(w, { eventId: n.eventId, locationId: n.locationId, from: n.fromDate, to: n.toDate, shiftIds: n.shiftIds }));
-    w.em.remove(n);
+    if (n.waitingShiftIds.length === 0) made += await noticeMade(w, n);
   }
+  await w.em.flush();
+  return made;
+}
+
+/** A schedule notice's notifications, from the shifts the replica holds; the notice goes. */
+async function noticeMade(w: Work, n: ScheduleNotice): Promise<number> {
+  const made = await notify(w, n.eventId, await scheduleDrafts(w, { eventId: n.eventId, locationId: n.locationId, from: n.fromDate, to: n.toDate, shiftIds: n.shiftIds }));
+  w.em.remove(n);
+  return made;
+}
+
+/**
+ * How long a schedule notice waits for its drafts. Scheduling announced each draft long before the
+ * publication; one still missing after this is lost to the replica (e.g. parked), and the people whose
+ * shifts are known are not kept waiting for it.
+ */
+export const SCHEDULE_NOTICE_WAIT_MS = 10 * 60_000;
+
+/** Schedule notices that have waited `SCHEDULE_NOTICE_WAIT_MS` (for the worker). */
+export async function staleNotices(w: Work): Promise<string[]> {
+  const rows = await w.em.find(ScheduleNotice, { receivedAt: { $lte: new Date(w.now.getTime() - SCHEDULE_NOTICE_WAIT_MS) } }, { fields: ['eventId'], orderBy: { receivedAt: 'asc' }, limit: 100 });
+  return rows.map((r) => r.eventId);
+}
+
+/** A notice that waited too long: notifications for the shifts the replica holds. Answers how many were made. */
+export async function noticeTimedOut(w: Work, eventId: string): Promise<number> {
+  const n = await w.em.findOne(ScheduleNotice, { eventId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!n || n.receivedAt.getTime() > w.now.getTime() - SCHEDULE_NOTICE_WAIT_MS) return 0;
+  const made = await noticeMade(w, n);
   await w.em.flush();
   return made;
 }
