@@ -13,6 +13,7 @@ export const NotificationKind = z
     'work_order_assigned',
     'announcement_published',
     'announcement_reminder',
+    'announcement_overdue',
   ])
   .openapi('NotificationKind');
 export type NotificationKind = z.output<typeof NotificationKind>;

@@ -3,7 +3,7 @@ import { configSchema } from './config';
 import { migrations } from './migrations';
 import { CommunicationLocation } from './locations/entities';
 import { CommunicationEmployee } from './employees/entities';
-import { CommunicationShift } from './shifts/entities';
+import { CommunicationShift, PublishedShift } from './shifts/entities';
 import { shiftReplicaConsumers } from './shifts/consumers';
 import { Announcement, AnnouncementRecipient } from './announcements/entities';
 import { announcementRoutes } from './announcements/routes';
@@ -19,7 +19,7 @@ import { DisplayPairing, DisplayScreen } from './display-screens/entities';
 import { displayScreenRoutes } from './display-screens/routes';
 import { displayInternalRoutes } from './display-screens/internal-routes';
 import { displayStreams } from './display-screens/stream-worker';
-import { EmployeeContact, Notification, NotificationDelivery, NotificationPreference } from './notifications/entities';
+import { EmployeeContact, Notification, NotificationDelivery, NotificationPreference, ScheduleNotice } from './notifications/entities';
 import { notificationRoutes } from './notifications/routes';
 import { notificationConsumers } from './notifications/consumers';
 import { notificationDelivery } from './notifications/workers';
@@ -40,7 +40,7 @@ export { configSchema, type CommunicationConfig } from './config';
 export const communicationService = createService({
   name: 'communication',
   configSchema,
-  entities: [CommunicationLocation, CommunicationEmployee, CommunicationShift, Announcement, AnnouncementRecipient, Recognition, DisplayMetric, Channel, ChannelMember, Message, DisplayScreen, DisplayPairing, Notification, NotificationPreference, NotificationDelivery, EmployeeContact],
+  entities: [CommunicationLocation, CommunicationEmployee, CommunicationShift, Announcement, AnnouncementRecipient, Recognition, DisplayMetric, Channel, ChannelMember, Message, DisplayScreen, DisplayPairing, Notification, NotificationPreference, NotificationDelivery, EmployeeContact, PublishedShift, ScheduleNotice],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (communication's replica of the organization)
   locationsInOrgUnits: locationsInOrgUnitsOf('communication'),

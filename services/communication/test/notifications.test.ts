@@ -94,6 +94,53 @@ describe('notifications from events', () => {
     expect(await stored(e)).toEqual([expect.objectContaining({ kind: 'schedule_published', body: 'You have 1 shift from 2026-12-06 to 2026-12-06; the first starts on 2026-12-06.', event_id: published.id })]);
   });
 
+  it('schedule published before its drafts arrive (Kafka: keyed by location, they by shift): the last draft to arrive makes the notifications, once; the replica holds them published', async () => {
+    const a = await replicaLocation(t);
+    const e = await replicaEmployee(t, { home: a });
+    const f = await replicaEmployee(t, { home: a });
+    const stamp = Date.now().toString(36);
+    const draftOf = (id: string, employeeId: string | null, start: string) => ({ ...openShift({ id, locationId: a, start }), employeeId, status: 'draft', publishedAt: null, version: 1, updatedAt: '2026-12-01T08:00:00.000Z' });
+    const drafts = [draftOf(`shf_late1${stamp}`, e, '2026-12-07T09:00:00Z'), draftOf(`shf_late2${stamp}`, e, '2026-12-08T09:00:00Z'), draftOf(`shf_late3${stamp}`, f, '2026-12-08T09:00:00Z'), draftOf(`shf_late4${stamp}`, null, '2026-12-08T09:00:00Z')];
+    const published = await delivered('scheduling', 'schedule.published', { locationId: a, from: '2026-12-07', to: '2026-12-08', published: 4, openShifts: 1, shiftIds: drafts.map((d) => d.id), publishedAt: clock.now().toISOString() }, { locationId: a, again: true });
+    expect([...(await stored(e)), ...(await stored(f))]).toEqual([]);
+    expect(await sql(t, `select waiting_shift_ids from communication.schedule_notices where event_id = $1`, [published.id])).toEqual([{ waiting_shift_ids: drafts.map((d) => d.id) }]);
+
+    const arrive = async (d: (typeof drafts)[number], again = false) => {
+      const changed = envelope('shift.changed', d, { locationId: a });
+      const message = { topic: 'scheduling', key: d.id, eventId: changed.id, type: 'shift.changed', payload: changed };
+      await stack.bus.publish(again ? [message, message] : [message]);
+      await eventually(async () => (await sql(t, `select 1 from communication.processed_events where consumer like any (array['%notifications', '%shift-replica']) and event_id = $1`, [changed.id])).length === 2, 15_000);
+    };
+    for (const d of drafts.slice(0, 3)) await arrive(d);
+    // one draft still missing: nobody is told a partial schedule
+    expect([...(await stored(e)), ...(await stored(f))]).toEqual([]);
+    await arrive(drafts[3], true);
+    expect(await stored(e)).toEqual([expect.objectContaining({ kind: 'schedule_published', body: 'You have 2 shifts from 2026-12-07 to 2026-12-08; the first starts on 2026-12-07.', event_id: published.id })]);
+    expect(await stored(f)).toEqual([expect.objectContaining({ kind: 'schedule_published', body: 'You have 1 shift from 2026-12-07 to 2026-12-08; the first starts on 2026-12-08.', event_id: published.id })]);
+    expect(await sql(t, `select 1 from communication.schedule_notices where event_id = $1`, [published.id])).toEqual([]);
+    // the drafts that came after their publication are held published, one version on (both consumers wrote them)
+    expect(await sql(t, `select distinct status, version from communication.shifts where id = any($1)`, [drafts.map((d) => d.id)])).toEqual([{ status: 'published', version: 2 }]);
+
+  });
+
+  it('a schedule publication still missing a draft after 10 minutes notifies those whose shifts are known (fixed clock)', async () => {
+    const a = await replicaLocation(t);
+    const e = await replicaEmployee(t, { home: a });
+    const known = await shift({ locationId: a, employeeId: e, start: '2026-12-10T09:00:00Z', status: 'draft' });
+    const published = await delivered('scheduling', 'schedule.published', { locationId: a, from: '2026-12-10', to: '2026-12-10', published: 2, openShifts: 0, shiftIds: [known, `shf_lost${Date.now().toString(36)}`], publishedAt: clock.now().toISOString() }, { locationId: a });
+    try {
+      clock.set(new Date(clock.now().getTime() + 9 * 60_000).toISOString());
+      await deliver();
+      expect(await stored(e)).toEqual([]);
+      clock.set(new Date(clock.now().getTime() + 2 * 60_000).toISOString());
+      await deliver();
+    } finally {
+      clock.set('2026-12-01T09:00:00Z');
+    }
+    expect(await stored(e)).toEqual([expect.objectContaining({ kind: 'schedule_published', body: 'You have 1 shift from 2026-12-10 to 2026-12-10; the first starts on 2026-12-10.', event_id: published.id })]);
+    expect(await sql(t, `select 1 from communication.schedule_notices where event_id = $1`, [published.id])).toEqual([]);
+  });
+
   it('open shift posted: the eligible staff (location, position, active, not working then); urgent within 24 h', async () => {
     const a = await replicaLocation(t);
     const b = await replicaLocation(t);
@@ -150,11 +197,15 @@ describe('notifications from events', () => {
     expect(await deliveries(from)).toEqual([{ channel: 'email', status: 'skipped', due_at: null, reason: 'no email address on the employee record' }]);
   });
 
-  it('announcement published (its audience) and reminded (those reminded)', async () => {
+  it('announcement published (its audience) and reminded (those reminded); its author told who is overdue, once', async () => {
     const a = await replicaLocation(t);
     const reader = await replicaEmployee(t, { home: a });
-    const late = await replicaEmployee(t, { home: a });
-    const draft = await t.call('POST', '/announcements', { body: { title: 'Allergens', body: 'Read the new procedure.', audience: { locationIds: [a] }, acknowledgementRequired: true, acknowledgeBy: hoursFrom(2) } });
+    const late = await replicaEmployee(t, { home: a, firstName: 'Lee' });
+    // the author's account is linked to an employee record elsewhere (not in the audience)
+    const author = await replicaEmployee(t, { home: await replicaLocation(t) });
+    const userId = `usr_author${Date.now().toString(36)}`;
+    await sql(t, `update communication.employees set user_id = $2 where id = $1`, [author, userId]);
+    const draft = await t.call('POST', '/announcements', { as: person(undefined, { id: userId, userId }), body: { title: 'Allergens', body: 'Read the new procedure.', audience: { locationIds: [a] }, acknowledgementRequired: true, acknowledgeBy: '2026-12-01T11:00:00.000Z' } });
     expect((await t.call('POST', `/announcements/${draft.body.id}:publish`)).status).toBe(200);
     await eventually(async () => (await stored(late)).length === 1, 15_000);
     expect(await stored(reader)).toEqual([expect.objectContaining({ kind: 'announcement_published', title: 'Allergens', body: 'Read the new procedure.\n\nPlease read and acknowledge it.', subject_id: draft.body.id })]);
@@ -168,6 +219,12 @@ describe('notifications from events', () => {
     }
     expect((await stored(late))[1]).toMatchObject({ kind: 'announcement_reminder', title: 'Reminder: Allergens', subject_id: draft.body.id });
     expect((await stored(reader)).map((n) => n.kind)).toEqual(['announcement_published']);
+    await eventually(async () => (await stored(author)).length === 1, 15_000);
+    expect(await stored(author)).toEqual([
+      expect.objectContaining({ kind: 'announcement_overdue', title: 'Overdue: Allergens', body: '1 person of 2 had not acknowledged "Allergens" by 2026-12-01 11:00 UTC: Lee Cook. They were reminded.', subject_id: draft.body.id, urgent: false }),
+    ]);
+    // by email by default, as the reminder: held for the author's next shift (none ahead: sent now, but no address)
+    expect(await deliveries(author)).toEqual([{ channel: 'email', status: 'skipped', due_at: null, reason: 'no email address on the employee record' }]);
   });
 
   it('an event whose object is not as its contract says is parked, not guessed', async () => {
@@ -190,7 +247,7 @@ describe('preferences and quiet hours', () => {
     expect(first.body.updatedAt).toBeNull();
     expect(first.body.kinds.schedule_published).toEqual({ inApp: true, email: false, sms: false, push: false });
     expect(first.body.kinds.time_off_decided).toEqual({ inApp: true, email: true, sms: false, push: false });
-    expect(Object.keys(first.body.kinds)).toHaveLength(9);
+    expect(Object.keys(first.body.kinds)).toHaveLength(10);
 
     const bad = await t.call('PUT', '/me/notification-preferences', { as: me(e), body: { kinds: { nope: { inApp: true, email: true, sms: true, push: true }, shift_offered: { inApp: true, email: 'yes' } } } });
     expect([bad.status, paths(bad.body)]).toEqual([422, ['kinds.nope', 'kinds.shift_offered.email', 'kinds.shift_offered.push', 'kinds.shift_offered.sms']]);

@@ -5,6 +5,8 @@ import { Migration20261128150000 } from './Migration20261128150000';
 import { Migration20261202100000 } from './Migration20261202100000';
 import { Migration20261202200000 } from './Migration20261202200000';
 import { Migration20261202300000 } from './Migration20261202300000';
+import { Migration20261203400000 } from './Migration20261203400000';
+import { Migration20261203400100 } from './Migration20261203400100';
 
 export const migrations: MigrationEntry[] = [
   // organization, employee and shift replicas
@@ -19,4 +21,8 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261202200000', class: Migration20261202200000 },
   // display screens and pairing codes
   { name: 'Migration20261202300000', class: Migration20261202300000 },
+  // shifts published before the replica heard of them, and schedule publications waiting for their shifts
+  { name: 'Migration20261203400000', class: Migration20261203400000 },
+  // the announcement_overdue notification kind
+  { name: 'Migration20261203400100', class: Migration20261203400100 },
 ];

@@ -1,6 +1,6 @@
 import { defineConsumer } from '@bop/shared';
 import { notify, recordContact } from './store';
-import { producers } from './producer-store';
+import { producers, shiftArrived } from './producer-store';
 import { recordShift } from '../shifts/store';
 
 /**
@@ -15,8 +15,12 @@ export const notificationConsumers = [
     types: [...Object.keys(producers), 'shift.changed'],
     handle: async (ctx) => {
       // the shift replica is written here too (the same upsert as shift-replica's, never over a newer
-      // version): a schedule.published then finds the drafts its bus delivered before it
-      if (ctx.event.type === 'shift.changed') return recordShift(ctx, ctx.event);
+      // version): a schedule.published then finds the drafts its bus delivered before it, and a draft
+      // delivered after its publication (Kafka) completes the publication's waiting notice
+      if (ctx.event.type === 'shift.changed') {
+        await shiftArrived(ctx, await recordShift(ctx, ctx.event));
+        return;
+      }
       await notify(ctx, ctx.event.id, await producers[ctx.event.type].make(ctx, ctx.event));
     },
   }),

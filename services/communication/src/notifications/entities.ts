@@ -70,3 +70,23 @@ export const EmployeeContact = defineEntity({
   },
 });
 export type EmployeeContact = InferEntity<typeof EmployeeContact>;
+
+/**
+ * A `schedule.published` some of whose shifts the shift replica has not heard of yet (on Kafka the
+ * publication may overtake its drafts' `shift.changed`): its notifications are made when the last of
+ * `waitingShiftIds` arrives, then the row is deleted.
+ */
+export const ScheduleNotice = defineEntity({
+  name: 'ScheduleNotice',
+  tableName: 'schedule_notices',
+  properties: {
+    eventId: p.string().primary(),
+    locationId: p.string(),
+    fromDate: p.string(),
+    toDate: p.string(),
+    shiftIds: p.array().$type<string[]>(),
+    waitingShiftIds: p.array().$type<string[]>(),
+    receivedAt: p.datetime(),
+  },
+});
+export type ScheduleNotice = InferEntity<typeof ScheduleNotice>;

@@ -1,11 +1,13 @@
 import type { z } from 'zod';
-import { Announcement, AnnouncementReminded, CorrectiveAction, SchedulePublished, Shift, ShiftSwap, TimeOffRequest, WorkOrder, type EventEnvelope } from '@bop/contracts';
+import { Announcement, AnnouncementOverdue, AnnouncementReminded, CorrectiveAction, SchedulePublished, Shift, ShiftSwap, TimeOffRequest, WorkOrder, type EventEnvelope } from '@bop/contracts';
 import { atEmployeeLocations, type Work } from '@bop/shared';
-import type { FilterQuery } from '@mikro-orm/core';
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import { CommunicationEmployee } from '../employees/entities';
 import { CommunicationShift } from '../shifts/entities';
+import { lockShiftsAt } from '../shifts/store';
 import { AnnouncementRecipient } from '../announcements/entities';
-import type { NotificationDraft } from './store';
+import { notify, type NotificationDraft } from './store';
+import { ScheduleNotice } from './entities';
 import { startsSoon } from './rules';
 
 /** The fields of an event's object a producer reads, checked against the producer's contract: a malformed object is a producer's bug (parked, not guessed). */
@@ -18,30 +20,96 @@ function objectOf<S extends z.ZodType>(event: EventEnvelope, schema: S): z.outpu
 const minute = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
+/** What a schedule publication's notifications need from its event. */
+type Publication = { eventId: string; locationId: string; from: string; to: string; shiftIds: string[] };
+
 /**
  * `schedule.published`: each employee with shifts in it (from the shift replica: scheduling announced
  * each draft with `shift.changed` when it was made), with their number of shifts and the first one.
- * Urgent when one of their shifts starts within 24 hours.
+ * Urgent when one of their shifts starts within 24 hours. On Kafka the publication may arrive before
+ * some of its drafts (they are keyed by shift, it by location): then it waits as a schedule notice,
+ * and the last of those drafts to arrive makes the notifications (`shiftArrived`), still as this
+ * event's (one per person, however often either is delivered).
  */
 async function schedulePublished(w: Work, event: EventEnvelope): Promise<NotificationDraft[]> {
   const o = objectOf(event, SchedulePublished.pick({ locationId: true, from: true, to: true, shiftIds: true }));
-  if (o.shiftIds.length === 0) return [];
-  const shifts = await w.em.find(CommunicationShift, { id: { $in: o.shiftIds } }, { fields: ['id', 'employeeId', 'startAt', 'localDate'], orderBy: { startAt: 'asc' } });
-  if (shifts.length < new Set(o.shiftIds).size) {
-    // the shift replica has not caught up with scheduling's shift.changed yet: the event is retried
-    throw new Error(`${event.type} ${event.id}: ${new Set(o.shiftIds).size - shifts.length} of its shifts are not in the shift replica yet`);
+  const p: Publication = { eventId: event.id, locationId: o.locationId, from: o.from, to: o.to, shiftIds: [...new Set(o.shiftIds)] };
+  if (p.shiftIds.length === 0) return [];
+  // taken before reading the replica: a draft being written now is either seen here or sees the notice
+  await lockShiftsAt(w, p.locationId);
+  const known = await w.em.find(CommunicationShift, { id: { $in: p.shiftIds } }, { fields: ['id'] });
+  if (known.length < p.shiftIds.length) {
+    const have = new Set(known.map((s) => s.id));
+    await w.em
+      .createQueryBuilder(ScheduleNotice)
+      .insert({ eventId: p.eventId, locationId: p.locationId, fromDate: p.from, toDate: p.to, shiftIds: p.shiftIds, waitingShiftIds: p.shiftIds.filter((id) => !have.has(id)), receivedAt: w.now })
+      .onConflict('eventId')
+      .ignore()
+      .execute();
+    return [];
   }
+  return scheduleDrafts(w, p);
+}
+
+/** A publication's notifications, once every shift it names is in the replica. */
+async function scheduleDrafts(w: Work, p: Publication): Promise<NotificationDraft[]> {
+  const shifts = await w.em.find(CommunicationShift, { id: { $in: p.shiftIds } }, { fields: ['id', 'employeeId', 'startAt', 'localDate'], orderBy: { startAt: 'asc' } });
   const byEmployee = new Map<string, Array<(typeof shifts)[number]>>();
   for (const s of shifts) if (s.employeeId) byEmployee.set(s.employeeId, [...(byEmployee.get(s.employeeId) ?? []), s]);
   return [...byEmployee].map(([employeeId, mine]) => ({
     employeeId,
     kind: 'schedule_published',
     title: 'Your schedule is published',
-    body: `You have ${plural(mine.length, 'shift')} from ${o.from} to ${o.to}; the first starts on ${mine[0].localDate}.`,
-    subject: { type: 'schedule', id: o.locationId },
-    locationId: o.locationId,
+    body: `You have ${plural(mine.length, 'shift')} from ${p.from} to ${p.to}; the first starts on ${mine[0].localDate}.`,
+    subject: { type: 'schedule', id: p.locationId },
+    locationId: p.locationId,
     urgent: mine.some((s) => startsSoon(s.startAt, w.now)),
   }));
+}
+
+/**
+ * A shift has reached the replica (its location's lock held by `recordShift`): the schedule notices waiting for
+ * it no longer do, and a notice that waits for nothing more makes its publication's notifications
+ * and goes. Answers how many notifications were made.
+ */
+export async function shiftArrived(w: Work, shiftId: string): Promise<number> {
+  const notices = await w.em.find(ScheduleNotice, { waitingShiftIds: { $contains: [shiftId] } }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  let made = 0;
+  for (const n of notices) {
+    n.waitingShiftIds = n.waitingShiftIds.filter((id) => id !== shiftId);
+    if (n.waitingShiftIds.length === 0) made += await noticeMade(w, n);
+  }
+  await w.em.flush();
+  return made;
+}
+
+/** A schedule notice's notifications, from the shifts the replica holds; the notice goes. */
+async function noticeMade(w: Work, n: ScheduleNotice): Promise<number> {
+  const made = await notify(w, n.eventId, await scheduleDrafts(w, { eventId: n.eventId, locationId: n.locationId, from: n.fromDate, to: n.toDate, shiftIds: n.shiftIds }));
+  w.em.remove(n);
+  return made;
+}
+
+/**
+ * How long a schedule notice waits for its drafts. Scheduling announced each draft long before the
+ * publication; one still missing after this is lost to the replica (e.g. parked), and the people whose
+ * shifts are known are not kept waiting for it.
+ */
+export const SCHEDULE_NOTICE_WAIT_MS = 10 * 60_000;
+
+/** Schedule notices that have waited `SCHEDULE_NOTICE_WAIT_MS` (for the worker). */
+export async function staleNotices(w: Work): Promise<string[]> {
+  const rows = await w.em.find(ScheduleNotice, { receivedAt: { $lte: new Date(w.now.getTime() - SCHEDULE_NOTICE_WAIT_MS) } }, { fields: ['eventId'], orderBy: { receivedAt: 'asc' }, limit: 100 });
+  return rows.map((r) => r.eventId);
+}
+
+/** A notice that waited too long: notifications for the shifts the replica holds. Answers how many were made. */
+export async function noticeTimedOut(w: Work, eventId: string): Promise<number> {
+  const n = await w.em.findOne(ScheduleNotice, { eventId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!n || n.receivedAt.getTime() > w.now.getTime() - SCHEDULE_NOTICE_WAIT_MS) return 0;
+  const made = await noticeMade(w, n);
+  await w.em.flush();
+  return made;
 }
 
 /**
@@ -163,6 +231,34 @@ async function announcementReminded(_w: Work, event: EventEnvelope): Promise<Not
   }));
 }
 
+/** How many overdue people an author's notification names; the acknowledgements list has them all. */
+const NAMED_OVERDUE = 10;
+
+/**
+ * `communication.announcement.overdue` (internal): the author, told once who has not acknowledged by
+ * the deadline. The author is told as the employee their account is linked to (an account with no
+ * employee record, or an integration, has no notifications: its `authorToldAt` and the
+ * acknowledgements list say the same).
+ */
+async function announcementOverdue(w: Work, event: EventEnvelope): Promise<NotificationDraft[]> {
+  const o = objectOf(event, AnnouncementOverdue);
+  const author = o.author.type === 'employee' ? o.author.id : o.author.type === 'user' && o.author.id ? (await w.em.findOne(CommunicationEmployee, { userId: o.author.id }, { fields: ['id'] }))?.id : null;
+  if (!author) return [];
+  const named = await w.em.find(CommunicationEmployee, { id: { $in: o.overdueEmployeeIds.slice(0, NAMED_OVERDUE) } }, { fields: ['id', 'firstName', 'lastName'] });
+  const names = new Map(named.map((e) => [e.id, `${e.firstName} ${e.lastName}`.trim()]));
+  const list = o.overdueEmployeeIds.slice(0, NAMED_OVERDUE).map((id) => names.get(id) ?? id);
+  const more = o.overdueEmployeeIds.length - list.length;
+  return [{
+    employeeId: author,
+    kind: 'announcement_overdue',
+    title: `Overdue: ${o.title}`,
+    body: `${o.overdueEmployeeIds.length} ${o.overdueEmployeeIds.length === 1 ? 'person' : 'people'} of ${o.audienceCount} had not acknowledged "${o.title}" by ${minute(o.acknowledgeBy)} UTC: ${list.join(', ')}${more > 0 ? ` and ${more} more` : ''}. They were reminded.`,
+    subject: { type: 'announcement', id: o.announcementId },
+    locationId: event.locationId ?? null,
+    urgent: false,
+  }];
+}
+
 /** What each event type notifies, by topic. */
 export const producers: Record<string, { topic: string; make: (w: Work, event: EventEnvelope) => Promise<NotificationDraft[]> }> = {
   'schedule.published': { topic: 'scheduling', make: schedulePublished },
@@ -176,4 +272,5 @@ export const producers: Record<string, { topic: string; make: (w: Work, event: E
   'work_order.updated': { topic: 'equipment', make: workOrderAssigned },
   'announcement.published': { topic: 'communication', make: announcementPublished },
   'communication.announcement.reminded': { topic: 'communication', make: announcementReminded },
+  'communication.announcement.overdue': { topic: 'communication', make: announcementOverdue },
 };

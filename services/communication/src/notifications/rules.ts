@@ -1,7 +1,7 @@
 import type { NotificationChannels, NotificationKind } from '@bop/contracts';
 
 /** The kinds that also go out by email unless the person turns it off: decisions and assignments that ask something of them. */
-export const EMAIL_BY_DEFAULT: ReadonlySet<NotificationKind> = new Set(['swap_decided', 'time_off_decided', 'corrective_action_assigned', 'work_order_assigned', 'announcement_reminder']);
+export const EMAIL_BY_DEFAULT: ReadonlySet<NotificationKind> = new Set(['swap_decided', 'time_off_decided', 'corrective_action_assigned', 'work_order_assigned', 'announcement_reminder', 'announcement_overdue']);
 
 /** A kind's channels when the person chose nothing: in the app always, email for the important kinds, SMS and push off. */
 export function defaultChannels(kind: NotificationKind): NotificationChannels {

@@ -7,7 +7,9 @@ export const shiftReplicaConsumers = [
     name: 'shift-replica',
     topics: ['scheduling'],
     types: ['shift.changed'],
-    handle: (ctx) => recordShift(ctx, ctx.event),
+    handle: async (ctx) => {
+      await recordShift(ctx, ctx.event);
+    },
   }),
   defineConsumer({
     name: 'shift-publication',

@@ -22,3 +22,17 @@ export const CommunicationShift = defineEntity({
   },
 });
 export type CommunicationShift = InferEntity<typeof CommunicationShift>;
+
+/**
+ * Shifts a `schedule.published` named, with when: a draft's `shift.changed` that arrives after the
+ * publication (Kafka keeps no order between a shift's key and its location's) is recorded published.
+ */
+export const PublishedShift = defineEntity({
+  name: 'PublishedShift',
+  tableName: 'published_shifts',
+  properties: {
+    shiftId: p.string().primary(),
+    publishedAt: p.datetime(),
+  },
+});
+export type PublishedShift = InferEntity<typeof PublishedShift>;
