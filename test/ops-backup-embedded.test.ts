@@ -2,27 +2,16 @@
  * `ops backup` on the embedded Postgres (no DATABASE_URL, no pg_dump): each command starts the
  * embedded database on DATA_DIR for itself, as an operator's would with the runtime stopped.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { freePort } from '@bop/shared';
+import { runOps } from './ops-cli';
 
-const run = promisify(execFile);
-const cli = path.resolve(__dirname, '..', 'runtime', 'dist', 'ops.js');
 let dataDir: string;
 let env: Record<string, string | undefined>;
 
-async function ops(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { env });
-    return { code: 0, out: stdout, err: stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, out: e.stdout, err: e.stderr };
-  }
-}
+const ops = (args: string[]) => runOps(args, env);
 
 /** Each table file's sha256: equal files (same rows in the same order, gzip without a timestamp) are equal data. */
 function files(name: string): Record<string, string> {

@@ -1,26 +1,15 @@
 /** `ops backup` and `ops storage` as real processes on a fresh database of the run's Postgres (needs the build). */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { freshDatabase, type TestDatabase } from '@bop/test-support';
+import { runOps } from './ops-cli';
 
-const run = promisify(execFile);
-const cli = path.resolve(__dirname, '..', 'runtime', 'dist', 'ops.js');
 let db: TestDatabase;
 let dataDir: string;
 
-async function ops(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { env: { ...process.env, DATABASE_URL: db.url, DATA_DIR: dataDir, PORT: '1', LOG_LEVEL: 'silent', ...env } });
-    return { code: 0, out: stdout, err: stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, out: e.stdout, err: e.stderr };
-  }
-}
+const ops = (args: string[], env: Record<string, string> = {}) => runOps(args, { ...process.env, DATABASE_URL: db.url, DATA_DIR: dataDir, PORT: '1', LOG_LEVEL: 'silent', ...env });
 
 /** Every row of every platform table, as text, in a stable order. */
 async function snapshot(c: Client): Promise<Record<string, string[]>> {

@@ -2,17 +2,13 @@
  * Outgoing email through a real local SMTP receiver (smtp-server): `ops email test|log` as real
  * processes, and an invitation sent by identity's email worker after its transaction.
  */
-import { execFile } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { SMTPServer } from 'smtp-server';
 import { fixedClock } from '@bop/shared';
 import { freshDatabase, startTestService, system, type TestDatabase, type TestService } from '@bop/test-support';
 import { identityService } from '@svc/identity';
+import { runOps } from './ops-cli';
 
-const run = promisify(execFile);
-const cli = path.resolve(__dirname, '..', 'runtime', 'dist', 'ops.js');
 
 interface Received {
   from: string;
@@ -55,15 +51,7 @@ async function startReceiver(): Promise<void> {
 
 let db: TestDatabase;
 
-async function ops(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { env: { ...process.env, DATABASE_URL: db.url, PORT: '1', LOG_LEVEL: 'silent', SMTP_URL: smtpUrl, SMTP_FROM: 'Ops <ops@example.com>', ...env } });
-    return { code: 0, out: stdout, err: stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, out: e.stdout, err: e.stderr };
-  }
-}
+const ops = (args: string[], env: Record<string, string> = {}) => runOps(args, { ...process.env, DATABASE_URL: db.url, PORT: '1', LOG_LEVEL: 'silent', SMTP_URL: smtpUrl, SMTP_FROM: 'Ops <ops@example.com>', ...env });
 
 beforeAll(async () => {
   await startReceiver();

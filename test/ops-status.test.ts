@@ -1,25 +1,13 @@
 /** `ops status` and `ops doctor` as real processes: each problem doctor knows makes it exit 1 with its reason. */
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { busSchemaSql } from '@bop/shared';
 import { freshDatabase, type TestDatabase } from '@bop/test-support';
+import { runOps } from './ops-cli';
 
-const run = promisify(execFile);
-const cli = path.resolve(__dirname, '..', 'runtime', 'dist', 'ops.js');
 let db: TestDatabase;
 let c: Client;
 
-async function ops(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { env: { ...process.env, DATABASE_URL: db.url, PORT: '1', LOG_LEVEL: 'silent', ...env } });
-    return { code: 0, out: stdout, err: stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, out: e.stdout, err: e.stderr };
-  }
-}
+const ops = (args: string[], env: Record<string, string> = {}) => runOps(args, { ...process.env, DATABASE_URL: db.url, PORT: '1', LOG_LEVEL: 'silent', ...env });
 
 beforeAll(async () => {
   db = await freshDatabase();

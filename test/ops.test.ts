@@ -1,22 +1,14 @@
 /** The ops CLI as a real process (needs the build: `npm test` builds first). */
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { freshDatabase, type TestDatabase } from '@bop/test-support';
+import { runOps } from './ops-cli';
 
-const run = promisify(execFile);
-const cli = path.resolve(__dirname, '..', 'runtime', 'dist', 'ops.js');
 let db: TestDatabase;
 
+/** stdout and stderr together */
 async function ops(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { env: { ...process.env, DATABASE_URL: db.url, PORT: '1', LOG_LEVEL: 'silent', ...env } });
-    return { code: 0, out: stdout + stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, out: e.stdout + e.stderr };
-  }
+  const r = await runOps(args, { ...process.env, DATABASE_URL: db.url, PORT: '1', LOG_LEVEL: 'silent', ...env });
+  return { code: r.code, out: r.out + r.err };
 }
 
 beforeAll(async () => {
