@@ -45,9 +45,9 @@ export const AlertComparison = z
     operator: z.enum(['above', 'below']).openapi({ description: 'the condition holds when the value is strictly above (below) the threshold' }),
     threshold: Decimal.openapi({ description: "with `against` = `value`: the KPI's own threshold (money, hours, percent, count); otherwise a change in percent", example: '30' }),
     against: z
-      .enum(['value', 'previous_period', 'same_period_last_year'])
+      .enum(['value', 'previous_period', 'same_period_last_year', 'forecast'])
       .default('value')
-      .openapi({ description: '`value`: the KPI is compared with the threshold; otherwise its change in percent against the comparison period of the window ((current − base) ÷ |base| × 100)' }),
+      .openapi({ description: '`value`: the KPI is compared with the threshold; otherwise its change in percent against the comparison period of the window, or against the forecast of the window (`forecast`: netSales, transactions and averageCheck have one) ((current − base) ÷ |base| × 100)' }),
   })
   .openapi('AlertComparison');
 

@@ -120,9 +120,11 @@ describe('event shapes', () => {
     expect(salesContributions({ locationId: 'loc_a', transactions: [{ id: 'stx_1', version: 1, occurredAt: '2026-11-16T17:00:00Z', businessDay: '2026-11-16', status: 'completed', subtotal: 10.5 }] })).toBe('transactions.0.subtotal');
   });
 
-  it('reads a shift\'s business day from its local start, and refuses one without paid hours', () => {
-    const shift = { id: 'shf_1', version: 3, locationId: 'loc_a', employeeId: null, position: 'Cook', localStart: '2026-11-16T23:30:00-05:00', paidHours: '4.5', status: 'published' };
-    expect(shiftChange(shift)).toEqual({ shiftId: 'shf_1', version: 3, locationId: 'loc_a', businessDay: '2026-11-16', employeeId: null, position: 'Cook', paidHours: '4.5', status: 'published' });
+  it('reads a shift\'s business day from its local start, its start and end instants, and refuses one without paid hours', () => {
+    const shift = { id: 'shf_1', version: 3, locationId: 'loc_a', employeeId: null, position: 'Cook', localStart: '2026-11-16T23:30:00-05:00', localEnd: '2026-11-17T04:00:00-05:00', paidHours: '4.5', status: 'published' };
+    expect(shiftChange(shift)).toEqual({ shiftId: 'shf_1', version: 3, locationId: 'loc_a', businessDay: '2026-11-16', employeeId: null, position: 'Cook', paidHours: '4.5', status: 'published', startsAt: new Date('2026-11-17T04:30:00Z'), endsAt: new Date('2026-11-17T09:00:00Z') });
+    expect(shiftChange({ ...shift, localEnd: undefined })).toMatchObject({ startsAt: new Date('2026-11-17T04:30:00Z'), endsAt: null });
+    expect(shiftChange({ ...shift, localEnd: '2026-11-16T23:00:00-05:00' })).toBe('localEnd');
     expect(shiftChange({ ...shift, paidHours: 4.5 })).toBe('paidHours');
   });
 

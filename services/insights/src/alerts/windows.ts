@@ -38,12 +38,14 @@ export const KPIS_MOVED_BY = {
   schedule: ['scheduledHours', 'scheduledCost', 'scheduledLaborPercent'],
   waste: ['wasteValue'],
   cash: ['overShort'],
+  /** rules against the forecast of these */
+  forecast: ['netSales', 'transactions', 'averageCheck'],
 } as const satisfies Record<string, readonly AlertKpi[]>;
 
 export interface Comparison {
   operator: 'above' | 'below';
   threshold: string;
-  against: 'value' | 'previous_period' | 'same_period_last_year';
+  against: 'value' | 'previous_period' | 'same_period_last_year' | 'forecast';
 }
 
 /**
