@@ -27,6 +27,8 @@ export interface RuleSettings {
 }
 
 const q = (d: Decimal) => d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed();
+/** hours to two decimals, half up */
+const h2 = (d: Decimal) => d.toFixed(2, Decimal.ROUND_HALF_UP);
 const pct = (d: Decimal) => d.toFixed(2, Decimal.ROUND_HALF_UP);
 const cost = (d: Decimal.Value) => new Decimal(d).toFixed(6, Decimal.ROUND_HALF_UP).replace(/\.?0+$/, '');
 const daysBetween = (from: string, to: string) => Math.round(DateTime.fromISO(to, { zone: 'UTC' }).diff(DateTime.fromISO(from, { zone: 'UTC' }), 'days').days);
@@ -198,8 +200,8 @@ export function staffing(
   const limit = neededTotal.times(tolerance).div(100);
   if (!under.gt(limit) && !over.gt(limit)) return null;
   const lines = [
-    under.gt(limit) ? `under-staffed by ${q(under)} hours (at ${underAt.join(', ')}): schedule more in those hours` : null,
-    over.gt(limit) ? `over-staffed by ${q(over)} hours (at ${overAt.join(', ')}): cut or move hours there` : null,
+    under.gt(limit) ? `under-staffed by ${h2(under)} hours (at ${underAt.join(', ')}): schedule more in those hours` : null,
+    over.gt(limit) ? `over-staffed by ${h2(over)} hours (at ${overAt.join(', ')}): cut or move hours there` : null,
   ].filter((l) => l !== null);
   return {
     key: `staffing|${x.locationId}|${x.day}`,
@@ -207,17 +209,17 @@ export function staffing(
     locationId: x.locationId,
     itemId: null,
     supplierId: null,
-    reasoning: `${x.day}: the forecast is ${x.forecast.total.toFixed(2, Decimal.ROUND_HALF_UP)} net sales, which needs ${q(neededTotal)} labor hours at ${s.targetSplh} sales per labor hour; ${q(scheduledTotal)} are scheduled. By the hour, ${lines.join('; ')} (the tolerance is ${tolerance}% of the hours needed).`,
+    reasoning: `${x.day}: the forecast is ${x.forecast.total.toFixed(2, Decimal.ROUND_HALF_UP)} net sales, which needs ${h2(neededTotal)} labor hours at ${s.targetSplh} sales per labor hour; ${h2(scheduledTotal)} are scheduled. By the hour, ${lines.join('; ')} (the tolerance is ${tolerance}% of the hours needed).`,
     figures: {
       date: x.day,
       forecastNetSales: x.forecast.total.toFixed(2, Decimal.ROUND_HALF_UP),
       forecastFittedAt: x.forecast.fittedAt.toISOString(),
       targetSalesPerLaborHour: s.targetSplh,
-      neededHours: q(neededTotal),
-      scheduledHours: q(scheduledTotal),
-      unplacedHours: unplaced.isZero() ? null : q(unplaced),
-      underStaffedHours: q(under),
-      overStaffedHours: q(over),
+      neededHours: h2(neededTotal),
+      scheduledHours: h2(scheduledTotal),
+      unplacedHours: unplaced.isZero() ? null : h2(unplaced),
+      underStaffedHours: h2(under),
+      overStaffedHours: h2(over),
       underStaffedAt: underAt.length ? underAt.join(',') : null,
       overStaffedAt: overAt.length ? overAt.join(',') : null,
       tolerancePercent: String(tolerance),
