@@ -131,10 +131,13 @@ describe('an alert rule against the forecast', () => {
     await evaluate();
     // (900 − 1100) ÷ 1100 × 100 = −18.18
     expect((await alertsOf(a.body.id)).map((x) => x.value)).toEqual(['-100.00', '-18.18']);
-    // a KPI without a forecast never holds against it
+    // a KPI without a forecast cannot be compared against it: refused, at creation and by a change, nothing stored
     const labor = await insights.call('POST', '/alert-rules', { body: { name: unique('labor vs forecast'), kpi: 'laborHours', scope: { locationIds: [nyc] }, comparison: { operator: 'below', threshold: '1000', against: 'forecast' }, window: { kind: 'today' } } });
-    expect(labor.status).toBe(201);
-    expect(await alertsOf(labor.body.id)).toEqual([]);
+    expect(labor.status).toBe(422);
+    expect(labor.body.errors.map((e: { path: string }) => e.path)).toEqual(['comparison.against']);
+    const changed = await insights.call('PATCH', `/alert-rules/${a.body.id}`, { body: { kpi: 'laborCost' }, headers: { 'If-Match': '"1"' } });
+    expect(changed.status).toBe(422);
+    expect((await insights.call('GET', `/alert-rules/${a.body.id}`)).body).toMatchObject({ kpi: 'netSales', version: 1 });
   });
 });
 
