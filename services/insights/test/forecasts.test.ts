@@ -93,11 +93,20 @@ describe('forecast accuracy', () => {
     expect(r.status).toBe(200);
     // today (the 1st) and the 2nd are not complete: not counted
     expect(r.body.data).toEqual([
-      { businessDay: '2026-11-29', locationId: nyc, forecast: '800.00', actual: '700.00', error: '-100.00', absoluteError: '100.00', absolutePercentError: '14.29', fittedAt: '2026-11-28T12:00:00.000Z' },
-      { businessDay: '2026-11-30', locationId: nyc, forecast: '1000.00', actual: '1100.00', error: '100.00', absoluteError: '100.00', absolutePercentError: '9.09', fittedAt: '2026-11-28T12:00:00.000Z' },
+      { businessDay: '2026-11-29', locationId: nyc, hour: null, forecast: '800.00', actual: '700.00', error: '-100.00', absoluteError: '100.00', absolutePercentError: '14.29', fittedAt: '2026-11-28T12:00:00.000Z' },
+      { businessDay: '2026-11-30', locationId: nyc, hour: null, forecast: '1000.00', actual: '1100.00', error: '100.00', absoluteError: '100.00', absolutePercentError: '9.09', fittedAt: '2026-11-28T12:00:00.000Z' },
       // WAPE: (100 + 100) ÷ 1800 × 100 = 11.11
-      { businessDay: null, locationId: null, forecast: '1800.00', actual: '1800.00', error: '0.00', absoluteError: '200.00', absolutePercentError: '11.11', fittedAt: null },
+      { businessDay: null, locationId: null, hour: null, forecast: '1800.00', actual: '1800.00', error: '0.00', absoluteError: '200.00', absolutePercentError: '11.11', fittedAt: null },
     ]);
+    // by hour: the forecast's 80.00 and 100.00 an hour from 11:00 to 20:00; the sales at 13:00 (18:00Z) local
+    const byHour = await insights.call('GET', `/reports/forecast-accuracy?from=2026-11-29&to=2026-11-30&locationId=${nyc}&by=hour&limit=200`);
+    expect(byHour.status).toBe(200);
+    expect(byHour.body.data).toHaveLength(21);
+    expect(byHour.body.data[0]).toEqual({ businessDay: '2026-11-29', locationId: nyc, hour: '11:00', forecast: '80.00', actual: '0.00', error: '-80.00', absoluteError: '80.00', absolutePercentError: null, fittedAt: '2026-11-28T12:00:00.000Z' });
+    expect(byHour.body.data[2]).toMatchObject({ businessDay: '2026-11-29', hour: '13:00', forecast: '80.00', actual: '700.00', error: '620.00', absolutePercentError: '88.57' });
+    // WAPE by hour: the day's 9 × 80 + 620 and 9 × 100 + 1000 ÷ 1800 = 3240 ÷ 1800 × 100 = 180.00
+    expect(byHour.body.data[20]).toMatchObject({ businessDay: null, hour: null, forecast: '1800.00', actual: '1800.00', absoluteError: '3240.00', absolutePercentError: '180.00' });
+    expect((await insights.call('GET', `/reports/forecast-accuracy?from=2026-11-29&to=2026-11-30&by=week`)).body.errors.map((e: { path: string }) => e.path)).toEqual(['by']);
     const list = await insights.call('GET', '/reports');
     expect(list.body.data.map((x: { key: string }) => x.key)).toContain('forecast-accuracy');
     // a page at a time
