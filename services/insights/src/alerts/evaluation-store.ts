@@ -44,8 +44,12 @@ async function sumsByLocation(w: Work, parts: Part[], period: (p: Part) => { fro
 async function forecastOf(w: Work, parts: Part[], kpi: AlertKpi): Promise<string | null> {
   let netSales: Decimal | null = new Decimal(0);
   let transactions: Decimal | null = new Decimal(0);
-  for (const p of parts) {
-    const f = await forecastTotals(w, [p.locationId], p.from, p.to, daysIn(p.from, p.to));
+  // locations sharing a window are read together (a group is complete when each of its locations is)
+  const groups = new Map<string, Part[]>();
+  for (const p of parts) groups.set(`${p.from}|${p.to}`, [...(groups.get(`${p.from}|${p.to}`) ?? []), p]);
+  for (const [window, g] of groups) {
+    const [from, to] = window.split('|');
+    const f = await forecastTotals(w, g.map((p) => p.locationId), from, to, daysIn(from, to));
     netSales = netSales && f.netSales ? netSales.plus(f.netSales) : null;
     transactions = transactions && f.transactions ? transactions.plus(f.transactions) : null;
   }
