@@ -140,6 +140,10 @@ describe('an alert rule against the forecast', () => {
     await evaluate();
     // (900 − 1100) ÷ 1100 × 100 = −18.18
     expect((await alertsOf(a.body.id)).map((x) => x.value)).toEqual(['-100.00', '-18.18']);
+    // over the whole scope with Berlin, which has no forecast: no base, never holds
+    const whole = await insights.call('POST', '/alert-rules', { body: { name: unique('scope vs forecast'), kpi: 'netSales', scope: { locationIds: [nyc, ber], evaluate: 'whole_scope' }, comparison: { operator: 'below', threshold: '-10', against: 'forecast' }, window: { kind: 'today' } } });
+    expect(whole.status).toBe(201);
+    expect(await alertsOf(whole.body.id)).toEqual([]);
     // a KPI without a forecast cannot be compared against it: refused, at creation and by a change, nothing stored
     const labor = await insights.call('POST', '/alert-rules', { body: { name: unique('labor vs forecast'), kpi: 'laborHours', scope: { locationIds: [nyc] }, comparison: { operator: 'below', threshold: '1000', against: 'forecast' }, window: { kind: 'today' } } });
     expect(labor.status).toBe(422);
