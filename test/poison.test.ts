@@ -407,6 +407,18 @@ const cases: Case[] = [
     good: () => purchaseOrder({}),
   },
   {
+    service: 'insights',
+    consumer: 'forecast-read-model',
+    topic: 'scheduling',
+    type: 'scheduling.forecast.fitted',
+    poisons: [
+      null,
+      { locationId: 'loc_x', driver: 'net_sales', fittedAt: now(), days: [{ date: '2099-11-20', start: '2099-11-20T00:00:00Z', total: 100, hours: [] }] },
+      { locationId: `loc_${NUL}`, driver: 'net_sales', fittedAt: now(), days: [{ date: '2099-11-20', start: '2099-11-20T00:00:00Z', total: '100.00', hours: ['100.00'] }] },
+    ],
+    good: () => ({ locationId: newId('location'), driver: 'net_sales', fittedAt: now(), days: [{ date: '2099-11-20', start: '2099-11-20T00:00:00Z', total: '100.00', hours: ['100.00'] }] }),
+  },
+  {
     service: 'webhooks',
     consumer: 'fan-out',
     topic: 'identity',

@@ -51,9 +51,9 @@ export const AlertComparison = z
     operator: z.enum(['above', 'below']).openapi({ description: 'the condition holds when the value is strictly above (below) the threshold' }),
     threshold: Decimal.openapi({ description: "with `against` = `value`: the KPI's own threshold (money, hours, percent, count); otherwise a change in percent", example: '30' }),
     against: z
-      .enum(['value', 'previous_period', 'same_period_last_year'])
+      .enum(['value', 'previous_period', 'same_period_last_year', 'forecast'])
       .default('value')
-      .openapi({ description: '`value`: the KPI is compared with the threshold; otherwise its change in percent against the comparison period of the window ((current − base) ÷ |base| × 100)' }),
+      .openapi({ description: '`value`: the KPI is compared with the threshold; otherwise its change in percent against the comparison period of the window, or against the forecast of the window (`forecast`: netSales, transactions and averageCheck have one) ((current − base) ÷ |base| × 100)' }),
   })
   .openapi('AlertComparison');
 
@@ -100,7 +100,7 @@ export const AlertRule = z
     kpi: AlertKpi,
     scope: z.object({ locationIds: z.array(z.string()).nullable(), orgUnitId: z.string().nullable(), evaluate: z.enum(['each_location', 'whole_scope']) }),
     locationIds: z.array(z.string()).openapi({ description: 'the locations the rule watches (an org unit resolved when the rule was saved)' }),
-    comparison: z.object({ operator: z.enum(['above', 'below']), threshold: z.string(), against: z.enum(['value', 'previous_period', 'same_period_last_year']) }),
+    comparison: z.object({ operator: z.enum(['above', 'below']), threshold: z.string(), against: z.enum(['value', 'previous_period', 'same_period_last_year', 'forecast']) }),
     window: z.object({ kind: z.enum(['today', 'last_days', 'week_to_date']), days: z.number().int().nullable() }),
     status: AlertRuleStatus,
     firing: z.array(z.object({ locationId: z.string().nullable(), since: Timestamp })).openapi({ description: 'where the condition holds now (locationId null: the whole scope); it fires again only after it stopped holding' }),
@@ -124,7 +124,7 @@ export const Alert = z
     locationId: z.string().nullable().openapi({ description: 'the location evaluated; null when the rule evaluates its whole scope' }),
     locationIds: z.array(z.string()).openapi({ description: 'the locations counted' }),
     operator: z.enum(['above', 'below']),
-    against: z.enum(['value', 'previous_period', 'same_period_last_year']),
+    against: z.enum(['value', 'previous_period', 'same_period_last_year', 'forecast']),
     value: z.string().openapi({ description: 'the KPI over the window (or its change in percent, against a comparison period)' }),
     threshold: z.string(),
     kpiValue: z.string().openapi({ description: 'the KPI over the window' }),

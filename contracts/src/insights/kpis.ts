@@ -3,8 +3,8 @@ import { IsoDate } from '../identity/company-settings';
 
 const ref = z.string().min(1).max(64);
 
-/** The comparison periods `GET /kpis` answers beside the asked one. */
-export const KpiCompare = z.enum(['previous_period', 'same_period_last_year']);
+/** The comparison `GET /kpis` answers beside the asked period: another period, or the forecast of the same one. */
+export const KpiCompare = z.enum(['previous_period', 'same_period_last_year', 'forecast']);
 export type KpiCompare = z.output<typeof KpiCompare>;
 
 /** The KPIs whose source is not modelled by insights yet: named in `unavailable`, never answered with a made-up figure (the food cost ones are answered now; their names stay valid). */
@@ -28,7 +28,7 @@ export const KpiQuery = z
     to: IsoDate.openapi({ description: 'last business day (inclusive)' }),
     locationId: locationList.optional(),
     orgUnitId: ref.optional().openapi({ description: 'every location of this org unit and the units below it (not with `locationId`)' }),
-    compare: KpiCompare.optional().openapi({ description: 'a comparison period: the same number of days just before, or the same dates a year earlier' }),
+    compare: KpiCompare.optional().openapi({ description: 'a comparison period: the same number of days just before, or the same dates a year earlier; or `forecast`: the same days as scheduling forecast them (net sales, transactions and average check; the other figures null)' }),
   })
   .superRefine((q, ctx) => {
     if (q.from > q.to) ctx.addIssue({ code: 'custom', path: ['to'], message: '`to` is before `from`.' });
@@ -64,6 +64,17 @@ export const KpiFigures = z
 
 export const KpiPeriod = z.object({ from: IsoDate, to: IsoDate, figures: KpiFigures }).openapi('KpiPeriod');
 
+/**
+ * The figures of a comparison: those of `KpiFigures` for a comparison period; with `compare=forecast`
+ * the forecast net sales, transactions (not whole: a forecast) and average check, and null for a figure
+ * without a forecast (all the others, and these when a location or day of the range has none).
+ */
+export const KpiComparisonFigures = z
+  .object(Object.fromEntries(Object.entries(KpiFigures.shape).map(([k, v]) => [k, k === 'transactions' ? z.number().nullable().openapi({ description: 'completed sales, refunds not counted (the forecast: not a whole number)' }) : v.nullable()])) as {
+    [K in keyof typeof KpiFigures.shape]: z.ZodNullable<K extends 'transactions' ? z.ZodNumber : (typeof KpiFigures.shape)[K]>;
+  })
+  .openapi('KpiComparisonFigures');
+
 export const Kpis = z
   .object({
     from: IsoDate,
@@ -71,7 +82,7 @@ export const Kpis = z
     locationIds: z.array(z.string()).openapi({ description: 'the locations counted' }),
     figures: KpiFigures,
     byLocation: z.array(z.object({ locationId: z.string(), figures: KpiFigures })),
-    comparison: KpiPeriod.extend({ compare: KpiCompare }).nullable(),
+    comparison: z.object({ from: IsoDate, to: IsoDate, figures: KpiComparisonFigures, compare: KpiCompare }).nullable(),
     unavailable: z
       .array(z.object({ kpi: UnavailableKpi, reason: z.string() }))
       .openapi({ description: 'KPIs whose source insights does not model yet: left out of `figures`, never estimated' }),

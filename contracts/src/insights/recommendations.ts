@@ -4,9 +4,10 @@ import { ListQuery, listEnvelope } from '../common';
 /**
  * What the insights engine recommends: `reorder` (stock runs out before the next delivery),
  * `supplier_price_rise` (a supplier's price rose beyond the threshold), `usage_variance` (an item whose
- * actual usage departs most from what the sales explain).
+ * actual usage departs most from what the sales explain), `staffing` (a day to come whose published shifts are
+ * over- or under-staffed, hour by hour, against the hours the forecast needs).
  */
-export const RecommendationKind = z.enum(['reorder', 'supplier_price_rise', 'usage_variance']);
+export const RecommendationKind = z.enum(['reorder', 'supplier_price_rise', 'usage_variance', 'staffing']);
 export type RecommendationKind = z.output<typeof RecommendationKind>;
 
 /** `open` while its situation lasts; `resolved` once the engine no longer finds it. */

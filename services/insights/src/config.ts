@@ -12,6 +12,12 @@ export const configSchema = z.object({
   INSIGHTS_PRICE_RISE_PERCENT: z.coerce.number().min(0).max(1000).default(5),
   /** items with the largest usage variance recommended per location */
   INSIGHTS_VARIANCE_ITEMS: z.coerce.number().int().min(0).max(100).default(3),
+  /** staffing against the forecast: the net sales a labor hour should bring (a decimal string such as "60"); unset: no staffing recommendations */
+  INSIGHTS_TARGET_SPLH: z.string().regex(/^\d{1,9}(\.\d{1,2})?$/).optional(),
+  /** the business days from today whose staffing is checked against the forecast */
+  INSIGHTS_STAFFING_DAYS: z.coerce.number().int().min(1).max(63).default(7),
+  /** hours under- or over-staffed in a day, in percent of the hours the forecast needs, beyond which the day is recommended for action */
+  INSIGHTS_STAFFING_TOLERANCE_PERCENT: z.coerce.number().min(0).max(1000).default(10),
   /** how often the report-exports worker looks for queued exports (it also runs at once while more wait) */
   INSIGHTS_EXPORT_POLL_MS: z.coerce.number().int().min(100).default(2000),
   /** how often the report-schedules worker looks for a schedule whose period has ended */

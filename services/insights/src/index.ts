@@ -23,11 +23,13 @@ import { laborVsSales, timesheetSummary } from './reports/labor-store';
 import { overShort, wasteByReason } from './reports/cash-waste-store';
 import { inventoryValuation, usageVariance } from './stock/report-store';
 import { purchasePriceVariance } from './purchases/report-store';
+import { forecastAccuracy } from './forecasts/report-store';
 import { AlertDirty, AlertEntity, AlertRuleEntity, AlertRuleLocation, AlertState } from './alerts/entities';
 import { alertRoutes } from './alerts/routes';
 import { alertEvaluation } from './alerts/evaluation-worker';
 import { readModelConsumers } from './rebuild/consumers';
 import { Rebuild } from './rebuild/entities';
+import { ForecastAdjustmentDay, ForecastDay } from './forecasts/entities';
 
 export { configSchema, type InsightsConfig } from './config';
 export { rebuildReadModels, type RebuildProgress, type RebuildResult } from './rebuild/admin';
@@ -35,7 +37,7 @@ export { rebuildReadModels, type RebuildProgress, type RebuildResult } from './r
 const inOrgUnits = locationsInOrgUnitsOf('insights');
 
 /** Every report `GET /reports` lists, in that order (reports/registry.ts says how to add one). */
-const reports = reportRegistry([salesByDay, salesByHour, salesByItem, salesByChannel, laborVsSales, timesheetSummary, overShort, wasteByReason, usageVariance, inventoryValuation, purchasePriceVariance]);
+const reports = reportRegistry([salesByDay, salesByHour, salesByItem, salesByChannel, laborVsSales, timesheetSummary, overShort, wasteByReason, usageVariance, inventoryValuation, purchasePriceVariance, forecastAccuracy]);
 
 /**
  * Reports and insights: read models fed by other areas' events, never by their schemas — net sales and
@@ -50,7 +52,7 @@ const reports = reportRegistry([salesByDay, salesByHour, salesByItem, salesByCha
 export const insightsService = createService({
   name: 'insights',
   configSchema,
-  entities: [InsightsLocation, InsightsEmployee, SalesContribution, SalesDay, SalesInterval, SalesItemDay, SalesChannelDay, ReportExport, ReportSchedule, LaborTimesheet, LaborHours, LaborInterval, ScheduledShift, WasteRecord, OverShortDay, StockFlow, StockOnHand, StockItem, PurchasePrice, OpenOrder, Recommendation, AlertRuleEntity, AlertRuleLocation, AlertState, AlertDirty, AlertEntity, Rebuild],
+  entities: [InsightsLocation, InsightsEmployee, SalesContribution, SalesDay, SalesInterval, SalesItemDay, SalesChannelDay, ReportExport, ReportSchedule, LaborTimesheet, LaborHours, LaborInterval, ScheduledShift, WasteRecord, OverShortDay, StockFlow, StockOnHand, StockItem, PurchasePrice, OpenOrder, Recommendation, AlertRuleEntity, AlertRuleLocation, AlertState, AlertDirty, AlertEntity, Rebuild, ForecastDay, ForecastAdjustmentDay],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (insights' replica of the organization)
   locationsInOrgUnits: inOrgUnits,

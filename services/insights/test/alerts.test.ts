@@ -271,7 +271,7 @@ describe('the endpoints', () => {
       [rule({ window: { kind: 'last_days' } }), ['window.days']],
       [rule({ window: { kind: 'today', days: 3 } }), ['window.days']],
       [rule({ window: { kind: 'last_days', days: 400 } }), ['window.days']],
-      [rule({ comparison: { operator: 'above', threshold: '1', against: 'forecast' } }), ['comparison.against']],
+      [rule({ comparison: { operator: 'above', threshold: '1', against: 'plan' } }), ['comparison.against']],
       [{ ...rule(), extra: true }, ['']],
     ];
     for (const [body, expected] of cases) {

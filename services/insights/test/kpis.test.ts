@@ -264,7 +264,7 @@ describe('reach, permission and scope', () => {
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors.map((e: { path: string }) => e.path)).toContain('locationId');
     expect((await kpis('from=2026-11-16')).status).toBe(400);
-    expect((await kpis(`${WEEK}&compare=forecast`)).status).toBe(400);
+    expect((await kpis(`${WEEK}&compare=plan`)).status).toBe(400);
   });
 });
 

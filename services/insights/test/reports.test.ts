@@ -126,7 +126,7 @@ describe('GET /reports', () => {
   it('lists every report with its parameters and columns', async () => {
     const r = await s.insights.call('GET', '/reports');
     expect(r.status).toBe(200);
-    expect(r.body.data.map((x: { key: string }) => x.key)).toEqual(['sales-by-day', 'sales-by-hour', 'sales-by-item', 'sales-by-channel', 'labor-vs-sales', 'timesheet-summary', 'over-short', 'waste-by-reason', 'usage-actual-vs-theoretical', 'inventory-valuation', 'purchase-price-variance']);
+    expect(r.body.data.map((x: { key: string }) => x.key)).toEqual(['sales-by-day', 'sales-by-hour', 'sales-by-item', 'sales-by-channel', 'labor-vs-sales', 'timesheet-summary', 'over-short', 'waste-by-reason', 'usage-actual-vs-theoretical', 'inventory-valuation', 'purchase-price-variance', 'forecast-accuracy']);
     const labor = r.body.data.find((x: { key: string }) => x.key === 'labor-vs-sales');
     expect(labor.parameters).toEqual([
       { name: 'from', type: 'date', required: true, description: 'first business day (inclusive)' },

@@ -6,7 +6,7 @@ import { shiftChange } from '../src/schedule/consumers';
 import { calculatedTimesheet } from '../src/labor/consumers';
 import { salesContributions } from '../src/sales/contributions';
 import { flowOf } from '../src/stock/usage';
-import { largestVariances, priceRise, reorder } from '../src/recommendations/rules';
+import { largestVariances, priceRise, reorder, staffing } from '../src/recommendations/rules';
 
 describe('labor shares', () => {
   it('pays a day\'s regular hours to its first shifts and its overtime to the last, by location and position', () => {
@@ -120,9 +120,11 @@ describe('event shapes', () => {
     expect(salesContributions({ locationId: 'loc_a', transactions: [{ id: 'stx_1', version: 1, occurredAt: '2026-11-16T17:00:00Z', businessDay: '2026-11-16', status: 'completed', subtotal: 10.5 }] })).toBe('transactions.0.subtotal');
   });
 
-  it('reads a shift\'s business day from its local start, and refuses one without paid hours', () => {
-    const shift = { id: 'shf_1', version: 3, locationId: 'loc_a', employeeId: null, position: 'Cook', localStart: '2026-11-16T23:30:00-05:00', paidHours: '4.5', status: 'published' };
-    expect(shiftChange(shift)).toEqual({ shiftId: 'shf_1', version: 3, locationId: 'loc_a', businessDay: '2026-11-16', employeeId: null, position: 'Cook', paidHours: '4.5', status: 'published' });
+  it('reads a shift\'s business day from its local start, its start and end instants, and refuses one without paid hours', () => {
+    const shift = { id: 'shf_1', version: 3, locationId: 'loc_a', employeeId: null, position: 'Cook', localStart: '2026-11-16T23:30:00-05:00', localEnd: '2026-11-17T04:00:00-05:00', paidHours: '4.5', status: 'published' };
+    expect(shiftChange(shift)).toEqual({ shiftId: 'shf_1', version: 3, locationId: 'loc_a', businessDay: '2026-11-16', employeeId: null, position: 'Cook', paidHours: '4.5', status: 'published', startsAt: new Date('2026-11-17T04:30:00Z'), endsAt: new Date('2026-11-17T09:00:00Z') });
+    expect(shiftChange({ ...shift, localEnd: undefined })).toMatchObject({ startsAt: new Date('2026-11-17T04:30:00Z'), endsAt: null });
+    expect(shiftChange({ ...shift, localEnd: '2026-11-16T23:00:00-05:00' })).toBe('localEnd');
     expect(shiftChange({ ...shift, paidHours: 4.5 })).toBe('paidHours');
   });
 
@@ -168,5 +170,22 @@ describe('usage flows and recommendation rules', () => {
     const item = (itemId: string, theoretical: string, actual: string) => ({ locationId: 'loc_a', itemId, itemName: null, theoreticalCost: new Decimal(theoretical), actualCost: new Decimal(actual) });
     const found = largestVariances(settings, { from: '2026-11-10', to: '2026-11-19' }, [item('a', '10', '11'), item('b', '10', '4'), item('c', '10', '13'), item('d', '5', '5')]);
     expect(found.map((f) => [f.itemId, f.figures.varianceCost])).toEqual([['b', '-6.00'], ['c', '3.00']]);
+  });
+
+  it('staffs against the forecast hour by hour: over-staffed beyond the tolerance, within it nothing, off without a target', () => {
+    // a UTC day whose forecast is 100.00 an hour from 10:00 to 13:00 (4 hours): 2 hours an hour at 50, 8 needed
+    const forecast = { start: new Date('2026-12-02T00:00:00Z'), hours: Array.from({ length: 24 }, (_, h) => new Decimal(h >= 10 && h <= 13 ? 100 : 0)), total: new Decimal(400), fittedAt: new Date('2026-12-01T00:00:00Z') };
+    const at = (from: string, to: string, paidHours: string) => ({ startsAt: new Date(`2026-12-02T${from}:00Z`), endsAt: new Date(`2026-12-02T${to}:00Z`), paidHours });
+    const s = { ...settings, targetSplh: '50', staffingTolerancePercent: 10 };
+    // three people 10:00–14:00 and one 14:00–16:00 with a paid break of 30 minutes (1.5 h spread over 2 h)
+    const over = staffing(s, { locationId: 'loc_a', day: '2026-12-02', zone: 'UTC', forecast, shifts: [at('10:00', '14:00', '4'), at('10:00', '14:00', '4'), at('10:00', '14:00', '4'), at('14:00', '16:00', '1.5')] });
+    // one too many each hour 10–13 (4 h) and 0.75 in 14 and 15: 5.50 over, more than 0.80 (10 % of 8)
+    expect(over).toMatchObject({ key: 'staffing|loc_a|2026-12-02', kind: 'staffing', figures: { neededHours: '8.00', scheduledHours: '13.50', overStaffedHours: '5.50', underStaffedHours: '0.00', overStaffedAt: '10:00,11:00,12:00,13:00,14:00,15:00', underStaffedAt: null } });
+    expect(over!.reasoning).toContain('over-staffed by 5.50 hours');
+    // two people 10:00–14:00: exactly what is needed
+    expect(staffing(s, { locationId: 'loc_a', day: '2026-12-02', zone: 'UTC', forecast, shifts: [at('10:00', '14:00', '4'), at('10:00', '14:00', '4')] })).toBeNull();
+    expect(staffing({ ...s, targetSplh: null }, { locationId: 'loc_a', day: '2026-12-02', zone: 'UTC', forecast, shifts: [at('10:00', '11:00', '1')] })).toBeNull();
+    // nothing published for the day: not scheduled yet
+    expect(staffing(s, { locationId: 'loc_a', day: '2026-12-02', zone: 'UTC', forecast, shifts: [] })).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { fixedClock, startService, type RunningService } from '@bop/shared';
-import { http, integration, person, sql, startTestService, testKeys, type TestService } from '@bop/test-support';
+import { http, integration, outboxPayloads, person, sql, startTestService, testKeys, type TestService } from '@bop/test-support';
 import { forecastDemand, schedulingService, type DemandAdjustment } from '../src';
 import { fitDueIn, storedCoverage, type StoredForecast } from '../src/forecasts/fitted';
 import { replicaLocation } from './fixtures';
@@ -88,6 +88,32 @@ describe('forecasts fitted in the background', () => {
     expect((await t.call('GET', `/forecasts?locationId=${loc}&driver=covers&from=2026-11-30&to=2026-12-06&bucket=1d`)).body).toMatchObject({ fit: 'on_demand', trainedThrough: '2026-11-29' });
   });
 
+  it('each stored fit announces scheduling.forecast.fitted to insights: per day the hour sums of the model (two decimals) and their total, 63 days', async () => {
+    clock.set('2026-12-04T12:00:00Z');
+    const loc = await replicaLocation(t);
+    const rows = await sendHistory(loc);
+    clock.advance(QUIET_MS);
+    await fitRound();
+    const [fitted, ...more] = await outboxPayloads(t, 'scheduling', { type: 'scheduling.forecast.fitted', aggregateId: loc });
+    expect(more).toHaveLength(0);
+    const o = fitted.data.object;
+    expect(o).toMatchObject({ locationId: loc, driver: 'covers', fittedAt: '2026-12-04T12:00:02.000Z', timezone: 'UTC', trainedThrough: '2026-12-03', from: '2026-12-04', to: '2027-02-04' });
+    expect(o.days).toHaveLength(63);
+    const model = forecastDemand({ history: rows.map((p) => ({ start: p.intervalStart, value: p.value })), zone: 'UTC', from: '2026-12-04', to: '2027-02-04', asOf: clock.now().toISOString() });
+    const sat = o.days.find((d: { date: string }) => d.date === '2026-12-12');
+    expect(sat.start).toBe('2026-12-12T00:00:00.000Z');
+    expect(sat.hours).toHaveLength(24);
+    const points = model.points.filter((p) => p.start.startsWith('2026-12-12'));
+    const hour = (h: number) => (Math.round(points.slice(h * 4, h * 4 + 4).reduce((x, p) => x + p.value, 0) * 100) / 100).toFixed(2);
+    expect(sat.hours).toEqual(Array.from({ length: 24 }, (_, h) => hour(h)));
+    expect(Math.round(Number(sat.total) * 100)).toBe(sat.hours.reduce((x: number, h: string) => x + Math.round(Number(h) * 100), 0));
+    // compact: 63 days of 24 hours
+    expect(JSON.stringify(o).length).toBeLessThan(24_000);
+    // a fit that finds nothing new announces nothing more
+    clock.advance(60_000);
+    await fitRound();
+    expect(await outboxPayloads(t, 'scheduling', { type: 'scheduling.forecast.fitted', aggregateId: loc })).toHaveLength(1);
+  });
   it('a driver write after the fit is not hidden: the stored fit is served marked stale until the worker fits again', async () => {
     clock.set('2026-12-04T12:00:00Z');
     const loc = await replicaLocation(t);

@@ -1,9 +1,11 @@
+import Decimal from 'decimal.js';
 import { LockMode } from '@mikro-orm/core';
 import { newId, resolveLocations, type Work } from '@bop/shared';
 import type { AlertKpi } from '@bop/contracts';
 import { periodSums } from '../kpis/store';
-import { kpiFigures, sumOf, type KpiSums } from '../kpis/figures';
-import { comparisonPeriod } from '../kpis/periods';
+import { forecastFigures, kpiFigures, sumOf, type KpiSums } from '../kpis/figures';
+import { comparisonPeriod, daysIn } from '../kpis/periods';
+import { forecastTotals } from '../forecasts/store';
 import { AlertDirty, AlertEntity, AlertRuleEntity, AlertRuleLocation, AlertState } from './entities';
 import { businessDayAt, conditionHolds, windowDays, type Comparison, type WindowKind } from './windows';
 import { alertDto } from './dto';
@@ -38,10 +40,27 @@ async function sumsByLocation(w: Work, parts: Part[], period: (p: Part) => { fro
   return out;
 }
 
+/** The forecast of a KPI over each location's own window, summed (null when a location or day has none, or the KPI has no forecast). */
+async function forecastOf(w: Work, parts: Part[], kpi: AlertKpi): Promise<string | null> {
+  let netSales: Decimal | null = new Decimal(0);
+  let transactions: Decimal | null = new Decimal(0);
+  // locations sharing a window are read together (a group is complete when each of its locations is)
+  const groups = new Map<string, Part[]>();
+  for (const p of parts) groups.set(`${p.from}|${p.to}`, [...(groups.get(`${p.from}|${p.to}`) ?? []), p]);
+  for (const [window, g] of groups) {
+    const [from, to] = window.split('|');
+    const f = await forecastTotals(w, g.map((p) => p.locationId), from, to, daysIn(from, to));
+    netSales = netSales && f.netSales ? netSales.plus(f.netSales) : null;
+    transactions = transactions && f.transactions ? transactions.plus(f.transactions) : null;
+  }
+  const v = forecastFigures({ netSales, transactions })[kpi];
+  return v === null ? null : String(v);
+}
+
 /**
  * Evaluates a rule at these state keys (location ids, or `*` for its whole scope) as of `w.now`:
  * the KPI over each location's window of business days (the whole scope: each location's own window,
- * summed), against a value or its comparison period. A key whose condition becomes true fires once
+ * summed), against a value, its comparison period or its forecast over the window. A key whose condition becomes true fires once
  * (an alert row and `alert.triggered`); one whose condition is false re-arms. Answers the firings.
  */
 export async function evaluateRule(w: Work, rule: AlertRuleEntity, keys: string[]): Promise<number> {
@@ -61,7 +80,7 @@ export async function evaluateRule(w: Work, rule: AlertRuleEntity, keys: string[
   }
   const comparison: Comparison = { operator: rule.operator as Comparison['operator'], threshold: rule.threshold, against: rule.against as Comparison['against'] };
   const current = await sumsByLocation(w, parts, (p) => p);
-  const base = comparison.against === 'value' ? null : await sumsByLocation(w, parts, (p) => comparisonPeriod(p.from, p.to, comparison.against as 'previous_period' | 'same_period_last_year'));
+  const base = comparison.against === 'value' || comparison.against === 'forecast' ? null : await sumsByLocation(w, parts, (p) => comparisonPeriod(p.from, p.to, comparison.against as 'previous_period' | 'same_period_last_year'));
   const kpi = rule.kpi as AlertKpi;
 
   const targets = whole
@@ -74,7 +93,7 @@ export async function evaluateRule(w: Work, rule: AlertRuleEntity, keys: string[
     const now = sumOf(t.parts.map((p) => current.get(p.locationId)!));
     const then = base ? sumOf(t.parts.map((p) => base.get(p.locationId)!)) : null;
     const kpiValue = kpiOf(now, kpi);
-    const baseValue = then ? kpiOf(then, kpi) : null;
+    const baseValue = comparison.against === 'forecast' ? await forecastOf(w, t.parts, kpi) : then ? kpiOf(then, kpi) : null;
     const { holds, value } = conditionHolds(comparison, kpiValue, baseValue);
     const from = t.parts.map((p) => p.from).sort()[0];
     const to = t.parts.map((p) => p.to).sort().at(-1)!;

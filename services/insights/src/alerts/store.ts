@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
-import type { AlertListQuery, AlertRuleCreate, AlertRuleListQuery, AlertRulePatch } from '@bop/contracts';
+import type { AlertKpi, AlertListQuery, AlertRuleCreate, AlertRuleListQuery, AlertRulePatch } from '@bop/contracts';
 import { Conflict, NotFound, ValidationError, actorOf, findPage, mapPage, newId, reachableLocationIds, type Work } from '@bop/shared';
 import { ensureWithinReach, locationsInReach, type OrgUnitLocations } from '../locations/reach-store';
 import type { FilterQuery } from '@mikro-orm/core';
@@ -10,6 +10,7 @@ type PageFilter<E> = FilterQuery<E> | false | '' | 0 | null | undefined;
 import { AlertDirty, AlertEntity, AlertRuleEntity, AlertRuleLocation, AlertState } from './entities';
 import { alertDto, ruleDto } from './dto';
 import { evaluateRule, WHOLE_SCOPE } from './evaluation-store';
+import { FORECAST_KPIS } from './windows';
 
 type Scope = z.output<typeof AlertRuleCreate>['scope'];
 
@@ -54,10 +55,18 @@ async function watch(w: Work, r: AlertRuleEntity, locationIds: string[]): Promis
   await w.em.flush();
 }
 
+/** A comparison against the forecast is for a KPI with one (a 422 naming `comparison.against` otherwise: such a rule could never fire). */
+function assertForecastKpi(kpi: string, against: string): void {
+  if (against === 'forecast' && !FORECAST_KPIS.includes(kpi as AlertKpi)) {
+    throw new ValidationError([{ path: 'comparison.against', message: `${kpi} has no forecast; compare ${FORECAST_KPIS.join(', ')} against the forecast.` }]);
+  }
+}
+
 const keysOf = (r: AlertRuleEntity, locationIds: string[]) => (r.evaluate === 'whole_scope' ? [WHOLE_SCOPE] : locationIds);
 
 /** `POST /alert-rules`: stored, then evaluated at once (it fires now when its condition already holds). */
 export async function createRule(w: Work, body: z.output<typeof AlertRuleCreate>, inOrgUnits: OrgUnitLocations) {
+  assertForecastKpi(body.kpi, body.comparison.against);
   const locationIds = await scopeLocations(w, body.scope, inOrgUnits);
   const at = w.now;
   const r = w.em.create(AlertRuleEntity, {
@@ -135,6 +144,7 @@ export async function patchRule(w: Work, id: string, body: z.output<typeof Alert
   if (body.scope) Object.assign(r, { scopeLocationIds: body.scope.locationIds ? [...new Set(body.scope.locationIds)] : null, orgUnitId: body.scope.orgUnitId ?? null, evaluate: body.scope.evaluate });
   if (body.comparison) Object.assign(r, { operator: body.comparison.operator, threshold: body.comparison.threshold, against: body.comparison.against });
   if (body.window) Object.assign(r, { windowKind: body.window.kind, windowDays: body.window.days ?? null });
+  assertForecastKpi(r.kpi, r.against);
   const watched = locationIds ?? held;
   const changedMeaning = meaningOf(r, watched) !== meaningBefore;
   if (changedMeaning || r.name !== nameBefore) bump(w, r);

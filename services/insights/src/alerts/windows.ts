@@ -40,12 +40,17 @@ export const KPIS_MOVED_BY = {
   schedule: ['scheduledHours', 'scheduledCost', 'scheduledLaborPercent'],
   waste: ['wasteValue'],
   cash: ['overShort'],
+  /** rules against the forecast of these */
+  forecast: ['netSales', 'transactions', 'averageCheck'],
 } as const satisfies Record<string, readonly AlertKpi[]>;
+
+/** The KPIs scheduling forecasts (directly or as a ratio of two forecasts): the only ones a rule may compare against the forecast. */
+export const FORECAST_KPIS: readonly AlertKpi[] = KPIS_MOVED_BY.forecast;
 
 export interface Comparison {
   operator: 'above' | 'below';
   threshold: string;
-  against: 'value' | 'previous_period' | 'same_period_last_year';
+  against: 'value' | 'previous_period' | 'same_period_last_year' | 'forecast';
 }
 
 /**

@@ -73,3 +73,18 @@ export function kpiFigures(s: KpiSums) {
 export const UNAVAILABLE = [
   { kpi: 'guests', reason: 'sales transactions carry no guest count; only ingested day summaries do, and insights does not read them yet' },
 ] as const;
+
+/**
+ * The figures of `compare=forecast`: the forecast net sales (to the cent), transactions (two decimals:
+ * a forecast is not a whole number) and average check (their ratio); null for every other figure, and
+ * for these without a forecast.
+ */
+export function forecastFigures(f: { netSales: Decimal | null; transactions: Decimal | null }) {
+  const none = Object.fromEntries(Object.keys(kpiFigures(emptySums())).map((k) => [k, null])) as { [K in keyof ReturnType<typeof kpiFigures>]: null };
+  return {
+    ...none,
+    netSales: f.netSales ? money(f.netSales) : null,
+    transactions: f.transactions ? f.transactions.toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toNumber() : null,
+    averageCheck: f.netSales && f.transactions ? ratio(f.netSales, f.transactions) : null,
+  };
+}

@@ -10,7 +10,7 @@ export function daysIn(from: string, to: string): number {
  * The comparison period of a range: `previous_period` the same number of days just before it,
  * `same_period_last_year` the same dates a year earlier (29 February falls back to the 28th).
  */
-export function comparisonPeriod(from: string, to: string, compare: KpiCompare): { from: string; to: string } {
+export function comparisonPeriod(from: string, to: string, compare: Exclude<KpiCompare, 'forecast'>): { from: string; to: string } {
   const start = DateTime.fromISO(from, { zone: 'UTC' });
   const end = DateTime.fromISO(to, { zone: 'UTC' });
   if (compare === 'previous_period') {

@@ -1,6 +1,7 @@
 import { route, type RouteDef } from '@bop/shared';
-import { comparisonPeriod } from './periods';
-import { kpiFigures, sumOf, UNAVAILABLE } from './figures';
+import { comparisonPeriod, daysIn } from './periods';
+import { forecastFigures, kpiFigures, sumOf, UNAVAILABLE } from './figures';
+import { forecastTotals } from '../forecasts/store';
 import { periodSums } from './store';
 import { queryLocations, type OrgUnitLocations } from '../locations/reach-store';
 
@@ -10,7 +11,10 @@ export const kpiRoutes = (inOrgUnits: OrgUnitLocations): RouteDef[] => [
     const locationIds = await queryLocations(ctx, ctx.query, inOrgUnits);
     const sums = await periodSums(ctx, locationIds, from, to);
     let comparison = null;
-    if (compare) {
+    if (compare === 'forecast') {
+      // the same days as scheduling forecast them (each day's last fit before it started)
+      comparison = { compare, from, to, figures: forecastFigures(await forecastTotals(ctx, locationIds, from, to, daysIn(from, to))) };
+    } else if (compare) {
       const period = comparisonPeriod(from, to, compare);
       comparison = { compare, ...period, figures: kpiFigures(sumOf((await periodSums(ctx, locationIds, period.from, period.to)).values())) };
     }

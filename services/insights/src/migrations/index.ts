@@ -9,6 +9,8 @@ import { Migration20261202400000 } from './Migration20261202400000';
 import { Migration20261202600000 } from './Migration20261202600000';
 import { Migration20261202500000 } from './Migration20261202500000';
 import { Migration20261202501000 } from './Migration20261202501000';
+import { Migration20261203200000 } from './Migration20261203200000';
+import { Migration20261203201000 } from './Migration20261203201000';
 
 export const migrations: MigrationEntry[] = [
   // organization and employee replicas
@@ -31,4 +33,8 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261202500000', class: Migration20261202500000 },
   // rebuilds of the read models from the bus
   { name: 'Migration20261202501000', class: Migration20261202501000 },
+  // forecasts (scheduling's fits and adjustments)
+  { name: 'Migration20261203200000', class: Migration20261203200000 },
+  // scheduled shifts' start and end (staffing per hour)
+  { name: 'Migration20261203201000', class: Migration20261203201000 },
 ];

@@ -6,6 +6,7 @@ import { wasteConsumers } from '../waste/consumers';
 import { cashConsumers } from '../cash/consumers';
 import { stockConsumers } from '../stock/consumers';
 import { purchaseConsumers } from '../purchases/consumers';
+import { forecastConsumers } from '../forecasts/consumers';
 import { holdReadModels } from './store';
 
 /** A read model's consumer, holding the read models (shared) for its transaction: a rebuild never clears them under it. */
@@ -28,5 +29,5 @@ function holding(def: ConsumerDef): ConsumerDef {
   };
 }
 
-/** The consumers of insights' read models (sales, labor, scheduled shifts, waste, over/short, stock flows and levels, purchase prices and orders): the service's, and a rebuild's replay. */
-export const readModelConsumers: ConsumerDef[] = [...salesConsumers, ...laborConsumers, ...scheduleConsumers, ...wasteConsumers, ...cashConsumers, ...stockConsumers, ...purchaseConsumers].map(holding);
+/** The consumers of insights' read models (sales, labor, scheduled shifts, waste, over/short, stock flows and levels, purchase prices and orders, forecasts): the service's, and a rebuild's replay. */
+export const readModelConsumers: ConsumerDef[] = [...salesConsumers, ...laborConsumers, ...scheduleConsumers, ...wasteConsumers, ...cashConsumers, ...stockConsumers, ...purchaseConsumers, ...forecastConsumers].map(holding);

@@ -6,6 +6,7 @@ import { LaborHours, LaborInterval, LaborTimesheet } from '../labor/entities';
 import { ScheduledShift } from '../schedule/entities';
 import { WasteRecord } from '../waste/entities';
 import { OverShortDay } from '../cash/entities';
+import { ForecastAdjustmentDay, ForecastDay } from '../forecasts/entities';
 import { Rebuild } from './entities';
 
 /** The read models' tables, by name (the replicas of organization and people are the kit's, kept by their own consumers). */
@@ -26,6 +27,8 @@ export const READ_MODELS = {
   items: StockItem,
   purchase_prices: PurchasePrice,
   purchase_orders: OpenOrder,
+  forecast_days: ForecastDay,
+  forecast_adjustments: ForecastAdjustmentDay,
 } as const;
 export type ReadModel = keyof typeof READ_MODELS;
 

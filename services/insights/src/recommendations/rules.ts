@@ -18,9 +18,17 @@ export interface RuleSettings {
   leadDays: number;
   priceRisePercent: number;
   varianceItems: number;
+  /** staffing against the forecast: net sales a labor hour should bring (unset: no staffing recommendations) */
+  targetSplh?: string | null;
+  /** the business days from today the staffing is checked for */
+  staffingDays?: number;
+  /** hours under- or over-staffed, in percent of the hours needed, beyond which a day is recommended for action */
+  staffingTolerancePercent?: number;
 }
 
 const q = (d: Decimal) => d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed();
+/** hours to two decimals, half up */
+const h2 = (d: Decimal) => d.toFixed(2, Decimal.ROUND_HALF_UP);
 const pct = (d: Decimal) => d.toFixed(2, Decimal.ROUND_HALF_UP);
 const cost = (d: Decimal.Value) => new Decimal(d).toFixed(6, Decimal.ROUND_HALF_UP).replace(/\.?0+$/, '');
 const daysBetween = (from: string, to: string) => Math.round(DateTime.fromISO(to, { zone: 'UTC' }).diff(DateTime.fromISO(from, { zone: 'UTC' }), 'days').days);
@@ -129,4 +137,92 @@ export function largestVariances(
         },
       };
     });
+}
+
+/** A published shift as staffing places it in the hours: its paid hours spread evenly over its span. */
+export interface PlacedShift {
+  startsAt: Date | null;
+  endsAt: Date | null;
+  paidHours: string;
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Staffing against the forecast, for one location and business day to come: per hour of the day the
+ * hours needed (the forecast net sales of the hour ÷ the target sales per labor hour) against the
+ * hours scheduled (each published shift's paid hours spread evenly over its span, so they add up to
+ * its paid hours). Recommended when the hours under-staffed (Σ needed − scheduled where short) or
+ * over-staffed (Σ scheduled − needed where in excess) exceed `staffingTolerancePercent` of the hours
+ * needed. A day with no published shift is not scheduled yet: nothing is recommended for it.
+ */
+export function staffing(
+  s: RuleSettings,
+  x: { locationId: string; day: string; zone: string; forecast: { start: Date; hours: Decimal[]; total: Decimal; fittedAt: Date }; shifts: PlacedShift[] },
+): Found | null {
+  if (!s.targetSplh || x.shifts.length === 0) return null;
+  const splh = new Decimal(s.targetSplh);
+  if (!splh.gt(0)) return null;
+  const tolerance = s.staffingTolerancePercent ?? 10;
+  const dayStart = x.forecast.start.getTime();
+  const scheduled = x.forecast.hours.map(() => new Decimal(0));
+  let unplaced = new Decimal(0);
+  for (const sh of x.shifts) {
+    const from = sh.startsAt?.getTime();
+    const to = sh.endsAt?.getTime();
+    if (from === undefined || to === undefined || !(to > from)) {
+      unplaced = unplaced.plus(sh.paidHours);
+      continue;
+    }
+    for (let i = 0; i < scheduled.length; i++) {
+      const overlap = Math.min(to, dayStart + (i + 1) * HOUR_MS) - Math.max(from, dayStart + i * HOUR_MS);
+      if (overlap > 0) scheduled[i] = scheduled[i].plus(new Decimal(sh.paidHours).times(overlap).div(to - from));
+    }
+  }
+  const needed = x.forecast.hours.map((h) => h.div(splh));
+  const neededTotal = needed.reduce((t, n) => t.plus(n), new Decimal(0));
+  const scheduledTotal = scheduled.reduce((t, n) => t.plus(n), new Decimal(0)).plus(unplaced);
+  let under = new Decimal(0);
+  let over = new Decimal(0);
+  const underAt: string[] = [];
+  const overAt: string[] = [];
+  const label = (i: number) => DateTime.fromMillis(dayStart + i * HOUR_MS, { zone: x.zone }).toFormat('HH:00');
+  needed.forEach((n, i) => {
+    const diff = scheduled[i].minus(n).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+    if (diff.lt(0)) {
+      under = under.minus(diff);
+      underAt.push(label(i));
+    } else if (diff.gt(0)) {
+      over = over.plus(diff);
+      overAt.push(label(i));
+    }
+  });
+  const limit = neededTotal.times(tolerance).div(100);
+  if (!under.gt(limit) && !over.gt(limit)) return null;
+  const lines = [
+    under.gt(limit) ? `under-staffed by ${h2(under)} hours (at ${underAt.join(', ')}): schedule more in those hours` : null,
+    over.gt(limit) ? `over-staffed by ${h2(over)} hours (at ${overAt.join(', ')}): cut or move hours there` : null,
+  ].filter((l) => l !== null);
+  return {
+    key: `staffing|${x.locationId}|${x.day}`,
+    kind: 'staffing',
+    locationId: x.locationId,
+    itemId: null,
+    supplierId: null,
+    reasoning: `${x.day}: the forecast is ${x.forecast.total.toFixed(2, Decimal.ROUND_HALF_UP)} net sales, which needs ${h2(neededTotal)} labor hours at ${s.targetSplh} sales per labor hour; ${h2(scheduledTotal)} are scheduled. By the hour, ${lines.join('; ')} (the tolerance is ${tolerance}% of the hours needed).`,
+    figures: {
+      date: x.day,
+      forecastNetSales: x.forecast.total.toFixed(2, Decimal.ROUND_HALF_UP),
+      forecastFittedAt: x.forecast.fittedAt.toISOString(),
+      targetSalesPerLaborHour: s.targetSplh,
+      neededHours: h2(neededTotal),
+      scheduledHours: h2(scheduledTotal),
+      unplacedHours: unplaced.isZero() ? null : h2(unplaced),
+      underStaffedHours: h2(under),
+      overStaffedHours: h2(over),
+      underStaffedAt: underAt.length ? underAt.join(',') : null,
+      overStaffedAt: overAt.length ? overAt.join(',') : null,
+      tolerancePercent: String(tolerance),
+    },
+  };
 }

@@ -10,7 +10,9 @@ import { USED } from '../stock/usage';
 import { OpenOrder, PurchasePrice } from '../purchases/entities';
 import { dayOf } from '../kpis/store';
 import { Recommendation } from './entities';
-import { largestVariances, priceRise, reorder, type Found, type RuleSettings } from './rules';
+import { largestVariances, priceRise, reorder, staffing, type Found, type RuleSettings } from './rules';
+import { ScheduledShift } from '../schedule/entities';
+import { forecastDays, NET_SALES } from '../forecasts/store';
 
 /** Orders still to arrive: approved, sent or partly received (a draft is no order yet). */
 const OPEN = ['approved', 'sent', 'partially_received'];
@@ -83,6 +85,23 @@ export async function findAt(w: Work, locationId: string, s: RuleSettings): Prom
       })),
     ),
   );
+  found.push(...(await staffingAt(w, locationId, location.timezone, today, s)));
+  return found;
+}
+
+/** Staffing against the forecast for the `staffingDays` business days from today (see `staffing`). */
+async function staffingAt(w: Work, locationId: string, zone: string, today: string, s: RuleSettings): Promise<Found[]> {
+  if (!s.targetSplh) return [];
+  const last = DateTime.fromISO(today, { zone: 'UTC' }).plus({ days: (s.staffingDays ?? 7) - 1 }).toISODate()!;
+  const forecasts = await forecastDays(w, NET_SALES, [locationId], today, last);
+  if (forecasts.size === 0) return [];
+  const shifts = await findPlain(w.em, ScheduledShift, { locationId, status: 'published', businessDay: { $gte: today, $lte: last } });
+  const found: Found[] = [];
+  for (const f of forecasts.values()) {
+    const day = shifts.filter((x) => dayOf(x.businessDay) === f.businessDay).map((x) => ({ startsAt: x.startsAt ? new Date(x.startsAt) : null, endsAt: x.endsAt ? new Date(x.endsAt) : null, paidHours: x.paidHours }));
+    const r = staffing(s, { locationId, day: f.businessDay, zone, forecast: f, shifts: day });
+    if (r) found.push(r);
+  }
   return found;
 }
 

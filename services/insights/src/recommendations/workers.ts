@@ -8,6 +8,9 @@ export const settingsOf = (c: InsightsConfig): RuleSettings => ({
   leadDays: c.INSIGHTS_REORDER_LEAD_DAYS,
   priceRisePercent: c.INSIGHTS_PRICE_RISE_PERCENT,
   varianceItems: c.INSIGHTS_VARIANCE_ITEMS,
+  targetSplh: c.INSIGHTS_TARGET_SPLH ?? null,
+  staffingDays: c.INSIGHTS_STAFFING_DAYS,
+  staffingTolerancePercent: c.INSIGHTS_STAFFING_TOLERANCE_PERCENT,
 });
 
 /**

@@ -8,7 +8,7 @@ const HOURS = /^\d{1,6}(\.\d{1,6})?$/;
 
 /**
  * What insights reads of scheduling's `shift.changed` (data.object: the shift with `id`, `version`,
- * `locationId`, `employeeId`, `position`, `localStart`, `paidHours`, `status`); its business day is the
+ * `locationId`, `employeeId`, `position`, `localStart`, `localEnd`, `paidHours`, `status`); its business day is the
  * local date it starts, as time counts a worked shift. Answers the change or why it is not a shift.
  */
 export function shiftChange(object: unknown): ShiftChange | string {
@@ -19,6 +19,10 @@ export function shiftChange(object: unknown): ShiftChange | string {
   if (typeof o.paidHours !== 'string' || !HOURS.test(o.paidHours)) return 'paidHours';
   if (o.employeeId != null && typeof o.employeeId !== 'string') return 'employeeId';
   if (o.position != null && typeof o.position !== 'string') return 'position';
+  const startsAt = Date.parse(o.localStart as string);
+  const endsAt = typeof o.localEnd === 'string' ? Date.parse(o.localEnd) : NaN;
+  if (!Number.isFinite(startsAt)) return 'localStart';
+  if (o.localEnd != null && !(endsAt > startsAt)) return 'localEnd';
   return {
     shiftId: o.id,
     version: o.version as number,
@@ -28,6 +32,8 @@ export function shiftChange(object: unknown): ShiftChange | string {
     position: (o.position as string | null | undefined) ?? null,
     paidHours: o.paidHours,
     status: o.status,
+    startsAt: new Date(startsAt),
+    endsAt: Number.isFinite(endsAt) ? new Date(endsAt) : null,
   };
 }
 

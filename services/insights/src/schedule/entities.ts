@@ -13,6 +13,9 @@ export const ScheduledShift = defineEntity({
     position: p.string().nullable(),
     paidHours: p.decimal('string'),
     status: p.string(),
+    /** start and end (from `localStart`, `localEnd`); null for a shift announced before insights kept them */
+    startsAt: p.datetime().nullable(),
+    endsAt: p.datetime().nullable(),
   },
 });
 export type ScheduledShift = InferEntity<typeof ScheduledShift>;

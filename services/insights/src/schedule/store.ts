@@ -11,6 +11,8 @@ export interface ShiftChange {
   position: string | null;
   paidHours: string;
   status: string;
+  startsAt: Date | null;
+  endsAt: Date | null;
 }
 
 /** The locations these shifts are held at (plain rows, not managed: the writes after them stay the store's own). */

@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import { LockMode } from '@mikro-orm/core';
 import { findPlain, resolveLocations, type Work } from '@bop/shared';
 import { ForecastFit } from './entities';
-import { fitDueIn, horizonEnd, storedCoverage, storedForecast, type FitTiming, type StoredForecast } from './fitted';
+import { fitDueIn, fittedEventObject, horizonEnd, storedCoverage, storedForecast, type FitTiming, type StoredForecast } from './fitted';
 import { forecastDemand, ForecastInputError, InsufficientHistory } from './model';
 import { forecastInputs } from './store';
 
@@ -116,7 +116,8 @@ export async function dueForecastFits(w: Work, timing: FitTiming): Promise<{ due
 
 /**
  * Fits one location and driver as `GET /forecasts` would for the days from today through the horizon
- * (without adjustments: they apply when read) and stores it. The generation is read first: a change
+ * (without adjustments: they apply when read) and stores it, announcing it to insights (the internal
+ * `scheduling.forecast.fitted`, hour sums per day). The generation is read first: a change
  * committed while the fit runs leaves the row stale, so the worker fits again.
  */
 export async function refitForecast(w: Work, series: { locationId: string; driver: string }): Promise<'fitted' | 'too_little_history' | 'gone'> {
@@ -137,6 +138,8 @@ export async function refitForecast(w: Work, series: { locationId: string; drive
   }
   await em.nativeUpdate(ForecastFit, key, { result, trainedThrough: result?.trainedThrough ?? null, fittedGeneration: row.generation, fittedAt: w.now, failures: 0, failedAt: null, retryAt: null });
   await em.nativeUpdate(ForecastFit, { ...key, generation: row.generation }, { staleSince: null });
+  // insights keeps its read model of forecasts from this (docs/scheduling.md: stored forecasts)
+  if (result) w.emit({ type: 'scheduling.forecast.fitted', aggregateType: 'forecast', aggregateId: series.locationId, locationId: series.locationId, object: fittedEventObject(series, result, w.now) });
   return result ? 'fitted' : 'too_little_history';
 }
 

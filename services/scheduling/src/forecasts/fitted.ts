@@ -3,6 +3,7 @@
  * a request (and whether it is behind the data), the stored days with the adjustments of the moment,
  * and when a location's fit is due again (debounced after a burst of changes, and each new local day).
  */
+import Decimal from 'decimal.js';
 import { formatDayNumber, formatInstant, parseInstant, parseLocalDate, SLOT_MS } from './calendar';
 import type { ForecastDay, ForecastPoint, ForecastResult } from './model';
 
@@ -132,4 +133,44 @@ export function fitDueIn(s: FitState, now: Date, today: string, t: FitTiming): n
   }
   if (s.fittedOn !== null && s.fittedOn < today) return 0;
   return null;
+}
+
+/** A day of scheduling's internal `scheduling.forecast.fitted`: the day's total and its hours, decimal strings to two places. */
+export interface FittedEventDay {
+  date: string;
+  /** ISO instant of the day's first hour (the others follow every hour) */
+  start: string;
+  /** the sum of `hours` */
+  total: string;
+  /** per hour of the day from `start`: 23, 24 or 25 (four 15-minute intervals each) */
+  hours: string[];
+}
+
+/**
+ * The object of the internal `scheduling.forecast.fitted` a stored fit announces (insights' read model
+ * of forecasts): per day the hour sums of the model's 15-minute values (before adjustments, which
+ * `forecast.updated` carries), each rounded half up to two decimals, and the day's total their sum.
+ * Hours, not intervals: 63 days × 24 hours is ~16 KB of JSON where 63 × 96 intervals would be ~60 KB,
+ * and staffing and accuracy are read per hour and per day.
+ */
+export function fittedEventObject(series: { locationId: string; driver: string }, stored: StoredForecast, fittedAt: Date) {
+  const days: FittedEventDay[] = stored.days.map((d) => {
+    const hours: string[] = [];
+    for (let k = 0; k < d.values.length; k += 4) {
+      hours.push(new Decimal(d.values.slice(k, k + 4).reduce((s, v) => s + v, 0)).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2));
+    }
+    const total = hours.reduce((s, h) => s.plus(h), new Decimal(0)).toFixed(2);
+    return { date: d.date, start: d.start, total, hours };
+  });
+  return {
+    locationId: series.locationId,
+    driver: series.driver,
+    fittedAt: fittedAt.toISOString(),
+    timezone: stored.timezone,
+    trainedThrough: stored.trainedThrough,
+    method: stored.method,
+    from: stored.from,
+    to: stored.to,
+    days,
+  };
 }
