@@ -19,6 +19,7 @@ import { DisplayPairing, DisplayScreen } from './display-screens/entities';
 import { displayScreenRoutes } from './display-screens/routes';
 import { displayInternalRoutes } from './display-screens/internal-routes';
 import { displayStreams } from './display-screens/stream-worker';
+import { personalDataInternalRoutes } from './personal-data/internal-routes';
 import { EmployeeContact, Notification, NotificationDelivery, NotificationPreference, ScheduleNotice } from './notifications/entities';
 import { notificationRoutes } from './notifications/routes';
 import { notificationConsumers } from './notifications/consumers';
@@ -47,7 +48,7 @@ export const communicationService = createService({
   consumers: () => [...orgReplicaConsumers('communication'), ...employeeReplicaConsumers('communication'), ...shiftReplicaConsumers, ...channelMembershipConsumers, ...notificationConsumers],
   workers: (svc) => [announcementClock(svc), notificationDelivery(svc)],
   routes: () => [...announcementRoutes(), ...recognitionRoutes(), ...displayMetricRoutes(), ...channelRoutes(), ...displayScreenRoutes(), ...notificationRoutes()],
-  internalRoutes: (svc) => displayInternalRoutes(svc),
+  internalRoutes: (svc) => [...displayInternalRoutes(svc), ...personalDataInternalRoutes()],
   // the live streams of the team-display page open in this process
   onStart: (svc) => displayStreams(svc).start(),
   onClosing: async (svc) => displayStreams(svc).closeStreams(),

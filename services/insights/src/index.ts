@@ -28,6 +28,7 @@ import { alertRoutes } from './alerts/routes';
 import { alertEvaluation } from './alerts/evaluation-worker';
 import { readModelConsumers } from './rebuild/consumers';
 import { Rebuild } from './rebuild/entities';
+import { personalDataInternalRoutes } from './personal-data/internal-routes';
 
 export { configSchema, type InsightsConfig } from './config';
 export { rebuildReadModels, type RebuildProgress, type RebuildResult } from './rebuild/admin';
@@ -56,5 +57,6 @@ export const insightsService = createService({
   locationsInOrgUnits: inOrgUnits,
   consumers: () => [...orgReplicaConsumers('insights'), ...employeeReplicaConsumers('insights'), ...readModelConsumers],
   routes: () => [...kpiRoutes(inOrgUnits), ...reportRoutes(reports, inOrgUnits), ...alertRoutes(inOrgUnits), ...recommendationRoutes()],
+  internalRoutes: () => personalDataInternalRoutes(),
   workers: (svc) => [reportExportWorker(svc, reports), reportScheduleWorker(svc, reports), alertEvaluation(svc), recommendationEngine(svc)],
 });
