@@ -12,6 +12,7 @@ import { Recognition } from './recognitions/entities';
 import { recognitionRoutes } from './recognitions/routes';
 import { DisplayMetric } from './display-metrics/entities';
 import { displayMetricRoutes } from './display-metrics/routes';
+import { displayMetricConsumers } from './display-metrics/consumers';
 import { Channel, ChannelMember, Message } from './channels/entities';
 import { channelRoutes } from './channels/routes';
 import { channelMembershipConsumers } from './channels/consumers';
@@ -45,7 +46,7 @@ export const communicationService = createService({
   migrations,
   // a person's org-unit reach resolves to the locations of those units (communication's replica of the organization)
   locationsInOrgUnits: locationsInOrgUnitsOf('communication'),
-  consumers: () => [...orgReplicaConsumers('communication'), ...employeeReplicaConsumers('communication'), ...shiftReplicaConsumers, ...channelMembershipConsumers, ...notificationConsumers],
+  consumers: () => [...orgReplicaConsumers('communication'), ...employeeReplicaConsumers('communication'), ...shiftReplicaConsumers, ...channelMembershipConsumers, ...notificationConsumers, ...displayMetricConsumers],
   workers: (svc) => [announcementClock(svc), notificationDelivery(svc)],
   routes: () => [...announcementRoutes(), ...recognitionRoutes(), ...displayMetricRoutes(), ...channelRoutes(), ...displayScreenRoutes(), ...notificationRoutes()],
   internalRoutes: (svc) => [...displayInternalRoutes(svc), ...personalDataInternalRoutes()],

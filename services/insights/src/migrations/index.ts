@@ -9,6 +9,7 @@ import { Migration20261202400000 } from './Migration20261202400000';
 import { Migration20261202600000 } from './Migration20261202600000';
 import { Migration20261202500000 } from './Migration20261202500000';
 import { Migration20261202501000 } from './Migration20261202501000';
+import { Migration20261203500000 } from './Migration20261203500000';
 
 export const migrations: MigrationEntry[] = [
   // organization and employee replicas
@@ -31,4 +32,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261202500000', class: Migration20261202500000 },
   // rebuilds of the read models from the bus
   { name: 'Migration20261202501000', class: Migration20261202501000 },
+  // each location's feed of today's KPIs to the team displays
+  { name: 'Migration20261203500000', class: Migration20261203500000 },
 ];
