@@ -209,6 +209,14 @@ const cases: Case[] = [
     good: () => ({ to: 'ops@example.com', subject: 'Report', body: 'The link' }),
   },
   {
+    service: 'communication',
+    consumer: 'insights-display-metrics',
+    topic: 'insights',
+    type: 'insights.display_kpis.updated',
+    poisons: [null, { locationId: 'loc_x', measuredAt: 'today', metrics: [] }, { locationId: 'loc_x', measuredAt: new Date().toISOString(), metrics: [{ name: 'sales_today', value: '1.00' }] }],
+    good: () => ({ locationId: `loc_${newId('event').slice(4)}`, businessDay: '2026-12-01', measuredAt: new Date().toISOString(), metrics: [{ name: 'insights.net_sales_today', value: '1.00', unit: null, label: 'Sales today' }] }),
+  },
+  {
     service: 'equipment',
     consumer: 'sensor-alarms',
     topic: 'operations',

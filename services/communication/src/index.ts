@@ -12,6 +12,7 @@ import { Recognition } from './recognitions/entities';
 import { recognitionRoutes } from './recognitions/routes';
 import { DisplayMetric } from './display-metrics/entities';
 import { displayMetricRoutes } from './display-metrics/routes';
+import { displayMetricConsumers } from './display-metrics/consumers';
 import { Channel, ChannelMember, Message } from './channels/entities';
 import { channelRoutes } from './channels/routes';
 import { channelMembershipConsumers } from './channels/consumers';
@@ -19,6 +20,7 @@ import { DisplayPairing, DisplayScreen } from './display-screens/entities';
 import { displayScreenRoutes } from './display-screens/routes';
 import { displayInternalRoutes } from './display-screens/internal-routes';
 import { displayStreams } from './display-screens/stream-worker';
+import { personalDataInternalRoutes } from './personal-data/internal-routes';
 import { EmployeeContact, Notification, NotificationDelivery, NotificationPreference, ScheduleNotice } from './notifications/entities';
 import { notificationRoutes } from './notifications/routes';
 import { notificationConsumers } from './notifications/consumers';
@@ -44,10 +46,10 @@ export const communicationService = createService({
   migrations,
   // a person's org-unit reach resolves to the locations of those units (communication's replica of the organization)
   locationsInOrgUnits: locationsInOrgUnitsOf('communication'),
-  consumers: () => [...orgReplicaConsumers('communication'), ...employeeReplicaConsumers('communication'), ...shiftReplicaConsumers, ...channelMembershipConsumers, ...notificationConsumers],
+  consumers: () => [...orgReplicaConsumers('communication'), ...employeeReplicaConsumers('communication'), ...shiftReplicaConsumers, ...channelMembershipConsumers, ...notificationConsumers, ...displayMetricConsumers],
   workers: (svc) => [announcementClock(svc), notificationDelivery(svc)],
   routes: () => [...announcementRoutes(), ...recognitionRoutes(), ...displayMetricRoutes(), ...channelRoutes(), ...displayScreenRoutes(), ...notificationRoutes()],
-  internalRoutes: (svc) => displayInternalRoutes(svc),
+  internalRoutes: (svc) => [...displayInternalRoutes(svc), ...personalDataInternalRoutes()],
   // the live streams of the team-display page open in this process
   onStart: (svc) => displayStreams(svc).start(),
   onClosing: async (svc) => displayStreams(svc).closeStreams(),

@@ -30,6 +30,9 @@ import { alertEvaluation } from './alerts/evaluation-worker';
 import { readModelConsumers } from './rebuild/consumers';
 import { Rebuild } from './rebuild/entities';
 import { ForecastAdjustmentDay, ForecastDay } from './forecasts/entities';
+import { personalDataInternalRoutes } from './personal-data/internal-routes';
+import { DisplayFeed } from './display-feed/entities';
+import { displayFeedWorker } from './display-feed/workers';
 
 export { configSchema, type InsightsConfig } from './config';
 export { rebuildReadModels, type RebuildProgress, type RebuildResult } from './rebuild/admin';
@@ -52,11 +55,12 @@ const reports = reportRegistry([salesByDay, salesByHour, salesByItem, salesByCha
 export const insightsService = createService({
   name: 'insights',
   configSchema,
-  entities: [InsightsLocation, InsightsEmployee, SalesContribution, SalesDay, SalesInterval, SalesItemDay, SalesChannelDay, ReportExport, ReportSchedule, LaborTimesheet, LaborHours, LaborInterval, ScheduledShift, WasteRecord, OverShortDay, StockFlow, StockOnHand, StockItem, PurchasePrice, OpenOrder, Recommendation, AlertRuleEntity, AlertRuleLocation, AlertState, AlertDirty, AlertEntity, Rebuild, ForecastDay, ForecastAdjustmentDay],
+  entities: [InsightsLocation, InsightsEmployee, SalesContribution, SalesDay, SalesInterval, SalesItemDay, SalesChannelDay, ReportExport, ReportSchedule, LaborTimesheet, LaborHours, LaborInterval, ScheduledShift, WasteRecord, OverShortDay, StockFlow, StockOnHand, StockItem, PurchasePrice, OpenOrder, Recommendation, AlertRuleEntity, AlertRuleLocation, AlertState, AlertDirty, AlertEntity, Rebuild, ForecastDay, ForecastAdjustmentDay, DisplayFeed],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (insights' replica of the organization)
   locationsInOrgUnits: inOrgUnits,
   consumers: () => [...orgReplicaConsumers('insights'), ...employeeReplicaConsumers('insights'), ...readModelConsumers],
   routes: () => [...kpiRoutes(inOrgUnits), ...reportRoutes(reports, inOrgUnits), ...alertRoutes(inOrgUnits), ...recommendationRoutes()],
-  workers: (svc) => [reportExportWorker(svc, reports), reportScheduleWorker(svc, reports), alertEvaluation(svc), recommendationEngine(svc)],
+  internalRoutes: () => personalDataInternalRoutes(),
+  workers: (svc) => [reportExportWorker(svc, reports), reportScheduleWorker(svc, reports), alertEvaluation(svc), recommendationEngine(svc), displayFeedWorker(svc)],
 });

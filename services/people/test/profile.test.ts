@@ -52,7 +52,7 @@ describe('/me/export', () => {
     expect(record).toEqual([expect.objectContaining({ id: e.id, email: 'me@example.com' })]);
     expect(JSON.parse(strFromU8(files['people/pay-rates.json']))[0]).toMatchObject({ amount: '21.50' });
     expect(strFromU8(files['people/pay-rates.csv']).split('\r\n')[0]).toBe('id,employeeId,type,amount,position,effectiveDate,createdAt,createdBy');
-    expect(strFromU8(files['README.txt'])).toMatch(/Not part of this deployment, so not included: identity, files, time\./);
+    expect(strFromU8(files['README.txt'])).toMatch(/Not part of this deployment, so not included: identity, files, time, communication, insights\./);
     const everything = Object.values(files).map((f) => strFromU8(f)).join('\n');
     expect(everything).not.toContain(other.id);
     expect(everything).not.toContain('other@example.com');

@@ -12,21 +12,35 @@ export async function pushDisplayMetrics(w: Work, body: z.output<typeof DisplayM
   assertLocationInReach(w.reach(), body.locationId);
   const { errors } = await writableLocations(w, [{ id: body.locationId, path: 'locationId', takes: 'display metrics' }]);
   if (errors.length > 0) throw new ValidationError(errors);
-  const measuredAt = body.measuredAt ? new Date(body.measuredAt) : w.now;
-  const held = new Map((await w.em.find(DisplayMetric, { locationId: body.locationId, name: { $in: body.metrics.map((m) => m.name) } })).map((m) => [m.name, m]));
-  const source = w.actor.integrationId ?? null;
-  const latest = body.metrics.map((m) => {
+  // names under `insights.` are the KPIs insights feeds (display-feed): a push may not overwrite them
+  const reserved = body.metrics.flatMap((m, i) => (m.name.startsWith(INSIGHTS_PREFIX) ? [{ path: `metrics.${i}.name`, message: `Names starting with "${INSIGHTS_PREFIX}" are the KPIs insights sends; choose another name.` }] : []));
+  if (reserved.length > 0) throw new ValidationError(reserved);
+  const data = await storeDisplayMetrics(w, body.locationId, body.metrics, body.measuredAt ? new Date(body.measuredAt) : w.now, w.actor.integrationId ?? null);
+  return { data };
+}
+
+/** The prefix of the display metrics insights feeds from its KPIs (`insights.display_kpis.updated`). */
+export const INSIGHTS_PREFIX = 'insights.';
+
+/**
+ * Stores the latest value of each named metric at a location (a value measured earlier than the one
+ * held keeps the newer), and tells the location's team displays (`communication.display_metrics.pushed`).
+ * `source`: the integration that pushed them, or `insights` for the KPIs it feeds.
+ */
+export async function storeDisplayMetrics(w: Work, locationId: string, metrics: ReadonlyArray<{ name: string; value: string; unit?: string | null; label?: string | null }>, measuredAt: Date, source: string | null) {
+  const held = new Map((await w.em.find(DisplayMetric, { locationId, name: { $in: metrics.map((m) => m.name) } })).map((m) => [m.name, m]));
+  const latest = metrics.map((m) => {
     const row = held.get(m.name);
     const values = { value: m.value, unit: m.unit ?? null, label: m.label ?? null, measuredAt, updatedAt: w.now, source };
-    if (!row) return w.em.create(DisplayMetric, { id: newId('displayMetric'), locationId: body.locationId, name: m.name, ...values });
+    if (!row) return w.em.create(DisplayMetric, { id: newId('displayMetric'), locationId, name: m.name, ...values });
     if (row.measuredAt.getTime() <= measuredAt.getTime()) Object.assign(row, values);
     return row;
   });
   await w.em.flush();
   const data = latest.map(displayMetricDto);
   // internal: team displays of the location show the new numbers
-  w.emit({ type: 'communication.display_metrics.pushed', aggregateType: 'location', aggregateId: body.locationId, locationId: body.locationId, object: { locationId: body.locationId, metrics: data } });
-  return { data };
+  w.emit({ type: 'communication.display_metrics.pushed', aggregateType: 'location', aggregateId: locationId, locationId, object: { locationId, metrics: data } });
+  return data;
 }
 
 /** `GET /display-metrics`: the latest value of each metric, by location and name. */

@@ -8,7 +8,7 @@ import { channelsOf } from './rules';
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 
-function notificationDto(n: Notification) {
+export function notificationDto(n: Notification) {
   return {
     id: n.id,
     kind: n.kind,

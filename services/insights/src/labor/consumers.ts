@@ -2,6 +2,7 @@ import { defineConsumer, type ConsumerDef } from '@bop/shared';
 import type { CalculatedTimesheet } from './store';
 import { applyTimesheet, timesheetLocations } from './store';
 import { markAlertsDirty } from '../alerts/evaluation-store';
+import { markDisplayFeedDirty } from '../display-feed/store';
 import { KPIS_MOVED_BY } from '../alerts/windows';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -48,6 +49,7 @@ export const laborConsumer = defineConsumer({
     const before = await timesheetLocations(ctx, parsed.id);
     await applyTimesheet(ctx, { ...parsed, days: parsed.days.map((d) => ({ ...d, shifts: d.shifts.map((s) => ({ ...s, position: s.position ?? null })) })) });
     await markAlertsDirty(ctx, [...before, ...parsed.days.flatMap((d) => d.shifts.map((s) => s.locationId))], KPIS_MOVED_BY.labor);
+    await markDisplayFeedDirty(ctx, [...before, ...parsed.days.flatMap((d) => d.shifts.map((s) => s.locationId))]);
   },
 });
 

@@ -11,6 +11,7 @@ import { Migration20261202500000 } from './Migration20261202500000';
 import { Migration20261202501000 } from './Migration20261202501000';
 import { Migration20261203200000 } from './Migration20261203200000';
 import { Migration20261203201000 } from './Migration20261203201000';
+import { Migration20261203500000 } from './Migration20261203500000';
 
 export const migrations: MigrationEntry[] = [
   // organization and employee replicas
@@ -37,4 +38,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261203200000', class: Migration20261203200000 },
   // scheduled shifts' start and end (staffing per hour)
   { name: 'Migration20261203201000', class: Migration20261203201000 },
+  // each location's feed of today's KPIs to the team displays
+  { name: 'Migration20261203500000', class: Migration20261203500000 },
 ];

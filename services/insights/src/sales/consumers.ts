@@ -3,6 +3,7 @@ import { salesContributions, type SalesContributionInput } from './contributions
 import { applySales } from './store';
 import { markAlertsDirty } from '../alerts/evaluation-store';
 import { KPIS_MOVED_BY } from '../alerts/windows';
+import { markDisplayFeedDirty } from '../display-feed/store';
 
 const apply = async (w: Work, events: Array<{ id: string; type: string; data: { object: unknown } }>) => {
   const all: SalesContributionInput[] = [];
@@ -15,6 +16,8 @@ const apply = async (w: Work, events: Array<{ id: string; type: string; data: { 
   await applySales(w, all);
   // the alert rules watching these locations' sales KPIs: evaluated by the alert worker's next round
   await markAlertsDirty(w, all.map((c) => c.locationId), KPIS_MOVED_BY.sales);
+  // the team displays of these locations: today's KPIs sent by the display-feed worker (throttled)
+  await markDisplayFeedDirty(w, all.map((c) => c.locationId));
 };
 
 /** Consumer of sales' `sales.transactions.recorded`: net sales and counts per location, day and interval; a burst of sales is one write. */

@@ -6,7 +6,7 @@ import { callCommand, ownEmployeeId, toCsv, type Work } from '@bop/shared';
 import { peopleDatasets } from './store';
 
 /** The services that hold personal data besides people; each implements `POST /internal/personal-data:export`. */
-const HOLDERS: AreaService[] = ['identity', 'files', 'time'];
+const HOLDERS: AreaService[] = ['identity', 'files', 'time', 'communication', 'insights'];
 
 /**
  * `GET /me/export`: everything stored about the caller, from people and from each service that holds
