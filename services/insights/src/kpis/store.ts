@@ -102,11 +102,12 @@ async function groupedSums(w: Work, locationIds: string[], from: string, to: str
   }
   const flows = await w.em
     .createQueryBuilder(StockFlow)
-    .select(['locationId', 'flow', 'value'])
+    .select(['locationId', 'businessDay', 'flow', 'value'])
     .where({ ...where, flow: { $in: [...USED] } })
-    .execute<Array<{ locationId: string; flow: Flow; value: string }>>('all', true);
+    .execute<Array<{ locationId: string; businessDay: string | Date; flow: Flow; value: string }>>('all', true);
   for (const f of flows) {
-    const s = out.get(f.locationId)!;
+    // by its day too: the reports' rows by day (a location's key alone is not one of theirs)
+    const s = at(f.locationId, f.businessDay);
     // flows are changes of on hand: what was used is what left, negated
     if (f.flow === 'sale') s.theoreticalFoodCost = s.theoreticalFoodCost.minus(f.value);
     s.actualFoodCost = s.actualFoodCost.minus(f.value);
