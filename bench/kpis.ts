@@ -32,9 +32,14 @@
  * batch's answer until `GET /kpis` of that location and day (polled every 25 ms) shows them.
  * Targets (issue 40): p95 < 300 ms for the reads, p99 lag < 5 s. Nothing is asserted.
  *
+ * BENCH_DATA_DIR=<dir> keeps the runtime's data and the bench's state (`kpis-state.json`): a later
+ * run of the same scale on it skips the load and only reads.
+ *
  *   npm run bench:kpis      (small: BENCH_LOCATIONS=20 BENCH_DAYS=120 BENCH_SALES_PER_DAY=20)
  */
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { Client } from 'pg';
 import { runBench } from './entry';
 import { benchRequest, benchSession, startRuntimeProcess } from './runtime-process';
@@ -93,17 +98,33 @@ function sale(loc: number, day: string, i: number, n: number, tag = '') {
 }
 
 async function main(): Promise<void> {
-  const rt = await startRuntimeProcess({ API_INGEST_RATE_LIMIT_PER_MIN: '100000000', API_RATE_LIMIT_PER_MIN: '100000000' }, { readyTimeoutMs: 120_000 });
+  const dataDir = process.env.BENCH_DATA_DIR;
+  const stateFile = dataDir ? path.join(dataDir, 'kpis-state.json') : null;
+  const state = stateFile && fs.existsSync(stateFile) ? (JSON.parse(fs.readFileSync(stateFile, 'utf8')) as { locations: string[]; key: string; scale: string }) : null;
+  const scale = `${LOCATIONS}/${DAYS}/${SALES_PER_DAY}/${EMPLOYEES}/${ITEMS}/${LAST_DAY}`;
+  if (state && state.scale !== scale) throw new Error(`${stateFile} holds another scale (${state.scale}, not ${scale})`);
+  const rt = await startRuntimeProcess({ API_INGEST_RATE_LIMIT_PER_MIN: '100000000', API_RATE_LIMIT_PER_MIN: '100000000' }, { readyTimeoutMs: 120_000, dataDir });
   const { base, pgPort } = rt;
   const pg = new Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${pgPort}/bop` });
   pg.on('error', () => {}); // the runtime's Postgres stops after the run
+  let session = '';
   const t = (label: string, since: number) => console.log(`  ${label}: ${((performance.now() - since) / 1000).toFixed(1)} s`);
   try {
-    const session = await benchSession(base);
-    const request = (method: string, p: string, body: unknown, auth = session) => benchRequest(base, method, p, body, auth);
+    session = await benchSession(base);
     await pg.connect();
     console.log(`kpis bench: ${LOCATIONS} locations, ${DAYS} days (${FIRST_DAY}..${LAST_DAY}), ${SALES_PER_DAY} sales a location-day, ${EMPLOYEES} employees and ${ITEMS} items a location; node ${process.versions.node}, ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 
+    const { locations, key } = state ?? (await load());
+    if (state) console.log(`  the data of ${stateFile} (loaded by an earlier run)`);
+    else if (stateFile) fs.writeFileSync(stateFile, JSON.stringify({ locations, key, scale }));
+    await reads(locations, key);
+  } finally {
+    await pg.end().catch(() => {});
+    await rt.stop();
+  }
+
+  async function load(): Promise<{ locations: string[]; key: string }> {
+    const request = (method: string, p: string, body: unknown, auth = session) => benchRequest(base, method, p, body, auth);
     let since = performance.now();
     const locations: string[] = [];
     for (let l = 0; l < LOCATIONS; l++) {
@@ -225,7 +246,11 @@ async function main(): Promise<void> {
     await pg.query('analyze');
     t(`labor_hours ${hours.rowCount}, scheduled_shifts ${shifts.rowCount}, stock_flows ${flows.rowCount}, waste_records ${waste.rowCount}, over_short_days ${cash.rowCount} rows generated`, since);
 
-    // the reads
+    return { locations, key };
+  }
+
+  async function reads(locations: string[], key: string): Promise<void> {
+    const request = (method: string, p: string, body: unknown, auth = session) => benchRequest(base, method, p, body, auth);
     const from = RANGE_FROM;
     const to = LAST_DAY;
     const timed = async <T>(fn: () => Promise<T>): Promise<[number, T]> => {
@@ -233,20 +258,20 @@ async function main(): Promise<void> {
       const r = await fn();
       return [performance.now() - t0, r];
     };
-    const reads: Record<string, () => Promise<any>> = {
+    const calls: Record<string, () => Promise<any>> = {
       [`GET /kpis, ${LOCATIONS} locations`]: () => request('GET', `/api/v1/kpis?from=${from}&to=${to}`, undefined),
       ['GET /kpis, 1 location']: () => request('GET', `/api/v1/kpis?from=${from}&to=${to}&locationId=${locations[0]}`, undefined),
       [`GET /reports/labor-vs-sales, first page of 100`]: () => request('GET', `/api/v1/reports/labor-vs-sales?from=${from}&to=${to}&limit=100`, undefined),
       ['plain SQL sum of the net sales']: () => pg.query(`select sum(subtotal)::text as net, count(*)::int as n from sales.transactions where location_id = any($1) and business_day between $2 and $3 and status = 'completed'`, [locations, from, to]),
     };
-    const names = Object.keys(reads);
-    for (let i = 0; i < 5; i++) for (const name of names) await reads[name]();
+    const names = Object.keys(calls);
+    for (let i = 0; i < 5; i++) for (const name of names) await calls[name]();
     const times: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
     for (let i = 0; i < READS; i++) {
-      for (const name of i % 2 ? [...names].reverse() : names) times[name].push((await timed(reads[name]))[0]);
+      for (const name of i % 2 ? [...names].reverse() : names) times[name].push((await timed(calls[name]))[0]);
     }
-    const kpis = await reads[names[0]]();
-    const plain = (await reads[names[3]]()).rows[0];
+    const kpis = await calls[names[0]]();
+    const plain = (await calls[names[3]]()).rows[0];
     const plainHours = (await pg.query(`select coalesce(sum(regular_hours + (select coalesce(sum(v::numeric), 0) from jsonb_each_text(overtime) o(k, v))), 0)::text as h from insights.labor_hours where location_id = any($1) and business_day between $2 and $3`, [locations, from, to])).rows[0].h;
     console.log(`\nreads (${from}..${to}, ${RANGE_DAYS} days), ${READS} each, interleaved, through the gateway:`);
     for (const name of names) console.log(`  ${name.padEnd(46)} ${fmt(times[name])}`);
@@ -263,7 +288,7 @@ async function main(): Promise<void> {
     const kpiOf = async () => (await request('GET', `/api/v1/kpis?from=${LAST_DAY}&to=${LAST_DAY}&locationId=${loc}`, undefined)).figures.netSales as string;
     for (let round = 0; round < LAG_ROUNDS; round++) {
       const before = Number(await kpiOf());
-      const batch = Array.from({ length: 50 }, (_, i) => sale(0, LAST_DAY, i, 50, `-lag${round}`));
+      const batch = Array.from({ length: 50 }, (_, i) => sale(0, LAST_DAY, i, 50, `-lag${Date.now()}-${round}`));
       const expected = (before + batch.reduce((s, x) => s + Number(x.subtotal), 0)).toFixed(2);
       const r = await request('POST', '/api/v1/sales/transactions:batch', JSON.stringify({ source: SOURCE, transactions: batch }), key);
       if (r.created !== batch.length) throw new Error(`lag batch: ${JSON.stringify(r).slice(0, 300)}`);
@@ -277,9 +302,6 @@ async function main(): Promise<void> {
     }
     console.log(`\nlag from a batch's answer to GET /kpis showing it (${LAG_ROUNDS} batches of 50): p50 ${quantile(lags, 0.5).toFixed(0)} ms, p99 ${quantile(lags, 0.99).toFixed(0)} ms, max ${Math.max(...lags).toFixed(0)} ms (target p99 < 5 s: ${quantile(lags, 0.99) < 5000 ? 'met' : 'NOT met'})`);
     console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-  } finally {
-    await pg.end().catch(() => {});
-    await rt.stop();
   }
 }
 
