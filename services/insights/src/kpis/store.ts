@@ -64,8 +64,8 @@ interface SumRow {
   business_day: string | null;
   employee_id: string | null;
   position: string | null;
-  /** labor and shifts: the latest effective date of the employee's pay rates on or before every day of the group (null: none yet) */
-  since: string | null;
+  /** labor and shifts summed by day (an employee whose pay rates change within the range): the day; else null */
+  split_day: string | null;
   /** overtime: its multiplier */
   multiplier: string | null;
   amount: string;
@@ -76,9 +76,9 @@ interface SumRow {
  * Adds the figures of `locationIds` over `from`..`to` into `out`, grouped by `keyOf` (a missing group
  * starts empty). The rows are summed by Postgres, by location (and day): 200 locations over 90 days
  * are some 18,000 rows a read model and 150,000 of hours, summed in one statement instead of read one
- * by one. Hours are summed by employee, position and rate period — the days between two effective
- * dates of the employee's pay rates, on which any position's rate in force is the same — and priced
- * here with the rate in force at the period's start (a cost is linear in hours, so exact to the cent).
+ * by one. Hours are summed by employee and position over the range — day by day for an employee with
+ * a pay rate starting within it — and priced here at the rate in force (a cost is linear in hours, so
+ * the sum priced once is exact to the cent).
  */
 async function groupedSums(w: Work, locationIds: string[], from: string, to: string, out: Map<string, KpiSums>, keyOf: (locationId: string, day: string) => string, byDay = false): Promise<void> {
   if (locationIds.length === 0) return;
@@ -93,12 +93,14 @@ async function groupedSums(w: Work, locationIds: string[], from: string, to: str
   const range = `x."location_id" = any(?::text[]) and x."business_day" between ?::date and ?::date`;
   const group = byDay ? 'x."location_id", x."business_day"' : 'x."location_id"';
   const plain = (kind: SumRow['kind'], table: string, amount: string, n: string, extra = '') =>
-    `select '${kind}' as "kind", x."location_id", ${day} as "business_day", null::text as "employee_id", null::text as "position", null::text as "since", null::text as "multiplier", ${amount} as "amount", ${n} as "n"
+    `select '${kind}' as "kind", x."location_id", ${day} as "business_day", null::text as "employee_id", null::text as "position", null::text as "split_day", null::text as "multiplier", ${amount} as "amount", ${n} as "n"
      from ${schema}."${table}" x where ${range}${extra} group by ${group}`;
+  // an employee whose pay rates change within the range is summed day by day (each day priced at its own rate), any other over the range
+  const split = byDay ? 'null::date' : `case when x."employee_id" in (select "employee_id" from changing) then x."business_day" end`;
   const labor = (kind: SumRow['kind'], table: string, amount: string, extra: string, multiplier = 'null::text', lateral = '') =>
-    `select '${kind}', x."location_id", ${day}, x."employee_id", x."position", to_char(p."since", 'YYYY-MM-DD'), ${multiplier}, ${amount}, count(*)::text
-     from ${schema}."${table}" x${lateral} left join periods p on p."employee_id" = x."employee_id" and x."business_day" >= p."since" and (p."until" is null or x."business_day" < p."until")
-     where ${range}${extra} group by ${group}, x."employee_id", x."position", p."since"${multiplier === 'null::text' ? '' : `, ${multiplier}`}`;
+    `select '${kind}', x."location_id", ${day}, x."employee_id", x."position", to_char(${split}, 'YYYY-MM-DD'), ${multiplier}, ${amount}, count(*)::text
+     from ${schema}."${table}" x${lateral}
+     where ${range}${extra} group by ${group}, x."employee_id", x."position", ${split}${multiplier === 'null::text' ? '' : `, ${multiplier}`}`;
   const parts = [
     plain('sales', 'sales_days', 'sum(x."net_sales")::text', 'sum(x."transactions")::text'),
     plain('waste', 'waste_records', 'sum(x."total_value")::text', "'0'"),
@@ -112,24 +114,22 @@ async function groupedSums(w: Work, locationIds: string[], from: string, to: str
   // raw SQL (bench:sql insights.kpi-sums): every read model summed by Postgres in one statement, where the ORM reads each row
   const rows = await sqlQuery<SumRow>(
     w.em,
-    `with periods as (
-       select r."employee_id", r."effective_date" as "since", lead(r."effective_date") over (partition by r."employee_id" order by r."effective_date") as "until"
-       from (select distinct "employee_id", "effective_date" from ${schema}."pay_rates") r
-     )
+    `with changing as (select distinct "employee_id" from ${schema}."pay_rates" where "effective_date" > ?::date and "effective_date" <= ?::date)
      ${parts.join('\n     union all\n     ')}`,
-    parts.flatMap(() => [locationIds, from, to]),
+    [from, to, ...parts.flatMap(() => [locationIds, from, to])],
   );
   const employees = [...new Set(rows.flatMap((r) => (r.employee_id ? [r.employee_id] : [])))];
   const rates = await replicaPayRates(w, employees);
   // an employee's hours of one location (and day), position and rate period: regular and overtime by multiplier
   const hours = new Map<string, { row: SumRow; regular: Decimal; overtime: Map<string, Decimal> }>();
   const hoursOf = (r: SumRow) => {
-    const key = `${r.location_id}|${r.business_day ?? ''}|${r.employee_id}|${r.position ?? ''}|${r.since ?? ''}`;
+    const key = `${r.location_id}|${r.business_day ?? ''}|${r.employee_id}|${r.position ?? ''}|${r.split_day ?? ''}`;
     let h = hours.get(key);
     if (!h) hours.set(key, (h = { row: r, regular: new Decimal(0), overtime: new Map() }));
     return h;
   };
-  const rateOf = (r: SumRow) => (r.employee_id && r.since ? payRateInForce(rates.get(r.employee_id) ?? [], r.since, r.position) : null);
+  // the rate in force on the group's day, else on any day of the range: the same on each when no rate of the employee starts within it
+  const rateOf = (r: SumRow) => (r.employee_id ? payRateInForce(rates.get(r.employee_id) ?? [], r.split_day ?? r.business_day ?? from, r.position) : null);
   for (const r of rows) {
     const s = at(r.location_id, r.business_day);
     switch (r.kind) {
