@@ -1,6 +1,7 @@
 import type { SqlCase } from './case';
 import { cashCases } from './cash';
 import { identityCases } from './identity';
+import { insightsCases } from './insights';
 import { inventoryCases } from './inventory';
 import { kitCases } from './kit';
 import { operationsCases } from './operations';
@@ -12,4 +13,4 @@ import { timeCases } from './time';
 import { webhooksCases } from './webhooks';
 
 /** Every case of bench:sql, service by service (each file's cases: `<service>.<what>`). */
-export const allCases: SqlCase[] = [...cashCases, ...identityCases, ...inventoryCases, ...kitCases, ...operationsCases, ...peopleCases, ...purchasingCases, ...salesCases, ...schedulingCases, ...timeCases, ...webhooksCases];
+export const allCases: SqlCase[] = [...cashCases, ...identityCases, ...insightsCases, ...inventoryCases, ...kitCases, ...operationsCases, ...peopleCases, ...purchasingCases, ...salesCases, ...schedulingCases, ...timeCases, ...webhooksCases];

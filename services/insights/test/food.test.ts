@@ -170,6 +170,13 @@ it('answers theoretical and actual food cost and prime cost, each as derived by 
   const berlin = await kpis(`${TWO_DAYS}&locationId=${ber}`);
   expect(berlin.body.figures).toMatchObject({ theoreticalFoodCost: '0.00', theoreticalFoodCostPercent: null, actualFoodCostPercent: null, primeCostPercent: null });
   expect(r.body.unavailable.map((u: { kpi: string }) => u.kpi)).toEqual(['guests']);
+  // the reports by day count the same flows by day: labor vs sales over days with stock used answers its rows
+  const report = await insights.call('GET', `/reports/labor-vs-sales?${TWO_DAYS}&locationId=${nyc}`, { as: person() });
+  expect(report.status).toBe(200);
+  expect(report.body.data.map((x: { businessDay: string; netSales: string }) => [x.businessDay, x.netSales])).toEqual([
+    ['2026-11-16', '50.00'],
+    ['2026-11-17', '20.00'],
+  ]);
 });
 
 /** Every ledger line of NYC over the two days, from inventory's own API. */

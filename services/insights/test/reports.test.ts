@@ -234,6 +234,11 @@ describe('GET /reports/{key}', () => {
     expect(whole).toHaveLength(5);
     expect(await allRows('sales-by-hour', WEEK, 2)).toEqual(whole);
     expect(await allRows('sales-by-channel', WEEK, 1)).toEqual(await allRows('sales-by-channel', WEEK));
+    // labor vs sales sums only the days of each page: pages of 1 and 2 rows give the rows of the whole range
+    const labor = await allRows('labor-vs-sales', WEEK, 200);
+    expect(labor).toHaveLength(3);
+    expect(await allRows('labor-vs-sales', WEEK, 1)).toEqual(labor);
+    expect(await allRows('labor-vs-sales', WEEK, 2)).toEqual(labor);
     const bad = await report('sales-by-day', `${WEEK}&cursor=nope`);
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].path).toBe('cursor');

@@ -1,13 +1,7 @@
-import { payRateInForce, replicaPayRates, type Work } from '@bop/shared';
-import { SalesDay } from '../sales/entities';
-import { LaborHours } from '../labor/entities';
-import { ScheduledShift } from '../schedule/entities';
-import { WasteRecord } from '../waste/entities';
-import { OverShortDay } from '../cash/entities';
-import { StockFlow } from '../stock/entities';
+import Decimal from 'decimal.js';
+import { payRateInForce, replicaPayRates, sqlQuery, type Work } from '@bop/shared';
 import { USED } from '../stock/usage';
-import type { Flow } from '../stock/usage';
-import { laborCost, paidHours } from '../labor/allocate';
+import { laborCost } from '../labor/allocate';
 import { emptySums, type KpiSums } from './figures';
 
 /**
@@ -29,86 +23,131 @@ export async function periodSums(w: Work, locationIds: string[], from: string, t
  */
 export async function daySums(w: Work, locationIds: string[], from: string, to: string): Promise<Map<string, KpiSums>> {
   const out = new Map<string, KpiSums>();
-  await groupedSums(w, locationIds, from, to, out, (locationId, day) => `${locationId}|${day}`);
+  await groupedSums(w, locationIds, from, to, out, (locationId, day) => `${locationId}|${day}`, true);
   return out;
 }
 
-/** Adds the figures of `locationIds` over `from`..`to` into `out`, grouped by `keyOf` (a missing group starts empty). */
-async function groupedSums(w: Work, locationIds: string[], from: string, to: string, out: Map<string, KpiSums>, keyOf: (locationId: string, day: string) => string): Promise<void> {
+/** One summed group of `groupedSums`' statement: a read model's sums of a location (and day), labor by employee, position and rate period. */
+interface SumRow {
+  kind: 'sales' | 'waste' | 'over_short' | 'flow_sale' | 'flow_other' | 'labor' | 'overtime' | 'shift';
+  location_id: string;
+  /** the business day, when summed by day */
+  business_day: string | null;
+  employee_id: string | null;
+  position: string | null;
+  /** labor and shifts summed by day (an employee whose pay rates change within the range): the day; else null */
+  split_day: string | null;
+  /** overtime: its multiplier */
+  multiplier: string | null;
+  amount: string;
+  n: string;
+}
+
+/**
+ * Adds the figures of `locationIds` over `from`..`to` into `out`, grouped by `keyOf` (a missing group
+ * starts empty). The rows are summed by Postgres, by location (and day): 200 locations over 90 days
+ * are some 18,000 rows a read model and 150,000 of hours, summed in one statement instead of read one
+ * by one. Hours are summed by employee and position over the range — day by day for an employee with
+ * a pay rate starting within it — and priced here at the rate in force (a cost is linear in hours, so
+ * the sum priced once is exact to the cent).
+ */
+async function groupedSums(w: Work, locationIds: string[], from: string, to: string, out: Map<string, KpiSums>, keyOf: (locationId: string, day: string) => string, byDay = false): Promise<void> {
   if (locationIds.length === 0) return;
-  const at = (locationId: string, day: string | Date) => {
-    const key = keyOf(locationId, dayOf(day));
+  const at = (locationId: string, day: string | null) => {
+    const key = keyOf(locationId, day ?? from);
     let s = out.get(key);
     if (!s) out.set(key, (s = emptySums()));
     return s;
   };
-  const where = { locationId: { $in: locationIds }, businessDay: { $gte: from, $lte: to } };
-  const days = await w.em
-    .createQueryBuilder(SalesDay)
-    .select(['locationId', 'businessDay', 'netSales', 'transactions'])
-    .where(where)
-    .execute<Array<{ locationId: string; businessDay: string | Date; netSales: string; transactions: number }>>('all', true);
-  for (const d of days) {
-    const s = at(d.locationId, d.businessDay);
-    s.netSales = s.netSales.plus(d.netSales);
-    s.transactions += Number(d.transactions);
+  const schema = `"${w.schema}"`;
+  const day = byDay ? `to_char(x."business_day", 'YYYY-MM-DD')` : 'null::text';
+  const range = `x."location_id" = any(?::text[]) and x."business_day" between ?::date and ?::date`;
+  const group = byDay ? 'x."location_id", x."business_day"' : 'x."location_id"';
+  const plain = (kind: SumRow['kind'], table: string, amount: string, n: string, extra = '') =>
+    `select '${kind}' as "kind", x."location_id", ${day} as "business_day", null::text as "employee_id", null::text as "position", null::text as "split_day", null::text as "multiplier", ${amount} as "amount", ${n} as "n"
+     from ${schema}."${table}" x where ${range}${extra} group by ${group}`;
+  // an employee whose pay rates change within the range is summed day by day (each day priced at its own rate), any other over the range
+  const split = byDay ? 'null::date' : `case when x."employee_id" in (select "employee_id" from changing) then x."business_day" end`;
+  const labor = (kind: SumRow['kind'], table: string, amount: string, extra: string, multiplier = 'null::text', lateral = '') =>
+    `select '${kind}', x."location_id", ${day}, x."employee_id", x."position", to_char(${split}, 'YYYY-MM-DD'), ${multiplier}, ${amount}, count(*)::text
+     from ${schema}."${table}" x${lateral}
+     where ${range}${extra} group by ${group}, x."employee_id", x."position", ${split}${multiplier === 'null::text' ? '' : `, ${multiplier}`}`;
+  const parts = [
+    plain('sales', 'sales_days', 'sum(x."net_sales")::text', 'sum(x."transactions")::text'),
+    plain('waste', 'waste_records', 'sum(x."total_value")::text', "'0'"),
+    plain('over_short', 'over_short_days', 'sum(x."over_short")::text', "'0'"),
+    plain('flow_sale', 'stock_flows', 'sum(x."value")::text', "'0'", ` and x."flow" = 'sale'`),
+    plain('flow_other', 'stock_flows', 'sum(x."value")::text', "'0'", ` and x."flow" in (${[...USED].filter((f) => f !== 'sale').map((f) => `'${f}'`).join(', ')})`),
+    labor('labor', 'labor_hours', 'sum(x."regular_hours")::text', ''),
+    labor('overtime', 'labor_hours', 'sum(o."value"::numeric)::text', '', 'o."key"', ' cross join lateral jsonb_each_text(x."overtime") o'),
+    labor('shift', 'scheduled_shifts', 'sum(x."paid_hours")::text', ` and x."status" = 'published'`),
+  ];
+  // raw SQL (bench:sql insights.kpi-sums): 382,000 µs against 1,312,000 through the ORM (3.4×: every row of the range read and summed in code,
+  // where one statement sums them by location); bench:kpis at 200 locations × 90 days: 1.95 s against 5.9 s at p50
+  const rows = await sqlQuery<SumRow>(
+    w.em,
+    `with changing as (select distinct "employee_id" from ${schema}."pay_rates" where "effective_date" > ?::date and "effective_date" <= ?::date)
+     ${parts.join('\n     union all\n     ')}`,
+    [from, to, ...parts.flatMap(() => [locationIds, from, to])],
+  );
+  const employees = [...new Set(rows.flatMap((r) => (r.employee_id ? [r.employee_id] : [])))];
+  const rates = await replicaPayRates(w, employees);
+  // an employee's hours of one location (and day), position and rate period: regular and overtime by multiplier
+  const hours = new Map<string, { row: SumRow; regular: Decimal; overtime: Map<string, Decimal> }>();
+  const hoursOf = (r: SumRow) => {
+    const key = `${r.location_id}|${r.business_day ?? ''}|${r.employee_id}|${r.position ?? ''}|${r.split_day ?? ''}`;
+    let h = hours.get(key);
+    if (!h) hours.set(key, (h = { row: r, regular: new Decimal(0), overtime: new Map() }));
+    return h;
+  };
+  // the rate in force on the group's day, else on any day of the range: the same on each when no rate of the employee starts within it
+  const rateOf = (r: SumRow) => (r.employee_id ? payRateInForce(rates.get(r.employee_id) ?? [], r.split_day ?? r.business_day ?? from, r.position) : null);
+  for (const r of rows) {
+    const s = at(r.location_id, r.business_day);
+    switch (r.kind) {
+      case 'sales':
+        s.netSales = s.netSales.plus(r.amount);
+        s.transactions += Number(r.n);
+        break;
+      case 'waste':
+        s.wasteValue = s.wasteValue.plus(r.amount);
+        break;
+      case 'over_short':
+        s.overShort = s.overShort.plus(r.amount);
+        break;
+      // flows are changes of on hand: what was used is what left, negated
+      case 'flow_sale':
+        s.theoreticalFoodCost = s.theoreticalFoodCost.minus(r.amount);
+        s.actualFoodCost = s.actualFoodCost.minus(r.amount);
+        break;
+      case 'flow_other':
+        s.actualFoodCost = s.actualFoodCost.minus(r.amount);
+        break;
+      case 'labor':
+        hoursOf(r).regular = new Decimal(r.amount);
+        break;
+      case 'overtime':
+        hoursOf(r).overtime.set(r.multiplier!, new Decimal(r.amount));
+        break;
+      case 'shift': {
+        s.scheduledHours = s.scheduledHours.plus(r.amount);
+        // an open shift has hours but no one's rate yet
+        const cost = laborCost({ regular: r.amount, overtime: {} }, rateOf(r));
+        if (cost) s.scheduledCost = s.scheduledCost.plus(cost);
+        break;
+      }
+    }
   }
-  const waste = await w.em
-    .createQueryBuilder(WasteRecord)
-    .select(['locationId', 'businessDay', 'totalValue'])
-    .where(where)
-    .execute<Array<{ locationId: string; businessDay: string | Date; totalValue: string }>>('all', true);
-  for (const x of waste) {
-    const s = at(x.locationId, x.businessDay);
-    s.wasteValue = s.wasteValue.plus(x.totalValue);
-  }
-  const closed = await w.em
-    .createQueryBuilder(OverShortDay)
-    .select(['locationId', 'businessDay', 'overShort'])
-    .where(where)
-    .execute<Array<{ locationId: string; businessDay: string | Date; overShort: string }>>('all', true);
-  for (const x of closed) {
-    const s = at(x.locationId, x.businessDay);
-    s.overShort = s.overShort.plus(x.overShort);
-  }
-  const flows = await w.em
-    .createQueryBuilder(StockFlow)
-    .select(['locationId', 'businessDay', 'flow', 'value'])
-    .where({ ...where, flow: { $in: [...USED] } })
-    .execute<Array<{ locationId: string; businessDay: string | Date; flow: Flow; value: string }>>('all', true);
-  for (const f of flows) {
-    const s = at(f.locationId, f.businessDay);
-    // flows are changes of on hand: what was used is what left, negated
-    if (f.flow === 'sale') s.theoreticalFoodCost = s.theoreticalFoodCost.minus(f.value);
-    s.actualFoodCost = s.actualFoodCost.minus(f.value);
-  }
-  const hours = await w.em
-    .createQueryBuilder(LaborHours)
-    .select(['employeeId', 'locationId', 'businessDay', 'position', 'regularHours', 'overtime'])
-    .where(where)
-    .execute<Array<{ employeeId: string; locationId: string; businessDay: string | Date; position: string | null; regularHours: string; overtime: Record<string, string> }>>('all', true);
-  const shifts = await w.em
-    .createQueryBuilder(ScheduledShift)
-    .select(['locationId', 'businessDay', 'employeeId', 'position', 'paidHours'])
-    .where({ ...where, status: 'published' })
-    .execute<Array<{ locationId: string; businessDay: string | Date; employeeId: string | null; position: string | null; paidHours: string }>>('all', true);
-  const rates = await replicaPayRates(w, [...new Set([...hours.map((h) => h.employeeId), ...shifts.flatMap((x) => (x.employeeId ? [x.employeeId] : []))])]);
-  for (const h of hours) {
-    const s = at(h.locationId, h.businessDay);
-    const day = dayOf(h.businessDay);
-    s.laborHours = s.laborHours.plus(paidHours({ regular: h.regularHours, overtime: h.overtime }));
-    const cost = laborCost({ regular: h.regularHours, overtime: h.overtime }, payRateInForce(rates.get(h.employeeId) ?? [], day, h.position));
+  for (const { row, regular, overtime } of hours.values()) {
+    const s = at(row.location_id, row.business_day);
+    s.laborHours = [...overtime.values()].reduce((n, h) => n.plus(h), s.laborHours.plus(regular));
+    const cost = laborCost({ regular, overtime }, rateOf(row));
     if (cost) s.laborCost = s.laborCost.plus(cost);
-  }
-  for (const x of shifts) {
-    const s = at(x.locationId, x.businessDay);
-    s.scheduledHours = s.scheduledHours.plus(x.paidHours);
-    // an open shift has hours but no one's rate yet
-    const rate = x.employeeId ? payRateInForce(rates.get(x.employeeId) ?? [], dayOf(x.businessDay), x.position) : null;
-    const cost = laborCost({ regular: x.paidHours, overtime: {} }, rate);
-    if (cost) s.scheduledCost = s.scheduledCost.plus(cost);
   }
 }
 
 /** A `date` column as its calendar day (the query builder answers a string or a Date). */
 export const dayOf = (d: string | Date) => (typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10));
+
+
+

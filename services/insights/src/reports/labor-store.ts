@@ -1,13 +1,16 @@
 import Decimal from 'decimal.js';
 import { ReportRangeParams } from '@bop/contracts';
-import { payRateInForce, replicaPayRates } from '@bop/shared';
+import { addDays, payRateInForce, replicaPayRates } from '@bop/shared';
 import { LaborHours } from '../labor/entities';
 import { laborCost, paidHours } from '../labor/allocate';
 import { InsightsEmployee } from '../employees/entities';
 import { daySums } from '../kpis/store';
-import { kpiFigures } from '../kpis/figures';
+import { kpiFigures, type KpiSums } from '../kpis/figures';
 import { defineReport, pageRows } from './registry';
 import { dayText, decimal2, money } from './format';
+
+/** A labor-vs-sales row's key in page order (`day|locationId`) from daySums' `locationId|day`. */
+const pageKey = (k: string) => `${k.slice(k.lastIndexOf('|') + 1)}|${k.slice(0, k.lastIndexOf('|'))}`;
 
 export const laborVsSales = defineReport({
   key: 'labor-vs-sales',
@@ -27,13 +30,30 @@ export const laborVsSales = defineReport({
     { name: 'scheduledLaborPercent', type: 'decimal', unit: '%', description: 'scheduledCost ÷ netSales × 100 (null without sales)' },
   ],
   async run(w, p, page) {
-    const sums = await daySums(w, p.locationIds, p.from, p.to);
-    const kept = [...sums].filter(([, s]) => !(s.netSales.isZero() && s.laborHours.isZero() && s.laborCost.isZero() && s.scheduledHours.isZero() && s.scheduledCost.isZero()));
-    // daySums keys are `locationId|day`: the rows go by day, then location
+    // the rows go by day, then location: only the days of this page are summed, from the cursor's day on, a few more each time until the page
+    // has a row past its end (or the range ends); a page of 100 over 200 locations sums one day, not the whole range
+    const after = page.after === null ? null : page.after.slice(0, 10);
+    let first = after ?? p.from;
+    let days = Math.max(1, Math.ceil((page.limit + 1) / Math.max(1, p.locationIds.length)));
+    const kept: Array<[string, KpiSums]> = [];
+    let past = 0;
+    while (first <= p.to) {
+      const last = addDays(first, days - 1) < p.to ? addDays(first, days - 1) : p.to;
+      for (const row of await daySums(w, p.locationIds, first, last)) {
+        const [, s] = row;
+        if (s.netSales.isZero() && s.laborHours.isZero() && s.laborCost.isZero() && s.scheduledHours.isZero() && s.scheduledCost.isZero()) continue;
+        kept.push(row);
+        if (page.after === null || pageKey(row[0]) > page.after) past++;
+      }
+      if (past > page.limit) break;
+      first = addDays(last, 1);
+      days *= 2;
+    }
+    // daySums keys are `locationId|day`
     return pageRows(
       kept,
       page,
-      ([k]) => `${k.slice(k.lastIndexOf('|') + 1)}|${k.slice(0, k.lastIndexOf('|'))}`,
+      ([k]) => pageKey(k),
       ([k, s]) => {
         const f = kpiFigures(s);
         return {
