@@ -67,13 +67,32 @@ function ensureArtifacts(log = () => {}) {
   return { java, kafkaClasspath: path.join(target, 'kafka', 'libs', '*'), registryJar: path.join(target, 'registry', registryJar) };
 }
 
+/**
+ * A port free right now on loopback, below the kernel's ephemeral range when it can tell: a broker
+ * stopped and started again on it (the fault tests) must not find it taken by an outgoing connection
+ * in between (shared/src/http-server.ts freePort does the same for the services' kit).
+ */
 async function freePort() {
+  let low = null;
+  try {
+    low = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+  } catch {
+    // not Linux: any free port
+  }
+  for (let i = 0; Number.isInteger(low) && low > 12000 && i < 50; i++) {
+    const port = 10000 + Math.floor(Math.random() * (low - 10000));
+    if ((await listenOnce(port).catch(() => null)) !== null) return port;
+  }
+  return listenOnce(0);
+}
+
+function listenOnce(port) {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
+    srv.listen(port, '127.0.0.1', () => {
+      const bound = srv.address().port;
+      srv.close(() => resolve(bound));
     });
   });
 }

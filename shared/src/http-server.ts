@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import http, { type IncomingMessage, type RequestListener } from 'node:http';
 import querystring from 'node:querystring';
 import net, { type AddressInfo, type Socket } from 'node:net';
@@ -75,7 +76,10 @@ export async function listenHttp(handler: RequestListener, port: number, host: s
           for (const s of sockets) s.destroy();
         }, graceMs);
         timer.unref();
-        server.close(() => resolve());
+        server.close(() => {
+          clearTimeout(timer);
+          resolve();
+        });
         server.closeIdleConnections();
       }),
   };
@@ -131,14 +135,36 @@ export function setRequestUrl(req: KitRequest, url: string): void {
   req.query = querystring.parse(q < 0 ? '' : target.slice(q + 1));
 }
 
-/** A port free right now on loopback (tests, benchmarks). */
-export function freePort(): Promise<number> {
+/**
+ * A port free right now on loopback, for a server that may stop and start again on it (the embedded
+ * Postgres, tests' brokers): below the kernel's ephemeral range when it can tell, so that no outgoing
+ * connection takes the port while the server is down (a restart then failed to bind under load).
+ */
+export async function freePort(): Promise<number> {
+  const low = ephemeralLow();
+  for (let i = 0; low !== null && i < 50; i++) {
+    const port = 10_000 + Math.floor(Math.random() * (low - 10_000));
+    if ((await listenOnce(port).catch(() => null)) !== null) return port;
+  }
+  return listenOnce(0);
+}
+
+function ephemeralLow(): number | null {
+  try {
+    const low = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > 12_000 ? low : null;
+  } catch {
+    return null;
+  }
+}
+
+function listenOnce(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => resolve(port));
+    srv.listen(port, '127.0.0.1', () => {
+      const bound = (srv.address() as AddressInfo).port;
+      srv.close(() => resolve(bound));
     });
   });
 }
