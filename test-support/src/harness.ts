@@ -144,7 +144,7 @@ export async function startTestService(def: ServiceDefinition<any>, env: Record<
 
 export interface TestServices {
   db: TestDatabase;
-  /** the bus every service of the stack shares (the real `postgres` adapter) */
+  /** the bus every service of the stack shares (the real `postgres` adapter, or the one given) */
   bus: Bus;
   /** each service by name, callable with an internal token like `startTestService` */
   services: Record<string, TestService>;
@@ -158,11 +158,12 @@ export interface TestServices {
 export async function startTestServices(
   defs: ServiceDefinition<any>[],
   env: Record<string, string> = {},
-  opts: { clock?: Clock; relay?: boolean; workers?: boolean } = {},
+  opts: { clock?: Clock; relay?: boolean; workers?: boolean; bus?: Bus } = {},
 ): Promise<TestServices> {
   const db = await freshDatabase();
   const { keys, signer } = await testKeys();
-  const bus = await createPostgresBus({ connectionString: db.url, log: createLogger('bus', 'silent'), pollMs: 200 });
+  // `bus`: another adapter (a Kafka suite's), closed with the stack; else the Postgres bus on the stack's database
+  const bus = opts.bus ?? (await createPostgresBus({ connectionString: db.url, log: createLogger('bus', 'silent'), pollMs: 200 }));
   // each service binds a port of its own (0) and is published here as it starts: no port race with
   // other test files running in parallel
   const serviceUrls: Record<string, string> = {};

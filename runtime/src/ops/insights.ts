@@ -28,7 +28,7 @@ const rebuild = (opts: { json?: boolean }) =>
         return 1;
       }
       if (fewer.length > 0) {
-        console.error(`error: fewer rows than before in ${fewer.map(([t]) => t).join(', ')}: the bus no longer keeps every event they were built from (BUS_RETENTION_HOURS)`);
+        console.error(`error: fewer rows than before in ${fewer.map(([t]) => t).join(', ')}: the bus no longer keeps every event they were built from (BUS_RETENTION_HOURS, or the Kafka topics' retention)`);
         return 1;
       }
       return 0;
@@ -40,7 +40,7 @@ export function addInsightsCommands(program: Command): void {
   const group = program.command('insights').description("rebuild: insights' read models from the bus");
   group
     .command('rebuild')
-    .description('clears the read models (sales, labor, scheduled shifts, waste, over/short) and replays the events the bus keeps into them, with progress (Postgres bus)')
+    .description('clears the read models (sales, labor, scheduled shifts, waste, over/short) and replays the events the bus keeps into them, with progress')
     .option('--json', 'the result as JSON (no progress lines)')
     .action(exits(rebuild));
 }

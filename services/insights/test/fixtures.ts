@@ -12,6 +12,7 @@ import { inventoryService } from '@svc/inventory';
 import { cashService } from '@svc/cash';
 import { filesService } from '@svc/files';
 import { FakeClock, integration, standardLocations, startTestServices, type TestService, type TestServices } from '@bop/test-support';
+import type { Bus } from '@bop/shared';
 import { insightsService } from '../src';
 
 export interface InsightsStack {
@@ -31,10 +32,10 @@ export const pos = integration(['sales:write', 'sales:read']);
 export const timeclock = integration(['time:write', 'time:read']);
 
 /** The chain on a fresh database (workers off: time's recalculation runs when the test says); with `files` (exports), files stores in `filesDir`. */
-export async function startInsightsStack(o: { filesDir?: string; clock?: FakeClock } = {}): Promise<InsightsStack> {
+export async function startInsightsStack(o: { filesDir?: string; clock?: FakeClock; bus?: Bus } = {}): Promise<InsightsStack> {
   const defs = [organizationService, peopleService, salesService, timeService, schedulingService, inventoryService, cashService, insightsService, ...(o.filesDir ? [filesService] : [])];
   const env: Record<string, string> = o.filesDir ? { FILES_DIR: o.filesDir, STORAGE_S3_BUCKET: '' } : {};
-  const stack = await startTestServices(defs, env, { workers: false, ...(o.clock ? { clock: o.clock } : {}) });
+  const stack = await startTestServices(defs, env, { workers: false, ...(o.clock ? { clock: o.clock } : {}), ...(o.bus ? { bus: o.bus } : {}) });
   const s = stack.services;
   const locations = await standardLocations(stack, ['sales', 'time', 'scheduling', 'inventory', 'cash', 'people', 'insights']);
   return { stack, insights: s.insights, sales: s.sales, time: s.time, scheduling: s.scheduling, inventory: s.inventory, cash: s.cash, people: s.people, locations };

@@ -106,4 +106,19 @@ export interface Bus {
    * such as a rebuild's replay; the group must have no running subscription.
    */
   forget?(group: string): Promise<void>;
+  /**
+   * Where each partition of these topics begins (`low`) and ends (`high`: the next message's offset)
+   * now — Kafka, whose partitions have no order between them, so a replay reads each up to the end it
+   * had when the replay began (a rebuild's). A topic not created yet has none.
+   */
+  partitionEnds?(topics: string[]): Promise<PartitionEnd[]>;
+}
+
+/** One partition's bounds (`partitionEnds`): offsets as decimal strings, as positions carry them. */
+export interface PartitionEnd {
+  /** the area topic, as messages name it */
+  topic: string;
+  partition: number;
+  low: string;
+  high: string;
 }

@@ -27,31 +27,52 @@ export interface RebuildResult {
 /**
  * The ops CLI's `insights rebuild`: rebuilds insights' read models from what the bus keeps. Clears
  * them (waiting for the consumers' running transactions), then replays every kept event of their
- * topics through the same consumers, with a group of its own, up to a marker it published after the
- * clear — so every event the live consumers had applied before the clear is read again. Events after
- * the marker are the live consumers' as usual; both apply each record by its version, so their order
- * does not matter. An event the bus holds twice is applied once. Alert rules wait while it runs. The Postgres bus only: its log has one order over
- * every topic; Kafka orders each partition alone, so no marker can say the replay has read
- * everything before it.
+ * topics through the same consumers, with a group of its own, up to the bus's end after the clear —
+ * so every event the live consumers had applied before the clear is read again. On the Postgres bus,
+ * whose log has one order over every topic, that end is a marker the rebuild publishes; on Kafka, which
+ * orders each partition alone, it is each partition's end offset read after the clear (no marker in
+ * other areas' topics, which outside consumers read). Events after it are the live consumers' as
+ * usual; both apply each record by its version, so their order does not matter. An event the bus holds
+ * twice is applied once. Alert rules wait while it runs.
  */
 export async function rebuildReadModels(rt: ServiceRuntime<any>, opts: { onProgress?: (p: RebuildProgress) => void; progressEveryMs?: number } = {}): Promise<RebuildResult> {
-  if (rt.bus.kind !== 'postgres') throw new Error(`insights rebuild: the ${rt.bus.kind} bus has no single order over its topics to replay to a marker; rebuild needs BUS=postgres`);
   const started = performance.now();
   const id = newIdWithPrefix('rbd');
   const before = await rt.read((w) => readModelRows(w));
   const at = await rt.write((w) => startRebuild(w, id));
   // one group for every rebuild: what a rebuild cut short left is forgotten, and this one reads from the start
   await rt.bus.forget?.(REPLAY_GROUP);
-  const markerId = newId('event');
-  await rt.bus.publish([
-    {
-      topic: 'insights',
-      key: id,
-      eventId: markerId,
-      type: MARKER,
-      payload: { id: markerId, type: MARKER, createdAt: at.toISOString(), apiVersion: 'v1', actor: { type: 'system', id: null }, locationId: null, data: { object: { rebuildId: id } } },
-    },
-  ]);
+  const readModelTopics = [...new Set(readModelConsumers.flatMap((d) => d.topics))];
+  let topics: string[];
+  /** whether the replay has read up to the end, after this batch */
+  let reached: (batch: ConsumedMessage[]) => boolean;
+  if (rt.bus.partitionEnds) {
+    // each partition up to its last offset now (an empty one, or one whose messages retention deleted, has none to read)
+    const last = new Map<string, bigint>();
+    for (const p of await rt.bus.partitionEnds(readModelTopics)) if (BigInt(p.high) > BigInt(p.low)) last.set(`${p.topic}:${p.partition}`, BigInt(p.high) - 1n);
+    topics = readModelTopics;
+    reached = (batch) => {
+      for (const m of batch) {
+        const [partition, offset] = m.position.split(':');
+        const key = `${m.topic}:${partition}`;
+        if (last.has(key) && BigInt(offset) >= last.get(key)!) last.delete(key);
+      }
+      return last.size === 0;
+    };
+  } else {
+    const markerId = newId('event');
+    await rt.bus.publish([
+      {
+        topic: 'insights',
+        key: id,
+        eventId: markerId,
+        type: MARKER,
+        payload: { id: markerId, type: MARKER, createdAt: at.toISOString(), apiVersion: 'v1', actor: { type: 'system', id: null }, locationId: null, data: { object: { rebuildId: id } } },
+      },
+    ]);
+    topics = [...new Set([...readModelTopics, 'insights'])];
+    reached = (batch) => batch.some((m) => m.type === MARKER && m.eventId === markerId);
+  }
 
   const byType = new Map<string, ConsumerDef[]>();
   for (const def of readModelConsumers) for (const type of def.types as string[]) byType.set(type, [...(byType.get(type) ?? []), def]);
@@ -100,9 +121,10 @@ export async function rebuildReadModels(rt: ServiceRuntime<any>, opts: { onProgr
     }
     // only once the batch's unit committed: a batch that failed is retried whole
     for (const m of wanted) seen.add(m.eventId);
-    if (batch.some((m) => m.type === MARKER && m.eventId === markerId)) finish();
+    if (reached(batch)) finish();
   };
-  const topics = [...new Set([...readModelConsumers.flatMap((d) => d.topics), 'insights'])];
+  // nothing to read (Kafka, every partition empty): done at once
+  if (reached([])) finish();
   const sub = await rt.bus.subscribe({
     group,
     topics,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { CompressionTypes, Kafka, type Admin, type Consumer, type Producer } from 'kafkajs';
 import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
 import type { Logger } from '../../logger';
-import type { Bus, BusMessage, SubscribeOptions, Subscription } from '../types';
+import type { Bus, BusMessage, PartitionEnd, SubscribeOptions, Subscription } from '../types';
 import { createPayloadCodec, type PayloadCodec } from '../codec';
 import { allTopicsPattern, kafkaTopic, toSizedSends, toTopicBatches } from './records';
 import { kafkaLogLevel, pinoLogCreator } from './logging';
@@ -195,6 +195,30 @@ export class KafkaBus implements Bus {
         return { group, lag };
       }),
     );
+  }
+
+  /** The replay's group deleted on the cluster (a rebuild's): a later subscription of that name reads from the start. */
+  async forget(group: string): Promise<void> {
+    const admin = await this.adminClient();
+    try {
+      await admin.deleteGroups([this.groupId(group)]);
+    } catch (err) {
+      // a group never created (or deleted before) is forgotten already
+      const codes = ((err as { groups?: Array<{ error?: { type?: string } }> }).groups ?? []).map((g) => g.error?.type);
+      if (codes.length === 0 || codes.some((c) => c !== 'GROUP_ID_NOT_FOUND')) throw err;
+    }
+  }
+
+  async partitionEnds(topics: string[]): Promise<PartitionEnd[]> {
+    const admin = await this.adminClient();
+    const existing = new Set(await admin.listTopics());
+    const out: PartitionEnd[] = [];
+    for (const topic of topics) {
+      const name = kafkaTopic(this.prefix, topic);
+      if (!existing.has(name)) continue;
+      for (const p of await admin.fetchTopicOffsets(name)) out.push({ topic, partition: p.partition, low: p.low, high: p.high });
+    }
+    return out;
   }
 
   /** A group's id on the cluster: the topic prefix namespaces groups as it does topics (one cluster, several platforms or test runs). */
