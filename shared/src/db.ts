@@ -35,7 +35,15 @@ export async function createOrm(opts: OrmOptions): Promise<Orm> {
     entities: [...opts.entities, defineOutbox(opts.schema), ...replicaEntitiesFor(opts.entities)],
     discovery: { warnWhenNoEntities: false },
     // at least 2: `migrate` holds one connection for its advisory lock while the migrator uses another
-    pool: { min: 0, max: Math.max(2, opts.poolMax ?? 5), idleTimeoutMillis: 10_000 },
+    // JIT off on every connection: Postgres compiles a statement costed over jit_above_cost, and GET /kpis'
+    // sums (50 locations × 90 days) took 1,938 ms with JIT against 194 ms without (bench:sql insights.kpi-sums,
+    // Debian's PostgreSQL 15); no statement of ours runs long enough to win it back
+    pool: {
+      min: 0,
+      max: Math.max(2, opts.poolMax ?? 5),
+      idleTimeoutMillis: 10_000,
+      afterCreate: (conn: { query(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) => conn.query('set jit = off', (err) => done(err, conn)),
+    },
     // knex listens for each connection's `error` (a dropped connection is marked and discarded, never
     // an unhandled event); a connect that hangs (an unreachable host) fails after 5 s, as an outage
     driverOptions: { connection: { application_name: `bop-${opts.schema}`, connectionTimeoutMillis: 5000 } },
