@@ -111,7 +111,7 @@ export function createApp(parts: GatewayParts): { app: Express; handler: (req: I
       const route = req.gw.route!;
       nameServerSpan('gateway', req.method, `${API_PREFIX}${route.row.path}`, req);
       steps.feature(req);
-      const target = route.row.service === 'gateway' ? null : upstreams.requireServed(route);
+      const target = route.row.service === 'gateway' ? null : await upstreams.requireServed(route);
       await steps.authenticate(req);
       steps.authorize(req);
       await steps.rateLimit(req, res);

@@ -23,6 +23,7 @@ export class Upstreams {
   version = 0;
   private timer: NodeJS.Timeout | null = null;
   private readonly lastPoke = new Map<AreaService, number>();
+  private readonly asking = new Map<AreaService, Promise<void>>();
   private readonly down = new Set<AreaService>();
 
   constructor(
@@ -85,26 +86,35 @@ export class Upstreams {
     return this.unionCache;
   }
 
-  /** Throws unless a reachable service serves the row: 404 when this deployment lacks it, 503 when its service is not reached yet. */
-  requireServed(route: CompiledRoute): string {
+  /**
+   * Throws unless a reachable service serves the row: 404 when this deployment lacks it, 503 when its
+   * service is not reached yet. A service never reached is asked again first (the request waits for
+   * that answer: a start-up refresh that timed out on a busy machine must not turn the first requests into 503s).
+   */
+  async requireServed(route: CompiledRoute): Promise<string> {
     const service = route.row.service as AreaService;
     const url = this.urls.get(service);
     if (!url) throw new ApiError('not_found', `${route.key} is not available in this deployment.`);
-    const set = this.served.get(service);
+    let set = this.served.get(service);
     if (!set) {
-      this.poke(service);
-      throw new ServiceUnavailable(`The ${service} service is not reachable; retry with backoff.`);
+      await this.poke(service);
+      set = this.served.get(service);
+      if (!set) throw new ServiceUnavailable(`The ${service} service is not reachable; retry with backoff.`);
     }
     if (!set.has(route.key)) throw new ApiError('not_found', `${route.key} is not available in this deployment.`);
     return url;
   }
 
-  /** Ask a service not reached yet again, at most once a second, without waiting for the timer. */
-  private poke(service: AreaService): void {
+  /** Asks a service not reached yet again without waiting for the timer: joins the ask in flight, else at most one a second. */
+  private poke(service: AreaService): Promise<void> {
+    const running = this.asking.get(service);
+    if (running) return running;
     const now = Date.now();
-    if ((this.lastPoke.get(service) ?? 0) + 1000 > now) return;
+    if ((this.lastPoke.get(service) ?? 0) + 1000 > now) return Promise.resolve();
     this.lastPoke.set(service, now);
-    void this.refreshOne(service);
+    const ask = this.refreshOne(service).finally(() => this.asking.delete(service));
+    this.asking.set(service, ask);
+    return ask;
   }
 
   /** Each service's `GET /ready` (database reachable, migrations current). */
