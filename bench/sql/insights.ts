@@ -1,14 +1,13 @@
-import { payRateInForce, replicaPayRates, type Work } from '@bop/shared';
+import type { Work } from '@bop/shared';
 import { PAY_RATE_REPLICA } from '@bop/shared/dist/replica-entities';
 import { insightsService } from '@svc/insights';
 import { SalesDay } from '@svc/insights/dist/sales/entities';
-import { LaborHours } from '@svc/insights/dist/labor/entities';
-import { ScheduledShift } from '@svc/insights/dist/schedule/entities';
+import { LaborDay, LaborHours } from '@svc/insights/dist/labor/entities';
+import { ScheduledShift, ShiftDay } from '@svc/insights/dist/schedule/entities';
 import { WasteRecord } from '@svc/insights/dist/waste/entities';
 import { OverShortDay } from '@svc/insights/dist/cash/entities';
-import { StockFlow } from '@svc/insights/dist/stock/entities';
+import { FlowDay, StockFlow } from '@svc/insights/dist/stock/entities';
 import { USED } from '@svc/insights/dist/stock/usage';
-import { laborCost, paidHours } from '@svc/insights/dist/labor/allocate';
 import { periodSums } from '@svc/insights/dist/kpis/store';
 import { emptySums, kpiFigures, type KpiSums } from '@svc/insights/dist/kpis/figures';
 import type { SqlCase } from './case';
@@ -73,11 +72,10 @@ async function seed(write: <T>(fn: (w: Work) => Promise<T>) => Promise<T>): Prom
 /** what `GET /kpis` answers per location */
 const figures = (sums: Map<string, KpiSums>) => Object.fromEntries([...sums].map(([id, s]) => [id, kpiFigures(s)]));
 
-/** The sums as `GET /kpis` read them before the statement: every row through the query builder, summed and priced in code. */
+/** The sums as the query builder reads them: every day-sums row of the range, summed in code. */
 async function ormSums(w: Work, locationIds: string[], from: string, to: string): Promise<Map<string, KpiSums>> {
   const out = new Map(locationIds.map((id) => [id, emptySums()]));
   const where = { locationId: { $in: locationIds }, businessDay: { $gte: from, $lte: to } };
-  const day = (d: string | Date) => (typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10));
   for (const d of await w.em.createQueryBuilder(SalesDay).select(['locationId', 'netSales', 'transactions']).where(where).execute<Array<{ locationId: string; netSales: string; transactions: number }>>('all', true)) {
     const s = out.get(d.locationId)!;
     s.netSales = s.netSales.plus(d.netSales);
@@ -91,34 +89,20 @@ async function ormSums(w: Work, locationIds: string[], from: string, to: string)
     const s = out.get(x.locationId)!;
     s.overShort = s.overShort.plus(x.overShort);
   }
-  for (const f of await w.em.createQueryBuilder(StockFlow).select(['locationId', 'flow', 'value']).where({ ...where, flow: { $in: [...USED] } }).execute<Array<{ locationId: string; flow: string; value: string }>>('all', true)) {
+  for (const f of await w.em.createQueryBuilder(FlowDay).select(['locationId', 'flow', 'value']).where({ ...where, flow: { $in: [...USED] } }).execute<Array<{ locationId: string; flow: string; value: string }>>('all', true)) {
     const s = out.get(f.locationId)!;
     if (f.flow === 'sale') s.theoreticalFoodCost = s.theoreticalFoodCost.minus(f.value);
     s.actualFoodCost = s.actualFoodCost.minus(f.value);
   }
-  const hours = await w.em
-    .createQueryBuilder(LaborHours)
-    .select(['employeeId', 'locationId', 'businessDay', 'position', 'regularHours', 'overtime'])
-    .where(where)
-    .execute<Array<{ employeeId: string; locationId: string; businessDay: string | Date; position: string | null; regularHours: string; overtime: Record<string, string> }>>('all', true);
-  const shifts = await w.em
-    .createQueryBuilder(ScheduledShift)
-    .select(['locationId', 'businessDay', 'employeeId', 'position', 'paidHours'])
-    .where({ ...where, status: 'published' })
-    .execute<Array<{ locationId: string; businessDay: string | Date; employeeId: string | null; position: string | null; paidHours: string }>>('all', true);
-  const rates = await replicaPayRates(w, [...new Set([...hours.map((h) => h.employeeId), ...shifts.flatMap((x) => (x.employeeId ? [x.employeeId] : []))])]);
-  for (const h of hours) {
-    const s = out.get(h.locationId)!;
-    s.laborHours = s.laborHours.plus(paidHours({ regular: h.regularHours, overtime: h.overtime }));
-    const cost = laborCost({ regular: h.regularHours, overtime: h.overtime }, payRateInForce(rates.get(h.employeeId) ?? [], day(h.businessDay), h.position));
-    if (cost) s.laborCost = s.laborCost.plus(cost);
+  for (const d of await w.em.createQueryBuilder(LaborDay).select(['locationId', 'hours', 'cost']).where(where).execute<Array<{ locationId: string; hours: string; cost: string }>>('all', true)) {
+    const s = out.get(d.locationId)!;
+    s.laborHours = s.laborHours.plus(d.hours);
+    s.laborCost = s.laborCost.plus(d.cost);
   }
-  for (const x of shifts) {
-    const s = out.get(x.locationId)!;
-    s.scheduledHours = s.scheduledHours.plus(x.paidHours);
-    const rate = x.employeeId ? payRateInForce(rates.get(x.employeeId) ?? [], day(x.businessDay), x.position) : null;
-    const cost = laborCost({ regular: x.paidHours, overtime: {} }, rate);
-    if (cost) s.scheduledCost = s.scheduledCost.plus(cost);
+  for (const d of await w.em.createQueryBuilder(ShiftDay).select(['locationId', 'hours', 'cost']).where(where).execute<Array<{ locationId: string; hours: string; cost: string }>>('all', true)) {
+    const s = out.get(d.locationId)!;
+    s.scheduledHours = s.scheduledHours.plus(d.hours);
+    s.scheduledCost = s.scheduledCost.plus(d.cost);
   }
   return out;
 }
@@ -127,7 +111,7 @@ async function ormSums(w: Work, locationIds: string[], from: string, to: string)
 export const insightsCases: SqlCase[] = [
   {
     name: 'insights.kpi-sums',
-    what: `GET /kpis' sums of ${LOCATIONS} locations over ${DAYS} days (sales, waste, cash, stock flows, hours and shifts priced at the rates in force)`,
+    what: `GET /kpis' sums of ${LOCATIONS} locations over ${DAYS} days (sales, waste, cash, and the day sums of stock flows, hours and shifts)`,
     service: insightsService,
     seed,
     async raw(w) {

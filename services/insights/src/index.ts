@@ -4,12 +4,12 @@ import { migrations } from './migrations';
 import { InsightsLocation } from './locations/entities';
 import { InsightsEmployee } from './employees/entities';
 import { SalesChannelDay, SalesContribution, SalesDay, SalesInterval, SalesItemDay } from './sales/entities';
-import { LaborHours, LaborInterval, LaborTimesheet } from './labor/entities';
-import { ScheduledShift } from './schedule/entities';
+import { LaborDay, LaborHours, LaborInterval, LaborTimesheet } from './labor/entities';
+import { ScheduledShift, ShiftDay } from './schedule/entities';
 import { WasteRecord } from './waste/entities';
 import { OverShortDay } from './cash/entities';
 import { kpiRoutes } from './kpis/routes';
-import { StockFlow, StockItem, StockOnHand } from './stock/entities';
+import { FlowDay, StockFlow, StockItem, StockOnHand } from './stock/entities';
 import { OpenOrder, PurchasePrice } from './purchases/entities';
 import { Recommendation } from './recommendations/entities';
 import { recommendationRoutes } from './recommendations/routes';
@@ -55,7 +55,7 @@ const reports = reportRegistry([salesByDay, salesByHour, salesByItem, salesByCha
 export const insightsService = createService({
   name: 'insights',
   configSchema,
-  entities: [InsightsLocation, InsightsEmployee, SalesContribution, SalesDay, SalesInterval, SalesItemDay, SalesChannelDay, ReportExport, ReportSchedule, LaborTimesheet, LaborHours, LaborInterval, ScheduledShift, WasteRecord, OverShortDay, StockFlow, StockOnHand, StockItem, PurchasePrice, OpenOrder, Recommendation, AlertRuleEntity, AlertRuleLocation, AlertState, AlertDirty, AlertEntity, Rebuild, ForecastDay, ForecastAdjustmentDay, DisplayFeed],
+  entities: [InsightsLocation, InsightsEmployee, SalesContribution, SalesDay, SalesInterval, SalesItemDay, SalesChannelDay, ReportExport, ReportSchedule, LaborTimesheet, LaborHours, LaborInterval, LaborDay, ScheduledShift, ShiftDay, WasteRecord, OverShortDay, StockFlow, FlowDay, StockOnHand, StockItem, PurchasePrice, OpenOrder, Recommendation, AlertRuleEntity, AlertRuleLocation, AlertState, AlertDirty, AlertEntity, Rebuild, ForecastDay, ForecastAdjustmentDay, DisplayFeed],
   migrations,
   // a person's org-unit reach resolves to the locations of those units (insights' replica of the organization)
   locationsInOrgUnits: inOrgUnits,

@@ -36,26 +36,6 @@ export function laborShares(day: TimesheetDay): LaborShare[] {
   return [...split].map(([key, h]) => ({ date: day.date, locationId: first.get(key)!.locationId, position: first.get(key)!.position, ...h }));
 }
 
-/** The rate a share is priced at: people's pay rate in force on its day for its position. */
-export interface HourlyRate {
-  type: string;
-  amount: string;
-}
-
-/**
- * The cost of hours at a rate, as time's payroll export estimates gross: regular × rate + overtime ×
- * rate × multiplier, for hourly rates; null for a salaried rate or none in force (no hourly cost to
- * add: said so in the KPI's documentation).
- */
-export function laborCost(hours: { regular: Decimal.Value; overtime: Record<string, Decimal.Value> | Map<string, Decimal.Value> }, rate: HourlyRate | null): Decimal | null {
-  if (!rate || rate.type !== 'hourly') return null;
-  const hourly = new Decimal(rate.amount);
-  let cost = new Decimal(hours.regular).times(hourly);
-  const overtime = hours.overtime instanceof Map ? [...hours.overtime] : Object.entries(hours.overtime);
-  for (const [m, h] of overtime) cost = cost.plus(new Decimal(h).times(hourly).times(m));
-  return cost;
-}
-
 /** The paid hours of a share: regular plus every overtime hour. */
 export function paidHours(hours: { regular: Decimal.Value; overtime: Record<string, Decimal.Value> }): Decimal {
   return Object.values(hours.overtime).reduce<Decimal>((n, h) => n.plus(h), new Decimal(hours.regular));

@@ -25,6 +25,8 @@ export const LaborHours = defineEntity({
     position: p.string().nullable(),
     regularHours: p.decimal('string'),
     overtime: p.json<Record<string, string>>(),
+    /** the hours at the hourly rate in force (regular × rate + overtime × rate × multiplier), unrounded; null without one. Postgres prices the row as it is written, and again when a rate of its employee arrives. */
+    cost: p.decimal('string').nullable(),
   },
 });
 export type LaborHours = InferEntity<typeof LaborHours>;
@@ -43,3 +45,16 @@ export const LaborInterval = defineEntity({
   },
 });
 export type LaborInterval = InferEntity<typeof LaborInterval>;
+
+/** The hours and their cost of a location's business day: `labor_hours` summed, kept by Postgres in the same statement as those rows. */
+export const LaborDay = defineEntity({
+  name: 'LaborDay',
+  tableName: 'labor_days',
+  properties: {
+    locationId: p.string().primary(),
+    businessDay: p.string().columnType('date').primary(),
+    hours: p.decimal('string'),
+    cost: p.decimal('string'),
+  },
+});
+export type LaborDay = InferEntity<typeof LaborDay>;

@@ -12,6 +12,7 @@ import { Migration20261202501000 } from './Migration20261202501000';
 import { Migration20261203200000 } from './Migration20261203200000';
 import { Migration20261203201000 } from './Migration20261203201000';
 import { Migration20261203500000 } from './Migration20261203500000';
+import { Migration20261204100000 } from './Migration20261204100000';
 
 export const migrations: MigrationEntry[] = [
   // organization and employee replicas
@@ -40,4 +41,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261203201000', class: Migration20261203201000 },
   // each location's feed of today's KPIs to the team displays
   { name: 'Migration20261203500000', class: Migration20261203500000 },
+  // hours priced as written; day sums of labor, shifts and stock flows kept by Postgres
+  { name: 'Migration20261204100000', class: Migration20261204100000 },
 ];

@@ -1,9 +1,9 @@
 import { lockForTransaction, type Work } from '@bop/shared';
 import { SalesChannelDay, SalesContribution, SalesDay, SalesInterval, SalesItemDay } from '../sales/entities';
-import { StockFlow, StockItem, StockOnHand } from '../stock/entities';
+import { FlowDay, StockFlow, StockItem, StockOnHand } from '../stock/entities';
 import { OpenOrder, PurchasePrice } from '../purchases/entities';
-import { LaborHours, LaborInterval, LaborTimesheet } from '../labor/entities';
-import { ScheduledShift } from '../schedule/entities';
+import { LaborDay, LaborHours, LaborInterval, LaborTimesheet } from '../labor/entities';
+import { ScheduledShift, ShiftDay } from '../schedule/entities';
 import { WasteRecord } from '../waste/entities';
 import { OverShortDay } from '../cash/entities';
 import { ForecastAdjustmentDay, ForecastDay } from '../forecasts/entities';
@@ -29,6 +29,10 @@ export const READ_MODELS = {
   purchase_orders: OpenOrder,
   forecast_days: ForecastDay,
   forecast_adjustments: ForecastAdjustmentDay,
+  // the day sums after their sources: clearing those leaves them at zero, then they are emptied
+  labor_days: LaborDay,
+  shift_days: ShiftDay,
+  flow_days: FlowDay,
 } as const;
 export type ReadModel = keyof typeof READ_MODELS;
 

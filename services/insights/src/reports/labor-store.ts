@@ -1,8 +1,8 @@
 import Decimal from 'decimal.js';
 import { ReportRangeParams } from '@bop/contracts';
-import { addDays, payRateInForce, replicaPayRates } from '@bop/shared';
+import { addDays } from '@bop/shared';
 import { LaborHours } from '../labor/entities';
-import { laborCost, paidHours } from '../labor/allocate';
+import { paidHours } from '../labor/allocate';
 import { InsightsEmployee } from '../employees/entities';
 import { daySums } from '../kpis/store';
 import { kpiFigures, type KpiSums } from '../kpis/figures';
@@ -93,22 +93,20 @@ export const timesheetSummary = defineReport({
     if (p.locationIds.length === 0) return { rows: [], nextCursor: null };
     const hours = await w.em
       .createQueryBuilder(LaborHours)
-      .select(['employeeId', 'businessDay', 'position', 'regularHours', 'overtime'])
+      .select(['employeeId', 'businessDay', 'position', 'regularHours', 'overtime', 'cost'])
       .where({ locationId: { $in: p.locationIds }, businessDay: { $gte: p.from, $lte: p.to } })
-      .execute<Array<{ employeeId: string; businessDay: string | Date; position: string | null; regularHours: string; overtime: Record<string, string> }>>('all', true);
+      .execute<Array<{ employeeId: string; businessDay: string | Date; position: string | null; regularHours: string; overtime: Record<string, string>; cost: string | null }>>('all', true);
     const employeeIds = [...new Set(hours.map((h) => h.employeeId))];
-    const rates = await replicaPayRates(w, employeeIds);
     const names = new Map((employeeIds.length ? await w.em.find(InsightsEmployee, { id: { $in: employeeIds } }, { fields: ['id', 'firstName', 'lastName'] }) : []).map((e) => [e.id, `${e.firstName} ${e.lastName}`]));
     const groups = new Map<string, { employeeId: string; position: string | null; days: Set<string>; regular: Decimal; paid: Decimal; cost: Decimal }>();
     for (const h of hours) {
       const key = `${h.employeeId}|${h.position ?? ''}`;
       const g = groups.get(key) ?? { employeeId: h.employeeId, position: h.position, days: new Set<string>(), regular: new Decimal(0), paid: new Decimal(0), cost: new Decimal(0) };
-      const day = dayText(h.businessDay);
-      g.days.add(day);
+      g.days.add(dayText(h.businessDay));
       g.regular = g.regular.plus(h.regularHours);
       g.paid = g.paid.plus(paidHours({ regular: h.regularHours, overtime: h.overtime }));
-      const cost = laborCost({ regular: h.regularHours, overtime: h.overtime }, payRateInForce(rates.get(h.employeeId) ?? [], day, h.position));
-      if (cost) g.cost = g.cost.plus(cost);
+      // priced as written, at the rate in force on its day for its position (null: none hourly)
+      if (h.cost !== null) g.cost = g.cost.plus(h.cost);
       groups.set(key, g);
     }
     return pageRows([...groups], page, ([k]) => k, ([, g]) => ({

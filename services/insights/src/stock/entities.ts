@@ -25,6 +25,19 @@ export const StockFlow = defineEntity({
 });
 export type StockFlow = InferEntity<typeof StockFlow>;
 
+/** The value of a flow at a location on a business day, every item: `stock_flows` summed, kept by Postgres with them. */
+export const FlowDay = defineEntity({
+  name: 'FlowDay',
+  tableName: 'flow_days',
+  properties: {
+    locationId: p.string().primary(),
+    businessDay: p.string().columnType('date').primary(),
+    flow: p.string().primary(),
+    value: p.decimal('string'),
+  },
+});
+export type FlowDay = InferEntity<typeof FlowDay>;
+
 /** An item's stock at a location as inventory last reported it (`stock.level_changed`, latest version). */
 export const StockOnHand = defineEntity({
   name: 'StockOnHand',
