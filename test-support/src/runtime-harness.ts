@@ -10,6 +10,8 @@ export interface TestRuntime {
   db: TestDatabase;
   /** signs internal tokens as the gateway does (to call a service directly) */
   signer: InternalTokenSigner;
+  /** the internal token keys the runtime's services were started with (to start one again beside them) */
+  keys: { publicKeyPem: string; privateKeyPem: string };
   /** Authorization header of an owner session */
   owner: Record<string, string>;
   signIn(email: string, password: string): Promise<Record<string, string>>;
@@ -42,6 +44,7 @@ export async function startTestRuntime(env: Record<string, string> = {}, opts: {
     rt,
     db,
     signer: await InternalTokenSigner.fromPem(keys.privateKeyPem),
+    keys,
     owner: await signIn(OWNER.email, OWNER.password),
     signIn,
     async close() {
