@@ -8,7 +8,7 @@ import { equipmentService } from '@svc/equipment';
 import { startService, type RunningService } from '@bop/shared';
 import { eventually, Receiver, startTestRuntime, type TestRuntime } from '@bop/test-support';
 import { createClient, paginate, retryAfterMs, verifyWebhookSignature, type Api } from '@bop/client';
-import { readmeExample } from './readme';
+import { exampleTypeErrors, readmeExample } from './readme';
 
 let t: TestRuntime;
 let api: Api;
@@ -181,6 +181,10 @@ describe('webhook signatures', () => {
 });
 
 describe('README example', () => {
+  it('type-checks against the built client', () => {
+    expect(exampleTypeErrors()).toEqual([]);
+  });
+
   it('runs as written: creates a location and lists it', async () => {
     const example = await readmeExample({ baseUrl: `${t.rt.url}/api/v1`, token, webhookSecret: 'whsec_unused' });
     expect(example.output[0]).toMatch(/^created loc_/);

@@ -26,3 +26,30 @@ export async function readmeExample(opts: { baseUrl: string; token: string; webh
   await new AsyncFunction('require', 'exports', 'process', 'console', js)(requireFn, exports, { env }, { log: (...a: unknown[]) => output.push(a.join(' ')) });
   return { output, genuine: exports.genuine };
 }
+
+/** The example's type errors, checked as a module of this folder against the built client (`@bop/client`'s .d.ts). */
+export function exampleTypeErrors(): string[] {
+  const file = path.join(__dirname, 'readme-example.ts');
+  // inside a function: the package is CommonJS, where a module may not await at its top level
+  const lines = exampleSource().split('\n');
+  const imports = lines.filter((l) => l.startsWith('import '));
+  const body = lines.filter((l) => !l.startsWith('import ')).map((l) => l.replace(/^export const /, 'const '));
+  const text = [...imports, 'export async function example() {', ...body, '}'].join('\n');
+  const options: ts.CompilerOptions = {
+    target: ts.ScriptTarget.ES2022,
+    lib: ['lib.es2023.d.ts'],
+    module: ts.ModuleKind.Node16,
+    moduleResolution: ts.ModuleResolutionKind.Node16,
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+    types: ['node'],
+  };
+  const host = ts.createCompilerHost(options);
+  const read = host.getSourceFile.bind(host);
+  host.getSourceFile = (name, version, ...rest) => (path.resolve(name) === file ? ts.createSourceFile(name, text, version) : read(name, version, ...rest));
+  const fileExists = host.fileExists.bind(host);
+  host.fileExists = (name) => path.resolve(name) === file || fileExists(name);
+  const program = ts.createProgram([file], options, host);
+  return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+}
