@@ -187,6 +187,18 @@ describe('the event log', () => {
     expect(await sql(wh, `select count(*)::int as n from webhooks.event_log where event_id = $1`, [ev.id])).toEqual([{ n: 1 }]);
   });
 
+  it("logs a producer's odd event as its webhooks get it: no object id, a bad createdAt, a NUL in the object id", async () => {
+    const odd = envelope('location.updated', { name: 'no id' }, { createdAt: 'not a time' });
+    const nul = envelope('location.updated', { id: 'loc_\u0000nul' });
+    await publish(odd);
+    await stack.bus.publish([{ topic: 'organization', key: 'loc_nul', eventId: nul.id, type: nul.type, payload: nul }]);
+    await logged(odd, nul);
+    const res = await list(`?type=location.updated&order=desc&limit=2`);
+    expect(ids(res).sort()).toEqual([odd.id, nul.id].sort());
+    expect(res.body.data.find((x: Envelope) => x.id === odd.id)).toEqual(odd);
+    expect(ids(await list(`?objectId=${encodeURIComponent('loc_\uFFFDnul')}`))).toEqual([nul.id]);
+  });
+
   it(`keeps events for EVENT_LOG_RETENTION_DAYS (30) by their createdAt`, async () => {
     const day = 86_400_000;
     const old = envelope('punch.received', { id: 'pun_old' }, { createdAt: new Date(clock.now().getTime() - 31 * day).toISOString() });

@@ -1,6 +1,6 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { EventEnvelope } from '@bop/contracts';
-import { BadRequest, decodeCursor, encodeCursor, findPlain, pageLimit, type ListPage, type Work } from '@bop/shared';
+import { BadRequest, decodeCursor, encodeCursor, findPlain, pageLimit, withoutNul, type ListPage, type Work } from '@bop/shared';
 import { EventLogState, LoggedEvent } from './entities';
 
 /**
@@ -8,15 +8,19 @@ import { EventLogState, LoggedEvent } from './entities';
  * event id: a redelivered event changes nothing. Not visible before the sequencer's next round.
  */
 export async function logEvent(w: Work, event: EventEnvelope, body: string): Promise<void> {
-  const objectId = (event.data.object as { id?: unknown }).id;
+  const object = event.data?.object as { id?: unknown } | null | undefined;
+  const objectId = object && typeof object === 'object' ? object.id : undefined;
+  // a producer's bad createdAt must not hold back its webhooks: the log files it under when it arrived
+  const createdAt = new Date(event.createdAt);
   await w.em
     .createQueryBuilder(LoggedEvent)
+    // the columns Postgres must store as text hold no NUL (the body escapes it)
     .insert({
-      eventId: event.id,
-      type: event.type,
-      locationId: event.locationId ?? null,
-      objectId: typeof objectId === 'string' ? objectId : null,
-      createdAt: new Date(event.createdAt),
+      eventId: withoutNul(event.id),
+      type: withoutNul(event.type),
+      locationId: withoutNul(event.locationId ?? null),
+      objectId: typeof objectId === 'string' ? withoutNul(objectId) : null,
+      createdAt: Number.isNaN(createdAt.getTime()) ? w.now : createdAt,
       body,
       loggedAt: w.now,
     })

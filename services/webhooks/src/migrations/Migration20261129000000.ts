@@ -10,9 +10,9 @@ export class Migration20261129000000 extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create sequence if not exists "webhooks"."event_log_arrival_seq"`);
     this.addSql(`create table if not exists "webhooks"."event_log" (
-      "event_id" varchar(40) primary key,
-      "type" varchar(100) not null,
-      "location_id" varchar(40) null,
+      "event_id" text primary key,
+      "type" text not null,
+      "location_id" text null,
       "object_id" text null,
       "created_at" timestamptz not null,
       "body" text not null,
