@@ -17,6 +17,10 @@ export const configSchema = z.object({
   WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(1).default(25),
   /** the worker's poll when no NOTIFY woke it */
   WEBHOOK_POLL_MS: z.coerce.number().int().min(10).default(500),
+  /** days `GET /events` keeps an event, by its createdAt (Stripe keeps 30, Square 28) */
+  EVENT_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** how often the event log's sequencer makes newly logged events visible (their latency in `GET /events`) */
+  EVENT_LOG_SEQUENCE_MS: z.coerce.number().int().min(10).default(250),
 });
 
 export type WebhooksConfig = BaseConfig & z.output<typeof configSchema>;

@@ -4,10 +4,13 @@ import { Endpoint } from './endpoints/entities';
 import { Delivery } from './deliveries/entities';
 import { IntegrationState } from './integrations/entities';
 import { FeatureState } from './features/entities';
+import { EventLogState, LoggedEvent } from './events/entities';
 import { migrations } from './migrations';
 import { endpointRoutes } from './endpoints/routes';
 import { deliveryRoutes } from './deliveries/routes';
 import { eventTypeRoutes } from './event-types/routes';
+import { eventLogRoutes } from './events/routes';
+import { eventLogRetention, eventLogSequencer } from './events/workers';
 import { internalRoutes } from './integrations/internal-routes';
 import { fanOutConsumer } from './deliveries/consumers';
 import { deliveryWorker } from './deliveries/delivery-worker';
@@ -19,10 +22,10 @@ export const webhooksService = createService({
   name: 'webhooks',
   configSchema,
   // the kit opens the transaction of every write and commits it with the unit's events
-  entities: [Endpoint, Delivery, IntegrationState, FeatureState],
+  entities: [Endpoint, Delivery, IntegrationState, FeatureState, LoggedEvent, EventLogState],
   migrations,
-  routes: (svc) => [...endpointRoutes(svc), ...deliveryRoutes(), ...eventTypeRoutes()],
+  routes: (svc) => [...endpointRoutes(svc), ...deliveryRoutes(), ...eventTypeRoutes(), ...eventLogRoutes()],
   internalRoutes,
-  consumers: (svc) => [fanOutConsumer(svc.schema)],
-  workers: (svc) => [deliveryWorker(svc)],
+  consumers: () => [fanOutConsumer()],
+  workers: (svc) => [deliveryWorker(svc), eventLogSequencer(svc), eventLogRetention(svc)],
 });

@@ -297,15 +297,16 @@ describe('fan-out and delivery', () => {
     expect(verifySignature(h2, later.raw, rotated.secret)).toMatchObject({ valid: 1, total: 1 });
   });
 
-  it('reads only the types some endpoint subscribes to; a type subscribed later counts from then on', async () => {
+  it('reads every public type for the event log, and delivers only the subscribed ones; a type subscribed later counts from then on', async () => {
     const e = await endpointFor(['location.created']);
     const publish = (env: ReturnType<typeof envelope>, key: string) => stack.bus.publish([{ topic: 'organization', key, eventId: env.id, type: env.type, payload: env }]);
-    const unread = envelope('location.updated', { id: 'loc_types1' });
-    await publish(unread, 'loc_types1');
+    const unsubscribed = envelope('location.updated', { id: 'loc_types1' });
+    await publish(unsubscribed, 'loc_types1');
     await publish(envelope('location.created', { id: 'loc_types1' }), 'loc_types1');
     await delivered(async () => receiver.ofType('location.created').find((r) => r.json.data.object.id === 'loc_types1'));
-    // nobody subscribed to location.updated: the fan-out never read it (it would be recorded as processed)
-    expect(await sql(wh, `select 1 from webhooks.processed_events where event_id = $1`, [unread.id])).toEqual([]);
+    // logged (GET /events), never delivered
+    expect(await sql(wh, `select event_id from webhooks.event_log where event_id = $1`, [unsubscribed.id])).toEqual([{ event_id: unsubscribed.id }]);
+    expect(await sql(wh, `select 1 from webhooks.deliveries where event_id = $1`, [unsubscribed.id])).toEqual([]);
 
     expect((await wh.call('PATCH', `/webhook-endpoints/${e.id}`, { body: { events: ['location.created', 'location.updated'] } })).status).toBe(200);
     await publish(envelope('location.updated', { id: 'loc_types2' }), 'loc_types2');

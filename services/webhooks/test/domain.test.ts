@@ -3,7 +3,8 @@ import { eventTypes } from '@bop/contracts';
 import { deliveryHeaders, generateSecret, standardKey, signingSecrets } from '../src/deliveries/signature';
 import { JITTER, nextAttemptAt, nominalDelayMs, parseRetryAfter, retryDelayMs, scheduleTable } from '../src/deliveries/schedule';
 import { blockedAddressReason, parseV6 } from '../src/endpoints/addresses';
-import { checkEvents, featureOn, isDeliverableType, subscribedTypes, subscribes } from '../src/event-types/subscriptions';
+import { checkEvents, featureOn, isDeliverableType, subscribes } from '../src/event-types/subscriptions';
+import { readableTypes, typesOfFilter } from '../src/events/readable-types';
 import { checkUrl } from '../src/endpoints/urls';
 
 const def = (type: string) => eventTypes.find((e) => e.type === type)!;
@@ -190,14 +191,31 @@ describe('subscriptions', () => {
     expect(subscribes(integ(['people:read'], ['location.created']), def('location.created'))).toBe(false);
   });
 
-  it('reads only the types some endpoint subscribes to (none without endpoints)', () => {
-    expect(subscribedTypes([])).toEqual([]);
-    expect(subscribedTypes([standalone(['location.created']), standalone(['location.created', 'punch.received'])])).toEqual(['location.created', 'punch.received']);
-    const all = subscribedTypes([standalone(['*'])]);
+  it('lets the event log show a reader the types a ["*"] subscription of theirs would be sent', () => {
+    const on = new Map<string, boolean>();
+    const all = readableTypes({ scopes: null, features: on });
     expect(all).toEqual(eventTypes.map((t) => t.type).filter(isDeliverableType));
     expect(all).not.toContain('webhook.ping');
-    expect(subscribedTypes([{ events: ['*'], scopes: ['organization:read'] }])).toEqual(expect.arrayContaining(['location.created']));
-    expect(subscribedTypes([{ events: ['*'], scopes: ['organization:read'] }])).not.toContain('punch.received');
+    expect(all).not.toContain('document.expiring');
+    const org = readableTypes({ scopes: ['organization:read'], features: on });
+    expect(org).toContain('location.created');
+    expect(org).not.toContain('punch.received');
+    expect(readableTypes({ scopes: [], features: on })).toEqual([]);
+    const salesOff = readableTypes({ scopes: null, features: new Map([['sales', false]]) });
+    expect(salesOff).not.toContain('sales_order.created');
+    expect(salesOff).toContain('punch.received');
+  });
+
+  it('reads the type filter: exact types, prefix.* patterns, * and field errors', () => {
+    const person = { scopes: null, features: new Map<string, boolean>() };
+    expect(typesOfFilter('sales_order.*,invoice.paid', person)).toEqual({ types: ['sales_order.created', 'sales_order.shipped', 'sales_order.cancelled', 'invoice.paid'], errors: [] });
+    expect(typesOfFilter('*', person).types).toEqual(readableTypes(person));
+    expect(typesOfFilter('sale.*', person).errors).toEqual([{ path: 'type', message: expect.stringContaining('sale.* matches no event type') }]);
+    expect(typesOfFilter('nope,location.created,', person).errors.map((e) => e.message)).toEqual([expect.stringContaining('nope is not an event type'), expect.stringContaining('An empty entry')]);
+    expect(typesOfFilter('webhook.ping', person).errors).toHaveLength(1);
+    const integ = { scopes: ['organization:read'], features: new Map<string, boolean>() };
+    expect(typesOfFilter('employee.created', integ).errors).toEqual([{ path: 'type', message: 'employee.created needs one of the scopes people:read, people:write.' }]);
+    expect(typesOfFilter('employee.*', integ)).toMatchObject({ errors: [] });
   });
 
   it('turns an event off with its feature or any ancestor feature', () => {

@@ -1,7 +1,8 @@
 import { defineConsumer, newId, type ConsumerDef, type EntityManager, type Work } from '@bop/shared';
 import { eventTypes, type EventEnvelope } from '@bop/contracts';
-import { eventTypeDef, featureOn, isDeliverableType, subscribedTypes, subscribes } from '../event-types/subscriptions';
+import { eventTypeDef, featureOn, isDeliverableType, subscribes } from '../event-types/subscriptions';
 import { loadFeatureStates, saveFeatureState } from '../features/store';
+import { logEvent } from '../events/store';
 import { createDeliveries, loadSubscribers, wakeWorkers, type SubscriberRow } from './store';
 
 const FEATURE_EVENTS = new Set(['identity.feature.enabled', 'identity.feature.disabled']);
@@ -29,11 +30,12 @@ export function envelopeBody(event: EventEnvelope): string {
 }
 
 /**
- * Every area's events → one delivery per subscribed endpoint (architecture: Webhook delivery).
- * Public, available types only, and only while their feature is on; identity's feature events keep
- * the replica of switches this decision reads.
+ * Every area's events → the event log (`GET /events`) and one delivery per subscribed endpoint
+ * (architecture: Webhook delivery), in one transaction: the log holds exactly the events the webhooks
+ * were sent, with the same body. Public, available types only, and only while their feature is on;
+ * identity's feature events keep the replica of switches this decision reads.
  */
-export function fanOutConsumer(schema: string): ConsumerDef {
+export function fanOutConsumer(): ConsumerDef {
   // keyed by the batch transaction's em: each event of a batch has a unit of its own on it
   const contexts = new WeakMap<EntityManager, BatchContext>();
   const contextOf = async (w: Work): Promise<BatchContext> => {
@@ -48,11 +50,9 @@ export function fanOutConsumer(schema: string): ConsumerDef {
   return defineConsumer({
     name: 'fan-out',
     topics: ['*'],
-    // a list, so the bus leaves internal events (e.g. every sale's full lines) out of this group's reads
+    // a list, so the bus leaves internal events (e.g. every sale's full lines) out of this group's reads;
+    // every public type, subscribed or not, since the event log keeps them all
     types: [...FEATURE_EVENTS, ...eventTypes.map((t) => t.type).filter(isDeliverableType)],
-    // and of those only the types some endpoint subscribes to now: an event nobody subscribes to is
-    // never read (an endpoint gets the events appended after it subscribed)
-    typesNow: async (em) => [...FEATURE_EVENTS, ...subscribedTypes(await loadSubscribers({ em, schema }))],
     async handle(w) {
       const { event, message } = w;
       if (FEATURE_EVENTS.has(event.type)) {
@@ -66,9 +66,10 @@ export function fanOutConsumer(schema: string): ConsumerDef {
       const def = eventTypeDef(event.type)!;
       const ctx = await contextOf(w);
       if (!featureOn(def.feature, ctx.features)) return;
+      const body = envelopeBody(event);
+      await logEvent(w, event, body);
       const targets = ctx.subscribers.filter((s) => subscribes(s, def));
       if (targets.length === 0) return;
-      const body = envelopeBody(event);
       // persisted with the kit's flush at the end of the batch's transaction: one multi-row insert per
       // batch, in handling order (so `seq` keeps the order of each record's events)
       createDeliveries(

@@ -73,8 +73,7 @@ export interface SubscriberRow {
 }
 
 /**
- * Every endpoint (disabled ones and paused integrations' too: their events queue). Takes the em and
- * schema only: the fan-out's `typesNow` asks with the bus's em, outside a unit.
+ * Every endpoint (disabled ones and paused integrations' too: their events queue).
  */
 export async function loadSubscribers(w: Pick<Work, 'em' | 'schema'>): Promise<SubscriberRow[]> {
   // raw SQL (bench:sql webhooks.load-subscribers): 1,431 µs against 16,304 through the ORM (11.4×: endpoints and

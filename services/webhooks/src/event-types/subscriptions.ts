@@ -38,12 +38,6 @@ export function subscribes(endpoint: Subscriber, def: EventTypeDef): boolean {
   return endpoint.scopes === null || def.scopes.some((s) => endpoint.scopes!.includes(s));
 }
 
-/** The deliverable types some endpoint subscribes to (spec: Events, Subscribing), in catalogue order. */
-export function subscribedTypes(endpoints: Subscriber[]): string[] {
-  if (endpoints.length === 0) return [];
-  return [...byType.values()].filter((def) => isDeliverableType(def.type) && endpoints.some((e) => subscribes(e, def))).map((def) => def.type);
-}
-
 export interface FieldError {
   path: string;
   message: string;

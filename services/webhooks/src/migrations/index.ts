@@ -2,9 +2,11 @@ import type { MigrationEntry } from '@bop/shared';
 import { Migration20261121100000 } from './Migration20261121100000';
 import { Migration20261125050000 } from './Migration20261125050000';
 import { Migration20261125170000 } from './Migration20261125170000';
+import { Migration20261129000000 } from './Migration20261129000000';
 
 export const migrations: MigrationEntry[] = [
   { name: 'Migration20261121100000', class: Migration20261121100000 },
   { name: 'Migration20261125050000', class: Migration20261125050000 },
   { name: 'Migration20261125170000', class: Migration20261125170000 },
+  { name: 'Migration20261129000000', class: Migration20261129000000 },
 ];
