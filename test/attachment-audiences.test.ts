@@ -20,7 +20,8 @@ afterAll(async () => {
 });
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
-const today = () => new Date().toISOString().slice(0, 10);
+/** today's date at a location (a transfer takes effect by the new home's local date) */
+const todayIn = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
 
 /** A person of their own (distinct user id: nobody else is the uploader) linked to an employee, with no permission. */
 const staff = (employeeId: string): Principal => person({}, { id: `usr_${employeeId}`, userId: `usr_${employeeId}`, employeeId });
@@ -104,7 +105,7 @@ describe('attachments readable by their audience', () => {
     await until(memo, staff(ben), 200);
     const dana = await hired(ber);
     await until(memo, staff(dana), 200);
-    const moved = await stack.services.people.call('POST', `/employees/${ben}:transfer`, { body: { effectiveDate: today(), homeLocationId: nyc } });
+    const moved = await stack.services.people.call('POST', `/employees/${ben}:transfer`, { body: { effectiveDate: todayIn('America/New_York'), homeLocationId: nyc } });
     expect(moved.status).toBe(200);
     await until(memo, staff(ben), 404);
     // still in the group channel: its file stays readable
