@@ -16,7 +16,8 @@ afterAll(async () => {
 });
 
 const staff = (employeeId: string): Principal => person({}, { employeeId });
-const today = () => new Date().toISOString().slice(0, 10);
+/** today's date at a location: people apply a transfer by the new home's local date, a termination by the home's */
+const todayIn = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
 
 async function department(name: string, locationId?: string): Promise<string> {
   const r = await stack.services.organization.call('POST', '/departments', { body: { name, locationId } });
@@ -81,14 +82,14 @@ describe('channel members kept in step with people\'s events', () => {
     expect((await comm.call('POST', `/channels/${teamNyc}/messages`, { body: { text: 'Staff meal at 4.' }, as: staff(ana) })).status).toBe(201);
 
     // transferred to Berlin and to the front of house: out of New York's team and the kitchen, into Berlin's and the front's
-    const moved = await stack.services.people.call('POST', `/employees/${ana}:transfer`, { body: { effectiveDate: today(), homeLocationId: ber, departmentId: front } });
+    const moved = await stack.services.people.call('POST', `/employees/${ana}:transfer`, { body: { effectiveDate: todayIn('Europe/Berlin'), homeLocationId: ber, departmentId: front } });
     expect([moved.status, moved.body.homeLocationId]).toEqual([200, ber]);
     await until(ana, [teamBer, frontChannel, group]);
     expect((await comm.call('GET', `/channels/${teamNyc}/messages`, { as: staff(ana) })).status).toBe(404);
     expect((await comm.call('GET', `/channels/${teamBer}/messages`, { as: staff(ana) })).status).toBe(200);
 
     // terminated: out of every channel, the group too
-    const ended = await stack.services.people.call('POST', `/employees/${ben}:terminate`, { body: { effectiveDate: today(), reason: 'Moved away' } });
+    const ended = await stack.services.people.call('POST', `/employees/${ben}:terminate`, { body: { effectiveDate: todayIn('America/New_York'), reason: 'Moved away' } });
     expect([ended.status, ended.body.status]).toEqual([200, 'terminated']);
     await until(ben, []);
     for (const id of [teamNyc, frontChannel, group]) expect((await comm.call('POST', `/channels/${id}/messages`, { body: { text: 'Still here?' }, as: staff(ben) })).status).toBe(404);
