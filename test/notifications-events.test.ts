@@ -23,6 +23,8 @@ async function ok(method: string, p: string, body?: unknown, status = 201) {
 }
 /** A day from today (UTC), as `YYYY-MM-DD`. */
 const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+/** `n`, or the first day after it that is a workday (Monday to Friday): time off must hold one */
+const workday = (n: number) => ([0, 6].includes(new Date(Date.now() + n * 86_400_000).getUTCDay()) ? workday(n + 1) : n);
 
 /** The kinds (and subjects) of a person's notifications once `count` have been made. */
 async function notified(employeeId: string, count: number): Promise<Array<[string, string]>> {
@@ -56,9 +58,9 @@ it('schedule published, open shift, swap requested and approved, time off decide
   // time: Ben's time off approved, another one rejected
   const type = (await ok('POST', '/time-off/types', { name: 'Vacation', paid: true, allowNegativeBalance: true })).id as string;
   await ok('POST', '/time-off/policies', { typeId: type, name: 'Standard', accrual: { kind: 'none' } });
-  const approved = (await ok('POST', '/time-off/requests', { employeeId: ben, typeId: type, startDate: day(20), endDate: day(21) })).id as string;
+  const approved = (await ok('POST', '/time-off/requests', { employeeId: ben, typeId: type, startDate: day(workday(20)), endDate: day(workday(20) + 1) })).id as string;
   await ok('POST', `/time-off/requests/${approved}:approve`, undefined, 200);
-  const rejected = (await ok('POST', '/time-off/requests', { employeeId: ben, typeId: type, startDate: day(30), endDate: day(30) })).id as string;
+  const rejected = (await ok('POST', '/time-off/requests', { employeeId: ben, typeId: type, startDate: day(workday(30)), endDate: day(workday(30)) })).id as string;
   await ok('POST', `/time-off/requests/${rejected}:reject`, { reason: 'Inventory day' }, 200);
 
   // equipment: a work order assigned to Ben
