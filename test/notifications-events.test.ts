@@ -24,7 +24,7 @@ async function ok(method: string, p: string, body?: unknown, status = 201) {
 /** A day from today (UTC), as `YYYY-MM-DD`. */
 const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 /** `n`, or the first day after it that is a workday (Monday to Friday): time off must hold one */
-const workday = (n: number) => ([0, 6].includes(new Date(Date.now() + n * 86_400_000).getUTCDay()) ? workday(n + 1) : n);
+const workday = (n: number): number => ([0, 6].includes(new Date(Date.now() + n * 86_400_000).getUTCDay()) ? workday(n + 1) : n);
 
 /** The kinds (and subjects) of a person's notifications once `count` have been made. */
 async function notified(employeeId: string, count: number): Promise<Array<[string, string]>> {
