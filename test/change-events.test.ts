@@ -132,3 +132,23 @@ describe('change events (emits table)', () => {
     expect(twice).toEqual([]);
   });
 });
+
+describe('change events (the run\'s check)', () => {
+  const { checkEmits } = require('./emits-check.mjs') as typeof import('./emits-check.mjs');
+  const table = { 'POST /locations': { events: ['location.created'] }, 'POST /auth/sign-in': { exempt: 'not_a_change' }, 'POST /items': { events: ['item.created'] } };
+
+  it('names a row seen recording a type it does not list, counting the internal routes its request called', () => {
+    const { wrong, seen, unexercised } = checkEmits(
+      [
+        { route: 'POST /locations', requestId: 'req_1', types: ['location.created'] },
+        { route: 'POST /internal/anything', requestId: 'req_1', types: ['employee.updated'] },
+        { route: 'POST /auth/sign-in', requestId: 'req_2', types: ['location.updated'] },
+        { route: 'POST /internal/other', requestId: 'req_9', types: ['item.updated'] },
+      ],
+      table,
+    );
+    expect(wrong).toEqual(['POST /auth/sign-in: location.updated (exempt: not_a_change)', 'POST /locations: employee.updated']);
+    expect(seen.sort()).toEqual(['POST /auth/sign-in', 'POST /locations']);
+    expect(unexercised).toEqual(['POST /items']);
+  });
+});
