@@ -29,6 +29,10 @@ async function kafkaForSuites() {
 }
 
 export default async function globalSetup() {
+  // the change-event recorder's directory (shared/src/emit-recorder.ts; checked by global-teardown.mjs)
+  const emitsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bop-emits-'));
+  globalThis.__BOP_EMITS_DIR__ = emitsDir;
+  process.env.BOP_EMITS_RECORD_DIR = emitsDir;
   await kafkaForSuites();
   if (process.env.DATABASE_URL) {
     process.env.TEST_PG_ADMIN_URL = process.env.DATABASE_URL;

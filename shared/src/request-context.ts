@@ -12,6 +12,7 @@ import { requestLogger } from './request-log';
 import { type KitRequest } from './http-server';
 import type { Compiled } from './service-routes';
 import { parseOrThrow } from './request-input';
+import { recordingEmits, recordRouteEmits } from './emit-recorder';
 
 import type { ServiceDefinition } from './service';
 
@@ -73,8 +74,10 @@ export function buildContext(req: KitRequest, principal: Principal, compiled: Co
     emit(event) {
       throw new Error(`${event.type}: a read records no events (emit in a write: a route other than GET, a consumer, a worker's write)`);
     },
-    transaction<T>(fn: (work: Work) => Promise<T>): Promise<T> {
-      return writeTransaction(
+    async transaction<T>(fn: (work: Work) => Promise<T>): Promise<T> {
+      // the types the committed attempt emitted (a lost race runs the write again), for the test run's recorder
+      let emitted: string[] = [];
+      const result = await writeTransaction(
         orm.em.fork(),
         async (tem) => {
           // the unit on this transaction: the request's context with `em` and `emit` bound to it. A route
@@ -82,7 +85,9 @@ export function buildContext(req: KitRequest, principal: Principal, compiled: Co
           // services, also inside its transaction): its unit's instant is read when the unit first asks
           const own = compiled.def.options?.transaction === false;
           const unit = openWork(scope, tem, true, own ? { actor, nowWhenAsked: true, log: ctx.log } : { actor, now, log: ctx.log });
-          const inUnit: RouteContext = Object.create(ctx, { em: { value: tem }, emit: { value: unit.work.emit }, ...(own ? { now: { get: () => unit.work.now } } : {}) });
+          const attempt: string[] = (emitted = []);
+          const emit: Work['emit'] = recordingEmits ? (event, o) => (attempt.push(event.type), unit.work.emit(event, o)) : unit.work.emit;
+          const inUnit: RouteContext = Object.create(ctx, { em: { value: tem }, emit: { value: emit }, ...(own ? { now: { get: () => unit.work.now } } : {}) });
           const result = await fn(inUnit);
           await unit.flush();
           return result;
@@ -90,6 +95,8 @@ export function buildContext(req: KitRequest, principal: Principal, compiled: Co
         compiled.def.options?.conflict ?? defaultConflict,
         compiled.def.options?.attempts,
       );
+      if (recordingEmits) recordRouteEmits(compiled.row ? `${compiled.row.method} ${compiled.row.path}` : compiled.def.key, ctx.requestId, emitted);
+      return result;
     },
   };
   return ctx;

@@ -1,6 +1,10 @@
 import type { EventTypeDef } from './types';
 
-/** The seed specification's event catalog, in catalog order. `planned` events are announced but not yet available. */
+/**
+ * The seed specification's event catalog, in catalog order, with the project's own types after their area's
+ * (marked so: the changes the seed names no event for, issue 41 item 3; contracts/src/catalogue/emits.ts).
+ * `planned` events are announced but not yet available.
+ */
 export const eventTypes: EventTypeDef[] = [
   { type: 'location.created', area: 'organization', planned: false, feature: null, scopes: ['organization:read'], service: 'organization' },
   { type: 'location.updated', area: 'organization', planned: false, feature: null, scopes: ['organization:read'], service: 'organization' },
@@ -56,6 +60,11 @@ export const eventTypes: EventTypeDef[] = [
   { type: 'purchase_order.sent', area: 'purchasing', planned: false, feature: 'purchasing', scopes: ['purchasing:read', 'purchasing:write'], service: 'purchasing' },
   { type: 'purchase_order.received', area: 'purchasing', planned: false, feature: 'purchasing', scopes: ['purchasing:read', 'purchasing:write'], service: 'purchasing' },
   { type: 'supplier_invoice.mismatch', area: 'purchasing', planned: false, feature: 'purchasing', scopes: ['purchasing:read', 'purchasing:write'], service: 'purchasing' },
+  // the project's own (issue 41 item 3: a change event for every mutation; not in the seed's catalog)
+  { type: 'supplier.created', area: 'purchasing', planned: false, feature: 'purchasing', scopes: ['purchasing:read', 'purchasing:write'], service: 'purchasing' },
+  { type: 'supplier.updated', area: 'purchasing', planned: false, feature: 'purchasing', scopes: ['purchasing:read', 'purchasing:write'], service: 'purchasing' },
+  { type: 'supplier.archived', area: 'purchasing', planned: false, feature: 'purchasing', scopes: ['purchasing:read', 'purchasing:write'], service: 'purchasing' },
+  { type: 'supplier.catalog_replaced', area: 'purchasing', planned: false, feature: 'purchasing', scopes: ['purchasing:read', 'purchasing:write'], service: 'purchasing' },
   { type: 'sales.unmapped_item', area: 'sales', planned: false, feature: 'sales', scopes: ['sales:read', 'sales:write'], service: 'sales' },
   { type: 'sales_order.created', area: 'sales', planned: false, feature: 'sales.online_orders', scopes: ['sales:read', 'sales:write'], service: 'sales' },
   { type: 'sales_order.shipped', area: 'sales', planned: false, feature: 'sales.online_orders', scopes: ['sales:read', 'sales:write'], service: 'sales' },

@@ -13,3 +13,4 @@ export { permissions, permissionNames } from './permissions';
 export { features, featureKeys } from './features';
 export { eventTypes } from './events';
 export { scopes } from './scopes';
+export { emits, emitExemptions, type EmitExemption, type EmitsRow } from './emits';

@@ -5,7 +5,7 @@
  * catalog converting packs to base units through inventory's units (422 at the line for an unknown
  * or archived item or a unit that does not apply); writes need reach Everyone.
  */
-import { insertItem, insertUnit, person } from '@bop/test-support';
+import { insertItem, insertUnit, outboxPayloads, person } from '@bop/test-support';
 import { api, archiveLocation, newLocation, newSupplier, personAt, putCatalog, startPurchasingStack, unique, type PurchasingStack } from './fixtures';
 
 let s: PurchasingStack;
@@ -138,6 +138,12 @@ describe('suppliers', () => {
     // reviving clears archivedAt
     const revived = await api(s, 'PATCH', `/suppliers/${sup.id}`, { status: 'active' });
     expect(revived.body).toMatchObject({ status: 'active', archivedAt: null, version: 3 });
+
+    // a change event per change (issue 41 item 3), data.object the supplier as the API returns it; archiving again records none
+    const events = await outboxPayloads(s.stack, 'purchasing', { aggregateId: sup.id });
+    expect(events.map((e) => e.type)).toEqual(['supplier.created', 'supplier.archived', 'supplier.updated']);
+    expect(events[1]).toMatchObject({ locationId: null, data: { object: r.body, previous: { status: 'active', archivedAt: null } } });
+    expect(events[2].data).toEqual({ object: revived.body, previous: { status: 'archived', archivedAt: r.body.archivedAt } });
   });
 
   it('validates the locations it delivers to: unknown, archived, listed twice → 422 at the entry; lists by location', async () => {
@@ -257,6 +263,9 @@ describe('catalogs', () => {
     const r = await api(s, 'PUT', `/suppliers/${sup.id}/catalog`, { lines });
     expect(r.status).toBe(200);
     expect(r.headers.get('etag')).toBe('"1"');
+    const [catalogEvent, ...more] = await outboxPayloads(s.stack, 'purchasing', { type: 'supplier.catalog_replaced', aggregateId: sup.id });
+    expect(more).toHaveLength(0);
+    expect(catalogEvent.data.object).toEqual(r.body);
     expect(r.body).toEqual({
       supplierId: sup.id,
       version: 1,

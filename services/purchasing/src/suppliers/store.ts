@@ -2,7 +2,7 @@ import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import Decimal from 'decimal.js';
 import type { z } from 'zod';
 import type { Catalog, CatalogReplace, ItemsResolveAnswer, Supplier, SupplierCreate, SupplierListQuery, SupplierPatch, SupplierReplace } from '@bop/contracts';
-import { findPlain, mapPage, findPage, Conflict, NotFound, ValidationError, actorOf, callCommand, canonicalJson, lockForTransaction, newId, replicaLocationErrors, type ApiError, type FieldError, type ListPage, type Work } from '@bop/shared';
+import { findPlain, mapPage, findPage, Conflict, NotFound, ValidationError, actorOf, callCommand, canonicalJson, changedFields, lockForTransaction, newId, replicaLocationErrors, type ApiError, type FieldError, type ListPage, type Work } from '@bop/shared';
 import { fmtQuantity, round6 } from '@bop/shared';
 import { catalogDto, supplierDto } from './dto';
 import { PurchasingCatalog, PurchasingSupplier, type StoredCatalogLine } from './entities';
@@ -129,6 +129,16 @@ async function assertValid(w: Work, next: SupplierFields, stored: PurchasingSupp
   if (conflicts.length > 0) throw new Conflict(details.join(' '), conflicts);
 }
 
+const supplierEvent = (type: 'supplier.created' | 'supplier.updated' | 'supplier.archived', dto: Supplier, previous?: Record<string, unknown>) => ({
+  type,
+  aggregateType: 'supplier',
+  aggregateId: dto.id,
+  // a supplier serves a list of locations (or all): company-wide, as org units
+  locationId: null,
+  object: dto,
+  previous,
+});
+
 export async function createSupplier(w: Work, fields: SupplierFields): Promise<Supplier> {
   await assertValid(w, fields, null);
   const supplier = w.em.create(PurchasingSupplier, {
@@ -141,7 +151,9 @@ export async function createSupplier(w: Work, fields: SupplierFields): Promise<S
     actor: actorOf(w.actor),
   });
   await w.em.flush();
-  return supplierDto(supplier);
+  const dto = supplierDto(supplier);
+  w.emit(supplierEvent('supplier.created', dto));
+  return dto;
 }
 
 /** Replaces a locked supplier's fields; the same fields → nothing written (no version). `checkVersion` runs only when something changes. */
@@ -150,9 +162,12 @@ export async function updateSupplier(w: Work, supplier: PurchasingSupplier, next
   w.checkVersion(supplier.version);
   await assertValid(w, next, supplier);
   const archivedAt = next.status !== 'archived' ? null : supplier.status === 'archived' ? (supplier.archivedAt ?? w.now) : w.now;
+  const before = supplierDto(supplier);
   Object.assign(supplier, { ...next, archivedAt, version: supplier.version + 1, updatedAt: w.now, actor: actorOf(w.actor) });
   await w.em.flush();
-  return supplierDto(supplier);
+  const after = supplierDto(supplier);
+  w.emit(supplierEvent(before.status !== 'archived' && after.status === 'archived' ? 'supplier.archived' : 'supplier.updated', after, changedFields(before, after)));
+  return after;
 }
 
 /** `GET /suppliers`: oldest first, by cursor. */
@@ -283,5 +298,7 @@ async function replaceCatalog(w: Work, supplier: PurchasingSupplier, body: Catal
   if (catalog) Object.assign(catalog, { lines, version: catalog.version + 1, updatedAt: w.now });
   else w.em.create(PurchasingCatalog, { supplierId: supplier.id, lines, version: 1, updatedAt: w.now });
   await w.em.flush();
-  return catalogDto(supplier, await w.em.findOneOrFail(PurchasingCatalog, { supplierId: supplier.id }));
+  const dto = catalogDto(supplier, await w.em.findOneOrFail(PurchasingCatalog, { supplierId: supplier.id }));
+  w.emit({ type: 'supplier.catalog_replaced', aggregateType: 'supplier', aggregateId: supplier.id, locationId: null, object: dto });
+  return dto;
 }

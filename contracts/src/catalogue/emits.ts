@@ -1,0 +1,282 @@
+/**
+ * Which public event types each mutating catalogue row (POST, PUT, PATCH, DELETE) records (issue 41 item 3):
+ * `events`, the public types of the event catalogue (events.ts, not planned) the operation records in its
+ * transaction or, for batch and ingestion rows, when its background processing applies the change
+ * (endpoints supplement, "Event to operation mapping", rule 11); or `exempt`, why a row records none.
+ * A type is listed when the operation may record it (most are conditional: "something changed").
+ *
+ * test/change-events.test.ts holds every mutating row to this table; the jest run's recorder
+ * (shared/src/emit-recorder.ts) fails the run when a route was seen committing a public type its row
+ * does not list.
+ */
+
+/** Why a mutating row records no public event. The list is short on purpose: a change of business data is none of these. */
+export type EmitExemption =
+  /** the call changes no resource an integrator reads: signing in (a session), a report export run (a file of a read) */
+  | 'not_a_change'
+  /**
+   * administration of access to the platform itself (users, roles, invitations, keys, second factors,
+   * passwords, company security settings, feature switches): the spec's catalogue has no area for it, and
+   * credentials travel through no webhook; recorded as internal (audit) events
+   */
+  | 'access_admin'
+  /**
+   * an integration's or webhook endpoint's own set-up and delivery controls (register, config, keys,
+   * pause, logs, heartbeat, endpoints, retries): the plumbing the events travel through, not data they describe
+   */
+  | 'integration_setup'
+  /** a person's own reading state (notifications marked read, their notification preferences): no one else's data changes */
+  | 'own_inbox';
+
+export const emitExemptions: Record<EmitExemption, string> = {
+  not_a_change: 'changes no resource an integrator reads (signing in, a report export run)',
+  access_admin: 'access administration (users, roles, invitations, keys, second factors, passwords, security settings, feature switches): no catalogue area; internal audit events only',
+  integration_setup: 'the set-up and delivery controls of integrations and webhook endpoints: the plumbing events travel through',
+  own_inbox: 'a person\'s own reading state: notifications marked read, notification preferences',
+};
+
+export type EmitsRow = { events: string[] } | { exempt: EmitExemption };
+
+const ev = (...events: string[]): EmitsRow => ({ events });
+const exempt = (why: EmitExemption): EmitsRow => ({ exempt: why });
+
+/** Keyed `"<METHOD> <path>"` exactly as in endpoints.ts (`endpointKey`). */
+export const emits: Record<string, EmitsRow> = {
+  // ---- identity: access administration
+  'POST /auth/sign-in': exempt('not_a_change'),
+  'POST /auth/sign-in/mfa': exempt('not_a_change'),
+  'POST /auth/api-keys': exempt('access_admin'),
+  'DELETE /auth/api-keys/{id}': exempt('access_admin'),
+  'POST /auth/mfa/enrollment': exempt('access_admin'),
+  'POST /auth/mfa/enrollment:confirm': exempt('access_admin'),
+  'POST /auth/invitations:accept': exempt('access_admin'),
+  'POST /auth/password': exempt('access_admin'),
+  'PATCH /company-settings': exempt('access_admin'),
+  'PATCH /users/{id}': exempt('access_admin'),
+  'DELETE /users/{id}': exempt('access_admin'),
+  'POST /users/{id}:reset-mfa': exempt('access_admin'),
+  'PUT /users/{id}/assignments': exempt('access_admin'),
+  'POST /invitations': exempt('access_admin'),
+  'DELETE /invitations/{id}': exempt('access_admin'),
+  'POST /roles': exempt('access_admin'),
+  'PATCH /roles/{id}': exempt('access_admin'),
+  'DELETE /roles/{id}': exempt('access_admin'),
+  'POST /features/{key}:enable': exempt('access_admin'),
+  'POST /features/{key}:disable': exempt('access_admin'),
+
+  // ---- integrations and webhooks: the plumbing
+  'POST /integrations/self/logs': exempt('integration_setup'),
+  'POST /integrations/self/heartbeat': exempt('integration_setup'),
+  'POST /integrations': exempt('integration_setup'),
+  'DELETE /integrations/{id}': exempt('integration_setup'),
+  'PUT /integrations/{id}/manifest': exempt('integration_setup'),
+  'PATCH /integrations/{id}/config': exempt('integration_setup'),
+  'POST /integrations/{id}:pause': exempt('integration_setup'),
+  'POST /integrations/{id}:resume': exempt('integration_setup'),
+  'POST /integrations/{id}:rotate-key': exempt('integration_setup'),
+  'POST /webhook-endpoints': exempt('integration_setup'),
+  'PATCH /webhook-endpoints/{id}': exempt('integration_setup'),
+  'DELETE /webhook-endpoints/{id}': exempt('integration_setup'),
+  'POST /webhook-endpoints/{id}:rotate-secret': exempt('integration_setup'),
+  'POST /webhook-endpoints/{id}:ping': ev('webhook.ping'),
+  'POST /webhook-endpoints/{id}:retry-failed': exempt('integration_setup'),
+  'POST /webhook-deliveries/{id}:retry': exempt('integration_setup'),
+
+  // ---- organization
+  'POST /locations': ev('location.created'),
+  'PUT /locations/external/{externalId}': ev('location.created', 'location.updated'),
+  'PATCH /locations/{id}': ev('location.updated'),
+  'DELETE /locations/{id}': ev('location.archived'),
+  'POST /org-units': ev('org_unit.created'),
+  'PATCH /org-units/{id}': ev('org_unit.updated'),
+  'DELETE /org-units/{id}': ev('org_unit.archived'),
+  'POST /departments': ev('department.created'),
+  'PATCH /departments/{id}': ev('department.updated'),
+  'DELETE /departments/{id}': ev('department.archived'),
+
+  // ---- attachments
+  'POST /attachments': ev('attachment.uploaded'),
+  'DELETE /attachments/{id}': ev('attachment.deleted'),
+
+  // ---- people
+  'POST /employees': ev('employee.created'),
+  'PUT /employees/external/{externalId}': ev('employee.created', 'employee.updated', 'employee.transferred', 'employee.terminated', 'pay_rate.changed'),
+  'PATCH /employees/{id}': ev('employee.updated'),
+  'DELETE /employees/{id}': ev('employee.archived'),
+  'POST /employees/{id}:transfer': ev('employee.transferred'),
+  'POST /employees/{id}:terminate': ev('employee.terminated', 'shift.changed', 'open_shift.posted'),
+  'POST /employees/{id}:rehire': ev('employee.updated'),
+  'POST /employees/{id}/pay-rates': ev('pay_rate.changed'),
+  'PUT /employees/{id}/emergency-contacts': ev('employee.updated'),
+  'PATCH /me/profile': ev('employee.updated'),
+  'POST /employee-documents': ev(),
+  'PATCH /employee-documents/{id}': ev(),
+  'DELETE /employee-documents/{id}': ev(),
+  'POST /certifications': ev(),
+  'PATCH /certifications/{id}': ev(),
+  'DELETE /certifications/{id}': ev(),
+
+  // ---- time
+  'POST /time/punches:batch': ev('punch.received', 'punch.corrected', 'alert.triggered'),
+  'POST /time/punches/{id}:correct': ev('punch.corrected'),
+  'POST /me/punch-corrections': ev(),
+  'POST /me/punch-corrections/{id}:cancel': ev(),
+  'POST /time/punch-corrections/{id}:approve': ev('punch.corrected'),
+  'POST /time/punch-corrections/{id}:reject': ev(),
+  'PUT /time/break-rules': ev(),
+  'PUT /time/overtime-rules': ev(),
+  'POST /time/timesheets/{id}:approve': ev('timesheet.approved'),
+  'POST /time/timesheets/{id}:reject': ev('timesheet.rejected'),
+  'POST /time/pay-periods/{id}:lock': ev('pay_period.locked'),
+  'POST /time/pay-periods/{id}:unlock': ev(),
+  'POST /time-off/types': ev(),
+  'POST /time-off/policies': ev(),
+  'PATCH /time-off/policies/{id}': ev(),
+  'POST /time-off/balances:adjust': ev(),
+  'POST /me/time-off/requests': ev('time_off.requested'),
+  'POST /me/time-off/requests/{id}:cancel': ev(),
+  'POST /time-off/requests': ev('time_off.requested'),
+  'POST /time-off/requests/{id}:approve': ev('time_off.approved'),
+  'POST /time-off/requests/{id}:reject': ev('time_off.rejected'),
+
+  // ---- scheduling
+  'POST /availability': ev(),
+  'PATCH /availability/{id}': ev(),
+  'DELETE /availability/{id}': ev(),
+  'POST /me/availability': ev(),
+  'DELETE /me/availability/{id}': ev(),
+  'POST /demand-drivers': ev('forecast.updated'),
+  'POST /forecasts/adjustments': ev('forecast.updated'),
+  'POST /schedules:publish': ev('schedule.published', 'open_shift.posted', 'shift.changed'),
+  'POST /schedules:generate': ev('shift.changed'),
+  'POST /shift-swaps': ev('shift.swap_requested'),
+  'POST /me/shift-swaps': ev('shift.swap_requested'),
+  'POST /shift-swaps/{id}:approve': ev('shift.swap_approved', 'shift.changed'),
+  'POST /shift-swaps/{id}:reject': ev(),
+  'POST /shifts': ev('shift.changed', 'open_shift.posted'),
+  'PUT /shifts/external/{externalId}': ev('shift.changed'),
+  'PATCH /shifts/{id}': ev('shift.changed', 'open_shift.posted'),
+  'DELETE /shifts/{id}': ev('shift.changed'),
+  'POST /shifts/{id}:claim': ev('shift.changed'),
+  'POST /me/shifts/{id}:claim': ev('shift.changed'),
+  'POST /staffing-rules': ev(),
+  'PATCH /staffing-rules/{id}': ev(),
+  'DELETE /staffing-rules/{id}': ev(),
+  'PUT /special-days/{date}': ev(),
+  'DELETE /special-days/{date}': ev(),
+
+  // ---- cash
+  'POST /cash/counts': ev('cash.count_completed', 'cash.over_short_exceeded', 'alert.triggered'),
+  'POST /cash/deposits': ev('cash.deposit_recorded', 'cash.deposit_mismatch'),
+  'POST /cash/bank-transactions': ev('cash.deposit_mismatch'),
+  'POST /cash/settlements': ev('cash.settlement_mismatch'),
+  'POST /cash/tenders': ev('cash.settlement_mismatch'),
+  'POST /cash/business-days/{locationId}/{date}:close': ev('cash.business_day_closed', 'cash.over_short_exceeded'),
+  'POST /cash/business-days/{locationId}/{date}:reopen': ev(),
+  'PUT /cash/over-short-thresholds': ev(),
+
+  // ---- inventory
+  'POST /items': ev('item.created'),
+  'PUT /items/external/{externalId}': ev('item.created', 'item.updated'),
+  'PATCH /items/{id}': ev('item.updated'),
+  'DELETE /items/{id}': ev('item.updated'),
+  'POST /inventory/adjustments': ev('stock.level_changed', 'stock.below_reorder_point'),
+  'POST /inventory/waste': ev('waste.recorded', 'stock.level_changed', 'stock.below_reorder_point'),
+  'POST /stock-counts': ev(),
+  'POST /stock-counts/{id}:cancel': ev(),
+  'POST /stock-counts/{id}:post': ev('stock_count.posted', 'stock.level_changed', 'stock.below_reorder_point'),
+  'POST /stock-levels:configure': ev('stock.below_reorder_point'),
+  'POST /transfers': ev('transfer.sent', 'stock.level_changed', 'stock.below_reorder_point'),
+  'POST /transfers/{id}:receive': ev('transfer.received', 'transfer.discrepancy', 'stock.level_changed', 'stock.below_reorder_point'),
+  'PUT /usage-recipes/{itemId}': ev(),
+  'POST /item-categories': ev(),
+  'PATCH /item-categories/{id}': ev(),
+  'POST /storage-areas': ev(),
+  'PATCH /storage-areas/{id}': ev(),
+  'POST /units-of-measure': ev(),
+
+  // ---- purchasing
+  'POST /purchase-orders': ev('purchase_order.created'),
+  'POST /purchase-orders/{id}:approve': ev('purchase_order.approved'),
+  'POST /purchase-orders/{id}:send': ev('purchase_order.sent'),
+  'POST /purchase-orders/{id}:receive': ev('purchase_order.received', 'stock.level_changed', 'stock.below_reorder_point'),
+  'POST /purchase-orders/{id}:cancel': ev(),
+  'POST /supplier-invoices': ev('supplier_invoice.mismatch'),
+  'POST /supplier-invoices/{id}:approve': ev(),
+  'POST /supplier-invoices/{id}:dispute': ev(),
+  'POST /suppliers': ev('supplier.created'),
+  'PUT /suppliers/external/{externalId}': ev('supplier.created', 'supplier.updated', 'supplier.archived'),
+  'PATCH /suppliers/{id}': ev('supplier.updated', 'supplier.archived'),
+  'DELETE /suppliers/{id}': ev('supplier.archived'),
+  'PUT /suppliers/{id}/catalog': ev('supplier.catalog_replaced'),
+
+  // ---- sales
+  'POST /sales/transactions:batch': ev('sales.unmapped_item', 'stock.level_changed', 'stock.below_reorder_point', 'alert.triggered'),
+  'POST /sales-summaries': ev('alert.triggered'),
+  'PUT /sales-orders/external/{externalId}': ev('sales_order.created', 'sales_order.cancelled', 'sales.unmapped_item'),
+  'POST /sales/unmapped-items:map': ev(),
+  'POST /sales-orders/{id}:reserve': ev('stock.level_changed', 'stock.below_reorder_point'),
+  'POST /sales-orders/{id}:ship': ev('sales_order.shipped', 'stock.level_changed', 'stock.below_reorder_point'),
+  'POST /sales-orders/{id}:cancel': ev('sales_order.cancelled', 'stock.level_changed', 'stock.below_reorder_point'),
+  'POST /sales/review-items/{id}:accept': ev(),
+  'POST /sales/review-items/{id}:reject': ev(),
+  'POST /customers': ev(),
+  'PUT /customers/external/{externalId}': ev(),
+  'PATCH /customers/{id}': ev(),
+  'POST /customer-invoices': ev(),
+  'POST /customer-invoices/{id}:issue': ev('invoice.issued'),
+  'POST /customer-invoices/{id}:pay': ev('invoice.paid'),
+  'POST /customer-invoices/{id}:void': ev(),
+
+  // ---- operations
+  'POST /forms': ev(),
+  'PUT /forms/external/{externalId}': ev(),
+  'PATCH /forms/{id}': ev(),
+  'DELETE /forms/{id}': ev(),
+  'POST /form-submissions': ev('form.submitted', 'form.answer_failed', 'corrective_action.created', 'audit.completed'),
+  'POST /corrective-actions': ev('corrective_action.created'),
+  'PATCH /corrective-actions/{id}': ev(),
+  'POST /corrective-actions/{id}:close': ev('corrective_action.closed'),
+  'POST /sensors': ev(),
+  'PUT /sensors/external/{externalId}': ev(),
+  'PATCH /sensors/{id}': ev(),
+  'DELETE /sensors/{id}': ev(),
+  'POST /sensor-readings': ev('sensor.out_of_range'),
+
+  // ---- equipment
+  'POST /assets': ev(),
+  'PATCH /assets/{id}': ev(),
+  'DELETE /assets/{id}': ev(),
+  'POST /assets/{id}/meter-readings': ev('maintenance.due', 'work_order.created'),
+  'POST /maintenance-plans': ev('maintenance.due', 'work_order.created'),
+  'PATCH /maintenance-plans/{id}': ev('maintenance.due', 'work_order.created'),
+  'POST /work-orders': ev('work_order.created'),
+  'PATCH /work-orders/{id}': ev('work_order.updated'),
+  'POST /work-orders/{id}:start': ev('work_order.updated'),
+  'POST /work-orders/{id}:close': ev('work_order.closed'),
+  'POST /work-orders/{id}:cancel': ev('work_order.closed'),
+
+  // ---- communication
+  'POST /announcements': ev(),
+  'PATCH /announcements/{id}': ev(),
+  'DELETE /announcements/{id}': ev(),
+  'POST /announcements/{id}:publish': ev('announcement.published'),
+  'POST /me/announcements/{id}:acknowledge': ev(),
+  'POST /recognitions': ev('recognition.posted'),
+  'POST /channels': ev(),
+  'POST /channels/{id}/messages': ev(),
+  'POST /me/notifications:mark-read': exempt('own_inbox'),
+  'PUT /me/notification-preferences': exempt('own_inbox'),
+  'POST /display-metrics': ev(),
+  'POST /display-screens': ev(),
+  'DELETE /display-screens/{id}': ev(),
+  'PUT /display-screens/{id}/config': ev(),
+
+  // ---- insights
+  'POST /alert-rules': ev('alert.triggered'),
+  'PATCH /alert-rules/{id}': ev('alert.triggered'),
+  'DELETE /alert-rules/{id}': ev(),
+  'POST /report-exports': exempt('not_a_change'),
+  'POST /report-schedules': ev(),
+  'DELETE /report-schedules/{id}': ev(),
+};
