@@ -21,6 +21,7 @@ export const idPrefixes = {
   recoveryCode: 'rcv',
   webhookEndpoint: 'whe',
   webhookDelivery: 'whd',
+  webhookReplay: 'whr',
   integrationLog: 'ilg',
   salesSummary: 'ssm',
   salesOrder: 'sor',

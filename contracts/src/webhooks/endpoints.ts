@@ -77,6 +77,10 @@ export const WebhookDelivery = z
       .string()
       .nullable()
       .openapi({ description: 'when pending: the next attempt (held while the endpoint is disabled or its integration paused); null when not pending or while an earlier event of the same record is still pending' }),
+    replayId: z
+      .string()
+      .nullable()
+      .openapi({ description: 'the replay (`POST /webhook-endpoints/{id}:replay`) that queued it; null for a delivery of the fan-out, a ping or their retries' }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -95,6 +99,45 @@ export const RetryFailedResult = z
   .object({ endpointId: z.string(), queued: z.number().int().openapi({ description: 'failed deliveries queued again' }) })
   .openapi('WebhookRetryFailedResult');
 
+export const WebhookReplayCreate = z
+  .strictObject({
+    from: Timestamp.openapi({ description: 'events whose `createdAt` is at or after this instant; within the event log\'s retention (`EVENT_LOG_RETENTION_DAYS`, 30)' }),
+    to: Timestamp.optional().openapi({ description: 'events whose `createdAt` is before this instant (default: now); after `from`' }),
+    types: z
+      .array(z.string().trim().min(1).max(100))
+      .min(1)
+      .max(200)
+      .optional()
+      .openapi({
+        description: 'event types, patterns ending in `.*` (`sales_order.*`) or `*`, as `GET /events` takes them; default: every type the endpoint subscribes to',
+        example: ['sales_order.*', 'invoice.paid'],
+      }),
+  })
+  .openapi('WebhookReplayCreate');
+
+export const WebhookReplayStatus = z.enum(['queued', 'running', 'completed', 'failed']);
+
+export const WebhookReplay = z
+  .object({
+    id: z.string().openapi({ example: 'whr_01JD3Y7Q0ZK8M4N2P5R6S7T8V9' }),
+    endpointId: z.string(),
+    from: z.string(),
+    to: z.string(),
+    types: z.array(z.string()).nullable().openapi({ description: 'as requested; null: every type the endpoint subscribes to' }),
+    status: WebhookReplayStatus.openapi({
+      description:
+        '`queued`, then `running` while its deliveries are queued in batches, `completed` when every matched event is queued; `failed` when some matched events left the log (retention) before they were queued (`error` says how many)',
+    }),
+    matched: z.number().int().openapi({ description: 'events of the log the replay matched when it was asked for (at most 100,000)' }),
+    queued: z.number().int().openapi({ description: 'deliveries queued so far, each with the event\'s original id and body' }),
+    error: z.string().nullable(),
+    createdAt: z.string(),
+    completedAt: z.string().nullable(),
+  })
+  .openapi('WebhookReplay');
+
+export const WebhookReplayListQuery = ListQuery;
+
 export const webhookEndpointOperations = {
   'GET /webhook-endpoints': { query: WebhookEndpointListQuery, response: listEnvelope(WebhookEndpoint) },
   'POST /webhook-endpoints': { body: WebhookEndpointCreate, response: WebhookEndpointWithSecret, status: 201 },
@@ -104,6 +147,8 @@ export const webhookEndpointOperations = {
   'POST /webhook-endpoints/{id}:ping': { params: IdParam, response: WebhookDelivery, status: 202 },
   'GET /webhook-endpoints/{id}/deliveries': { params: IdParam, query: WebhookDeliveryListQuery, response: listEnvelope(WebhookDelivery) },
   'POST /webhook-endpoints/{id}:retry-failed': { params: IdParam, response: RetryFailedResult },
+  'POST /webhook-endpoints/{id}:replay': { params: IdParam, body: WebhookReplayCreate, response: WebhookReplay, status: 202 },
+  'GET /webhook-endpoints/{id}/replays': { params: IdParam, query: WebhookReplayListQuery, response: listEnvelope(WebhookReplay) },
   'GET /webhook-deliveries/{id}': { params: IdParam, response: WebhookDeliveryDetail },
   'POST /webhook-deliveries/{id}:retry': { params: IdParam, response: WebhookDelivery, status: 202 },
 };

@@ -21,6 +21,10 @@ export const configSchema = z.object({
   EVENT_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** how often the event log's sequencer makes newly logged events visible (their latency in `GET /events`) */
   EVENT_LOG_SEQUENCE_MS: z.coerce.number().int().min(10).default(250),
+  /** events a replay's worker round queues at most (one transaction each; the replay keeps its position between them) */
+  WEBHOOK_REPLAY_BATCH: z.coerce.number().int().min(1).max(10_000).default(1_000),
+  /** how often the replay worker looks for a queued replay */
+  WEBHOOK_REPLAY_POLL_MS: z.coerce.number().int().min(10).default(1_000),
 });
 
 export type WebhooksConfig = BaseConfig & z.output<typeof configSchema>;

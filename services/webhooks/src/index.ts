@@ -5,6 +5,9 @@ import { Delivery } from './deliveries/entities';
 import { IntegrationState } from './integrations/entities';
 import { FeatureState } from './features/entities';
 import { EventLogState, LoggedEvent } from './events/entities';
+import { Replay } from './replays/entities';
+import { replayRoutes } from './replays/routes';
+import { replayWorker } from './replays/workers';
 import { migrations } from './migrations';
 import { endpointRoutes } from './endpoints/routes';
 import { deliveryRoutes } from './deliveries/routes';
@@ -22,10 +25,10 @@ export const webhooksService = createService({
   name: 'webhooks',
   configSchema,
   // the kit opens the transaction of every write and commits it with the unit's events
-  entities: [Endpoint, Delivery, IntegrationState, FeatureState, LoggedEvent, EventLogState],
+  entities: [Endpoint, Delivery, IntegrationState, FeatureState, LoggedEvent, EventLogState, Replay],
   migrations,
-  routes: (svc) => [...endpointRoutes(svc), ...deliveryRoutes(), ...eventTypeRoutes(), ...eventLogRoutes()],
+  routes: (svc) => [...endpointRoutes(svc), ...deliveryRoutes(), ...replayRoutes(svc), ...eventTypeRoutes(), ...eventLogRoutes()],
   internalRoutes,
   consumers: () => [fanOutConsumer()],
-  workers: (svc) => [deliveryWorker(svc), eventLogSequencer(svc), eventLogRetention(svc)],
+  workers: (svc) => [deliveryWorker(svc), eventLogSequencer(svc), eventLogRetention(svc), replayWorker(svc)],
 });

@@ -67,7 +67,7 @@ export function fanOutConsumer(): ConsumerDef {
       const ctx = await contextOf(w);
       if (!featureOn(def.feature, ctx.features)) return;
       const body = envelopeBody(event);
-      await logEvent(w, event, body);
+      await logEvent(w, event, body, message.key);
       const targets = ctx.subscribers.filter((s) => subscribes(s, def));
       if (targets.length === 0) return;
       // persisted with the kit's flush at the end of the batch's transaction: one multi-row insert per

@@ -14,6 +14,7 @@ export function deliveryDto(d: Omit<Delivery, 'body'>) {
     lastError: d.lastError ?? null,
     lastAttemptAt: iso(d.lastAttemptAt),
     nextAttemptAt: d.status === 'pending' ? iso(d.nextAttemptAt) : null,
+    replayId: d.replayId ?? null,
     createdAt: d.createdAt.toISOString(),
     updatedAt: d.updatedAt.toISOString(),
   };

@@ -32,6 +32,8 @@ export const Delivery = defineEntity({
     updatedAt: p.datetime(),
     /** W3C `traceparent` of the consumer span that queued it (null when not traced): each attempt's span continues it */
     traceParent: p.string().nullable(),
+    /** the replay (`:replay`) that queued it; null for the fan-out's, a ping's */
+    replayId: p.string().nullable(),
   },
 });
 export type Delivery = InferEntity<typeof Delivery>;

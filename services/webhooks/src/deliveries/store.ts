@@ -14,6 +14,8 @@ export interface NewDelivery {
   eventType: string;
   recordKey: string;
   body: string;
+  /** the replay that queues it (`:replay`) */
+  replayId?: string;
 }
 
 /** Queues deliveries in the unit's transaction (one statement, at the unit's instant) and wakes the workers at commit. */
@@ -55,6 +57,7 @@ function pendingDelivery(r: NewDelivery, now: Date, traceParent: string | null) 
     createdAt: now,
     updatedAt: now,
     traceParent,
+    replayId: r.replayId ?? null,
   };
 }
 

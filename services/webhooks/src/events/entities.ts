@@ -16,6 +16,8 @@ export const LoggedEvent = defineEntity({
     objectId: p.text().nullable(),
     createdAt: p.datetime(),
     body: p.text(),
+    /** the bus message key its deliveries queue by (one record's events stay in order); null for events logged before it was kept */
+    recordKey: p.text().nullable(),
     // the column's default (the migration's): the next of the schema's event_log_arrival_seq
     arrival: p.bigint('number').defaultRaw(`nextval('event_log_arrival_seq')`),
     /** the sequencer's round that made it visible; null until then */

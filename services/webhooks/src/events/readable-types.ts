@@ -1,5 +1,5 @@
 import { eventTypes } from '@bop/contracts';
-import { featureOn, isDeliverableType, subscribes, type FieldError } from '../event-types/subscriptions';
+import { featureOn, isDeliverableType, subscribes, type FieldError, type Subscriber } from '../event-types/subscriptions';
 
 /** Who reads the log: an integration's scopes (null for a person), and the feature switches now. */
 export interface Reader {
@@ -14,8 +14,12 @@ const deliverable = eventTypes.filter((e) => isDeliverableType(e.type));
  * (spec: Events, Subscribing — an integration only what its scopes cover; only enabled features).
  */
 export function readableTypes(reader: Reader): string[] {
-  const endpoint = { events: ['*'], scopes: reader.scopes };
-  return deliverable.filter((def) => subscribes(endpoint, def) && featureOn(def.feature, reader.features)).map((def) => def.type);
+  return sentTypes({ events: ['*'], scopes: reader.scopes }, reader.features);
+}
+
+/** The types the fan-out sends an endpoint now: those it subscribes to (scopes included) whose feature is on. */
+export function sentTypes(endpoint: Subscriber, features: ReadonlyMap<string, boolean>): string[] {
+  return deliverable.filter((def) => subscribes(endpoint, def) && featureOn(def.feature, features)).map((def) => def.type);
 }
 
 /**

@@ -7,7 +7,7 @@ import { EventLogState, LoggedEvent } from './entities';
  * Logs an event the fan-out handled, in its transaction, with the body its deliveries carry. Once per
  * event id: a redelivered event changes nothing. Not visible before the sequencer's next round.
  */
-export async function logEvent(w: Work, event: EventEnvelope, body: string): Promise<void> {
+export async function logEvent(w: Work, event: EventEnvelope, body: string, recordKey: string | null = null): Promise<void> {
   const object = event.data?.object as { id?: unknown } | null | undefined;
   const objectId = object && typeof object === 'object' ? object.id : undefined;
   // a producer's bad createdAt must not hold back its webhooks: the log files it under when it arrived
@@ -22,6 +22,7 @@ export async function logEvent(w: Work, event: EventEnvelope, body: string): Pro
       objectId: typeof objectId === 'string' ? withoutNul(objectId) : null,
       createdAt: Number.isNaN(createdAt.getTime()) ? w.now : createdAt,
       body,
+      recordKey: recordKey === null ? null : withoutNul(recordKey),
       loggedAt: w.now,
     })
     .onConflict('eventId')

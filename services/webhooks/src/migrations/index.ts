@@ -3,10 +3,12 @@ import { Migration20261121100000 } from './Migration20261121100000';
 import { Migration20261125050000 } from './Migration20261125050000';
 import { Migration20261125170000 } from './Migration20261125170000';
 import { Migration20261129000000 } from './Migration20261129000000';
+import { Migration20261204100000 } from './Migration20261204100000';
 
 export const migrations: MigrationEntry[] = [
   { name: 'Migration20261121100000', class: Migration20261121100000 },
   { name: 'Migration20261125050000', class: Migration20261125050000 },
   { name: 'Migration20261125170000', class: Migration20261125170000 },
   { name: 'Migration20261129000000', class: Migration20261129000000 },
+  { name: 'Migration20261204100000', class: Migration20261204100000 },
 ];
