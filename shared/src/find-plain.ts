@@ -1,10 +1,19 @@
-import { ReferenceKind, Utils, type EntityMetadata, type EntityName, type EntityProperty, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core';
+import { raw, ReferenceKind, Utils, type EntityMetadata, type EntityName, type EntityProperty, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core';
 import type { EntityManager } from './db';
 
 export interface FindPlainOptions<T> {
   orderBy?: QueryOrderMap<T>;
   limit?: number;
+  /**
+   * Raw SQL about columns the entity does not map (e.g. `change_xid`), on the alias `"e0"`: a condition
+   * ANDed to `where` (`?` placeholders, its values), an order put before `orderBy`'s, extra select-list
+   * columns. Rows then keep those columns' raw values under `raw` (see `findPlainRaw`).
+   */
+  extra?: { where?: string; params?: unknown[]; orderBy?: string; columns?: string };
 }
+
+/** The alias of the entity's table in findPlain's select, for `extra`'s SQL. */
+export const FIND_PLAIN_ALIAS = '"e0"';
 
 /**
  * A read for answering only: the rows of `entity` matching `where` (the ORM's filter syntax), as plain
@@ -22,20 +31,31 @@ export interface FindPlainOptions<T> {
  * GET /locations under `npm run bench`, node --cpu-prof).
  */
 export async function findPlain<T extends object>(em: EntityManager, entity: EntityName<T>, where: FilterQuery<T>, opts: FindPlainOptions<T> = {}): Promise<T[]> {
-  const meta = em.getMetadata().find(Utils.className(entity as string)) as EntityMetadata<T> | undefined;
-  const compiled = meta ? compileSelect(em, meta, where, opts) : null;
-  if (compiled) {
-    const rows = await em.getConnection().execute<Record<string, unknown>[]>(compiled.sql, compiled.params, 'all', em.getTransactionContext());
-    const driver = em.getDriver();
-    return rows.map((row) => driver.mapResult(row as T, meta!) as T);
-  }
-  const qb = em.createQueryBuilder(entity).select('*').where(where);
-  if (opts.orderBy) qb.orderBy(opts.orderBy);
-  if (opts.limit !== undefined) qb.limit(opts.limit);
-  return qb.execute<T[]>('all', true);
+  return (await findPlainRaw(em, entity, where, opts)).map((r) => r.row);
 }
 
-const ALIAS = '"e0"';
+/** findPlain, each row with the raw result row beside it (the columns of `opts.extra.columns`). */
+export async function findPlainRaw<T extends object>(em: EntityManager, entity: EntityName<T>, where: FilterQuery<T>, opts: FindPlainOptions<T> = {}): Promise<Array<{ row: T; raw: Record<string, unknown> }>> {
+  const meta = em.getMetadata().find(Utils.className(entity as string)) as EntityMetadata<T> | undefined;
+  const compiled = meta ? compileSelect(em, meta, where, opts) : null;
+  const driver = em.getDriver();
+  if (compiled) {
+    const rows = await em.getConnection().execute<Record<string, unknown>[]>(compiled.sql, compiled.params, 'all', em.getTransactionContext());
+    return rows.map((raw) => ({ row: driver.mapResult(raw as T, meta!) as T, raw }));
+  }
+  const { extra } = opts;
+  const qb = (extra ? em.createQueryBuilder(entity, 'e0') : em.createQueryBuilder(entity)).select('*').where(where);
+  if (extra?.where) qb.andWhere(extra.where, extra.params ?? []);
+  if (extra?.columns) qb.addSelect(raw(extra.columns));
+  if (extra?.orderBy) qb.orderBy({ [raw(extra.orderBy)]: 'asc' } as never);
+  if (opts.orderBy) qb.orderBy(opts.orderBy);
+  if (opts.limit !== undefined) qb.limit(opts.limit);
+  if (!extra || !meta) return (await qb.execute<T[]>('all', true)).map((row) => ({ row, raw: {} }));
+  const rows = await qb.execute<Record<string, unknown>[]>('all', false);
+  return rows.map((r) => ({ row: driver.mapResult(r as T, meta) as T, raw: r }));
+}
+
+const ALIAS = FIND_PLAIN_ALIAS;
 const COMPARISONS: Record<string, string> = { $eq: '=', $ne: '!=', $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' };
 const DIRECTIONS: Record<string, string> = { asc: 'asc', desc: 'desc', ASC: 'asc', DESC: 'desc' };
 
@@ -48,8 +68,14 @@ interface Compiled {
 /** The select of a plain read, or null when the filter or order holds anything but the common shapes. */
 function compileSelect<T extends object>(em: EntityManager, meta: EntityMetadata<T>, where: FilterQuery<T>, opts: FindPlainOptions<T>): Compiled | null {
   const params: unknown[] = [];
-  const condition = conditionOf(em, meta, where, params);
+  let condition = conditionOf(em, meta, where, params);
   if (condition === null) return null;
+  const { extra } = opts;
+  if (extra?.where) {
+    condition = condition ? `(${condition}) and ${extra.where}` : extra.where;
+    params.push(...(extra.params ?? []));
+  }
+  const orders: string[] = extra?.orderBy ? [extra.orderBy] : [];
   let order = '';
   if (opts.orderBy) {
     if (!Utils.isPlainObject(opts.orderBy)) return null;
@@ -60,8 +86,9 @@ function compileSelect<T extends object>(em: EntityManager, meta: EntityMetadata
       if (column === null || dir === undefined) return null;
       parts.push(`${column} ${dir}`);
     }
-    if (parts.length > 0) order = ` order by ${parts.join(', ')}`;
+    orders.push(...parts);
   }
+  if (orders.length > 0) order = ` order by ${orders.join(', ')}`;
   let limit = '';
   if (opts.limit !== undefined) {
     limit = ' limit ?';
@@ -69,7 +96,7 @@ function compileSelect<T extends object>(em: EntityManager, meta: EntityMetadata
   }
   const schema = meta.schema ?? em.config.get('schema');
   const table = schema ? `"${schema}"."${meta.tableName}"` : `"${meta.tableName}"`;
-  return { sql: `select ${ALIAS}.* from ${table} as ${ALIAS}${condition ? ` where ${condition}` : ''}${order}${limit}`, params };
+  return { sql: `select ${ALIAS}.*${extra?.columns ? `, ${extra.columns}` : ''} from ${table} as ${ALIAS}${condition ? ` where ${condition}` : ''}${order}${limit}`, params };
 }
 
 /** A scalar (or many-to-one id) property's column, quoted with the alias; null for anything else. */

@@ -127,13 +127,13 @@ export const WasteRecordListQuery = ListQuery.extend({ ...documentFilters, reaso
 
 const booleanQuery = z.enum(['true', 'false']).transform((v) => v === 'true');
 
-/** Ordered by updatedAt then item and location, so a poller of `updatedSince` pages through without skipping. */
+/** Ordered by updatedAt then item and location; with `updatedSince`, in commit order (docs/api.md, "Polling with updatedSince"), so a poller pages through without skipping. */
 export const StockLevelListQuery = ListQuery.extend({
   locationId: id('loc_01JD3Y7Q0ZK8M4N2P5R6S7T8V9').optional(),
   itemId: id('itm_01JD3Y7Q0ZK8M4N2P5R6S7T8V9').optional(),
   updatedSince: Timestamp.optional().openapi({
     description:
-      'levels changed at or after this time (inclusive). Poll again from a few seconds before the last updatedAt seen (a write in flight commits with the time it took the level) and skip versions already seen.',
+      'levels changed at or after this time (inclusive), in the order their changes committed. Keep polling with the returned nextCursor (it stops where transactions still running may commit); a level may come again, skip versions already seen.',
   }),
   /** `true`: only levels whose available is below their reorder point; `false`: only the others */
   belowReorderPoint: booleanQuery.optional(),

@@ -2,6 +2,7 @@ import type { MigrationEntry } from '@bop/shared';
 import { Migration20261125100000 } from './Migration20261125100000';
 import { Migration20261125104200 } from './Migration20261125104200';
 import { Migration20261125120000 } from './Migration20261125120000';
+import { Migration20261201100000 } from './Migration20261201100000';
 
 export const migrations: MigrationEntry[] = [
   // organization replica, business days, sales tenders, tender totals, counts, thresholds, deposits, bank transactions, settlements
@@ -10,4 +11,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261125104200', class: Migration20261125104200 },
   // expected amounts from sales kept per day as sales arrive (read without summing the day's sales); late records by a partial index
   { name: 'Migration20261125120000', class: Migration20261125120000 },
+  // deposits: change_xid (commit-safe updatedSince)
+  { name: 'Migration20261201100000', class: Migration20261201100000 },
 ];

@@ -1,4 +1,4 @@
-import { assertCompanyWide, NotFound, decodeCursor, pageLimit, route, toPage, type RouteDef } from '@bop/shared';
+import { assertCompanyWide, NotFound, route, type RouteDef } from '@bop/shared';
 import { createFields, patchFields, replaceFields } from './item-fields';
 import { fieldsOf } from './dto';
 import { createItem, findItem, itemConflictFor, itemDtoOf, itemDtos, listItems, lockExternalId, updateItem } from './store';
@@ -8,10 +8,7 @@ import { createItem, findItem, itemConflictFor, itemDtoOf, itemDtos, listItems, 
 export const itemRoutes = (): RouteDef[] => [
   route('GET /items', async (ctx) => {
     const { limit, cursor, status, categoryId, sku, barcode, externalId, updatedSince } = ctx.query;
-    const after = decodeCursor(cursor);
-    const n = pageLimit(limit);
-    const rows = await listItems(ctx, { after, status, categoryId, sku, barcode, externalId, updatedSince, limit: n });
-    const page = toPage(rows, n, (r) => r);
+    const page = await listItems(ctx, { status, categoryId, sku, barcode, externalId }, { limit, cursor, updatedSince });
     return { body: { ...page, data: await itemDtos(ctx, page.data) } };
   }),
 

@@ -1,6 +1,6 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { BaseUnit, Item, ItemUnit } from '@bop/contracts';
-import { Conflict, ValidationError, changedFields, findPlain, lockForTransaction, newId, sqlList, sqlQuery, type ApiError, type EntityManager, type FieldError, type Work } from '@bop/shared';
+import { findPage, type ListPage, type PageRequest, Conflict, ValidationError, changedFields, findPlain, lockForTransaction, newId, sqlList, sqlQuery, type ApiError, type EntityManager, type FieldError, type Work } from '@bop/shared';
 import { claimedIdentifiers, fieldsDiffer, type ItemFields, type ItemStatus } from './item-fields';
 import { fieldsOf, itemDto, itemUnitDto } from './dto';
 import { InventoryItem, InventoryItemCategory, InventoryUnitOfMeasure } from './entities';
@@ -28,24 +28,17 @@ export interface ItemFilter {
   sku?: string;
   barcode?: string;
   externalId?: string;
-  updatedSince?: string;
-  /** the decoded cursor: id of the last item of the previous page */
-  after: string | null;
-  limit: number;
 }
 
-/** A page of item rows in id order (`limit + 1` rows: the caller's toPage tells whether more follow). */
-export async function listItems(w: Work, f: ItemFilter): Promise<InventoryItem[]> {
-  const { em } = w;
-  const where: FilterQuery<InventoryItem> = {};
-  if (f.after) where.id = { $gt: f.after };
-  if (f.status) where.status = f.status as ItemStatus;
-  if (f.categoryId) where.categoryId = f.categoryId;
-  if (f.sku) where.sku = f.sku;
-  if (f.barcode) where.barcodes = { $contains: [f.barcode] };
-  if (f.externalId) where.externalId = f.externalId;
-  if (f.updatedSince) where.updatedAt = { $gte: new Date(f.updatedSince) };
-  return findPlain(em, InventoryItem, where, { orderBy: { id: 'asc' }, limit: f.limit + 1 });
+/** A page of item rows in id order, or, with `updatedSince`, in change order (commit-safe: findPage). */
+export async function listItems(w: Work, f: ItemFilter, page: PageRequest & { updatedSince?: string }): Promise<ListPage<InventoryItem>> {
+  return findPage(w.em, InventoryItem, [
+    f.status && { status: f.status as ItemStatus },
+    f.categoryId && { categoryId: f.categoryId },
+    f.sku && { sku: f.sku },
+    f.barcode && { barcodes: { $contains: [f.barcode] } },
+    f.externalId && { externalId: f.externalId },
+  ], page);
 }
 
 /**

@@ -8,6 +8,7 @@ import { Migration20261123160000 } from './Migration20261123160000';
 import { Migration20261123170000 } from './Migration20261123170000';
 import { Migration20261123190000 } from './Migration20261123190000';
 import { Migration20261124120000 } from './Migration20261124120000';
+import { Migration20261201100000 } from './Migration20261201100000';
 
 export const migrations: MigrationEntry[] = [
   // organization replica, items, reference data, the stock ledger and levels, recipes, counts, transfers
@@ -28,4 +29,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261123190000', class: Migration20261123190000 },
   // the value of stock on hand kept with each level (the sum of its movements' values)
   { name: 'Migration20261124120000', class: Migration20261124120000 },
+  // items, stock levels: change_xid (commit-safe updatedSince)
+  { name: 'Migration20261201100000', class: Migration20261201100000 },
 ];

@@ -57,9 +57,7 @@ export const stockRoutes = (svc: ServiceRuntime<InventoryConfig>): RouteDef[] =>
     route('GET /stock-levels', async (ctx) => {
       const { limit, cursor, locationId, itemId, updatedSince, belowReorderPoint } = ctx.query;
       const reachable = locationScope(ctx, locationId);
-      const n = pageLimit(limit);
-      const rows = await listLevels(ctx, { reachable, locationId, itemId, updatedSince, belowReorderPoint, after: decodeCursor(cursor), limit: n });
-      return { body: toPage(rows, n, (r) => r.level) };
+      return { body: await listLevels(ctx, { reachable, locationId, itemId, updatedSince, belowReorderPoint, cursor, limit }) };
     }),
 
     route('POST /stock-levels:configure', async (ctx) => {

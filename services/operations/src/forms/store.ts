@@ -231,11 +231,10 @@ export async function listForms(w: Work, q: z.output<typeof FormListQuery>): Pro
       kind && { kind },
       status && { status },
       externalId && { externalId },
-      updatedSince && { updatedAt: { $gte: new Date(updatedSince) } },
       locationId && { $or: [everywhere, { locationIds: { $contains: [locationId] } } as FilterQuery<OperationsForm>] },
       reachable && { $or: [everywhere, { locationIds: { $overlap: reachable } } as FilterQuery<OperationsForm>] },
     ],
-    { limit, cursor },
+    { limit, cursor, updatedSince },
   );
   return mapPage(page, formDto);
 }

@@ -2,6 +2,7 @@ import type { MigrationEntry } from '@bop/shared';
 import { Migration20261127120000 } from './Migration20261127120000';
 import { Migration20261127122000 } from './Migration20261127122000';
 import { Migration20261127123000 } from './Migration20261127123000';
+import { Migration20261201100000 } from './Migration20261201100000';
 
 export const migrations: MigrationEntry[] = [
   // organization and employee replicas
@@ -10,4 +11,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261127122000', class: Migration20261127122000 },
   // forms and their versions, form submissions (audits), corrective actions
   { name: 'Migration20261127123000', class: Migration20261127123000 },
+  // forms, sensors: change_xid (commit-safe updatedSince)
+  { name: 'Migration20261201100000', class: Migration20261201100000 },
 ];

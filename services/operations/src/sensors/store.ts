@@ -229,10 +229,9 @@ export async function listSensors(w: Work, q: z.output<typeof SensorListQuery>):
       kind && { kind },
       status && { status },
       externalId && { externalId },
-      updatedSince && { updatedAt: { $gte: new Date(updatedSince) } },
       alarmFilter,
     ],
-    { limit, cursor },
+    { limit, cursor, updatedSince },
   );
   return mapPage(page, sensorDto);
 }

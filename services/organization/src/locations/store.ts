@@ -89,10 +89,9 @@ export async function listLocations(w: Work, query: z.output<typeof LocationList
     [
       status && { status },
       orgUnitId && { orgUnitId },
-      updatedSince && { updatedAt: { $gte: new Date(updatedSince) } },
       reach && { $or: [{ id: { $in: reach.ids } }, { orgUnitId: { $in: reach.orgUnitIds } }] },
     ],
-    { limit, cursor },
+    { limit, cursor, updatedSince },
   );
   return mapPage(page, locationDto);
 }

@@ -221,9 +221,8 @@ export async function listEmployees(w: Work, query: z.output<typeof EmployeeList
       }),
       departmentId && { departmentId },
       status && { status },
-      updatedSince && { updatedAt: { $gte: new Date(updatedSince) } },
     ],
-    { limit, cursor },
+    { limit, cursor, updatedSince },
   );
   return mapPage(page, employeeDto);
 }

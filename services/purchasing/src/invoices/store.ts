@@ -83,9 +83,8 @@ export async function listInvoices(w: Work, inLocations: string | { $in: string[
       status && { status },
       supplierId && { supplierId },
       purchaseOrderId && { purchaseOrderId },
-      updatedSince && { updatedAt: { $gte: new Date(updatedSince) } },
     ],
-    { limit, cursor },
+    { limit, cursor, updatedSince },
   );
   return mapPage(page, supplierInvoiceDto);
 }

@@ -50,9 +50,8 @@ export async function listOrders(w: Work, inLocations: string | { $in: string[] 
       status && { status },
       supplierId && { supplierId },
       number && { number },
-      updatedSince && { updatedAt: { $gte: new Date(updatedSince) } },
     ],
-    { limit, cursor },
+    { limit, cursor, updatedSince },
   );
   return mapPage(page, purchaseOrderDto);
 }

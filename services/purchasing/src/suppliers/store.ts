@@ -179,11 +179,10 @@ export async function listSuppliers(w: Work, q: z.output<typeof SupplierListQuer
     [
       status && { status },
       externalId && { externalId },
-      updatedSince && { updatedAt: { $gte: new Date(updatedSince) } },
       // delivers there: lists it, or lists no location (all)
       locationId && { $or: [{ locationIds: { $contains: [locationId] } } as FilterQuery<PurchasingSupplier>, { locationIds: { $eq: [] } } as FilterQuery<PurchasingSupplier>] },
     ],
-    { limit, cursor },
+    { limit, cursor, updatedSince },
   );
   return mapPage(page, supplierDto);
 }

@@ -1,4 +1,4 @@
-import { assertCompanyWide, NotFound, decodeCursor, pageLimit, route, toPage, type RouteDef, type ServiceRuntime } from '@bop/shared';
+import { assertCompanyWide, NotFound, mapPage, route, type RouteDef, type ServiceRuntime } from '@bop/shared';
 import type { SalesConfig } from '../config';
 import { createFields } from './customer-fields';
 import { customerDto } from './dto';
@@ -10,9 +10,7 @@ export const customerRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] =>
   route('GET /customers', async (ctx) => {
     assertCompanyWide(ctx.reach(), 'Customers');
     const { limit, cursor, email, updatedSince, status } = ctx.query;
-    const n = pageLimit(limit);
-    const rows = await listCustomers(ctx, { after: decodeCursor(cursor), email, updatedSince, status }, n + 1);
-    return { body: toPage(rows, n, customerDto) };
+    return { body: mapPage(await listCustomers(ctx, { email, status }, { limit, cursor, updatedSince }), customerDto) };
   }),
 
   route(

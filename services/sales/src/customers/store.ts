@@ -1,6 +1,6 @@
-import { LockMode, raw, type FilterQuery } from '@mikro-orm/core';
+import { LockMode, raw } from '@mikro-orm/core';
 import type { CustomerPatch, CustomerReplace } from '@bop/contracts';
-import { Conflict, NotFound, lockForTransaction, changedFields, newId, type ApiError, type EntityManager, type Work } from '@bop/shared';
+import { findPage, type ListPage, type PageRequest, Conflict, NotFound, lockForTransaction, changedFields, newId, type ApiError, type EntityManager, type Work } from '@bop/shared';
 import { fieldsDiffer, patchFields, replaceFields, type CustomerFields, type CustomerStatus } from './customer-fields';
 import { customerDto, fieldsOf } from './dto';
 import { SalesCustomer } from './entities';
@@ -122,16 +122,11 @@ export async function updateCustomer(w: Work, customer: SalesCustomer, next: Cus
   w.emit(eventOf('sales.customer.updated', customer, changedFields(before, after)));
 }
 
-/** `GET /customers`: a page of customers (keyset after `after`, ordered by id), `limit` rows at most. */
-export async function listCustomers(w: Work, f: { after?: string | null; email?: string; updatedSince?: string; status?: string }, limit: number): Promise<SalesCustomer[]> {
-  const { after, email, updatedSince, status } = f;
-  const where: FilterQuery<SalesCustomer> = {};
-  if (after) where.id = { $gt: after };
+/** `GET /customers`: a page of customers by id, or, with `updatedSince`, in change order (commit-safe: findPage). */
+export async function listCustomers(w: Work, f: { email?: string; status?: string }, page: PageRequest & { updatedSince?: string }): Promise<ListPage<SalesCustomer>> {
+  const { email, status } = f;
   // emails are stored lower-cased and the filter is lower-cased by the contract: exact, case-insensitive
-  if (email) where.email = email;
-  if (updatedSince) where.updatedAt = { $gte: new Date(updatedSince) };
-  if (status) where.status = status;
-  return w.em.find(SalesCustomer, where, { orderBy: { id: 'asc' }, limit });
+  return findPage(w.em, SalesCustomer, [email && { email }, status && { status }], page);
 }
 
 export const findCustomer = (w: Work, where: { id: string } | { externalId: string }) => w.em.findOne(SalesCustomer, where);

@@ -12,6 +12,7 @@ import { Migration20261123100000 } from './Migration20261123100000';
 import { Migration20261123180000 } from './Migration20261123180000';
 import { Migration20261128130000 } from './Migration20261128130000';
 import { Migration20261128140000 } from './Migration20261128140000';
+import { Migration20261201100000 } from './Migration20261201100000';
 
 export const migrations: MigrationEntry[] = [
   { name: 'Migration20261121140000', class: Migration20261121140000 },
@@ -39,4 +40,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261128130000', class: Migration20261128130000 },
   // a location's transactions in id order (the list's pages by location)
   { name: 'Migration20261128140000', class: Migration20261128140000 },
+  // transactions, online orders, customers: change_xid (commit-safe updatedSince)
+  { name: 'Migration20261201100000', class: Migration20261201100000 },
 ];

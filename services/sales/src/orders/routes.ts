@@ -5,10 +5,8 @@ import {
   NotFound,
   OutOfReach,
   ValidationError,
-  decodeCursor,
-  pageLimit,
   route,
-  toPage,
+  mapPage,
   type RouteDef,
   type ServiceClient,
   type ServiceRuntime,
@@ -61,9 +59,7 @@ export const orderRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
   route('GET /sales-orders', async (ctx) => {
     const { limit, cursor, status, source, locationId, updatedSince } = ctx.query;
     const inLocations = locationFilter(ctx.reach(), locationId);
-    const n = pageLimit(limit);
-    const rows = await listOrders(ctx, { after: decodeCursor(cursor), status, source, updatedSince, inLocations }, n + 1);
-    return { body: toPage(rows, n, orderDto) };
+    return { body: mapPage(await listOrders(ctx, { status, source, inLocations }, { limit, cursor, updatedSince }), orderDto) };
   }),
 
   // supplement: get by the source's externalId; `source` is needed only when several sources use it

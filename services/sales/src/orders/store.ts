@@ -1,5 +1,5 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
-import { assertLocationInReach, lockForTransaction, NotFound, type locationFilter, Conflict, ValidationError, changedFields, newId, type EventInput, type Work } from '@bop/shared';
+import { findPage, type ListPage, type PageRequest, assertLocationInReach, lockForTransaction, NotFound, type locationFilter, Conflict, ValidationError, changedFields, newId, type EventInput, type Work } from '@bop/shared';
 import { customerIdFor } from '../customers/store';
 import { recordUnmatched, resolveItemRefs, type UnmatchedLine } from '../items/store';
 import { decidePut, type NormalizedOrder, type OrderLine, type OrderStatus } from './order-rules';
@@ -141,20 +141,14 @@ function fieldsOf(sent: NormalizedOrder, lines: OrderLine[]) {
   };
 }
 
-/** `GET /sales-orders`: a page of orders (keyset after `after`, ordered by id), `limit` rows at most. */
+/** `GET /sales-orders`: a page of orders by id, or, with `updatedSince`, in change order (commit-safe: findPage). */
 export async function listOrders(
   w: Work,
-  f: { after?: string | null; status?: string; source?: string; updatedSince?: string; inLocations?: ReturnType<typeof locationFilter> },
-  limit: number,
-): Promise<SalesOrder[]> {
-  const { after, status, source, updatedSince, inLocations } = f;
-  const where: FilterQuery<SalesOrder> = {};
-  if (after) where.id = { $gt: after };
-  if (status) where.status = status;
-  if (source) where.source = source;
-  if (updatedSince) where.updatedAt = { $gte: new Date(updatedSince) };
-  if (inLocations) where.locationId = inLocations;
-  return w.em.find(SalesOrder, where, { orderBy: { id: 'asc' }, limit });
+  f: { status?: string; source?: string; inLocations?: ReturnType<typeof locationFilter> },
+  page: PageRequest & { updatedSince?: string },
+): Promise<ListPage<SalesOrder>> {
+  const { status, source, inLocations } = f;
+  return findPage(w.em, SalesOrder, [status && { status }, source && { source }, inLocations && { locationId: inLocations }], page);
 }
 
 /** The orders of every source (or of `source`) with this externalId, by source. */

@@ -1,4 +1,4 @@
-import { decodeCursor, pageLimit, route, toPage, type RouteDef, type ServiceRuntime, locationFilter } from '@bop/shared';
+import { mapPage, route, type RouteDef, type ServiceRuntime, locationFilter } from '@bop/shared';
 import { listTransactions } from './store';
 import { transactionDto } from './dto';
 
@@ -6,8 +6,6 @@ export const transactionRoutes = (_svc?: ServiceRuntime<any>): RouteDef[] => [
   route('GET /sales/transactions', async (ctx) => {
     const { limit, cursor, source, updatedSince, locationId, businessDayFrom, businessDayTo } = ctx.query;
     const inLocations = locationFilter(ctx.reach(), locationId);
-    const n = pageLimit(limit);
-    const rows = await listTransactions(ctx, { after: decodeCursor(cursor), source, updatedSince, inLocations, businessDayFrom, businessDayTo }, n + 1);
-    return { body: toPage(rows, n, transactionDto) };
+    return { body: mapPage(await listTransactions(ctx, { source, inLocations, businessDayFrom, businessDayTo }, { limit, cursor, updatedSince }), transactionDto) };
   }),
 ];

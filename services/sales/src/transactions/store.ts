@@ -1,5 +1,4 @@
-import { locationFilter, ingestBatch, type BatchResult, type IngestTarget, type PreparedRecord, lockStoredRecords, type StoredKey, type Work } from '@bop/shared';
-import type { FilterQuery } from '@mikro-orm/core';
+import { findPage, type ListPage, type PageRequest, locationFilter, ingestBatch, type BatchResult, type IngestTarget, type PreparedRecord, lockStoredRecords, type StoredKey, type Work } from '@bop/shared';
 import { SalesTransaction } from './entities';
 import { fillLineTotals, transactionRow } from './normalize';
 import { checkTransaction } from './totals';
@@ -123,20 +122,16 @@ export async function storeTransactions(w: Work, opts: { source: string; candida
   });
 }
 
-/** `GET /sales/transactions`: a page of transactions (keyset after `after`, ordered by id), `limit` rows at most. */
+/** `GET /sales/transactions`: a page of transactions by id, or, with `updatedSince`, in change order (commit-safe: findPage). */
 export async function listTransactions(
   w: Work,
-  f: { after?: string | null; source?: string; updatedSince?: string; inLocations?: ReturnType<typeof locationFilter>; businessDayFrom?: string; businessDayTo?: string },
-  limit: number,
-): Promise<SalesTransaction[]> {
-  const { after, source, updatedSince, inLocations, businessDayFrom, businessDayTo } = f;
-  const where: FilterQuery<SalesTransaction> = {};
-  if (after) where.id = { $gt: after };
-  if (source) where.source = source;
-  if (updatedSince) where.updatedAt = { $gte: new Date(updatedSince) };
-  if (inLocations) where.locationId = inLocations;
-  if (businessDayFrom || businessDayTo) {
-    where.businessDay = { ...(businessDayFrom ? { $gte: businessDayFrom } : {}), ...(businessDayTo ? { $lte: businessDayTo } : {}) };
-  }
-  return w.em.find(SalesTransaction, where, { orderBy: { id: 'asc' }, limit });
+  f: { source?: string; inLocations?: ReturnType<typeof locationFilter>; businessDayFrom?: string; businessDayTo?: string },
+  page: PageRequest & { updatedSince?: string },
+): Promise<ListPage<SalesTransaction>> {
+  const { source, inLocations, businessDayFrom, businessDayTo } = f;
+  return findPage(w.em, SalesTransaction, [
+    source && { source },
+    inLocations && { locationId: inLocations },
+    (businessDayFrom || businessDayTo) && { businessDay: { ...(businessDayFrom ? { $gte: businessDayFrom } : {}), ...(businessDayTo ? { $lte: businessDayTo } : {}) } },
+  ], page);
 }

@@ -4,6 +4,7 @@ import { Migration20261127090000 } from './Migration20261127090000';
 import { Migration20261127093000 } from './Migration20261127093000';
 import { Migration20261127110000 } from './Migration20261127110000';
 import { Migration20261128090000 } from './Migration20261128090000';
+import { Migration20261201100000 } from './Migration20261201100000';
 
 export const migrations: MigrationEntry[] = [
   // organization replica, break and overtime rule sets
@@ -16,4 +17,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261127110000', class: Migration20261127110000 },
   // the log of timesheets touched by changes, folded into the marks by the recalculation
   { name: 'Migration20261128090000', class: Migration20261128090000 },
+  // punches (and held punches): change_xid (commit-safe updatedSince)
+  { name: 'Migration20261201100000', class: Migration20261201100000 },
 ];

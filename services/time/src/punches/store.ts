@@ -41,14 +41,13 @@ export async function listPunches(w: Work, f: PunchFilters & { status?: 'active'
       [
         employeeScopeCondition<HeldPunch>(f.scope, { location: (ids) => ({ row: { location_id: ids } }), employee: (ids) => ({ row: { employee_id: ids } }) }),
         f.employeeId && { row: { employee_id: f.employeeId } },
-        f.updatedSince && { updatedAt: { $gte: new Date(f.updatedSince) } },
         // the held punch's time is in its stored row, compared in the query (a page is never cut short by
         // the range) as text: the row holds it as toISOString() writes it (UTC, fixed width), so the order
         // of the text is the order of the instants
         f.from && { row: { occurred_at: { $gte: new Date(f.from).toISOString() } } },
         f.to && { row: { occurred_at: { $lt: new Date(f.to).toISOString() } } },
       ],
-      page,
+      { ...page, updatedSince: f.updatedSince },
     );
     return mapPage(held, heldPunchDto);
   }
@@ -60,9 +59,8 @@ export async function listPunches(w: Work, f: PunchFilters & { status?: 'active'
       f.employeeId && { employeeId: f.employeeId },
       f.from && { occurredAt: { $gte: new Date(f.from) } },
       f.to && { occurredAt: { $lt: new Date(f.to) } },
-      f.updatedSince && { updatedAt: { $gte: new Date(f.updatedSince) } },
     ],
-    page,
+    { ...page, updatedSince: f.updatedSince },
   );
   return mapPage(rows, punchDto);
 }
