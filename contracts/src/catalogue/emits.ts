@@ -80,6 +80,7 @@ export const emits: Record<string, EmitsRow> = {
   'POST /webhook-endpoints/{id}:rotate-secret': exempt('integration_setup'),
   'POST /webhook-endpoints/{id}:ping': ev('webhook.ping'),
   'POST /webhook-endpoints/{id}:retry-failed': exempt('integration_setup'),
+  'POST /webhook-endpoints/{id}:replay': exempt('integration_setup'),
   'POST /webhook-deliveries/{id}:retry': exempt('integration_setup'),
 
   // ---- organization
