@@ -4,7 +4,7 @@
  * The document is the gateway's builder's with every served row and every feature on (the
  * served document is a subset of it).
  */
-import { formatAjvErrors, openApiForTests, schemaValidator } from '@bop/test-support';
+import { checkApiResponse, formatAjvErrors, openApiForTests, openApiMismatches, schemaValidator } from '@bop/test-support';
 
 const doc = openApiForTests();
 const esc = (p: string) => p.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -70,5 +70,23 @@ describe('OpenAPI response examples', () => {
     expect(list).toEqual({ data: [expect.objectContaining({ id: expect.stringMatching(/^loc_/), timezone: 'America/New_York' })], nextCursor: expect.any(String), hasMore: true });
     const problem = doc.components.responses.ValidationError.content['application/problem+json'].example;
     expect(problem).toMatchObject({ status: 422, code: 'validation_error', requestId: expect.stringMatching(/^req_/), errors: [{ path: 'lines[0].quantity' }] });
+  });
+});
+
+describe('the response check of test-support (every /api/v1 answer the suites see through http())', () => {
+  const problem = { type: 'https://errors.bop.dev/not_found', title: 'Not found', status: 404, code: 'not_found', requestId: 'req_1' };
+
+  it('accepts a documented status and body', () => {
+    expect(() => checkApiResponse('GET', '/api/v1/locations?limit=1', 200, 'application/json', { data: [], nextCursor: null, hasMore: false })).not.toThrow();
+    expect(() => checkApiResponse('GET', '/api/v1/locations/loc_1', 404, 'application/problem+json', problem)).not.toThrow();
+    expect(() => checkApiResponse('GET', '/health', 200, 'application/json', { anything: 1 })).not.toThrow(); // outside /api/v1
+  });
+
+  it('fails on a body that does not match, an undocumented status or content type', () => {
+    expect(() => checkApiResponse('GET', '/api/v1/locations', 200, 'application/json', { data: 'x' })).toThrow(/GET \/locations → 200: body does not match the document: .*\/data must be array/);
+    expect(() => checkApiResponse('GET', '/api/v1/locations', 418, 'application/problem+json', problem)).toThrow(/status not documented/);
+    expect(() => checkApiResponse('GET', '/api/v1/locations/loc_1', 404, 'application/json', problem)).toThrow(/content type application\/json not documented/);
+    expect(() => checkApiResponse('GET', '/api/v1/locations/loc_1', 404, 'application/problem+json', { ...problem, code: 'nope' })).toThrow(/\/code must be equal to one of the allowed values/);
+    expect(openApiMismatches.length).toBe(4);
   });
 });

@@ -68,6 +68,8 @@ export function formatAjvErrors(v: ValidateFunction): string {
 
 /** Undocumented statuses and schema mismatches seen so far (a suite may assert it stays empty). */
 export const openApiMismatches: string[] = [];
+/** How many answers were checked in this process. */
+export const openApiChecks = { count: 0 };
 
 /**
  * Checks one gateway answer; `path` is what was requested (`/api/v1/locations?limit=2`). Paths outside
@@ -80,6 +82,7 @@ export function checkApiResponse(method: string, path: string, status: number, c
   const l = load();
   const m = l.routes.match(method.toUpperCase(), decodeURIComponent(url.pathname.slice(API_PREFIX.length)));
   if (!isRouteMatch(m)) return;
+  openApiChecks.count++;
   const template = m.value;
   const op = l.doc.paths[template][method.toLowerCase()];
   const where = `${method.toUpperCase()} ${template} → ${status}`;
