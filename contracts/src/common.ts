@@ -1,15 +1,17 @@
 import { z } from './zod';
+import { errorCodes, type ErrorCode } from './errors';
 
 /** RFC 9457 problem details as the API returns them. */
 export const FieldError = z.object({ path: z.string(), message: z.string() }).openapi('FieldError');
 
 export const Problem = z
   .object({
-    type: z.string().openapi({ example: 'https://errors.example.com/validation_error' }),
+    type: z.string().openapi({ description: '`{errors_base}/<code>`: a page describing the code', example: 'https://errors.example.com/validation_error' }),
     title: z.string(),
     status: z.number().int(),
-    code: z.string(),
+    code: z.enum(Object.keys(errorCodes) as [ErrorCode, ...ErrorCode[]]).openapi({ description: 'stable error code: branch on it' }),
     detail: z.string().optional(),
+    instance: z.string().optional().openapi({ description: 'RFC 9457 `instance`: the occurrence (not sent today; `requestId` identifies it)' }),
     requestId: z.string(),
     errors: z.array(FieldError).optional(),
   })

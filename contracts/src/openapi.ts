@@ -8,6 +8,7 @@ import { operationSchemas, type OperationSchemas } from './operations';
 import { successStatuses } from './operation-types';
 import { Problem } from './common';
 import { errorCodes } from './errors';
+import { addResponseExamples } from './openapi-examples';
 
 export interface BuildOpenApiOptions {
   /** catalogue keys (`"GET /locations"`) that a running service answers; others are left out */
@@ -242,10 +243,16 @@ export function buildOpenApi(opts: BuildOpenApiOptions): Record<string, any> {
       tags,
     });
   };
+  let doc: Record<string, any>;
   try {
-    return generate(() => true);
+    doc = generate(() => true);
   } catch {
     const ok = new Set(rows.filter(converts).map(endpointKey));
-    return generate((row) => ok.has(endpointKey(row)));
+    doc = generate((row) => ok.has(endpointKey(row)));
   }
+  addResponseExamples(doc, opts.errorsBaseUrl ?? DEFAULT_ERRORS_BASE_URL);
+  return doc;
 }
+
+/** The kit's default `ERRORS_BASE_URL` (shared/src/config.ts), for the problem examples when none is given. */
+const DEFAULT_ERRORS_BASE_URL = 'https://errors.bop.dev';

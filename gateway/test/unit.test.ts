@@ -173,7 +173,8 @@ describe('OpenAPI description', () => {
     expect(list['x-required-permission']).toBe('organization.read');
     expect(list['x-feature']).toBeNull();
     expect(list.tags).toEqual(['Organization']);
-    expect(list.responses['401'].$ref).toBe('#/components/responses/Problem');
+    expect(list.responses['401'].$ref).toBe('#/components/responses/Unauthorized');
+    expect(list.responses.default.$ref).toBe('#/components/responses/Problem');
     expect(doc.paths['/auth/sign-in'].post.security).toEqual([]);
     expect(doc.paths['/auth/sign-in'].post['x-required-scope']).toBe('not_allowed');
     expect(doc.paths['/shifts/{id}:claim'].post['x-feature']).toBe('scheduling.open_shifts');

@@ -14,6 +14,7 @@ import { loadRuntimeConfig, type RuntimeConfig } from './config';
 import type { MainMessage, WorkerInput, WorkerMessage } from './worker';
 
 export { serviceDefinitions } from './services';
+export { openApiDocument } from './openapi-document';
 export { startEmbeddedPostgres, isPostgresOfDataDir, postmasterPid } from './embedded-postgres';
 export { loadRuntimeConfig, runtimeConfigSchema } from './config';
 export { StartupError, describeStartFailure } from './start-failure';

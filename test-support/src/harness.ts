@@ -19,6 +19,7 @@ import {
   type Clock,
 } from '@bop/shared';
 import { permissionNames } from '@bop/contracts';
+import { checkApiResponse } from './openapi-validation';
 
 export function adminUrl(): string {
   const url = process.env.TEST_PG_ADMIN_URL;
@@ -102,6 +103,7 @@ export async function http<T = any>(
   } catch {
     // keep text
   }
+  checkApiResponse(method, path, res.status, res.headers.get('content-type'), body);
   return { status: res.status, headers: res.headers, body };
 }
 

@@ -14,3 +14,4 @@ export * from './events';
 export * from './receiver';
 export * from './multipart';
 export * from './service-process';
+export * from './openapi-validation';
