@@ -108,6 +108,8 @@ describe('business days', () => {
     expect(opened.body.lateRecords).toEqual([expect.objectContaining({ id: 'stx_late_1', status: 'applied' })]);
     const [event] = (await outboxPayloads(s.stack, 'cash', { type: 'cash.business_day_reopened' })).filter((e: any) => e.data.object.businessDay === day);
     expect(event.data.object).toMatchObject({ locationId: nyc, businessDay: day, status: 'open', reopenedAt: opened.body.reopenedAt });
+    // now a public type too (issue 41 item 3): the same envelope, data.object the day as the API returns it
+    expect(event.data.object).toEqual(opened.body);
     await eventually(async () => (await salesClosed(nyc, day)) === 'open');
 
     const notClosed = await reopen(nyc, day, { reason: 'again' });

@@ -106,6 +106,8 @@ describe('POST /stock-counts', () => {
     const created = await countEvents('inventory.stock_count.created', r.body.id);
     expect(created).toHaveLength(1);
     expect(created[0]).toMatchObject({ type: 'inventory.stock_count.created', locationId: nyc, actor: { type: 'user', id: 'usr_test' }, data: { object: { id: r.body.id, status: 'open' } } });
+    // the public stock_count.created (the project's own type) next to the internal one: data.object the count as the API returns it
+    expect((await countEvents('stock_count.created', r.body.id)).map((e) => e.data.object)).toEqual([r.body]);
   });
 
   it('defaults countedAt to now and values an item without any cost as null', async () => {
@@ -288,6 +290,7 @@ describe('transitions', () => {
     const events = await countEvents('inventory.stock_count.cancelled', id);
     expect(events).toHaveLength(1);
     expect(events[0].data.previous).toMatchObject({ status: 'open', cancelledAt: null, cancelReason: null });
+    expect((await countEvents('stock_count.cancelled', id)).map((e) => e.data.object)).toEqual([r.body]);
     expect(await countEvents('stock_count.posted', id)).toEqual([]);
   });
 

@@ -1,4 +1,4 @@
-import { person, sql, startTestService, type TestService } from '@bop/test-support';
+import { outboxPayloads, person, sql, startTestService, type TestService } from '@bop/test-support';
 import { peopleService } from '../src';
 import { newEmployee, replicaLocation } from './fixtures';
 
@@ -48,6 +48,18 @@ describe('employee documents', () => {
     expect((await t.call('GET', '/me/documents', { as: person({}) })).body.code).toBe('not_linked_to_employee');
     const trail = await sql(t, `select action from people.activity where employee_id = $1 order by id`, [ana.id]);
     expect(trail.map((r) => r.action)).toEqual(['created', 'document_added', 'document_added', 'document_updated', 'document_archived']);
+
+    // a change event per change (issue 41 item 3), data.object the document as the API returns it, at the employee's home location
+    const contractEvents = await outboxPayloads(t, 'people', { aggregateId: contract.body.id });
+    expect(contractEvents.map((e) => e.type)).toEqual(['document.created', 'document.updated']);
+    expect(contractEvents[0]).toMatchObject({ locationId: here, data: { object: contract.body } });
+    expect(contractEvents[1].data).toEqual({ object: shared.body, previous: { visibleToEmployee: false, expiresOn: '2027-01-31' } });
+    const payslipEvents = await outboxPayloads(t, 'people', { aggregateId: payslip.body.id });
+    expect(payslipEvents.map((e) => e.type)).toEqual(['document.created', 'document.archived']);
+    expect(payslipEvents[1].data).toEqual({ object: archived.body, previous: { status: 'active' } });
+    // archiving again changes nothing: no event
+    expect((await t.call('DELETE', `/employee-documents/${payslip.body.id}`)).status).toBe(200);
+    expect(await outboxPayloads(t, 'people', { aggregateId: payslip.body.id })).toHaveLength(2);
   });
 });
 
@@ -67,7 +79,14 @@ describe('certifications', () => {
     const renewed = await t.call('PATCH', `/certifications/${cert.body.id}`, { body: { issuedOn: '2026-02-20', expiresOn: '2029-02-20' } });
     expect(renewed.body).toMatchObject({ expiresOn: '2029-02-20', version: 2 });
     expect((await t.call('GET', `/certifications?employeeId=${ana.id}&expiresBefore=2026-06-01`)).body.data).toHaveLength(0);
-    expect((await t.call('DELETE', `/certifications/${cert.body.id}`)).body.status).toBe('archived');
+    const archived = await t.call('DELETE', `/certifications/${cert.body.id}`);
+    expect(archived.body.status).toBe('archived');
     expect((await t.call('GET', `/certifications?employeeId=${ana.id}&status=archived`)).body.data).toHaveLength(1);
+
+    // a change event per change (issue 41 item 3), data.object the certification as the API returns it
+    const events = await outboxPayloads(t, 'people', { aggregateId: cert.body.id });
+    expect(events.map((e) => e.type)).toEqual(['certification.created', 'certification.updated', 'certification.archived']);
+    expect(events.map((e) => e.data.object)).toEqual([cert.body, renewed.body, archived.body]);
+    expect(events[1]).toMatchObject({ locationId: here, data: { previous: { issuedOn: '2025-03-01', expiresOn: '2026-03-01' } } });
   });
 });

@@ -391,6 +391,14 @@ describe('invoice numbers, approve and dispute', () => {
     expect((await api(s, 'POST', `/supplier-invoices/${disputed.id}:dispute`, { reason: 'Only 2 cases came' })).body.status).toBe('disputed');
     const afterDispute = await api(s, 'POST', `/supplier-invoices/${disputed.id}:approve`, { note: 'Credit note agreed' });
     expect(afterDispute.body).toMatchObject({ status: 'approved', disputeReason: 'Only 2 cases came', acceptedDifferences: [expect.objectContaining({ kind: 'quantity', line: 0 })] });
+    // a change event per decision (issue 41 item 3), data.object the invoice as the API returns it; the stale approval records none
+    expect((await outboxPayloads(s.stack, 'purchasing', { type: 'supplier_invoice.approved', aggregateId: matched.id })).map((e) => e.data.object)).toEqual([okd.body]);
+    expect((await outboxPayloads(s.stack, 'purchasing', { type: 'supplier_invoice.approved', aggregateId: mismatched.id })).map((e) => e.data.object)).toEqual([accepted.body]);
+    expect((await outboxPayloads(s.stack, 'purchasing', { aggregateId: disputed.id })).map((e) => [e.type, e.data.object.status])).toEqual([
+      ['supplier_invoice.mismatch', 'mismatched'],
+      ['supplier_invoice.disputed', 'disputed'],
+      ['supplier_invoice.approved', 'approved'],
+    ]);
 
     for (const id of [matched.id, mismatched.id, disputed.id]) {
       const again = await api(s, 'POST', `/supplier-invoices/${id}:approve`, {});

@@ -287,15 +287,17 @@ describe('the state machine', () => {
     expect((await orderAction(s, 'po_missing', 'send')).status).toBe(404);
   });
 
-  it('approves (approver and note kept) and cancels (reason kept); no public event for a cancellation', async () => {
+  it('approves (approver and note kept) and cancels (reason kept); a cancellation records purchase_order.cancelled next to the internal event', async () => {
     const a = await draftOrder(s, small());
     const approved = await orderAction(s, a.id, 'approve', { note: 'OK for the weekend' });
     expect(approved.body).toMatchObject({ status: 'approved', approvedAt: expect.any(String), approvedBy: { type: 'user', id: 'usr_test' }, approvalNote: 'OK for the weekend', version: 2 });
     const cancelled = await orderAction(s, a.id, 'cancel', { reason: 'Menu changed' });
     expect(cancelled.body).toMatchObject({ status: 'cancelled', cancelledAt: expect.any(String), cancelReason: 'Menu changed', version: 3 });
     const all = await s.psql(`select type from purchasing.outbox where aggregate_id = ? order by seq`, [a.id]);
-    // no public event for a cancellation (the catalogue has none): only the internal one insights reads
-    expect(all.map((e) => e.type)).toEqual(['purchase_order.created', 'purchase_order.approved', 'purchasing.purchase_order.cancelled']);
+    // the internal event insights reads stays; the public purchase_order.cancelled (the project's own type) is recorded next to it
+    expect(all.map((e) => e.type)).toEqual(['purchase_order.created', 'purchase_order.approved', 'purchasing.purchase_order.cancelled', 'purchase_order.cancelled']);
+    const [publicCancel] = await outboxPayloads(s.stack, 'purchasing', { type: 'purchase_order.cancelled', aggregateId: a.id });
+    expect(publicCancel).toMatchObject({ data: { object: cancelled.body, previous: { status: 'approved', cancelledAt: null, cancelReason: null } } });
   });
 
   describe('the approval threshold (company settings, default 1000.00)', () => {

@@ -1,4 +1,4 @@
-import { integration, person, startTestService, type TestService } from '@bop/test-support';
+import { integration, outboxPayloads, person, startTestService, type TestService } from '@bop/test-support';
 import { schedulingService } from '../src';
 import { me, replicaEmployee, replicaLocation } from './fixtures';
 
@@ -29,8 +29,15 @@ describe('availability', () => {
     const someoneElse = await replicaEmployee(t, { home: loc });
     expect((await t.call('DELETE', `/me/availability/${own.body.id}`, { as: me(someoneElse) })).status).toBe(404);
     expect((await t.call('DELETE', `/me/availability/${own.body.id}`, { as: me(emp) })).status).toBe(204);
-    expect((await t.call('DELETE', `/availability/${added.body.id}`)).body.status).toBe('archived');
+    const archived = await t.call('DELETE', `/availability/${added.body.id}`);
+    expect(archived.body.status).toBe('archived');
     expect((await t.call('GET', '/me/availability', { as: me(emp) })).body.data).toEqual([]);
+    // a change event per change (issue 41 item 3), data.object the window as the API returns it, at the employee's home location
+    const events = await outboxPayloads(t, 'scheduling', { aggregateId: added.body.id });
+    expect(events.map((e) => e.type)).toEqual(['availability.created', 'availability.updated', 'availability.archived']);
+    expect(events.map((e) => e.data.object)).toEqual([added.body, changed.body, archived.body]);
+    expect(events[1]).toMatchObject({ locationId: loc, data: { previous: { startTime: '17:00', effectiveUntil: null } } });
+    expect((await outboxPayloads(t, 'scheduling', { aggregateId: own.body.id })).map((e) => e.type)).toEqual(['availability.created', 'availability.archived']);
   });
 
   it('refuses a window that is neither weekly nor dated, or both, backwards times, and an unknown employee', async () => {

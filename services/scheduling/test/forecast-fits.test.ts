@@ -178,6 +178,12 @@ describe('forecasts fitted in the background', () => {
     expect(stored.body).toMatchObject({ fit: 'stored', stale: false });
     expect(stored.body.days).toEqual(now.body.days);
     expect((await t.call('DELETE', '/special-days/2026-12-09')).status).toBe(204);
+    // a change event per change (issue 41 item 3), data.object the special day (on deletion, as it was)
+    const dayEvents = (await outboxPayloads(t, 'scheduling', { aggregateId: 'company:2026-12-09' })).slice(-2);
+    expect(dayEvents.map((e) => [e.type, e.locationId, e.data.object.kind])).toEqual([
+      ['special_day.created', null, 'closed'],
+      ['special_day.deleted', null, 'closed'],
+    ]);
     expect((await week(loc, '1d')).body.fit).toBe('on_demand');
     clock.advance(QUIET_MS);
     await fitRound();

@@ -1,5 +1,5 @@
 import { fixedClock, useClock } from '@bop/shared';
-import { integration, person, startTestService, type TestService } from '@bop/test-support';
+import { integration, outboxPayloads, person, startTestService, type TestService } from '@bop/test-support';
 import { schedulingService } from '../src';
 import { localHours, scheduledIn, staffNeeded } from '../src/staffing/needs';
 import { replicaLocation } from './fixtures';
@@ -52,8 +52,15 @@ describe('staffing rules and needs', () => {
     expect(bad.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['perStaff', 'toTime']);
     expect((await t.call('POST', '/staffing-rules', { body: { locationId: 'loc_nope', position: 'Cook', minStaff: 1 } })).body.errors).toEqual([{ path: 'locationId', message: 'No location loc_nope.' }]);
     expect((await t.call('GET', `/staffing-rules?locationId=${loc}`)).body.data).toHaveLength(1);
-    expect((await t.call('DELETE', `/staffing-rules/${r.body.id}`)).body.status).toBe('archived');
+    const archived = await t.call('DELETE', `/staffing-rules/${r.body.id}`);
+    expect(archived.body.status).toBe('archived');
     expect((await t.call('GET', `/staffing-rules?locationId=${loc}`)).body.data).toHaveLength(0);
+    // a change event per change (issue 41 item 3), data.object the rule as the API returns it; refused changes record none
+    const events = await outboxPayloads(t, 'scheduling', { aggregateId: r.body.id });
+    expect(events.map((e) => e.type)).toEqual(['staffing_rule.created', 'staffing_rule.updated', 'staffing_rule.archived']);
+    expect(events[0]).toMatchObject({ locationId: loc, data: { object: r.body } });
+    expect(events[1].data.previous).toEqual({ maxStaff: null });
+    expect(events[2].data.object).toEqual(archived.body);
     const other = person({ 'staffing_rules.manage': [{ type: 'locations', ids: [await replicaLocation(t)] }] });
     expect((await t.call('POST', '/staffing-rules', { as: other, body: { locationId: loc, position: 'Host', minStaff: 1 } })).body.code).toBe('out_of_reach');
   });

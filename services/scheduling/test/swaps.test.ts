@@ -65,6 +65,8 @@ describe('shift swaps', () => {
     expect([refused.status, refused.body.detail]).toEqual([409, expect.stringMatching(/would double-book them/)]);
     const rejected = await t.call('POST', `/shift-swaps/${w.body.id}:reject`, { body: { reason: 'Ben is on then' } });
     expect(rejected.body).toMatchObject({ status: 'rejected', rejectionReason: 'Ben is on then' });
+    const rejections = await outboxPayloads(t, 'scheduling', { type: 'shift.swap_rejected', aggregateId: w.body.id });
+    expect(rejections.map((e) => e.data.object)).toEqual([rejected.body]);
     // reach
     const elsewhere = person({ 'shift_swaps.approve': [{ type: 'locations', ids: [await replicaLocation(t)] }] });
     expect((await t.call('POST', `/shift-swaps/${w.body.id}:approve`, { as: elsewhere })).body.code).toBe('out_of_reach');

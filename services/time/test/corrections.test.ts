@@ -37,6 +37,11 @@ describe('punch corrections', () => {
     expect((await sheetOf(emp)).totals.workedHours).toBe('5.00');
     // decided once
     expect((await t.call('POST', `/time/punch-corrections/${asked.body.id}:reject`, { body: { reason: 'late' } })).status).toBe(409);
+    // a change event per change of the request (issue 41 item 3), data.object the request as the API returns it
+    const events = await outboxPayloads(t, 'time', { aggregateId: asked.body.id });
+    expect(events.map((e) => e.type)).toEqual(['punch_correction.requested', 'punch_correction.approved']);
+    expect(events.map((e) => e.data.object)).toEqual([asked.body, approved.body]);
+    expect(events[1]).toMatchObject({ locationId: loc, data: { previous: { status: 'pending', appliedPunchId: null, decidedAt: null, decidedBy: null } } });
   });
 
   it('a missing punch is added when approved; a request is rejected with a reason or cancelled by the employee', async () => {
@@ -57,6 +62,11 @@ describe('punch corrections', () => {
     const third = await t.call('POST', '/me/punch-corrections', { as: me(emp), body: { type: 'clock_in', occurredAt: '2026-06-04T08:00:00Z', reason: 'typo' } });
     expect((await t.call('POST', `/me/punch-corrections/${third.body.id}:cancel`, { as: me(emp) })).body.status).toBe('cancelled');
     expect((await t.call('POST', `/me/punch-corrections/${third.body.id}:cancel`, { as: me(emp) })).status).toBe(409);
+    expect((await outboxPayloads(t, 'time', { aggregateId: other.body.id })).map((e) => [e.type, e.data.object.status])).toEqual([
+      ['punch_correction.requested', 'pending'],
+      ['punch_correction.rejected', 'rejected'],
+    ]);
+    expect((await outboxPayloads(t, 'time', { aggregateId: third.body.id })).map((e) => e.type)).toEqual(['punch_correction.requested', 'punch_correction.cancelled']);
     // someone else's request is not found
     const stranger = await replicaEmployee(t, { home: loc });
     expect((await t.call('POST', `/me/punch-corrections/${other.body.id}:cancel`, { as: me(stranger) })).status).toBe(404);

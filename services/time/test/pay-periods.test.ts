@@ -132,6 +132,9 @@ describe('pay periods', () => {
     expect((await t.call('POST', `/time/pay-periods/${period.id}:unlock`, { body: {} })).status).toBe(422);
     const unlocked = await t.call('POST', `/time/pay-periods/${period.id}:unlock`, { body: { reason: 'late punches from the back door' } });
     expect(unlocked.body).toMatchObject({ status: 'ended', heldPunches: 0, unlocks: [expect.objectContaining({ reason: 'late punches from the back door' })] });
+    const [unlockEvent, ...moreUnlocks] = await outboxPayloads(t, 'time', { type: 'pay_period.unlocked', aggregateId: period.id });
+    expect(moreUnlocks).toHaveLength(0);
+    expect(unlockEvent).toMatchObject({ locationId: null, data: { object: unlocked.body } });
     const after = await sheetOf(server);
     expect(after.totals.workedHours).toBe('7.00');
     expect(after.status).toBe('open');

@@ -1,4 +1,4 @@
-import { integration, person, sql, startTestService, type TestService } from '@bop/test-support';
+import { integration, outboxPayloads, person, sql, startTestService, type TestService } from '@bop/test-support';
 import { timeService } from '../src';
 import { CALIFORNIA } from './rule-sets';
 
@@ -33,6 +33,12 @@ describe('overtime rules', () => {
     expect((await t.call('GET', `/time/overtime-rules?locationId=${other}`)).body).toMatchObject({ locationId: other, inheritedFrom: 'company', daily: [], version: 0 });
     const stale = await t.call('PUT', '/time/overtime-rules', { body: { locationId: la, ...CALIFORNIA }, headers: { 'if-match': '"7"' } });
     expect(stale.body.code).toBe('version_mismatch');
+    // a change event per change (issue 41 item 3), data.object the rules as the API returns them; the same rules again record none
+    const again = await t.call('PUT', '/time/overtime-rules', { body: { locationId: la, ...CALIFORNIA } });
+    expect(again.body.version).toBe(2);
+    const events = await outboxPayloads(t, 'time', { type: 'overtime_rules.updated', aggregateId: `overtime:${la}` });
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ locationId: la, data: { object: own.body, previous: { inheritedFrom: 'company' } } });
   });
 
   it('refuses tiers that do not rise, multipliers out of range, unknown or archived locations', async () => {

@@ -72,6 +72,9 @@ describe('time-off types', () => {
 
     const local = person({ 'time_off.manage': [{ type: 'locations', ids: ['loc_x'] }] });
     expect((await call('POST', '/time-off/types', { name: uniqueName('Other'), paid: true }, local)).body.code).toBe('out_of_reach');
+    // one change event (issue 41 item 3), data.object the type as the API returns it; the refused ones record none
+    const events = await outboxPayloads(t, 'time', { type: 'time_off_type.created', aggregateId: created.body.id });
+    expect(events.map((e) => e.data.object)).toEqual([created.body]);
   });
 });
 
@@ -158,6 +161,12 @@ describe('time-off policies', () => {
     expect(again.body).toMatchObject({ effectiveFrom: '2026-12-01', version: 3 });
     expect(again.body.history).toHaveLength(1);
     expect((await balanceOf(emp, type.id, '2026-12-05')).balance).toBe('3');
+    // a change event per change (issue 41 item 3), data.object the policy as the API returns it; the stale PATCH records none
+    const events = await outboxPayloads(t, 'time', { aggregateId: policy.id });
+    expect(events.map((e) => e.type)).toEqual(['time_off_policy.created', 'time_off_policy.updated', 'time_off_policy.updated']);
+    expect(events[1].data.object).toEqual(patched.body);
+    expect(events[1].data.previous).toMatchObject({ name: 'Standard', effectiveFrom: null, history: [] });
+    expect(events[2].data.object).toEqual(again.body);
     expect(paths(await call('PATCH', `/time-off/policies/${policy.id}`, { carryOver: 'lots' }))).toEqual(['carryOver']);
     expect((await call('PATCH', '/time-off/policies/top_nope', { name: 'x' })).status).toBe(404);
   });
@@ -219,6 +228,10 @@ describe('time-off balances', () => {
     expect(r.body.movements).toEqual([{ date: '2026-12-01', kind: 'adjustment', hours: '40', balanceAfter: '40', reason: 'Opening balance from the HR tool' }]);
     const minus = await call('POST', '/time-off/balances:adjust', { employeeId: emp, typeId: type.id, hours: '-2.5', date: '2026-11-30', reason: 'correction' });
     expect(minus.body).toMatchObject({ balance: '37.5', adjusted: '37.5' });
+    // a change event per adjustment (issue 41 item 3), data.object the balance as the API answers it, at the home location
+    const adjusted = await outboxPayloads(t, 'time', { type: 'time_off.balance_adjusted', aggregateId: `${emp}:${type.id}` });
+    expect(adjusted.map((e) => e.data.object)).toEqual([r.body, minus.body]);
+    expect(adjusted[0].locationId).toBe(loc);
 
     const bad = await call('POST', '/time-off/balances:adjust', { employeeId: emp, typeId: type.id, hours: '1e2', date: '2026-02-30' });
     expect(bad.status).toBe(422);
@@ -405,6 +418,9 @@ describe('/me/time-off', () => {
     expect(cancelled.body).toMatchObject({ status: 'cancelled', version: 2 });
     expect(cancelled.body.cancelledAt).toBe('2026-12-01T12:00:00.000Z');
     expect((await call('POST', `/me/time-off/requests/${mine.body.id}:cancel`, undefined, me(emp))).status).toBe(409);
+    // the cancel records time_off.cancelled (the project's own type), data.object the request as the API returns it
+    const cancelEvents = await outboxPayloads(t, 'time', { type: 'time_off.cancelled', aggregateId: mine.body.id });
+    expect(cancelEvents.map((e) => e.data.object)).toEqual([cancelled.body]);
     expect((await call('GET', '/me/time-off/requests?status=cancelled', undefined, me(emp))).body.data).toHaveLength(1);
     expect((await balanceOf(emp, type.id)).pendingHours).toBe('0');
   });

@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { OverShortThresholds, OverShortThresholdsReplace } from '@bop/contracts';
-import { ValidationError, canonicalJson, resolveLocations, sqlQuery, type EntityManager, type FieldError, type Work } from '@bop/shared';
+import { ValidationError, canonicalJson, changedFields, resolveLocations, sqlQuery, type EntityManager, type FieldError, type Work } from '@bop/shared';
 import { OverShortThresholdsEntity } from './entities';
 import { normalize, type StoredThreshold, type Threshold, type ThresholdCountType } from './thresholds';
 
@@ -71,5 +71,9 @@ export async function replaceThresholds(w: Work, body: OverShortThresholdsReplac
   if (canonicalJson(thresholds) === canonicalJson(current.thresholds)) return setDto(current);
   // the row is locked: its version + 1 is the stored version + 1
   await em.nativeUpdate(OverShortThresholdsEntity, { id: 1 }, { thresholds, version: current.version + 1, updatedAt: w.now });
-  return setDto(await loadSet(em, false));
+  const before = setDto(current);
+  const after = setDto(await loadSet(em, false));
+  // the project's own public type (company-wide): data.object the whole set as the API returns it
+  w.emit({ type: 'cash.over_short_thresholds_updated', aggregateType: 'over_short_thresholds', aggregateId: 'company', locationId: null, object: after, previous: changedFields(before, after) });
+  return after;
 }

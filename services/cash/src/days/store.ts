@@ -137,7 +137,10 @@ export async function applyLateRecords(w: Work, locationId: string, day: string)
   await sqlQuery(em, `update "${w.schema}"."settlements" set "late_review" = ${applied} where "location_id" = ? and "business_days" @> jsonb_build_array(?::text) and "late_review"->>'status' = 'pending'`, [locationId, day]);
 }
 
-/** internal (no catalogue row): sales' replica of closed days listens to it */
+/**
+ * Sales' replica of closed days listens to it; a public type too (the project's own, issue 41 item 3):
+ * the envelope it always had, data.object the day as the API returns it.
+ */
 export const BUSINESS_DAY_REOPENED = 'cash.business_day_reopened';
 
 /**

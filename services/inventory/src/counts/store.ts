@@ -167,6 +167,8 @@ export async function createCount(w: Work, body: StockCountCreate): Promise<Stoc
   await em.flush();
   const [dto] = await countDtos(w, [count]);
   w.emit(countEvent('inventory.stock_count.created', dto));
+  // the project's own public type, next to the internal one (whose envelope stays as it was)
+  w.emit(countEvent('stock_count.created', dto));
   return dto;
 }
 
@@ -241,7 +243,7 @@ export async function postCount(w: Work, id: string): Promise<StockCount> {
   return after;
 }
 
-/** `POST /stock-counts/{id}:cancel`: status `cancelled`, the figures as they stand frozen, stock unchanged; `inventory.stock_count.cancelled` (internal). */
+/** `POST /stock-counts/{id}:cancel`: status `cancelled`, the figures as they stand frozen, stock unchanged; `inventory.stock_count.cancelled` (internal) and `stock_count.cancelled` (public). */
 export async function cancelCount(w: Work, id: string, reason: string | null): Promise<StockCount> {
   const { em } = w;
   const count = await lockOpenCount(w, id, 'cancel');
@@ -251,5 +253,6 @@ export async function cancelCount(w: Work, id: string, reason: string | null): P
   await em.flush();
   const after = countDto(count, items);
   w.emit(countEvent('inventory.stock_count.cancelled', after, changedFields(before, after)));
+  w.emit(countEvent('stock_count.cancelled', after, changedFields(before, after)));
   return after;
 }

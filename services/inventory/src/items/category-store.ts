@@ -1,7 +1,8 @@
 import type { ItemCategoryCreate, ItemCategoryPatch } from '@bop/contracts';
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
-import { Conflict, NotFound, ValidationError, findPlain, lockForTransaction, newId, sqlQuery, type ApiError, type EntityManager, type Work } from '@bop/shared';
+import { Conflict, NotFound, ValidationError, changedFields, findPlain, lockForTransaction, newId, sqlQuery, type ApiError, type EntityManager, type Work } from '@bop/shared';
 import { InventoryItemCategory } from './entities';
+import { categoryDto } from './dto';
 
 /**
  * Serialises category writes: the name check, cycle check and "no active subcategory under an
@@ -74,6 +75,8 @@ export async function createCategory(w: Work, { name, parentId }: ItemCategoryCr
   await assertNameFree(em, name, null);
   const created = em.create(InventoryItemCategory, { id: newId('itemCategory'), name, parentId: parentId ?? null, status: 'active', version: 1, createdAt: w.now, updatedAt: w.now });
   await em.flush();
+  const object = categoryDto(created);
+  w.emit({ type: 'item_category.created', aggregateType: 'item_category', aggregateId: created.id, locationId: null, object });
   return created;
 }
 
@@ -106,7 +109,12 @@ export async function updateCategory(w: Work, id: string, patch: ItemCategoryPat
       throw new Conflict(`The parent category ${next.parentId} is archived; revive it or move this category first.`, [{ path: 'status', message: 'The parent category is archived.' }]);
     }
   }
+  const before = categoryDto(found);
   em.assign(found, { ...next, version: found.version + 1, updatedAt: w.now });
   await em.flush();
+  // the project's own public types (company-wide): data.object the category as the API returns it
+  const after = categoryDto(found);
+  const type = before.status === 'active' && after.status === 'archived' ? 'item_category.archived' : 'item_category.updated';
+  w.emit({ type, aggregateType: 'item_category', aggregateId: found.id, locationId: null, object: after, previous: changedFields(before, after) });
   return found;
 }

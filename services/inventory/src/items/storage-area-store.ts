@@ -4,6 +4,7 @@ import {
   NotFound,
   ValidationError,
   assertLocationInReach,
+  changedFields,
   lockForTransaction,
   newId,
   findPlain,
@@ -13,6 +14,7 @@ import {
 } from '@bop/shared';
 import type { StorageAreaCreate, StorageAreaPatch } from '@bop/contracts';
 import { InventoryItem, InventoryStorageArea } from './entities';
+import { storageAreaDto } from './dto';
 import { isFieldError, writableLocation } from '../stock/location-store';
 
 const nameTaken = (detail: string) => new Conflict(detail, [{ path: 'name', message: "Already used by another of the location's active storage areas." }]);
@@ -102,6 +104,7 @@ export async function createStorageArea(w: Work, body: StorageAreaCreate): Promi
     updatedAt: w.now,
   });
   await em.flush();
+  w.emit({ type: 'storage_area.created', aggregateType: 'storage_area', aggregateId: created.id, locationId, object: storageAreaDto(created) });
   return created;
 }
 
@@ -123,7 +126,12 @@ export async function updateStorageArea(w: Work, id: string, patch: StorageAreaP
   if (same) return found;
   if (next.status === 'active' && (found.status === 'archived' || next.name.toLowerCase() !== found.name.toLowerCase())) await assertNameFree(em, found.locationId, next.name, found.id);
   if (patch.itemIds) await assertItems(em, next.itemIds, found.itemIds);
+  const before = storageAreaDto(found);
   em.assign(found, { ...next, version: found.version + 1, updatedAt: w.now });
   await em.flush();
+  // the project's own public types, at the area's location: data.object the area as the API returns it
+  const after = storageAreaDto(found);
+  const type = before.status === 'active' && after.status === 'archived' ? 'storage_area.archived' : 'storage_area.updated';
+  w.emit({ type, aggregateType: 'storage_area', aggregateId: found.id, locationId: found.locationId, object: after, previous: changedFields(before, after) });
   return found;
 }

@@ -2,6 +2,7 @@ import { LockMode, QueryOrder, type FilterQuery } from '@mikro-orm/core';
 import type { BaseUnit, UnitOfMeasureCreate } from '@bop/contracts';
 import { Conflict, ValidationError, findPlain, lockForTransaction, newId, type ApiError, type EntityManager, type Work } from '@bop/shared';
 import { InventoryItem, InventoryUnitOfMeasure } from './entities';
+import { unitDto } from './dto';
 
 /** Serialises unit creation: a name is checked against company-wide units and every item's own ones. */
 const lockUnits = (w: Work) => lockForTransaction(w.em, `${w.schema}.units_of_measure`);
@@ -75,5 +76,7 @@ export async function createUnit(w: Work, body: UnitOfMeasureCreate): Promise<In
   await assertNameFree(em, name, baseUnit, itemId);
   const created = em.create(InventoryUnitOfMeasure, { id: newId('unitOfMeasure'), name, baseUnit, factor, itemId, version: 1, createdAt: w.now, updatedAt: w.now });
   await em.flush();
+  // the project's own public type (company-wide): data.object the unit as the API returns it
+  w.emit({ type: 'unit_of_measure.created', aggregateType: 'unit_of_measure', aggregateId: created.id, locationId: null, object: unitDto(created) });
   return created;
 }

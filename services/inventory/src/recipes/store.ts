@@ -164,6 +164,8 @@ export async function replaceRecipe(w: Work, itemId: string, recipe: UsageRecipe
     Object.assign(existing, { components: [], version: existing.version + 1, updatedAt: now });
     await em.flush();
     w.emit(eventOf('inventory.usage_recipe.removed', recipeDto(existing, new Map()), { components: before.components, version: before.version }));
+    // the project's own public types, next to the internal ones (whose envelopes stay as they were)
+    w.emit(eventOf('usage_recipe.removed', recipeDto(existing, new Map()), { components: before.components }));
     return { status: 204 };
   }
 
@@ -188,5 +190,6 @@ export async function replaceRecipe(w: Work, itemId: string, recipe: UsageRecipe
   await em.flush();
   const body = recipeDto(row, graph);
   w.emit(eventOf('inventory.usage_recipe.replaced', body, previous ? { components: previous } : undefined));
+  w.emit(eventOf('usage_recipe.replaced', body, previous ? { components: previous } : undefined));
   return { status: had ? 200 : 201, body };
 }

@@ -1,13 +1,20 @@
 import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { CertificationCreate, CertificationListQuery, CertificationPatch } from '@bop/contracts';
-import { Conflict, NotFound, ValidationError, findPage, mapPage, newId, type RouteContext, type Work } from '@bop/shared';
+import { Conflict, NotFound, ValidationError, changedFields, findPage, mapPage, newId, type RouteContext, type Work } from '@bop/shared';
 import { assertEmployeeInReach, employeeForRecord, reachableEmployeeIds } from '../employees/store';
 import { Employee } from '../employees/entities';
 import { recordActivity } from '../activity/store';
 import type { FilesLink } from '../documents/files-client';
 import { Certification } from './entities';
 import { certificationDto } from './dto';
+
+type CertificationView = ReturnType<typeof certificationDto>;
+
+/** A certification's public change event (the project's own types): data.object the certification as the API returns it, at the employee's home location. */
+function recordCertificationEvent(w: Work, type: 'certification.created' | 'certification.updated' | 'certification.archived', object: CertificationView, locationId: string, previous?: Record<string, unknown>): void {
+  w.emit({ type, aggregateType: 'certification', aggregateId: object.id, locationId, object, ...(previous ? { previous } : {}) });
+}
 
 function checkDates(issuedOn: string, expiresOn: string | null | undefined): void {
   if (expiresOn && expiresOn < issuedOn) throw new ValidationError([{ path: 'expiresOn', message: `The certification cannot expire before it was issued (${issuedOn}).` }]);
@@ -46,6 +53,7 @@ export async function addCertification(ctx: Work & Pick<RouteContext, 'transacti
     });
     const object = certificationDto(cert);
     recordActivity(w, employee.id, 'certification_added', null, { certification: object });
+    recordCertificationEvent(w, 'certification.created', object, employee.homeLocationId);
     return object;
   }).catch(unshare);
 }
@@ -53,14 +61,15 @@ export async function addCertification(ctx: Work & Pick<RouteContext, 'transacti
 async function certificationForChange(w: Work, id: string) {
   const cert = await w.em.findOne(Certification, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!cert) throw new NotFound('certification', id);
-  assertEmployeeInReach(w.reach(), await w.em.findOneOrFail(Employee, { id: cert.employeeId }));
+  const employee = await w.em.findOneOrFail(Employee, { id: cert.employeeId });
+  assertEmployeeInReach(w.reach(), employee);
   w.checkVersion(cert.version);
-  return cert;
+  return { cert, employee };
 }
 
 /** A renewal (new dates), a correction or another file; the file replaced stops concerning the employee. */
 export async function patchCertification(w: Work, id: string, body: z.output<typeof CertificationPatch>, files: FilesLink) {
-  const cert = await certificationForChange(w, id);
+  const { cert, employee } = await certificationForChange(w, id);
   if (cert.status === 'archived') throw new Conflict(`Certification ${id} is archived.`);
   const before = certificationDto(cert);
   checkDates(body.issuedOn ?? cert.issuedOn, body.expiresOn !== undefined ? body.expiresOn : cert.expiresOn);
@@ -81,11 +90,12 @@ export async function patchCertification(w: Work, id: string, body: z.output<typ
   cert.updatedAt = w.now;
   const after = certificationDto(cert);
   recordActivity(w, cert.employeeId, 'certification_updated', { certification: before }, { certification: after });
+  recordCertificationEvent(w, 'certification.updated', after, employee.homeLocationId, changedFields(before, after));
   return after;
 }
 
 export async function archiveCertification(w: Work, id: string) {
-  const cert = await certificationForChange(w, id);
+  const { cert, employee } = await certificationForChange(w, id);
   if (cert.status === 'archived') return certificationDto(cert);
   const before = certificationDto(cert);
   cert.status = 'archived';
@@ -93,6 +103,7 @@ export async function archiveCertification(w: Work, id: string) {
   cert.updatedAt = w.now;
   const after = certificationDto(cert);
   recordActivity(w, cert.employeeId, 'certification_archived', { certification: before }, { certification: after });
+  recordCertificationEvent(w, 'certification.archived', after, employee.homeLocationId, changedFields(before, after));
   return after;
 }
 

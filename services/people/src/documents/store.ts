@@ -1,13 +1,20 @@
 import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { EmployeeDocumentCreate, EmployeeDocumentListQuery, EmployeeDocumentPatch, ListQuery } from '@bop/contracts';
-import { Conflict, NotFound, findPage, mapPage, newId, ownEmployeeId, type RouteContext, type Work } from '@bop/shared';
+import { Conflict, NotFound, changedFields, findPage, mapPage, newId, ownEmployeeId, type RouteContext, type Work } from '@bop/shared';
 import { assertEmployeeInReach, employeeForRecord, reachableEmployeeIds } from '../employees/store';
 import { Employee } from '../employees/entities';
 import { recordActivity } from '../activity/store';
 import { EmployeeDocument } from './entities';
 import { documentDto } from './dto';
 import type { FilesLink } from './files-client';
+
+type DocumentView = ReturnType<typeof documentDto>;
+
+/** A document's public change event (the project's own types): data.object the document as the API returns it, at the employee's home location. */
+function recordDocumentEvent(w: Work, type: 'document.created' | 'document.updated' | 'document.archived', object: DocumentView, locationId: string, previous?: Record<string, unknown>): void {
+  w.emit({ type, aggregateType: 'employee_document', aggregateId: object.id, locationId, object, ...(previous ? { previous } : {}) });
+}
 
 /**
  * Adds a document to an employee's file: an attachment the caller may see (files decides) that
@@ -40,6 +47,7 @@ export async function addDocument(ctx: Work & Pick<RouteContext, 'transaction'>,
     });
     const object = documentDto(doc);
     recordActivity(w, employee.id, 'document_added', null, { document: object });
+    recordDocumentEvent(w, 'document.created', object, employee.homeLocationId);
     return object;
   }).catch(unshare);
 }
@@ -51,11 +59,11 @@ async function documentForChange(w: Work, id: string) {
   const employee = await w.em.findOneOrFail(Employee, { id: doc.employeeId });
   assertEmployeeInReach(w.reach(), employee);
   w.checkVersion(doc.version);
-  return doc;
+  return { doc, employee };
 }
 
 export async function patchDocument(w: Work, id: string, body: z.output<typeof EmployeeDocumentPatch>, files: FilesLink) {
-  const doc = await documentForChange(w, id);
+  const { doc, employee } = await documentForChange(w, id);
   if (doc.status === 'archived') throw new Conflict(`Document ${id} is archived.`);
   const before = documentDto(doc);
   if (body.type !== undefined) doc.type = body.type;
@@ -70,12 +78,13 @@ export async function patchDocument(w: Work, id: string, body: z.output<typeof E
   doc.updatedAt = w.now;
   const after = documentDto(doc);
   recordActivity(w, doc.employeeId, 'document_updated', { document: before }, { document: after });
+  recordDocumentEvent(w, 'document.updated', after, employee.homeLocationId, changedFields(before, after));
   return after;
 }
 
 /** Archives a document: kept for the record, no longer shown to the employee (nor its file). */
 export async function archiveDocument(w: Work, id: string, files: FilesLink) {
-  const doc = await documentForChange(w, id);
+  const { doc, employee } = await documentForChange(w, id);
   if (doc.status === 'archived') return documentDto(doc);
   const before = documentDto(doc);
   if (doc.visibleToEmployee) await files.concern(doc.attachmentId, null);
@@ -84,6 +93,7 @@ export async function archiveDocument(w: Work, id: string, files: FilesLink) {
   doc.updatedAt = w.now;
   const after = documentDto(doc);
   recordActivity(w, doc.employeeId, 'document_archived', { document: before }, { document: after });
+  recordDocumentEvent(w, 'document.archived', after, employee.homeLocationId, changedFields(before, after));
   return after;
 }
 

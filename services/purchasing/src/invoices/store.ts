@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { PurchaseOrderStatus, SupplierInvoice, SupplierInvoiceCreate, SupplierInvoiceListQuery, SupplierInvoiceStatus } from '@bop/contracts';
-import { findPlain, mapPage, findPage, Conflict, NotFound, OutOfReach, ValidationError, actorOf, assertLocationInReach, type ListPage, newId, reachableLocationIds, sqlList, sqlQuery, type ApiError, type EntityManager, type EventInput, type ReachSet, type Work } from '@bop/shared';
+import { findPlain, mapPage, findPage, Conflict, NotFound, OutOfReach, ValidationError, actorOf, assertLocationInReach, changedFields, type ListPage, newId, reachableLocationIds, sqlList, sqlQuery, type ApiError, type EntityManager, type EventInput, type ReachSet, type Work } from '@bop/shared';
 import { fmtAmount } from '@bop/shared';
 import { PurchaseOrderEntity } from '../orders/entities';
 import { findSupplier, likeLiteral } from '../suppliers/store';
@@ -175,7 +175,7 @@ async function invoiceFor(w: Work, id: string): Promise<SupplierInvoiceEntity> {
 /**
  * `:approve` (matched, mismatched or disputed → approved, final): the differences not within
  * tolerance are accepted and recorded with the approval (`acceptedDifferences`, each with its line
- * number, null for invoice-level ones). No event: the catalogue has none for it.
+ * number, null for invoice-level ones). `supplier_invoice.approved` (the project's own type: the seed's catalogue has none).
  */
 export async function approveInvoice(w: Work, id: string, note: string | null): Promise<SupplierInvoice> {
   const invoice = await invoiceFor(w, id);
@@ -184,12 +184,15 @@ export async function approveInvoice(w: Work, id: string, note: string | null): 
     ...invoice.lines.flatMap((l, i) => l.differences.filter((d) => !d.tolerated).map((d) => ({ ...d, line: i }))),
     ...invoice.differences.filter((d) => !d.tolerated).map((d) => ({ ...d, line: null })),
   ];
+  const before = supplierInvoiceDto(invoice);
   Object.assign(invoice, { status: 'approved', approvedAt: w.now, approvedBy: actorOf(w.actor), approvalNote: note, acceptedDifferences: accepted, version: invoice.version + 1, updatedAt: w.now });
   await w.em.flush();
-  return supplierInvoiceDto(invoice);
+  const after = supplierInvoiceDto(invoice);
+  w.emit(invoiceEvent('supplier_invoice.approved', after, changedFields(before, after)));
+  return after;
 }
 
-/** `:dispute` (mismatched → disputed): the reason is kept; a disputed invoice can still be approved later. */
+/** `:dispute` (mismatched → disputed): the reason is kept; a disputed invoice can still be approved later. `supplier_invoice.disputed` (the project's own type). */
 export async function disputeInvoice(w: Work, id: string, reason: string): Promise<SupplierInvoice> {
   const invoice = await invoiceFor(w, id);
   if (invoice.status !== 'mismatched') {
@@ -200,7 +203,10 @@ export async function disputeInvoice(w: Work, id: string, reason: string): Promi
     };
     throw new Conflict(`Supplier invoice ${invoice.invoiceNumber} ${why[invoice.status] ?? `is ${invoice.status}`}; only a mismatched invoice can be disputed.`);
   }
+  const before = supplierInvoiceDto(invoice);
   Object.assign(invoice, { status: 'disputed', disputedAt: w.now, disputeReason: reason, version: invoice.version + 1, updatedAt: w.now });
   await w.em.flush();
-  return supplierInvoiceDto(invoice);
+  const after = supplierInvoiceDto(invoice);
+  w.emit(invoiceEvent('supplier_invoice.disputed', after, changedFields(before, after)));
+  return after;
 }

@@ -219,12 +219,14 @@ export async function sendOrder(w: Work, id: string, threshold: string): Promise
 /** `:cancel`: draft, approved or sent with nothing received → cancelled (final). */
 export async function cancelOrder(w: Work, id: string, reason: string | null): Promise<PurchaseOrder> {
   const order = await orderFor(w, id, 'cancel');
+  const before = purchaseOrderDto(order);
   Object.assign(order, { status: 'cancelled', cancelledAt: w.now, cancelReason: reason, version: order.version + 1, updatedAt: w.now });
   await w.em.flush();
-  // the catalogue has no purchase_order.cancelled event (spec: purchasing events; supplement: none); version and updatedAt tell pollers,
-  // and the internal purchasing.purchase_order.cancelled tells insights that nothing more will arrive of it
+  // the seed's catalogue has no purchase_order.cancelled event; the internal purchasing.purchase_order.cancelled tells insights
+  // that nothing more will arrive of it (its envelope stays as it was), the public purchase_order.cancelled (the project's own) integrators
   const dto = purchaseOrderDto(order);
   w.emit(orderEvent('purchasing.purchase_order.cancelled', dto));
+  w.emit(orderEvent('purchase_order.cancelled', dto, changedFields(before, dto)));
   return dto;
 }
 

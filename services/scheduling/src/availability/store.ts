@@ -2,6 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import {
   assertEmployeeRecordInReach,
   atEmployeeLocations,
+  changedFields,
   Conflict,
   employeeRecordScope,
   employeeScopeCondition,
@@ -50,6 +51,19 @@ async function viewsOf(w: Work, rows: Availability[]): Promise<AvailabilityView[
   return rows.map((r) => availabilityDto(r, zones.get(home.get(r.employeeId) ?? '') ?? 'UTC'));
 }
 
+type WindowEvent = 'availability.created' | 'availability.updated' | 'availability.archived';
+
+/**
+ * A window's public change event (the project's own types): data.object the window as the API returns
+ * it, at the employee's home location. Answers the window.
+ */
+async function recordWindow(w: Work, type: WindowEvent, a: Availability, before?: AvailabilityView): Promise<AvailabilityView> {
+  const view = (await viewsOf(w, [a]))[0];
+  const [employee] = await findPlain(w.em, SchedulingEmployee, { id: a.employeeId });
+  w.emit({ type, aggregateType: 'availability', aggregateId: a.id, locationId: employee?.homeLocationId ?? null, object: view, ...(before ? { previous: changedFields(before, view) } : {}) });
+  return view;
+}
+
 /** `POST /availability` (a manager, for an employee in reach) and `POST /me/availability` (the employee's own). */
 export async function addWindow(w: Work, employeeId: string, fields: WindowFields, reach: ReachSet | null): Promise<AvailabilityView> {
   const e = await employeeOf(w, employeeId);
@@ -72,7 +86,7 @@ export async function addWindow(w: Work, employeeId: string, fields: WindowField
     updatedAt: at,
   });
   await w.em.flush();
-  return (await viewsOf(w, [a]))[0];
+  return recordWindow(w, 'availability.created', a);
 }
 
 /** A window by id within the caller's reach (a manager) or of the caller (`employeeId`); another's is not found. */
@@ -98,25 +112,25 @@ export async function changeWindow(w: Work, id: string, patch: Partial<WindowFie
   if (next.effectiveFrom && next.effectiveUntil && next.effectiveUntil < next.effectiveFrom) throw new ValidationError([{ path: 'effectiveUntil', message: 'Must not be before effectiveFrom.' }]);
   const fields = ['kind', 'startTime', 'endTime', 'effectiveFrom', 'effectiveUntil', 'note'] as const;
   const changed = fields.filter((f) => patch[f] !== undefined && patch[f] !== a[f]);
-  if (changed.length > 0) {
-    for (const f of changed) Object.assign(a, { [f]: patch[f] });
-    a.version += 1;
-    a.updatedAt = w.now;
-    await w.em.flush();
-  }
-  return (await viewsOf(w, [a]))[0];
+  if (changed.length === 0) return (await viewsOf(w, [a]))[0];
+  const before = (await viewsOf(w, [a]))[0];
+  for (const f of changed) Object.assign(a, { [f]: patch[f] });
+  a.version += 1;
+  a.updatedAt = w.now;
+  await w.em.flush();
+  return recordWindow(w, 'availability.updated', a, before);
 }
 
 /** `DELETE /availability/{id}` (archive) and `DELETE /me/availability/{id}` (the employee's own). */
 export async function archiveWindow(w: Work, id: string, who: { reach: ReachSet } | { employeeId: string }): Promise<AvailabilityView> {
   const a = await windowFor(w, id, who, true);
-  if (a.status !== 'archived') {
-    a.status = 'archived';
-    a.version += 1;
-    a.updatedAt = w.now;
-    await w.em.flush();
-  }
-  return (await viewsOf(w, [a]))[0];
+  if (a.status === 'archived') return (await viewsOf(w, [a]))[0];
+  const before = (await viewsOf(w, [a]))[0];
+  a.status = 'archived';
+  a.version += 1;
+  a.updatedAt = w.now;
+  await w.em.flush();
+  return recordWindow(w, 'availability.archived', a, before);
 }
 
 /** Windows of one employee, or of the employees of the locations the caller reaches (a location's: home there or working there). */

@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import { LockMode } from '@mikro-orm/core';
 import {
   assertLocationInReach,
+  changedFields,
   findPlain,
   newId,
   reachableLocationIds,
@@ -261,16 +262,30 @@ export async function putSpecialDay(w: Work, date: string, body: SpecialDayBody,
   const d = await em.findOne(SpecialDay, { date, locationId: locationId ?? null }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (d) {
     if (d.kind !== fields.kind || (d.name ?? null) !== fields.name || (d.expectedPercent == null ? null : Number(d.expectedPercent)) !== fields.expectedPercent) {
+      const before = specialDto(d);
       Object.assign(d, fields, { version: d.version + 1, updatedAt: at });
       await markForecastsStale(w, { ...(locationId ? { locationId } : {}), edit: true });
+      await em.flush();
+      const after = specialDto(d);
+      w.emit(specialDayEvent('special_day.updated', after, changedFields(before, after)));
+      return { status: 200 as const, body: after };
     }
-    await em.flush();
     return { status: 200 as const, body: specialDto(d) };
   }
   const created = em.create(SpecialDay, { date, locationId: locationId ?? null, ...fields, version: 1, updatedAt: at });
   await em.flush();
   await markForecastsStale(w, { ...(locationId ? { locationId } : {}), edit: true });
-  return { status: 201 as const, body: specialDto(created) };
+  const object = specialDto(created);
+  w.emit(specialDayEvent('special_day.created', object));
+  return { status: 201 as const, body: object };
+}
+
+/**
+ * A special day's public change event (the project's own types): data.object the day as the API returns
+ * it (on `special_day.deleted`, as it was), at its location (null: the company's).
+ */
+function specialDayEvent(type: 'special_day.created' | 'special_day.updated' | 'special_day.deleted', object: ReturnType<typeof specialDto>, previous?: Record<string, unknown>) {
+  return { type, aggregateType: 'special_day', aggregateId: `${object.locationId ?? 'company'}:${object.date}`, locationId: object.locationId, object, ...(previous ? { previous } : {}) };
 }
 
 /** `DELETE /special-days/{date}`: removes the company's entry, or with `locationId` the location's (the company's then holds there again). */
@@ -278,7 +293,9 @@ export async function removeSpecialDay(w: Work, date: string, locationId?: strin
   if (locationId) assertLocationInReach(w.reach(), locationId);
   const d = await w.em.findOne(SpecialDay, { date, locationId: locationId ?? null });
   if (!d) return;
+  const object = specialDto(d);
   w.em.remove(d);
   await w.em.flush();
   await markForecastsStale(w, { ...(locationId ? { locationId } : {}), edit: true });
+  w.emit(specialDayEvent('special_day.deleted', object));
 }

@@ -2,6 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import {
   assertLocationInReach,
   ApiError,
+  changedFields,
   Conflict,
   findPage,
   findPlain,
@@ -55,6 +56,15 @@ async function knownLocation(w: Work, locationId: string, reach: ReachSet): Prom
   return loc.timezone;
 }
 
+type RuleEvent = 'staffing_rule.created' | 'staffing_rule.updated' | 'staffing_rule.archived';
+
+/** A rule's public change event (the project's own types): data.object the rule as the API returns it. Answers the rule. */
+function recordRule(w: Work, type: RuleEvent, r: StaffingRule, before?: ReturnType<typeof ruleDto>) {
+  const object = ruleDto(r);
+  w.emit({ type, aggregateType: 'staffing_rule', aggregateId: r.id, locationId: r.locationId, object, ...(before ? { previous: changedFields(before, object) } : {}) });
+  return object;
+}
+
 export async function createRule(w: Work, body: RuleFields & { locationId: string }) {
   await knownLocation(w, body.locationId, w.reach());
   const at = w.now;
@@ -75,7 +85,7 @@ export async function createRule(w: Work, body: RuleFields & { locationId: strin
     updatedAt: at,
   });
   await w.em.flush();
-  return ruleDto(r);
+  return recordRule(w, 'staffing_rule.created', r);
 }
 
 async function ruleFor(em: EntityManager, id: string, reach: ReachSet, lock = false): Promise<StaffingRule> {
@@ -98,24 +108,24 @@ export async function changeRule(w: Work, id: string, patch: Partial<RuleFields>
   if (next.toTime <= next.fromTime) throw new ValidationError([{ path: 'toTime', message: 'Must be after fromTime on the same day.' }]);
   const fields = ['position', 'driver', 'perStaff', 'minStaff', 'maxStaff', 'weekdays', 'fromTime', 'toTime'] as const;
   const changed = fields.filter((f) => JSON.stringify(next[f]) !== JSON.stringify(ruleDto(r)[f]));
-  if (changed.length > 0) {
-    for (const f of changed) Object.assign(r, { [f]: next[f] });
-    r.version += 1;
-    r.updatedAt = w.now;
-    await w.em.flush();
-  }
-  return ruleDto(r);
+  if (changed.length === 0) return ruleDto(r);
+  const before = ruleDto(r);
+  for (const f of changed) Object.assign(r, { [f]: next[f] });
+  r.version += 1;
+  r.updatedAt = w.now;
+  await w.em.flush();
+  return recordRule(w, 'staffing_rule.updated', r, before);
 }
 
 export async function archiveRule(w: Work, id: string) {
   const r = await ruleFor(w.em, id, w.reach(), true);
-  if (r.status !== 'archived') {
-    r.status = 'archived';
-    r.version += 1;
-    r.updatedAt = w.now;
-    await w.em.flush();
-  }
-  return ruleDto(r);
+  if (r.status === 'archived') return ruleDto(r);
+  const before = ruleDto(r);
+  r.status = 'archived';
+  r.version += 1;
+  r.updatedAt = w.now;
+  await w.em.flush();
+  return recordRule(w, 'staffing_rule.archived', r, before);
 }
 
 export async function listRules(w: Work, f: { inLocations?: string | { $in: string[] }; status?: string }, page: PageRequest) {

@@ -144,7 +144,10 @@ export async function rejectSwap(w: Work, id: string, reason: string) {
   decide(w, swap, 'rejected');
   swap.rejectionReason = reason;
   await w.em.flush();
-  return (await viewsOf(w.em, [swap]))[0];
+  const view = (await viewsOf(w.em, [swap]))[0];
+  // the project's own public type, next to the seed's shift.swap_requested and shift.swap_approved
+  record(w, 'shift.swap_rejected', view);
+  return view;
 }
 
 async function expire(w: Work, swaps: ShiftSwap[]) {

@@ -5,6 +5,7 @@ import {
   employeeScopeCondition,
   type EmployeeRecordScope,
   businessDayOf,
+  changedFields,
   Conflict,
   findPage,
   mapPage,
@@ -26,6 +27,15 @@ import { correctPunch } from '../punches/store';
 import { ingestPunches } from '../punches/ingest-store';
 import { periodsById, periodsOfDates } from '../pay-periods/store';
 import type { TimeSettings } from '../settings/company-settings';
+
+type CorrectionEvent = 'punch_correction.requested' | 'punch_correction.approved' | 'punch_correction.rejected' | 'punch_correction.cancelled';
+
+/** A correction request's public change event (the project's own types): data.object the request as the API returns it. */
+function recordCorrection(w: Work, type: CorrectionEvent, c: PunchCorrection, before?: ReturnType<typeof correctionDto>) {
+  const object = correctionDto(c);
+  w.emit({ type, aggregateType: 'punch_correction', aggregateId: c.id, locationId: c.locationId, object, ...(before ? { previous: changedFields(before, object) } : {}) });
+  return object;
+}
 
 /** Refuses (409 `period_locked`) a time that falls in a locked pay period at the location. */
 async function assertOpenAt(w: Work, locationId: string, occurredAt: string, settings: () => Promise<TimeSettings>): Promise<void> {
@@ -84,7 +94,7 @@ export async function requestCorrection(
     updatedAt: at,
   });
   await em.flush();
-  return correctionDto(c);
+  return recordCorrection(w, 'punch_correction.requested', c);
 }
 
 /** The list for managers (`GET /time/punch-corrections`, by location within the reach) and for the employee (`/me`). */
@@ -118,19 +128,21 @@ export async function approveCorrection(w: Work, id: string, settings: () => Pro
     if (r.status === 'rejected' || !r.id) throw new ValidationError(r.errors ?? [], 'The missing punch could not be added.');
     applied = r.id;
   }
+  const before = correctionDto(c);
   decide(w, c, 'approved');
   c.appliedPunchId = applied;
   await w.em.flush();
-  return correctionDto(c);
+  return recordCorrection(w, 'punch_correction.approved', c, before);
 }
 
 /** `:reject` with a reason (supplement: `pending` → `rejected`, final). */
 export async function rejectCorrection(w: Work, id: string, reason: string) {
   const c = await pendingCorrection(w.em, id, w.reach());
+  const before = correctionDto(c);
   decide(w, c, 'rejected');
   c.rejectionReason = reason;
   await w.em.flush();
-  return correctionDto(c);
+  return recordCorrection(w, 'punch_correction.rejected', c, before);
 }
 
 /** `POST /me/punch-corrections/{id}:cancel`: the employee withdraws a pending request of theirs. */
@@ -138,9 +150,10 @@ export async function cancelCorrection(w: Work, id: string, employeeId: string) 
   const c = await w.em.findOne(PunchCorrection, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!c || c.employeeId !== employeeId) throw new NotFound('punch correction', id);
   if (c.status !== 'pending') throw new Conflict(`Punch correction ${id} is ${c.status}; only a pending request is cancelled.`);
+  const before = correctionDto(c);
   decide(w, c, 'cancelled');
   await w.em.flush();
-  return correctionDto(c);
+  return recordCorrection(w, 'punch_correction.cancelled', c, before);
 }
 
 async function pendingCorrection(em: EntityManager, id: string, reach: ReachSet) {

@@ -152,6 +152,8 @@ export async function unlockPayPeriod(w: Work, id: string, reason: string, loadS
   await em.flush();
   await applyHeldPunches(w, id);
   const [dto] = await periodDtos(w, [p], localDateOf(at, settings.timezone));
+  // the project's own public type (the seed names no unlock event): data.object the period as the API returns it
+  w.emit({ type: 'pay_period.unlocked', aggregateType: 'pay_period', aggregateId: p.id, locationId: null, object: dto });
   return dto;
 }
 

@@ -1,5 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
-import { actorOf, assertLocationInReach, ValidationError, writableLocations, sqlQuery, type ReachSet, type Work } from '@bop/shared';
+import { actorOf, assertLocationInReach, changedFields, ValidationError, writableLocations, sqlQuery, type ReachSet, type Work } from '@bop/shared';
 import { RuleSet } from './entities';
 import { DEFAULT_BREAKS, DEFAULT_OVERTIME, ruleSetId } from './defaults';
 import type { OvertimeRules } from './overtime';
@@ -37,6 +37,7 @@ export async function replaceRules(w: Work, kind: Kind, locationId: string | nul
   const id = ruleSetId(kind, locationId);
   const existing = await em.findOne(RuleSet, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   w.checkVersion(existing?.version ?? 0);
+  const before = await rulesInForce(w, kind, locationId, { everyone: true });
   if (existing) {
     existing.rules = rules;
     existing.version += 1;
@@ -47,7 +48,13 @@ export async function replaceRules(w: Work, kind: Kind, locationId: string | nul
   }
   await em.flush();
   await markUnlockedTimesheets(w, locationId);
-  return rulesInForce(w, kind, locationId, { everyone: true });
+  const after = await rulesInForce(w, kind, locationId, { everyone: true });
+  // the project's own public types: data.object the rules as the API returns them; the same rules again record none
+  const previous = changedFields(before, after);
+  if (Object.keys(previous).length > 0) {
+    w.emit({ type: kind === 'break' ? 'break_rules.updated' : 'overtime_rules.updated', aggregateType: `${kind}_rules`, aggregateId: id, locationId, object: after, previous });
+  }
+  return after;
 }
 
 /** Marks for recalculation the timesheets a change of rules concerns (the location's, or all). */

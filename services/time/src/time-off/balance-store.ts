@@ -184,5 +184,7 @@ export async function adjustBalance(w: Work, body: { employeeId: string; typeId:
   });
   await w.em.flush();
   const [balance] = await employeeBalances(w, [employee], { typeId: body.typeId, asOf: date > today ? date : today, movements: true });
+  // the project's own public type: data.object the balance as the API answers it, at the employee's home location
+  w.emit({ type: 'time_off.balance_adjusted', aggregateType: 'time_off_balance', aggregateId: `${employee.id}:${body.typeId}`, locationId: employee.homeLocationId, object: balance });
   return balance;
 }

@@ -1,6 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import {
   assertCompanyWide,
+  changedFields,
   Conflict,
   findPage,
   mapPage,
@@ -41,7 +42,9 @@ export async function createType(w: Work, body: { name: string; paid: boolean; a
   const at = w.now;
   const t = em.create(TimeOffType, { id: newId('timeOffType'), name: body.name, paid: body.paid, allowNegativeBalance: body.allowNegativeBalance, hoursPerDay: hoursText(body.hoursPerDay), version: 1, createdAt: at, updatedAt: at });
   await em.flush();
-  return typeDto(t);
+  const object = typeDto(t);
+  w.emit({ type: 'time_off_type.created', aggregateType: 'time_off_type', aggregateId: t.id, locationId: null, object });
+  return object;
 }
 
 /** `GET /time-off/policies`: company-wide, any reach reads them. */
@@ -62,6 +65,16 @@ async function eligibilityErrors(w: Work, e: PolicyEligibility) {
   const known = await resolveLocations(w, e.locationIds.map((locationId) => ({ locationId })));
   return e.locationIds.flatMap((l, i) => (known.byId.has(l) ? [] : [{ path: `eligibility.locationIds[${i}]`, message: `No location ${l}.` }]));
 }
+
+/** A policy's public change event (the project's own types; company-wide): data.object the policy as the API returns it. */
+const policyEvent = (type: 'time_off_policy.created' | 'time_off_policy.updated', object: ReturnType<typeof policyDto>, previous?: Record<string, unknown>) => ({
+  type,
+  aggregateType: 'time_off_policy',
+  aggregateId: object.id,
+  locationId: null,
+  object,
+  ...(previous ? { previous } : {}),
+});
 
 /** `POST /time-off/policies`: for an existing type (422 on `typeId`); company-wide. */
 export async function createPolicy(
@@ -89,7 +102,9 @@ export async function createPolicy(
     updatedAt: at,
   });
   await em.flush();
-  return policyDto(p);
+  const object = policyDto(p);
+  w.emit(policyEvent('time_off_policy.created', object));
+  return object;
 }
 
 /**
@@ -124,6 +139,7 @@ export async function updatePolicy(
   const nameChanged = patch.name !== undefined && patch.name !== p.name;
   const eligibilityChanged = patch.eligibility !== undefined && JSON.stringify(patch.eligibility) !== JSON.stringify(p.eligibility);
   if (!termsChanged && !nameChanged && !eligibilityChanged) return policyDto(p);
+  const previous = policyDto(p);
   const at = w.now;
   if (termsChanged) {
     const today = localDateOf(at, await timezone());
@@ -138,7 +154,9 @@ export async function updatePolicy(
   p.version += 1;
   p.updatedAt = at;
   await em.flush();
-  return policyDto(p);
+  const object = policyDto(p);
+  w.emit(policyEvent('time_off_policy.updated', object, changedFields(previous, object)));
+  return object;
 }
 
 /** A policy's accrual terms over time, oldest first, for the balance replay. */

@@ -219,8 +219,9 @@ export async function cancelRequest(w: Work, id: string, employeeId: string) {
   r.cancelledBy = actorOf(w.actor);
   touch(r, at);
   await em.flush();
-  // internal: scheduling no longer warns of the days off (the catalogue has no time-off cancel event)
+  // internal: scheduling no longer warns of the days off; public: the project's own type (the seed's catalogue has no time-off cancel event)
   if (wasApproved) record(w, 'time.time_off_request.cancelled', r);
+  record(w, 'time_off.cancelled', r);
   return requestDto(r);
 }
 
