@@ -229,18 +229,18 @@ export const emits: Record<string, EmitsRow> = {
   'POST /customer-invoices/{id}:void': ev('invoice.voided'),
 
   // ---- operations
-  'POST /forms': ev(),
-  'PUT /forms/external/{externalId}': ev(),
-  'PATCH /forms/{id}': ev(),
-  'DELETE /forms/{id}': ev(),
+  'POST /forms': ev('form.created'),
+  'PUT /forms/external/{externalId}': ev('form.created', 'form.updated', 'form.archived'),
+  'PATCH /forms/{id}': ev('form.updated', 'form.archived'),
+  'DELETE /forms/{id}': ev('form.archived'),
   'POST /form-submissions': ev('form.submitted', 'form.answer_failed', 'corrective_action.created', 'audit.completed'),
   'POST /corrective-actions': ev('corrective_action.created'),
-  'PATCH /corrective-actions/{id}': ev(),
+  'PATCH /corrective-actions/{id}': ev('corrective_action.updated'),
   'POST /corrective-actions/{id}:close': ev('corrective_action.closed'),
-  'POST /sensors': ev(),
-  'PUT /sensors/external/{externalId}': ev(),
-  'PATCH /sensors/{id}': ev(),
-  'DELETE /sensors/{id}': ev(),
+  'POST /sensors': ev('sensor.created'),
+  'PUT /sensors/external/{externalId}': ev('sensor.created', 'sensor.updated', 'sensor.archived', 'sensor.out_of_range'),
+  'PATCH /sensors/{id}': ev('sensor.updated', 'sensor.archived', 'sensor.out_of_range'),
+  'DELETE /sensors/{id}': ev('sensor.archived'),
   'POST /sensor-readings': ev('sensor.out_of_range'),
 
   // ---- equipment
