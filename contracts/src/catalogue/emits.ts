@@ -244,9 +244,9 @@ export const emits: Record<string, EmitsRow> = {
   'POST /sensor-readings': ev('sensor.out_of_range'),
 
   // ---- equipment
-  'POST /assets': ev(),
-  'PATCH /assets/{id}': ev(),
-  'DELETE /assets/{id}': ev(),
+  'POST /assets': ev('asset.created'),
+  'PATCH /assets/{id}': ev('asset.updated'),
+  'DELETE /assets/{id}': ev('asset.archived'),
   'POST /assets/{id}/meter-readings': ev('maintenance.due', 'work_order.created'),
   'POST /maintenance-plans': ev('maintenance.due', 'work_order.created'),
   'PATCH /maintenance-plans/{id}': ev('maintenance.due', 'work_order.created'),

@@ -99,6 +99,10 @@ export const eventTypes: EventTypeDef[] = [
   { type: 'work_order.created', area: 'equipment', planned: false, feature: 'equipment', scopes: ['operations:read', 'operations:write'], service: 'equipment' },
   { type: 'work_order.updated', area: 'equipment', planned: false, feature: 'equipment', scopes: ['operations:read', 'operations:write'], service: 'equipment' },
   { type: 'work_order.closed', area: 'equipment', planned: false, feature: 'equipment', scopes: ['operations:read', 'operations:write'], service: 'equipment' },
+  // the project's own (issue 41 item 3: a change event for every mutation; not in the seed's catalog)
+  { type: 'asset.created', area: 'equipment', planned: false, feature: 'equipment', scopes: ['operations:read', 'operations:write'], service: 'equipment' },
+  { type: 'asset.updated', area: 'equipment', planned: false, feature: 'equipment', scopes: ['operations:read', 'operations:write'], service: 'equipment' },
+  { type: 'asset.archived', area: 'equipment', planned: false, feature: 'equipment', scopes: ['operations:read', 'operations:write'], service: 'equipment' },
   { type: 'announcement.published', area: 'communication', planned: false, feature: 'communication', scopes: ['communication:read', 'communication:write', 'notifications:deliver'], service: 'communication' },
   { type: 'recognition.posted', area: 'communication', planned: false, feature: 'displays.gamification', scopes: ['communication:read', 'communication:write', 'notifications:deliver'], service: 'communication' },
   { type: 'notification.requested', area: 'communication', planned: false, feature: 'notifications', scopes: ['notifications:deliver'], service: 'communication' },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   Alert,
   Announcement,
+  AssetDetail,
   Attachment,
   Audit,
   CashBusinessDay,
@@ -144,6 +145,9 @@ export const eventObjectSchemas: Readonly<Record<string, z.ZodType>> = {
   'work_order.created': WorkOrder,
   'work_order.updated': WorkOrder,
   'work_order.closed': WorkOrder,
+  'asset.created': AssetDetail,
+  'asset.updated': AssetDetail,
+  'asset.archived': AssetDetail,
   'announcement.published': Announcement,
   'recognition.posted': Recognition,
   'recommendation.created': Recommendation,
