@@ -273,10 +273,10 @@ export const emits: Record<string, EmitsRow> = {
   'PUT /display-screens/{id}/config': ev('display_screen.configured'),
 
   // ---- insights
-  'POST /alert-rules': ev('alert.triggered'),
-  'PATCH /alert-rules/{id}': ev('alert.triggered'),
-  'DELETE /alert-rules/{id}': ev(),
+  'POST /alert-rules': ev('alert.triggered', 'alert_rule.created'),
+  'PATCH /alert-rules/{id}': ev('alert.triggered', 'alert_rule.updated'),
+  'DELETE /alert-rules/{id}': ev('alert_rule.archived'),
   'POST /report-exports': exempt('not_a_change'),
-  'POST /report-schedules': ev(),
-  'DELETE /report-schedules/{id}': ev(),
+  'POST /report-schedules': ev('report_schedule.created'),
+  'DELETE /report-schedules/{id}': ev('report_schedule.stopped'),
 };

@@ -119,5 +119,11 @@ export const eventTypes: EventTypeDef[] = [
   { type: 'display_screen.configured', area: 'communication', planned: false, feature: 'displays', scopes: ['communication:read', 'communication:write'], service: 'communication' },
   { type: 'alert.triggered', area: 'insights', planned: false, feature: 'insights', scopes: ['reports:read', 'reports:write'], service: 'insights' },
   { type: 'recommendation.created', area: 'insights', planned: false, feature: 'insights.recommendations', scopes: ['reports:read', 'reports:write'], service: 'insights' },
+  // the project's own (issue 41 item 3: a change event for every mutation; not in the seed's catalog)
+  { type: 'alert_rule.created', area: 'insights', planned: false, feature: 'insights', scopes: ['reports:read', 'reports:write'], service: 'insights' },
+  { type: 'alert_rule.updated', area: 'insights', planned: false, feature: 'insights', scopes: ['reports:read', 'reports:write'], service: 'insights' },
+  { type: 'alert_rule.archived', area: 'insights', planned: false, feature: 'insights', scopes: ['reports:read', 'reports:write'], service: 'insights' },
+  { type: 'report_schedule.created', area: 'insights', planned: false, feature: 'insights', scopes: ['reports:read', 'reports:write'], service: 'insights' },
+  { type: 'report_schedule.stopped', area: 'insights', planned: false, feature: 'insights', scopes: ['reports:read', 'reports:write'], service: 'insights' },
   { type: 'webhook.ping', area: 'test', planned: false, feature: null, scopes: [], service: 'webhooks' },
 ];

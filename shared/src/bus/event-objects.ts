@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   Alert,
+  AlertRule,
   Announcement,
   AssetDetail,
   Attachment,
@@ -33,6 +34,7 @@ import {
   PurchaseOrder,
   Recognition,
   Recommendation,
+  ReportSchedule,
   SalesOrder,
   SalesReviewItem,
   SalesUnmappedItem,
@@ -167,4 +169,9 @@ export const eventObjectSchemas: Readonly<Record<string, z.ZodType>> = {
   'display_screen.unpaired': DisplayScreen,
   'display_screen.configured': DisplayScreen,
   'alert.triggered': Alert,
+  'alert_rule.created': AlertRule,
+  'alert_rule.updated': AlertRule,
+  'alert_rule.archived': AlertRule,
+  'report_schedule.created': ReportSchedule,
+  'report_schedule.stopped': ReportSchedule,
 };
