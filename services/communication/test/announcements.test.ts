@@ -34,7 +34,9 @@ describe('announcements', () => {
     const published = await t.call('POST', `/announcements/${draft.id}:publish`, { headers: { 'if-match': '"1"' } });
     expect(published.status).toBe(200);
     expect(published.body).toMatchObject({ status: 'published', publishedAt: expect.any(String), publishedBy: { type: 'user', id: 'usr_test' }, audienceCount: 2, acknowledgedCount: 0, version: 2 });
-    const [event] = await outboxPayloads(t, 'communication', { aggregateId: draft.id });
+    const [created, event] = await outboxPayloads(t, 'communication', { aggregateId: draft.id });
+    // the draft's own change event (the project's type), the announcement as the API returned it
+    expect(created).toMatchObject({ type: 'announcement.created', locationId: a, data: { object: draft } });
     expect(event).toMatchObject({ id: expect.stringMatching(/^evt_/), type: 'announcement.published', apiVersion: 'v1', actor: { type: 'user', id: 'usr_test' }, locationId: a, data: { object: { id: draft.id, status: 'published', audienceCount: 2 }, previous: { status: 'draft' } } });
 
     // people who join later are not in it
@@ -92,6 +94,10 @@ describe('announcements', () => {
     expect(ack.body).toMatchObject({ id: ann.id, acknowledgementRequired: true, acknowledgedAt: expect.any(String) });
     const again = await t.call('POST', `/me/announcements/${ann.id}:acknowledge`, { as: me(first) });
     expect(again.body.acknowledgedAt).toBe(ack.body.acknowledgedAt);
+    // the first acknowledgement records announcement.acknowledged (the project's type): the announcement, its count moved; again: nothing
+    const acknowledged = await outboxPayloads(t, 'communication', { type: 'announcement.acknowledged', aggregateId: ann.id });
+    expect(acknowledged).toHaveLength(1);
+    expect(acknowledged[0]).toMatchObject({ locationId: a, data: { object: { id: ann.id, acknowledgedCount: 1, audienceCount: 2 }, previous: { acknowledgedCount: 0 } } });
     const notMine = await t.call('POST', `/me/announcements/${ann.id}:acknowledge`, { as: me(outsider) });
     expect([notMine.status, notMine.body.code]).toEqual([404, 'not_found']);
     const notLinked = await t.call('GET', '/me/announcements', { as: person({}) });
@@ -162,6 +168,9 @@ describe('announcements', () => {
     // still changeable while scheduled; the audience is taken when it publishes
     const patched = await t.call('PATCH', `/announcements/${ann.id}`, { body: { title: 'Holiday hours' } });
     expect(patched.body).toMatchObject({ status: 'scheduled', title: 'Holiday hours', version: 3 });
+    const [updated, ...moreUpdates] = await outboxPayloads(t, 'communication', { type: 'announcement.updated', aggregateId: ann.id });
+    expect(moreUpdates).toEqual([]);
+    expect(updated).toMatchObject({ locationId: a, data: { object: patched.body, previous: { title: ann.title } } });
     const joined = await replicaEmployee(t, { home: a });
     clock.set(publishAt);
     await tick();
@@ -196,6 +205,11 @@ describe('announcements', () => {
     expect((await t.call('GET', `/announcements/${ann.id}/acknowledgements`)).body).toMatchObject({ acknowledgedCount: 1, data: [expect.objectContaining({ employeeId: staff, acknowledgedAt: expect.any(String) })] });
     expect((await t.call('POST', `/announcements/${ann.id}:publish`)).status).toBe(409);
     expect((await t.call('DELETE', `/announcements/${ann.id}`)).body.status).toBe('archived');
+    // archiving records announcement.archived once (the project's type) next to the internal event
+    const types = (await outboxPayloads(t, 'communication', { aggregateId: ann.id })).map((e) => e.type);
+    expect(types.filter((x) => x.endsWith('archived'))).toEqual(['communication.announcement.archived', 'announcement.archived']);
+    const [archivedEvent] = await outboxPayloads(t, 'communication', { type: 'announcement.archived', aggregateId: ann.id });
+    expect(archivedEvent.data).toMatchObject({ object: archived.body, previous: { status: 'published', archivedAt: null } });
     // a draft archives too
     const d = await newDraft(t, { audience: { locationIds: [a] } });
     expect((await t.call('DELETE', `/announcements/${d.id}`)).body.status).toBe('archived');

@@ -118,8 +118,16 @@ describe('channels', () => {
     expect([fromKey.status, fromKey.body.author, fromKey.body.authorName]).toEqual([201, { type: 'integration', id: 'int_test' }, null]);
     expect(ids((await t.call('GET', `/channels/${group.id}/messages`, { as: bridge })).body)).toEqual([fromKey.body.id, posted.body.id]);
     expect((await t.call('GET', '/channels', { as: staff(alice) })).body.data).toEqual([expect.objectContaining({ id: group.id, lastMessageAt: '2026-12-01T09:00:00.000Z' })]);
-    // no public event for messages (the spec's catalogue has none)
-    expect(await outboxPayloads(t, 'communication', { aggregateId: group.id })).toEqual([]);
+    // the channel's creation and each message posted record their change event (the project's types), keyed by the channel
+    const events = await outboxPayloads(t, 'communication', { aggregateId: group.id });
+    expect(events.map((e) => [e.type, e.data.object.id])).toEqual([
+      ['channel.created', group.id],
+      ['message.posted', posted.body.id],
+      ['message.posted', fromKey.body.id],
+    ]);
+    expect(events[0]).toMatchObject({ locationId: a, data: { object: group } });
+    expect(events[1]).toMatchObject({ locationId: a, actor: { type: 'user', id: 'usr_test' }, data: { object: posted.body } });
+    expect(events[2]).toMatchObject({ actor: { type: 'integration', id: 'int_test' }, data: { object: fromKey.body } });
   });
 
   it('messages newest first, in cursor pages with no skips or duplicates', async () => {

@@ -109,6 +109,9 @@ describe('pairing a screen', () => {
     });
     const [event] = await outboxPayloads(t, 'communication', { type: 'communication.display_screen.paired', aggregateId: r.body.id });
     expect(event).toMatchObject({ locationId: a, data: { object: { id: r.body.id, locationId: a } } });
+    // its public twin (the project's type): the screen as the API returned it
+    const [paired] = await outboxPayloads(t, 'communication', { type: 'display_screen.paired', aggregateId: r.body.id });
+    expect(paired).toMatchObject({ locationId: a, data: { object: r.body } });
 
     const picked = await claim(p.secret);
     expect(picked.body).toEqual({ status: 'paired', token: expect.stringMatching(/^dst_/), screenId: r.body.id, locationId: a });
@@ -220,9 +223,20 @@ describe('layout', () => {
     const bad = await t.call('PUT', `/display-screens/${screen.id}/config`, { body: { rotationSeconds: '30', announcements: { limit: 0 }, colour: 'red' } });
     expect([bad.status, paths(bad.body)]).toEqual([422, ['announcements.limit', 'colour', 'rotationSeconds']]);
 
-    expect((await t.call('DELETE', `/display-screens/${screen.id}`)).body).toMatchObject({ status: 'archived', archivedAt: expect.any(String), version: 3 });
+    const unpaired = await t.call('DELETE', `/display-screens/${screen.id}`);
+    expect(unpaired.body).toMatchObject({ status: 'archived', archivedAt: expect.any(String), version: 3 });
     const after = await t.call('PUT', `/display-screens/${screen.id}/config`, { body: {} });
     expect([after.status, after.body.code]).toEqual([409, 'conflict']);
+    // the public types (the project's own): data.object the screen with its layout; unpairing again records nothing
+    expect((await t.call('DELETE', `/display-screens/${screen.id}`)).body.version).toBe(3);
+    const published = (await outboxPayloads(t, 'communication', { aggregateId: screen.id })).filter((e) => e.type.startsWith('display_screen.'));
+    expect(published.map((e) => [e.type, e.data.object.id, e.data.object.version])).toEqual([
+      ['display_screen.paired', screen.id, 1],
+      ['display_screen.configured', screen.id, 2],
+      ['display_screen.unpaired', screen.id, 3],
+    ]);
+    expect(published[1].data.object.config).toMatchObject({ metrics: ['sales_today', 'covers'], rotationSeconds: 30 });
+    expect(published[2]).toMatchObject({ locationId: a, data: { object: unpaired.body } });
     expect((await t.call('GET', `/display-screens/${screen.id}/config`)).body.rotationSeconds).toBe(30);
   });
 });

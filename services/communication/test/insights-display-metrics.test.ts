@@ -5,7 +5,7 @@
  * services/insights/test/display-feed.test.ts sends them from real sales.
  */
 import { fixedClock } from '@bop/shared';
-import { eventually, integration, publishEvent, sql, startTestServices, type TestService, type TestServices } from '@bop/test-support';
+import { eventually, integration, outboxPayloads, publishEvent, sql, startTestServices, type TestService, type TestServices } from '@bop/test-support';
 import { communicationService } from '../src';
 import { paths, replicaLocation } from './fixtures';
 
@@ -52,6 +52,8 @@ describe('insights-display-metrics', () => {
     await publishEvent(stack, 'insights', 'insights.display_kpis.updated', { id: a, ...kpis(a, '2026-12-01T15:00:06.000Z', '181.00') }, { locationId: a });
     await eventually(async () => (await shown(a)).some((m) => m.value === '181.00'), 20_000);
     expect((await shown(a)).find((m) => m.name === 'insights.net_sales_today')).toMatchObject({ value: '181.00', measuredAt: '2026-12-01T15:00:06.000Z' });
+    // insights' own figures: no display_metric.updated (that is for pushes)
+    expect((await outboxPayloads(t, 'communication', { type: 'display_metric.updated' })).filter((e) => e.locationId === a)).toEqual([]);
   });
 
   it('parks a malformed update', async () => {

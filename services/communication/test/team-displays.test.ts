@@ -68,6 +68,13 @@ describe('display metrics', () => {
     expect(newer.body.data[0]).toMatchObject({ value: '1310.00', measuredAt: '2026-12-01T12:05:00.000Z' });
     const late = await push({ locationId: a, measuredAt: '2026-12-01T12:01:00Z', metrics: [{ name: 'sales_today', value: '1260.00' }] });
     expect(late.body.data[0]).toMatchObject({ value: '1310.00', measuredAt: '2026-12-01T12:05:00.000Z' });
+    // the same push again changes nothing
+    await push({ locationId: a, measuredAt: '2026-12-01T12:05:00Z', metrics: [{ name: 'sales_today', value: '1310.00', unit: 'USD', label: 'Sales today' }] });
+
+    // display_metric.updated (the project's type) for each metric whose latest value changed, the metric as the API returns it; the late and the repeated push record none
+    const updates = (await outboxPayloads(t, 'communication', { type: 'display_metric.updated' })).filter((e) => e.locationId === a);
+    expect(updates.map((e) => [e.data.object.name, e.data.object.value])).toEqual([['sales_today', '1250.50'], ['covers', '84'], ['sales_today', '1310.00']]);
+    expect(updates[2]).toMatchObject({ actor: { type: 'integration', id: 'int_pos' }, data: { object: newer.body.data[0] } });
 
     const atA = await t.call('GET', `/display-metrics?locationId=${a}`);
     expect(atA.body.data.map((m: { name: string; value: string }) => [m.name, m.value])).toEqual([['sales_today', '1310.00'], ['covers', '84']]);

@@ -79,6 +79,13 @@ describe('assets', () => {
     expect((await t.call('GET', '/assets', { as: managerAt(from) })).body.data.map((a: { id: string }) => a.id)).not.toContain(id);
     // nothing changed: same version
     expect((await t.call('PATCH', `/assets/${id}`, { body: { notes: 'moved for the summer' } })).body.version).toBe(2);
+    // a change event per change (the project's own types): data.object the asset as the API returns it, at its new location
+    const events = await outboxPayloads(t, 'equipment', { aggregateId: id });
+    expect(events.map((e) => [e.type, e.locationId, e.data.object.id])).toEqual([
+      ['asset.created', from, id],
+      ['asset.updated', to, id],
+    ]);
+    expect(events[1].data).toEqual({ object: moved.body, previous: { locationId: from, notes: null } });
   });
 
   it('archives (disposed) and keeps the history; an archived asset no longer changes', async () => {
@@ -88,6 +95,10 @@ describe('assets', () => {
     const archived = await t.call('DELETE', `/assets/${id}`);
     expect(archived.body).toMatchObject({ status: 'archived', archivedAt: expect.any(String), meters: [{ meter: 'cycles', value: '10' }] });
     expect((await t.call('DELETE', `/assets/${id}`)).body.version).toBe(archived.body.version);
+    // archiving records asset.archived once (again: nothing)
+    const events = await outboxPayloads(t, 'equipment', { aggregateId: id });
+    expect(events.map((e) => e.type)).toEqual(['asset.created', 'asset.archived']);
+    expect(events[1].data.object).toEqual(archived.body);
     const patch = await t.call('PATCH', `/assets/${id}`, { body: { name: 'x' } });
     expect([patch.status, patch.body.code]).toEqual([409, 'conflict']);
     expect((await readMeters(t, id, [{ meter: 'cycles', value: '11' }])).status).toBe(409);
@@ -174,6 +185,7 @@ describe('meter readings', () => {
     expect([far.status, far.body.code]).toEqual([403, 'out_of_reach']);
     expect((await readMeters(t, id, [{ meter: 'cycles', value: '1' }], person({ 'equipment.read': [{ type: 'everyone' }] }))).status).toBe(403);
     expect((await readMeters(t, 'ast_missing', [{ meter: 'cycles', value: '1' }])).status).toBe(404);
-    expect(await outboxPayloads(t, 'equipment', { aggregateId: id })).toEqual([]);
+    // refused readings record nothing (the asset's own creation only)
+    expect((await outboxPayloads(t, 'equipment', { aggregateId: id })).map((e) => e.type)).toEqual(['asset.created']);
   });
 });

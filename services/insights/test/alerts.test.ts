@@ -8,7 +8,7 @@
  */
 import { organizationService } from '@svc/organization';
 import { salesService } from '@svc/sales';
-import { eventually, FakeClock, http, integration, person, serviceSql, standardLocations, startTestServices, type TestService, type TestServices } from '@bop/test-support';
+import { eventually, FakeClock, http, integration, outboxPayloads, person, serviceSql, standardLocations, startTestServices, type TestService, type TestServices } from '@bop/test-support';
 import { insightsService } from '../src';
 import { sale, unique } from './fixtures';
 
@@ -303,6 +303,15 @@ describe('the endpoints', () => {
     expect((await insights.call('DELETE', `/alert-rules/${id}`)).body.version).toBe(3);
     const frozen = await insights.call('PATCH', `/alert-rules/${id}`, { body: { name: 'x' } });
     expect([frozen.status, frozen.body.code]).toEqual([409, 'conflict']);
+    // a change event per change (the project's types), data.object the rule as the API returns it; the unchanged PATCH and the second DELETE record none
+    const ruleEvents = (await outboxPayloads(insights, 'insights', { aggregateId: id })).filter((e) => e.type.startsWith('alert_rule.'));
+    expect(ruleEvents.map((e) => [e.type, e.data.object.id, e.data.object.version])).toEqual([
+      ['alert_rule.created', id, 1],
+      ['alert_rule.updated', id, 2],
+      ['alert_rule.archived', id, 3],
+    ]);
+    expect(ruleEvents[1]).toMatchObject({ locationId: null, data: { object: renamed.body, previous: { name: expect.any(String) } } });
+    expect(ruleEvents[2].data).toMatchObject({ object: archived.body, previous: { status: 'active', archivedAt: null } });
     // an archived rule watches nothing: a sale marks nothing for it
     await sendSales([sale('NYC-1', '2026-12-02T11:00:00Z', '1.00')]);
     await netSalesAt(nyc, '2026-12-02', '1401.00');

@@ -100,6 +100,14 @@ describe('report schedules', () => {
     expect(await queueWorker().runOnce()).toBe(false);
     const after = (await s.insights.call('GET', '/report-schedules', { as: planner })).body.data.find((x: { id: string }) => x.id === daily.id);
     expect(after).toMatchObject({ status: 'stopped', nextRunAt: '2027-01-06T12:00:00.000Z' });
+    // report_schedule.created and, once, report_schedule.stopped (the project's types): the schedule as the list shows it
+    const events = (await outboxPayloads(s.insights, 'insights', { aggregateId: daily.id })).filter((e) => e.type.startsWith('report_schedule.'));
+    expect(events.map((e) => [e.type, e.data.object.id, e.data.object.status])).toEqual([
+      ['report_schedule.created', daily.id, 'active'],
+      ['report_schedule.stopped', daily.id, 'stopped'],
+    ]);
+    expect(events[1]).toMatchObject({ locationId: null, data: { object: after, previous: { status: 'active' } } });
+    expect((await outboxPayloads(s.insights, 'insights', { type: 'report_schedule.created', aggregateId: weekly.body.id }))[0].data.object).toEqual(weekly.body);
   });
 
   it('refuses bad input with the field, a location out of reach, and a caller without reports.export', async () => {

@@ -107,6 +107,10 @@ describe('PATCH /corrective-actions/{id} and :close', () => {
     expect((await call('PATCH', `/corrective-actions/${a.id}`, { status: 'in_progress', priority: 'high' })).body.version).toBe(2);
     expect((await call('PATCH', `/corrective-actions/${a.id}`, { status: 'open' })).status).toBe(422);
     expect((await call('PATCH', `/corrective-actions/${a.id}`, { status: 'closed' })).status).toBe(422);
+    // the change records corrective_action.updated (the project's own type) once; the unchanged PATCH none
+    const updated = await outboxPayloads(t, 'operations', { type: 'corrective_action.updated', aggregateId: a.id });
+    expect(updated).toHaveLength(1);
+    expect(updated[0]).toMatchObject({ locationId: loc, data: { object: started.body, previous: { status: 'open', startedAt: null, assigneeId: null, priority: 'medium', dueAt: null } } });
 
     useClock(fixedClock('2026-12-01T17:00:00Z'));
     expect(paths(await call('POST', `/corrective-actions/${a.id}:close`, {}))).toEqual(['resolution']);

@@ -1,4 +1,4 @@
-import { person, startTestService, system, type TestService } from '@bop/test-support';
+import { outboxPayloads, person, startTestService, system, type TestService } from '@bop/test-support';
 import type { Principal } from '@bop/shared';
 import { operationsService } from '../src';
 import { brandAudit, formName, formsLocation, localPerson, openingChecklist } from './forms-fixtures';
@@ -182,7 +182,15 @@ describe('form versions', () => {
     expect(archived.body.archivedAt).toEqual(expect.any(String));
     expect((await call('DELETE', `/forms/${form.id}`)).body).toMatchObject({ status: 'archived', version: 2, archivedAt: archived.body.archivedAt });
     expect((await call('GET', `/forms?status=archived&limit=200`)).body.data.map((f: { id: string }) => f.id)).toContain(form.id);
-    expect((await call('PATCH', `/forms/${form.id}`, { status: 'active' })).body).toMatchObject({ status: 'active', archivedAt: null, version: 3 });
+    const restored = await call('PATCH', `/forms/${form.id}`, { status: 'active' });
+    expect(restored.body).toMatchObject({ status: 'active', archivedAt: null, version: 3 });
+
+    // a change event per change (the project's own types), data.object the form as the API returns it; archiving again records none
+    const events = await outboxPayloads(t, 'operations', { aggregateId: form.id });
+    expect(events.map((e) => e.type)).toEqual(['form.created', 'form.archived', 'form.updated']);
+    expect(events[0]).toMatchObject({ locationId: null, data: { object: form } });
+    expect(events[1].data).toEqual({ object: archived.body, previous: { status: 'active', archivedAt: null } });
+    expect(events[2].data.object).toEqual(restored.body);
   });
   it('kind may change until the form has submissions (a form made an audit is scored); then 409', async () => {
     const loc = await formsLocation(t);
@@ -217,6 +225,14 @@ describe('PUT /forms/external/{externalId}', () => {
     // a sync that says archived archives; one that says nothing of status keeps it archived
     expect((await call('PUT', `/forms/external/${ext}`, { ...body, status: 'archived' })).body).toMatchObject({ status: 'archived', version: 3 });
     expect((await call('PUT', `/forms/external/${ext}`, body)).body).toMatchObject({ status: 'archived', version: 3, name: body.name });
+    // created, replaced, archived; the unchanged sends record nothing
+    const events = await outboxPayloads(t, 'operations', { aggregateId: created.body.id });
+    expect(events.map((e) => [e.type, e.data.object.id, e.data.object.version])).toEqual([
+      ['form.created', created.body.id, 1],
+      ['form.updated', created.body.id, 2],
+      ['form.archived', created.body.id, 3],
+    ]);
+    expect(events[1].data.object).toEqual(replaced.body);
     const bad = await call('PUT', `/forms/external/${ext}`, { ...body, kind: undefined });
     expect(bad.status).toBe(422);
     expect(paths(bad)).toEqual(['kind']);

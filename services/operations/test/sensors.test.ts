@@ -72,7 +72,23 @@ describe('sensors', () => {
     expect((await t.call('DELETE', `/sensors/${put.body.id}`)).body.version).toBe(4);
     // a sync does not revive it unless it says so
     expect((await t.call('PUT', `/sensors/external/${ext}`, { body: { ...body, max: '-12' } })).body.status).toBe('archived');
-    expect((await t.call('PUT', `/sensors/external/${ext}`, { body: { ...body, max: '-12', status: 'active' } })).body).toMatchObject({ status: 'active', archivedAt: null });
+    const revived = await t.call('PUT', `/sensors/external/${ext}`, { body: { ...body, max: '-12', status: 'active' } });
+    expect(revived.body).toMatchObject({ status: 'active', archivedAt: null });
+
+    // a change event per change (the project's own types), data.object the sensor as the API returns it; unchanged sends record none
+    const events = await outboxPayloads(t, 'operations', { aggregateId: put.body.id });
+    expect(events.map((e) => [e.type, e.data.object.id, e.data.object.version])).toEqual([
+      ['sensor.created', put.body.id, 1],
+      ['sensor.updated', put.body.id, 2],
+      ['sensor.updated', put.body.id, 3],
+      ['sensor.archived', put.body.id, 4],
+      ['sensor.updated', put.body.id, 5],
+      ['sensor.updated', put.body.id, 6],
+    ]);
+    expect(events[0]).toMatchObject({ locationId: loc, data: { object: put.body } });
+    expect(events[2].data).toMatchObject({ object: patched.body, previous: { name: 'Freezer', assetId: 'ast_unchecked' } });
+    expect(events[3].data.object).toEqual(archived.body);
+    expect(events[5].data.object).toEqual(revived.body);
   });
 
   it('refuses a bad sensor with field paths', async () => {

@@ -82,10 +82,14 @@ describe('POST /customers', () => {
     expect(c.body.email).toBe('shared@example.com');
   });
 
-  it('records sales.customer.created with the envelope and the customer as data.object', async () => {
+  it('records sales.customer.created and the public customer.created with the envelope and the customer as data.object', async () => {
     const r = await post(customerBody({ externalId: nextExt() }));
     const events = await outbox(r.body.id);
-    expect(events).toEqual([{ type: 'sales.customer.created', aggregate_type: 'customer', location_id: null, payload: expect.any(Object) }]);
+    expect(events).toEqual([
+      { type: 'sales.customer.created', aggregate_type: 'customer', location_id: null, payload: expect.any(Object) },
+      { type: 'customer.created', aggregate_type: 'customer', location_id: null, payload: expect.any(Object) },
+    ]);
+    expect(events[1].payload).toMatchObject({ type: 'customer.created', locationId: null, data: { object: r.body } });
     expect(events[0].payload).toEqual({
       id: expect.stringMatching(/^evt_/),
       type: 'sales.customer.created',
@@ -168,9 +172,10 @@ describe('PUT /customers/external/{externalId}', () => {
     expect(replaced.body.updatedAt >= created.body.updatedAt).toBe(true);
 
     const events = await outbox(created.body.id);
-    expect(events.map((e) => e.type)).toEqual(['sales.customer.created', 'sales.customer.updated']);
+    expect(events.map((e) => e.type)).toEqual(['sales.customer.created', 'customer.created', 'sales.customer.updated', 'customer.updated']);
     expect(events[0].payload.actor).toEqual({ type: 'integration', id: 'int_test' });
-    expect(events[1].payload).toEqual({
+    expect(events[3].payload.data).toEqual(events[2].payload.data);
+    expect(events[2].payload).toEqual({
       id: expect.stringMatching(/^evt_/),
       type: 'sales.customer.updated',
       createdAt: expect.any(String),
@@ -219,7 +224,7 @@ describe('PUT /customers/external/{externalId}', () => {
     const [x, y] = await Promise.all([put(ext, customerBody()), put(ext, customerBody())]);
     expect([x.status, y.status].sort()).toEqual([200, 201]);
     expect(x.body.id).toBe(y.body.id);
-    expect((await outbox(x.body.id)).map((e) => e.type)).toEqual(['sales.customer.created']);
+    expect((await outbox(x.body.id)).map((e) => e.type)).toEqual(['sales.customer.created', 'customer.created']);
   });
 
   it('answers 422 with field paths and stores nothing', async () => {
@@ -266,10 +271,11 @@ describe('PATCH /customers/{id}', () => {
       updatedAt: expect.any(String),
     });
     const events = await outbox(created.body.id);
-    expect(events.map((e) => e.type)).toEqual(['sales.customer.created', 'sales.customer.updated']);
-    expect(events[1].payload).toMatchObject({ type: 'sales.customer.updated', actor: { type: 'user', id: 'usr_test' }, locationId: null });
+    expect(events.map((e) => e.type)).toEqual(['sales.customer.created', 'customer.created', 'sales.customer.updated', 'customer.updated']);
+    expect(events[2].payload).toMatchObject({ type: 'sales.customer.updated', actor: { type: 'user', id: 'usr_test' }, locationId: null });
+    expect(events[3].payload).toMatchObject({ type: 'customer.updated', data: events[2].payload.data });
     // only what changed: the billing address read back from jsonb is not reported as changed
-    expect(events[1].payload.data).toEqual({ object: r.body, previous: { email: 'ada@example.com', phone: '+44 20 7946 0958', shippingAddress: created.body.shippingAddress } });
+    expect(events[2].payload.data).toEqual({ object: r.body, previous: { email: 'ada@example.com', phone: '+44 20 7946 0958', shippingAddress: created.body.shippingAddress } });
   });
 
   it('changes nothing (no version, no event) when the fields sent are the stored ones', async () => {
@@ -278,7 +284,7 @@ describe('PATCH /customers/{id}', () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual(created.body);
     expect((await patch(created.body.id, {})).body).toEqual(created.body);
-    expect((await outbox(created.body.id)).map((e) => e.type)).toEqual(['sales.customer.created']);
+    expect((await outbox(created.body.id)).map((e) => e.type)).toEqual(['sales.customer.created', 'customer.created']);
   });
 
   it('archives and reactivates with status', async () => {
@@ -289,8 +295,13 @@ describe('PATCH /customers/{id}', () => {
     expect(noted.body).toMatchObject({ status: 'archived', archivedAt: archived.body.archivedAt, notes: 'Closed down.', version: 3 });
     const active = await patch(created.body.id, { status: 'active' });
     expect(active.body).toMatchObject({ status: 'active', archivedAt: null, version: 4 });
-    const previous = (await outbox(created.body.id)).map((e) => e.payload.data.previous);
+    const events = await outbox(created.body.id);
+    const previous = events.filter((e) => e.type.startsWith('sales.')).map((e) => e.payload.data.previous);
     expect(previous).toEqual([undefined, { status: 'active', archivedAt: null }, { notes: null }, { status: 'archived', archivedAt: archived.body.archivedAt }]);
+    // the public types say what happened: archiving is customer.archived, data.object the customer as the API returned it
+    const published = events.filter((e) => !e.type.startsWith('sales.'));
+    expect(published.map((e) => [e.type, e.payload.data.object.version])).toEqual([['customer.created', 1], ['customer.archived', 2], ['customer.updated', 3], ['customer.updated', 4]]);
+    expect(published[1].payload.data.object).toEqual(archived.body);
   });
 
   it('answers 409 version_mismatch when If-Match names another version, and applies it when it matches', async () => {

@@ -135,7 +135,12 @@ describe('POST /customer-invoices from lines', () => {
     });
     expect((await get(`/customer-invoices/${r.body.id}`)).body).toEqual(r.body);
     const events = await outbox(r.body.id);
-    expect(events).toEqual([{ type: 'sales.customer_invoice.created', aggregate_type: 'customer_invoice', location_id: null, payload: expect.any(Object) }]);
+    expect(events).toEqual([
+      { type: 'sales.customer_invoice.created', aggregate_type: 'customer_invoice', location_id: null, payload: expect.any(Object) },
+      { type: 'invoice.created', aggregate_type: 'customer_invoice', location_id: null, payload: expect.any(Object) },
+    ]);
+    // the public twin: the draft as the API returns it
+    expect(events[1].payload).toMatchObject({ type: 'invoice.created', locationId: null, data: { object: r.body } });
     expect(events[0].payload).toEqual({
       id: expect.stringMatching(/^evt_/),
       type: 'sales.customer_invoice.created',
@@ -314,9 +319,9 @@ describe('POST /customer-invoices/{id}:issue', () => {
     expect((await get(`/customer-invoices/${d.id}`)).body).toEqual(r.body);
 
     const events = await outbox(d.id);
-    expect(events.map((e) => e.type)).toEqual(['sales.customer_invoice.created', 'invoice.issued']);
-    expect(events[1]).toMatchObject({ aggregate_type: 'customer_invoice', location_id: null });
-    expect(events[1].payload).toEqual({
+    expect(events.map((e) => e.type)).toEqual(['sales.customer_invoice.created', 'invoice.created', 'invoice.issued']);
+    expect(events[2]).toMatchObject({ aggregate_type: 'customer_invoice', location_id: null });
+    expect(events[2].payload).toEqual({
       id: expect.stringMatching(/^evt_/),
       type: 'invoice.issued',
       createdAt: r.body.issuedAt,
@@ -411,12 +416,13 @@ describe('POST /customer-invoices/{id}:pay', () => {
     const events = await outbox(inv.id);
     expect(events.map((e) => e.type)).toEqual([
       'sales.customer_invoice.created',
+      'invoice.created',
       'invoice.issued',
       'sales.customer_invoice.payment_recorded',
       'sales.customer_invoice.payment_recorded',
       'invoice.paid',
     ]);
-    const paid = events[4].payload;
+    const paid = events[5].payload;
     expect(paid).toEqual({
       id: expect.stringMatching(/^evt_/),
       type: 'invoice.paid',
@@ -486,15 +492,16 @@ describe('POST /customer-invoices/{id}:pay', () => {
 });
 
 describe('POST /customer-invoices/{id}:void', () => {
-  it('voids a draft (no number) with sales.customer_invoice.voided; void is final', async () => {
+  it('voids a draft (no number) with sales.customer_invoice.voided and the public invoice.voided; void is final', async () => {
     const c = await newCustomer();
     const d = await draft(c.id);
     const r = await voidIt(d.id, 'duplicate');
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ ...d, status: 'void', balanceDue: '0.00', voidedAt: expect.any(String), voidReason: 'duplicate', version: 2, updatedAt: r.body.voidedAt });
     const events = await outbox(d.id);
-    expect(events.map((e) => e.type)).toEqual(['sales.customer_invoice.created', 'sales.customer_invoice.voided']);
-    expect(events[1].payload.data.object).toEqual(r.body);
+    expect(events.map((e) => e.type)).toEqual(['sales.customer_invoice.created', 'invoice.created', 'sales.customer_invoice.voided', 'invoice.voided']);
+    expect(events[2].payload.data.object).toEqual(r.body);
+    expect(events[3].payload.data).toEqual(events[2].payload.data);
     const again = await voidIt(d.id);
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ code: 'conflict', detail: 'The invoice is already void.' });
@@ -595,7 +602,7 @@ describe('reach and credentials', () => {
     const byKey = await create(linesBody(c.id), accounts);
     expect(byKey.status).toBe(201);
     expect((await command(byKey.body.id, 'issue', {}, { as: accounts })).status).toBe(200);
-    expect((await outbox(byKey.body.id))[1].payload.actor).toEqual({ type: 'integration', id: 'int_test' });
+    expect((await outbox(byKey.body.id))[2].payload.actor).toEqual({ type: 'integration', id: 'int_test' });
     expect((await get(`/customer-invoices/${byKey.body.id}`, local)).status).toBe(403);
   });
 });

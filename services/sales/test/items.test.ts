@@ -344,6 +344,11 @@ describe('POST /sales/unmapped-items:map', () => {
       expect.objectContaining({ id: cake.id, status: 'mapped', itemId: 'itm_CAKE', mappedBy: { type: 'user', id: 'usr_test' }, mappedAt: expect.any(String), transactionCount: 2, version: cake.version + 1 }),
     ]);
 
+    // the entry's change event (the project's own type): the entry as the API returns it
+    const mappedEvents = (await sql(`select payload from sales.outbox where type = 'sales.unmapped_item_mapped' and aggregate_id = ?`, [cake.id])).map((x) => x.payload);
+    expect(mappedEvents).toHaveLength(1);
+    expect(mappedEvents[0]).toMatchObject({ actor: { type: 'user', id: 'usr_test' }, data: { object: r.body.mapped[0] } });
+
     // past sales of that POS item in that source now reference the item; hash untouched, version and updated_at moved
     const after1 = await stored('P-1');
     expect(after1.lines.map((l) => l.itemId)).toEqual(['itm_CAKE', 'itm_MB']);

@@ -206,6 +206,9 @@ describe('records for a closed business day (spec: ingestion rule 7)', () => {
     const events: Array<{ type: string; payload: any }> = await sql(`select type, payload from sales.outbox where aggregate_id = ? order by seq`, [id]);
     const decision = events.find((e) => e.type === 'sales.review_item.accepted')!.payload;
     expect(decision).toMatchObject({ actor: { type: 'user', id: 'usr_test' }, locationId: nyc, data: { object: { id, status: 'accepted', transactionId: txId } } });
+    // its public twin (the project's own type): the same item, as GET /sales/review-items lists it
+    expect(events.map((e) => e.type)).toEqual(['sales.review_item.accepted', 'sales_review_item.accepted']);
+    expect(events[1].payload).toMatchObject({ type: 'sales_review_item.accepted', locationId: nyc, data: decision.data });
     // an accept is a person's decision, not a batch
     const since = await sql(`select type from sales.outbox where seq > ?::bigint order by seq`, [before]);
     const types = since.map((e: { type: string }) => e.type);
@@ -245,7 +248,10 @@ describe('records for a closed business day (spec: ingestion rule 7)', () => {
     expect(rejected.status).toBe(200);
     expect(rejected.body).toMatchObject({ status: 'rejected', decisionNote: 'voided by mistake at the till', decidedBy: 'usr_test', current: { id: txId, status: 'completed', version: 1 } });
     expect(await sql(`select status, version from sales.transactions where id = ?`, [txId])).toEqual([{ status: 'completed', version: 1 }]);
-    expect(await sql(`select type from sales.outbox where aggregate_id = ?`, [id])).toEqual([{ type: 'sales.review_item.rejected' }]);
+    expect(await sql(`select type, payload->'data'->'object'->>'id' as object from sales.outbox where aggregate_id = ? order by seq`, [id])).toEqual([
+      { type: 'sales.review_item.rejected', object: id },
+      { type: 'sales_review_item.rejected', object: id },
+    ]);
 
     for (const action of [':accept', ':reject']) {
       const twice = await call('POST', `/sales/review-items/${id}${action}`, { body: action === ':reject' ? { reason: 'again' } : {} });
@@ -627,7 +633,7 @@ describe('summaries for a closed business day (spec: ingestion rule 7)', () => {
       [before, summaryId, id],
     );
     // a person's decision, not a batch: no sales.batch.completed
-    expect(since.map((e) => e.type)).toEqual(['sales.summary.updated', 'sales.review_item.accepted']);
+    expect(since.map((e) => e.type)).toEqual(['sales.summary.updated', 'sales.review_item.accepted', 'sales_review_item.accepted']);
     const updated = since[0];
     expect(updated.aggregate_id).toBe(summaryId);
     expect(updated.payload).toMatchObject({ type: 'sales.summary.updated', apiVersion: 'v1', actor: { type: 'user', id: 'usr_test' }, locationId: nyc });
@@ -679,7 +685,10 @@ describe('summaries for a closed business day (spec: ingestion rule 7)', () => {
     expect(rejected.status).toBe(200);
     expect(rejected.body).toMatchObject({ recordKind: 'summary', status: 'rejected', decisionNote: 'guest count typed wrong', current: { id: summaryId, guests: 95, version: 1 } });
     expect(await sql(`select guests, version from sales.summaries where id = ?`, [summaryId])).toEqual([{ guests: 95, version: 1 }]);
-    expect(await sql(`select type from sales.outbox where aggregate_id = ?`, [id])).toEqual([{ type: 'sales.review_item.rejected' }]);
+    expect(await sql(`select type, payload->'data'->'object'->>'id' as object from sales.outbox where aggregate_id = ? order by seq`, [id])).toEqual([
+      { type: 'sales.review_item.rejected', object: id },
+      { type: 'sales_review_item.rejected', object: id },
+    ]);
     expect(await sql(`select 1 from sales.outbox where type = 'sales.summary.updated' and aggregate_id = ?`, [summaryId])).toHaveLength(1); // the original only
     const twice = await call('POST', `/sales/review-items/${id}:accept`);
     expect([twice.status, twice.body.code]).toEqual([409, 'conflict']);

@@ -2,6 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import { NotFound, actorOf, decodeCursor, pageLimit, toPage, type PageRequest, type Work } from '@bop/shared';
 import { Announcement, AnnouncementRecipient } from './entities';
 import { myAnnouncementDto } from './dto';
+import { announcementEvent } from './store';
 
 /** `GET /me/announcements`: the published announcements whose audience the employee was in at publication, newest first. */
 export async function myAnnouncements(w: Work, employeeId: string, page: PageRequest) {
@@ -27,6 +28,8 @@ export async function acknowledgeAnnouncement(w: Work, employeeId: string, id: s
     recipient.acknowledgedBy = actorOf(w.actor);
     announcement.acknowledgedCount += 1;
     await w.em.flush();
+    // the project's own public type (issue 41 item 3): the announcement as GET /announcements/{id} returns it, its count moved; the actor is who acknowledged
+    announcementEvent(w, 'announcement.acknowledged', announcement, { acknowledgedCount: announcement.acknowledgedCount - 1 });
   }
   return myAnnouncementDto(announcement, recipient);
 }

@@ -8,6 +8,7 @@ import {
   actorOf,
   assertCompanyWide,
   assertLocationInReach,
+  changedFields,
   findPage,
   mapPage,
   newId,
@@ -54,6 +55,16 @@ async function draftErrors(w: Work, audience: Audience, attachmentIds: string[])
   return errors;
 }
 
+/**
+ * The announcement's change events (the project's own public types, issue 41 item 3): data.object the
+ * announcement as the API returns it; the location when its audience names one, else null (as `announcement.published`).
+ */
+export const announcementEvent = (w: Work, type: 'announcement.created' | 'announcement.updated' | 'announcement.archived' | 'announcement.acknowledged', row: Announcement, previous?: Record<string, unknown>) => {
+  const dto = announcementDto(row);
+  w.emit({ type, aggregateType: 'announcement', aggregateId: row.id, locationId: eventLocationId(row.locationIds), object: dto, ...(previous ? { previous } : {}) });
+  return dto;
+};
+
 /** `POST /announcements` (supplement: Announcement → `draft`). */
 export async function createAnnouncement(w: Work, body: z.output<typeof AnnouncementCreate>) {
   const audience = audienceFrom(body.audience);
@@ -86,7 +97,7 @@ export async function createAnnouncement(w: Work, body: z.output<typeof Announce
     updatedAt: w.now,
   });
   await w.em.flush();
-  return announcementDto(row);
+  return announcementEvent(w, 'announcement.created', row);
 }
 
 async function announcementInReach(w: Work, id: string, lock = false): Promise<Announcement> {
@@ -127,6 +138,7 @@ async function announcementFor(w: Work, id: string, from: Announcement['status']
 /** `PATCH /announcements/{id}`: a draft or scheduled one; `publishAt` null takes a scheduled one back to `draft`. */
 export async function patchAnnouncement(w: Work, id: string, body: z.output<typeof AnnouncementPatch>) {
   const row = await announcementFor(w, id, ['draft', 'scheduled'], 'can be changed');
+  const before = announcementDto(row);
   const errors: FieldError[] = [];
   if (body.audience !== undefined || body.attachmentIds !== undefined) {
     const audience = body.audience !== undefined ? audienceFrom(body.audience) : row.audience;
@@ -156,7 +168,7 @@ export async function patchAnnouncement(w: Work, id: string, body: z.output<type
   row.version += 1;
   row.updatedAt = w.now;
   await w.em.flush();
-  return announcementDto(row);
+  return announcementEvent(w, 'announcement.updated', row, changedFields(before, announcementDto(row)));
 }
 
 /** `DELETE /announcements/{id}` (supplement: any → `archived`, final): hidden from its audience, acknowledgements kept. */
@@ -164,6 +176,7 @@ export async function archiveAnnouncement(w: Work, id: string) {
   const row = await announcementInReach(w, id, true);
   w.checkVersion(row.version);
   if (row.status === 'archived') return announcementDto(row);
+  const before = announcementDto(row);
   row.status = 'archived';
   row.archivedAt = w.now;
   row.version += 1;
@@ -175,6 +188,7 @@ export async function archiveAnnouncement(w: Work, id: string) {
   const dto = announcementDto(row);
   // internal: team displays drop it at once
   w.emit({ type: 'communication.announcement.archived', aggregateType: 'announcement', aggregateId: row.id, locationId: eventLocationId(row.locationIds), object: dto });
+  announcementEvent(w, 'announcement.archived', row, changedFields(before, dto));
   return dto;
 }
 

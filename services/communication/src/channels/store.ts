@@ -101,7 +101,10 @@ export async function createChannel(w: Work, body: z.output<typeof ChannelCreate
     throw err;
   }
   if (members.length > 0) await w.em.insertMany(ChannelMember, members.map((employeeId) => ({ id: newId('channelMember'), channelId: row.id, employeeId, joinedAt: w.now })));
-  return channelDto(row, w.actor.employeeId ? members.includes(w.actor.employeeId) : false);
+  // the project's own public type (issue 41 item 3): the channel as the API returns it, `isMember` as for its creator
+  const dto = channelDto(row, w.actor.employeeId ? members.includes(w.actor.employeeId) : false);
+  w.emit({ type: 'channel.created', aggregateType: 'channel', aggregateId: row.id, locationId, object: dto });
+  return dto;
 }
 
 /** A department as organization's `POST /internal/departments:resolve` answers it; null when organization cannot be asked from this process (a service run alone: accepted as sent). */
@@ -192,5 +195,8 @@ export async function postMessage(w: Work, id: string, body: z.output<typeof Mes
   }
   await w.em.flush();
   if (attachmentIds.length > 0) shareAttachments(w, { audienceType: 'channel', audienceId: id, version: channel.membersVersion, employeeIds, attachmentIds, locationId: channel.locationId ?? null });
-  return messageDto(row);
+  // the project's own public type (issue 41 item 3): the message as the API returns it, at the channel's location (null: company-wide)
+  const dto = messageDto(row);
+  w.emit({ type: 'message.posted', aggregateType: 'channel', aggregateId: id, locationId: channel.locationId ?? null, object: dto });
+  return dto;
 }

@@ -9,8 +9,14 @@ import { hashOf, newPairingCode, newSecret, normalizePairingCode } from './pairi
 /** Every metric, the leaderboard and announcements, 15 s rotation. */
 export const defaultLayout = (): DisplayLayout => DisplayLayoutSchema.parse({});
 
-const screenEvent = (w: Work, type: string, s: DisplayScreen) =>
-  w.emit({ type, aggregateType: 'display_screen', aggregateId: s.id, locationId: s.locationId, object: displayScreenDto(s) });
+/**
+ * The internal event (team displays) and its public twin (the project's own type, issue 41 item 3:
+ * `display_screen.paired`, `.unpaired`, `.configured`), data.object the screen as `GET /display-screens` lists it.
+ */
+const screenEvent = (w: Work, change: 'paired' | 'unpaired' | 'configured', s: DisplayScreen) => {
+  const object = displayScreenDto(s);
+  for (const type of [`communication.display_screen.${change}`, `display_screen.${change}`]) w.emit({ type, aggregateType: 'display_screen', aggregateId: s.id, locationId: s.locationId, object });
+};
 
 /**
  * `POST /display-screens`: pairs the screen showing this code (not expired, not used) with a location
@@ -45,7 +51,7 @@ export async function pairScreen(w: Work, body: z.output<typeof DisplayScreenCre
   });
   pairing!.screenId = screen.id;
   await w.em.flush();
-  screenEvent(w, 'communication.display_screen.paired', screen);
+  screenEvent(w, 'paired', screen);
   return displayScreenDto(screen);
 }
 
@@ -72,7 +78,7 @@ export async function unpairScreen(w: Work, id: string) {
   if (screen.status === 'archived') return displayScreenDto(screen);
   Object.assign(screen, { status: 'archived', tokenHash: null, archivedAt: w.now, updatedAt: w.now, version: screen.version + 1 });
   await w.em.flush();
-  screenEvent(w, 'communication.display_screen.unpaired', screen);
+  screenEvent(w, 'unpaired', screen);
   return displayScreenDto(screen);
 }
 
@@ -87,7 +93,7 @@ export async function putScreenConfig(w: Work, id: string, layout: DisplayLayout
   if (screen.status === 'archived') throw new Conflict(`Display screen ${id} is unpaired; pair the screen again.`);
   Object.assign(screen, { config: layout, updatedAt: w.now, version: screen.version + 1 });
   await w.em.flush();
-  screenEvent(w, 'communication.display_screen.configured', screen);
+  screenEvent(w, 'configured', screen);
   return displayConfigDto(screen);
 }
 

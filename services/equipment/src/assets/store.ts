@@ -60,6 +60,13 @@ async function assertAssetLocation(w: Work, locationId: string): Promise<void> {
   if (errors.length > 0) throw new ValidationError(errors);
 }
 
+/**
+ * The asset's change events (the project's own public types, issue 41 item 3): data.object the asset as the
+ * API returns it (with its meters, moves and maintenance history), data.previous the asset fields that changed.
+ */
+const assetEvent = (w: Work, type: 'asset.created' | 'asset.updated' | 'asset.archived', detail: Awaited<ReturnType<typeof assetDetail>>, previous?: Record<string, unknown>) =>
+  w.emit({ type, aggregateType: 'asset', aggregateId: detail.id, locationId: detail.locationId, object: detail, ...(previous ? { previous } : {}) });
+
 export async function createAsset(w: Work, body: z.output<typeof AssetCreate>) {
   await assertAssetLocation(w, body.locationId);
   const at = w.now;
@@ -81,7 +88,9 @@ export async function createAsset(w: Work, body: z.output<typeof AssetCreate>) {
     archivedAt: null,
   });
   await w.em.flush();
-  return assetDetail(w.em, a);
+  const detail = await assetDetail(w.em, a);
+  assetEvent(w, 'asset.created', detail);
+  return detail;
 }
 
 export async function getAsset(w: Work, id: string) {
@@ -126,26 +135,31 @@ export async function patchAsset(w: Work, id: string, body: z.output<typeof Asse
   for (const field of ['name', 'category', 'make', 'model', 'serialNumber', 'warrantyEndDate', 'workOrderOnSensorAlarm', 'notes'] as const) {
     if (body[field] !== undefined) (a as Record<string, unknown>)[field] = body[field];
   }
-  if (Object.keys(changedFields(before, assetDto(a))).length > 0) {
+  const changed = Object.keys(changedFields(before, assetDto(a))).length > 0;
+  if (changed) {
     a.version += 1;
     a.updatedAt = w.now;
   }
   await em.flush();
-  return assetDetail(em, a);
+  const detail = await assetDetail(em, a);
+  if (changed) assetEvent(w, 'asset.updated', detail, changedFields(before, assetDto(a)));
+  return detail;
 }
 
 /** `DELETE /assets/{id}`: archived (disposed); readings, moves, plans and work orders are kept; its plans come due no more. */
 export async function archiveAsset(w: Work, id: string) {
   const a = await assetForChange(w, id);
-  if (a.status !== 'archived') {
-    const at = w.now;
-    a.status = 'archived';
-    a.archivedAt = at;
-    a.updatedAt = at;
-    a.version += 1;
-    await w.em.flush();
-  }
-  return assetDetail(w.em, a);
+  if (a.status === 'archived') return assetDetail(w.em, a);
+  const before = assetDto(a);
+  const at = w.now;
+  a.status = 'archived';
+  a.archivedAt = at;
+  a.updatedAt = at;
+  a.version += 1;
+  await w.em.flush();
+  const detail = await assetDetail(w.em, a);
+  assetEvent(w, 'asset.archived', detail, changedFields(before, assetDto(a)));
+  return detail;
 }
 
 /** Readings may be dated up to this far ahead of the clock (devices' clocks drift). */

@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { AlertKpi, AlertListQuery, AlertRuleCreate, AlertRuleListQuery, AlertRulePatch } from '@bop/contracts';
-import { Conflict, NotFound, ValidationError, actorOf, findPage, mapPage, newId, reachableLocationIds, type Work } from '@bop/shared';
+import { Conflict, NotFound, ValidationError, actorOf, changedFields, findPage, mapPage, newId, reachableLocationIds, type Work } from '@bop/shared';
 import { ensureWithinReach, locationsInReach, type OrgUnitLocations } from '../locations/reach-store';
 import type { FilterQuery } from '@mikro-orm/core';
 
@@ -34,6 +34,15 @@ async function rulesOutOfReach(w: Work): Promise<string[] | null> {
     .where(reachable.length ? { locationId: { $nin: reachable } } : {})
     .execute<Array<{ ruleId: string }>>('all', true);
   return [...new Set(rows.map((r) => r.ruleId))];
+}
+
+/**
+ * The rule's change events (the project's own public types, issue 41 item 3): data.object the rule as the API
+ * returns it; company-wide (a rule watches a scope of locations), as `alert.triggered`'s whole-scope firings.
+ */
+function ruleEvent(w: Work, type: 'alert_rule.created' | 'alert_rule.updated' | 'alert_rule.archived', dto: Awaited<ReturnType<typeof detail>>, previous?: Record<string, unknown>) {
+  w.emit({ type, aggregateType: 'alert_rule', aggregateId: dto.id, locationId: null, object: dto, ...(previous ? { previous } : {}) });
+  return dto;
 }
 
 async function detail(w: Work, r: AlertRuleEntity) {
@@ -91,7 +100,7 @@ export async function createRule(w: Work, body: z.output<typeof AlertRuleCreate>
   await w.em.flush();
   await watch(w, r, locationIds);
   await evaluateRule(w, r, keysOf(r, locationIds));
-  return detail(w, r);
+  return ruleEvent(w, 'alert_rule.created', await detail(w, r));
 }
 
 /** A rule the caller may see: 404, or 403 when its locations are not all within reach. */
@@ -135,6 +144,7 @@ export async function patchRule(w: Work, id: string, body: z.output<typeof Alert
   const r = await visibleRule(w, id, true);
   w.checkVersion(r.version);
   if (r.status === 'archived') throw new Conflict(`Alert rule ${id} is archived; it no longer changes.`);
+  const before = await detail(w, r);
   const locationIds = body.scope ? await scopeLocations(w, body.scope, inOrgUnits) : null;
   const held = (await w.em.find(AlertRuleLocation, { ruleId: r.id })).map((l) => l.locationId).sort();
   const meaningBefore = meaningOf(r, held);
@@ -154,7 +164,8 @@ export async function patchRule(w: Work, id: string, body: z.output<typeof Alert
     await forget(w, r.id);
     await evaluateRule(w, r, keysOf(r, watched));
   }
-  return detail(w, r);
+  const after = await detail(w, r);
+  return changedMeaning || r.name !== nameBefore ? ruleEvent(w, 'alert_rule.updated', after, changedFields(before, after)) : after;
 }
 
 /** What a rule means (a change of it re-arms the rule). */
@@ -177,14 +188,15 @@ function bump(w: Work, r: AlertRuleEntity) {
 export async function archiveRule(w: Work, id: string) {
   const r = await visibleRule(w, id, true);
   w.checkVersion(r.version);
-  if (r.status !== 'archived') {
-    r.status = 'archived';
-    r.archivedAt = w.now;
-    bump(w, r);
-    for (const l of await w.em.find(AlertRuleLocation, { ruleId: r.id })) l.active = false;
-    await forget(w, r.id);
-  }
-  return detail(w, r);
+  if (r.status === 'archived') return detail(w, r);
+  const before = await detail(w, r);
+  r.status = 'archived';
+  r.archivedAt = w.now;
+  bump(w, r);
+  for (const l of await w.em.find(AlertRuleLocation, { ruleId: r.id })) l.active = false;
+  await forget(w, r.id);
+  const after = await detail(w, r);
+  return ruleEvent(w, 'alert_rule.archived', after, changedFields(before, after));
 }
 
 /**

@@ -64,7 +64,17 @@ export async function createSchedule(w: Work, reports: ReportRegistry, body: z.o
     createdAt: w.now,
   });
   await w.em.flush();
-  return scheduleDto(x);
+  const dto = scheduleDto(x);
+  scheduleEvent(w, 'report_schedule.created', dto);
+  return dto;
+}
+
+/**
+ * The schedule's change events (the project's own public types, issue 41 item 3): data.object the schedule
+ * as `GET /report-schedules` lists it; company-wide (its locations are a report's scope).
+ */
+function scheduleEvent(w: Work, type: 'report_schedule.created' | 'report_schedule.stopped', dto: ReturnType<typeof scheduleDto>, previous?: Record<string, unknown>) {
+  w.emit({ type, aggregateType: 'report_schedule', aggregateId: dto.id, locationId: null, object: dto, ...(previous ? { previous } : {}) });
 }
 
 /** `GET /report-schedules`: the caller's own; with reach Everyone, every one. */
@@ -82,6 +92,7 @@ export async function stopSchedule(w: Work, id: string): Promise<void> {
   if (x.status === 'stopped') return;
   x.status = 'stopped';
   await w.em.flush();
+  scheduleEvent(w, 'report_schedule.stopped', scheduleDto(x), { status: 'active' });
 }
 
 /**

@@ -179,7 +179,10 @@ export async function patchCorrectiveAction(w: Work, id: string, body: Correctiv
   a.version += 1;
   a.updatedAt = w.now;
   await w.em.flush();
-  return correctiveActionDto(a, w.now);
+  const after = correctiveActionDto(a, w.now);
+  // the project's own public type (issue 41 item 3): the action as the API returns it, data.previous what changed
+  event(w, 'corrective_action.updated', after, changedFields(before, after));
+  return after;
 }
 
 /** `POST /corrective-actions/{id}:close` (supplement: `open` or `in_progress` → `closed`, resolution given; `corrective_action.closed`). */

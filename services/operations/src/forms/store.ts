@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import {
   actorOf,
   canonicalJson,
+  changedFields,
   Conflict,
   findPage,
   findPlain,
@@ -135,6 +136,13 @@ function keepVersion(em: EntityManager, form: OperationsForm): Form {
   return dto;
 }
 
+/**
+ * The form's change events (the project's own public types, issue 41 item 3): data.object the form as the API
+ * returns it; company-wide (a form names the locations it is used at, or none: everywhere).
+ */
+const formEvent = (w: Work, type: 'form.created' | 'form.updated' | 'form.archived', dto: Form, previous?: Record<string, unknown>) =>
+  w.emit({ type, aggregateType: 'form', aggregateId: dto.id, locationId: null, object: dto, ...(previous ? { previous } : {}) });
+
 async function createForm(w: Work, fields: FormFields): Promise<Form> {
   const columns = columnsOf(fields);
   await assertWritable(w, columns, null);
@@ -151,6 +159,7 @@ async function createForm(w: Work, fields: FormFields): Promise<Form> {
   await w.em.flush();
   const dto = keepVersion(w.em, form);
   await w.em.flush();
+  formEvent(w, 'form.created', dto);
   return dto;
 }
 
@@ -161,10 +170,14 @@ async function updateForm(w: Work, form: OperationsForm, fields: FormFields): Pr
   if (canonicalJson(current) === canonicalJson(next)) return formDto(form);
   w.checkVersion(form.version);
   await assertWritable(w, next, form);
+  const before = formDto(form);
   const archivedAt = next.status !== 'archived' ? null : (form.archivedAt ?? w.now);
   Object.assign(form, { ...next, archivedAt, version: form.version + 1, updatedAt: w.now, actor: actorOf(w.actor) });
   const dto = keepVersion(w.em, form);
   await w.em.flush();
+  // sections read back from jsonb keep another key order: compared canonically, only what really changed
+  const previous = Object.fromEntries(Object.entries(changedFields(before, dto)).filter(([key]) => canonicalJson(before[key as keyof Form]) !== canonicalJson(dto[key as keyof Form])));
+  formEvent(w, before.status !== 'archived' && dto.status === 'archived' ? 'form.archived' : 'form.updated', dto, previous);
   return dto;
 }
 

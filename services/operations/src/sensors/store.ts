@@ -4,6 +4,7 @@ import { sensorShapeIssues, type Sensor, type SensorCreate, type SensorListQuery
 import {
   actorOf,
   assertLocationInReach,
+  changedFields,
   Conflict,
   findPage,
   findPlain,
@@ -116,6 +117,10 @@ async function assertValid(w: Work, next: SensorFields, stored: OperationsSensor
   }
 }
 
+/** The sensor's change events (the project's own public types, issue 41 item 3): data.object the sensor as the API returns it. */
+const sensorEvent = (w: Work, type: 'sensor.created' | 'sensor.updated' | 'sensor.archived', dto: Sensor, previous?: Record<string, unknown>) =>
+  w.emit({ type, aggregateType: 'sensor', aggregateId: dto.id, locationId: dto.locationId, object: dto, ...(previous ? { previous } : {}) });
+
 async function createSensor(w: Work, fields: SensorFields): Promise<Sensor> {
   await assertValid(w, fields, null);
   const sensor = w.em.create(OperationsSensor, {
@@ -132,7 +137,9 @@ async function createSensor(w: Work, fields: SensorFields): Promise<Sensor> {
     actor: actorOf(w.actor),
   });
   await w.em.flush();
-  return sensorDto(sensor);
+  const dto = sensorDto(sensor);
+  sensorEvent(w, 'sensor.created', dto);
+  return dto;
 }
 
 /** Replaces a locked sensor's fields; the same fields → nothing written (no version). A new range re-judges the latest reading. */
@@ -141,11 +148,14 @@ async function updateSensor(w: Work, sensor: OperationsSensor, next: SensorField
   if (JSON.stringify(before) === JSON.stringify(next)) return sensorDto(sensor);
   w.checkVersion(sensor.version);
   await assertValid(w, next, sensor);
+  const previous = sensorDto(sensor);
   const archivedAt = next.status !== 'archived' ? null : sensor.status === 'archived' ? (sensor.archivedAt ?? w.now) : w.now;
   Object.assign(sensor, { ...next, archivedAt, version: sensor.version + 1, updatedAt: w.now, actor: actorOf(w.actor) });
   if (before.min !== next.min || before.max !== next.max) await rejudgeLatest(w, sensor);
   await w.em.flush();
-  return sensorDto(sensor);
+  const dto = sensorDto(sensor);
+  sensorEvent(w, previous.status !== 'archived' && dto.status === 'archived' ? 'sensor.archived' : 'sensor.updated', dto, changedFields(previous, dto));
+  return dto;
 }
 
 /**

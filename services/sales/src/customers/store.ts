@@ -77,7 +77,10 @@ const eventOf = (type: string, c: SalesCustomer, previous?: Record<string, unkno
   ...(previous ? { previous } : {}),
 });
 
-/** Creates a customer with `sales.customer.created` (internal: the event catalogue has no customer events). */
+/**
+ * Creates a customer with `sales.customer.created` (internal, kept as it was) and the public
+ * `customer.created` (the project's own type, issue 41 item 3), data.object the customer as the API returns it.
+ */
 export async function createCustomer(w: Work, fields: CustomerFields): Promise<SalesCustomer> {
   const { em } = w;
   if (fields.externalId !== null) {
@@ -95,11 +98,13 @@ export async function createCustomer(w: Work, fields: CustomerFields): Promise<S
   await em.flush();
   if (fields.externalId !== null) await linkOrders(em, customer.id, fields.externalId, w.now);
   w.emit(eventOf('sales.customer.created', customer));
+  w.emit(eventOf('customer.created', customer));
   return customer;
 }
 
 /**
- * Replaces a locked customer's fields with `sales.customer.updated` (data.previous: the old values).
+ * Replaces a locked customer's fields with `sales.customer.updated` (data.previous: the old values) and the
+ * public `customer.updated`, or `customer.archived` when the change archives it.
  * Same fields → nothing written: no version, no event. `checkVersion` runs only when something changes.
  */
 export async function updateCustomer(w: Work, customer: SalesCustomer, next: CustomerFields): Promise<void> {
@@ -119,7 +124,9 @@ export async function updateCustomer(w: Work, customer: SalesCustomer, next: Cus
   await em.flush();
   if (claims !== null) await linkOrders(em, customer.id, claims, w.now);
   const after = customerDto(customer);
-  w.emit(eventOf('sales.customer.updated', customer, changedFields(before, after)));
+  const previous = changedFields(before, after);
+  w.emit(eventOf('sales.customer.updated', customer, previous));
+  w.emit(eventOf(before.status !== 'archived' && after.status === 'archived' ? 'customer.archived' : 'customer.updated', customer, previous));
 }
 
 /** `GET /customers`: a page of customers by id, or, with `updatedSince`, in change order (commit-safe: findPage). */

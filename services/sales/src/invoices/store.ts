@@ -154,6 +154,8 @@ export async function createInvoice(w: Work, body: CustomerInvoiceCreate): Promi
   await em.flush();
   const dto = invoiceDto(invoice, []);
   w.emit(eventOf('sales.customer_invoice.created', dto));
+  // the public twin (the project's own type, issue 41 item 3): the draft as the API returns it
+  w.emit(eventOf('invoice.created', dto));
   return dto;
 }
 
@@ -267,7 +269,10 @@ export async function voidInvoice(w: Work, id: string, reason: string): Promise<
   invoice.updatedAt = now;
   await em.flush();
   const after = invoiceDto(invoice, payments);
-  w.emit(eventOf('sales.customer_invoice.voided', after, changedFields(before, after)));
+  const previous = changedFields(before, after);
+  w.emit(eventOf('sales.customer_invoice.voided', after, previous));
+  // the public twin (the project's own type, issue 41 item 3)
+  w.emit(eventOf('invoice.voided', after, previous));
   return after;
 }
 

@@ -530,5 +530,10 @@ export async function mapUnmappedItems(w: Work, mappings: Array<{ unmappedItemId
   const bySource = new Map<string, typeof recalculated>();
   for (const t of recalculated) bySource.set(t.source, [...(bySource.get(t.source) ?? []), t]);
   for (const [source, written] of bySource) for (const event of transactionEvents(source, written, 'items_mapped')) w.emit(event);
+  // each entry that changed (the project's own public type, issue 41 item 3): the entry as the API returns it, every location it was sold at
+  for (const id of mapped.keys()) {
+    const e = byId.get(id)!;
+    w.emit({ type: 'sales.unmapped_item_mapped', aggregateType: 'sales_unmapped_item', aggregateId: e.id, locationId: e.locationIds[0] ?? null, object: unmappedItemDto(e) as unknown as Record<string, unknown> });
+  }
   return { mapped: mappings.map((m) => unmappedItemDto(byId.get(m.unmappedItemId)!, { reachable })), transactionsRecalculated: recalculated.length, ordersRecalculated };
 }

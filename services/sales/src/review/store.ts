@@ -38,7 +38,10 @@ export async function loadItem(w: Work, id: string, lock = false) {
   return { item, current };
 }
 
-async function decide(w: Work, id: string, apply: (item: SalesReviewItemEntity) => Promise<void>, type: string) {
+/** The decision's events: the internal one (kept as it was) and its public twin (the project's own type, issue 41 item 3). */
+type DecisionEvents = readonly [internal: 'sales.review_item.accepted' | 'sales.review_item.rejected', published: 'sales_review_item.accepted' | 'sales_review_item.rejected'];
+
+async function decide(w: Work, id: string, apply: (item: SalesReviewItemEntity) => Promise<void>, types: DecisionEvents) {
   assertPerson(w.actor);
   const { item } = await loadItem(w, id, true);
   if (item.status !== 'pending') throw new Conflict(`Review item ${id} is already ${item.status}; only a pending item is decided.`);
@@ -49,7 +52,8 @@ async function decide(w: Work, id: string, apply: (item: SalesReviewItemEntity) 
   item.updatedAt = w.now;
   item.version += 1;
   await w.em.flush();
-  w.emit({ type, aggregateType: 'sales_review_item', aggregateId: item.id, locationId: item.locationId, object: reviewItemDto(item) });
+  const object = reviewItemDto(item);
+  for (const type of types) w.emit({ type, aggregateType: 'sales_review_item', aggregateId: item.id, locationId: item.locationId, object });
   return reviewItemDetailDto(item, await currentOf(w, item, true));
 }
 
@@ -136,7 +140,7 @@ export function acceptItem(w: Work, id: string, note: string | undefined) {
       item.status = 'accepted';
       item.decisionNote = note ?? null;
     },
-    'sales.review_item.accepted',
+    ['sales.review_item.accepted', 'sales_review_item.accepted'],
   );
 }
 
@@ -149,7 +153,7 @@ export function rejectItem(w: Work, id: string, reason: string) {
       item.status = 'rejected';
       item.decisionNote = reason;
     },
-    'sales.review_item.rejected',
+    ['sales.review_item.rejected', 'sales_review_item.rejected'],
   );
 }
 
