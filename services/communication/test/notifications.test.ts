@@ -197,6 +197,22 @@ describe('notifications from events', () => {
     expect(await deliveries(from)).toEqual([{ channel: 'email', status: 'skipped', due_at: null, reason: 'no email address on the employee record' }]);
   });
 
+  it('a rejected swap tells both employees; a corrective action reassigned tells the new assignee, an edit that keeps the assignee nobody', async () => {
+    const a = await replicaLocation(t);
+    const from = await replicaEmployee(t, { home: a });
+    const to = await replicaEmployee(t, { home: a });
+    const other = await replicaEmployee(t, { home: a });
+    const swap = { id: 'swp_r1', shiftId: 'shf_y', locationId: a, fromEmployeeId: from, toEmployeeId: to, note: null, status: 'rejected', shiftStart: '2026-12-05T09:00:00Z', requestedBy: { type: 'employee', id: from }, decidedAt: clock.now().toISOString(), decidedBy: null, rejectionReason: 'Too short-staffed', version: 2, createdAt: clock.now().toISOString(), updatedAt: clock.now().toISOString() };
+    const rejected = await delivered('scheduling', 'shift.swap_rejected', swap, { locationId: a, again: true }); // delivered twice: one each
+    expect((await stored(from)).map((n) => [n.kind, n.title, n.body, n.event_id])).toEqual([['swap_decided', 'Shift swap rejected', 'Your swap of the shift starting 2026-12-05 09:00 UTC is rejected; you still work it: Too short-staffed', rejected.id]]);
+    expect((await stored(to)).map((n) => [n.kind, n.body])).toEqual([['swap_decided', 'The swap of the shift starting 2026-12-05 09:00 UTC is rejected; you do not take it over: Too short-staffed']]);
+
+    const action = { id: 'cra_r1', locationId: a, title: 'Descale the dishwasher', priority: 'urgent', assigneeId: other, dueAt: null };
+    await delivered('operations', 'corrective_action.updated', action, { locationId: a, previous: { assigneeId: null } });
+    await delivered('operations', 'corrective_action.updated', { ...action, title: 'Descale the dishwasher today' }, { locationId: a, previous: { title: 'Descale the dishwasher' } });
+    expect((await stored(other)).map((n) => [n.kind, n.title, n.urgent])).toEqual([['corrective_action_assigned', 'Corrective action assigned: Descale the dishwasher', true]]);
+  });
+
   it('announcement published (its audience) and reminded (those reminded); its author told who is overdue, once', async () => {
     const a = await replicaLocation(t);
     const reader = await replicaEmployee(t, { home: a });

@@ -151,7 +151,7 @@ async function swapRequested(w: Work, event: EventEnvelope): Promise<Notificatio
   return [{ employeeId: o.toEmployeeId, kind: 'swap_requested', title: 'Shift swap requested', body: `You are asked to take over a shift starting ${minute(o.shiftStart)} UTC.`, subject: { type: 'shift_swap', id: o.id }, locationId: o.locationId, urgent: startsSoon(o.shiftStart, w.now) }];
 }
 
-/** `shift.swap_approved`: both employees (scheduling announces no rejection). Urgent when the shift starts within 24 hours. */
+/** `shift.swap_approved`: both employees. Urgent when the shift starts within 24 hours. */
 async function swapApproved(w: Work, event: EventEnvelope): Promise<NotificationDraft[]> {
   const o = objectOf(event, SwapFields);
   const at = minute(o.shiftStart);
@@ -159,6 +159,18 @@ async function swapApproved(w: Work, event: EventEnvelope): Promise<Notification
   return [
     { ...base, employeeId: o.fromEmployeeId, body: `Your shift starting ${at} UTC now goes to your colleague.` },
     { ...base, employeeId: o.toEmployeeId, body: `You now work the shift starting ${at} UTC.` },
+  ];
+}
+
+/** `shift.swap_rejected`: both employees (the shift stays with the one who asked to give it away). Urgent when the shift starts within 24 hours. */
+async function swapRejected(w: Work, event: EventEnvelope): Promise<NotificationDraft[]> {
+  const o = objectOf(event, SwapFields.extend({ rejectionReason: ShiftSwap.shape.rejectionReason }));
+  const at = minute(o.shiftStart);
+  const why = o.rejectionReason ? `: ${o.rejectionReason}` : '.';
+  const base = { kind: 'swap_decided' as const, title: 'Shift swap rejected', subject: { type: 'shift_swap', id: o.id }, locationId: o.locationId, urgent: startsSoon(o.shiftStart, w.now) };
+  return [
+    { ...base, employeeId: o.fromEmployeeId, body: `Your swap of the shift starting ${at} UTC is rejected; you still work it${why}` },
+    { ...base, employeeId: o.toEmployeeId, body: `The swap of the shift starting ${at} UTC is rejected; you do not take it over${why}` },
   ];
 }
 
@@ -178,10 +190,11 @@ async function timeOffDecided(_w: Work, event: EventEnvelope): Promise<Notificat
   }];
 }
 
-/** `corrective_action.created` with an assignee: the assignee. Urgent at priority `urgent`. */
+/** `corrective_action.created` with an assignee, or `corrective_action.updated` whose assignee changed to someone: that person. Urgent at priority `urgent`. */
 async function correctiveActionAssigned(_w: Work, event: EventEnvelope): Promise<NotificationDraft[]> {
   const o = objectOf(event, CorrectiveAction.pick({ id: true, locationId: true, title: true, priority: true, assigneeId: true, dueAt: true }));
   if (!o.assigneeId) return [];
+  if (event.type === 'corrective_action.updated' && !(event.data.previous && 'assigneeId' in event.data.previous)) return [];
   return [{
     employeeId: o.assigneeId,
     kind: 'corrective_action_assigned',
@@ -265,9 +278,11 @@ export const producers: Record<string, { topic: string; make: (w: Work, event: E
   'open_shift.posted': { topic: 'scheduling', make: openShiftPosted },
   'shift.swap_requested': { topic: 'scheduling', make: swapRequested },
   'shift.swap_approved': { topic: 'scheduling', make: swapApproved },
+  'shift.swap_rejected': { topic: 'scheduling', make: swapRejected },
   'time_off.approved': { topic: 'time', make: timeOffDecided },
   'time_off.rejected': { topic: 'time', make: timeOffDecided },
   'corrective_action.created': { topic: 'operations', make: correctiveActionAssigned },
+  'corrective_action.updated': { topic: 'operations', make: correctiveActionAssigned },
   'work_order.created': { topic: 'equipment', make: workOrderAssigned },
   'work_order.updated': { topic: 'equipment', make: workOrderAssigned },
   'announcement.published': { topic: 'communication', make: announcementPublished },
