@@ -12,7 +12,7 @@
  * originals (ids store A already has from the log).
  */
 import { eventTypes } from '@bop/contracts';
-import { eventually, http, Receiver, sql, startTestRuntime, type TestRuntime } from '@bop/test-support';
+import { eventually, ownerApi, Receiver, sql, startTestRuntime, type TestRuntime } from '@bop/test-support';
 
 let t: TestRuntime;
 let receiverA: Receiver;
@@ -29,12 +29,7 @@ afterAll(async () => {
   await receiverB?.close();
 });
 
-const api = (method: string, p: string, body?: unknown) => http(t.rt.url, method, `/api/v1${p}`, { body, headers: t.owner });
-async function ok(method: string, p: string, body?: unknown, status = 201) {
-  const r = await api(method, p, body);
-  expect({ path: p, status: r.status, body: r.status === status ? undefined : r.body }).toEqual({ path: p, status, body: undefined });
-  return r.body;
-}
+const { ok } = ownerApi(() => t);
 const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 
 const deliverable = new Set(eventTypes.filter((e) => !e.planned && e.type !== 'webhook.ping').map((e) => e.type));

@@ -5,7 +5,7 @@
  * off, equipment assigns a work order, communication publishes an announcement. Each person concerned
  * gets one notification of each kind, none for others.
  */
-import { eventually, http, sql, startTestRuntime, type TestRuntime } from '@bop/test-support';
+import { eventually, ownerApi, sql, startTestRuntime, type TestRuntime } from '@bop/test-support';
 
 let t: TestRuntime;
 beforeAll(async () => {
@@ -15,12 +15,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const api = (method: string, p: string, body?: unknown) => http(t.rt.url, method, `/api/v1${p}`, { body, headers: t.owner });
-async function ok(method: string, p: string, body?: unknown, status = 201) {
-  const r = await api(method, p, body);
-  expect({ path: p, status: r.status, body: r.status === status ? undefined : r.body }).toEqual({ path: p, status, body: undefined });
-  return r.body;
-}
+const { ok } = ownerApi(() => t);
 /** A day from today (UTC), as `YYYY-MM-DD`. */
 const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 /** `n`, or the first day after it that is a workday (Monday to Friday): time off must hold one */

@@ -53,3 +53,17 @@ export async function startTestRuntime(env: Record<string, string> = {}, opts: {
     },
   };
 }
+
+/**
+ * The runtime's API as its owner: `api` answers as is; `ok` expects `status` (201 unless told) and fails
+ * showing the problem otherwise. `runtime` is read at each call (suites start it in `beforeAll`).
+ */
+export function ownerApi(runtime: () => TestRuntime) {
+  const api = (method: string, p: string, body?: unknown) => http(runtime().rt.url, method, `/api/v1${p}`, { body, headers: runtime().owner });
+  async function ok(method: string, p: string, body?: unknown, status = 201) {
+    const r = await api(method, p, body);
+    if (r.status !== status) throw new Error(`${method} ${p}: expected ${status}, answered ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body;
+  }
+  return { api, ok };
+}

@@ -4,7 +4,7 @@ import { logEvent } from '../src/events/store';
 import { PRUNE_BATCH } from '../src/events/workers';
 import { envelope, eventually, FakeClock, gate, integration, person, Receiver, sql, startTestServices, type TestService, type TestServices } from '@bop/test-support';
 import type { Principal } from '@bop/shared';
-import { newEndpoint } from './fixtures';
+import { newEndpoint, topicOf } from './fixtures';
 
 type Envelope = ReturnType<typeof envelope>;
 
@@ -24,8 +24,6 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-const TOPIC: Record<string, string> = { location: 'organization', employee: 'people', sales_order: 'sales', invoice: 'sales', punch: 'time' };
-const topicOf = (type: string) => TOPIC[type.split('.')[0]] ?? 'organization';
 
 /** Publishes events as other services' relays would (the bus is real). */
 async function publish(...events: Envelope[]) {

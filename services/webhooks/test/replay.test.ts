@@ -2,7 +2,7 @@ import { webhooksService } from '../src';
 import { replayBatch } from '../src/replays/store';
 import { envelope, eventually, FakeClock, person, Receiver, sql, startTestServices, system, type TestService, type TestServices } from '@bop/test-support';
 import type { Principal } from '@bop/shared';
-import { newEndpoint } from './fixtures';
+import { newEndpoint, topicOf } from './fixtures';
 
 type Envelope = ReturnType<typeof envelope>;
 
@@ -27,10 +27,9 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-const TOPIC: Record<string, string> = { location: 'organization', employee: 'people', sales_order: 'sales', invoice: 'sales', punch: 'time' };
 
 async function publish(...events: Envelope[]) {
-  await stack.bus.publish(events.map((e) => ({ topic: TOPIC[e.type.split('.')[0]] ?? 'organization', key: String(e.data.object.id), eventId: e.id, type: e.type, payload: e })));
+  await stack.bus.publish(events.map((e) => ({ topic: topicOf(e.type), key: String(e.data.object.id), eventId: e.id, type: e.type, payload: e })));
 }
 
 /** The events once the fan-out logged them all and the sequencer made them visible. */
