@@ -58,6 +58,7 @@ export const WebhookEndpointPatch = z
 
 export const WebhookEndpointListQuery = ListQuery.extend({
   status: WebhookEndpointStatus.optional(),
+  updatedSince: Timestamp.optional(),
 });
 
 export const WebhookDeliveryStatus = z.enum(['pending', 'succeeded', 'failed']);
