@@ -118,7 +118,7 @@ export async function archiveRule(w: Work, id: string) {
   return ruleDto(r);
 }
 
-export async function listRules(w: Work, f: { inLocations?: string | { $in: string[] }; status?: string }, page: PageRequest) {
+export async function listRules(w: Work, f: { inLocations?: string | { $in: string[] }; status?: string }, page: PageRequest & { updatedSince?: string }) {
   const rows = await findPage(w.em, StaffingRule, [f.inLocations && { locationId: f.inLocations }, { status: (f.status ?? 'active') as 'active' }], page);
   return { ...rows, data: rows.data.map(ruleDto) };
 }
