@@ -97,6 +97,7 @@ export const Announcement = z
 export const AnnouncementListQuery = ListQuery.extend({
   status: AnnouncementStatus.optional(),
   locationId: ref.optional().openapi({ description: 'announcements whose audience names this location' }),
+  updatedSince: Timestamp.optional(),
 });
 
 export const AnnouncementAcknowledgementsQuery = ListQuery.extend({

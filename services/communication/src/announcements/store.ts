@@ -102,7 +102,7 @@ export async function getAnnouncement(w: Work, id: string) {
 
 /** `GET /announcements`: oldest first; those whose every location the reach covers (company-wide ones for reach Everyone). */
 export async function listAnnouncements(w: Work, query: z.output<typeof AnnouncementListQuery>) {
-  const { limit, cursor, status, locationId } = query;
+  const { limit, cursor, updatedSince, status, locationId } = query;
   if (locationId) assertLocationInReach(w.reach(), locationId);
   const reachable = reachableLocationIds(w.reach());
   return mapPage(
@@ -111,7 +111,7 @@ export async function listAnnouncements(w: Work, query: z.output<typeof Announce
       locationId && { locationIds: { $contains: [locationId] } },
       reachable && { locationIds: { $overlap: reachable } },
       reachable && { locationIds: { $contained: reachable } },
-    ], { limit, cursor }),
+    ], { limit, cursor, updatedSince }),
     announcementDto,
   );
 }
