@@ -148,7 +148,7 @@ export const endpoints: EndpointRow[] = [
   { method: 'POST', path: '/cash/deposits', service: 'cash', key: { scope: 'cash:write' }, people: { permission: 'cash.deposits' }, feature: 'cash', summary: 'record a bank deposit', source: 'spec' },
   { method: 'POST', path: '/cash/settlements', service: 'cash', key: { scope: 'cash:write' }, people: 'integration_only', feature: 'cash', summary: 'processor and platform payouts', source: 'spec' },
   { method: 'POST', path: '/cash/tenders', service: 'cash', key: { scope: 'cash:write' }, people: 'integration_only', feature: 'cash', summary: 'tender totals per drawer or shift', source: 'spec' },
-  { method: 'GET', path: '/alert-rules', service: 'insights', key: { scope: 'reports:read' }, people: { permission: 'reports.read' }, feature: 'insights', summary: 'list', source: 'spec' },
+  { method: 'GET', path: '/alert-rules', service: 'insights', key: { scope: 'reports:read' }, people: { permission: 'reports.read' }, feature: 'insights', summary: 'list; filter `updatedSince`', source: 'spec' },
   { method: 'POST', path: '/alert-rules', service: 'insights', key: { scope: 'reports:write' }, people: { permission: 'alerts.manage' }, feature: 'insights', summary: 'create', source: 'spec' },
   { method: 'GET', path: '/alert-rules/{id}', service: 'insights', key: { scope: 'reports:read' }, people: { permission: 'reports.read' }, feature: 'insights', summary: 'get', source: 'spec' },
   { method: 'PATCH', path: '/alert-rules/{id}', service: 'insights', key: { scope: 'reports:write' }, people: { permission: 'alerts.manage' }, feature: 'insights', summary: 'partial update', source: 'spec' },
