@@ -14,6 +14,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261125120000', class: Migration20261125120000 },
   // deposits: change_xid (commit-safe updatedSince)
   { name: 'Migration20261201100000', class: Migration20261201100000 },
-  // settlements: change_xid (commit-safe updatedSince)
+  // settlements and bank transactions: change_xid (commit-safe updatedSince)
   { name: 'Migration20261205200000', class: Migration20261205200000 },
 ];
