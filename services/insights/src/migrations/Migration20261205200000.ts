@@ -1,7 +1,7 @@
 import { Migration, trackChangesSql } from '@bop/shared';
 
 /**
- * insights: alert rules track their changes (`change_xid`, its trigger and index; shared/src/changes.ts), so
+ * insights: alert rules and report schedules (given an updated_at, filled from created_at) track their changes (`change_xid`, its trigger and index; shared/src/changes.ts), so
  * their lists page commit-safe with `updatedSince`. Rows of before keep their data and take this
  * migration's transaction id as their change.
  */
@@ -9,6 +9,11 @@ export class Migration20261205200000 extends Migration {
   override async up(): Promise<void> {
     for (const sql of [
       ...trackChangesSql('insights', 'alert_rules'),
+      // report schedules change (stopped; each run sets the next period) but had no updated_at: from created_at
+      `alter table "insights"."report_schedules" add column if not exists "updated_at" timestamptz null`,
+      `update "insights"."report_schedules" set "updated_at" = "created_at" where "updated_at" is null`,
+      `alter table "insights"."report_schedules" alter column "updated_at" set not null`,
+      ...trackChangesSql('insights', 'report_schedules'),
     ])
       this.addSql(sql);
   }
