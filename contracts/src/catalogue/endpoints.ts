@@ -154,7 +154,7 @@ export const endpoints: EndpointRow[] = [
   { method: 'PATCH', path: '/alert-rules/{id}', service: 'insights', key: { scope: 'reports:write' }, people: { permission: 'alerts.manage' }, feature: 'insights', summary: 'partial update', source: 'spec' },
   { method: 'DELETE', path: '/alert-rules/{id}', service: 'insights', key: { scope: 'reports:write' }, people: { permission: 'alerts.manage' }, feature: 'insights', summary: 'archive', source: 'spec' },
   { method: 'GET', path: '/kpis', service: 'insights', key: { scope: 'reports:read' }, people: { permission: 'reports.read' }, feature: 'insights', summary: 'headline KPIs for a date range', source: 'spec' },
-  { method: 'GET', path: '/recommendations', service: 'insights', key: { scope: 'reports:read' }, people: { permission: 'recommendations.read' }, feature: 'insights.recommendations', summary: 'recommended actions', source: 'spec' },
+  { method: 'GET', path: '/recommendations', service: 'insights', key: { scope: 'reports:read' }, people: { permission: 'recommendations.read' }, feature: 'insights.recommendations', summary: 'recommended actions; filter `updatedSince`', source: 'spec' },
   { method: 'GET', path: '/reports', service: 'insights', key: { scope: 'reports:read' }, people: { permission: 'reports.read' }, feature: 'insights', summary: 'list available reports', source: 'spec' },
   { method: 'GET', path: '/reports/{key}', service: 'insights', key: { scope: 'reports:read' }, people: { permission: 'reports.read' }, feature: 'insights', summary: 'run a report', source: 'spec' },
   { method: 'GET', path: '/display-metrics', service: 'communication', key: { scope: 'reports:read' }, people: 'anyone', feature: 'displays', summary: 'live display metrics; filter `updatedSince`', source: 'spec' },

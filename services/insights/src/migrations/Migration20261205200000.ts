@@ -1,7 +1,7 @@
 import { Migration, trackChangesSql } from '@bop/shared';
 
 /**
- * insights: alert rules and report schedules (given an updated_at, filled from created_at) track their changes (`change_xid`, its trigger and index; shared/src/changes.ts), so
+ * insights: alert rules, report schedules and recommendations (the two given an updated_at, filled from created_at / resolved_at) track their changes (`change_xid`, its trigger and index; shared/src/changes.ts), so
  * their lists page commit-safe with `updatedSince`. Rows of before keep their data and take this
  * migration's transaction id as their change.
  */
@@ -14,6 +14,11 @@ export class Migration20261205200000 extends Migration {
       `update "insights"."report_schedules" set "updated_at" = "created_at" where "updated_at" is null`,
       `alter table "insights"."report_schedules" alter column "updated_at" set not null`,
       ...trackChangesSql('insights', 'report_schedules'),
+      // recommendations change (reasoning and figures brought up to date, resolved) but had no updated_at: the latest of created_at and resolved_at
+      `alter table "insights"."recommendations" add column if not exists "updated_at" timestamptz null`,
+      `update "insights"."recommendations" set "updated_at" = coalesce("resolved_at", "created_at") where "updated_at" is null`,
+      `alter table "insights"."recommendations" alter column "updated_at" set not null`,
+      ...trackChangesSql('insights', 'recommendations'),
     ])
       this.addSql(sql);
   }

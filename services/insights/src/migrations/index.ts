@@ -44,6 +44,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261203500000', class: Migration20261203500000 },
   // hours priced as written; day sums of labor, shifts and stock flows kept by Postgres
   { name: 'Migration20261204100000', class: Migration20261204100000 },
-  // alert rules and report schedules: change_xid (report schedules: updated_at) (commit-safe updatedSince)
+  // alert rules, report schedules, recommendations: change_xid (the latter two: updated_at) (commit-safe updatedSince)
   { name: 'Migration20261205200000', class: Migration20261205200000 },
 ];
