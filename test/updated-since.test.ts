@@ -12,8 +12,16 @@ import { http, startTestRuntime, type TestRuntime } from '@bop/test-support';
 let t: TestRuntime;
 beforeAll(async () => {
   t = await startTestRuntime({ STORAGE_S3_BUCKET: '' });
-  // a few rows for the lists to page: locations (and the rows the runtime starts with elsewhere)
+  // a few rows for the lists to page: locations, org units, departments, roles, time-off types and item
+  // categories (and the rows the runtime starts with elsewhere)
   for (const name of ['Since A', 'Since B', 'Since C']) expect((await api('POST', '/locations', { name, timezone: 'America/New_York' })).status).toBe(201);
+  for (const name of ['Since A', 'Since B']) {
+    expect((await api('POST', '/org-units', { name, kind: 'region' })).status).toBe(201);
+    expect((await api('POST', '/departments', { name })).status).toBe(201);
+    expect((await api('POST', '/roles', { name: `Role ${name}`, permissions: [] })).status).toBe(201);
+    expect((await api('POST', '/time-off/types', { name, paid: true })).status).toBe(201);
+    expect((await api('POST', '/item-categories', { name })).status).toBe(201);
+  }
 });
 afterAll(async () => {
   await t?.close();
@@ -30,7 +38,10 @@ const keyOf = (row: Record<string, unknown>) => (typeof row.id === 'string' ? ro
 const idCursor = Buffer.from(JSON.stringify({ a: 'zzz' }), 'utf8').toString('base64url');
 
 it('finds the lists that declare updatedSince', () => {
-  expect(lists).toEqual(expect.arrayContaining(['/locations', '/employees', '/sales/transactions', '/stock-levels', '/time/punches', '/cash/deposits', '/purchase-orders']));
+  expect(lists).toEqual(
+    expect.arrayContaining(['/locations', '/employees', '/sales/transactions', '/stock-levels', '/time/punches', '/cash/deposits', '/purchase-orders', '/org-units', '/departments', '/roles', '/users', '/time-off/types', '/item-categories', '/storage-areas', '/shifts', '/work-orders', '/customer-invoices', '/cash/bank-transactions', '/alert-rules']),
+  );
+  expect(lists.length).toBeGreaterThanOrEqual(54);
 });
 
 describe.each(lists)('GET %s?updatedSince', (path) => {
