@@ -137,7 +137,7 @@ export const WebhookReplay = z
   })
   .openapi('WebhookReplay');
 
-export const WebhookReplayListQuery = ListQuery;
+export const WebhookReplayListQuery = ListQuery.extend({ updatedSince: Timestamp.optional() });
 
 export const webhookEndpointOperations = {
   'GET /webhook-endpoints': { query: WebhookEndpointListQuery, response: listEnvelope(WebhookEndpoint) },

@@ -12,6 +12,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261125170000', class: Migration20261125170000 },
   { name: 'Migration20261129000000', class: Migration20261129000000 },
   { name: 'Migration20261204100000', class: Migration20261204100000 },
-  // endpoints: change_xid (commit-safe updatedSince)
+  // endpoints and replays: change_xid (commit-safe updatedSince)
   { name: 'Migration20261205200000', class: Migration20261205200000 },
 ];
