@@ -7,13 +7,14 @@
  */
 import { z } from 'zod';
 import { operations } from '@bop/contracts';
-import { http, startTestRuntime, type TestRuntime } from '@bop/test-support';
+import { http, Receiver, startTestRuntime, type TestRuntime } from '@bop/test-support';
 
 let t: TestRuntime;
+let receiver: Receiver;
 /** The parent of each list under one (`{id}` in its path): made in beforeAll. */
 const parents: Record<string, string> = {};
 beforeAll(async () => {
-  t = await startTestRuntime({ STORAGE_S3_BUCKET: '' });
+  t = await startTestRuntime({ STORAGE_S3_BUCKET: '', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
   // a few rows for the lists to page: locations, org units, departments, roles, time-off types and item
   // categories (and the rows the runtime starts with elsewhere)
   for (const name of ['Since A', 'Since B', 'Since C']) expect((await api('POST', '/locations', { name, timezone: 'America/New_York' })).status).toBe(201);
@@ -24,14 +25,16 @@ beforeAll(async () => {
     expect((await api('POST', '/time-off/types', { name, paid: true })).status).toBe(201);
     expect((await api('POST', '/item-categories', { name })).status).toBe(201);
   }
-  // a webhook endpoint (nothing listens: its deliveries fail, which these lists do not read) with a replay
-  const endpoint = await api('POST', '/webhook-endpoints', { url: 'http://127.0.0.1:9/hook', events: ['location.updated'], description: 'updatedSince' });
+  // a webhook endpoint (a real local receiver) with a replay
+  receiver = await Receiver.start();
+  const endpoint = await api('POST', '/webhook-endpoints', { url: receiver.url, events: ['location.updated'], description: 'updatedSince' });
   expect(endpoint.status).toBe(201);
   parents['/webhook-endpoints/{id}/replays'] = endpoint.body.id;
   expect((await api('POST', `/webhook-endpoints/${endpoint.body.id}:replay`, { from: new Date(Date.now() - 3_600_000).toISOString() })).status).toBeLessThan(300);
 });
 afterAll(async () => {
   await t?.close();
+  await receiver?.close();
 });
 
 const api = (method: string, p: string, body?: unknown) => http(t.rt.url, method, `/api/v1${p}`, { body, headers: t.owner });
