@@ -31,6 +31,11 @@ beforeAll(async () => {
   expect(endpoint.status).toBe(201);
   parents['/webhook-endpoints/{id}/replays'] = endpoint.body.id;
   expect((await api('POST', `/webhook-endpoints/${endpoint.body.id}:replay`, { from: new Date(Date.now() - 3_600_000).toISOString() })).status).toBeLessThan(300);
+  // a published announcement (its audience: the employees communication knows now)
+  const announcement = await api('POST', '/announcements', { title: 'Since', body: 'Polling', audience: {} });
+  expect(announcement.status).toBe(201);
+  expect((await api('POST', `/announcements/${announcement.body.id}:publish`, {})).status).toBe(200);
+  parents['/announcements/{id}/acknowledgements'] = announcement.body.id;
 });
 afterAll(async () => {
   await t?.close();
@@ -46,15 +51,16 @@ const lists = Object.entries(operations as Record<string, { query?: z.ZodType }>
   .filter(([key, op]) => key.startsWith('GET ') && op.query instanceof z.ZodObject && 'updatedSince' in op.query.shape)
   .map(([key]) => key.slice(4));
 
-const keyOf = (row: Record<string, unknown>) => (typeof row.id === 'string' ? row.id : `${String(row.itemId)}@${String(row.locationId)}`);
+/** A row's key: its id; a stock level's item and location; an acknowledgement's employee. */
+const keyOf = (row: Record<string, unknown>) => (typeof row.id === 'string' ? row.id : 'itemId' in row ? `${String(row.itemId)}@${String(row.locationId)}` : String(row.employeeId));
 const idCursor = Buffer.from(JSON.stringify({ a: 'zzz' }), 'utf8').toString('base64url');
 
 it('finds the lists that declare updatedSince, and has a parent for each list under one', () => {
   expect(lists.filter((p) => p.includes('{')).filter((p) => !(p in parents))).toEqual([]);
   expect(lists).toEqual(
-    expect.arrayContaining(['/locations', '/employees', '/sales/transactions', '/stock-levels', '/time/punches', '/cash/deposits', '/purchase-orders', '/org-units', '/departments', '/roles', '/users', '/time-off/types', '/item-categories', '/storage-areas', '/shifts', '/work-orders', '/customer-invoices', '/cash/bank-transactions', '/alert-rules', '/webhook-endpoints/{id}/replays']),
+    expect.arrayContaining(['/locations', '/employees', '/sales/transactions', '/stock-levels', '/time/punches', '/cash/deposits', '/purchase-orders', '/org-units', '/departments', '/roles', '/users', '/time-off/types', '/item-categories', '/storage-areas', '/shifts', '/work-orders', '/customer-invoices', '/cash/bank-transactions', '/alert-rules', '/webhook-endpoints/{id}/replays', '/announcements/{id}/acknowledgements']),
   );
-  expect(lists.length).toBeGreaterThanOrEqual(55);
+  expect(lists.length).toBeGreaterThanOrEqual(56);
 });
 
 describe.each(lists)('GET %s?updatedSince', (path) => {

@@ -102,6 +102,7 @@ export const AnnouncementListQuery = ListQuery.extend({
 
 export const AnnouncementAcknowledgementsQuery = ListQuery.extend({
   acknowledged: z.enum(['true', 'false']).optional().openapi({ description: '`false`: only those who have not acknowledged' }),
+  updatedSince: Timestamp.optional(),
 });
 
 export const AnnouncementRecipient = z

@@ -25,6 +25,7 @@ export async function acknowledgeAnnouncement(w: Work, employeeId: string, id: s
   if (recipient.acknowledgedAt === null) {
     recipient.acknowledgedAt = w.now;
     recipient.acknowledgedBy = actorOf(w.actor);
+    recipient.updatedAt = w.now;
     announcement.acknowledgedCount += 1;
     await w.em.flush();
   }

@@ -26,6 +26,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261203400000', class: Migration20261203400000 },
   // the announcement_overdue notification kind
   { name: 'Migration20261203400100', class: Migration20261203400100 },
-  // announcements, display screens and display metrics: change_xid (commit-safe updatedSince)
+  // announcements, their recipients (updated_at), display screens and display metrics: change_xid (commit-safe updatedSince)
   { name: 'Migration20261205200000', class: Migration20261205200000 },
 ];
