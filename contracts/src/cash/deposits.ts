@@ -111,6 +111,7 @@ export type BankTransaction = z.output<typeof BankTransaction>;
 export const BankTransactionListQuery = ListQuery.extend({
   from: BusinessDay.optional().openapi({ description: 'booked on or after this day' }),
   matched: z.enum(['true', 'false']).optional(),
+  updatedSince: Timestamp.optional(),
 });
 
 export const cashDepositsOperations = {

@@ -1,5 +1,5 @@
 import { z } from '../zod';
-import { BatchResult, ListQuery, listEnvelope } from '../common';
+import { BatchResult, ListQuery, listEnvelope, Timestamp } from '../common';
 import { BusinessDay, CashAmount, CashRef, LateReview, cashText } from './common';
 
 /**
@@ -89,6 +89,7 @@ export const SettlementListQuery = ListQuery.extend({
   locationId: CashRef.optional(),
   from: BusinessDay.optional().openapi({ description: 'paid on or after this day' }),
   matchStatus: SettlementMatchStatus.optional(),
+  updatedSince: Timestamp.optional(),
 });
 
 export const cashSettlementsOperations = {

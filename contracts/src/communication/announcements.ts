@@ -97,10 +97,12 @@ export const Announcement = z
 export const AnnouncementListQuery = ListQuery.extend({
   status: AnnouncementStatus.optional(),
   locationId: ref.optional().openapi({ description: 'announcements whose audience names this location' }),
+  updatedSince: Timestamp.optional(),
 });
 
 export const AnnouncementAcknowledgementsQuery = ListQuery.extend({
   acknowledged: z.enum(['true', 'false']).optional().openapi({ description: '`false`: only those who have not acknowledged' }),
+  updatedSince: Timestamp.optional(),
 });
 
 export const AnnouncementRecipient = z

@@ -50,6 +50,7 @@ export const DisplayMetricsPushed = z
 export const DisplayMetricListQuery = ListQuery.extend({
   locationId: ref.optional(),
   name: z.string().max(64).optional(),
+  updatedSince: Timestamp.optional(),
 });
 
 export const displayMetricOperations = {

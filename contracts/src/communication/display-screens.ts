@@ -85,6 +85,7 @@ export const DisplayScreen = z
 export const DisplayScreenListQuery = ListQuery.extend({
   locationId: ref.optional(),
   status: DisplayScreenStatus.optional().openapi({ description: 'default: paired screens only' }),
+  updatedSince: Timestamp.optional(),
 });
 
 export const displayScreenOperations = {

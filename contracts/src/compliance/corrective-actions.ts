@@ -89,6 +89,7 @@ export const CorrectiveActionListQuery = ListQuery.extend({
   priority: CorrectiveActionPriority.optional(),
   assigneeId: id.optional(),
   submissionId: id.optional(),
+  updatedSince: Timestamp.optional(),
 });
 
 export const correctiveActionOperations = {

@@ -73,6 +73,7 @@ export const AssetListQuery = ListQuery.extend({
   locationId: ref.optional(),
   category: label(60).optional(),
   status: AssetStatus.optional(),
+  updatedSince: Timestamp.optional(),
 });
 
 export const MeterReadingInput = z.strictObject({

@@ -78,6 +78,7 @@ export const MaintenancePlan = z
 export const MaintenancePlanListQuery = ListQuery.extend({
   assetId: ref.optional(),
   active: z.enum(['true', 'false']).optional(),
+  updatedSince: Timestamp.optional(),
 });
 
 /** A plan that is due (or, with `withinDays`, comes due soon), with why. */

@@ -114,6 +114,7 @@ export const WorkOrderListQuery = ListQuery.extend({
   locationId: ref.optional(),
   assetId: ref.optional(),
   priority: WorkOrderPriority.optional(),
+  updatedSince: Timestamp.optional(),
 });
 
 export const workOrderOperations = {

@@ -22,7 +22,7 @@ export const Invitation = z
   })
   .openapi('Invitation');
 
-export const InvitationListQuery = ListQuery.extend({ status: InvitationStatus.optional() });
+export const InvitationListQuery = ListQuery.extend({ status: InvitationStatus.optional(), updatedSince: Timestamp.optional() });
 
 export const InvitationCreate = z.strictObject({
   email: Email,

@@ -20,7 +20,7 @@ export const Role = z
   })
   .openapi('Role');
 
-export const RoleListQuery = ListQuery.extend({ status: z.enum(['active', 'archived']).optional() });
+export const RoleListQuery = ListQuery.extend({ status: z.enum(['active', 'archived']).optional(), updatedSince: Timestamp.optional() });
 
 export const RoleCreate = z.strictObject({
   name: z.string().trim().min(1).max(100),

@@ -37,6 +37,7 @@ export const UserListQuery = ListQuery.extend({
   status: UserStatus.optional(),
   roleId: z.string().min(1).max(64).optional(),
   email: z.string().min(1).max(254).optional(),
+  updatedSince: Timestamp.optional(),
 });
 
 export const UserPatch = z.strictObject({

@@ -112,7 +112,7 @@ export const AlertRule = z
   })
   .openapi('AlertRule');
 
-export const AlertRuleListQuery = ListQuery.extend({ status: AlertRuleStatus.optional(), kpi: AlertKpi.optional() });
+export const AlertRuleListQuery = ListQuery.extend({ status: AlertRuleStatus.optional(), kpi: AlertKpi.optional(), updatedSince: Timestamp.optional() });
 
 /** One firing of a rule: the value that crossed, the threshold, the window it was computed over. */
 export const Alert = z

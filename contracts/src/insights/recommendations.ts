@@ -1,5 +1,5 @@
 import { z } from '../zod';
-import { ListQuery, listEnvelope } from '../common';
+import { ListQuery, listEnvelope, Timestamp } from '../common';
 
 /**
  * What the insights engine recommends: `reorder` (stock runs out before the next delivery),
@@ -36,6 +36,7 @@ export const RecommendationListQuery = ListQuery.extend({
   locationId: z.string().min(1).max(64).optional().openapi({ description: 'only this location (default: every location within your reach)' }),
   kind: RecommendationKind.optional(),
   status: RecommendationStatus.optional().openapi({ description: 'default: open' }),
+  updatedSince: Timestamp.optional(),
 });
 
 export const recommendationOperations = {

@@ -1,5 +1,5 @@
 import { z } from '../zod';
-import { listEnvelope, ListQuery, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../common';
+import { listEnvelope, ListQuery, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, Timestamp } from '../common';
 import { IsoDate } from '../identity/company-settings';
 import { KPI_MAX_DAYS, locationList } from './kpis';
 
@@ -144,15 +144,18 @@ export const ReportSchedule = z
     nextRunAt: z.string().openapi({ description: 'when the next period is run and sent' }),
     lastExportId: z.string().nullable().openapi({ description: 'the export of the latest run (`GET /report-exports/{id}`)' }),
     createdAt: z.string(),
+    updatedAt: z.string().openapi({ description: 'when it last changed: stopped, or a run queued and the next period set' }),
   })
   .openapi('ReportSchedule');
+
+export const ReportScheduleListQuery = ListQuery.extend({ updatedSince: Timestamp.optional() });
 
 export const reportOperations = {
   'GET /reports': { response: ReportList },
   'GET /reports/{key}': { params: ReportKeyParam, query: ReportRunQuery, response: ReportRun },
   'POST /report-exports': { body: ReportExportCreate, response: ReportExport, status: 202 },
   'GET /report-exports/{id}': { params: z.object({ id: ref }), response: ReportExport },
-  'GET /report-schedules': { query: ListQuery, response: listEnvelope(ReportSchedule) },
+  'GET /report-schedules': { query: ReportScheduleListQuery, response: listEnvelope(ReportSchedule) },
   'POST /report-schedules': { body: ReportScheduleCreate, response: ReportSchedule, status: 201 },
   'DELETE /report-schedules/{id}': { params: z.object({ id: ref }), status: 204 },
 };

@@ -115,6 +115,7 @@ export const KeyRotated = z
 
 export const IntegrationListQuery = ListQuery.extend({
   status: IntegrationStatus.optional(),
+  updatedSince: Timestamp.optional(),
 });
 
 /** Internal event types the integrations service records (never with secrets or key values). */

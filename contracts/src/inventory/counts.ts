@@ -109,6 +109,7 @@ export const StockCountListQuery = ListQuery.extend({
   locationId: ref.optional(),
   status: StockCountStatus.optional(),
   from: Timestamp.optional().openapi({ description: 'counts whose countedAt is at or after this time' }),
+  updatedSince: Timestamp.optional(),
 });
 
 /** Stock counts: GET/POST /stock-counts, GET /stock-counts/{id}, POST /stock-counts/{id}:post and :cancel */

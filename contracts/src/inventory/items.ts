@@ -153,6 +153,7 @@ export type ItemCategory = z.output<typeof ItemCategory>;
 export const ItemCategoryListQuery = ListQuery.extend({
   status: ItemCategoryStatus.optional(),
   parentId: RecordId.optional(),
+  updatedSince: Timestamp.optional(),
 });
 
 /**
@@ -237,6 +238,7 @@ export type StorageArea = z.output<typeof StorageArea>;
 export const StorageAreaListQuery = ListQuery.extend({
   locationId: RecordId.optional(),
   status: StorageAreaStatus.optional(),
+  updatedSince: Timestamp.optional(),
 });
 
 /**

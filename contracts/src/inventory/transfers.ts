@@ -96,6 +96,7 @@ export const TransferListQuery = ListQuery.extend({
   locationId: ref.optional(),
   status: TransferStatus.optional(),
   from: Timestamp.optional().openapi({ description: 'transfers sent at or after this time' }),
+  updatedSince: Timestamp.optional(),
 });
 
 /** Transfers: GET/POST /transfers, GET /transfers/{id}, POST /transfers/{id}:receive */

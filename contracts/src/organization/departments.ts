@@ -1,5 +1,5 @@
 import { z } from '../zod';
-import { IdParam, ListQuery, listEnvelope } from '../common';
+import { IdParam, ListQuery, listEnvelope, Timestamp } from '../common';
 
 export const Department = z
   .object({
@@ -32,6 +32,7 @@ export const DepartmentPatch = z
 export const DepartmentListQuery = ListQuery.extend({
   locationId: z.string().min(1).optional(),
   status: z.enum(['active', 'archived']).optional(),
+  updatedSince: Timestamp.optional(),
 });
 
 export const departmentOperations = {

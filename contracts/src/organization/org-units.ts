@@ -1,5 +1,5 @@
 import { z } from '../zod';
-import { IdParam, ListQuery, listEnvelope } from '../common';
+import { IdParam, ListQuery, listEnvelope, Timestamp } from '../common';
 
 export const OrgUnit = z
   .object({
@@ -36,6 +36,7 @@ export const OrgUnitPatch = z
 export const OrgUnitListQuery = ListQuery.extend({
   parentId: z.string().min(1).optional().openapi({ description: 'direct children of this unit; `root` for top-level units' }),
   status: z.enum(['active', 'archived']).optional(),
+  updatedSince: Timestamp.optional(),
 });
 
 export const orgUnitOperations = {

@@ -50,6 +50,7 @@ export const EmployeeDocumentListQuery = ListQuery.extend({
   type: z.string().min(1).max(40).optional(),
   expiresBefore: IsoDate.optional().openapi({ description: 'documents expiring before this date (those without an expiry are left out)' }),
   status: z.enum(['active', 'archived']).optional(),
+  updatedSince: Timestamp.optional(),
 });
 
 export const Certification = z
@@ -94,6 +95,7 @@ export const CertificationListQuery = ListQuery.extend({
   name: z.string().min(1).max(120).optional(),
   expiresBefore: IsoDate.optional().openapi({ description: 'certifications expiring before this date (those without an expiry are left out)' }),
   status: z.enum(['active', 'archived']).optional(),
+  updatedSince: Timestamp.optional(),
 });
 
 export const documentOperations = {

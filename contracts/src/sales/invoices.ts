@@ -1,5 +1,5 @@
 import { z } from '../zod';
-import { IdParam, ListQuery, listEnvelope } from '../common';
+import { IdParam, ListQuery, listEnvelope, Timestamp } from '../common';
 import { SalesCurrency, SalesDecimal } from './transactions';
 import { SalesOrderAddress } from './orders';
 
@@ -166,6 +166,7 @@ export const CustomerInvoiceListQuery = ListQuery.extend({
   customerId: RecordId.optional(),
   /** outstanding invoices (issued or partially_paid) due before this date */
   dueBefore: IsoDate.optional(),
+  updatedSince: Timestamp.optional(),
 });
 
 /** Customer invoices: GET/POST /customer-invoices, GET /customer-invoices/{id}, :issue, :pay, :void */

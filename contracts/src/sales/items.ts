@@ -1,5 +1,5 @@
 import { z } from '../zod';
-import { Actor, ListQuery, listEnvelope } from '../common';
+import { Actor, ListQuery, listEnvelope, Timestamp } from '../common';
 
 /**
  * `data.object` of inventory's `item.created` / `item.updated` events, as sales' item replica reads
@@ -76,6 +76,7 @@ export const SalesUnmappedItemListQuery = ListQuery.extend({
   source: z.string().min(1).max(100).optional(),
   status: UnmappedItemStatus.default('open'),
   locationId: z.string().min(1).max(64).optional(),
+  updatedSince: Timestamp.optional(),
 });
 
 export const SalesUnmappedItemMapping = z.strictObject({

@@ -1,5 +1,5 @@
 import { z } from '../zod';
-import { FieldError, IdParam, ListQuery, listEnvelope } from '../common';
+import { FieldError, IdParam, ListQuery, listEnvelope, Timestamp } from '../common';
 import { SalesSummary } from './summaries';
 import { SalesTransaction } from './transactions';
 
@@ -100,6 +100,7 @@ export const SalesReviewItemListQuery = ListQuery.extend({
   locationId: z.string().min(1).max(64).optional(),
   source: z.string().min(1).max(100).optional(),
   recordKind: SalesReviewRecordKind.optional(),
+  updatedSince: Timestamp.optional(),
 });
 
 export const SalesReviewAccept = z

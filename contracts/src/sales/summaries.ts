@@ -105,6 +105,7 @@ export const SalesSummaryListQuery = ListQuery.extend({
   origin: SalesSummaryOrigin.optional(),
   from: Timestamp.optional().openapi({ description: 'summaries whose periodStart is at or after this time' }),
   to: Timestamp.optional().openapi({ description: 'summaries whose periodStart is before this time' }),
+  updatedSince: Timestamp.optional(),
 }).superRefine((q, ctx) => {
   if (q.from && q.to && Date.parse(q.to) <= Date.parse(q.from)) ctx.addIssue({ code: 'custom', path: ['to'], message: 'to must be after from.' });
 });

@@ -70,6 +70,7 @@ export const AvailabilityListQuery = ListQuery.extend({
   employeeId: z.string().min(1).max(64).optional(),
   locationId: z.string().min(1).max(64).optional().openapi({ description: 'employees who work at this location' }),
   status: z.enum(['active', 'archived']).optional(),
+  updatedSince: Timestamp.optional(),
 });
 
 export const availabilityOperations = {

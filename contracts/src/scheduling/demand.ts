@@ -59,6 +59,7 @@ export const DemandDriverListQuery = ListQuery.extend({
   source: z.string().trim().min(1).max(100).optional(),
   from: Timestamp.optional().openapi({ description: 'intervals starting at or after this instant' }),
   to: Timestamp.optional().openapi({ description: 'intervals starting before this instant' }),
+  updatedSince: Timestamp.optional(),
 }).superRefine((q, ctx) => {
   if (q.from && q.to && Date.parse(q.to) <= Date.parse(q.from)) ctx.addIssue({ code: 'custom', path: ['to'], message: 'Must be after from.' });
 });

@@ -90,6 +90,7 @@ export const ShiftListQuery = ListQuery.extend({
   open: z.enum(['true', 'false']).optional().openapi({ description: '`true`: only shifts without an employee' }),
   from: utcTimestamp('send from in UTC').optional().openapi({ description: 'shifts ending after this instant' }),
   to: utcTimestamp('send to in UTC').optional().openapi({ description: 'shifts starting before this instant' }),
+  updatedSince: Timestamp.optional(),
 });
 
 export const ShiftClaim = z.strictObject({ employeeId: id }).openapi('ShiftClaim');

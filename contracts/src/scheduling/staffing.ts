@@ -59,7 +59,7 @@ export const StaffingRule = z
   })
   .openapi('StaffingRule');
 
-export const StaffingRuleListQuery = ListQuery.extend({ locationId: id.optional(), status: z.enum(['active', 'archived']).optional() });
+export const StaffingRuleListQuery = ListQuery.extend({ locationId: id.optional(), status: z.enum(['active', 'archived']).optional(), updatedSince: Timestamp.optional() });
 
 export const StaffingNeedsQuery = z
   .object({ locationId: id, from: LocalDate, to: LocalDate })

@@ -38,6 +38,7 @@ export const ShiftSwapListQuery = ListQuery.extend({
   status: SwapStatus.optional(),
   locationId: id.optional(),
   employeeId: id.optional().openapi({ description: 'swaps this employee offered or was offered' }),
+  updatedSince: Timestamp.optional(),
 });
 
 export const swapOperations = {

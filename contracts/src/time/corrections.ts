@@ -48,6 +48,7 @@ export const PunchCorrection = z
 export const PunchCorrectionListQuery = ListQuery.extend({
   status: z.enum(['pending', 'approved', 'rejected', 'cancelled']).optional(),
   locationId: z.string().min(1).max(64).optional(),
+  updatedSince: Timestamp.optional(),
 });
 
 export const PunchCorrectionReject = z.strictObject({ reason: z.string().trim().min(1).max(500) }).openapi('PunchCorrectionReject');

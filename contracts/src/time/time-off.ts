@@ -133,7 +133,8 @@ export const TimeOffPolicy = z
   })
   .openapi('TimeOffPolicy');
 
-export const TimeOffPolicyListQuery = ListQuery.extend({ typeId: id.optional() });
+export const TimeOffPolicyListQuery = ListQuery.extend({ typeId: id.optional(), updatedSince: Timestamp.optional() });
+export const TimeOffTypeListQuery = ListQuery.extend({ updatedSince: Timestamp.optional() });
 
 // ---- balances
 
@@ -235,6 +236,7 @@ export const TimeOffRequestListQuery = ListQuery.extend({
   locationId: id.optional(),
   from: LocalDate.optional().openapi({ description: 'requests ending on or after this date' }),
   to: LocalDate.optional().openapi({ description: 'requests starting on or before this date' }),
+  updatedSince: Timestamp.optional(),
 });
 
 export const MeTimeOffRequestListQuery = ListQuery.extend({ status: TimeOffRequestStatus.optional() });
@@ -242,7 +244,7 @@ export const MeTimeOffRequestListQuery = ListQuery.extend({ status: TimeOffReque
 export const TimeOffRequestReject = z.strictObject({ reason: z.string().trim().min(1).max(500) }).openapi('TimeOffRequestReject');
 
 export const timeOffOperations = {
-  'GET /time-off/types': { query: ListQuery, response: listEnvelope(TimeOffType) },
+  'GET /time-off/types': { query: TimeOffTypeListQuery, response: listEnvelope(TimeOffType) },
   'POST /time-off/types': { body: TimeOffTypeCreate, response: TimeOffType, status: 201 },
   'GET /time-off/policies': { query: TimeOffPolicyListQuery, response: listEnvelope(TimeOffPolicy) },
   'POST /time-off/policies': { body: TimeOffPolicyCreate, response: TimeOffPolicy, status: 201 },

@@ -65,6 +65,7 @@ export const TimesheetListQuery = ListQuery.extend({
   locationId: z.string().min(1).max(64).optional(),
   employeeId: z.string().min(1).max(64).optional(),
   status: z.enum(['open', 'approved', 'rejected', 'locked']).optional(),
+  updatedSince: Timestamp.optional(),
 });
 
 export const TimesheetReject = z.strictObject({ reason: z.string().trim().min(1).max(500) }).openapi('TimesheetReject');
@@ -87,6 +88,7 @@ export const PayPeriod = z
 export const PayPeriodListQuery = ListQuery.extend({
   status: z.enum(['open', 'ended', 'locked']).optional(),
   from: z.iso.date().optional().openapi({ description: 'periods ending on or after this date' }),
+  updatedSince: Timestamp.optional(),
 });
 
 export const PayPeriodUnlock = z.strictObject({ reason: z.string().trim().min(1).max(500) }).openapi('PayPeriodUnlock');

@@ -58,6 +58,7 @@ export const WebhookEndpointPatch = z
 
 export const WebhookEndpointListQuery = ListQuery.extend({
   status: WebhookEndpointStatus.optional(),
+  updatedSince: Timestamp.optional(),
 });
 
 export const WebhookDeliveryStatus = z.enum(['pending', 'succeeded', 'failed']);
@@ -136,7 +137,7 @@ export const WebhookReplay = z
   })
   .openapi('WebhookReplay');
 
-export const WebhookReplayListQuery = ListQuery;
+export const WebhookReplayListQuery = ListQuery.extend({ updatedSince: Timestamp.optional() });
 
 export const webhookEndpointOperations = {
   'GET /webhook-endpoints': { query: WebhookEndpointListQuery, response: listEnvelope(WebhookEndpoint) },

@@ -58,24 +58,30 @@ export async function listDeposits(
  * `GET /cash/bank-transactions`: a person whose reach is some locations sees the transactions of those
  * locations and those matched to their deposits; integration keys and company-wide people see all.
  */
-export async function listBankTransactions(w: Work, q: { limit?: number; cursor?: string; from?: string; matched?: 'true' | 'false' }): Promise<ListPage<BankTransaction>> {
+export async function listBankTransactions(w: Work, q: { limit?: number; cursor?: string; from?: string; matched?: 'true' | 'false'; updatedSince?: string }): Promise<ListPage<BankTransaction>> {
   const { em } = w;
   const reachable = reachableLocationIds(w.reach());
-  const where: FilterQuery<BankTransactionEntity>[] = afterCursor(q.cursor);
+  const where: FilterQuery<BankTransactionEntity>[] = q.updatedSince ? [] : afterCursor(q.cursor);
   if (reachable) where.push({ $or: [{ locationId: { $in: reachable } }, { 'd.location_id': { $in: reachable } } as FilterQuery<BankTransactionEntity>] });
   if (q.from) where.push({ bookedOn: { $gte: q.from } });
   if (q.matched) where.push({ 'd.id': q.matched === 'true' ? { $ne: null } : null } as FilterQuery<BankTransactionEntity>);
-  const n = pageLimit(q.limit);
+  const changes = q.updatedSince ? await ChangePage.open(em, { cursor: q.cursor, limit: q.limit, updatedSince: q.updatedSince }) : null;
+  const n = changes ? changes.limit : pageLimit(q.limit);
   // raw SQL (bench:sql cash.list-bank-transactions): 10,347 µs against 18,880 through the ORM (1.82×: a second query for the page's
   // deposits), the join's column reference below
   const deposits = em.createQueryBuilder(DepositEntity, 'dd').select(['id', 'locationId', 'bankTransactionId']);
-  const rows = await em
+  const qb = em
     .createQueryBuilder(BankTransactionEntity, 'b')
     .select(['b.*', 'd.id as depositId'])
     .leftJoin(deposits, 'd', { 'd.bank_transaction_id': raw('"b"."id"') })
-    .where({ $and: where })
-    .orderBy({ id: 'asc' })
-    .limit(n + 1)
-    .execute<BankRow[]>('all', true);
-  return toPage(rows, n, bankTransactionDto);
+    .where({ $and: where });
+  if (changes) {
+    // with updatedSince: in change order (commit-safe, shared/src/changes.ts)
+    const c = changes.where('"b"');
+    qb.andWhere(c.sql, c.params).addSelect(raw(changes.column('"b"'))).orderBy({ [raw('"b"."change_xid"')]: 'asc', id: 'asc' });
+  } else {
+    qb.orderBy({ id: 'asc' });
+  }
+  const rows = await qb.limit(n + 1).execute<Array<BankRow & { change_xid?: string }>>('all', true);
+  return changes ? changes.page(rows, (r) => [r.change_xid!, r.id], bankTransactionDto) : toPage(rows, n, bankTransactionDto);
 }

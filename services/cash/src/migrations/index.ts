@@ -3,6 +3,7 @@ import { Migration20261125100000 } from './Migration20261125100000';
 import { Migration20261125104200 } from './Migration20261125104200';
 import { Migration20261125120000 } from './Migration20261125120000';
 import { Migration20261201100000 } from './Migration20261201100000';
+import { Migration20261205200000 } from './Migration20261205200000';
 
 export const migrations: MigrationEntry[] = [
   // organization replica, business days, sales tenders, tender totals, counts, thresholds, deposits, bank transactions, settlements
@@ -13,4 +14,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261125120000', class: Migration20261125120000 },
   // deposits: change_xid (commit-safe updatedSince)
   { name: 'Migration20261201100000', class: Migration20261201100000 },
+  // settlements and bank transactions: change_xid (commit-safe updatedSince)
+  { name: 'Migration20261205200000', class: Migration20261205200000 },
 ];

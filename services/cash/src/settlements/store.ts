@@ -31,14 +31,14 @@ import { expectedOf } from './rematch-store';
 /** `GET /cash/settlements` (supplement): within the caller's reach (`locationId` checked by the route), oldest first, by cursor. */
 export async function listSettlements(
   w: Work,
-  q: { limit?: number; cursor?: string; locationId?: string; from?: string; matchStatus?: 'matched' | 'mismatched' },
+  q: { limit?: number; cursor?: string; locationId?: string; from?: string; matchStatus?: 'matched' | 'mismatched'; updatedSince?: string },
 ): Promise<ListPage<Settlement>> {
   const inLocations = locationFilter(w.reach(), q.locationId);
   const page = await findPage(
     w.em,
     SettlementEntity,
     [inLocations && { locationId: inLocations }, q.from && { paidOn: { $gte: q.from } }, q.matchStatus && { matchStatus: q.matchStatus }],
-    { limit: q.limit, cursor: q.cursor },
+    { limit: q.limit, cursor: q.cursor, updatedSince: q.updatedSince },
   );
   return mapPage(page, (r) => settlementDto(settlementRowOf(r)));
 }

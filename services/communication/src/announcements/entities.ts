@@ -53,6 +53,8 @@ export const AnnouncementRecipient = defineEntity({
     acknowledgedAt: p.datetime().nullable(),
     acknowledgedBy: p.json<Actor>().nullable(),
     remindedAt: p.datetime().nullable(),
+    /** when the row last changed: published to, acknowledged, reminded, hidden (the acknowledgements list's `updatedSince`) */
+    updatedAt: p.datetime(),
   },
 });
 export type AnnouncementRecipient = InferEntity<typeof AnnouncementRecipient>;

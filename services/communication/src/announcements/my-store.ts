@@ -26,6 +26,7 @@ export async function acknowledgeAnnouncement(w: Work, employeeId: string, id: s
   if (recipient.acknowledgedAt === null) {
     recipient.acknowledgedAt = w.now;
     recipient.acknowledgedBy = actorOf(w.actor);
+    recipient.updatedAt = w.now;
     announcement.acknowledgedCount += 1;
     await w.em.flush();
     // the project's own public type (issue 41 item 3): the announcement as GET /announcements/{id} returns it, its count moved; the actor is who acknowledged

@@ -113,7 +113,7 @@ export async function getAnnouncement(w: Work, id: string) {
 
 /** `GET /announcements`: oldest first; those whose every location the reach covers (company-wide ones for reach Everyone). */
 export async function listAnnouncements(w: Work, query: z.output<typeof AnnouncementListQuery>) {
-  const { limit, cursor, status, locationId } = query;
+  const { limit, cursor, updatedSince, status, locationId } = query;
   if (locationId) assertLocationInReach(w.reach(), locationId);
   const reachable = reachableLocationIds(w.reach());
   return mapPage(
@@ -122,7 +122,7 @@ export async function listAnnouncements(w: Work, query: z.output<typeof Announce
       locationId && { locationIds: { $contains: [locationId] } },
       reachable && { locationIds: { $overlap: reachable } },
       reachable && { locationIds: { $contained: reachable } },
-    ], { limit, cursor }),
+    ], { limit, cursor, updatedSince }),
     announcementDto,
   );
 }
@@ -181,7 +181,7 @@ export async function archiveAnnouncement(w: Work, id: string) {
   row.archivedAt = w.now;
   row.version += 1;
   row.updatedAt = w.now;
-  await w.em.nativeUpdate(AnnouncementRecipient, { announcementId: id }, { hidden: true });
+  await w.em.nativeUpdate(AnnouncementRecipient, { announcementId: id }, { hidden: true, updatedAt: w.now });
   await w.em.flush();
   // hidden from the audience: so are its attachments (those shared at publication)
   if (row.publishedAt && row.attachmentIds.length > 0) shareAttachments(w, { audienceType: 'announcement', audienceId: id, version: row.version, employeeIds: [], attachmentIds: [], locationId: eventLocationId(row.locationIds) });
@@ -223,7 +223,7 @@ async function publishNow(w: Work, row: Announcement) {
   const employeeIds = await audienceOf(w, row.audience);
   // the ORM's multi-row insert: no entity is built or tracked per person of the audience
   if (employeeIds.length > 0) {
-    await w.em.insertMany(AnnouncementRecipient, employeeIds.map((employeeId) => ({ id: newId('announcementRecipient'), announcementId: row.id, employeeId, hidden: false, acknowledgedAt: null, acknowledgedBy: null, remindedAt: null })));
+    await w.em.insertMany(AnnouncementRecipient, employeeIds.map((employeeId) => ({ id: newId('announcementRecipient'), announcementId: row.id, employeeId, hidden: false, acknowledgedAt: null, acknowledgedBy: null, remindedAt: null, updatedAt: w.now })));
   }
   row.status = 'published';
   row.publishedAt = w.now;
@@ -274,7 +274,7 @@ export async function remindOverdue(w: Work, id: string): Promise<number> {
   row.remindedAt = w.now;
   row.updatedAt = w.now;
   if (pending.length > 0) {
-    await w.em.nativeUpdate(AnnouncementRecipient, { announcementId: id, acknowledgedAt: null }, { remindedAt: w.now });
+    await w.em.nativeUpdate(AnnouncementRecipient, { announcementId: id, acknowledgedAt: null }, { remindedAt: w.now, updatedAt: w.now });
     row.authorToldAt = w.now;
     const employeeIds = pending.map((r) => r.employeeId);
     const base = { announcementId: id, title: row.title, acknowledgeBy: row.acknowledgeBy.toISOString() };
@@ -295,8 +295,8 @@ export async function remindOverdue(w: Work, id: string): Promise<number> {
 /** `GET /announcements/{id}/acknowledgements`: the audience fixed at publication, who has acknowledged and when, who was reminded. */
 export async function listAcknowledgements(w: Work, id: string, query: z.output<typeof AnnouncementAcknowledgementsQuery>) {
   const row = await announcementInReach(w, id);
-  const { limit, cursor, acknowledged } = query;
-  const page = await findPage(w.em, AnnouncementRecipient, [{ announcementId: id }, acknowledged === 'true' && { acknowledgedAt: { $ne: null } }, acknowledged === 'false' && { acknowledgedAt: null }], { limit, cursor });
+  const { limit, cursor, updatedSince, acknowledged } = query;
+  const page = await findPage(w.em, AnnouncementRecipient, [{ announcementId: id }, acknowledged === 'true' && { acknowledgedAt: { $ne: null } }, acknowledged === 'false' && { acknowledgedAt: null }], { limit, cursor, updatedSince });
   const ids = page.data.map((r) => r.employeeId);
   const names = new Map((ids.length > 0 ? await w.em.find(CommunicationEmployee, { id: { $in: ids } }, { fields: ['id', 'firstName', 'lastName'] }) : []).map((e) => [e.id, { firstName: e.firstName, lastName: e.lastName }]));
   const remindedCount = await w.em.count(AnnouncementRecipient, { announcementId: id, remindedAt: { $ne: null } });

@@ -59,5 +59,5 @@ export async function storeDisplayMetrics(w: Work, locationId: string, metrics: 
 /** `GET /display-metrics`: the latest value of each metric, by location and name. */
 export async function listDisplayMetrics(w: Work, query: z.output<typeof DisplayMetricListQuery>) {
   const inLocations = locationFilter(w.reach(), query.locationId);
-  return mapPage(await findPage(w.em, DisplayMetric, [inLocations && { locationId: inLocations }, query.name && { name: query.name }], { limit: query.limit, cursor: query.cursor }), displayMetricDto);
+  return mapPage(await findPage(w.em, DisplayMetric, [inLocations && { locationId: inLocations }, query.name && { name: query.name }], { limit: query.limit, cursor: query.cursor, updatedSince: query.updatedSince }), displayMetricDto);
 }

@@ -59,7 +59,7 @@ export async function pairScreen(w: Work, body: z.output<typeof DisplayScreenCre
 export async function listScreens(w: Work, query: z.output<typeof DisplayScreenListQuery>) {
   const inLocations = locationFilter(w.reach(), query.locationId);
   return mapPage(
-    await findPage(w.em, DisplayScreen, [inLocations && { locationId: inLocations }, { status: query.status ?? 'paired' }], { limit: query.limit, cursor: query.cursor }),
+    await findPage(w.em, DisplayScreen, [inLocations && { locationId: inLocations }, { status: query.status ?? 'paired' }], { limit: query.limit, cursor: query.cursor, updatedSince: query.updatedSince }),
     displayScreenDto,
   );
 }

@@ -7,6 +7,7 @@ import { Migration20261202200000 } from './Migration20261202200000';
 import { Migration20261202300000 } from './Migration20261202300000';
 import { Migration20261203400000 } from './Migration20261203400000';
 import { Migration20261203400100 } from './Migration20261203400100';
+import { Migration20261205200000 } from './Migration20261205200000';
 
 export const migrations: MigrationEntry[] = [
   // organization, employee and shift replicas
@@ -25,4 +26,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261203400000', class: Migration20261203400000 },
   // the announcement_overdue notification kind
   { name: 'Migration20261203400100', class: Migration20261203400100 },
+  // announcements, their recipients (updated_at), display screens and display metrics: change_xid (commit-safe updatedSince)
+  { name: 'Migration20261205200000', class: Migration20261205200000 },
 ];

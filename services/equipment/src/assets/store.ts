@@ -101,9 +101,9 @@ export async function getAsset(w: Work, id: string) {
 }
 
 export async function listAssets(w: Work, query: z.output<typeof AssetListQuery>) {
-  const { limit, cursor, locationId, category, status } = query;
+  const { limit, cursor, updatedSince, locationId, category, status } = query;
   const inLocations = locationFilter(w.reach(), locationId);
-  return mapPage(await findPage(w.em, Asset, [inLocations && { locationId: inLocations }, category && { category }, status && { status }], { limit, cursor }), assetDto);
+  return mapPage(await findPage(w.em, Asset, [inLocations && { locationId: inLocations }, category && { category }, status && { status }], { limit, cursor, updatedSince }), assetDto);
 }
 
 /** An asset locked for a change the caller may make (404, 403 out_of_reach, 409 version_mismatch). */

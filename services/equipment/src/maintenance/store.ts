@@ -121,9 +121,9 @@ export async function patchPlan(w: Work, id: string, body: z.output<typeof Maint
 export async function listPlans(w: Work, query: z.output<typeof MaintenancePlanListQuery>) {
   const { em } = w;
   const reach = w.reach();
-  const { limit, cursor, assetId, active } = query;
+  const { limit, cursor, updatedSince, assetId, active } = query;
   const inLocations = locationFilter(reach, undefined);
-  const page = await findPage(em, MaintenancePlan, [inLocations && { locationId: inLocations }, assetId && { assetId }, active && { active: active === 'true' }], { limit, cursor });
+  const page = await findPage(em, MaintenancePlan, [inLocations && { locationId: inLocations }, assetId && { assetId }, active && { active: active === 'true' }], { limit, cursor, updatedSince });
   const meters = await meterStates(em, page.data.map((p) => p.assetId));
   return { ...page, data: page.data.map((p) => planDto(p, meterOf(meters, p))) };
 }

@@ -101,9 +101,9 @@ export async function getWorkOrder(w: Work, id: string) {
 }
 
 export async function listWorkOrders(w: Work, query: z.output<typeof WorkOrderListQuery>) {
-  const { limit, cursor, status, locationId, assetId, priority } = query;
+  const { limit, cursor, updatedSince, status, locationId, assetId, priority } = query;
   const inLocations = locationFilter(w.reach(), locationId);
-  return mapPage(await findPage(w.em, WorkOrder, [inLocations && { locationId: inLocations }, status && { status }, assetId && { assetId }, priority && { priority }], { limit, cursor }), workOrderDto);
+  return mapPage(await findPage(w.em, WorkOrder, [inLocations && { locationId: inLocations }, status && { status }, assetId && { assetId }, priority && { priority }], { limit, cursor, updatedSince }), workOrderDto);
 }
 
 /**

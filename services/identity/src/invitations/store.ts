@@ -1,5 +1,5 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { Conflict, decodeCursor, newId, NotFound, systemPrincipal, toPage, type ListPage, type Work } from '@bop/shared';
+import { Conflict, findPage, mapPage, newId, NotFound, systemPrincipal, type ListPage, type Work } from '@bop/shared';
 import { Invitation } from './entities';
 import { User } from '../users/entities';
 import { invitationStatus } from './invitation-status';
@@ -11,15 +11,11 @@ import { companySettings } from '../company-settings/store';
 import { sendEmail } from '../email/store';
 import { checkAssignments, insertUser, userViewOf, type AssignmentInput } from '../users/store';
 
-export async function listInvitations(w: Work, q: { status?: InvitationView['status']; limit: number; cursor?: string }): Promise<ListPage<InvitationView>> {
-  const after = decodeCursor(q.cursor);
+export async function listInvitations(w: Work, q: { status?: InvitationView['status']; limit: number; cursor?: string; updatedSince?: string }): Promise<ListPage<InvitationView>> {
   const now = w.now;
-  const where: Record<string, unknown> = after ? { id: { $gt: after } } : {};
-  if (q.status === 'pending') Object.assign(where, { status: 'pending', expiresAt: { $gt: now } });
-  else if (q.status === 'expired') Object.assign(where, { status: 'pending', expiresAt: { $lte: now } });
-  else if (q.status) where.status = q.status;
-  const rows = await w.em.find(Invitation, where, { orderBy: { id: 'asc' }, limit: q.limit + 1 });
-  return toPage(rows, q.limit, (i) => invitationView(i, now));
+  const status =
+    q.status === 'pending' ? { status: 'pending' as const, expiresAt: { $gt: now } } : q.status === 'expired' ? { status: 'pending' as const, expiresAt: { $lte: now } } : q.status && { status: q.status };
+  return mapPage(await findPage(w.em, Invitation, [status], q), (i) => invitationView(i, now));
 }
 
 /** POST /invitations: pending, with an email carrying the acceptance token (stored hashed). */

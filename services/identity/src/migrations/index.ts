@@ -5,6 +5,7 @@ import { Migration20261125060000 } from './Migration20261125060000';
 import { Migration20261126043000 } from './Migration20261126043000';
 import { Migration20261126100000 } from './Migration20261126100000';
 import { Migration20261129090000 } from './Migration20261129090000';
+import { Migration20261205200000 } from './Migration20261205200000';
 
 export const migrations: MigrationEntry[] = [
   { name: 'Migration20261121060000', class: Migration20261121060000 },
@@ -18,4 +19,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261126100000', class: Migration20261126100000 },
   // company settings: the least rest between two shifts (scheduling's warnings)
   { name: 'Migration20261129090000', class: Migration20261129090000 },
+  // users, invitations and roles: change_xid (commit-safe updatedSince)
+  { name: 'Migration20261205200000', class: Migration20261205200000 },
 ];

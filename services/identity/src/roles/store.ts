@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
-import { changedFields, Conflict, decodeCursor, newId, NotFound, toPage, type ListPage, type Work } from '@bop/shared';
+import { changedFields, Conflict, findPage, mapPage, newId, NotFound, type ListPage, type Work } from '@bop/shared';
 import { Assignment } from '../users/entities';
 import { Role } from './entities';
 import { builtInRoles } from './permissions';
@@ -25,14 +25,8 @@ export async function syncBuiltInRoles(w: Work): Promise<void> {
   await em.flush();
 }
 
-export async function listRoles(w: Work, q: { status?: 'active' | 'archived'; limit: number; cursor?: string }): Promise<ListPage<RoleView>> {
-  const after = decodeCursor(q.cursor);
-  const rows = await w.em.find(
-    Role,
-    { status: q.status ?? 'active', ...(after ? { id: { $gt: after } } : {}) },
-    { orderBy: { id: 'asc' }, limit: q.limit + 1 },
-  );
-  return toPage(rows, q.limit, roleView);
+export async function listRoles(w: Work, q: { status?: 'active' | 'archived'; limit: number; cursor?: string; updatedSince?: string }): Promise<ListPage<RoleView>> {
+  return mapPage(await findPage(w.em, Role, [{ status: q.status ?? 'active' }], q), roleView);
 }
 
 const uniquePermissions = (names: string[]) => [...new Set(names)].sort();

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
 import { hash } from '@node-rs/argon2';
-import { changedFields, Conflict, decodeCursor, newId, NotFound, toPage, ValidationError, type ListPage, type Reach, type FieldError, lockForTransaction, type Principal, type Work } from '@bop/shared';
+import { changedFields, Conflict, findPage, newId, NotFound, ValidationError, type ListPage, type Reach, type FieldError, lockForTransaction, type Principal, type Work } from '@bop/shared';
 import { Assignment, User } from './entities';
 import { Role } from '../roles/entities';
 import { Session } from '../sessions/entities';
@@ -66,21 +66,13 @@ export interface UserFilter {
   email?: string;
   limit: number;
   cursor?: string;
+  updatedSince?: string;
 }
 
 export async function listUsers(w: Work, q: UserFilter): Promise<ListPage<UserView>> {
   const em = w.em;
-  const after = decodeCursor(q.cursor);
-  const where: Record<string, unknown> = {};
-  if (after) where.id = { $gt: after };
-  if (q.status) where.status = q.status;
-  if (q.email) where.email = q.email.trim().toLowerCase();
-  if (q.roleId) {
-    const holders = await em.find(Assignment, { roleId: q.roleId }, { fields: ['userId'] });
-    where.id = { ...((where.id as object) ?? {}), $in: [...new Set(holders.map((a) => a.userId))] };
-  }
-  const rows = await em.find(User, where, { orderBy: { id: 'asc' }, limit: q.limit + 1 });
-  const page = toPage(rows, q.limit, (u) => u);
+  const holders = q.roleId ? await em.find(Assignment, { roleId: q.roleId }, { fields: ['userId'] }) : null;
+  const page = await findPage(em, User, [q.status && { status: q.status }, q.email && { email: q.email.trim().toLowerCase() }, holders && { id: { $in: [...new Set(holders.map((a) => a.userId))] } }], q);
   return { ...page, data: await viewsOf(em, page.data) };
 }
 

@@ -122,7 +122,7 @@ export async function getRule(w: Work, id: string) {
 export async function listRules(w: Work, q: z.output<typeof AlertRuleListQuery>) {
   const hidden = await rulesOutOfReach(w);
   const filters: PageFilter<AlertRuleEntity>[] = [q.status && { status: q.status }, q.kpi && { kpi: q.kpi }, hidden && hidden.length > 0 && { id: { $nin: hidden } }];
-  const page = await findPage(w.em, AlertRuleEntity, filters, { limit: q.limit, cursor: q.cursor });
+  const page = await findPage(w.em, AlertRuleEntity, filters, { limit: q.limit, cursor: q.cursor, updatedSince: q.updatedSince });
   const ids = page.data.map((r) => r.id);
   const locations = ids.length ? await w.em.find(AlertRuleLocation, { ruleId: { $in: ids } }, { orderBy: { locationId: 'asc' } }) : [];
   const states = ids.length ? await w.em.find(AlertState, { ruleId: { $in: ids } }) : [];

@@ -13,6 +13,7 @@ import { Migration20261203200000 } from './Migration20261203200000';
 import { Migration20261203201000 } from './Migration20261203201000';
 import { Migration20261203500000 } from './Migration20261203500000';
 import { Migration20261204100000 } from './Migration20261204100000';
+import { Migration20261205200000 } from './Migration20261205200000';
 
 export const migrations: MigrationEntry[] = [
   // organization and employee replicas
@@ -43,4 +44,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261203500000', class: Migration20261203500000 },
   // hours priced as written; day sums of labor, shifts and stock flows kept by Postgres
   { name: 'Migration20261204100000', class: Migration20261204100000 },
+  // alert rules, report schedules, recommendations: change_xid (the latter two: updated_at) (commit-safe updatedSince)
+  { name: 'Migration20261205200000', class: Migration20261205200000 },
 ];

@@ -19,6 +19,8 @@ export const Recommendation = defineEntity({
     reasoning: p.text(),
     figures: p.json<Record<string, string | null>>(),
     createdAt: p.datetime(),
+    /** when its reasoning or figures last changed, or it was resolved (the list's `updatedSince`) */
+    updatedAt: p.datetime(),
     resolvedAt: p.datetime().nullable(),
   },
 });

@@ -120,11 +120,10 @@ export async function syncLocation(w: Work, locationId: string, s: RuleSettings)
     const held = openByKey.get(f.key);
     if (held) {
       // the same situation: kept (no second one, no new event), with today's reasoning and figures
-      held.reasoning = f.reasoning;
-      held.figures = f.figures;
+      if (held.reasoning !== f.reasoning || JSON.stringify(held.figures) !== JSON.stringify(f.figures)) Object.assign(held, { reasoning: f.reasoning, figures: f.figures, updatedAt: w.now });
       continue;
     }
-    const r = w.em.create(Recommendation, { id: newId('recommendation'), key: f.key, kind: f.kind, locationId: f.locationId, itemId: f.itemId, supplierId: f.supplierId, status: 'open', reasoning: f.reasoning, figures: f.figures, createdAt: w.now, resolvedAt: null });
+    const r = w.em.create(Recommendation, { id: newId('recommendation'), key: f.key, kind: f.kind, locationId: f.locationId, itemId: f.itemId, supplierId: f.supplierId, status: 'open', reasoning: f.reasoning, figures: f.figures, createdAt: w.now, updatedAt: w.now, resolvedAt: null });
     w.emit({ type: 'recommendation.created', aggregateType: 'recommendation', aggregateId: r.id, locationId: r.locationId, object: recommendationDto(r) });
     created += 1;
   }
@@ -133,6 +132,7 @@ export async function syncLocation(w: Work, locationId: string, s: RuleSettings)
     if (foundKeys.has(r.key)) continue;
     r.status = 'resolved';
     r.resolvedAt = w.now;
+    r.updatedAt = w.now;
     resolved += 1;
   }
   await w.em.flush();
@@ -143,7 +143,7 @@ export async function syncLocation(w: Work, locationId: string, s: RuleSettings)
  * `GET /recommendations`: within the caller's reach (a location named outside it: 403), open ones
  * unless `status` says otherwise, oldest first, cursor pages.
  */
-export async function listRecommendations(w: Work, q: { locationId?: string; kind?: string; status?: string; cursor?: string; limit?: number }): Promise<ListPage<RecommendationDto>> {
+export async function listRecommendations(w: Work, q: { locationId?: string; kind?: string; status?: string; cursor?: string; limit?: number; updatedSince?: string }): Promise<ListPage<RecommendationDto>> {
   if (q.locationId) ensureWithinReach(w, [q.locationId]);
   const reachable = reachableLocationIds(w.reach());
   const page = await findPage(

@@ -50,6 +50,7 @@ export const ReportSchedule = defineEntity({
     createdByType: p.string(),
     createdById: p.string(),
     createdAt: p.datetime(),
+    updatedAt: p.datetime(),
   },
 });
 export type ReportSchedule = InferEntity<typeof ReportSchedule>;

@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
-import type { ListQuery, ReportScheduleCreate } from '@bop/contracts';
+import type { ReportScheduleCreate, ReportScheduleListQuery } from '@bop/contracts';
 import { findPage, mapPage, newId, NotFound, reachableLocationIds, ValidationError, type Work } from '@bop/shared';
 import type { OrgUnitLocations } from '../locations/reach-store';
 import { ReportExport, ReportSchedule } from './entities';
@@ -25,6 +25,7 @@ export function scheduleDto(x: ReportSchedule) {
     nextRunAt: new Date(x.nextRunAt).toISOString(),
     lastExportId: x.lastExportId ?? null,
     createdAt: new Date(x.createdAt).toISOString(),
+    updatedAt: new Date(x.updatedAt).toISOString(),
   };
 }
 
@@ -62,6 +63,7 @@ export async function createSchedule(w: Work, reports: ReportRegistry, body: z.o
     createdByType: w.actor.kind === 'integration' ? 'integration' : 'user',
     createdById: w.actor.id,
     createdAt: w.now,
+    updatedAt: w.now,
   });
   await w.em.flush();
   const dto = scheduleDto(x);
@@ -78,7 +80,7 @@ function scheduleEvent(w: Work, type: 'report_schedule.created' | 'report_schedu
 }
 
 /** `GET /report-schedules`: the caller's own; with reach Everyone, every one. */
-export async function listSchedules(w: Work, query: z.output<typeof ListQuery>) {
+export async function listSchedules(w: Work, query: z.output<typeof ReportScheduleListQuery>) {
   const everyone = reachableLocationIds(w.reach()) === null;
   const page = await findPage(w.em, ReportSchedule, [everyone ? null : { createdById: w.actor.id }], query);
   return mapPage(page, scheduleDto);
@@ -91,6 +93,7 @@ export async function stopSchedule(w: Work, id: string): Promise<void> {
   if (!x || (reachable && x.locationIds.some((l) => !reachable.includes(l)))) throw new NotFound('report schedule', id);
   if (x.status === 'stopped') return;
   x.status = 'stopped';
+  x.updatedAt = w.now;
   await w.em.flush();
   scheduleEvent(w, 'report_schedule.stopped', scheduleDto(x), { status: 'active' });
 }
@@ -125,7 +128,7 @@ export async function queueDueSchedule(w: Work, reports: ReportRegistry): Promis
     scheduleId: x.id,
   });
   const next = periodAfter(x.every as Every, period);
-  Object.assign(x, { nextFrom: next.from, nextTo: next.to, nextRunAt: runAt(next), lastExportId: exportId });
+  Object.assign(x, { nextFrom: next.from, nextTo: next.to, nextRunAt: runAt(next), lastExportId: exportId, updatedAt: w.now });
   await w.em.flush();
   return true;
 }

@@ -81,8 +81,8 @@ export const integrationStore = (svc: Svc) => {
 
   return {
     async list(w: Work, query: z.output<typeof IntegrationListQuery>) {
-      const { limit, cursor, status } = query;
-      const page = await findPage(w.em, Integration, [status && { status }], { limit, cursor });
+      const { limit, cursor, status, updatedSince } = query;
+      const page = await findPage(w.em, Integration, [status && { status }], { limit, cursor, updatedSince });
       return mapPage(page, (r) => integrationDto(r, w.now));
     },
 

@@ -1,16 +1,12 @@
-import { NotFound, assertLocationInReach, decodeCursor, pageLimit, route, toPage, type RouteDef, locationFilter } from '@bop/shared';
+import { NotFound, assertLocationInReach, route, type RouteDef, locationFilter } from '@bop/shared';
 import { cancelCount, countDtos, createCount, findCount, listCounts, postCount } from './store';
 
 /** Stock counts (spec: Inventory /stock-counts; supplement: Stock count states). Reach: the count's location. */
 export const countsRoutes = (): RouteDef[] => [
   route('GET /stock-counts', async (ctx) => {
-    const { limit, cursor, locationId, status, from } = ctx.query;
-    const reach = ctx.reach();
-    const inLocations = locationFilter(reach, locationId);
-    const after = decodeCursor(cursor);
-    const n = pageLimit(limit);
-    const rows = await listCounts(ctx, { inLocations, status, from, after, limit: n });
-    const page = toPage(rows, n, (r) => r);
+    const { limit, cursor, updatedSince, locationId, status, from } = ctx.query;
+    const inLocations = locationFilter(ctx.reach(), locationId);
+    const page = await listCounts(ctx, { inLocations, status, from }, { limit, cursor, updatedSince });
     return { body: { ...page, data: await countDtos(ctx, page.data) } };
   }),
 

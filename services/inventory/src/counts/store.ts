@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
-import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
 import type { StockCount, StockCountCreate, StockCountItem, StockCountLine, StockCountStatus } from '@bop/contracts';
-import { Conflict, NotFound, ValidationError, actorOf, assertLocationInReach, changedFields, findPlain, newId, sqlQuery, type EntityManager, type FieldError, type Work, replicaLocationErrors } from '@bop/shared';
+import { Conflict, NotFound, ValidationError, actorOf, assertLocationInReach, changedFields, findPage, findPlain, newId, sqlQuery, type EntityManager, type FieldError, type ListPage, type PageRequest, type Work, replicaLocationErrors } from '@bop/shared';
 import { InventoryStorageArea } from '../items/entities';
 import { resolveLines } from '../items/lines-store';
 import { dec, formatQuantity } from '../ledger/quantity';
@@ -102,20 +102,11 @@ export interface CountFilter {
   inLocations: string | { $in: string[] } | undefined;
   status?: StockCountStatus;
   from?: string;
-  /** the decoded cursor: id of the last count of the previous page */
-  after: string | null;
-  limit: number;
 }
 
 /** A page of counts in id order (`limit + 1` rows: the caller's toPage tells whether more follow). */
-export async function listCounts(w: Work, f: CountFilter): Promise<InventoryStockCount[]> {
-  const { em } = w;
-  const where: FilterQuery<InventoryStockCount> = {};
-  if (f.after) where.id = { $gt: f.after };
-  if (f.inLocations) where.locationId = f.inLocations;
-  if (f.status) where.status = f.status;
-  if (f.from) where.countedAt = { $gte: new Date(f.from) };
-  return em.find(InventoryStockCount, where, { orderBy: { id: 'asc' }, limit: f.limit + 1 });
+export async function listCounts(w: Work, f: CountFilter, page: PageRequest & { updatedSince?: string }): Promise<ListPage<InventoryStockCount>> {
+  return findPage(w.em, InventoryStockCount, [f.inLocations && { locationId: f.inLocations }, f.status && { status: f.status }, f.from && { countedAt: { $gte: new Date(f.from) } }], page);
 }
 
 export const findCount = (w: Work, id: string): Promise<InventoryStockCount | null> => w.em.findOne(InventoryStockCount, { id });

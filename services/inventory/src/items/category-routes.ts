@@ -1,15 +1,12 @@
-import { assertCompanyWide, decodeCursor, pageLimit, route, toPage, type RouteDef } from '@bop/shared';
+import { assertCompanyWide, mapPage, route, type RouteDef } from '@bop/shared';
 import { categoryDto } from './dto';
 import { categoryConflictFor, createCategory, listCategories, updateCategory } from './category-store';
 
 /** item categories (supplement: GET/POST /item-categories, PATCH /item-categories/{id}) */
 export const categoryRoutes = (): RouteDef[] => [
   route('GET /item-categories', async (ctx) => {
-    const { limit, cursor, status, parentId } = ctx.query;
-    const after = decodeCursor(cursor);
-    const n = pageLimit(limit);
-    const rows = await listCategories(ctx, { after, status, parentId, limit: n });
-    return { body: toPage(rows, n, categoryDto) };
+    const { limit, cursor, updatedSince, status, parentId } = ctx.query;
+    return { body: mapPage(await listCategories(ctx, { status, parentId }, { limit, cursor, updatedSince }), categoryDto) };
   }),
 
   route(

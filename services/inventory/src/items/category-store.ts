@@ -1,6 +1,6 @@
 import type { ItemCategoryCreate, ItemCategoryPatch } from '@bop/contracts';
-import { LockMode, type FilterQuery } from '@mikro-orm/core';
-import { Conflict, NotFound, ValidationError, changedFields, findPlain, lockForTransaction, newId, sqlQuery, type ApiError, type EntityManager, type Work } from '@bop/shared';
+import { LockMode } from '@mikro-orm/core';
+import { Conflict, NotFound, ValidationError, changedFields, findPage, findPlain, lockForTransaction, newId, sqlQuery, type ApiError, type EntityManager, type ListPage, type PageRequest, type Work } from '@bop/shared';
 import { InventoryItemCategory } from './entities';
 import { categoryDto } from './dto';
 
@@ -51,20 +51,11 @@ export async function assertParent(w: Work, parentId: string, selfId: string | n
 export interface CategoryFilter {
   status?: string;
   parentId?: string;
-  /** the decoded cursor: id of the last category of the previous page */
-  after: string | null;
-  limit: number;
 }
 
-/** A page of categories in id order (`limit + 1` rows: the caller's toPage tells whether more follow). */
-export async function listCategories(w: Work, f: CategoryFilter): Promise<InventoryItemCategory[]> {
-  const { em } = w;
-  const { after, status, parentId } = f;
-  const where: FilterQuery<InventoryItemCategory> = {};
-  if (after !== null) where.id = { $gt: after };
-  if (status) where.status = status as InventoryItemCategory['status'];
-  if (parentId) where.parentId = parentId;
-  return findPlain(em, InventoryItemCategory, where, { orderBy: { id: 'asc' }, limit: f.limit + 1 });
+/** A page of categories in id order (change order with `updatedSince`). */
+export async function listCategories(w: Work, f: CategoryFilter, page: PageRequest & { updatedSince?: string }): Promise<ListPage<InventoryItemCategory>> {
+  return findPage(w.em, InventoryItemCategory, [f.status && { status: f.status as InventoryItemCategory['status'] }, f.parentId && { parentId: f.parentId }], page);
 }
 
 /** `POST /item-categories`: a new active category (422 on a missing or archived parent, 409 on a name in use). */

@@ -1,6 +1,6 @@
-import { BadRequest, assertLocationInReach, decodeCursor, encodeCursor, pageLimit, reachableLocationIds, route, type RouteDef } from '@bop/shared';
+import { BadRequest, assertLocationInReach, decodeCursor, encodeCursor, mapPage, pageLimit, reachableLocationIds, route, type RouteDef } from '@bop/shared';
 import { storageAreaDto } from './dto';
-import { createStorageArea, listStorageAreas, storageAreaConflictFor, updateStorageArea } from './storage-area-store';
+import { changedStorageAreas, createStorageArea, listStorageAreas, storageAreaConflictFor, updateStorageArea } from './storage-area-store';
 
 /** Lists run in counting order (location, countingOrder, then creation): the cursor carries that key. */
 function decodeAreaCursor(cursor: string | undefined): [string, number, string] | null {
@@ -18,10 +18,12 @@ function decodeAreaCursor(cursor: string | undefined): [string, number, string] 
 /** storage areas (supplement: GET/POST /storage-areas, PATCH /storage-areas/{id}); each belongs to a location, so reach is the location's */
 export const storageAreaRoutes = (): RouteDef[] => [
   route('GET /storage-areas', async (ctx) => {
-    const { limit, cursor, locationId, status } = ctx.query;
+    const { limit, cursor, updatedSince, locationId, status } = ctx.query;
     const reach = ctx.reach();
     if (locationId) assertLocationInReach(reach, locationId);
     const reachable = reachableLocationIds(reach);
+    // with updatedSince: the kit's change order (commit-safe); without, counting order
+    if (updatedSince) return { body: mapPage(await changedStorageAreas(ctx, { locationId, reachable, status }, { limit, cursor, updatedSince }), storageAreaDto) };
     const after = decodeAreaCursor(cursor);
     const n = pageLimit(limit);
     const rows = await listStorageAreas(ctx, { locationId, reachable, status, after, limit: n });

@@ -7,10 +7,13 @@ import {
   changedFields,
   lockForTransaction,
   newId,
+  findPage,
   findPlain,
   type ApiError,
   type EntityManager, type Work,
   type FieldError,
+  type ListPage,
+  type PageRequest,
 } from '@bop/shared';
 import type { StorageAreaCreate, StorageAreaPatch } from '@bop/contracts';
 import { InventoryItem, InventoryStorageArea } from './entities';
@@ -78,6 +81,11 @@ export async function listStorageAreas(w: Work, f: StorageAreaFilter): Promise<I
   // a row comparison: the keyset of (location, counting order, id), which the storage_areas_location_idx serves
   if (after) qb.andWhere('(a.location_id, a.counting_order, a.id) > (?, ?, ?)', [...after]);
   return qb.orderBy({ locationId: 'asc', countingOrder: 'asc', id: 'asc' }).limit(f.limit + 1).execute<InventoryStorageArea[]>('all', true);
+}
+
+/** A page of storage areas changed since `updatedSince`, in change order (the kit's commit-safe page). */
+export async function changedStorageAreas(w: Work, f: Omit<StorageAreaFilter, 'after' | 'limit'>, page: PageRequest & { updatedSince: string }): Promise<ListPage<InventoryStorageArea>> {
+  return findPage(w.em, InventoryStorageArea, [f.locationId && { locationId: f.locationId }, f.reachable && { locationId: { $in: f.reachable } }, f.status && { status: f.status as InventoryStorageArea['status'] }], page);
 }
 
 /** `POST /storage-areas`: a new active area of a writable location (422 on a missing or archived item, 409 on a name in use). */

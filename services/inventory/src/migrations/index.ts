@@ -9,6 +9,7 @@ import { Migration20261123170000 } from './Migration20261123170000';
 import { Migration20261123190000 } from './Migration20261123190000';
 import { Migration20261124120000 } from './Migration20261124120000';
 import { Migration20261201100000 } from './Migration20261201100000';
+import { Migration20261205200000 } from './Migration20261205200000';
 
 export const migrations: MigrationEntry[] = [
   // organization replica, items, reference data, the stock ledger and levels, recipes, counts, transfers
@@ -31,4 +32,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261124120000', class: Migration20261124120000 },
   // items, stock levels: change_xid (commit-safe updatedSince)
   { name: 'Migration20261201100000', class: Migration20261201100000 },
+  // item categories, storage areas, stock counts and transfers: change_xid (commit-safe updatedSince)
+  { name: 'Migration20261205200000', class: Migration20261205200000 },
 ];

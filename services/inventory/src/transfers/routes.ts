@@ -1,4 +1,4 @@
-import { NotFound, OutOfReach, assertLocationInReach, decodeCursor, pageLimit, reachableLocationIds, route, toPage, type RouteDef } from '@bop/shared';
+import { NotFound, OutOfReach, assertLocationInReach, mapPage, reachableLocationIds, route, type RouteDef } from '@bop/shared';
 import { transferDto } from './dto';
 import { createTransfer, findTransfer, listTransfers, receiveTransfer } from './store';
 
@@ -8,14 +8,11 @@ import { createTransfer, findTransfer, listTransfers, receiveTransfer } from './
  */
 export const transfersRoutes = (): RouteDef[] => [
   route('GET /transfers', async (ctx) => {
-    const { limit, cursor, locationId, status, from } = ctx.query;
+    const { limit, cursor, updatedSince, locationId, status, from } = ctx.query;
     const reach = ctx.reach();
     const reachable = reachableLocationIds(reach);
     if (locationId) assertLocationInReach(reach, locationId);
-    const after = decodeCursor(cursor);
-    const n = pageLimit(limit);
-    const rows = await listTransfers(ctx, { locationId, reachable, status, from, after, limit: n });
-    return { body: toPage(rows, n, transferDto) };
+    return { body: mapPage(await listTransfers(ctx, { locationId, reachable, status, from }, { limit, cursor, updatedSince }), transferDto) };
   }),
 
   route('POST /transfers', async (ctx) => {

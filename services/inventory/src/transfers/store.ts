@@ -1,6 +1,6 @@
-import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
 import type { Transfer, TransferCreate, TransferReceive, TransferStatus } from '@bop/contracts';
-import { Conflict, NotFound, ValidationError, actorOf, assertLocationInReach, changedFields, newId, type FieldError, type Work, replicaLocationErrors } from '@bop/shared';
+import { Conflict, NotFound, ValidationError, actorOf, assertLocationInReach, changedFields, findPage, newId, type FieldError, type ListPage, type PageRequest, type Work, replicaLocationErrors } from '@bop/shared';
 import type { ResolvedLine } from '../items/lines';
 import { resolveLines } from '../items/lines-store';
 import { postMovements, type MovementInput } from '../ledger/store';
@@ -33,21 +33,21 @@ export interface TransferFilter {
   status?: TransferStatus;
   from?: string;
   /** the decoded cursor: id of the last transfer of the previous page */
-  after: string | null;
-  limit: number;
 }
 
-/** A page of transfers from or to the locations, in id order (`limit + 1` rows: the caller's toPage tells whether more follow). */
-export async function listTransfers(w: Work, f: TransferFilter): Promise<InventoryTransfer[]> {
-  const { em } = w;
-  const { locationId, reachable, status, from, after } = f;
-  const where: FilterQuery<InventoryTransfer>[] = [];
-  if (after) where.push({ id: { $gt: after } });
-  if (locationId) where.push({ $or: [{ fromLocationId: locationId }, { toLocationId: locationId }] });
-  else if (reachable) where.push({ $or: [{ fromLocationId: { $in: reachable } }, { toLocationId: { $in: reachable } }] });
-  if (status) where.push({ status });
-  if (from) where.push({ sentAt: { $gte: new Date(from) } });
-  return em.find(InventoryTransfer, { $and: where }, { orderBy: { id: 'asc' }, limit: f.limit + 1 });
+/** A page of transfers from or to the locations, in id order (change order with `updatedSince`). */
+export async function listTransfers(w: Work, f: TransferFilter, page: PageRequest & { updatedSince?: string }): Promise<ListPage<InventoryTransfer>> {
+  const { locationId, reachable, status, from } = f;
+  return findPage(
+    w.em,
+    InventoryTransfer,
+    [
+      locationId ? { $or: [{ fromLocationId: locationId }, { toLocationId: locationId }] } : reachable && { $or: [{ fromLocationId: { $in: reachable } }, { toLocationId: { $in: reachable } }] },
+      status && { status },
+      from && { sentAt: { $gte: new Date(from) } },
+    ],
+    page,
+  );
 }
 
 export const findTransfer = (w: Work, id: string): Promise<InventoryTransfer | null> => w.em.findOne(InventoryTransfer, { id });

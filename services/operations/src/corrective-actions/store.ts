@@ -38,7 +38,7 @@ const event = (w: Work, type: string, dto: CorrectiveAction, previous?: Record<s
 
 /** `GET /corrective-actions`: oldest first, within the reach; `overdue` as of now. */
 export async function listCorrectiveActions(w: Work, q: z.output<typeof CorrectiveActionListQuery>): Promise<ListPage<CorrectiveAction>> {
-  const { limit, cursor, status, locationId, overdue, priority, assigneeId, submissionId } = q;
+  const { limit, cursor, updatedSince, status, locationId, overdue, priority, assigneeId, submissionId } = q;
   const inLocations = locationFilter(w.reach(), locationId);
   const pastDue = { status: { $ne: 'closed' }, dueAt: { $lt: w.now } } as FilterQuery<OperationsCorrectiveAction>;
   const notPastDue = { $or: [{ status: 'closed' }, { dueAt: null }, { dueAt: { $gte: w.now } }] } as FilterQuery<OperationsCorrectiveAction>;
@@ -54,7 +54,7 @@ export async function listCorrectiveActions(w: Work, q: z.output<typeof Correcti
       assigneeId && { assigneeId },
       submissionId && { submissionId },
     ],
-    { limit, cursor },
+    { limit, cursor, updatedSince },
   );
   return mapPage(page, (a) => correctiveActionDto(a, w.now));
 }

@@ -32,14 +32,14 @@ async function departmentForChange(w: Work, id: string): Promise<Department> {
 /** A page of the departments: company-wide ones and those of locations the caller reaches. */
 export async function listDepartments(w: Work, query: z.output<typeof DepartmentListQuery>) {
   const { em } = w;
-  const { limit, cursor, locationId, status } = query;
+  const { limit, cursor, updatedSince, locationId, status } = query;
   const reach = locationReachFilter(w.reach(), await loadParents(em));
   const reachable = reach ? await em.find(Location, { $or: [{ id: { $in: reach.ids } }, { orgUnitId: { $in: reach.orgUnitIds } }] }, { fields: ['id'] }) : null;
   const page = await findPage(
     em,
     Department,
     [locationId && { locationId }, status && { status }, reachable && { $or: [{ locationId: null }, { locationId: { $in: reachable.map((l) => l.id) } }] }],
-    { limit, cursor },
+    { limit, cursor, updatedSince },
   );
   return mapPage(page, departmentDto);
 }

@@ -1,7 +1,7 @@
-import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
 import type { z } from 'zod';
 import type { OrgUnitCreate, OrgUnitListQuery, OrgUnitPatch } from '@bop/contracts';
-import { changedFields, Conflict, decodeCursor, lockForTransaction, newId, NotFound, pageLimit, toPage, ValidationError, type EntityManager, type Work } from '@bop/shared';
+import { changedFields, Conflict, findPage, lockForTransaction, mapPage, newId, NotFound, ValidationError, type EntityManager, type Work } from '@bop/shared';
 import { OrgUnit } from './entities';
 import { Location } from '../locations/entities';
 import { orgUnitDto } from './dto';
@@ -26,17 +26,15 @@ async function lockTree(w: Work): Promise<void> {
 export async function listOrgUnits(w: Work, query: z.output<typeof OrgUnitListQuery>) {
   const { em } = w;
   const reach = w.reach();
-  const { limit, cursor, parentId, status } = query;
+  const { limit, cursor, updatedSince, parentId, status } = query;
   const parents = await loadParents(em);
-  const where: FilterQuery<OrgUnit> = {};
-  const after = decodeCursor(cursor);
-  if (after) where.id = { $gt: after };
-  if (parentId) where.parentId = parentId === 'root' ? null : parentId;
-  if (status) where.status = status;
-  if (!reach.everyone) where.id = { ...(after ? { $gt: after } : {}), $in: [...subtreeOf(parents, reach.orgUnitIds)] };
-  const n = pageLimit(limit);
-  const rows = await em.find(OrgUnit, where, { orderBy: { id: 'asc' }, limit: n + 1 });
-  return toPage(rows, n, (u) => orgUnitDto(u, parents));
+  const page = await findPage(
+    em,
+    OrgUnit,
+    [parentId && { parentId: parentId === 'root' ? null : parentId }, status && { status }, !reach.everyone && { id: { $in: [...subtreeOf(parents, reach.orgUnitIds)] } }],
+    { limit, cursor, updatedSince },
+  );
+  return mapPage(page, (u) => orgUnitDto(u, parents));
 }
 
 export async function createOrgUnit(w: Work, body: z.output<typeof OrgUnitCreate>) {

@@ -108,7 +108,7 @@ export async function archiveCertification(w: Work, id: string) {
 }
 
 export async function listCertifications(w: Work, query: z.output<typeof CertificationListQuery>) {
-  const { limit, cursor, employeeId, name, expiresBefore, status } = query;
+  const { limit, cursor, updatedSince, employeeId, name, expiresBefore, status } = query;
   const reachable = await reachableEmployeeIds(w);
   const page = await findPage(
     w.em,
@@ -120,7 +120,7 @@ export async function listCertifications(w: Work, query: z.output<typeof Certifi
       expiresBefore && { expiresOn: { $lt: expiresBefore } },
       reachable && { employeeId: { $in: reachable } },
     ],
-    { limit, cursor },
+    { limit, cursor, updatedSince },
   );
   return mapPage(page, certificationDto);
 }

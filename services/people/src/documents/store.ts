@@ -98,7 +98,7 @@ export async function archiveDocument(w: Work, id: string, files: FilesLink) {
 }
 
 export async function listDocuments(w: Work, query: z.output<typeof EmployeeDocumentListQuery>) {
-  const { limit, cursor, employeeId, type, expiresBefore, status } = query;
+  const { limit, cursor, updatedSince, employeeId, type, expiresBefore, status } = query;
   const reachable = await reachableEmployeeIds(w);
   const page = await findPage(
     w.em,
@@ -110,7 +110,7 @@ export async function listDocuments(w: Work, query: z.output<typeof EmployeeDocu
       expiresBefore && { expiresOn: { $lt: expiresBefore } },
       reachable && { employeeId: { $in: reachable } },
     ],
-    { limit, cursor },
+    { limit, cursor, updatedSince },
   );
   return mapPage(page, documentDto);
 }

@@ -1,4 +1,4 @@
-import { assertCompanyWide, NotFound, decodeCursor, pageLimit, route, toPage, type RouteDef, type ServiceRuntime } from '@bop/shared';
+import { assertCompanyWide, NotFound, mapPage, route, type RouteDef, type ServiceRuntime } from '@bop/shared';
 import type { SalesConfig } from '../config';
 import { invoiceDto } from './dto';
 import { createInvoice, dtoOf, findInvoice, invoiceConflictFor, listInvoices, issueInvoice, payInvoice, paymentsOf, voidInvoice } from './store';
@@ -8,11 +8,10 @@ import { createInvoice, dtoOf, findInvoice, invoiceConflictFor, listInvoices, is
 export const invoiceRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
   route('GET /customer-invoices', async (ctx) => {
     assertCompanyWide(ctx.reach(), 'Customer invoices');
-    const { limit, cursor, status, customerId, dueBefore } = ctx.query;
-    const n = pageLimit(limit);
-    const rows = await listInvoices(ctx, { after: decodeCursor(cursor), status, customerId, dueBefore }, n + 1);
-    const payments = await paymentsOf(ctx, rows.slice(0, n).map((r) => r.id));
-    return { body: toPage(rows, n, (r) => invoiceDto(r, payments.get(r.id) ?? [])) };
+    const { limit, cursor, updatedSince, status, customerId, dueBefore } = ctx.query;
+    const page = await listInvoices(ctx, { status, customerId, dueBefore }, { limit, cursor, updatedSince });
+    const payments = await paymentsOf(ctx, page.data.map((r) => r.id));
+    return { body: mapPage(page, (r) => invoiceDto(r, payments.get(r.id) ?? [])) };
   }),
 
   route(

@@ -1,7 +1,7 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { CustomerInvoiceCreate, CustomerInvoicePay } from '@bop/contracts';
 import {
-  Conflict, NotFound, ServiceUnavailable, ValidationError, changedFields, newId, sqlQuery, type ApiError, type EntityManager, type FieldError, type Work,
+  Conflict, NotFound, ServiceUnavailable, ValidationError, changedFields, findPage, newId, sqlQuery, type ApiError, type EntityManager, type FieldError, type ListPage, type PageRequest, type Work,
 } from '@bop/shared';
 import { SalesCustomer } from '../customers/entities';
 import { SalesOrder } from '../orders/entities';
@@ -277,10 +277,9 @@ export async function voidInvoice(w: Work, id: string, reason: string): Promise<
 }
 
 /** `GET /customer-invoices`: a page of invoices (keyset after `after`, ordered by id), `limit` rows at most. */
-export async function listInvoices(w: Work, f: { after?: string | null; status?: string; customerId?: string; dueBefore?: string }, limit: number): Promise<CustomerInvoice[]> {
-  const { after, status, customerId, dueBefore } = f;
+export async function listInvoices(w: Work, f: { status?: string; customerId?: string; dueBefore?: string }, page: PageRequest & { updatedSince?: string }): Promise<ListPage<CustomerInvoice>> {
+  const { status, customerId, dueBefore } = f;
   const where: FilterQuery<CustomerInvoice> = {};
-  if (after) where.id = { $gt: after };
   if (customerId) where.customerId = customerId;
   if (dueBefore) {
     // what is still owed and due before the date: issued or partially paid (drafts are not owed yet; paid and void owe nothing)
@@ -289,7 +288,7 @@ export async function listInvoices(w: Work, f: { after?: string | null; status?:
   } else if (status) {
     where.status = status;
   }
-  return w.em.find(CustomerInvoice, where, { orderBy: { id: 'asc' }, limit });
+  return findPage(w.em, CustomerInvoice, [where], page);
 }
 
 export const findInvoice = (w: Work, id: string) => w.em.findOne(CustomerInvoice, { id });

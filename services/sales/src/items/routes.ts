@@ -1,10 +1,8 @@
 import {
   assertLocationInReach,
+  mapPage,
   reachableLocationIds,
-  decodeCursor,
-  pageLimit,
   route,
-  toPage,
   ValidationError,
   type FieldError,
   type RouteDef,
@@ -17,15 +15,14 @@ import { listUnmappedItems, mapUnmappedItems, replicaItemIds } from './store';
 export const itemRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
   // spec: ingestion rule 3 — the unmapped-items queue; an entry is listed to those reaching any of its locations
   route('GET /sales/unmapped-items', async (ctx) => {
-    const { limit, cursor, source, status, locationId } = ctx.query;
+    const { limit, cursor, updatedSince, source, status, locationId } = ctx.query;
     const reachable = reachableLocationIds(ctx.reach());
     if (locationId) assertLocationInReach(ctx.reach(), locationId);
-    const n = pageLimit(limit);
-    const rows = await listUnmappedItems(ctx, { after: decodeCursor(cursor), status, source, locationId, reachable }, n + 1);
-    const open = rows.slice(0, n).filter((r) => r.status === 'open');
+    const page = await listUnmappedItems(ctx, { status, source, locationId, reachable }, { limit, cursor, updatedSince });
+    const open = page.data.filter((r) => r.status === 'open');
     const suggested = await replicaItemIds(ctx, open.map((r) => ({ itemExternalId: r.itemExternalId, itemSku: r.itemSku, itemBarcode: r.itemBarcode })));
     const suggestion = new Map(open.map((r, i) => [r.id, suggested[i]]));
-    return { body: toPage(rows, n, (r) => unmappedItemDto(r, { reachable, suggestedItemId: suggestion.get(r.id) ?? null })) };
+    return { body: mapPage(page, (r) => unmappedItemDto(r, { reachable, suggestedItemId: suggestion.get(r.id) ?? null })) };
   }),
 
   // spec: ingestion rule 3 — links POS items to items (all or nothing) and recalculates their past sales

@@ -2,6 +2,7 @@ import type { PosItemRefField } from '@bop/contracts';
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import {
   actorOf,
+  findPage,
   newId,
   OutOfReach,
   reachableLocationIds,
@@ -10,6 +11,8 @@ import {
   ValidationError,
   type FieldError,
   type IngestEvent,
+  type ListPage,
+  type PageRequest,
   type Work,
 } from '@bop/shared';
 import type { StoredLine } from '../transactions/normalize';
@@ -468,16 +471,15 @@ export async function recalculateOrders(w: Work, changes: Change[]): Promise<num
 /** `GET /sales/unmapped-items`: a page of queue entries (keyset after `after`, ordered by id), `limit` rows at most. */
 export async function listUnmappedItems(
   w: Work,
-  f: { after?: string | null; status: string; source?: string; locationId?: string; reachable: string[] | null },
-  limit: number,
-): Promise<SalesUnmappedItem[]> {
-  const { after, status, source, locationId, reachable } = f;
+  f: { status: string; source?: string; locationId?: string; reachable: string[] | null },
+  page: PageRequest & { updatedSince?: string },
+): Promise<ListPage<SalesUnmappedItem>> {
+  const { status, source, locationId, reachable } = f;
   const where: FilterQuery<SalesUnmappedItem> = { status };
-  if (after) where.id = { $gt: after };
   if (source) where.source = source;
   if (locationId) where.locationIds = { $contains: [locationId] };
   else if (reachable) where.locationIds = { $overlap: reachable };
-  return w.em.find(SalesUnmappedItem, where, { orderBy: { id: 'asc' }, limit });
+  return findPage(w.em, SalesUnmappedItem, [where], page);
 }
 
 /**

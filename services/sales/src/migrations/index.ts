@@ -13,6 +13,7 @@ import { Migration20261123180000 } from './Migration20261123180000';
 import { Migration20261128130000 } from './Migration20261128130000';
 import { Migration20261128140000 } from './Migration20261128140000';
 import { Migration20261201100000 } from './Migration20261201100000';
+import { Migration20261205200000 } from './Migration20261205200000';
 
 export const migrations: MigrationEntry[] = [
   { name: 'Migration20261121140000', class: Migration20261121140000 },
@@ -42,4 +43,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261128140000', class: Migration20261128140000 },
   // transactions, online orders, customers: change_xid (commit-safe updatedSince)
   { name: 'Migration20261201100000', class: Migration20261201100000 },
+  // customer invoices, unmapped items, review items and sales summaries: change_xid (commit-safe updatedSince)
+  { name: 'Migration20261205200000', class: Migration20261205200000 },
 ];

@@ -1,4 +1,4 @@
-import { decodeCursor, pageLimit, route, toPage, type RouteDef, type ServiceRuntime, locationFilter } from '@bop/shared';
+import { mapPage, route, type RouteDef, type ServiceRuntime, locationFilter } from '@bop/shared';
 import type { SalesConfig } from '../config';
 import { reviewItemDetailDto, reviewItemDto } from './dto';
 import { acceptItem, listReviewItems, loadItem, rejectItem } from './store';
@@ -6,11 +6,9 @@ import { acceptItem, listReviewItems, loadItem, rejectItem } from './store';
 /** The review queue of records held because their business day is closed (spec: ingestion rule 7). */
 export const reviewRoutes = (_svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
   route('GET /sales/review-items', async (ctx) => {
-    const { limit, cursor, status, locationId, source, recordKind } = ctx.query;
+    const { limit, cursor, updatedSince, status, locationId, source, recordKind } = ctx.query;
     const inLocations = locationFilter(ctx.reach(), locationId);
-    const n = pageLimit(limit);
-    const rows = await listReviewItems(ctx, { after: decodeCursor(cursor), status, source, recordKind, inLocations }, n + 1);
-    return { body: toPage(rows, n, reviewItemDto) };
+    return { body: mapPage(await listReviewItems(ctx, { status, source, recordKind, inLocations }, { limit, cursor, updatedSince }), reviewItemDto) };
   }),
 
   route('GET /sales/review-items/{id}', async (ctx) => {

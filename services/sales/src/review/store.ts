@@ -1,5 +1,5 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
-import { assertLocationInReach, Conflict, Forbidden, ingestBatch, NotFound, findPlain, type locationFilter, type Principal, type Work } from '@bop/shared';
+import { assertLocationInReach, Conflict, Forbidden, ingestBatch, NotFound, findPage, findPlain, type ListPage, type locationFilter, type PageRequest, type Principal, type Work } from '@bop/shared';
 import { SalesTransaction } from '../transactions/entities';
 import type { StepContext, TransactionRow } from '../transactions/pipeline';
 import { transactionEvents } from '../transactions/recorded-events';
@@ -160,16 +160,15 @@ export function rejectItem(w: Work, id: string, reason: string) {
 /** `GET /sales/review-items`: a page of review items (keyset after `after`, ordered by id), `limit` rows at most. */
 export async function listReviewItems(
   w: Work,
-  f: { after?: string | null; status: string; source?: string; recordKind?: ReviewRecordKind; inLocations?: ReturnType<typeof locationFilter> },
-  limit: number,
-): Promise<SalesReviewItemEntity[]> {
-  const { after, status, source, recordKind, inLocations } = f;
+  f: { status: string; source?: string; recordKind?: ReviewRecordKind; inLocations?: ReturnType<typeof locationFilter> },
+  page: PageRequest & { updatedSince?: string },
+): Promise<ListPage<SalesReviewItemEntity>> {
+  const { status, source, recordKind, inLocations } = f;
   const where: FilterQuery<SalesReviewItemEntity> = { status };
-  if (after) where.id = { $gt: after };
   if (source) where.source = source;
   if (recordKind) where.recordKind = recordKind;
   if (inLocations) where.locationId = inLocations;
-  return w.em.find(SalesReviewItemEntity, where, { orderBy: { id: 'asc' }, limit });
+  return findPage(w.em, SalesReviewItemEntity, [where], page);
 }
 
 /** A business day's state in `sales.closed_days`, from cash's business-day events. */

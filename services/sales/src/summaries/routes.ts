@@ -1,10 +1,8 @@
 import {
   assertLocationInReach,
   NotFound,
-  decodeCursor,
-  pageLimit,
+  mapPage,
   route,
-  toPage,
   type RouteDef,
   type ServiceRuntime,
   assertBatchSize,
@@ -26,11 +24,9 @@ export const summaryRoutes = (svc: ServiceRuntime<SalesConfig>): RouteDef[] => [
   }),
 
   route('GET /sales-summaries', async (ctx) => {
-    const { limit, cursor, locationId, source, origin, from, to } = ctx.query;
+    const { limit, cursor, updatedSince, locationId, source, origin, from, to } = ctx.query;
     const inLocations = locationFilter(ctx.reach(), locationId);
-    const n = pageLimit(limit);
-    const rows = await listSummaries(ctx, { after: decodeCursor(cursor), inLocations, source, origin, from, to }, n + 1);
-    return { body: toPage(rows, n, summaryEntityDto) };
+    return { body: mapPage(await listSummaries(ctx, { inLocations, source, origin, from, to }, { limit, cursor, updatedSince }), summaryEntityDto) };
   }),
 
   route('GET /sales-summaries/{id}', async (ctx) => {

@@ -11,7 +11,10 @@ import {
   type Work,
   parseLocatedRecords,
   firstOfEach,
+  findPage,
+  type ListPage,
   type locationFilter,
+  type PageRequest,
 } from '@bop/shared';
 import type { ReplicaLocation } from '../locations/store';
 import { holdClosedSummaryDays, storeHeldSummaries } from '../review/summary-holds-store';
@@ -232,17 +235,16 @@ export async function storeSummaries(w: Work, opts: { source: string; records: u
 /** `GET /sales-summaries`: a page of summaries (keyset after `after`, ordered by id), `limit` rows at most. */
 export async function listSummaries(
   w: Work,
-  f: { after?: string | null; inLocations?: ReturnType<typeof locationFilter>; source?: string; origin?: string; from?: string; to?: string },
-  limit: number,
-): Promise<SalesSummaryEntity[]> {
-  const { after, inLocations, source, origin, from, to } = f;
+  f: { inLocations?: ReturnType<typeof locationFilter>; source?: string; origin?: string; from?: string; to?: string },
+  page: PageRequest & { updatedSince?: string },
+): Promise<ListPage<SalesSummaryEntity>> {
+  const { inLocations, source, origin, from, to } = f;
   const where: FilterQuery<SalesSummaryEntity> = {};
-  if (after) where.id = { $gt: after };
   if (inLocations) where.locationId = inLocations;
   if (source) where.source = source;
   if (origin) where.origin = origin;
   if (from || to) where.periodStart = { ...(from ? { $gte: new Date(from) } : {}), ...(to ? { $lt: new Date(to) } : {}) };
-  return w.em.find(SalesSummaryEntity, where, { orderBy: { id: 'asc' }, limit });
+  return findPage(w.em, SalesSummaryEntity, [where], page);
 }
 
 export const findSummary = (w: Work, id: string) => w.em.findOne(SalesSummaryEntity, { id });

@@ -3,8 +3,8 @@ import { addWindow, archiveWindow, changeWindow, getWindow, listWindows } from '
 
 export const availabilityRoutes = (): RouteDef[] => [
   route('GET /availability', async (ctx) => {
-    const { employeeId, locationId, status, limit, cursor } = ctx.query;
-    return { body: await listWindows(ctx, { employeeId, locationId, status, reach: ctx.reach() }, { limit, cursor }) };
+    const { employeeId, locationId, status, limit, cursor, updatedSince } = ctx.query;
+    return { body: await listWindows(ctx, { employeeId, locationId, status, reach: ctx.reach() }, { limit, cursor, updatedSince }) };
   }),
 
   route('POST /availability', async (ctx) => {

@@ -134,7 +134,7 @@ export async function archiveWindow(w: Work, id: string, who: { reach: ReachSet 
 }
 
 /** Windows of one employee, or of the employees of the locations the caller reaches (a location's: home there or working there). */
-export async function listWindows(w: Work, f: { employeeId?: string; locationId?: string; status?: string; reach: ReachSet | null }, page: PageRequest) {
+export async function listWindows(w: Work, f: { employeeId?: string; locationId?: string; status?: string; reach: ReachSet | null }, page: PageRequest & { updatedSince?: string }) {
   let employeeIds: string[] | undefined;
   if (f.employeeId) {
     if (f.reach) assertEmployeeInReach(f.reach, await employeeOf(w, f.employeeId));

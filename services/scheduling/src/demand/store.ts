@@ -30,7 +30,7 @@ export async function listDemandDrivers(w: Work, q: z.output<typeof DemandDriver
     w.em,
     DemandDriver,
     [location !== undefined && { locationId: location }, q.driver && { driver: q.driver }, q.source && { source: q.source }, interval && { intervalStart: interval }],
-    { limit: q.limit, cursor: q.cursor },
+    { limit: q.limit, cursor: q.cursor, updatedSince: q.updatedSince },
   );
   return mapPage(page, driverDto);
 }

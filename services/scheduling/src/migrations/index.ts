@@ -5,6 +5,7 @@ import { Migration20261129120000 } from './Migration20261129120000';
 import { Migration20261129125000 } from './Migration20261129125000';
 import { Migration20261130120500 } from './Migration20261130120500';
 import { Migration20261201090000 } from './Migration20261201090000';
+import { Migration20261205200000 } from './Migration20261205200000';
 
 export const migrations: MigrationEntry[] = [
   // organization and employee replicas, approved time off, availability and shifts
@@ -19,4 +20,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261130120500', class: Migration20261130120500 },
   // a series whose fit keeps failing is retried with backoff
   { name: 'Migration20261201090000', class: Migration20261201090000 },
+  // shifts, availability, shift swaps, staffing rules and demand drivers: change_xid (commit-safe updatedSince)
+  { name: 'Migration20261205200000', class: Migration20261205200000 },
 ];

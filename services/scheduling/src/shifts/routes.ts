@@ -12,9 +12,9 @@ export const shiftRoutes = (svc: ServiceRuntime<SchedulingConfig>): RouteDef[] =
       schedulingSettings(ctx.services, locationId, svc.config.SCHEDULING_WEEKLY_OVERTIME_HOURS, ctx.requestId);
   return [
     route('GET /shifts', async (ctx) => {
-      const { locationId, employeeId, position, status, open, from, to, limit, cursor } = ctx.query;
+      const { locationId, employeeId, position, status, open, from, to, limit, cursor, updatedSince } = ctx.query;
       const scope = employeeRecordScope(ctx.reach(), locationId);
-      return { body: await listShifts(ctx, { scope, employeeId, position, status, open: open === undefined ? undefined : open === 'true', from, to }, { limit, cursor }) };
+      return { body: await listShifts(ctx, { scope, employeeId, position, status, open: open === undefined ? undefined : open === 'true', from, to }, { limit, cursor, updatedSince }) };
     }),
 
     route('POST /shifts', async (ctx) => {

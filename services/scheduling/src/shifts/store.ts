@@ -250,7 +250,7 @@ export interface ShiftFilter {
 }
 
 /** A page of shifts (archived ones only when asked for by status). */
-export async function listShifts(w: Work, f: ShiftFilter, page: PageRequest) {
+export async function listShifts(w: Work, f: ShiftFilter, page: PageRequest & { updatedSince?: string }) {
   const rows = await findPage(
     w.em,
     Shift,

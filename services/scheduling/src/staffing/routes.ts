@@ -3,8 +3,8 @@ import { archiveRule, changeRule, createRule, getRule, listRules, staffingNeeds 
 
 export const staffingRoutes = (): RouteDef[] => [
   route('GET /staffing-rules', async (ctx) => {
-    const { locationId, status, limit, cursor } = ctx.query;
-    return { body: await listRules(ctx, { inLocations: locationFilter(ctx.reach(), locationId), status }, { limit, cursor }) };
+    const { locationId, status, limit, cursor, updatedSince } = ctx.query;
+    return { body: await listRules(ctx, { inLocations: locationFilter(ctx.reach(), locationId), status }, { limit, cursor, updatedSince }) };
   }),
 
   route('POST /staffing-rules', async (ctx) => {

@@ -128,7 +128,7 @@ export async function archiveRule(w: Work, id: string) {
   return recordRule(w, 'staffing_rule.archived', r, before);
 }
 
-export async function listRules(w: Work, f: { inLocations?: string | { $in: string[] }; status?: string }, page: PageRequest) {
+export async function listRules(w: Work, f: { inLocations?: string | { $in: string[] }; status?: string }, page: PageRequest & { updatedSince?: string }) {
   const rows = await findPage(w.em, StaffingRule, [f.inLocations && { locationId: f.inLocations }, { status: (f.status ?? 'active') as 'active' }], page);
   return { ...rows, data: rows.data.map(ruleDto) };
 }

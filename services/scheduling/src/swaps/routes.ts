@@ -3,8 +3,8 @@ import { approveSwap, getSwap, listSwaps, rejectSwap, requestSwap } from './stor
 
 export const swapRoutes = (): RouteDef[] => [
   route('GET /shift-swaps', async (ctx) => {
-    const { status, locationId, employeeId, limit, cursor } = ctx.query;
-    return { body: await listSwaps(ctx, { status, employeeId, scope: employeeRecordScope(ctx.reach(), locationId) }, { limit, cursor }) };
+    const { status, locationId, employeeId, limit, cursor, updatedSince } = ctx.query;
+    return { body: await listSwaps(ctx, { status, employeeId, scope: employeeRecordScope(ctx.reach(), locationId) }, { limit, cursor, updatedSince }) };
   }),
 
   route('POST /shift-swaps', async (ctx) => {

@@ -178,7 +178,7 @@ export async function getSwap(w: Work, id: string) {
   return (await viewsOf(w.em, [swap]))[0];
 }
 
-export async function listSwaps(w: Work, f: { status?: string; scope?: EmployeeRecordScope; employeeId?: string }, page: PageRequest) {
+export async function listSwaps(w: Work, f: { status?: string; scope?: EmployeeRecordScope; employeeId?: string }, page: PageRequest & { updatedSince?: string }) {
   const rows = await findPage(
     w.em,
     ShiftSwap,

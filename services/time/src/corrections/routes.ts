@@ -4,8 +4,8 @@ import { approveCorrection, cancelCorrection, listCorrections, rejectCorrection,
 
 export const correctionRoutes = (): RouteDef[] => [
   route('GET /time/punch-corrections', async (ctx) => {
-    const { status, locationId, limit, cursor } = ctx.query;
-    return { body: await listCorrections(ctx, { status, scope: employeeRecordScope(ctx.reach(), locationId) }, { limit, cursor }) };
+    const { status, locationId, limit, cursor, updatedSince } = ctx.query;
+    return { body: await listCorrections(ctx, { status, scope: employeeRecordScope(ctx.reach(), locationId) }, { limit, cursor, updatedSince }) };
   }),
 
   route('POST /time/punch-corrections/{id}:approve', async (ctx) => {

@@ -98,7 +98,7 @@ export async function requestCorrection(
 }
 
 /** The list for managers (`GET /time/punch-corrections`, by location within the reach) and for the employee (`/me`). */
-export async function listCorrections(w: Work, f: { status?: string; scope?: EmployeeRecordScope; employeeId?: string }, page: PageRequest) {
+export async function listCorrections(w: Work, f: { status?: string; scope?: EmployeeRecordScope; employeeId?: string }, page: PageRequest & { updatedSince?: string }) {
   const rows = await findPage(w.em, PunchCorrection, [f.status && { status: f.status as never }, employeeScopeCondition<PunchCorrection>(f.scope, { location: (ids) => ({ locationId: ids }), employee: (ids) => ({ employeeId: ids }) }), f.employeeId && { employeeId: f.employeeId }], page);
   return mapPage(rows, correctionDto);
 }

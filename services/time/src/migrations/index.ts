@@ -5,6 +5,7 @@ import { Migration20261127093000 } from './Migration20261127093000';
 import { Migration20261127110000 } from './Migration20261127110000';
 import { Migration20261128090000 } from './Migration20261128090000';
 import { Migration20261201100000 } from './Migration20261201100000';
+import { Migration20261205200000 } from './Migration20261205200000';
 
 export const migrations: MigrationEntry[] = [
   // organization replica, break and overtime rule sets
@@ -19,4 +20,6 @@ export const migrations: MigrationEntry[] = [
   { name: 'Migration20261128090000', class: Migration20261128090000 },
   // punches (and held punches): change_xid (commit-safe updatedSince)
   { name: 'Migration20261201100000', class: Migration20261201100000 },
+  // timesheets, pay periods, punch corrections, time-off types, policies and requests: change_xid (commit-safe updatedSince)
+  { name: 'Migration20261205200000', class: Migration20261205200000 },
 ];

@@ -4,14 +4,12 @@ import {
   actorOf,
   assertCompanyWide,
   Conflict,
-  decodeCursor,
   employeeReadThrough,
+  findPage,
   NotFound,
-  pageLimit,
   replicaPayRates,
   sqlList,
   sqlQuery,
-  toPage,
   type Work,
 } from '@bop/shared';
 import { PayPeriod } from './entities';
@@ -71,19 +69,20 @@ async function periodDtos(w: Work, periods: PayPeriod[], today: string) {
  * created from the calendar in company settings when no punch has done so yet). Pay periods are
  * company-wide: any reach reads them.
  */
-export async function listPayPeriods(w: Work, q: { status?: Status; from?: string; limit?: number; cursor?: string }, settings: TimeSettings) {
+export async function listPayPeriods(w: Work, q: { status?: Status; from?: string; limit?: number; cursor?: string; updatedSince?: string }, settings: TimeSettings) {
   const today = localDateOf(w.now, settings.timezone);
   await periodsOfDates(w, [today], async () => settings);
-  const where: Record<string, unknown>[] = [];
-  const after = decodeCursor(q.cursor);
-  if (after) where.push({ id: { $gt: after } });
-  if (q.from) where.push({ endDate: { $gte: q.from } });
-  if (q.status === 'locked') where.push({ lockedAt: { $ne: null } });
-  if (q.status === 'ended') where.push({ lockedAt: null, endDate: { $lt: today } });
-  if (q.status === 'open') where.push({ lockedAt: null, endDate: { $gte: today } });
-  const n = pageLimit(q.limit);
-  const rows = await w.em.find(PayPeriod, where.length ? { $and: where } : {}, { orderBy: { id: 'asc' }, limit: n + 1 });
-  const page = toPage(rows, n, (r) => r);
+  const page = await findPage(
+    w.em,
+    PayPeriod,
+    [
+      q.from && { endDate: { $gte: q.from } },
+      q.status === 'locked' && { lockedAt: { $ne: null } },
+      q.status === 'ended' && { lockedAt: null, endDate: { $lt: today } },
+      q.status === 'open' && { lockedAt: null, endDate: { $gte: today } },
+    ],
+    q,
+  );
   return { ...page, data: await periodDtos(w, page.data, today) };
 }
 

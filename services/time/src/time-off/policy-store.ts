@@ -19,7 +19,7 @@ import { currentTerms, hoursText, policyDto, typeDto } from './dto';
 import type { TermsVersion } from './policy-versions';
 
 /** `GET /time-off/types`: company-wide, any reach reads them. */
-export async function listTypes(w: Work, page: PageRequest) {
+export async function listTypes(w: Work, page: PageRequest & { updatedSince?: string }) {
   return mapPage(await findPage(w.em, TimeOffType, [], page), typeDto);
 }
 
@@ -48,7 +48,7 @@ export async function createType(w: Work, body: { name: string; paid: boolean; a
 }
 
 /** `GET /time-off/policies`: company-wide, any reach reads them. */
-export async function listPolicies(w: Work, f: { typeId?: string }, page: PageRequest) {
+export async function listPolicies(w: Work, f: { typeId?: string }, page: PageRequest & { updatedSince?: string }) {
   return mapPage(await findPage(w.em, TimeOffPolicy, [f.typeId && { typeId: f.typeId }], page), policyDto);
 }
 

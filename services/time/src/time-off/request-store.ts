@@ -33,7 +33,7 @@ export interface RequestFilters {
 }
 
 /** `GET /time-off/requests` (by the employee's home location, within the reach) and `/me/time-off/requests`: oldest first. */
-export async function listRequests(w: Work, f: RequestFilters, page: PageRequest) {
+export async function listRequests(w: Work, f: RequestFilters, page: PageRequest & { updatedSince?: string }) {
   const rows = await findPage(
     w.em,
     TimeOffRequest,

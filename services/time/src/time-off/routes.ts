@@ -19,8 +19,8 @@ export const timeOffRoutes = (): RouteDef[] => [
   ),
 
   route('GET /time-off/policies', async (ctx) => {
-    const { typeId, limit, cursor } = ctx.query;
-    return { body: await listPolicies(ctx, { typeId }, { limit, cursor }) };
+    const { typeId, limit, cursor, updatedSince } = ctx.query;
+    return { body: await listPolicies(ctx, { typeId }, { limit, cursor, updatedSince }) };
   }),
 
   route('POST /time-off/policies', async (ctx) => {
@@ -44,8 +44,8 @@ export const timeOffRoutes = (): RouteDef[] => [
   }),
 
   route('GET /time-off/requests', async (ctx) => {
-    const { locationId, limit, cursor, ...f } = ctx.query;
-    return { body: await listRequests(ctx, { ...f, scope: employeeRecordScope(ctx.reach(), locationId) }, { limit, cursor }) };
+    const { locationId, limit, cursor, updatedSince, ...f } = ctx.query;
+    return { body: await listRequests(ctx, { ...f, scope: employeeRecordScope(ctx.reach(), locationId) }, { limit, cursor, updatedSince }) };
   }),
 
   route('POST /time-off/requests', async (ctx) => {

@@ -4,8 +4,8 @@ import { decideTimesheet, getTimesheet, listTimesheets } from './store';
 
 export const timesheetRoutes = (): RouteDef[] => [
   route('GET /time/timesheets', async (ctx) => {
-    const { locationId, limit, cursor, ...f } = ctx.query;
-    return { body: await listTimesheets(ctx, { ...f, scope: employeeRecordScope(ctx.reach(), locationId) }, { limit, cursor }) };
+    const { locationId, limit, cursor, updatedSince, ...f } = ctx.query;
+    return { body: await listTimesheets(ctx, { ...f, scope: employeeRecordScope(ctx.reach(), locationId) }, { limit, cursor, updatedSince }) };
   }),
 
   route('GET /time/timesheets/{id}', async (ctx) => {

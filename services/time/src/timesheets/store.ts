@@ -18,7 +18,7 @@ export interface TimesheetFilters {
 const inSnapshot = <T>(w: Work, fn: (s: Work) => Promise<T>): Promise<T> => readSnapshot(w.em, (em) => fn(Object.create(w, { em: { value: em } }) as Work));
 
 /** `GET /time/timesheets` (and `/me/timesheets`): a page, oldest id first, with the period's dates and whether the figures are current. */
-export async function listTimesheets(w: Work, f: TimesheetFilters, page: PageRequest) {
+export async function listTimesheets(w: Work, f: TimesheetFilters, page: PageRequest & { updatedSince?: string }) {
   // one snapshot: a recalculation committing between the rows and the marks would pair old figures with "current"
   return inSnapshot(w, async (s) => {
     const rows = await findPage(

@@ -15,10 +15,10 @@ export async function endpointViews(w: Work, endpoints: Endpoint[]) {
   return endpoints.map((e) => endpointDto(e, counts.get(e.id)));
 }
 
-/** `GET /webhook-endpoints`: a page in id order, with each endpoint's pending and failed counts. */
-export async function listEndpoints(w: Work, query: { limit?: number; cursor?: string; status?: string }) {
-  const { limit, cursor, status } = query;
-  const page = await findPage(w.em, Endpoint, [status && { status }], { limit, cursor });
+/** `GET /webhook-endpoints`: a page in id order (change order with `updatedSince`), with each endpoint's pending and failed counts. */
+export async function listEndpoints(w: Work, query: { limit?: number; cursor?: string; status?: string; updatedSince?: string }) {
+  const { limit, cursor, status, updatedSince } = query;
+  const page = await findPage(w.em, Endpoint, [status && { status }], { limit, cursor, updatedSince });
   const counts = await deliveryCounts(w, page.data.map((e) => e.id));
   return mapPage(page, (e) => endpointDto(e, counts.get(e.id)));
 }

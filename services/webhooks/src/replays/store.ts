@@ -134,8 +134,8 @@ export async function startReplay(w: Work, endpointId: string, input: ReplayRequ
   return replayDto(row);
 }
 
-/** `GET /webhook-endpoints/{id}/replays`: a page in id order (oldest first). */
-export async function listReplays(w: Work, endpointId: string, query: { limit?: number; cursor?: string }) {
+/** `GET /webhook-endpoints/{id}/replays`: a page in id order (oldest first; change order with `updatedSince`). */
+export async function listReplays(w: Work, endpointId: string, query: { limit?: number; cursor?: string; updatedSince?: string }) {
   if (!(await w.em.findOne(Endpoint, { id: endpointId }))) throw new NotFound('webhook endpoint', endpointId);
   return mapPage(await findPage(w.em, Replay, [{ endpointId }], query), replayDto);
 }

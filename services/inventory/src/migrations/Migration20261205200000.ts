@@ -1,0 +1,18 @@
+import { Migration, trackChangesSql } from '@bop/shared';
+
+/**
+ * inventory: item categories, storage areas, stock counts and transfers track their changes (`change_xid`, its trigger and index; shared/src/changes.ts), so
+ * their lists page commit-safe with `updatedSince`. Rows of before keep their data and take this
+ * migration's transaction id as their change.
+ */
+export class Migration20261205200000 extends Migration {
+  override async up(): Promise<void> {
+    for (const sql of [
+      ...trackChangesSql('inventory', 'item_categories'),
+      ...trackChangesSql('inventory', 'storage_areas'),
+      ...trackChangesSql('inventory', 'stock_counts'),
+      ...trackChangesSql('inventory', 'transfers'),
+    ])
+      this.addSql(sql);
+  }
+}
