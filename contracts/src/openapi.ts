@@ -158,6 +158,7 @@ function routeConfig(row: EndpointRow, withSchemas: boolean): RouteConfig {
   if (ops?.form) responses['413'] = problemRef;
   if (ops?.binaryResponse) responses['416'] = problemRef;
   responses['429'] = problemRef;
+  for (const status of ops?.errorStatuses ?? []) responses[String(status)] = problemRef;
   responses.default = problemRef;
   const tag = areaTags[row.service]?.name ?? row.service;
   return {

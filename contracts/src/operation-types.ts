@@ -18,6 +18,8 @@ export interface OperationSchemas {
   status?: number;
   /** other success statuses the endpoint answers besides `status` (a creating PUT: 201 when it created, `status` 200 when it replaced) */
   alsoStatuses?: readonly number[];
+  /** problem statuses the endpoint answers besides those every operation of its kind documents (a GET's 409) */
+  errorStatuses?: readonly number[];
 }
 
 /** Every success status an endpoint documents: its main one first, then the others. */

@@ -135,5 +135,5 @@ export const timesheetOperations = {
   'GET /time/pay-periods': { query: PayPeriodListQuery, response: listEnvelope(PayPeriod) },
   'POST /time/pay-periods/{id}:lock': { params: IdParam, response: PayPeriod },
   'POST /time/pay-periods/{id}:unlock': { params: IdParam, body: PayPeriodUnlock, response: PayPeriod },
-  'GET /time/pay-periods/{id}/export': { params: IdParam, query: PayrollExportQuery, response: PayrollExport },
+  'GET /time/pay-periods/{id}/export': { params: IdParam, query: PayrollExportQuery, response: PayrollExport, errorStatuses: [409] },
 };
