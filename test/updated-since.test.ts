@@ -36,7 +36,7 @@ beforeAll(async () => {
   expect(announcement.status).toBe(201);
   expect((await api('POST', `/announcements/${announcement.body.id}:publish`, {})).status).toBe(200);
   parents['/announcements/{id}/acknowledgements'] = announcement.body.id;
-});
+}, 180_000);
 afterAll(async () => {
   await t?.close();
   await receiver?.close();

@@ -100,10 +100,13 @@ describe('proxy and idempotency against a stand-in service', () => {
   let fake: FakeService;
   let gw: RunningGateway;
   beforeAll(async () => {
+    // the stand-in answers bodies of its own (what it was sent), not the document's: no OpenAPI check here
+    process.env.OPENAPI_RESPONSE_CHECK = 'off';
     fake = await startFakeService('scheduling', ['GET /shifts', 'POST /shifts']);
     gw = await stack.gateway({}, { scheduling: fake.url });
   });
   afterAll(async () => {
+    delete process.env.OPENAPI_RESPONSE_CHECK;
     await fake?.close();
   });
 
