@@ -17,7 +17,9 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '/dist/', ...(kafkaSuites ? [] : ['\\.kafka\\.test\\.ts$'])],
   globalSetup: '<rootDir>/test/global-setup.mjs',
   globalTeardown: '<rootDir>/test/global-teardown.mjs',
-  testTimeout: 60_000,
+  // a test or hook that starts the whole runtime (every service's migrations on a fresh database) or
+  // walks every row (access) took over 60 s in CI's load (two workers beside a Kafka broker)
+  testTimeout: 120_000,
   maxWorkers: 2,
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],
 };
