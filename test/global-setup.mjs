@@ -33,6 +33,12 @@ export default async function globalSetup() {
   const emitsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bop-emits-'));
   globalThis.__BOP_EMITS_DIR__ = emitsDir;
   process.env.BOP_EMITS_RECORD_DIR = emitsDir;
+  // the OpenAPI document the response checks validate against (test-support/src/openapi-validation.ts),
+  // built once for the run: building it in each test file loaded every service's code into it
+  const { openApiDocument } = require('../runtime/dist/openapi-document.js');
+  const docFile = path.join(emitsDir, 'openapi.json');
+  fs.writeFileSync(docFile, JSON.stringify(openApiDocument()));
+  process.env.BOP_OPENAPI_DOC_FILE = docFile;
   await kafkaForSuites();
   if (process.env.DATABASE_URL) {
     process.env.TEST_PG_ADMIN_URL = process.env.DATABASE_URL;

@@ -148,14 +148,15 @@ function routeConfig(row: EndpointRow, withSchemas: boolean): RouteConfig {
   const responses: RouteConfig['responses'] = {};
   for (const status of successStatuses(ops)) responses[String(status)] = successResponse(status, ops);
   responses['400'] = problemRef;
-  if (!isPublic) {
-    responses['401'] = problemRef;
-    responses['403'] = problemRef;
-  }
+  // a public row still answers 401 to credentials it refuses (signing in with a wrong password)
+  responses['401'] = problemRef;
+  if (!isPublic) responses['403'] = problemRef;
   responses['404'] = problemRef;
   if (row.method !== 'GET') responses['409'] = problemRef;
-  if (request.body) responses['422'] = problemRef;
-  if (ops?.form) responses['413'] = problemRef;
+  // a body, a query or a path value that breaks a rule is refused whole
+  if (request.body || request.query || request.params) responses['422'] = problemRef;
+  // every body has the gateway's size limit
+  if (ops?.form || request.body) responses['413'] = problemRef;
   if (ops?.binaryResponse) responses['416'] = problemRef;
   responses['429'] = problemRef;
   for (const status of ops?.errorStatuses ?? []) responses[String(status)] = problemRef;
