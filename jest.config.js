@@ -16,6 +16,7 @@ module.exports = {
   modulePathIgnorePatterns: ['<rootDir>/.cache/'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', ...(kafkaSuites ? [] : ['\\.kafka\\.test\\.ts$'])],
   globalSetup: '<rootDir>/test/global-setup.mjs',
+  setupFilesAfterEnv: ['<rootDir>/test/close-runtimes.ts'],
   globalTeardown: '<rootDir>/test/global-teardown.mjs',
   // a test or hook that starts the whole runtime (every service's migrations on a fresh database) or
   // walks every row (access) took over 60 s in CI's load (two workers beside a Kafka broker)

@@ -40,18 +40,37 @@ export async function startTestRuntime(env: Record<string, string> = {}, opts: {
     if (r.status !== 200) throw new Error(`sign-in ${email}: ${r.status} ${JSON.stringify(r.body)}`);
     return { authorization: `Bearer ${r.body.token}` };
   };
+  let closing: Promise<void> | null = null;
+  const close = () =>
+    (closing ??= (async () => {
+      await rt.close();
+      await db.drop();
+    })());
+  // a start that outlived its test file (its beforeAll timed out, so nothing will close it): closed at once
+  // (and handed back closed: the timed-out hook's late continuation only assigns it)
+  const owner = fileEnded ? {} : await signIn(OWNER.email, OWNER.password);
+  if (fileEnded) await close();
   return {
     rt,
     db,
     signer: await InternalTokenSigner.fromPem(keys.privateKeyPem),
     keys,
-    owner: await signIn(OWNER.email, OWNER.password),
+    owner,
     signIn,
-    async close() {
-      await rt.close();
-      await db.drop();
-    },
+    close,
   };
+}
+
+let fileEnded = false;
+
+/**
+ * Marks the test file ended (test/close-runtimes.ts, an `afterAll` of every file): a runtime whose start
+ * finishes later — its `beforeAll` timed out, so the file's own `afterAll` found nothing to close — is
+ * closed as soon as it is up, instead of keeping 17 services polling in the jest worker for the rest of
+ * the run. (Each test file has its own module registry, so its own flag.)
+ */
+export function markTestFileEnded(): void {
+  fileEnded = true;
 }
 
 /**
