@@ -43,28 +43,10 @@ export function checkEmits(lines, emits) {
   return { wrong: wrong.sort(), seen: [...seenTypes.keys()], unexercised };
 }
 
-/**
- * Answers of services called directly (test-support's `TestService.call`) that do not match the OpenAPI
- * document are recorded, not thrown (gateway answers are checked strictly in the test that made the
- * call): printed here, one line each with how often it was seen.
- */
-function reportOpenApiMismatches(dir) {
-  const counts = new Map();
-  for (const name of fs.readdirSync(dir).filter((f) => f.startsWith('openapi-mismatches-') && f.endsWith('.txt'))) {
-    for (const line of fs.readFileSync(`${dir}/${name}`, 'utf8').split('\n').filter(Boolean)) {
-      const kind = line.replace(/; body .*$/, ''); // one line per kind, not per request
-      counts.set(kind, (counts.get(kind) ?? 0) + 1);
-    }
-  }
-  if (counts.size === 0) return;
-  console.log(`\nOpenAPI: ${counts.size} kinds of direct service answers do not match the document:\n  ${[...counts].map(([l, n]) => `${n}× ${l}`).join('\n  ')}`);
-}
-
 /** Global teardown's part: prints the coverage, throws (failing the run) on a row seen recording an unlisted public type. */
 export function finishEmitsCheck(dir) {
   if (!dir || !fs.existsSync(dir)) return;
   try {
-    reportOpenApiMismatches(dir);
     const lines = readRecorded(dir);
     if (lines.length === 0) return;
     const { emits } = require('../contracts/dist/catalogue/emits.js');

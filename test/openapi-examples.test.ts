@@ -73,6 +73,25 @@ describe('OpenAPI response examples', () => {
   });
 });
 
+describe('nullable references', () => {
+  // zod-to-openapi 9.1 renders `X.nullable()` of a registered schema X as a plain `$ref` and marks the
+  // component X itself nullable (or, inside `.extend`, as an allOf that null can never satisfy:
+  // asteasolutions/zod-to-openapi#387); contracts write `z.union([X, z.null()])` instead (anyOf with null)
+  it('no component accepts null on its own, and no allOf pairs a reference with a null type', () => {
+    const wrong: string[] = [];
+    for (const [name, schema] of Object.entries<Record<string, any>>(doc.components.schemas))
+      if (Array.isArray(schema.type) && schema.type.includes('null')) wrong.push(`component ${name} is nullable`);
+    const walk = (o: unknown, at: string) => {
+      if (!o || typeof o !== 'object') return;
+      const allOf = (o as Record<string, any>).allOf;
+      if (Array.isArray(allOf) && allOf.some((x) => x?.$ref) && allOf.some((x) => x?.type === 'null' || (Array.isArray(x?.type) && x.type.includes('null')))) wrong.push(at);
+      for (const [k, v] of Object.entries(o)) walk(v, `${at}/${k}`);
+    };
+    walk(doc, '#');
+    expect(wrong).toEqual([]);
+  });
+});
+
 describe('the response check of test-support (every /api/v1 answer the suites see through http())', () => {
   const problem = { type: 'https://errors.bop.dev/not_found', title: 'Not found', status: 404, code: 'not_found', requestId: 'req_1' };
 

@@ -9,7 +9,6 @@
  * rows); validators are compiled once per operation, status and content type, per process.
  */
 import fs from 'node:fs';
-import nodePath from 'node:path';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { RouteTable, isRouteMatch, type HttpMethod } from '@bop/contracts';
@@ -89,26 +88,14 @@ export function checkApiResponse(method: string, path: string, status: number, c
 }
 
 /**
- * Checks one answer of a service called directly (`TestService.call`, no gateway): the same check, but a
- * mismatch is recorded (one line in `BOP_EMITS_RECORD_DIR/openapi-mismatches-<pid>.txt`) rather than
- * thrown; the end of the jest run prints them (test/emits-check.mjs). Internal paths match no operation
- * and are not checked.
+ * Checks one answer of a service called directly (`TestService.call`, no gateway) the same way: a
+ * mismatch fails the test that made the call. Internal paths match no operation and are not checked.
  */
-export function recordServiceResponse(method: string, path: string, status: number, contentType: string | null, body: unknown): void {
+export function checkServiceResponse(method: string, path: string, status: number, contentType: string | null, body: unknown): void {
   if (process.env.OPENAPI_RESPONSE_CHECK === 'off') return;
-  const dir = process.env.BOP_EMITS_RECORD_DIR;
-  if (!dir) return;
   const url = new URL(path, 'http://x');
   if (url.pathname.startsWith('/internal/')) return;
-  check(method, url.pathname, status, contentType, body, (message) => {
-    openApiMismatches.push(message);
-    try {
-      fs.appendFileSync(nodePath.join(dir, `openapi-mismatches-${process.pid}.txt`), `${message.replace(/\n/g, ' ')}\n`);
-    } catch {
-      // the run's directory is gone (its teardown ran): nothing left to report to
-    }
-    throw new Recorded();
-  });
+  check(method, url.pathname, status, contentType, body, fail);
 }
 
 class Recorded extends Error {}

@@ -77,7 +77,7 @@ export const Settlement = z
     difference: z.string(),
     matchStatus: SettlementMatchStatus,
     matchedAt: z.string(),
-    lateReview: LateReview.nullable(),
+    lateReview: z.union([LateReview, z.null()]),
     version: z.number().int(),
     createdAt: z.string(),
     updatedAt: z.string(),

@@ -70,7 +70,7 @@ export const TenderTotal = z
     amount: z.string(),
     transactionCount: z.number().int().nullable(),
     /** set when it arrived for a closed business day */
-    lateReview: LateReview.nullable(),
+    lateReview: z.union([LateReview, z.null()]),
     version: z.number().int(),
     createdAt: z.string(),
     updatedAt: z.string(),

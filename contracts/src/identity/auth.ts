@@ -66,7 +66,7 @@ export const Me = z
   .object({
     kind: z.enum(['user', 'integration', 'system']),
     via: z.enum(['session', 'personal_key', 'integration_key', 'internal']),
-    user: User.nullable(),
+    user: z.union([User, z.null()]),
     key: z.object({ id: z.string(), prefix: z.string(), name: z.string(), expiresAt: Timestamp.nullable() }).nullable(),
     session: z.object({ id: z.string(), expiresAt: Timestamp, idleExpiresAt: Timestamp }).nullable(),
     integrationId: z.string().nullable(),

@@ -10,7 +10,7 @@ export const ProfilePatch = z
     preferredName: z.string().trim().min(1).max(100).nullable().optional(),
     email: z.email().max(254).nullable().optional(),
     phone: z.string().trim().min(3).max(40).nullable().optional(),
-    address: PostalAddress.nullable().optional(),
+    address: z.union([PostalAddress, z.null()]).optional(),
     emergencyContacts: z.array(EmergencyContact).max(10).optional(),
   })
   .openapi('ProfilePatch');

@@ -135,7 +135,7 @@ export const SalesOrder = z
     reservations: z.array(SalesOrderStockLine),
     reservedAt: z.string().nullable(),
     /** carrier, tracking and the stock deducted, once shipped (`:ship`) */
-    shipment: SalesOrderShipment.nullable(),
+    shipment: z.union([SalesOrderShipment, z.null()]),
     cancelledAt: z.string().nullable(),
     cancelReason: z.string().nullable(),
     version: z.number().int(),

@@ -89,8 +89,8 @@ export type SalesReviewItem = z.output<typeof SalesReviewItem>;
 /** One item with the record as stored now (null while a new record waits), to compare before deciding. */
 export const SalesReviewItemDetail = z
   .discriminatedUnion('recordKind', [
-    SalesTransactionReviewItem.extend({ current: SalesTransaction.nullable() }).openapi('SalesTransactionReviewItemDetail'),
-    SalesSummaryReviewItem.extend({ current: SalesSummary.nullable() }).openapi('SalesSummaryReviewItemDetail'),
+    SalesTransactionReviewItem.extend({ current: z.union([SalesTransaction, z.null()]) }).openapi('SalesTransactionReviewItemDetail'),
+    SalesSummaryReviewItem.extend({ current: z.union([SalesSummary, z.null()]) }).openapi('SalesSummaryReviewItemDetail'),
   ])
   .openapi('SalesReviewItemDetail');
 export type SalesReviewItemDetail = z.output<typeof SalesReviewItemDetail>;
