@@ -5,7 +5,8 @@
  * the worker for the rest of the run and slowed every later file (CI of 2026-11-29: starts over 120 s
  * after the first one timed out).
  */
-import { markTestFileEnded } from '@bop/test-support';
+// the flag's own module: importing @bop/test-support here loaded every service into every test file
+import { markTestFileEnded } from '../test-support/src/file-ended';
 
 afterAll(() => {
   markTestFileEnded();

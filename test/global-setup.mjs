@@ -4,6 +4,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import pg from 'pg';
 
 const require = createRequire(import.meta.url);
 const { freePort, startKafkaLocal } = require('../deploy/kafka-local/kafka-local.cjs');
@@ -39,7 +43,34 @@ export default async function globalSetup() {
   const docFile = path.join(emitsDir, 'openapi.json');
   fs.writeFileSync(docFile, JSON.stringify(openApiDocument()));
   process.env.BOP_OPENAPI_DOC_FILE = docFile;
-  await kafkaForSuites();
+  // the broker's JVM starts while Postgres starts and the template database is migrated
+  await Promise.all([kafkaForSuites(), postgresForSuites().then(migratedTemplate)]);
+}
+
+/**
+ * A database with every service's migrations applied (`ops migrate` from the build), which the harness
+ * copies for each runtime or service a test starts (`CREATE DATABASE … TEMPLATE`, ~0.15 s): a runtime
+ * starts in 1.7 s on it against 5.3 s migrating a new one (each of ~60 starts in a run). Tests that
+ * need an empty database (migrations themselves, `ops`) call `freshDatabase()` without `migrated`.
+ */
+async function migratedTemplate() {
+  const name = `bop_tpl_${process.pid}_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: process.env.TEST_PG_ADMIN_URL });
+  await admin.connect();
+  try {
+    await admin.query(`create database "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const u = new URL(process.env.TEST_PG_ADMIN_URL);
+  u.pathname = `/${name}`;
+  const ops = fileURLToPath(new URL('../runtime/dist/ops.js', import.meta.url));
+  await promisify(execFile)(process.execPath, [ops, 'migrate'], { env: { ...process.env, DATABASE_URL: u.toString(), LOG_LEVEL: 'silent', BOP_EMITS_RECORD_DIR: '' } });
+  globalThis.__BOP_TEST_TEMPLATE__ = name;
+  process.env.TEST_PG_TEMPLATE = name;
+}
+
+async function postgresForSuites() {
   if (process.env.DATABASE_URL) {
     process.env.TEST_PG_ADMIN_URL = process.env.DATABASE_URL;
     return;

@@ -19,7 +19,7 @@ import {
   type Clock,
 } from '@bop/shared';
 import { permissionNames } from '@bop/contracts';
-import { checkApiResponse, recordServiceResponse } from './openapi-validation';
+import { checkApiResponse, checkServiceResponse } from './openapi-validation';
 
 export function adminUrl(): string {
   const url = process.env.TEST_PG_ADMIN_URL;
@@ -33,13 +33,21 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** Creates an empty database; services migrate it when they start. */
-export async function freshDatabase(): Promise<TestDatabase> {
+/**
+ * Creates a database for a test. Empty by default (services migrate it when they start); `migrated`: a
+ * copy of the run's template with every service's migrations applied (test/global-setup.mjs), which a
+ * service finds up to date — what the harness's runtime and service starters use.
+ */
+export async function freshDatabase(opts: { migrated?: boolean } = {}): Promise<TestDatabase> {
   const name = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const template = opts.migrated ? process.env.TEST_PG_TEMPLATE : undefined;
   const admin = new Client({ connectionString: adminUrl() });
   await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
+  try {
+    await admin.query(`create database "${name}"${template ? ` template "${template}"` : ''}`);
+  } finally {
+    await admin.end();
+  }
   const u = new URL(adminUrl());
   u.pathname = `/${name}`;
   return {
@@ -103,7 +111,7 @@ export async function http<T = any>(
   } catch {
     // keep text
   }
-  if (opts.direct) recordServiceResponse(method, path, res.status, res.headers.get('content-type'), body);
+  if (opts.direct) checkServiceResponse(method, path, res.status, res.headers.get('content-type'), body);
   else checkApiResponse(method, path, res.status, res.headers.get('content-type'), body);
   return { status: res.status, headers: res.headers, body };
 }
@@ -119,7 +127,7 @@ export interface TestService {
 /** Starts one service on a fresh database (port 0) for a test file. */
 /** `workers: false` starts no worker loop: the test runs rounds with `svc.worker(name).runOnce()`. */
 export async function startTestService(def: ServiceDefinition<any>, env: Record<string, string> = {}, opts: { clock?: Clock; workers?: boolean } = {}): Promise<TestService> {
-  const db = await freshDatabase();
+  const db = await freshDatabase({ migrated: true });
   const { keys, signer } = await testKeys();
   const svc = await startService(def, {
     databaseUrl: db.url,
@@ -163,10 +171,10 @@ export async function startTestServices(
   env: Record<string, string> = {},
   opts: { clock?: Clock; relay?: boolean; workers?: boolean; bus?: Bus } = {},
 ): Promise<TestServices> {
-  const db = await freshDatabase();
+  const db = await freshDatabase({ migrated: true });
   const { keys, signer } = await testKeys();
   // `bus`: another adapter (a Kafka suite's), closed with the stack; else the Postgres bus on the stack's database
-  const bus = opts.bus ?? (await createPostgresBus({ connectionString: db.url, log: createLogger('bus', 'silent'), pollMs: 200 }));
+  const bus = opts.bus ?? (await createPostgresBus({ connectionString: db.url, log: createLogger('bus', 'silent') }));
   // each service binds a port of its own (0) and is published here as it starts: no port race with
   // other test files running in parallel
   const serviceUrls: Record<string, string> = {};
@@ -189,7 +197,7 @@ export async function startTestServices(
         workers: opts.workers,
         port: 0,
         host: '127.0.0.1',
-        env: { LOG_LEVEL: 'silent', RELAY_POLL_MS: '200', BUS_POLL_MS: '200', ...env },
+        env: { LOG_LEVEL: 'silent', ...env },
         logger: createLogger(def.name, process.env.TEST_LOG_LEVEL ?? 'silent'),
       });
       running.push(svc);

@@ -15,3 +15,4 @@ export * from './receiver';
 export * from './multipart';
 export * from './service-process';
 export * from './openapi-validation';
+export * from './file-ended';

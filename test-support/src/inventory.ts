@@ -3,7 +3,7 @@
  * need them: items, units of measure, movements posted to the ledger, and stock levels read back.
  */
 import { newId } from '@bop/shared';
-import { postMovements, type MovementInput } from '@svc/inventory';
+import type { MovementInput } from '@svc/inventory';
 import { publishEvent } from './events';
 import { eventually, type TestServices } from './harness';
 import { sql, type SqlTarget } from './sql';
@@ -51,7 +51,9 @@ export interface InventoryTarget {
 }
 
 /** Movements written straight to the ledger (in one posting), as another area would: cause an adjustment unless told, location NYC-1 unless told. */
-export function postLedger(s: InventoryTarget, movements: Array<Partial<MovementInput> & Pick<MovementInput, 'itemId' | 'type' | 'quantity'>>, opts: { requireAvailable?: boolean } = {}) {
+export async function postLedger(s: InventoryTarget, movements: Array<Partial<MovementInput> & Pick<MovementInput, 'itemId' | 'type' | 'quantity'>>, opts: { requireAvailable?: boolean } = {}) {
+  // loaded when called: a test file that does not post gets none of inventory's code
+  const { postMovements } = await import('@svc/inventory');
   return s.stack.services.inventory.svc.runtime.write((w) =>
     postMovements(
       w,

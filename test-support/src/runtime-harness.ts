@@ -1,6 +1,7 @@
 /** The all-in-one runtime on a fresh database, signed in as its owner (tests that go through the gateway). */
 import { generateInternalKeyPair, InternalTokenSigner } from '@bop/shared';
-import { startAll, type Runtime } from '@bop/runtime';
+import type { Runtime } from '@bop/runtime';
+import { isTestFileEnded } from './file-ended';
 import { freshDatabase, http, type TestDatabase } from './harness';
 
 export const OWNER = { email: 'owner@example.com', password: 'owner-password-1234' };
@@ -20,8 +21,11 @@ export interface TestRuntime {
 
 /** `database`: start on a database written before (the upgrade test); else a fresh one. */
 export async function startTestRuntime(env: Record<string, string> = {}, opts: { database?: TestDatabase } = {}): Promise<TestRuntime> {
-  const db = opts.database ?? (await freshDatabase());
+  const db = opts.database ?? (await freshDatabase({ migrated: true }));
   const keys = await generateInternalKeyPair();
+  // loaded on the first start: a test file that starts no runtime gets none of its 17 services' code
+  // (test-support is imported by every file, through test/close-runtimes.ts too)
+  const { startAll } = await import('@bop/runtime');
   const rt = await startAll({
     DATABASE_URL: db.url,
     PORT: '0',
@@ -31,8 +35,6 @@ export async function startTestRuntime(env: Record<string, string> = {}, opts: {
     INTERNAL_JWT_PUBLIC_KEY: keys.publicKeyPem,
     BOOTSTRAP_ADMIN_EMAIL: OWNER.email,
     BOOTSTRAP_ADMIN_PASSWORD: OWNER.password,
-    RELAY_POLL_MS: '200',
-    BUS_POLL_MS: '200',
     ...env,
   });
   const signIn = async (email: string, password: string) => {
@@ -48,8 +50,9 @@ export async function startTestRuntime(env: Record<string, string> = {}, opts: {
     })());
   // a start that outlived its test file (its beforeAll timed out, so nothing will close it): closed at once
   // (and handed back closed: the timed-out hook's late continuation only assigns it)
-  const owner = fileEnded ? {} : await signIn(OWNER.email, OWNER.password);
-  if (fileEnded) await close();
+  const ended = isTestFileEnded();
+  const owner = ended ? {} : await signIn(OWNER.email, OWNER.password);
+  if (ended) await close();
   return {
     rt,
     db,
@@ -59,18 +62,6 @@ export async function startTestRuntime(env: Record<string, string> = {}, opts: {
     signIn,
     close,
   };
-}
-
-let fileEnded = false;
-
-/**
- * Marks the test file ended (test/close-runtimes.ts, an `afterAll` of every file): a runtime whose start
- * finishes later — its `beforeAll` timed out, so the file's own `afterAll` found nothing to close — is
- * closed as soon as it is up, instead of keeping 17 services polling in the jest worker for the rest of
- * the run. (Each test file has its own module registry, so its own flag.)
- */
-export function markTestFileEnded(): void {
-  fileEnded = true;
 }
 
 /**

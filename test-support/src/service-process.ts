@@ -19,7 +19,7 @@ export interface ServiceProcess {
  * worker's heap (forcing full collections of that heap would slow every request the test makes).
  */
 export async function startServiceProcess(moduleName: string, exportName: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
-  const db = await freshDatabase();
+  const db = await freshDatabase({ migrated: true });
   const { keys } = await testKeys();
   const child: ChildProcess = fork(path.join(__dirname, '../dist/service-process-child.js'), [moduleName, exportName], {
     execArgv: ['--expose-gc'],

@@ -134,7 +134,11 @@ export async function rebuildReadModels(rt: ServiceRuntime<any>, opts: { onProgr
     handler,
     onError: (err) => rt.log.warn({ err: (err as Error).message }, 'insights rebuild: a batch failed; retrying it'),
   });
-  const report = async () => opts.onProgress?.({ applied, behind: (await rt.bus.groupLag?.([group]))?.[0]?.lag ?? null });
+  // `applied` read once the lag has come: a report begun earlier that ends after the last one says no less than it
+  const report = async () => {
+    const behind = (await rt.bus.groupLag?.([group]))?.[0]?.lag ?? null;
+    opts.onProgress?.({ applied, behind });
+  };
   const timer = setInterval(() => void report().catch(fail), opts.progressEveryMs ?? 1000);
   try {
     await done;
