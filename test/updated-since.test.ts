@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { operations } from '@bop/contracts';
-import { http, Receiver, startTestRuntime, type TestRuntime } from '@bop/test-support';
+import { eventually, http, Receiver, startTestRuntime, type TestRuntime } from '@bop/test-support';
 
 let t: TestRuntime;
 let receiver: Receiver;
@@ -30,6 +30,7 @@ beforeAll(async () => {
   const endpoint = await api('POST', '/webhook-endpoints', { url: receiver.url, events: ['location.updated'], description: 'updatedSince' });
   expect(endpoint.status).toBe(201);
   parents['/webhook-endpoints/{id}/replays'] = endpoint.body.id;
+  parents['/webhook-endpoints/{id}/deliveries'] = endpoint.body.id;
   expect((await api('POST', `/webhook-endpoints/${endpoint.body.id}:replay`, { from: new Date(Date.now() - 3_600_000).toISOString() })).status).toBeLessThan(300);
   // a published announcement (its audience: the employees communication knows now)
   const announcement = await api('POST', '/announcements', { title: 'Since', body: 'Polling', audience: {} });
@@ -58,7 +59,7 @@ const idCursor = Buffer.from(JSON.stringify({ a: 'zzz' }), 'utf8').toString('bas
 it('finds the lists that declare updatedSince, and has a parent for each list under one', () => {
   expect(lists.filter((p) => p.includes('{')).filter((p) => !(p in parents))).toEqual([]);
   expect(lists).toEqual(
-    expect.arrayContaining(['/locations', '/employees', '/sales/transactions', '/stock-levels', '/time/punches', '/cash/deposits', '/purchase-orders', '/org-units', '/departments', '/roles', '/users', '/time-off/types', '/item-categories', '/storage-areas', '/shifts', '/work-orders', '/customer-invoices', '/cash/bank-transactions', '/alert-rules', '/webhook-endpoints/{id}/replays', '/announcements/{id}/acknowledgements']),
+    expect.arrayContaining(['/webhook-endpoints/{id}/deliveries', '/locations', '/employees', '/sales/transactions', '/stock-levels', '/time/punches', '/cash/deposits', '/purchase-orders', '/org-units', '/departments', '/roles', '/users', '/time-off/types', '/item-categories', '/storage-areas', '/shifts', '/work-orders', '/customer-invoices', '/cash/bank-transactions', '/alert-rules', '/webhook-endpoints/{id}/replays', '/announcements/{id}/acknowledgements']),
   );
   expect(lists.length).toBeGreaterThanOrEqual(56);
 });
@@ -91,10 +92,16 @@ describe.each(lists)('GET %s?updatedSince', (path) => {
       cursor = r.body.nextCursor;
       if (!r.body.hasMore) break;
     }
-    // caught up: polling on from the cursor answers nothing new (no writer is running)
-    const again = await api('GET', `${at(path)}?updatedSince=2000-01-01T00:00:00Z&cursor=${cursor}`);
-    expect(again.status).toBe(200);
-    expect(again.body.data).toEqual([]);
+    // caught up once polling on from the cursor answers nothing: no writer of this database runs, but
+    // a transaction still running anywhere on the server (another test file's) holds the horizon back,
+    // and rows past it come again until it ends
+    await eventually(async () => {
+      const again = await api('GET', `${at(path)}?updatedSince=2000-01-01T00:00:00Z&cursor=${cursor}`);
+      expect(again.status).toBe(200);
+      seen.push(...again.body.data.map(keyOf));
+      cursor = again.body.nextCursor;
+      return again.body.data.length === 0;
+    }, 60_000);
     expect([...new Set(seen)].sort()).toEqual(all.body.data.map(keyOf).sort());
     const wrong = await api('GET', `${at(path)}?updatedSince=2000-01-01T00:00:00Z&cursor=${idCursor}`);
     expect(wrong.status).toBe(400);

@@ -23,17 +23,23 @@ import { pageLimit, type ListPage } from './pagination';
  * a list keeps its id order and cursors; a cursor of the one order is a 400 (`cursor`) in the other.
  */
 
-/** The migration SQL that tracks a table's changes: the change_xid column, its trigger, its index (rows of before stay, with the migration's xid). */
-export function trackChangesSql(schema: string, table: string, keyColumns: readonly string[] = ['id']): string[] {
+/**
+ * The migration SQL that tracks a table's changes: the change_xid column, its trigger, its index (rows of
+ * before stay, with the migration's xid). `when`: the trigger's condition (on `old`/`new`), for a table
+ * whose bookkeeping updates (a worker's lease) change nothing a list shows — they then keep the row's
+ * change and stay HOT-eligible. `indexPrefix`: columns before (change_xid, key…) in the index, for a list
+ * always filtered by them (a parent's id).
+ */
+export function trackChangesSql(schema: string, table: string, keyColumns: readonly string[] = ['id'], opts: { when?: string; indexPrefix?: readonly string[] } = {}): string[] {
   const q = `"${schema}"."${table}"`;
-  const keys = keyColumns.map((c) => `"${c}"`).join(', ');
+  const keys = [...(opts.indexPrefix ?? []), 'change_xid', ...keyColumns].map((c) => `"${c}"`).join(', ');
   return [
     `create or replace function "${schema}"."track_change_xid"() returns trigger language plpgsql as $$
      begin new."change_xid" := pg_current_xact_id(); return new; end $$`,
     `alter table ${q} add column if not exists "change_xid" xid8 not null default pg_current_xact_id()`,
     `drop trigger if exists "${table}_change_xid" on ${q}`,
-    `create trigger "${table}_change_xid" before update on ${q} for each row execute function "${schema}"."track_change_xid"()`,
-    `create index if not exists "${table}_change_xid_idx" on ${q} ("change_xid", ${keys})`,
+    `create trigger "${table}_change_xid" before update on ${q} for each row${opts.when ? ` when (${opts.when})` : ''} execute function "${schema}"."track_change_xid"()`,
+    `create index if not exists "${table}_change_xid_idx" on ${q} (${keys})`,
   ];
 }
 

@@ -10,6 +10,8 @@ export interface FindPlainOptions<T> {
    * columns. Rows then keep those columns' raw values under `raw` (see `findPlainRaw`).
    */
   extra?: { where?: string; params?: unknown[]; orderBy?: string; columns?: string };
+  /** properties not read (a large body a list does not show): left undefined in the rows */
+  exclude?: readonly string[];
 }
 
 /** The alias of the entity's table in findPlain's select, for `extra`'s SQL. */
@@ -44,7 +46,8 @@ export async function findPlainRaw<T extends object>(em: EntityManager, entity: 
     return rows.map((raw) => ({ row: driver.mapResult(raw as T, meta!) as T, raw }));
   }
   const { extra } = opts;
-  const qb = (extra ? em.createQueryBuilder(entity, 'e0') : em.createQueryBuilder(entity)).select('*').where(where);
+  const fields = opts.exclude?.length && meta ? Object.values<EntityProperty>(meta.properties as never).filter((p) => p.persist !== false && !p.formula && !opts.exclude!.includes(p.name) && p.kind === ReferenceKind.SCALAR).map((p) => p.name) : null;
+  const qb = (extra ? em.createQueryBuilder(entity, 'e0') : em.createQueryBuilder(entity)).select(fields ?? '*').where(where);
   if (extra?.where) qb.andWhere(extra.where, extra.params ?? []);
   if (extra?.columns) qb.addSelect(raw(extra.columns));
   if (extra?.orderBy) qb.orderBy({ [raw(extra.orderBy)]: 'asc' } as never);
@@ -96,7 +99,17 @@ function compileSelect<T extends object>(em: EntityManager, meta: EntityMetadata
   }
   const schema = meta.schema ?? em.config.get('schema');
   const table = schema ? `"${schema}"."${meta.tableName}"` : `"${meta.tableName}"`;
-  return { sql: `select ${ALIAS}.*${extra?.columns ? `, ${extra.columns}` : ''} from ${table} as ${ALIAS}${condition ? ` where ${condition}` : ''}${order}${limit}`, params };
+  let selected = `${ALIAS}.*`;
+  if (opts.exclude?.length) {
+    const columns: string[] = [];
+    for (const prop of Object.values<EntityProperty>(meta.properties as never)) {
+      if (opts.exclude.includes(prop.name) || prop.persist === false || prop.formula) continue;
+      if (prop.kind !== ReferenceKind.SCALAR && prop.kind !== ReferenceKind.MANY_TO_ONE) continue;
+      for (const f of prop.fieldNames ?? []) columns.push(`${ALIAS}."${f}"`);
+    }
+    selected = columns.join(', ');
+  }
+  return { sql: `select ${selected}${extra?.columns ? `, ${extra.columns}` : ''} from ${table} as ${ALIAS}${condition ? ` where ${condition}` : ''}${order}${limit}`, params };
 }
 
 /** A scalar (or many-to-one id) property's column, quoted with the alias; null for anything else. */

@@ -16,7 +16,7 @@ export type PageFilter<E> = FilterQuery<E> | false | '' | 0 | null | undefined;
  * With `page.updatedSince` the page is change-ordered and commit-safe (changes.ts, `ChangePage`):
  * rows with updatedAt ≥ it, by (change_xid, id); the table must track its changes (`trackChangesSql`).
  */
-export async function findPage<E extends { id: string }>(em: EntityManager, entity: EntityName<E>, filters: readonly PageFilter<E>[], page: PageRequest & { updatedSince?: string }): Promise<ListPage<E>> {
+export async function findPage<E extends { id: string }>(em: EntityManager, entity: EntityName<E>, filters: readonly PageFilter<E>[], page: PageRequest & { updatedSince?: string; exclude?: readonly string[] }): Promise<ListPage<E>> {
   const where = filters.filter(Boolean) as FilterQuery<E>[];
   const condition = (where.length === 0 ? {} : where.length === 1 ? where[0] : { $and: where }) as FilterQuery<E>;
   if (page.updatedSince) {
@@ -27,13 +27,14 @@ export async function findPage<E extends { id: string }>(em: EntityManager, enti
     const rows = await findPlainRaw(em, entity, condition, {
       extra: { where: sql, params, orderBy: changes.orderBy(FIND_PLAIN_ALIAS), columns: changes.column(FIND_PLAIN_ALIAS) },
       limit: changes.limit + 1,
+      exclude: page.exclude,
     });
     return changes.page(rows, (r) => [String(r.raw.change_xid), r.row.id], (r) => r.row);
   }
   const after = decodeCursor(page.cursor);
   if (after) where.unshift({ id: { $gt: after } } as unknown as FilterQuery<E>);
   const n = pageLimit(page.limit);
-  const rows = await findPlain(em, entity, (where.length === 0 ? {} : where.length === 1 ? where[0] : { $and: where }) as FilterQuery<E>, { orderBy: { id: 'asc' } as never, limit: n + 1 });
+  const rows = await findPlain(em, entity, (where.length === 0 ? {} : where.length === 1 ? where[0] : { $and: where }) as FilterQuery<E>, { orderBy: { id: 'asc' } as never, limit: n + 1, exclude: page.exclude });
   return toPage(rows, n, (row) => row);
 }
 

@@ -75,6 +75,23 @@ describe('trackChangesSql', () => {
   });
 });
 
+describe('trackChangesSql options', () => {
+  it('puts `when` on the trigger and `indexPrefix` before (change_xid, key) in the index', async () => {
+    const conn = orm.em.getConnection();
+    await conn.execute(`create table "changes_test"."leased" ("id" text primary key, "parent" text not null, "name" text not null, "lease" text, "updated_at" timestamptz not null default now())`);
+    await conn.execute(`insert into "changes_test"."leased" ("id", "parent", "name") values ('l_1', 'p_1', 'a')`);
+    for (const sql of trackChangesSql('changes_test', 'leased', ['id'], { when: 'old."name" is distinct from new."name"', indexPrefix: ['parent'] })) await conn.execute(sql);
+    const xid = async () => (await conn.execute(`select change_xid::text as x from "changes_test"."leased" where id = 'l_1'`))[0].x as string;
+    const first = await xid();
+    await conn.execute(`update "changes_test"."leased" set "lease" = 'held' where id = 'l_1'`);
+    expect(await xid()).toBe(first);
+    await conn.execute(`update "changes_test"."leased" set "name" = 'b' where id = 'l_1'`);
+    expect(BigInt(await xid())).toBeGreaterThan(BigInt(first));
+    const [idx] = await conn.execute(`select indexdef from pg_indexes where schemaname = 'changes_test' and indexname = 'leased_change_xid_idx'`);
+    expect(idx.indexdef).toContain('(parent, change_xid, id)');
+  });
+});
+
 describe('a change-ordered page', () => {
   it('filters by updatedAt, pages, and answers the horizon when caught up', async () => {
     const first = await poll(undefined, 1);

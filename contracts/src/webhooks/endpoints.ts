@@ -94,6 +94,7 @@ export const WebhookDeliveryDetail = WebhookDelivery.extend({
 export const WebhookDeliveryListQuery = ListQuery.extend({
   status: WebhookDeliveryStatus.optional(),
   from: Timestamp.optional().openapi({ description: 'deliveries created at or after' }),
+  updatedSince: Timestamp.optional(),
 });
 
 export const RetryFailedResult = z

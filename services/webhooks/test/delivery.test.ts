@@ -64,6 +64,52 @@ async function deliveryOf(endpointId: string, eventType: string) {
   return eventually(async () => (await deliveriesOf(endpointId)).find((d) => d.eventType === eventType));
 }
 
+describe('GET /webhook-endpoints/{id}/deliveries?updatedSince', () => {
+  it('pages in change order: an attempt brings a delivery again after the page that showed it, a lease does not', async () => {
+    receiver.respond = () => 503;
+    const e = await endpointFor(['location.created']);
+    await newLocation('Since 1');
+    await newLocation('Since 2');
+    const queued = await eventually(async () => {
+      const ds = await deliveriesOf(e.id);
+      return ds.length === 2 ? ds : undefined;
+    });
+    const [d1, d2] = queued.map((d) => d.id);
+    const poll = async (cursor?: string) => {
+      const r = await wh.call('GET', `/webhook-endpoints/${e.id}/deliveries?updatedSince=2000-01-01T00:00:00Z&limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(r.status).toBe(200);
+      return r.body as { data: Array<{ id: string; attempts: number; status: string }>; nextCursor: string; hasMore: boolean };
+    };
+    const first = await poll();
+    expect(first.data.map((d) => d.id)).toEqual([d1]);
+    expect(first.data[0]).not.toHaveProperty('body');
+
+    // a worker's lease is bookkeeping, not a change the list shows: the row keeps its change
+    const changeOf = async (id: string) => (await sql<{ x: string }>(stack.db.url, `select change_xid::text as x from webhooks.deliveries where id = $1`, [id]))[0].x;
+    const before = await changeOf(d1);
+    await sql(stack.db.url, `update webhooks.deliveries set locked_until = now() + interval '1 minute', lease = 'lease_test' where id = $1`, [d1]);
+    expect(await changeOf(d1)).toBe(before);
+    await sql(stack.db.url, `update webhooks.deliveries set locked_until = null, lease = null where id = $1`, [d1]);
+
+    // both are attempted (503: pending, retried later): the poller, going on from its cursor, gets d1 again
+    await round();
+    const seen = [...first.data];
+    let cursor = first.nextCursor;
+    // until a poll answers nothing: rows past the horizon (a transaction still running anywhere on the
+    // server) come again until it ends
+    await eventually(async () => {
+      const page = await poll(cursor);
+      seen.push(...page.data);
+      cursor = page.nextCursor;
+      return page.data.length === 0 && !page.hasMore;
+    }, 30_000);
+    expect([...new Set(seen.map((d) => d.id))]).toEqual([d1, d2]);
+    expect(seen.filter((d) => d.id === d1).length).toBeGreaterThanOrEqual(2);
+    expect(seen.at(-1)).toMatchObject({ attempts: 1, status: 'pending' });
+    expect(seen.filter((d) => d.attempts === 1).map((d) => d.id).sort()).toEqual(expect.arrayContaining([d1, d2].sort()));
+  });
+});
+
 describe('fan-out and delivery', () => {
   it('delivers a location created through organization with the envelope, headers and a verifiable signature', async () => {
     const e = await endpointFor(['location.created']);

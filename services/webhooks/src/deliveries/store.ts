@@ -1,5 +1,4 @@
-import type { FilterQuery } from '@mikro-orm/core';
-import { currentTraceParent, decodeCursor, lockForTransaction, NotFound, pageLimit, SqlWhere, sqlList, toPage, type Work } from '@bop/shared';
+import { currentTraceParent, findPage, lockForTransaction, mapPage, NotFound, SqlWhere, sqlList, type Work } from '@bop/shared';
 import { Delivery } from './entities';
 import { Endpoint } from '../endpoints/entities';
 import { deliveryDetailDto, deliveryDto } from './dto';
@@ -169,19 +168,14 @@ export async function retryDelivery(w: Work, id: string) {
 }
 
 /** `GET /webhook-endpoints/{id}/deliveries`: a page in id order, bodies left out. */
-export async function listDeliveries(w: Work, endpointId: string, query: { limit?: number; cursor?: string; status?: string; from?: string }) {
+/** `GET /webhook-endpoints/{id}/deliveries`: a page in id order (change order with `updatedSince`), without the bodies. */
+export async function listDeliveries(w: Work, endpointId: string, query: { limit?: number; cursor?: string; status?: string; from?: string; updatedSince?: string }) {
   const { em } = w;
   const endpoint = await em.findOne(Endpoint, { id: endpointId });
   if (!endpoint) throw new NotFound('webhook endpoint', endpointId);
-  const { limit, cursor, status, from } = query;
-  const where: FilterQuery<Delivery> = { endpointId: endpoint.id };
-  const after = decodeCursor(cursor);
-  if (after) where.id = { $gt: after };
-  if (status) where.status = status;
-  if (from) where.createdAt = { $gte: new Date(from) };
-  const n = pageLimit(limit);
-  const rows = await em.find(Delivery, where, { orderBy: { id: 'asc' }, limit: n + 1, exclude: ['body'] });
-  return toPage(rows, n, deliveryDto);
+  const { limit, cursor, status, from, updatedSince } = query;
+  const page = await findPage(em, Delivery, [{ endpointId: endpoint.id }, status && { status }, from && { createdAt: { $gte: new Date(from) } }], { limit, cursor, updatedSince, exclude: ['body'] });
+  return mapPage(page, deliveryDto);
 }
 
 export async function getDelivery(w: Work, id: string) {
