@@ -59,7 +59,7 @@ it('a corrective action assigned to an employee reaches their mailbox through id
   const row = await eventually(async () => {
     const [r] = await sql<{ status: string }>(t.db.url, `select status, subject from identity.email_log where to_address = 'ana.silva@example.com'`);
     return r?.status === 'sent' ? r : undefined;
-  }, 10_000);
+  }, 30_000);
   expect(row).toEqual({ status: 'sent', subject: 'Corrective action assigned: Replace the cooler door seal' });
 
   // the notification is in the app too, for the employee

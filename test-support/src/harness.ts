@@ -228,8 +228,8 @@ export async function startTestServices(
   };
 }
 
-/** Polls until `check` returns a value (not undefined/false) or the time is up. */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, ms = 10_000, every = 50): Promise<T> {
+/** Polls until `check` returns a value (not undefined/false) or the time is up (30 s by default: where a test gives up, which a loaded CI machine may need). */
+export async function eventually<T>(check: () => Promise<T | undefined | false>, ms = 30_000, every = 50): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     const value = await check();

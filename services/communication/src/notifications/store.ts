@@ -70,7 +70,9 @@ export async function notify(w: Work, eventId: string, drafts: NotificationDraft
   const outward = rows.filter((r) => r.external.length > 0);
   if (outward.length > 0) {
     const ids = [...new Set(outward.map((r) => r.row.employeeId))];
-    const [shifts, people] = await Promise.all([shiftsAhead(w, ids.filter((id) => outward.some((r) => r.row.employeeId === id && !r.row.urgent))), peopleOf(w, ids)]);
+    // one after the other: the unit's transaction is one connection
+    const shifts = await shiftsAhead(w, ids.filter((id) => outward.some((r) => r.row.employeeId === id && !r.row.urgent)));
+    const people = await peopleOf(w, ids);
     const deliveries: DeliveryDraft[] = [];
     for (const { row, external } of outward) {
       const until = heldUntil(row.urgent, shifts.get(row.employeeId) ?? [], w.now);
@@ -93,10 +95,8 @@ interface Person {
 
 /** Contact details (people's events) and user accounts of these people. */
 async function peopleOf(w: Work, employeeIds: string[]): Promise<Map<string, Person>> {
-  const [contacts, employees] = await Promise.all([
-    w.em.find(EmployeeContact, { employeeId: { $in: employeeIds } }),
-    w.em.find(CommunicationEmployee, { id: { $in: employeeIds } }, { fields: ['id', 'userId'] }),
-  ]);
+  const contacts = await w.em.find(EmployeeContact, { employeeId: { $in: employeeIds } });
+  const employees = await w.em.find(CommunicationEmployee, { id: { $in: employeeIds } }, { fields: ['id', 'userId'] });
   const c = new Map(contacts.map((x) => [x.employeeId, x]));
   const u = new Map(employees.map((e) => [e.id, e.userId]));
   return new Map(employeeIds.map((id) => [id, { email: c.get(id)?.email ?? null, phone: c.get(id)?.phone ?? null, userId: u.get(id) ?? null }]));
