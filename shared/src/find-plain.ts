@@ -46,7 +46,7 @@ export async function findPlainRaw<T extends object>(em: EntityManager, entity: 
     return rows.map((raw) => ({ row: driver.mapResult(raw as T, meta!) as T, raw }));
   }
   const { extra } = opts;
-  const fields = opts.exclude?.length && meta ? Object.values<EntityProperty>(meta.properties as never).filter((p) => p.persist !== false && !p.formula && !opts.exclude!.includes(p.name) && p.kind === ReferenceKind.SCALAR).map((p) => p.name) : null;
+  const fields = opts.exclude?.length && meta ? readProperties(meta, opts.exclude).map((p) => p.name) : null;
   const qb = (extra ? em.createQueryBuilder(entity, 'e0') : em.createQueryBuilder(entity)).select(fields ?? '*').where(where);
   if (extra?.where) qb.andWhere(extra.where, extra.params ?? []);
   if (extra?.columns) qb.addSelect(raw(extra.columns));
@@ -100,16 +100,15 @@ function compileSelect<T extends object>(em: EntityManager, meta: EntityMetadata
   const schema = meta.schema ?? em.config.get('schema');
   const table = schema ? `"${schema}"."${meta.tableName}"` : `"${meta.tableName}"`;
   let selected = `${ALIAS}.*`;
-  if (opts.exclude?.length) {
-    const columns: string[] = [];
-    for (const prop of Object.values<EntityProperty>(meta.properties as never)) {
-      if (opts.exclude.includes(prop.name) || prop.persist === false || prop.formula) continue;
-      if (prop.kind !== ReferenceKind.SCALAR && prop.kind !== ReferenceKind.MANY_TO_ONE) continue;
-      for (const f of prop.fieldNames ?? []) columns.push(`${ALIAS}."${f}"`);
-    }
-    selected = columns.join(', ');
-  }
+  if (opts.exclude?.length) selected = readProperties(meta, opts.exclude).flatMap((p) => (p.fieldNames ?? []).map((f) => `${ALIAS}."${f}"`)).join(', ');
   return { sql: `select ${selected}${extra?.columns ? `, ${extra.columns}` : ''} from ${table} as ${ALIAS}${condition ? ` where ${condition}` : ''}${order}${limit}`, params };
+}
+
+/** The properties a read with `exclude` selects: the stored scalars and many-to-one ids not excluded. */
+function readProperties(meta: EntityMetadata<any>, exclude: readonly string[]): EntityProperty[] {
+  return Object.values<EntityProperty>(meta.properties as never).filter(
+    (p) => !exclude.includes(p.name) && p.persist !== false && !p.formula && (p.kind === ReferenceKind.SCALAR || p.kind === ReferenceKind.MANY_TO_ONE),
+  );
 }
 
 /** A scalar (or many-to-one id) property's column, quoted with the alias; null for anything else. */

@@ -18,16 +18,32 @@ const Place = defineEntity({
   },
 });
 
+/** A row with a large column a list leaves out, and a many-to-one (read as its id). */
+const Visit = defineEntity({
+  name: 'Visit',
+  schema: 'plain_test',
+  tableName: 'visits',
+  properties: {
+    id: p.string().primary(),
+    place: () => p.manyToOne(Place),
+    notes: p.text(),
+    at: p.datetime(),
+  },
+});
+
 let db: TestDatabase;
 let orm: Orm;
 
 beforeAll(async () => {
   db = await freshDatabase();
-  orm = await createOrm({ schema: 'plain_test', clientUrl: db.url, entities: [Place], migrations: [] });
+  orm = await createOrm({ schema: 'plain_test', clientUrl: db.url, entities: [Place, Visit], migrations: [] });
   const conn = orm.em.getConnection();
   await conn.execute(`create schema "plain_test"`);
   await conn.execute(`create table "plain_test"."places" ("id" text primary key, "name" text not null, "external_id" text null, "address" jsonb null,
     "version" int not null, "created_at" timestamptz not null, "archived_at" timestamptz null)`);
+  await conn.execute(`create table "plain_test"."visits" ("id" text primary key, "place_id" text not null references "plain_test"."places", "notes" text not null, "at" timestamptz not null)`);
+  await conn.execute(`insert into "plain_test"."places" values ('plc_v', 'Visited', null, null, 0, now(), null)`);
+  await conn.execute(`insert into "plain_test"."visits" values ('vis_1', 'plc_v', 'long notes', '2026-03-01T10:00:00Z'), ('vis_2', 'plc_v', 'more notes', '2026-03-02T10:00:00Z')`);
   for (let i = 0; i < 6; i++) {
     await conn.execute(`insert into "plain_test"."places" values (?, ?, ?, ?, ?, ?, ?)`, [
       `plc_${i}`,
@@ -109,5 +125,30 @@ describe('findPlain', () => {
     row.name = 'Changed';
     await em.flush();
     expect((await orm.em.fork().findOneOrFail(Place, { id: 'plc_0' })).name).toBe('Place 0');
+  });
+
+  it('leaves out the excluded properties and reads the rest (many-to-one ids too), whether it writes the SQL or the query builder does', async () => {
+    const seen: string[] = [];
+    const before = orm.config.get('onQuery');
+    orm.config.set('onQuery', (sql: string) => {
+      seen.push(sql);
+      return sql;
+    });
+    let compiled: unknown[];
+    let built: unknown[];
+    try {
+      compiled = await findPlain(orm.em.fork(), Visit, { id: { $in: ['vis_1', 'vis_2'] } }, { orderBy: { id: 'asc' }, exclude: ['notes'] });
+      built = await findPlain(orm.em.fork(), Visit, { id: { $like: 'vis_%' } }, { orderBy: { id: 'asc' }, exclude: ['notes'] });
+    } finally {
+      orm.config.set('onQuery', before);
+    }
+    expect(seen.every((sql) => !sql.includes('notes') && sql.includes('place_id'))).toBe(true);
+    expect(seen[1]).not.toContain('"e0"');
+    const expected = [
+      { id: 'vis_1', place: 'plc_v', at: new Date('2026-03-01T10:00:00Z') },
+      { id: 'vis_2', place: 'plc_v', at: new Date('2026-03-02T10:00:00Z') },
+    ];
+    expect(compiled.map((r) => ({ ...(r as object) }))).toEqual(expected);
+    expect(built.map((r) => ({ ...(r as object) }))).toEqual(expected);
   });
 });
