@@ -6,7 +6,7 @@ import { type EntityManager, type Orm } from './db';
 import { ApiError, BadRequest, VersionMismatch } from './errors';
 import { reachFor, type Principal, type ReachSet } from './auth';
 import type { RouteContext } from './routes';
-import { openWork, type Work, type WorkScope } from './work';
+import { openWork, READ_HAS_NO_COMMIT, type Work, type WorkScope } from './work';
 import { writeTransaction } from './write-transaction';
 import { requestLogger } from './request-log';
 import { type KitRequest } from './http-server';
@@ -74,6 +74,9 @@ export function buildContext(req: KitRequest, principal: Principal, compiled: Co
     emit(event) {
       throw new Error(`${event.type}: a read records no events (emit in a write: a route other than GET, a consumer, a worker's write)`);
     },
+    beforeCommit() {
+      throw new Error(READ_HAS_NO_COMMIT);
+    },
     async transaction<T>(fn: (work: Work) => Promise<T>): Promise<T> {
       // the types the committed attempt emitted (a lost race runs the write again), for the test run's recorder
       let emitted: string[] = [];
@@ -87,7 +90,7 @@ export function buildContext(req: KitRequest, principal: Principal, compiled: Co
           const unit = openWork(scope, tem, true, own ? { actor, nowWhenAsked: true, log: ctx.log } : { actor, now, log: ctx.log });
           const attempt: string[] = (emitted = []);
           const emit: Work['emit'] = recordingEmits ? (event, o) => (attempt.push(event.type), unit.work.emit(event, o)) : unit.work.emit;
-          const inUnit: RouteContext = Object.create(ctx, { em: { value: tem }, emit: { value: emit }, ...(own ? { now: { get: () => unit.work.now } } : {}) });
+          const inUnit: RouteContext = Object.create(ctx, { em: { value: tem }, emit: { value: emit }, beforeCommit: { value: unit.work.beforeCommit }, ...(own ? { now: { get: () => unit.work.now } } : {}) });
           const result = await fn(inUnit);
           await unit.flush();
           return result;

@@ -36,6 +36,11 @@ export interface Work {
   checkVersion(current: number): void;
   /** records an event in this unit's transaction; answers its envelope */
   emit(event: EventInput, opts?: { actor?: Principal }): EventEnvelope;
+  /**
+   * runs `fn` when the unit ends, in its transaction, before its events are written (in the order
+   * registered): what a consumer's handler gathered over a batch written in one statement
+   */
+  beforeCommit(fn: () => Promise<void>): void;
 }
 
 export interface EventInput {
@@ -72,6 +77,9 @@ export interface WorkScope {
 
 const everyone: ReachSet = { everyone: true };
 
+/** What `beforeCommit` in a read answers. */
+export const READ_HAS_NO_COMMIT = "a read has no commit (beforeCommit in a write: a route other than GET, a consumer, a worker's write)";
+
 export interface OpenWorkOptions {
   actor?: Principal;
   reach?: () => ReachSet;
@@ -86,7 +94,7 @@ export interface OpenWorkOptions {
 /** A unit and the events it emitted, which its opener writes before the transaction commits. */
 export interface OpenedWork {
   work: Work;
-  /** writes what was emitted (in the transaction `em` is in); call once, at the end of the unit */
+  /** runs the unit's beforeCommit hooks, then writes what was emitted (in the transaction `em` is in); call once, at the end of the unit */
   flush(): Promise<void>;
 }
 
@@ -96,6 +104,7 @@ export interface OpenedWork {
  */
 export function openWork(scope: WorkScope, em: EntityManager, writable: boolean, opts: OpenWorkOptions = {}): OpenedWork {
   const pending: OutboxEvent[] = [];
+  const hooks: Array<() => Promise<void>> = [];
   const actor = opts.actor ?? systemPrincipal;
   let at: Date | undefined = opts.now ?? (opts.nowWhenAsked ? undefined : scope.clock.now());
   const work: Work = {
@@ -116,10 +125,15 @@ export function openWork(scope: WorkScope, em: EntityManager, writable: boolean,
       pending.push({ envelope, event, traceParent: currentTraceParent() });
       return envelope;
     },
+    beforeCommit(fn) {
+      if (!writable) throw new Error(READ_HAS_NO_COMMIT);
+      hooks.push(fn);
+    },
   };
   return {
     work,
     async flush() {
+      for (const fn of hooks.splice(0)) await fn();
       const events = pending.splice(0);
       await writeOutbox(em, scope.schema, events, work.now);
     },

@@ -154,6 +154,51 @@ describe('consumers and workers on units of their own', () => {
   });
 });
 
+describe('beforeCommit', () => {
+  const insert = (w: { em: { execute(sql: string, params: unknown[]): Promise<unknown> }; schema: string }, note: string) =>
+    w.em.execute(`insert into "${w.schema}"."things" ("id", "note") values (?, ?)`, [newId('event'), note]);
+
+  it('runs what a unit gathered when it ends, in order, in its transaction, before its events are written', async () => {
+    const order: string[] = [];
+    await t.svc.runtime.write(async (w) => {
+      const gathered = ['gathered-a#1', 'gathered-b#1'];
+      w.beforeCommit(async () => {
+        order.push('first');
+        for (const note of gathered) await insert(w, note);
+        // an event a hook emits is written with the unit's
+        w.emit({ type: 'recognition.swept', aggregateType: 'recognition', aggregateId: 'rcg_gathered', locationId: null, object: { id: 'rcg_gathered' } });
+      });
+      w.beforeCommit(async () => {
+        order.push('second');
+      });
+      gathered.push('gathered-c#1'); // gathered after the hook was registered: it still sees it
+      expect(await things('gathered-a')).toEqual([]);
+    });
+    expect(order).toEqual(['first', 'second']);
+    expect([...(await things('gathered-a')), ...(await things('gathered-b')), ...(await things('gathered-c'))]).toEqual(['gathered-a#1', 'gathered-b#1', 'gathered-c#1']);
+    expect(await outboxEvents(t, 'communication', { aggregateId: 'rcg_gathered' })).toHaveLength(1);
+  });
+
+  it('keeps nothing of the unit when a hook fails', async () => {
+    await expect(
+      t.svc.runtime.write(async (w) => {
+        await insert(w, 'hooked-before#1');
+        w.emit({ type: 'recognition.swept', aggregateType: 'recognition', aggregateId: 'rcg_hook_failed', locationId: null, object: { id: 'rcg_hook_failed' } });
+        w.beforeCommit(async () => {
+          throw new Error('the hook failed');
+        });
+      }),
+    ).rejects.toThrow('the hook failed');
+    expect(await things('hooked-before')).toEqual([]);
+    expect(await outboxEvents(t, 'communication', { aggregateId: 'rcg_hook_failed' })).toEqual([]);
+  });
+
+  it('a read has no commit', () => {
+    const unit = openWork({ schema: 'communication', clock: processClock, log: t.svc.runtime.log, services: new ServiceClient({}, null) }, t.svc.runtime.orm.em.fork(), false);
+    expect(() => unit.work.beforeCommit(async () => undefined)).toThrow(/a read has no commit/);
+  });
+});
+
 describe('the envelope', () => {
   it('keeps the bytes consumers have always read (key order included)', () => {
     const at = new Date('2026-11-20T10:00:00.000Z');

@@ -1,6 +1,6 @@
 import { webhooksService } from '../src';
 import { envelopeBody } from '../src/deliveries/consumers';
-import { logEvent } from '../src/events/store';
+import { logEvents } from '../src/events/store';
 import { PRUNE_BATCH } from '../src/events/workers';
 import { envelope, eventually, FakeClock, gate, integration, person, Receiver, sql, startTestServices, type TestService, type TestServices } from '@bop/test-support';
 import type { Principal } from '@bop/shared';
@@ -180,7 +180,7 @@ describe('the event log', () => {
     const probe = envelope('location.created', { id: 'loc_twice_probe' });
     await publish(probe);
     await logged(ev, probe);
-    await wh.svc.runtime.write((w) => logEvent(w, ev as never, envelopeBody(ev as never)));
+    await wh.svc.runtime.write((w) => logEvents(w, [{ event: ev as never, body: envelopeBody(ev as never), recordKey: null }]));
     await sequence();
     expect(ids(await list('?objectId=loc_twice'))).toEqual([ev.id]);
     expect(await sql(wh, `select count(*)::int as n from webhooks.event_log where event_id = $1`, [ev.id])).toEqual([{ n: 1 }]);
@@ -214,9 +214,7 @@ describe('the event log', () => {
 
     // a backlog goes in bounded rounds: a full one answers true (the kit runs the next at once)
     const backlog = Array.from({ length: PRUNE_BATCH + 5 }, (_, i) => envelope('punch.corrected', { id: `pun_b${i}` }, { createdAt: new Date(clock.now().getTime() - 40 * day).toISOString() }));
-    await wh.svc.runtime.write(async (w) => {
-      for (const ev of backlog) await logEvent(w, ev as never, envelopeBody(ev as never));
-    });
+    await wh.svc.runtime.write((w) => logEvents(w, backlog.map((ev) => ({ event: ev as never, body: envelopeBody(ev as never), recordKey: null }))));
     const count = async () => (await sql(wh, `select count(*)::int as n from webhooks.event_log where type = 'punch.corrected'`))[0].n;
     expect(await wh.svc.worker('event-log-retention').runOnce()).toBe(true);
     expect(await count()).toBe(5);
@@ -230,7 +228,7 @@ describe('the event log', () => {
     const writers = Array.from({ length: 5 }, (_, i) => ({ events: [0, 1, 2].map((k) => envelope('location.updated', { id: `loc_race_${i}_${k}` })), gate: gate(), logged: gate() }));
     const commits = writers.map((wr) =>
       wh.svc.runtime.write(async (w) => {
-        for (const ev of wr.events) await logEvent(w, ev as never, envelopeBody(ev as never));
+        await logEvents(w, wr.events.map((ev) => ({ event: ev as never, body: envelopeBody(ev as never), recordKey: null })));
         wr.logged.open();
         await wr.gate.opened;
       }),

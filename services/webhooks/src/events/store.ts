@@ -3,31 +3,49 @@ import type { EventEnvelope } from '@bop/contracts';
 import { BadRequest, decodeCursor, encodeCursor, findPlain, pageLimit, withoutNul, type ListPage, type Work } from '@bop/shared';
 import { EventLogState, LoggedEvent } from './entities';
 
+/** An event the fan-out handled, as the log keeps it. */
+export interface EventToLog {
+  event: EventEnvelope;
+  /** the body its deliveries carry */
+  body: string;
+  recordKey: string | null;
+}
+
+/** Rows a statement inserts at most (8 parameters a row, under Postgres' 65,535). */
+const LOG_CHUNK = 1_000;
+
 /**
- * Logs an event the fan-out handled, in its transaction, with the body its deliveries carry. Once per
- * event id: a redelivered event changes nothing. Not visible before the sequencer's next round.
+ * Logs the events the fan-out handled, in its transaction, with the bodies their deliveries carry: one
+ * multi-row insert per batch. Once per event id: a redelivered event changes nothing. Not visible
+ * before the sequencer's next round.
  */
-export async function logEvent(w: Work, event: EventEnvelope, body: string, recordKey: string | null = null): Promise<void> {
+export async function logEvents(w: Work, events: readonly EventToLog[]): Promise<void> {
+  for (let i = 0; i < events.length; i += LOG_CHUNK) {
+    await w.em
+      .createQueryBuilder(LoggedEvent)
+      .insert(events.slice(i, i + LOG_CHUNK).map((e) => loggedRow(w, e)))
+      .onConflict('eventId')
+      .ignore()
+      .execute();
+  }
+}
+
+function loggedRow(w: Work, { event, body, recordKey }: EventToLog) {
   const object = event.data?.object as { id?: unknown } | null | undefined;
   const objectId = object && typeof object === 'object' ? object.id : undefined;
   // a producer's bad createdAt must not hold back its webhooks: the log files it under when it arrived
   const createdAt = new Date(event.createdAt);
-  await w.em
-    .createQueryBuilder(LoggedEvent)
-    // the columns Postgres must store as text hold no NUL (the body escapes it)
-    .insert({
-      eventId: withoutNul(event.id),
-      type: withoutNul(event.type),
-      locationId: withoutNul(event.locationId ?? null),
-      objectId: typeof objectId === 'string' ? withoutNul(objectId) : null,
-      createdAt: Number.isNaN(createdAt.getTime()) ? w.now : createdAt,
-      body,
-      recordKey: recordKey === null ? null : withoutNul(recordKey),
-      loggedAt: w.now,
-    })
-    .onConflict('eventId')
-    .ignore()
-    .execute();
+  // the columns Postgres must store as text hold no NUL (the body escapes it)
+  return {
+    eventId: withoutNul(event.id),
+    type: withoutNul(event.type),
+    locationId: withoutNul(event.locationId ?? null),
+    objectId: typeof objectId === 'string' ? withoutNul(objectId) : null,
+    createdAt: Number.isNaN(createdAt.getTime()) ? w.now : createdAt,
+    body,
+    recordKey: recordKey === null ? null : withoutNul(recordKey),
+    loggedAt: w.now,
+  };
 }
 
 /**
