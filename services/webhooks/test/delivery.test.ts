@@ -1,5 +1,6 @@
 import { organizationService } from '@svc/organization';
 import { webhooksService } from '../src';
+import { insertDeliveries } from '../src/deliveries/store';
 import { createLogger, startService, type RunningService } from '@bop/shared';
 import { envelope, eventually, FakeClock, Receiver, sql, startTestServices, testKeys, verifySignature, type TestService, type TestServices } from '@bop/test-support';
 import { newEndpoint } from './fixtures';
@@ -203,6 +204,15 @@ describe('fan-out and delivery', () => {
     await stack.bus.publish(events.map((ev) => ({ topic: 'organization', key: 'loc_batch', eventId: ev.id, type: ev.type, payload: ev })));
     await delivered(async () => receiver.received.length >= 40);
     expect(receiver.received.map((r) => r.json.data.object.version)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+  });
+
+  it('queues more deliveries than one statement takes, all of them, in the order given', async () => {
+    const e = await endpointFor(['location.updated']);
+    const rows = Array.from({ length: 2_100 }, (_, i) => ({ id: `whd_chunk${String(i).padStart(5, '0')}`, endpointId: e.id, eventId: `evt_chunk${i}`, eventType: 'location.updated', recordKey: 'loc_chunk', body: '{}' }));
+    await wh.svc.runtime.write((w) => insertDeliveries(w, rows, false));
+    const stored = await sql(wh, `select id from webhooks.deliveries where endpoint_id = $1 order by seq`, [e.id]);
+    expect(stored.map((r) => r.id)).toEqual(rows.map((r) => r.id));
+    await sql(wh, `delete from webhooks.deliveries where endpoint_id = $1`, [e.id]);
   });
 
   it('retries on the exponential schedule (fake clock) until it is exhausted, then retry-failed and retry keep the event id', async () => {

@@ -1,9 +1,9 @@
-import { defineConsumer, newId, type ConsumerDef, type EntityManager, type Work } from '@bop/shared';
+import { currentTraceParent, defineConsumer, newId, type ConsumerDef, type EntityManager, type Work } from '@bop/shared';
 import { eventTypes, type EventEnvelope } from '@bop/contracts';
 import { eventTypeDef, featureOn, isDeliverableType, subscribes } from '../event-types/subscriptions';
 import { loadFeatureStates, saveFeatureState } from '../features/store';
 import { logEvents, type EventToLog } from '../events/store';
-import { createDeliveries, loadSubscribers, wakeWorkers, type SubscriberRow } from './store';
+import { insertDeliveries, loadSubscribers, type NewDelivery, type SubscriberRow } from './store';
 
 const FEATURE_EVENTS = new Set(['identity.feature.enabled', 'identity.feature.disabled']);
 
@@ -11,9 +11,9 @@ const FEATURE_EVENTS = new Set(['identity.feature.enabled', 'identity.feature.di
 interface BatchContext {
   subscribers: SubscriberRow[];
   features: Map<string, boolean>;
-  notified: boolean;
-  /** the batch's events for the log, written in one statement when its transaction ends */
+  /** the batch's events for the log and its deliveries, written when its transaction ends (a statement each) */
   logged: EventToLog[];
+  queued: NewDelivery[];
 }
 
 /** The body sent on every attempt: the spec's envelope, serialised once (spec: Events, Envelope). */
@@ -43,9 +43,14 @@ export function fanOutConsumer(): ConsumerDef {
   const contextOf = async (w: Work): Promise<BatchContext> => {
     let ctx = contexts.get(w.em);
     if (!ctx) {
-      const batch: BatchContext = { subscribers: await loadSubscribers(w), features: await loadFeatureStates(w), notified: false, logged: [] };
-      // one insert per batch: burst 2,320–2,510 deliveries/s, 1,550–1,590 with an insert per event, 2,650–2,740 with no log (npm run bench:webhooks, 2026-11-29)
-      w.beforeCommit(() => logEvents(w, batch.logged));
+      const batch: BatchContext = { subscribers: await loadSubscribers(w), features: await loadFeatureStates(w), logged: [], queued: [] };
+      // written once per batch: bench:webhooks burst 1,550–1,590 deliveries/s with a log insert per
+      // event, 2,320–2,510 with one per batch, 2,420–2,690 with the deliveries queued as the ping and
+      // replays queue theirs (2026-11-29; 2,650–2,740 with no log at all)
+      w.beforeCommit(async () => {
+        await logEvents(w, batch.logged);
+        await insertDeliveries(w, batch.queued);
+      });
       contexts.set(w.em, (ctx = batch));
     }
     return ctx;
@@ -73,17 +78,9 @@ export function fanOutConsumer(): ConsumerDef {
       const body = envelopeBody(event);
       ctx.logged.push({ event, body, recordKey: message.key });
       const targets = ctx.subscribers.filter((s) => subscribes(s, def));
-      if (targets.length === 0) return;
-      // persisted with the kit's flush at the end of the batch's transaction: one multi-row insert per
-      // batch, in handling order (so `seq` keeps the order of each record's events)
-      createDeliveries(
-        w,
-        targets.map((t) => ({ id: newId('webhookDelivery'), endpointId: t.id, eventId: event.id, eventType: event.type, recordKey: message.key, body })),
-      );
-      if (!ctx.notified) {
-        ctx.notified = true;
-        await wakeWorkers(w);
-      }
+      // in handling order (so `seq` keeps the order of each record's events), each in its event's trace
+      const traceParent = currentTraceParent();
+      for (const t of targets) ctx.queued.push({ id: newId('webhookDelivery'), endpointId: t.id, eventId: event.id, eventType: event.type, recordKey: message.key, body, traceParent });
     },
   });
 }

@@ -15,24 +15,24 @@ export interface NewDelivery {
   body: string;
   /** the replay that queues it (`:replay`) */
   replayId?: string;
+  /** the trace it continues (a consumer's span per event, read when the event was handled); else the current one */
+  traceParent?: string | null;
 }
 
-/** Queues deliveries in the unit's transaction (one statement, at the unit's instant) and wakes the workers at commit. */
+/** Rows a statement inserts at most (the ORM writes the values into the SQL: a batch's statements stay a few MB at most). */
+const INSERT_CHUNK = 1_000;
+
+/**
+ * Queues deliveries in the unit's transaction (in the order given, so `seq` keeps the order of each
+ * record's events; at the unit's instant) and wakes the workers at commit.
+ */
 export async function insertDeliveries(w: Work, rows: NewDelivery[], notify = true): Promise<void> {
   if (rows.length === 0) return;
   const traceParent = currentTraceParent();
-  await w.em.insertMany(Delivery, rows.map((r) => pendingDelivery(r, w.now, traceParent)));
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await w.em.insertMany(Delivery, rows.slice(i, i + INSERT_CHUNK).map((r) => pendingDelivery(r, w.now, r.traceParent === undefined ? traceParent : r.traceParent)));
+  }
   if (notify) await wakeWorkers(w);
-}
-
-/**
- * Queues deliveries with the unit of work: persisted with the kit's flush at the end of the unit's
- * transaction (a consumer batch's: one multi-row insert per batch, in handling order, so `seq` keeps
- * the order of each record's events).
- */
-export function createDeliveries(w: Work, rows: NewDelivery[]): void {
-  const traceParent = currentTraceParent();
-  for (const r of rows) w.em.create(Delivery, pendingDelivery(r, w.now, traceParent));
 }
 
 /** A delivery as queued: pending, due now, no attempt yet. */

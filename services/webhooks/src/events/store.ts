@@ -11,7 +11,7 @@ export interface EventToLog {
   recordKey: string | null;
 }
 
-/** Rows a statement inserts at most (8 parameters a row, under Postgres' 65,535). */
+/** Rows a statement inserts at most (a statement of bodies stays a few MB at most). */
 const LOG_CHUNK = 1_000;
 
 /**
