@@ -39,7 +39,7 @@ export { readThroughReplica } from './read-through';
 export { handleClientErrors } from './pg-clients';
 export { type Clock, fixedClock, now, systemClock, useClock } from './clock';
 export { backoffDelay, type BackoffPolicy } from './retry';
-export { lockForTransaction, sqlList, SqlWhere } from './sql';
+export { chunks, lockForTransaction, sqlList, SqlWhere } from './sql';
 export { findPage, mapPage } from './pages';
 export { FIND_PLAIN_ALIAS, findPlain, findPlainRaw } from './find-plain';
 export { ChangePage, type ChangePosition, decodeChangeCursor, encodeChangeCursor, trackChangesSql } from './changes';

@@ -79,6 +79,13 @@ export async function lockForTransaction(em: EntityManager, keys: string | reado
 }
 
 
+/** `items` in pieces of at most `size`, in order: rows or keys for one statement each (none for no items). */
+export function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
 /** Rows per delete statement of a retention pass (the outbox's, the Postgres bus's). */
 export const PRUNE_CHUNK = 10_000;
 

@@ -1,6 +1,6 @@
 /** The kit's SQL helpers against a real Postgres: id lists as one bound array, optional filters, advisory locks. */
 import { Client } from 'pg';
-import { createOrm, encodeCursor, lockForTransaction, sqlList, SqlWhere, ApiError, type EntityManager, type Orm } from '@bop/shared';
+import { chunks, createOrm, encodeCursor, lockForTransaction, sqlList, SqlWhere, ApiError, type EntityManager, type Orm } from '@bop/shared';
 import { advisoryKeySql } from '../src/sql';
 import { eventually, freshDatabase, type TestDatabase } from '@bop/test-support';
 
@@ -38,6 +38,14 @@ describe('sqlList', () => {
       sqlList(['2026-01-02', '2026-01-05', '2027-01-01']),
     ]);
     expect(days[0].n).toBe(2);
+  });
+});
+
+describe('chunks', () => {
+  it('cuts a list into pieces of at most the size, in order', () => {
+    expect(chunks([1, 2, 3, 4, 5], 2)).toEqual([[1, 2], [3, 4], [5]]);
+    expect(chunks([1, 2, 3, 4], 2)).toEqual([[1, 2], [3, 4]]);
+    expect(chunks([], 3)).toEqual([]);
   });
 });
 

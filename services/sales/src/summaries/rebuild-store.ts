@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import type { SalesSummary as SalesSummaryDto } from '@bop/contracts';
-import { changedFields, lockForTransaction, newId, type StoredRecord, type Work } from '@bop/shared';
+import { changedFields, chunks, lockForTransaction, newId, type StoredRecord, type Work } from '@bop/shared';
 import type { PostStoreStep, TransactionRow } from '../transactions/pipeline';
 import { builtFigures, builtSummaryHash, builtSummaryKey, businessDayPeriod, transactionContribution, type ChannelAggregate } from './summary-rules';
 import { SalesSummaryContribution, SalesSummaryGroup, SalesSummaryGroupDelta } from './entities';
@@ -55,11 +55,11 @@ const NO_CHANNEL = '';
  */
 export async function aggregateDays(w: Work, days: DayKey[]): Promise<AggregateRow[]> {
   const out: AggregateRow[] = [];
-  for (let i = 0; i < days.length; i += AGGREGATE_DAYS) {
+  for (const chunk of chunks(days, AGGREGATE_DAYS)) {
     const groups = await w.em
       .createQueryBuilder(SalesSummaryGroup)
       .select('*')
-      .where({ members: { $gt: 0 }, $or: days.slice(i, i + AGGREGATE_DAYS).map((d) => ({ locationId: d.location_id, source: d.source, businessDay: d.business_day })) })
+      .where({ members: { $gt: 0 }, $or: chunk.map((d) => ({ locationId: d.location_id, source: d.source, businessDay: d.business_day })) })
       .execute<Array<Pick<SalesSummaryGroup, 'locationId' | 'source' | 'businessDay' | 'currency' | 'channel' | 'gross' | 'discounts' | 'tax' | 'sales' | 'completed'>>>('all', true);
     for (const g of groups) {
       out.push({
@@ -162,12 +162,12 @@ const groupKeyOf = (g: GroupKey) => JSON.stringify([g.locationId, g.source, dayS
  * this read stay for the next pass (their batches marked the day again).
  */
 export async function foldDeltas(w: Work, days: DayKey[]): Promise<void> {
-  for (let i = 0; i < days.length; i += AGGREGATE_DAYS) {
-    const chunk = days.slice(i, i + AGGREGATE_DAYS).map((d) => ({ locationId: d.location_id, source: d.source, businessDay: d.business_day }));
+  for (const chunk of chunks(days, AGGREGATE_DAYS)) {
+    const dayKeys = chunk.map((d) => ({ locationId: d.location_id, source: d.source, businessDay: d.business_day }));
     const deltas = await w.em
       .createQueryBuilder(SalesSummaryGroupDelta)
       .select('*')
-      .where({ $or: chunk })
+      .where({ $or: dayKeys })
       .execute<Array<ContributionRow & { id: string; members: number }>>('all', true);
     if (deltas.length === 0) continue;
     const sums = new Map<string, GroupKey & { gross: Decimal; discounts: Decimal; tax: Decimal; sales: number; completed: number; members: number }>();

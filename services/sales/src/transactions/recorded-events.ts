@@ -1,4 +1,4 @@
-import type { IngestEvent } from '@bop/shared';
+import { chunks, type IngestEvent } from '@bop/shared';
 import type { TransactionRow } from './pipeline';
 
 /**
@@ -74,8 +74,8 @@ export function transactionEvents(
   }
   const events: Array<IngestEvent & { aggregateType: string; aggregateId: string }> = [];
   for (const [locationId, list] of byLocation) {
-    for (let i = 0; i < list.length; i += RECORDED_CHUNK) {
-      const transactions = list.slice(i, i + RECORDED_CHUNK).map((w) => recordedObject(w.id, w.externalId, w.row, w.version));
+    for (const chunk of chunks(list, RECORDED_CHUNK)) {
+      const transactions = chunk.map((w) => recordedObject(w.id, w.externalId, w.row, w.version));
       events.push({ type: 'sales.transactions.recorded', aggregateType: 'location', aggregateId: locationId, locationId, object: { source, locationId, reason, transactions } });
     }
   }

@@ -1,4 +1,4 @@
-import { currentTraceParent, findPage, lockForTransaction, mapPage, NotFound, SqlWhere, sqlList, type Work } from '@bop/shared';
+import { chunks, currentTraceParent, findPage, lockForTransaction, mapPage, NotFound, SqlWhere, sqlList, type Work } from '@bop/shared';
 import { Delivery } from './entities';
 import { Endpoint } from '../endpoints/entities';
 import { deliveryDetailDto, deliveryDto } from './dto';
@@ -29,8 +29,8 @@ const INSERT_CHUNK = 1_000;
 export async function insertDeliveries(w: Work, rows: NewDelivery[], notify = true): Promise<void> {
   if (rows.length === 0) return;
   const traceParent = currentTraceParent();
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await w.em.insertMany(Delivery, rows.slice(i, i + INSERT_CHUNK).map((r) => pendingDelivery(r, w.now, r.traceParent === undefined ? traceParent : r.traceParent)));
+  for (const chunk of chunks(rows, INSERT_CHUNK)) {
+    await w.em.insertMany(Delivery, chunk.map((r) => pendingDelivery(r, w.now, r.traceParent === undefined ? traceParent : r.traceParent)));
   }
   if (notify) await wakeWorkers(w);
 }

@@ -1,6 +1,6 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { EventEnvelope } from '@bop/contracts';
-import { BadRequest, decodeCursor, encodeCursor, findPlain, pageLimit, withoutNul, type ListPage, type Work } from '@bop/shared';
+import { BadRequest, chunks, decodeCursor, encodeCursor, findPlain, pageLimit, withoutNul, type ListPage, type Work } from '@bop/shared';
 import { EventLogState, LoggedEvent } from './entities';
 
 /** An event the fan-out handled, as the log keeps it. */
@@ -20,10 +20,10 @@ const LOG_CHUNK = 1_000;
  * before the sequencer's next round.
  */
 export async function logEvents(w: Work, events: readonly EventToLog[]): Promise<void> {
-  for (let i = 0; i < events.length; i += LOG_CHUNK) {
+  for (const chunk of chunks(events, LOG_CHUNK)) {
     await w.em
       .createQueryBuilder(LoggedEvent)
-      .insert(events.slice(i, i + LOG_CHUNK).map((e) => loggedRow(w, e)))
+      .insert(chunk.map((e) => loggedRow(w, e)))
       .onConflict('eventId')
       .ignore()
       .execute();
